@@ -1,0 +1,284 @@
+package io.kubesched.examples;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.facade.Client;
+import io.kubesched.facade.Controller;
+import io.kubesched.facade.Options;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The example scheduler.
+ *
+ * <ul>
+ *   <li>No arguments: starts the embedded fake cluster, creates 20 nodes of mixed sizes and 300 pods with
+ *       mixed requests (a few impossible to place, one with a malformed quantity), schedules them with
+ *       {@link LeastAllocated}, and prints a per-node table and the pods left pending.
+ *   <li>{@code --kubeconfig PATH --scheduler-name NAME}: schedules the pods of a real cluster that ask for
+ *       {@code NAME}, until interrupted.
+ * </ul>
+ */
+public final class ExampleScheduler {
+
+  static final String SCHEDULER_NAME = "example-scheduler";
+  static final int NODES = 20;
+  static final int PODS = 300;
+  private static final String USAGE =
+      "usage: ExampleScheduler                      (demo on an embedded fake cluster)\n"
+          + "       ExampleScheduler --kubeconfig PATH --scheduler-name NAME   (a real cluster)";
+
+  /** The mock server logs every request through java.util.logging; the demo needs none of it. Held in a
+   * field because java.util.logging forgets the level of a logger nobody references. */
+  private static final Logger MOCK_SERVER_LOG = Logger.getLogger("io.fabric8.mockwebserver");
+
+  private ExampleScheduler() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+    if (args.length == 0) {
+      return demo(out);
+    }
+    Path kubeconfig = null;
+    String schedulerName = null;
+    for (int i = 0; i < args.length; i++) {
+      var flag = args[i];
+      if (flag.equals("--help") || flag.equals("-h")) {
+        out.println(USAGE);
+        return 0;
+      }
+      if (i + 1 >= args.length) {
+        err.println("missing value after " + flag + "\n" + USAGE);
+        return 2;
+      }
+      var value = args[++i];
+      switch (flag) {
+        case "--kubeconfig" -> kubeconfig = Path.of(value);
+        case "--scheduler-name" -> schedulerName = value;
+        default -> {
+          err.println("unknown option " + flag + "\n" + USAGE);
+          return 2;
+        }
+      }
+    }
+    if (schedulerName == null) {
+      err.println("--scheduler-name is required with a real cluster\n" + USAGE);
+      return 2;
+    }
+    var options = Options.builder().schedulerName(schedulerName);
+    if (kubeconfig != null) {
+      options.kubeconfig(kubeconfig);
+    }
+    return realCluster(options.build(), out);
+  }
+
+  private static int realCluster(Options options, PrintStream out) throws InterruptedException {
+    try (var client = Client.create(options);
+        var controller =
+            client.newPodController(
+                new LeastAllocated(),
+                new SchedulingListener() {
+                  @Override
+                  public void bound(PodInfo pod, String nodeName) {
+                    out.println("bound " + pod.key() + " -> " + nodeName);
+                  }
+
+                  @Override
+                  public void unschedulable(PodInfo pod, String message) {
+                    out.println("pending " + pod.key() + ": " + message);
+                  }
+
+                  @Override
+                  public void failed(String podKey, Exception error) {
+                    out.println("failed " + podKey + ": " + error.getMessage());
+                  }
+                })) {
+      Runtime.getRuntime().addShutdownHook(new Thread(controller::close, "example-shutdown"));
+      out.println("Scheduling pods with schedulerName " + options.schedulerName() + "; Ctrl-C stops.");
+      controller.run();
+    }
+    return 0;
+  }
+
+  private static int demo(PrintStream out) throws InterruptedException {
+    MOCK_SERVER_LOG.setLevel(Level.WARNING);
+    var options = Options.builder().fake().schedulerName(SCHEDULER_NAME).build();
+    try (var client = Client.create(options)) {
+      var kube = client.kubernetesClient();
+      var random = new Random(42);
+      createNodes(kube, random);
+      out.printf("Fake cluster: %d nodes. Creating %d pods for scheduler '%s'.%n", NODES, PODS, SCHEDULER_NAME);
+      var progress = new Progress(PODS, out);
+      try (var controller = client.newPodController(new LeastAllocated(), progress)) {
+        controller.start();
+        createPods(kube, random);
+        if (!progress.awaitSettled(Duration.ofSeconds(120))) {
+          out.println("Timed out waiting for every pod to be bound or reported.");
+        }
+        out.println();
+        printTable(controller, out);
+        progress.printPending(out);
+      }
+    }
+    return 0;
+  }
+
+  private static void createNodes(KubernetesClient kube, Random random) {
+    String[][] sizes = {{"2", "4Gi", "20"}, {"4", "8Gi", "40"}, {"8", "32Gi", "110"}};
+    for (int i = 0; i < NODES; i++) {
+      var size = sizes[random.nextInt(sizes.length)];
+      kube.nodes()
+          .resource(
+              new NodeBuilder()
+                  .withNewMetadata()
+                  .withName(String.format("node-%02d", i))
+                  .endMetadata()
+                  .withNewStatus()
+                  .withAllocatable(
+                      Map.of(
+                          "cpu", new Quantity(size[0]),
+                          "memory", new Quantity(size[1]),
+                          "pods", new Quantity(size[2])))
+                  .endStatus()
+                  .build())
+          .create();
+    }
+  }
+
+  private static void createPods(KubernetesClient kube, Random random) {
+    String[] cpus = {"50m", "100m", "250m", "500m"};
+    String[] memories = {"128Mi", "256Mi", "512Mi", "1Gi"};
+    for (int i = 0; i < PODS; i++) {
+      String cpu = cpus[random.nextInt(cpus.length)];
+      String memory = memories[random.nextInt(memories.length)];
+      if (i % 97 == 50) {
+        cpu = "64"; // more than any node has
+      } else if (i == 123) {
+        cpu = "12x"; // malformed: reported, the loop goes on
+      }
+      kube.pods()
+          .inNamespace("default")
+          .resource(
+              new PodBuilder()
+                  .withNewMetadata()
+                  .withName(String.format("pod-%03d", i))
+                  .withNamespace("default")
+                  .endMetadata()
+                  .withNewSpec()
+                  .withSchedulerName(SCHEDULER_NAME)
+                  .addNewContainer()
+                  .withName("app")
+                  .withImage("registry.invalid/app:1")
+                  .withNewResources()
+                  .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
+                  .endResources()
+                  .endContainer()
+                  .endSpec()
+                  .build())
+          .create();
+    }
+  }
+
+  private static void printTable(Controller controller, PrintStream out) {
+    out.printf("%-8s %5s  %-34s  %-34s%n", "NODE", "PODS", "CPU requested/allocatable", "MEMORY requested/allocatable");
+    for (NodeInfo node : controller.snapshot()) {
+      var used = node.requested();
+      var total = node.allocatable();
+      out.printf(
+          "%-8s %5d  %s %6s/%-6s  %s %7s/%-7s%n",
+          node.name(),
+          node.pods().size(),
+          bar(used.milliCpu(), total.milliCpu()),
+          used.milliCpu() + "m",
+          total.milliCpu() + "m",
+          bar(used.memory(), total.memory()),
+          used.memory() / (1 << 20) + "Mi",
+          total.memory() / (1 << 20) + "Mi");
+    }
+  }
+
+  static String bar(long used, long total) {
+    int width = 20;
+    int filled = total == 0 ? 0 : (int) Math.min(width, Math.round((double) used * width / total));
+    return "[" + "#".repeat(filled) + ".".repeat(width - filled) + "]";
+  }
+
+  /** Counts outcomes, prints a progress line every 50 pods, and knows when every pod is settled. */
+  static final class Progress implements SchedulingListener {
+
+    private final int total;
+    private final PrintStream out;
+    private final AtomicInteger bound = new AtomicInteger();
+    private final Map<String, String> pending = new ConcurrentHashMap<>();
+    private final CountDownLatch settled;
+
+    Progress(int total, PrintStream out) {
+      this.total = total;
+      this.out = out;
+      this.settled = new CountDownLatch(1);
+    }
+
+    @Override
+    public void bound(PodInfo pod, String nodeName) {
+      pending.remove(pod.key());
+      int n = bound.incrementAndGet();
+      if (n % 50 == 0) {
+        out.printf("  bound %d/%d pods%n", n, total);
+      }
+      check();
+    }
+
+    @Override
+    public void unschedulable(PodInfo pod, String message) {
+      pending.put(pod.key(), message);
+      check();
+    }
+
+    @Override
+    public void failed(String podKey, Exception error) {
+      pending.put(podKey, error.getMessage());
+      check();
+    }
+
+    private void check() {
+      if (bound.get() + pending.size() >= total) {
+        settled.countDown();
+      }
+    }
+
+    boolean awaitSettled(Duration timeout) throws InterruptedException {
+      return settled.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void printPending(PrintStream out) {
+      out.printf("%nBound %d of %d pods; %d pending:%n", bound.get(), total, pending.size());
+      var byReason = new TreeMap<String, List<String>>();
+      pending.forEach((pod, reason) -> byReason.computeIfAbsent(reason, r -> new ArrayList<>()).add(pod));
+      byReason.forEach(
+          (reason, pods) -> {
+            pods.sort(null);
+            out.printf("  %d pod(s) %s: %s%n", pods.size(), String.join(", ", pods), reason);
+          });
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package io.kubesched.adapter;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Kubernetes quantities to whole numbers, exactly, rounding up as Kubernetes' {@code Value()} and {@code
+ * MilliValue()} do. fabric8's {@link Quantity} splits and validates the text; the scaling is done here in
+ * {@link BigDecimal} because fabric8 scales the {@code Ei} suffix through a {@code double} and loses digits.
+ * Values past {@link Long#MAX_VALUE} saturate to it: such an amount never fits anywhere.
+ */
+public final class Quantities {
+
+  private static final Map<String, BigDecimal> SUFFIXES =
+      Map.ofEntries(
+          Map.entry("", BigDecimal.ONE),
+          Map.entry("n", BigDecimal.ONE.scaleByPowerOfTen(-9)),
+          Map.entry("u", BigDecimal.ONE.scaleByPowerOfTen(-6)),
+          Map.entry("m", BigDecimal.ONE.scaleByPowerOfTen(-3)),
+          Map.entry("k", BigDecimal.ONE.scaleByPowerOfTen(3)),
+          Map.entry("M", BigDecimal.ONE.scaleByPowerOfTen(6)),
+          Map.entry("G", BigDecimal.ONE.scaleByPowerOfTen(9)),
+          Map.entry("T", BigDecimal.ONE.scaleByPowerOfTen(12)),
+          Map.entry("P", BigDecimal.ONE.scaleByPowerOfTen(15)),
+          Map.entry("E", BigDecimal.ONE.scaleByPowerOfTen(18)),
+          Map.entry("Ki", binary(10)),
+          Map.entry("Mi", binary(20)),
+          Map.entry("Gi", binary(30)),
+          Map.entry("Ti", binary(40)),
+          Map.entry("Pi", binary(50)),
+          Map.entry("Ei", binary(60)));
+
+  private static final Pattern EXPONENT = Pattern.compile("[eE][+-]?[0-9]+");
+  private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+  private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
+
+  private Quantities() {}
+
+  /**
+   * @return the exact value of {@code text} in base units (cores, bytes, …)
+   * @throws IllegalArgumentException if {@code text} is not a Kubernetes quantity, or is negative
+   */
+  public static BigDecimal exact(String text) {
+    Quantity quantity;
+    try {
+      quantity = new Quantity(text);
+      quantity.getNumericalAmount(); // validates the digits
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("is not a valid quantity", e);
+    }
+    var amount = new BigDecimal(quantity.getAmount());
+    var format = quantity.getFormat() == null ? "" : quantity.getFormat();
+    BigDecimal value;
+    if (SUFFIXES.containsKey(format)) {
+      value = amount.multiply(SUFFIXES.get(format));
+    } else if (EXPONENT.matcher(format).matches()) {
+      int exponent;
+      try {
+        exponent = Integer.parseInt(format.substring(1));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("has an exponent out of range", e);
+      }
+      value = amount.scaleByPowerOfTen(exponent);
+    } else {
+      throw new IllegalArgumentException("has an unknown suffix '" + format + "'");
+    }
+    if (value.signum() < 0) {
+      throw new IllegalArgumentException("must not be negative");
+    }
+    return value;
+  }
+
+  /** @return {@code text} in millicores, rounded up (as CPU is accounted) */
+  public static long milliValue(String text) {
+    return ceilToLong(exact(text).multiply(THOUSAND));
+  }
+
+  /** @return {@code text} in whole base units, rounded up (as memory, storage and counts are accounted) */
+  public static long value(String text) {
+    return ceilToLong(exact(text));
+  }
+
+  private static long ceilToLong(BigDecimal value) {
+    if (value.compareTo(LONG_MAX) >= 0) {
+      return Long.MAX_VALUE;
+    }
+    return value.setScale(0, RoundingMode.CEILING).longValueExact();
+  }
+
+  private static BigDecimal binary(int bits) {
+    return new BigDecimal(BigInteger.ONE.shiftLeft(bits));
+  }
+}

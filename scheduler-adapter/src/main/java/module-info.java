@@ -1,0 +1,12 @@
+/**
+ * Pure conversion of fabric8 {@code Pod} and {@code Node} objects into the scheduler's domain model, with
+ * Kubernetes' rules for quantities and effective requests.
+ */
+module io.kubesched.adapter {
+  requires static org.jspecify;
+  requires transitive io.kubesched.api;
+  requires transitive kubernetes.model.core;
+  requires kubernetes.model.common;
+
+  exports io.kubesched.adapter;
+}

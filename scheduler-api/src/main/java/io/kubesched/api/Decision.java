@@ -1,0 +1,73 @@
+package io.kubesched.api;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** What a {@link FinderFunc} decides for one pod: a node, or that no node fits. */
+public sealed interface Decision {
+
+  /** @return a decision to bind the pod to {@code nodeName} */
+  static Bind bind(String nodeName) {
+    return new Bind(nodeName);
+  }
+
+  /**
+   * @param reasonsByNode for each node that was considered, why it does not fit (one or more reasons)
+   * @return a decision that the pod fits nowhere now
+   */
+  static Unschedulable unschedulable(Map<String, List<String>> reasonsByNode) {
+    return new Unschedulable(reasonsByNode);
+  }
+
+  /**
+   * Bind the pod to a node.
+   *
+   * @param nodeName the node's name; must be one of the nodes the {@link FinderFunc} was given
+   */
+  record Bind(String nodeName) implements Decision {
+
+    /** @throws IllegalArgumentException if {@code nodeName} is blank */
+    public Bind {
+      if (nodeName.isBlank()) {
+        throw new IllegalArgumentException("nodeName must not be blank");
+      }
+    }
+  }
+
+  /**
+   * The pod fits on no node now. It stays pending and is tried again later.
+   *
+   * @param reasonsByNode why each node was rejected, by node name
+   */
+  record Unschedulable(Map<String, List<String>> reasonsByNode) implements Decision {
+
+    public Unschedulable {
+      var copy = new TreeMap<String, List<String>>();
+      reasonsByNode.forEach((node, reasons) -> copy.put(node, List.copyOf(reasons)));
+      reasonsByNode = Map.copyOf(copy);
+    }
+
+    /**
+     * The message kube-scheduler gives in the same case, e.g. {@code "0/6 nodes are available: 1 node(s)
+     * had untolerated taint {k: v}, 2 Insufficient memory, 3 Insufficient cpu."}: the number of nodes,
+     * then each distinct reason with the number of nodes that gave it, sorted as text.
+     *
+     * @param nodeCount how many nodes the decision was made over
+     */
+    public String message(int nodeCount) {
+      var counts = new TreeMap<String, Integer>();
+      reasonsByNode.values().forEach(reasons -> reasons.forEach(r -> counts.merge(r, 1, Integer::sum)));
+      var parts = new ArrayList<String>();
+      counts.forEach((reason, count) -> parts.add(count + " " + reason));
+      parts.sort(null);
+      var message = new StringBuilder("0/" + nodeCount + " nodes are available");
+      message.append(':');
+      if (!parts.isEmpty()) {
+        message.append(' ').append(String.join(", ", parts)).append('.');
+      }
+      return message.toString();
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package io.kubesched.api;
+
+/** Names the Kubernetes API and kube-scheduler use, shared by every module. */
+public final class SchedulingConstants {
+
+  /** The scheduler name Kubernetes sets on a pod that names none: pods with it are not ours by default. */
+  public static final String DEFAULT_SCHEDULER_NAME = "default-scheduler";
+
+  /** Field selector key of the node a pod is bound to (empty while unscheduled). */
+  public static final String FIELD_NODE_NAME = "spec.nodeName";
+
+  /** Field selector key of the scheduler a pod asks for. */
+  public static final String FIELD_SCHEDULER_NAME = "spec.schedulerName";
+
+  /** Field selector key of a pod's phase. */
+  public static final String FIELD_PHASE = "status.phase";
+
+  /**
+   * The field selector kube-scheduler watches pods with: every pod that can still hold resources. A server
+   * may ignore it, so code filtering on it must check again.
+   */
+  public static final String NON_TERMINAL_PODS = FIELD_PHASE + "!=Succeeded," + FIELD_PHASE + "!=Failed";
+
+  private SchedulingConstants() {}
+}

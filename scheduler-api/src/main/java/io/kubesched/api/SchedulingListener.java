@@ -1,0 +1,40 @@
+package io.kubesched.api;
+
+/**
+ * Hears what the scheduler does with each pod, for progress displays, tests and metrics. Every method has
+ * an empty default, so implement only what you need.
+ *
+ * <p>Called from the scheduling thread, one call at a time: keep it quick and never block. An exception
+ * thrown here is logged and otherwise ignored.
+ */
+public interface SchedulingListener {
+
+  /** Ignores everything. */
+  SchedulingListener NONE = new SchedulingListener() {};
+
+  /**
+   * The pod is bound to {@code nodeName}.
+   *
+   * @param pod the pod
+   * @param nodeName the node it is bound to
+   */
+  default void bound(PodInfo pod, String nodeName) {}
+
+  /**
+   * The pod fits on no node now; it stays pending and is tried again when the cluster changes or its
+   * backoff ends.
+   *
+   * @param pod the pod
+   * @param message why, in kube-scheduler's shape ({@code "0/3 nodes are available: 3 Insufficient cpu."})
+   */
+  default void unschedulable(PodInfo pod, String message) {}
+
+  /**
+   * Scheduling the pod failed for a reason other than fit: the pod cannot be read (a malformed quantity),
+   * the {@link FinderFunc} threw or named an unknown node, or the binding failed. The loop goes on.
+   *
+   * @param podKey the pod as {@code namespace/name}
+   * @param error what went wrong; a {@link MalformedObjectException} names the field and value
+   */
+  default void failed(String podKey, Exception error) {}
+}

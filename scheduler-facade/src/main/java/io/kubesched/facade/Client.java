@@ -1,0 +1,63 @@
+package io.kubesched.facade;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.api.ConfigurationException;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.SchedulingListener;
+import java.util.List;
+
+/**
+ * A connection to one cluster, and the factory of {@link Controller}s that schedule on it.
+ *
+ * <p>Thread-safe. {@link #close()} closes every controller made from this client, then the connection
+ * (and the embedded fake cluster, if any). Idempotent.
+ */
+public interface Client extends AutoCloseable {
+
+  /**
+   * Connects as {@code options} say. Nothing is listed or watched until a controller starts.
+   *
+   * @throws ConfigurationException if the connection cannot be set up: no kubeconfig where looked, not
+   *     running in a pod, or a fake cluster without {@code kubernetes-server-mock} on the class path
+   */
+  static Client create(Options options) {
+    return new DefaultClient(options);
+  }
+
+  /** @return the options this client was created with */
+  Options options();
+
+  /**
+   * Lists the nodes, each with the pods bound to it, straight from the API server.
+   *
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException if the API server cannot be reached
+   */
+  List<NodeInfo> listNodeInfos();
+
+  /**
+   * @param finder the placement policy
+   * @return a controller, not yet started, that places the pods for {@link Options#schedulerName()}
+   */
+  default Controller newPodController(FinderFunc finder) {
+    return newPodController(finder, SchedulingListener.NONE);
+  }
+
+  /**
+   * @param finder the placement policy
+   * @param listener hears what happens to each pod
+   * @return a controller, not yet started, that places the pods for {@link Options#schedulerName()}
+   * @throws IllegalStateException if this client is closed
+   */
+  Controller newPodController(FinderFunc finder, SchedulingListener listener);
+
+  /**
+   * The fabric8 client this library talks through, for creating and reading objects yourself (for example
+   * the nodes and pods of the fake cluster). Owned by this client: do not close it.
+   */
+  KubernetesClient kubernetesClient();
+
+  /** Closes every controller made from this client, then the connection. Idempotent. */
+  @Override
+  void close();
+}

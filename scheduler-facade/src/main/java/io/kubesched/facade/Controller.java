@@ -1,0 +1,45 @@
+package io.kubesched.facade;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.SchedulerException;
+import java.util.List;
+
+/**
+ * Places every pod whose {@code spec.schedulerName} is the client's scheduler name with one {@link
+ * io.kubesched.api.FinderFunc}.
+ *
+ * <p>Thread-safe. {@link #start()} at most once; {@link #close()} any number of times.
+ */
+public interface Controller extends AutoCloseable {
+
+  /**
+   * Lists the cluster, then schedules in the background until {@link #close()}. Returns once the first
+   * list is complete.
+   *
+   * @throws IllegalStateException if already started or closed
+   * @throws SchedulerException if the cluster cannot be listed in time; the controller is closed then
+   */
+  void start();
+
+  /**
+   * Starts the controller if it is not started yet, then blocks until it is closed (by another thread, or
+   * a shutdown hook).
+   *
+   * @throws InterruptedException if the calling thread is interrupted; the controller keeps running
+   * @throws SchedulerException if the cluster cannot be listed in time
+   */
+  void run() throws InterruptedException;
+
+  /** @return whether the controller is started and not closed */
+  boolean isRunning();
+
+  /**
+   * @return the nodes as the next decision would see them, with the pods placed on each
+   * @throws IllegalStateException if not started
+   */
+  List<NodeInfo> snapshot();
+
+  /** Stops scheduling, letting a binding in progress finish. Idempotent. */
+  @Override
+  void close();
+}

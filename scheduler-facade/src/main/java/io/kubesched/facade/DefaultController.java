@@ -1,0 +1,57 @@
+package io.kubesched.facade;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.informer.PodController;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** {@link Controller} over the informer's {@link PodController}. */
+final class DefaultController implements Controller {
+
+  private final PodController delegate;
+  private final Consumer<Controller> onClose;
+  private final Object startLock = new Object();
+  private boolean started;
+
+  DefaultController(PodController delegate, Consumer<Controller> onClose) {
+    this.delegate = delegate;
+    this.onClose = onClose;
+  }
+
+  @Override
+  public void start() {
+    synchronized (startLock) {
+      started = true;
+    }
+    delegate.start();
+  }
+
+  @Override
+  public void run() throws InterruptedException {
+    boolean startNow;
+    synchronized (startLock) {
+      startNow = !started;
+      started = true;
+    }
+    if (startNow) {
+      delegate.start();
+    }
+    delegate.awaitTermination();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return delegate.isRunning();
+  }
+
+  @Override
+  public List<NodeInfo> snapshot() {
+    return delegate.snapshot();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+    onClose.accept(this);
+  }
+}

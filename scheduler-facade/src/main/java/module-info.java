@@ -1,0 +1,15 @@
+/**
+ * The library's entry points: {@link io.kubesched.facade.Client} connects to a cluster and makes {@link
+ * io.kubesched.facade.Controller}s that place pods with a {@link io.kubesched.api.FinderFunc}.
+ */
+module io.kubesched.facade {
+  requires static org.jspecify;
+  requires transitive io.kubesched.api;
+  requires transitive kubernetes.client.api;
+  requires io.kubesched.k8s;
+  requires io.kubesched.informer;
+  requires io.kubesched.binder;
+  requires org.slf4j;
+
+  exports io.kubesched.facade;
+}

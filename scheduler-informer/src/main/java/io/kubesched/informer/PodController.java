@@ -1,0 +1,407 @@
+package io.kubesched.informer;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kubesched.adapter.PodAdapter;
+import io.kubesched.api.Decision;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.MalformedObjectException;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulerException;
+import io.kubesched.api.SchedulingConstants;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.BindOptions;
+import io.kubesched.binder.BindOutcome;
+import io.kubesched.binder.Binder;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Places every pod whose {@code spec.schedulerName} is {@link ControllerSettings#schedulerName()}.
+ *
+ * <p>Two informers watch the nodes and the non-terminal pods. Their handlers never block: a pod that needs
+ * scheduling goes into a queue keyed by uid, a change that may let waiting pods fit ends their backoff. One
+ * worker thread takes pods from the queue, builds a snapshot of the nodes with the pods on them, asks the
+ * {@link FinderFunc}, records the choice (so the next pod sees it before the watch does) and binds. A pod
+ * that fits nowhere, or whose binding failed, is tried again after a backoff.
+ *
+ * <p>Lifecycle: {@link #start()} once, {@link #close()} any number of times from any thread.
+ */
+public final class PodController implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PodController.class);
+  private static final String BY_NODE = "byNode";
+
+  private enum State {
+    NEW,
+    RUNNING,
+    CLOSED
+  }
+
+  /** A pod this controller bound (or is binding) that the pod informer has not yet shown bound. */
+  private record Assumed(String nodeName, PodInfo pod) {}
+
+  /** A bound pod's domain form, kept while its resourceVersion is unchanged; null if malformed. */
+  private record Converted(@Nullable String resourceVersion, @Nullable PodInfo pod) {}
+
+  private final KubernetesClient client;
+  private final ControllerSettings settings;
+  private final FinderFunc finder;
+  private final SchedulingListener listener;
+  private final SchedulingQueue queue;
+  private final Map<String, Assumed> assumed = new ConcurrentHashMap<>();
+  private final Map<String, Converted> converted = new ConcurrentHashMap<>();
+  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private @Nullable SharedIndexInformer<Node> nodeInformer;
+  private @Nullable SharedIndexInformer<Pod> podInformer;
+  private @Nullable Thread worker;
+
+  /**
+   * @param client the client to watch and bind with; not closed by this controller
+   * @param settings how to run
+   * @param finder the placement policy
+   * @param listener hears about each pod's outcome
+   */
+  public PodController(
+      KubernetesClient client,
+      ControllerSettings settings,
+      FinderFunc finder,
+      SchedulingListener listener) {
+    this.client = client;
+    this.settings = settings;
+    this.finder = finder;
+    this.listener = listener;
+    this.queue = new SchedulingQueue(System::nanoTime, settings.initialBackoff(), settings.maxBackoff());
+  }
+
+  /**
+   * Starts the informers, waits until they have listed every node and pod, then starts the worker.
+   *
+   * @throws IllegalStateException if started before, or closed
+   * @throws SchedulerException if the informers cannot list within the sync timeout; the controller is
+   *     closed then
+   */
+  public void start() {
+    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+      throw new IllegalStateException("controller was already started or is closed: " + state.get());
+    }
+    var nodes = client.nodes().runnableInformer(0);
+    nodes.addEventHandler(new NodeHandler());
+    var pods =
+        client
+            .pods()
+            .inAnyNamespace()
+            .withoutField(SchedulingConstants.FIELD_PHASE, "Succeeded")
+            .withoutField(SchedulingConstants.FIELD_PHASE, "Failed")
+            .runnableInformer(0);
+    pods.addIndexers(Map.of(BY_NODE, pod -> List.of(PodFilters.nodeName(pod))));
+    pods.addEventHandler(new PodHandler());
+    nodeInformer = nodes;
+    podInformer = pods;
+    try {
+      var timeout = settings.syncTimeout().toMillis();
+      nodes.start().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
+      pods.start().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      throw new SchedulerException("interrupted while listing nodes and pods", e);
+    } catch (ExecutionException | TimeoutException e) {
+      close();
+      var cause = e instanceof ExecutionException ? e.getCause() : e;
+      throw new SchedulerException(
+          "cannot list nodes and pods from " + client.getMasterUrl() + ": " + cause, cause);
+    }
+    var thread = new Thread(this::work, "kubesched-" + settings.schedulerName());
+    thread.setDaemon(true);
+    worker = thread;
+    thread.start();
+    LOG.info(
+        "Scheduler '{}' started: {} nodes, {} pods to schedule",
+        settings.schedulerName(),
+        nodes.getStore().list().size(),
+        queue.size());
+  }
+
+  /** @return whether the controller was started and is not closed */
+  public boolean isRunning() {
+    return state.get() == State.RUNNING;
+  }
+
+  /**
+   * Blocks until the controller is closed.
+   *
+   * @throws InterruptedException if the waiting thread is interrupted
+   */
+  public void awaitTermination() throws InterruptedException {
+    terminated.await();
+  }
+
+  /**
+   * The nodes as the next decision would see them: each with the pods bound to it and the pods this
+   * controller has chosen it for but whose binding the watch has not shown yet.
+   *
+   * @throws IllegalStateException if not started
+   */
+  public List<NodeInfo> snapshot() {
+    var nodes = nodeInformer;
+    if (nodes == null) {
+      throw new IllegalStateException("controller is not started");
+    }
+    return Snapshots.build(nodes.getStore().list(), this::podsOn);
+  }
+
+  /**
+   * Stops the worker (letting a binding in progress finish, up to the bind timeout) and the informers.
+   * Idempotent; callable from any thread, including a listener.
+   */
+  @Override
+  public void close() {
+    if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+      return;
+    }
+    queue.close();
+    var thread = worker;
+    if (thread != null && thread != Thread.currentThread()) {
+      try {
+        thread.join(settings.bindTimeout().toMillis() * 2);
+        if (thread.isAlive()) {
+          thread.interrupt();
+          thread.join(settings.bindTimeout().toMillis());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (podInformer != null) {
+      podInformer.stop();
+    }
+    if (nodeInformer != null) {
+      nodeInformer.stop();
+    }
+    terminated.countDown();
+    LOG.info("Scheduler '{}' stopped", settings.schedulerName());
+  }
+
+  private void work() {
+    try {
+      while (state.get() == State.RUNNING) {
+        var item = queue.take();
+        if (item == null) {
+          return;
+        }
+        try {
+          schedule(item);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        } catch (RuntimeException e) {
+          LOG.error("Unexpected failure scheduling pod {}; it will be retried", item.key(), e);
+          queue.backoff(item);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void schedule(SchedulingQueue.Item item) throws InterruptedException {
+    var pod = Objects.requireNonNull(podInformer).getStore().getByKey(item.key());
+    if (pod == null
+        || !item.uid().equals(Snapshots.uid(pod))
+        || !PodFilters.needsScheduling(pod, settings.schedulerName())
+        || assumed.containsKey(item.uid())) {
+      queue.forget(item.uid());
+      return;
+    }
+    PodInfo info;
+    try {
+      info = PodAdapter.toPodInfo(pod);
+    } catch (MalformedObjectException e) {
+      // Not retried until the pod changes: the update event queues it again.
+      queue.forget(item.uid());
+      LOG.warn("Cannot schedule {}", e.getMessage());
+      notify(() -> listener.failed(item.key(), e));
+      return;
+    }
+    var nodes = snapshot();
+    Decision decision;
+    try {
+      decision = Objects.requireNonNull(finder.find(info, nodes), "FinderFunc returned null");
+    } catch (RuntimeException e) {
+      fail(item, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
+      return;
+    }
+    if (decision instanceof Decision.Unschedulable unschedulable) {
+      var message = unschedulable.message(nodes.size());
+      LOG.info("Pod {} is unschedulable: {}", item.key(), message);
+      queue.backoff(item);
+      notify(() -> listener.unschedulable(info, message));
+      return;
+    }
+    var nodeName = ((Decision.Bind) decision).nodeName();
+    if (nodes.stream().noneMatch(node -> node.name().equals(nodeName))) {
+      fail(
+          item,
+          new SchedulerException(
+              "FinderFunc chose node '" + nodeName + "' for pod " + item.key()
+                  + ", which is not among the " + nodes.size() + " nodes it was given"));
+      return;
+    }
+    bind(item, pod, info, nodeName);
+  }
+
+  private void bind(SchedulingQueue.Item item, Pod pod, PodInfo info, String nodeName)
+      throws InterruptedException {
+    assumed.put(item.uid(), new Assumed(nodeName, info));
+    var outcome =
+        Binder.bind(
+            new BindOptions(client, pod, nodeName, settings.bindTimeout(), settings.bindMode()));
+    if (outcome instanceof BindOutcome.Bound) {
+      queue.forget(item.uid());
+      LOG.debug("Bound {} to {}", item.key(), nodeName);
+      notify(() -> listener.bound(info, nodeName));
+      return;
+    }
+    assumed.remove(item.uid());
+    if (outcome instanceof BindOutcome.Conflict conflict) {
+      queue.forget(item.uid());
+      LOG.info("Pod {} was bound to {} by someone else; leaving it there", item.key(), conflict.actualNode());
+    } else if (outcome instanceof BindOutcome.PodGone gone) {
+      queue.forget(item.uid());
+      LOG.info("Not binding pod {}: {}", item.key(), gone.detail());
+    } else if (outcome instanceof BindOutcome.Failed failed) {
+      fail(
+          item,
+          new SchedulerException(
+              "binding pod " + item.key() + " to node " + nodeName + " failed: " + failed.detail()));
+    }
+  }
+
+  private void fail(SchedulingQueue.Item item, SchedulerException error) {
+    LOG.warn("{}; retrying after backoff", error.getMessage());
+    queue.backoff(item);
+    notify(() -> listener.failed(item.key(), error));
+  }
+
+  private void notify(Runnable call) {
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      LOG.warn("SchedulingListener threw; ignoring it", e);
+    }
+  }
+
+  /** The pods bound to {@code nodeName} plus those assumed onto it and not yet seen bound. */
+  private List<PodInfo> podsOn(String nodeName) {
+    var bound = Objects.requireNonNull(podInformer).getIndexer().byIndex(BY_NODE, nodeName);
+    var result = new ArrayList<PodInfo>(bound.size());
+    var uids = new HashSet<String>();
+    for (var pod : bound) {
+      if (PodFilters.occupiesNode(pod)) {
+        uids.add(Snapshots.uid(pod));
+        var info = convert(pod);
+        if (info != null) {
+          result.add(info);
+        }
+      }
+    }
+    assumed.forEach(
+        (uid, assumption) -> {
+          if (assumption.nodeName().equals(nodeName) && !uids.contains(uid)) {
+            result.add(assumption.pod());
+          }
+        });
+    return result;
+  }
+
+  private @Nullable PodInfo convert(Pod pod) {
+    var uid = Snapshots.uid(pod);
+    var version = pod.getMetadata().getResourceVersion();
+    var cached = converted.get(uid);
+    if (cached != null && Objects.equals(cached.resourceVersion(), version)) {
+      return cached.pod();
+    }
+    PodInfo info = null;
+    try {
+      info = PodAdapter.toPodInfo(pod);
+    } catch (MalformedObjectException e) {
+      LOG.warn("Bound pod left out of the snapshot: {}", e.getMessage());
+    }
+    converted.put(uid, new Converted(version, info));
+    return info;
+  }
+
+  private final class PodHandler implements ResourceEventHandler<Pod> {
+
+    @Override
+    public void onAdd(Pod pod) {
+      handle(null, pod);
+    }
+
+    @Override
+    public void onUpdate(Pod oldPod, Pod newPod) {
+      handle(oldPod, newPod);
+    }
+
+    @Override
+    public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+      var uid = Snapshots.uid(pod);
+      assumed.remove(uid);
+      converted.remove(uid);
+      if (PodFilters.occupiesNode(pod)) {
+        queue.activateAll(); // its node has room again
+      }
+    }
+
+    private void handle(@Nullable Pod oldPod, Pod pod) {
+      var uid = Snapshots.uid(pod);
+      if (PodFilters.isAssigned(pod)) {
+        assumed.remove(uid); // the watch now shows it where it is
+        if (PodFilters.isTerminal(pod) && oldPod != null && !PodFilters.isTerminal(oldPod)) {
+          converted.remove(uid);
+          queue.activateAll(); // a finished pod frees its node
+        }
+      } else if (PodFilters.needsScheduling(pod, settings.schedulerName())) {
+        queue.add(new SchedulingQueue.Item(uid, pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
+      }
+    }
+  }
+
+  private final class NodeHandler implements ResourceEventHandler<Node> {
+
+    @Override
+    public void onAdd(Node node) {
+      queue.activateAll();
+    }
+
+    @Override
+    public void onUpdate(Node oldNode, Node newNode) {
+      if (NodeChanges.mayLetPodsFit(oldNode, newNode)) {
+        queue.activateAll();
+      }
+    }
+
+    @Override
+    public void onDelete(Node node, boolean deletedFinalStateUnknown) {
+      // Pods queued for it are decided again without it; nothing to wake.
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package io.kubesched.informer;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.adapter.NodeAdapter;
+import io.kubesched.adapter.PodAdapter;
+import io.kubesched.api.MalformedObjectException;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulingConstants;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Builds the list of {@link NodeInfo}s a {@link io.kubesched.api.FinderFunc} decides over. */
+public final class Snapshots {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Snapshots.class);
+
+  private Snapshots() {}
+
+  /**
+   * Lists nodes and the pods bound to them straight from the API server (two LIST calls), for a one-off
+   * look without a running controller. Nodes that cannot be read are left out and logged.
+   */
+  public static List<NodeInfo> list(KubernetesClient client) {
+    var pods =
+        client
+            .pods()
+            .inAnyNamespace()
+            .withoutField(SchedulingConstants.FIELD_NODE_NAME, "")
+            .withoutField(SchedulingConstants.FIELD_PHASE, "Succeeded")
+            .withoutField(SchedulingConstants.FIELD_PHASE, "Failed")
+            .list()
+            .getItems();
+    var byNode = new HashMap<String, List<PodInfo>>();
+    for (var pod : pods) {
+      if (PodFilters.occupiesNode(pod)) {
+        try {
+          byNode.computeIfAbsent(PodFilters.nodeName(pod), n -> new ArrayList<>())
+              .add(PodAdapter.toPodInfo(pod));
+        } catch (MalformedObjectException e) {
+          LOG.warn("Leaving out of the snapshot: {}", e.getMessage());
+        }
+      }
+    }
+    return build(client.nodes().list().getItems(), node -> byNode.getOrDefault(node, List.of()));
+  }
+
+  /**
+   * @param nodes the nodes
+   * @param podsOnNode the pods placed on the named node
+   * @return one {@link NodeInfo} per node that can be read, sorted by name; the others are logged
+   */
+  static List<NodeInfo> build(Collection<Node> nodes, Function<String, List<PodInfo>> podsOnNode) {
+    var infos = new ArrayList<NodeInfo>(nodes.size());
+    for (var node : nodes) {
+      var name = node.getMetadata().getName();
+      try {
+        infos.add(NodeAdapter.toNodeInfo(node, podsOnNode.apply(name)));
+      } catch (MalformedObjectException e) {
+        LOG.warn("Leaving node out of the snapshot: {}", e.getMessage());
+      }
+    }
+    infos.sort(Comparator.comparing(NodeInfo::name));
+    return infos;
+  }
+
+  /** @return the uid of {@code pod} */
+  static String uid(Pod pod) {
+    return pod.getMetadata().getUid();
+  }
+
+  /** @return a map from node name to info, for lookups */
+  static Map<String, NodeInfo> byName(List<NodeInfo> nodes) {
+    var map = new HashMap<String, NodeInfo>(nodes.size() * 2);
+    nodes.forEach(node -> map.put(node.name(), node));
+    return map;
+  }
+}

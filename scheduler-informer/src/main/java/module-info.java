@@ -1,0 +1,16 @@
+/**
+ * The scheduling loop: informers on nodes and pods, a queue of pods to place, a worker that asks the
+ * {@link io.kubesched.api.FinderFunc} and binds.
+ */
+module io.kubesched.informer {
+  requires static org.jspecify;
+  requires transitive io.kubesched.api;
+  requires transitive kubernetes.client.api;
+  requires io.kubesched.adapter;
+  requires io.kubesched.binder;
+  requires kubernetes.model.core;
+  requires kubernetes.model.common;
+  requires org.slf4j;
+
+  exports io.kubesched.informer;
+}

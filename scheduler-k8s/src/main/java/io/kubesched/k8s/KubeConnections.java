@@ -1,0 +1,116 @@
+package io.kubesched.k8s;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.kubesched.api.ConfigurationException;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Creates {@link KubeConnection}s. Every client uses the JDK HTTP client. */
+public final class KubeConnections {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KubeConnections.class);
+
+  /** Where a pod finds its service account token. */
+  static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+
+  private KubeConnections() {}
+
+  /**
+   * Connects with the kubeconfig at {@code explicitPath}, else the first existing file named by {@code
+   * KUBECONFIG}, else {@code ~/.kube/config}. Files are not merged.
+   *
+   * @throws ConfigurationException if no kubeconfig file exists where looked, or it cannot be read
+   */
+  public static KubeConnection fromKubeconfig(@Nullable Path explicitPath) {
+    var path =
+        resolveKubeconfig(explicitPath, System.getenv(), Path.of(System.getProperty("user.home")));
+    Config config;
+    try {
+      config = Config.fromKubeconfig(path.toFile());
+    } catch (KubernetesClientException | IllegalArgumentException e) {
+      throw new ConfigurationException("kubeconfig " + path + " cannot be read: " + e.getMessage(), e);
+    }
+    LOG.info("Connecting to {} with kubeconfig {}", config.getMasterUrl(), path);
+    return new KubeConnection(build(config), false, () -> {});
+  }
+
+  /**
+   * Connects with the pod's service account, as a scheduler running inside the cluster does.
+   *
+   * @throws ConfigurationException if this process does not run in a pod (no {@code
+   *     KUBERNETES_SERVICE_HOST}, no service account token)
+   */
+  public static KubeConnection inCluster() {
+    if (System.getenv("KUBERNETES_SERVICE_HOST") == null || !Files.exists(SERVICE_ACCOUNT_TOKEN)) {
+      throw new ConfigurationException(
+          "in-cluster configuration needs KUBERNETES_SERVICE_HOST and a service account token at "
+              + SERVICE_ACCOUNT_TOKEN
+              + ": this process does not seem to run in a pod");
+    }
+    var config = Config.autoConfigure(null);
+    LOG.info("Connecting to {} with the pod's service account", config.getMasterUrl());
+    return new KubeConnection(build(config), false, () -> {});
+  }
+
+  /**
+   * Starts an embedded fake cluster (fabric8's mock server in CRUD mode, on loopback) and connects to it.
+   *
+   * @throws ConfigurationException if {@code io.fabric8:kubernetes-server-mock} is not on the class path
+   *     (or, on the module path, its module is not resolved)
+   */
+  public static KubeConnection fake() {
+    if (!FakeCluster.available()) {
+      throw new ConfigurationException(
+          "the fake cluster needs io.fabric8:kubernetes-server-mock on the class path; add it as a"
+              + " dependency (on the module path also add --add-modules kubernetes.server.mock)");
+    }
+    return FakeCluster.start();
+  }
+
+  /**
+   * The kubeconfig to use: {@code explicitPath} if given, else the first existing entry of {@code
+   * KUBECONFIG} (separated by the platform's path separator), else {@code home/.kube/config}.
+   *
+   * @throws ConfigurationException naming the path(s) looked at, if the chosen file does not exist
+   */
+  static Path resolveKubeconfig(@Nullable Path explicitPath, Map<String, String> env, Path home) {
+    if (explicitPath != null) {
+      return requireFile(explicitPath, "kubeconfig given explicitly");
+    }
+    var fromEnv = Optional.ofNullable(env.get("KUBECONFIG")).filter(s -> !s.isBlank());
+    if (fromEnv.isPresent()) {
+      for (var entry : fromEnv.get().split(File.pathSeparator)) {
+        if (!entry.isBlank() && Files.isRegularFile(Path.of(entry))) {
+          return Path.of(entry);
+        }
+      }
+      throw new ConfigurationException(
+          "KUBECONFIG is '" + fromEnv.get() + "' but none of its files exists");
+    }
+    return requireFile(home.resolve(".kube").resolve("config"), "default kubeconfig");
+  }
+
+  private static Path requireFile(Path path, String what) {
+    if (!Files.isRegularFile(path)) {
+      throw new ConfigurationException(what + " " + path + " does not exist or is not a file");
+    }
+    return path;
+  }
+
+  static KubernetesClient build(Config config) {
+    return new KubernetesClientBuilder()
+        .withConfig(config)
+        .withHttpClientFactory(new JdkHttpClientFactory())
+        .build();
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Internal: creates the fabric8 client the scheduler talks through (in-cluster, from a kubeconfig, or an
+ * embedded fake cluster). Only the facade may use it.
+ */
+module io.kubesched.k8s {
+  requires static org.jspecify;
+  requires static kubernetes.server.mock;
+  requires static mockwebserver;
+  requires transitive kubernetes.client.api;
+  requires io.kubesched.api;
+  requires kubernetes.client;
+  requires io.fabric8.kubernetes.client.jdkhttp;
+  requires java.net.http;
+  requires tools.jackson.databind;
+  requires org.slf4j;
+
+  exports io.kubesched.k8s to
+      io.kubesched.facade;
+}
