@@ -1,0 +1,95 @@
+package io.kubesched.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.GeneralCodingRules;
+import java.util.List;
+import org.jspecify.annotations.NullMarked;
+
+/**
+ * The layering rules of DESIGN.md, over the packages below {@code root} ({@code io.kubesched} for the
+ * library; a fixture root to prove each rule catches a violation).
+ */
+final class ArchitectureRules {
+
+  private ArchitectureRules() {}
+
+  static List<ArchRule> all(String root) {
+    return List.of(
+        apiDependsOnNothingButTheJdkAndJSpecify(root),
+        binderNeverSeesTheApi(root),
+        onlyTheFacadeUsesK8s(root),
+        noPackageCycles(root),
+        everyPackageIsNullMarked(root),
+        noStandardStreams(root));
+  }
+
+  static ArchRule apiDependsOnNothingButTheJdkAndJSpecify(String root) {
+    return noClasses()
+        .that()
+        .resideInAPackage(root + ".api..")
+        .should()
+        .dependOnClassesThat()
+        .resideOutsideOfPackages(root + ".api..", "java..", "org.jspecify..")
+        .as("the api depends on nothing but the JDK and JSpecify");
+  }
+
+  static ArchRule binderNeverSeesTheApi(String root) {
+    return noClasses()
+        .that()
+        .resideInAPackage(root + ".binder..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(root + ".api..")
+        .as("the binder never depends on the api");
+  }
+
+  static ArchRule onlyTheFacadeUsesK8s(String root) {
+    return noClasses()
+        .that()
+        .resideOutsideOfPackages(root + ".k8s..", root + ".facade..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(root + ".k8s..")
+        .as("only the facade uses the internal k8s package");
+  }
+
+  static ArchRule noPackageCycles(String root) {
+    return slices().matching(root + ".(**)").should().beFreeOfCycles().as("no package cycles");
+  }
+
+  static ArchRule everyPackageIsNullMarked(String root) {
+    return classes()
+        .that()
+        .resideInAPackage(root + "..")
+        .should(
+            new ArchCondition<JavaClass>("be in a @NullMarked package") {
+              @Override
+              public void check(JavaClass javaClass, ConditionEvents events) {
+                var marked = javaClass.getPackage().isAnnotatedWith(NullMarked.class);
+                events.add(
+                    new SimpleConditionEvent(
+                        javaClass,
+                        marked,
+                        "package " + javaClass.getPackageName() + " of " + javaClass.getName()
+                            + (marked ? " is" : " is not") + " @NullMarked"));
+              }
+            })
+        .as("every package is @NullMarked");
+  }
+
+  static ArchRule noStandardStreams(String root) {
+    return noClasses()
+        .that()
+        .resideInAPackage(root + "..")
+        .should(GeneralCodingRules.ACCESS_STANDARD_STREAMS)
+        .as("library code logs through SLF4J, never System.out or System.err");
+  }
+}

@@ -1,0 +1,75 @@
+package io.kubesched.informer;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.kubesched.api.Decision;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.BindMode;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What the controller asks the API server for. */
+class PodControllerRequestsTest {
+
+  private KubernetesMockServer server;
+
+  @BeforeEach
+  void startServer() {
+    server =
+        new KubernetesMockServer(
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+    server.init();
+  }
+
+  @AfterEach
+  void stopServer() {
+    server.destroy();
+  }
+
+  @Test
+  void pods_are_listed_and_watched_with_kube_schedulers_non_terminal_field_selector() throws Exception {
+    var settings =
+        new ControllerSettings(
+            "my-scheduler",
+            BindMode.SET_NODE_NAME,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10));
+    try (var client = server.createClient(new JdkHttpClientFactory());
+        var controller =
+            new PodController(
+                client, settings, (pod, nodes) -> Decision.unschedulable(Map.of()),
+                SchedulingListener.NONE)) {
+      controller.start();
+    }
+    var podRequests = new ArrayList<String>();
+    for (var request = server.takeRequest(1, TimeUnit.SECONDS);
+        request != null;
+        request = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
+      var path = URLDecoder.decode(request.getPath(), StandardCharsets.UTF_8);
+      if (path.startsWith("/api/v1/pods")) {
+        podRequests.add(path);
+      }
+    }
+    assertTrue(!podRequests.isEmpty(), "no pod list or watch was sent");
+    for (var path : podRequests) {
+      assertTrue(
+          path.contains("fieldSelector=status.phase!=Succeeded,status.phase!=Failed"),
+          "pod request without the non-terminal field selector: " + path);
+    }
+  }
+}
