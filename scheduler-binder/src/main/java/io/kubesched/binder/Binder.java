@@ -69,16 +69,20 @@ public final class Binder {
             .build();
     int code;
     String body;
+    var pending = http.sendAsync(request, String.class);
     try {
-      var response =
-          http.sendAsync(request, String.class)
-              .get(options.timeout().toMillis() * 2, TimeUnit.MILLISECONDS);
+      // The request has its own timeout; this one also covers fabric8's retries of a failed POST.
+      var response = pending.get(options.timeout().toMillis() * 2, TimeUnit.MILLISECONDS);
       code = response.code();
       body = response.body() == null ? "" : response.body();
     } catch (ExecutionException e) {
       return new BindOutcome.Failed("binding request failed: " + e.getCause());
     } catch (TimeoutException e) {
+      pending.cancel(true);
       return new BindOutcome.Failed("binding request timed out after " + options.timeout());
+    } catch (InterruptedException e) {
+      pending.cancel(true);
+      throw e;
     }
     LOG.debug("POST binding {} -> {}: {}", options.podKey(), options.nodeName(), code);
     if (code == 200 || code == 201) {
@@ -99,12 +103,12 @@ public final class Binder {
     if (gone != null) {
       return gone;
     }
-    var assigned = current.getSpec().getNodeName();
-    if (assigned != null && !assigned.isEmpty()) {
+    var assigned = nodeName(current);
+    if (!assigned.isEmpty()) {
       return outcomeFor(options, assigned, true);
     }
     Pod updated =
-        new PodBuilder(current).editSpec().withNodeName(options.nodeName()).endSpec().build();
+        new PodBuilder(current).editOrNewSpec().withNodeName(options.nodeName()).endSpec().build();
     try {
       options.client().pods().resource(updated).update();
     } catch (KubernetesClientException e) {
@@ -123,8 +127,8 @@ public final class Binder {
     if (gone != null) {
       return gone;
     }
-    var assigned = current.getSpec() == null ? null : current.getSpec().getNodeName();
-    if (assigned == null || assigned.isEmpty()) {
+    var assigned = nodeName(current);
+    if (assigned.isEmpty()) {
       return new BindOutcome.Failed(
           afterConflict
               ? "binding answered 409 Conflict but pod " + options.podKey() + " is not bound"
@@ -138,6 +142,11 @@ public final class Binder {
       return new BindOutcome.Bound(assigned, alreadyBound);
     }
     return new BindOutcome.Conflict(assigned);
+  }
+
+  private static String nodeName(Pod pod) {
+    var node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+    return node == null ? "" : node;
   }
 
   private static @Nullable Pod read(BindOptions options) {
