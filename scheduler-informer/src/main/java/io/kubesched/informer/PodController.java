@@ -67,6 +67,8 @@ public final class PodController implements AutoCloseable {
   private final SchedulingQueue queue;
   private final Map<String, Assumed> assumed = new ConcurrentHashMap<>();
   private final Map<String, Converted> converted = new ConcurrentHashMap<>();
+  /** The last unschedulable message logged per pod uid, so a pod that keeps waiting logs once. */
+  private final Map<String, String> lastLogged = new ConcurrentHashMap<>();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final CountDownLatch terminated = new CountDownLatch(1);
   private @Nullable SharedIndexInformer<Node> nodeInformer;
@@ -251,7 +253,11 @@ public final class PodController implements AutoCloseable {
     }
     if (decision instanceof Decision.Unschedulable unschedulable) {
       var message = unschedulable.message(nodes.size());
-      LOG.info("Pod {} is unschedulable: {}", item.key(), message);
+      if (message.equals(lastLogged.put(item.uid(), message))) {
+        LOG.debug("Pod {} is still unschedulable: {}", item.key(), message);
+      } else {
+        LOG.info("Pod {} is unschedulable: {}", item.key(), message);
+      }
       queue.backoff(item);
       notify(() -> listener.unschedulable(info, message));
       return;
@@ -276,6 +282,7 @@ public final class PodController implements AutoCloseable {
             new BindOptions(client, pod, nodeName, settings.bindTimeout(), settings.bindMode()));
     if (outcome instanceof BindOutcome.Bound) {
       queue.forget(item.uid());
+      lastLogged.remove(item.uid());
       LOG.debug("Bound {} to {}", item.key(), nodeName);
       notify(() -> listener.bound(info, nodeName));
       return;
@@ -366,6 +373,7 @@ public final class PodController implements AutoCloseable {
       var uid = Snapshots.uid(pod);
       assumed.remove(uid);
       converted.remove(uid);
+      lastLogged.remove(uid);
       if (PodFilters.occupiesNode(pod)) {
         queue.activateAll(); // its node has room again
       }
@@ -375,6 +383,7 @@ public final class PodController implements AutoCloseable {
       var uid = Snapshots.uid(pod);
       if (PodFilters.isAssigned(pod)) {
         assumed.remove(uid); // the watch now shows it where it is
+        lastLogged.remove(uid);
         if (PodFilters.isTerminal(pod) && oldPod != null && !PodFilters.isTerminal(oldPod)) {
           converted.remove(uid);
           queue.activateAll(); // a finished pod frees its node
