@@ -1,0 +1,206 @@
+package io.kubesched.adapter;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Small builders of fabric8 pods and nodes for the tests, e.g. {@code pod().container("app", "cpu",
+ * "500m").build()}. Resource lists are given as name, quantity, name, quantity...
+ */
+final class Fixtures {
+
+  private Fixtures() {}
+
+  static PodFixture pod() {
+    return new PodFixture("default", "web");
+  }
+
+  static PodFixture pod(String namespace, String name) {
+    return new PodFixture(namespace, name);
+  }
+
+  static NodeFixture node(String name) {
+    return new NodeFixture(name);
+  }
+
+  /** A quantity as the API server would hand it over, malformed or not. */
+  static Quantity quantity(String text) {
+    // fabric8 rejects only a few texts when parsing (such as ""); keep those verbatim.
+    try {
+      return new Quantity(text);
+    } catch (IllegalArgumentException e) {
+      return new Quantity(text, "");
+    }
+  }
+
+  /** @param namesAndQuantities name, quantity, name, quantity... */
+  static Map<String, Quantity> resources(String... namesAndQuantities) {
+    if (namesAndQuantities.length % 2 != 0) {
+      throw new IllegalArgumentException("names and quantities come in pairs");
+    }
+    var list = new LinkedHashMap<String, Quantity>();
+    for (int i = 0; i < namesAndQuantities.length; i += 2) {
+      list.put(namesAndQuantities[i], quantity(namesAndQuantities[i + 1]));
+    }
+    return list;
+  }
+
+  static Container container(String name, Map<String, Quantity> requests, Map<String, Quantity> limits) {
+    var builder = new ContainerBuilder().withName(name).withImage("busybox");
+    if (!requests.isEmpty() || !limits.isEmpty()) {
+      builder
+          .withNewResources()
+          .withRequests(requests.isEmpty() ? null : requests)
+          .withLimits(limits.isEmpty() ? null : limits)
+          .endResources();
+    }
+    return builder.build();
+  }
+
+  static final class PodFixture {
+    private final PodBuilder builder;
+    private final List<Container> containers = new ArrayList<>();
+    private final List<Container> initContainers = new ArrayList<>();
+
+    private PodFixture(String namespace, String name) {
+      builder =
+          new PodBuilder()
+              .withNewMetadata()
+              .withNamespace(namespace)
+              .withName(name)
+              .withUid("uid-" + name)
+              .endMetadata()
+              .withNewSpec()
+              .endSpec();
+    }
+
+    /** A container requesting {@code requests} (name, quantity, ...), no limits. */
+    PodFixture container(String name, String... requests) {
+      return container(Fixtures.container(name, resources(requests), Map.of()));
+    }
+
+    PodFixture container(String name, Map<String, Quantity> requests, Map<String, Quantity> limits) {
+      return container(Fixtures.container(name, requests, limits));
+    }
+
+    PodFixture container(Container container) {
+      containers.add(container);
+      return this;
+    }
+
+    /** An ordinary init container, run to completion before the others start. */
+    PodFixture initContainer(String name, String... requests) {
+      return initContainer(Fixtures.container(name, resources(requests), Map.of()));
+    }
+
+    PodFixture initContainer(String name, Map<String, Quantity> requests, Map<String, Quantity> limits) {
+      return initContainer(Fixtures.container(name, requests, limits));
+    }
+
+    PodFixture initContainer(Container container) {
+      initContainers.add(container);
+      return this;
+    }
+
+    /** A restartable init container ({@code restartPolicy: Always}): it keeps running beside the others. */
+    PodFixture sidecar(String name, String... requests) {
+      var sidecar = Fixtures.container(name, resources(requests), Map.of());
+      sidecar.setRestartPolicy("Always");
+      return initContainer(sidecar);
+    }
+
+    PodFixture overhead(String... overhead) {
+      builder.editSpec().withOverhead(resources(overhead)).endSpec();
+      return this;
+    }
+
+    PodFixture schedulerName(String name) {
+      builder.editSpec().withSchedulerName(name).endSpec();
+      return this;
+    }
+
+    PodFixture priority(Integer priority) {
+      builder.editSpec().withPriority(priority).endSpec();
+      return this;
+    }
+
+    PodFixture label(String key, String value) {
+      builder.editMetadata().addToLabels(key, value).endMetadata();
+      return this;
+    }
+
+    PodFixture nodeSelector(String key, String value) {
+      builder.editSpec().addToNodeSelector(key, value).endSpec();
+      return this;
+    }
+
+    /** A toleration as the API carries it: strings, {@code null} for unset. */
+    PodFixture toleration(String key, String operator, String value, String effect) {
+      Toleration toleration =
+          new TolerationBuilder()
+              .withKey(key)
+              .withOperator(operator)
+              .withValue(value)
+              .withEffect(effect)
+              .build();
+      builder.editSpec().addToTolerations(toleration).endSpec();
+      return this;
+    }
+
+    Pod build() {
+      var pod = builder.build();
+      pod.getSpec().setContainers(new ArrayList<>(containers));
+      pod.getSpec().setInitContainers(new ArrayList<>(initContainers));
+      return pod;
+    }
+  }
+
+  static final class NodeFixture {
+    private final NodeBuilder builder;
+    private final List<Taint> taints = new ArrayList<>();
+
+    private NodeFixture(String name) {
+      builder = new NodeBuilder().withNewMetadata().withName(name).endMetadata();
+    }
+
+    NodeFixture allocatable(String... namesAndQuantities) {
+      builder.withNewStatus().withAllocatable(resources(namesAndQuantities)).endStatus();
+      return this;
+    }
+
+    NodeFixture taint(String key, String value, String effect) {
+      taints.add(new TaintBuilder().withKey(key).withValue(value).withEffect(effect).build());
+      return this;
+    }
+
+    NodeFixture unschedulable(Boolean unschedulable) {
+      builder.editOrNewSpec().withUnschedulable(unschedulable).endSpec();
+      return this;
+    }
+
+    NodeFixture label(String key, String value) {
+      builder.editMetadata().addToLabels(key, value).endMetadata();
+      return this;
+    }
+
+    Node build() {
+      if (!taints.isEmpty()) {
+        builder.editOrNewSpec().withTaints(taints).endSpec();
+      }
+      return builder.build();
+    }
+  }
+}
