@@ -57,7 +57,7 @@ public final class NodeAdapter {
         orEmpty(node.getMetadata().getLabels()),
         taints,
         Boolean.TRUE.equals(spec.getUnschedulable()),
-        ResourceLists.toResources(status.getAllocatable(), object, "status.allocatable"),
+        ResourceLists.read(status.getAllocatable(), object, "status.allocatable").toResources(0),
         pods);
   }
 }

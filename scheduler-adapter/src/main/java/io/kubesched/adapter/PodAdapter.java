@@ -54,15 +54,15 @@ public final class PodAdapter {
   public static Resources effectiveRequests(Pod pod) {
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
     var object = describe(pod);
-    var total = new Resources(0, 0, 0, 1, Map.of());
+    var total = ExactResources.NONE;
     for (var container : orEmpty(spec.getContainers())) {
       total = total.plus(requests(container, object, "spec.containers"));
     }
-    var sidecars = Resources.ZERO;
-    var initPeak = Resources.ZERO;
+    var sidecars = ExactResources.NONE;
+    var initPeak = ExactResources.NONE;
     for (var container : orEmpty(spec.getInitContainers())) {
       var requests = requests(container, object, "spec.initContainers");
-      Resources whileRunning;
+      ExactResources whileRunning;
       if ("Always".equals(container.getRestartPolicy())) {
         total = total.plus(requests);
         sidecars = sidecars.plus(requests);
@@ -72,8 +72,8 @@ public final class PodAdapter {
       }
       initPeak = initPeak.max(whileRunning);
     }
-    total = total.max(initPeak);
-    return total.plus(ResourceLists.toResources(spec.getOverhead(), object, "spec.overhead"));
+    total = total.max(initPeak).plus(ResourceLists.read(spec.getOverhead(), object, "spec.overhead"));
+    return total.toResources(1);
   }
 
   /** @return the scheduler {@code pod} asks for; Kubernetes' default when it names none */
@@ -89,14 +89,16 @@ public final class PodAdapter {
     return "pod " + orEmpty(meta.getNamespace()) + "/" + orEmpty(meta.getName());
   }
 
-  private static Resources requests(Container container, String object, String list) {
-    var field = list + "[" + orEmpty(container.getName()) + "].resources.requests";
+  /** A container's requests as the API server defaults them: an unset request is the limit. */
+  private static ExactResources requests(Container container, String object, String list) {
     var resources = container.getResources();
     if (resources == null) {
-      return Resources.ZERO;
+      return ExactResources.NONE;
     }
-    return ResourceLists.toResources(
-        ResourceLists.defaultedRequests(resources.getLimits(), resources.getRequests()), object, field);
+    var field = list + "[" + orEmpty(container.getName()) + "].resources.";
+    var limits = ResourceLists.read(resources.getLimits(), object, field + "limits");
+    var requests = ResourceLists.read(resources.getRequests(), object, field + "requests");
+    return limits.overriddenBy(requests);
   }
 
   private static List<Toleration> tolerations(PodSpec spec, String object) {
@@ -130,9 +132,18 @@ public final class PodAdapter {
     return tolerations;
   }
 
+  /** The host ports of the containers and the sidecars: what the pod holds while it runs. */
   private static List<HostPort> hostPorts(PodSpec spec, String object) {
     var ports = new ArrayList<HostPort>();
-    for (var container : orEmpty(spec.getContainers())) {
+    var running = new ArrayList<Map.Entry<String, Container>>();
+    orEmpty(spec.getContainers()).forEach(c -> running.add(Map.entry("spec.containers", c)));
+    for (var init : orEmpty(spec.getInitContainers())) {
+      if ("Always".equals(init.getRestartPolicy())) {
+        running.add(Map.entry("spec.initContainers", init));
+      }
+    }
+    for (var entry : running) {
+      var container = entry.getValue();
       for (var port : orEmpty(container.getPorts())) {
         var hostPort = port.getHostPort();
         if (hostPort == null || hostPort == 0) {
@@ -141,7 +152,7 @@ public final class PodAdapter {
         if (hostPort < 0 || hostPort > 65535) {
           throw new MalformedObjectException(
               object,
-              "spec.containers[" + orEmpty(container.getName()) + "].ports.hostPort",
+              entry.getKey() + "[" + orEmpty(container.getName()) + "].ports.hostPort",
               String.valueOf(hostPort),
               "is not a port (1..65535)",
               null);

@@ -8,10 +8,11 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Kubernetes quantities to whole numbers, exactly, rounding up as Kubernetes' {@code Value()} and {@code
- * MilliValue()} do. fabric8's {@link Quantity} splits and validates the text; the scaling is done here in
- * {@link BigDecimal} because fabric8 scales the {@code Ei} suffix through a {@code double} and loses digits.
- * Values past {@link Long#MAX_VALUE} saturate to it: such an amount never fits anywhere.
+ * Kubernetes quantities to exact numbers, and to whole numbers rounding up as Kubernetes' {@code Value()}
+ * and {@code MilliValue()} do. fabric8's {@link Quantity} splits and validates the text; the scaling is done
+ * here in {@link BigDecimal} because fabric8 scales the {@code Ei} suffix through a {@code double} and loses
+ * digits. As in Kubernetes, a value is rounded up to whole nano units when read, and only ASCII digits are
+ * digits. Values past {@link Long#MAX_VALUE} saturate to it: such an amount never fits anywhere.
  */
 public final class Quantities {
 
@@ -37,14 +38,19 @@ public final class Quantities {
   private static final Pattern EXPONENT = Pattern.compile("[eE][+-]?[0-9]+");
   private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
   private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
+  private static final int NANO_SCALE = 9;
+  private static final BigDecimal NANO = BigDecimal.ONE.scaleByPowerOfTen(-NANO_SCALE);
 
   private Quantities() {}
 
   /**
-   * @return the exact value of {@code text} in base units (cores, bytes, …)
+   * @return the value of {@code text} in base units (cores, bytes, …), rounded up to whole nano units
    * @throws IllegalArgumentException if {@code text} is not a Kubernetes quantity, or is negative
    */
   public static BigDecimal exact(String text) {
+    if (!text.chars().allMatch(c -> c < 128)) {
+      throw new IllegalArgumentException("is not a valid quantity (only ASCII digits and suffixes)");
+    }
     Quantity quantity;
     try {
       quantity = new Quantity(text);
@@ -71,17 +77,42 @@ public final class Quantities {
     if (value.signum() < 0) {
       throw new IllegalArgumentException("must not be negative");
     }
-    return value;
+    return roundUpToNanos(value);
   }
 
   /** @return {@code text} in millicores, rounded up (as CPU is accounted) */
   public static long milliValue(String text) {
-    return ceilToLong(exact(text).multiply(THOUSAND));
+    return milliValue(exact(text));
   }
 
   /** @return {@code text} in whole base units, rounded up (as memory, storage and counts are accounted) */
   public static long value(String text) {
-    return ceilToLong(exact(text));
+    return value(exact(text));
+  }
+
+  /** @return {@code exact} (in base units) in millicores, rounded up, saturating */
+  static long milliValue(BigDecimal exact) {
+    return ceilToLong(exact.multiply(THOUSAND));
+  }
+
+  /** @return {@code exact} in whole base units, rounded up, saturating */
+  static long value(BigDecimal exact) {
+    return ceilToLong(exact);
+  }
+
+  /**
+   * Rounds a non-negative value up to whole nano units without ever computing a power of ten as large as
+   * its exponent (a quantity such as {@code 1e-999999999} is valid text).
+   */
+  private static BigDecimal roundUpToNanos(BigDecimal value) {
+    if (value.signum() == 0 || value.scale() <= NANO_SCALE) {
+      return value;
+    }
+    // value < 10^(precision - scale): below one nano unit it rounds up to exactly one.
+    if (value.precision() - value.scale() <= -NANO_SCALE) {
+      return NANO;
+    }
+    return value.setScale(NANO_SCALE, RoundingMode.CEILING);
   }
 
   private static long ceilToLong(BigDecimal value) {

@@ -2,12 +2,12 @@ package io.kubesched.adapter;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.kubesched.api.MalformedObjectException;
-import io.kubesched.api.Resources;
+import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** A Kubernetes {@code ResourceList} (resource name to quantity) to {@link Resources}. */
+/** A Kubernetes {@code ResourceList} (resource name to quantity) read exactly. */
 final class ResourceLists {
 
   private ResourceLists() {}
@@ -19,61 +19,21 @@ final class ResourceLists {
    * @throws MalformedObjectException naming {@code object}, the entry's field and its value, if a quantity
    *     is malformed or negative
    */
-  static Resources toResources(@Nullable Map<String, Quantity> list, String object, String field) {
+  static ExactResources read(@Nullable Map<String, Quantity> list, String object, String field) {
     if (list == null || list.isEmpty()) {
-      return Resources.ZERO;
+      return ExactResources.NONE;
     }
-    long milliCpu = 0;
-    long memory = 0;
-    long ephemeralStorage = 0;
-    long pods = 0;
-    var extended = new HashMap<String, Long>();
+    var amounts = new HashMap<String, BigDecimal>();
     for (var entry : list.entrySet()) {
-      var name = entry.getKey();
       var text = text(entry.getValue());
       try {
-        switch (name) {
-          case "cpu" -> milliCpu = Quantities.milliValue(text);
-          case "memory" -> memory = Quantities.value(text);
-          case "ephemeral-storage" -> ephemeralStorage = Quantities.value(text);
-          case "pods" -> pods = Quantities.value(text);
-          default -> {
-            if (isScalarResource(name)) {
-              extended.put(name, Quantities.value(text));
-            }
-          }
-        }
+        amounts.put(entry.getKey(), Quantities.exact(text));
       } catch (IllegalArgumentException e) {
-        throw new MalformedObjectException(object, field + "[" + name + "]", text, e.getMessage(), e);
+        throw new MalformedObjectException(
+            object, field + "[" + entry.getKey() + "]", text, e.getMessage(), e);
       }
     }
-    return new Resources(milliCpu, memory, ephemeralStorage, pods, extended);
-  }
-
-  /**
-   * @param limits a container's limits
-   * @param requests the same container's requests
-   * @return the requests as the API server defaults them: a resource with a limit and no request requests
-   *     its limit
-   */
-  static @Nullable Map<String, Quantity> defaultedRequests(
-      @Nullable Map<String, Quantity> limits, @Nullable Map<String, Quantity> requests) {
-    if (limits == null || limits.isEmpty()) {
-      return requests;
-    }
-    var defaulted = new HashMap<>(limits);
-    if (requests != null) {
-      defaulted.putAll(requests);
-    }
-    return defaulted;
-  }
-
-  /**
-   * Whether kube-scheduler accounts for a resource beyond CPU, memory, storage and pods: extended
-   * resources (a domain-qualified name such as {@code nvidia.com/gpu}), hugepages, attachable volumes.
-   */
-  static boolean isScalarResource(String name) {
-    return name.contains("/") || name.startsWith("hugepages-") || name.startsWith("attachable-volumes-");
+    return new ExactResources(amounts);
   }
 
   private static String text(@Nullable Quantity quantity) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubesched.api.Resources;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** {@link PodAdapter#effectiveRequests}: Kubernetes' {@code PodRequests} (k8s.io/component-helpers). */
@@ -221,9 +220,6 @@ class EffectiveRequestsTest {
     assertEquals(cpuAndMemory(1, 1), requests(pod.build()));
   }
 
-  @Disabled(
-      "BUG: each container's quantity is rounded up before summing; Kubernetes sums the exact quantities "
-          + "(PodRequests) and rounds the pod's total once (MilliValue/Value), so 0.5m + 0.5m is 1m, not 2m.")
   @Test
   void fractional_amounts_are_rounded_once_for_the_whole_pod() {
     var pod = pod().container("a", "cpu", "0.5m", "memory", "0.5").container("b", "cpu", "0.5m", "memory", "0.5");

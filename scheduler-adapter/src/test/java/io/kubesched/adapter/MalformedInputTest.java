@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.kubesched.api.MalformedObjectException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** What cannot be read is reported as a {@link MalformedObjectException} naming object, field and value. */
@@ -101,9 +100,6 @@ class MalformedInputTest {
     assertTrue(e.field().endsWith("[cpu]"), e.field());
   }
 
-  @Disabled(
-      "BUG: a malformed limit standing in for an unset request is reported at "
-          + "spec.containers[app].resources.requests[cpu], a field the pod does not have; the value is in limits.")
   @Test
   void a_malformed_limit_is_reported_at_the_limit() {
     var e = readingPod(pod().container("app", Map.of(), resources("cpu", "12x")).build());

@@ -2,17 +2,18 @@ package io.kubesched.adapter;
 
 import static io.kubesched.adapter.Fixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.kubesched.api.HostPort;
+import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.api.TaintEffect;
 import io.kubesched.api.Toleration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** {@link PodAdapter#toPodInfo}: every field a placement policy sees. */
@@ -143,9 +144,6 @@ class PodAdapterTest {
     assertEquals(List.of(), PodAdapter.toPodInfo(pod().initContainer(init).build()).hostPorts());
   }
 
-  @Disabled(
-      "BUG: host ports of sidecars (init containers with restartPolicy Always) are ignored; kube-scheduler's "
-          + "NodePorts plugin counts them since kubernetes/kubernetes#132040 (also cherry-picked to release-1.33).")
   @Test
   void a_sidecar_binds_its_host_ports_for_the_pod_s_life() {
     var sidecar =
@@ -205,10 +203,13 @@ class PodAdapterTest {
   }
 
   @Test
-  void an_ignored_resource_is_not_even_parsed() {
+  void a_malformed_quantity_is_reported_even_for_a_resource_the_scheduler_ignores() {
+    // The API server refuses such a pod; a server that does not (the fake) must not make us guess.
     var pod = pod().container("app", "memory", "1Ki", "foo", "not-a-quantity");
 
-    assertEquals(new Resources(0, 1024, 0, 1, Map.of()), PodAdapter.toPodInfo(pod.build()).requests());
+    var error = assertThrows(MalformedObjectException.class, () -> PodAdapter.toPodInfo(pod.build()));
+    assertEquals("spec.containers[app].resources.requests[foo]", error.field());
+    assertEquals("not-a-quantity", error.value());
   }
 
   @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -135,30 +134,17 @@ class QuantitiesTest {
     assertEquals(0, Quantities.value("-0"));
   }
 
-  // ---- Known bugs: see the report of the tests-adapter branch. Each is disabled so the build stays green.
-
-  @Disabled(
-      "BUG: exact() scales by the exponent with BigDecimal.scaleByPowerOfTen, so a tiny exponent makes "
-          + "ceilToLong divide by 10^999999999: ArithmeticException (not IllegalArgumentException) escapes, "
-          + "and PodAdapter lets it through instead of a MalformedObjectException. Kubernetes' ParseQuantity "
-          + "rounds the value up to 1n.")
   @Test
   void a_tiny_exponent_rounds_up_to_the_smallest_unit_as_kubernetes_does() {
     assertEquals(1, Quantities.value("1e-999999999"));
     assertEquals(1, Quantities.milliValue("1e-999999999"));
   }
 
-  @Disabled(
-      "BUG: value(\"1e-100000000\") runs for minutes (BigInteger 10^100000000 in setScale): one pod can stall "
-          + "the scheduling thread. Kubernetes rounds such a value up to 1n at parse time.")
   @Test
   void a_tiny_exponent_is_read_quickly() {
     assertEquals(1, assertTimeoutPreemptively(Duration.ofSeconds(2), () -> Quantities.value("1e-100000000")));
   }
 
-  @Disabled(
-      "BUG: java.math.BigDecimal accepts any Unicode decimal digit, so \"١٢\" (Arabic-Indic digits) reads as 12; "
-          + "Kubernetes accepts ASCII digits only.")
   @Test
   void only_ascii_digits_are_digits() {
     assertThrows(IllegalArgumentException.class, () -> Quantities.value("\u0661\u0662"));

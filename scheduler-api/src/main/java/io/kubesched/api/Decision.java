@@ -1,6 +1,7 @@
 package io.kubesched.api;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -52,7 +53,8 @@ public sealed interface Decision {
     /**
      * The message kube-scheduler gives in the same case, e.g. {@code "0/6 nodes are available: 1 node(s)
      * had untolerated taint {k: v}, 2 Insufficient memory, 3 Insufficient cpu."}: the number of nodes,
-     * then each distinct reason with the number of nodes that gave it, sorted as text.
+     * then each distinct reason with the number of nodes that gave it, sorted as Go sorts strings (by
+     * UTF-8 bytes).
      *
      * @param nodeCount how many nodes the decision was made over
      */
@@ -61,13 +63,18 @@ public sealed interface Decision {
       reasonsByNode.values().forEach(reasons -> reasons.forEach(r -> counts.merge(r, 1, Integer::sum)));
       var parts = new ArrayList<String>();
       counts.forEach((reason, count) -> parts.add(count + " " + reason));
-      parts.sort(null);
+      parts.sort(Unschedulable::compareAsUtf8);
       var message = new StringBuilder("0/" + nodeCount + " nodes are available");
       message.append(':');
       if (!parts.isEmpty()) {
         message.append(' ').append(String.join(", ", parts)).append('.');
       }
       return message.toString();
+    }
+
+    /** Orders strings as Go's {@code sort.Strings} does: by UTF-8 bytes, which is by code point. */
+    private static int compareAsUtf8(String a, String b) {
+      return Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray());
     }
   }
 }
