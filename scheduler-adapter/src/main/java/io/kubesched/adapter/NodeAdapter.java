@@ -9,7 +9,6 @@ import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
-import io.kubesched.api.TaintEffect;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -37,16 +36,7 @@ public final class NodeAdapter {
     for (int i = 0; i < all.size(); i++) {
       var t = all.get(i);
       var field = "spec.taints[" + i + "]";
-      var effect =
-          TaintEffect.fromApiName(orEmpty(t.getEffect()))
-              .orElseThrow(
-                  () ->
-                      new MalformedObjectException(
-                          object,
-                          field + ".effect",
-                          orEmpty(t.getEffect()),
-                          "is not NoSchedule, PreferNoSchedule or NoExecute",
-                          null));
+      var effect = PodAdapter.taintEffect(t.getEffect(), object, field + ".effect");
       if (orEmpty(t.getKey()).isEmpty()) {
         throw new MalformedObjectException(object, field + ".key", "", "must not be empty", null);
       }

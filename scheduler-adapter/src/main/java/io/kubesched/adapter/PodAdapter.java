@@ -114,19 +114,8 @@ public final class PodAdapter {
             default -> throw new MalformedObjectException(
                 object, field + ".operator", t.getOperator(), "is not Equal or Exists", null);
           };
-      TaintEffect effect = null;
-      if (!orEmpty(t.getEffect()).isEmpty()) {
-        effect =
-            TaintEffect.fromApiName(t.getEffect())
-                .orElseThrow(
-                    () ->
-                        new MalformedObjectException(
-                            object,
-                            field + ".effect",
-                            t.getEffect(),
-                            "is not NoSchedule, PreferNoSchedule or NoExecute",
-                            null));
-      }
+      var effect =
+          orEmpty(t.getEffect()).isEmpty() ? null : taintEffect(t.getEffect(), object, field + ".effect");
       tolerations.add(new Toleration(orEmpty(t.getKey()), operator, orEmpty(t.getValue()), effect));
     }
     return tolerations;
@@ -167,6 +156,22 @@ public final class PodAdapter {
       }
     }
     return ports;
+  }
+
+  /**
+   * @throws MalformedObjectException naming {@code object}, {@code field} and the text, if {@code text} is
+   *     not an effect's API name
+   */
+  static TaintEffect taintEffect(@Nullable String text, String object, String field) {
+    return TaintEffect.fromApiName(orEmpty(text))
+        .orElseThrow(
+            () ->
+                new MalformedObjectException(
+                    object,
+                    field,
+                    orEmpty(text),
+                    "is not NoSchedule, PreferNoSchedule or NoExecute",
+                    null));
   }
 
   static String orEmpty(@Nullable String value) {

@@ -12,7 +12,6 @@ import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
-import io.kubesched.api.SchedulingConstants;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.BindOptions;
 import io.kubesched.binder.BindOutcome;
@@ -106,13 +105,7 @@ public final class PodController implements AutoCloseable {
     }
     var nodes = client.nodes().runnableInformer(0);
     nodes.addEventHandler(new NodeHandler());
-    var pods =
-        client
-            .pods()
-            .inAnyNamespace()
-            .withoutField(SchedulingConstants.FIELD_PHASE, "Succeeded")
-            .withoutField(SchedulingConstants.FIELD_PHASE, "Failed")
-            .runnableInformer(0);
+    var pods = Snapshots.nonTerminalPods(client).runnableInformer(0);
     pods.addIndexers(Map.of(BY_NODE, pod -> List.of(PodFilters.nodeName(pod))));
     pods.addEventHandler(new PodHandler());
     nodeInformer = nodes;

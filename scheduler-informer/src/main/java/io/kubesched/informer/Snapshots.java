@@ -2,7 +2,10 @@ package io.kubesched.informer;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.MalformedObjectException;
@@ -32,14 +35,7 @@ public final class Snapshots {
    */
   public static List<NodeInfo> list(KubernetesClient client) {
     var pods =
-        client
-            .pods()
-            .inAnyNamespace()
-            .withoutField(SchedulingConstants.FIELD_NODE_NAME, "")
-            .withoutField(SchedulingConstants.FIELD_PHASE, "Succeeded")
-            .withoutField(SchedulingConstants.FIELD_PHASE, "Failed")
-            .list()
-            .getItems();
+        nonTerminalPods(client).withoutField(SchedulingConstants.FIELD_NODE_NAME, "").list().getItems();
     var byNode = new HashMap<String, List<PodInfo>>();
     for (var pod : pods) {
       if (PodFilters.occupiesNode(pod)) {
@@ -52,6 +48,18 @@ public final class Snapshots {
       }
     }
     return build(client.nodes().list().getItems(), node -> byNode.getOrDefault(node, List.of()));
+  }
+
+  /**
+   * @return every pod that can still hold resources, selected as kube-scheduler does ({@link
+   *     SchedulingConstants#NON_TERMINAL_PODS}); the server may ignore the selector, so filter again
+   */
+  static FilterWatchListDeletable<Pod, PodList, PodResource> nonTerminalPods(KubernetesClient client) {
+    return client
+        .pods()
+        .inAnyNamespace()
+        .withoutField(SchedulingConstants.FIELD_PHASE, "Succeeded")
+        .withoutField(SchedulingConstants.FIELD_PHASE, "Failed");
   }
 
   /**
