@@ -1,0 +1,128 @@
+package io.kubesched.binder;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.time.Duration;
+import java.util.HashMap;
+
+/** Pods, mock servers and clients for the binder tests. */
+final class BinderFixtures {
+
+  static final String NS = "team-a";
+  static final String NAME = "web-0";
+  static final String UID = "uid-1";
+  static final String NODE = "node-1";
+  static final String OTHER_NODE = "node-2";
+  static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+  static final String BINDING_PATH = "/api/v1/namespaces/" + NS + "/pods/" + NAME + "/binding";
+  static final String POD_PATH = "/api/v1/namespaces/" + NS + "/pods/" + NAME;
+
+  /**
+   * The mock server logs every request at INFO through java.util.logging. Held here: a logger nobody
+   * references may be collected, and its level with it.
+   */
+  private static final Object MOCK_SERVER_LOG = quietJulLogger("io.fabric8.mockwebserver");
+
+  private BinderFixtures() {}
+
+  /**
+   * Sets a java.util.logging logger to WARNING. Reflective because the tests are compiled into the
+   * binder's module, which does not read {@code java.logging}; they run on the class path, where it is
+   * readable.
+   *
+   * @return the logger, to be held, or null if java.util.logging is not there
+   */
+  static Object quietJulLogger(String name) {
+    try {
+      var loggerClass = Class.forName("java.util.logging.Logger");
+      var levelClass = Class.forName("java.util.logging.Level");
+      var logger = loggerClass.getMethod("getLogger", String.class).invoke(null, name);
+      loggerClass.getMethod("setLevel", levelClass).invoke(logger, levelClass.getField("WARNING").get(null));
+      return logger;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** An unbound pod with a spec (no containers: neither the binder nor the mock server needs them). */
+  static Pod pod(String ns, String name, String uid) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withNamespace(ns)
+        .withName(name)
+        .withUid(uid)
+        .withResourceVersion("1")
+        .endMetadata()
+        .withNewSpec()
+        .withSchedulerName("test-scheduler")
+        .endSpec()
+        .build();
+  }
+
+  /** The default pod ({@link #NS}/{@link #NAME}, {@link #UID}), unbound. */
+  static Pod pod() {
+    return pod(NS, NAME, UID);
+  }
+
+  /** {@code pod} as the server would show it once bound to {@code node}. */
+  static Pod boundTo(Pod pod, String node) {
+    return new PodBuilder(pod).editOrNewSpec().withNodeName(node).endSpec().build();
+  }
+
+  /** {@code pod} under another uid: the same name, deleted and created again. */
+  static Pod recreated(Pod pod, String newUid) {
+    return new PodBuilder(pod).editMetadata().withUid(newUid).endMetadata().build();
+  }
+
+  static BindOptions subresource(NamespacedKubernetesClient client, Pod pod, String node) {
+    return new BindOptions(client, pod, node, TIMEOUT, BindMode.SUBRESOURCE);
+  }
+
+  static BindOptions setNodeName(NamespacedKubernetesClient client, Pod pod, String node) {
+    return new BindOptions(client, pod, node, TIMEOUT, BindMode.SET_NODE_NAME);
+  }
+
+  /** A mock server in expectations mode (no CRUD: what is not expected answers 404), started. */
+  static KubernetesMockServer expectationsServer() {
+    var server = new KubernetesMockServer(false);
+    server.init();
+    return server;
+  }
+
+  /** A mock server in CRUD mode (it stores what it is sent), started. */
+  static KubernetesMockServer crudServer() {
+    var server =
+        new KubernetesMockServer(
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+    server.init();
+    return server;
+  }
+
+  /**
+   * A JDK-HTTP client that never retries: fabric8 otherwise re-sends a request after an I/O error or a
+   * 5xx (10 times by default, with exponential back-off from 100 ms).
+   */
+  static NamespacedKubernetesClient clientWithoutRetries(KubernetesMockServer server) {
+    return clientWithRetries(server, 0, 10);
+  }
+
+  /** A JDK-HTTP client that retries {@code limit} times, starting {@code intervalMillis} apart. */
+  static NamespacedKubernetesClient clientWithRetries(
+      KubernetesMockServer server, int limit, int intervalMillis) {
+    return server.createClient(
+        builder ->
+            builder
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .editOrNewConfig()
+                .withRequestRetryBackoffLimit(limit)
+                .withRequestRetryBackoffInterval(intervalMillis)
+                .endConfig());
+  }
+}
