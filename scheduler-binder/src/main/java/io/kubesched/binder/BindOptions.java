@@ -26,8 +26,16 @@ public record BindOptions(
    */
   public BindOptions {
     var meta = pod.getMetadata();
-    if (meta == null || isBlank(meta.getNamespace()) || isBlank(meta.getName()) || isBlank(meta.getUid())) {
-      throw new IllegalArgumentException("pod to bind must have a namespace, a name and a uid");
+    if (meta == null) {
+      throw new IllegalArgumentException("pod to bind has no metadata");
+    }
+    for (var field : new String[][] {
+      {"namespace", meta.getNamespace()}, {"name", meta.getName()}, {"uid", meta.getUid()}
+    }) {
+      if (isBlank(field[1])) {
+        throw new IllegalArgumentException(
+            "pod to bind (" + meta.getNamespace() + "/" + meta.getName() + ") has no metadata." + field[0]);
+      }
     }
     if (nodeName.isBlank()) {
       throw new IllegalArgumentException(

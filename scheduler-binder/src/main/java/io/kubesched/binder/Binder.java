@@ -5,6 +5,10 @@ import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -58,43 +62,46 @@ public final class Binder {
             .withName(options.nodeName())
             .endTarget()
             .build();
-    var client = options.client();
-    var http = client.getHttpClient();
-    var base = client.getMasterUrl().toString().replaceAll("/+$", "");
-    var request =
-        http.newHttpRequestBuilder()
-            .uri(base + "/api/v1/namespaces/" + meta.getNamespace() + "/pods/" + meta.getName() + "/binding")
-            .timeout(options.timeout().toMillis(), TimeUnit.MILLISECONDS)
-            .post("application/json", client.getKubernetesSerialization().asJson(binding))
-            .build();
-    int code;
-    String body;
-    var pending = http.sendAsync(request, String.class);
-    try {
-      // The request has its own timeout; this one also covers fabric8's retries of a failed POST.
-      var response = pending.get(options.timeout().toMillis() * 2, TimeUnit.MILLISECONDS);
-      code = response.code();
-      body = response.body() == null ? "" : response.body();
-    } catch (ExecutionException e) {
-      return new BindOutcome.Failed("binding request failed: " + e.getCause());
-    } catch (TimeoutException e) {
-      pending.cancel(true);
-      return new BindOutcome.Failed("binding request timed out after " + options.timeout());
-    } catch (InterruptedException e) {
-      pending.cancel(true);
-      throw e;
+    var http = new OneShotHttp(options);
+    var json = options.client().getKubernetesSerialization().asJson(binding);
+    var response = http.send(http.request(podPath(options) + "/binding").post("application/json", json));
+    if (response instanceof Answer.NoAnswer none) {
+      return new BindOutcome.Failed("binding request " + none.why());
     }
-    LOG.debug("POST binding {} -> {}: {}", options.podKey(), options.nodeName(), code);
-    if (code == 200 || code == 201) {
-      return verify(options, false);
+    var answer = (Answer.Status) response;
+    LOG.debug("POST binding {} -> {}: {}", options.podKey(), options.nodeName(), answer.code());
+    return switch (answer.code()) {
+      case 200, 201 -> verify(options, http, false);
+      case 409 -> verify(options, http, true);
+      case 404 -> new BindOutcome.PodGone("pod " + options.podKey() + " not found (404)");
+      default -> new BindOutcome.Failed(
+          "binding refused with " + answer.code() + ": " + abbreviate(answer.body()));
+    };
+  }
+
+  /** Reads the pod back and decides the outcome from where it is bound. */
+  private static BindOutcome verify(BindOptions options, OneShotHttp http, boolean afterConflict)
+      throws InterruptedException {
+    var response = http.send(http.request(podPath(options)));
+    if (response instanceof Answer.NoAnswer none) {
+      return new BindOutcome.Failed("reading pod " + options.podKey() + " back " + none.why());
     }
-    if (code == 409) {
-      return verify(options, true);
+    var answer = (Answer.Status) response;
+    if (answer.code() == 404) {
+      return goneOrReplaced(options, null);
     }
-    if (code == 404) {
-      return new BindOutcome.PodGone("pod " + options.podKey() + " not found (404)");
+    if (answer.code() != 200) {
+      return new BindOutcome.Failed(
+          "reading pod " + options.podKey() + " back answered " + answer.code() + ": "
+              + abbreviate(answer.body()));
     }
-    return new BindOutcome.Failed("binding refused with " + code + ": " + abbreviate(body));
+    var current = options.client().getKubernetesSerialization().unmarshal(answer.body(), Pod.class);
+    return decide(options, current, afterConflict);
+  }
+
+  private static String podPath(BindOptions options) {
+    var meta = options.pod().getMetadata();
+    return "/api/v1/namespaces/" + meta.getNamespace() + "/pods/" + meta.getName();
   }
 
   private static BindOutcome setNodeName(BindOptions options) {
@@ -117,12 +124,11 @@ public final class Binder {
       }
       // Someone changed or removed the pod meanwhile: decide from what it shows now.
     }
-    return verify(options, false);
+    return decide(options, read(options), false);
   }
 
-  /** Reads the pod back and decides the outcome from where it is bound. */
-  private static BindOutcome verify(BindOptions options, boolean afterConflict) {
-    var current = read(options);
+  /** The outcome, from the pod as read after the attempt. */
+  private static BindOutcome decide(BindOptions options, @Nullable Pod current, boolean afterConflict) {
     var gone = goneOrReplaced(options, current);
     if (gone != null) {
       return gone;
@@ -164,6 +170,73 @@ public final class Binder {
           "pod " + options.podKey() + " was deleted and created again (uid " + uid + " is gone)");
     }
     return null;
+  }
+
+  /** What one request got: a status and body, or nothing in time. */
+  private sealed interface Answer {
+    record Status(int code, String body) implements Answer {}
+
+    record NoAnswer(String why) implements Answer {}
+  }
+
+  /**
+   * Requests through the client's HTTP client (its authentication included) but without fabric8's retries,
+   * each bounded by the bind timeout. A POST fabric8 retried in the background after we gave up could bind
+   * the pod behind our back; the scheduling loop retries instead, and a 409 is then checked.
+   */
+  private static final class OneShotHttp {
+    private final HttpClient http;
+    private final String base;
+    private final Duration timeout;
+
+    OneShotHttp(BindOptions options) {
+      var client = options.client();
+      var noRetries =
+          new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+              .withRequestRetryBackoffLimit(0)
+              .build();
+      this.http = client.getHttpClient().newBuilder().tag(noRetries).build();
+      this.base = client.getMasterUrl().toString().replaceAll("/+$", "");
+      this.timeout = options.timeout();
+    }
+
+    HttpRequest.Builder request(String path) {
+      return http.newHttpRequestBuilder()
+          .uri(base + path)
+          .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    Answer send(HttpRequest.Builder request) throws InterruptedException {
+      var pending = http.sendAsync(request.build(), String.class);
+      try {
+        // The request's own timeout should end it first; this bounds a client that ignores it.
+        var response = pending.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+        return new Answer.Status(response.code(), response.body() == null ? "" : response.body());
+      } catch (ExecutionException e) {
+        return isTimeout(e.getCause())
+            ? new Answer.NoAnswer("timed out after " + timeout)
+            : new Answer.NoAnswer("failed: " + e.getCause());
+      } catch (TimeoutException e) {
+        pending.cancel(true);
+        return new Answer.NoAnswer("timed out after " + timeout);
+      } catch (InterruptedException e) {
+        pending.cancel(true);
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Whether a failure is a time-out. By name, because each HTTP client fabric8 can use has its own type
+   * (the JDK's {@code HttpTimeoutException}, {@code SocketTimeoutException}, {@code TimeoutException}).
+   */
+  private static boolean isTimeout(@Nullable Throwable failure) {
+    for (var t = failure; t != null; t = t.getCause()) {
+      if (t.getClass().getSimpleName().endsWith("TimeoutException")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String describe(KubernetesClientException e) {

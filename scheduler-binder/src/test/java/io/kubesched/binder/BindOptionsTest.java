@@ -87,7 +87,7 @@ class BindOptionsTest {
     var bare = new PodBuilder().withNewSpec().endSpec().build();
 
     var e = assertThrows(IllegalArgumentException.class, () -> options(bare, NODE, Duration.ofSeconds(1)));
-    assertTrue(e.getMessage().contains("namespace"), e.getMessage());
+    assertTrue(e.getMessage().contains("metadata"), e.getMessage());
   }
 
   @ParameterizedTest(name = "node name \"{0}\"")

@@ -24,32 +24,7 @@ final class BinderFixtures {
   static final String BINDING_PATH = "/api/v1/namespaces/" + NS + "/pods/" + NAME + "/binding";
   static final String POD_PATH = "/api/v1/namespaces/" + NS + "/pods/" + NAME;
 
-  /**
-   * The mock server logs every request at INFO through java.util.logging. Held here: a logger nobody
-   * references may be collected, and its level with it.
-   */
-  private static final Object MOCK_SERVER_LOG = quietJulLogger("io.fabric8.mockwebserver");
-
   private BinderFixtures() {}
-
-  /**
-   * Sets a java.util.logging logger to WARNING. Reflective because the tests are compiled into the
-   * binder's module, which does not read {@code java.logging}; they run on the class path, where it is
-   * readable.
-   *
-   * @return the logger, to be held, or null if java.util.logging is not there
-   */
-  static Object quietJulLogger(String name) {
-    try {
-      var loggerClass = Class.forName("java.util.logging.Logger");
-      var levelClass = Class.forName("java.util.logging.Level");
-      var logger = loggerClass.getMethod("getLogger", String.class).invoke(null, name);
-      loggerClass.getMethod("setLevel", levelClass).invoke(logger, levelClass.getField("WARNING").get(null));
-      return logger;
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
-    }
-  }
 
   /** An unbound pod with a spec (no containers: neither the binder nor the mock server needs them). */
   static Pod pod(String ns, String name, String uid) {

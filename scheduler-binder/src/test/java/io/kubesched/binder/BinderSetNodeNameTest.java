@@ -20,7 +20,6 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -124,8 +123,6 @@ class BinderSetNodeNameTest {
   }
 
   @Test
-  @Disabled("Bug: Binder.setNodeName dereferences getSpec() without a null check; a spec-less pod (which"
-      + " the fake cluster accepts) makes bind() throw NullPointerException instead of returning an outcome")
   @DisplayName("a pod stored without a spec gives an outcome, not an exception")
   void podWithoutSpecGivesAnOutcome() throws Exception {
     var stored =

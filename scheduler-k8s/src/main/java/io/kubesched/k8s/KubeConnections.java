@@ -3,7 +3,6 @@ package io.kubesched.k8s;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.kubesched.api.ConfigurationException;
 import java.io.File;
@@ -37,8 +36,14 @@ public final class KubeConnections {
     Config config;
     try {
       config = Config.fromKubeconfig(path.toFile());
-    } catch (KubernetesClientException | IllegalArgumentException e) {
-      throw new ConfigurationException("kubeconfig " + path + " cannot be read: " + e.getMessage(), e);
+    } catch (RuntimeException e) { // fabric8 lets YAML parser and null-pointer errors through as they are
+      throw new ConfigurationException("kubeconfig " + path + " cannot be read: " + e, e);
+    }
+    if (config.getCurrentContext() == null) {
+      // fabric8 would fall back to https://kubernetes.default.svc and fail only at the first request.
+      throw new ConfigurationException(
+          "kubeconfig " + path + " has no current context: its current-context must name one of its"
+              + " contexts");
     }
     LOG.info("Connecting to {} with kubeconfig {}", config.getMasterUrl(), path);
     return new KubeConnection(build(config), false, () -> {});
