@@ -5,7 +5,7 @@
  * so policies are plain Java and can be tested without a cluster.
  */
 module io.kubesched.api {
-  requires static org.jspecify;
+  requires static transitive org.jspecify; // @Nullable appears in exported signatures
 
   exports io.kubesched.api;
 }
