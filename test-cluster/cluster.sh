@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# A real Kubernetes control plane for the end-to-end tests: kube-apiserver and etcd, built from the Go
+# module proxy at the versions go.mod pins, cached by version outside the repository, run on loopback.
+#
+#   test-cluster/cluster.sh build               build (or reuse) the binaries; prints their directory
+#   test-cluster/cluster.sh start DIR           start etcd and kube-apiserver with all state in DIR (new
+#                                               or empty); writes DIR/admin.kubeconfig (system:masters)
+#                                               and DIR/scheduler.kubeconfig (the service account
+#                                               kube-system/kubesched, with no permissions until RBAC
+#                                               grants some); stops everything again if it fails
+#   test-cluster/cluster.sh restart-apiserver DIR   stop kube-apiserver and start it again (etcd stays)
+#   test-cluster/cluster.sh stop DIR            stop both and delete DIR
+#
+# Needs Go (the version go.mod names or newer) and about 2 GB of disk for the module and build caches.
+# The cache directory is $KUBESCHED_CLUSTER_CACHE, else ~/.cache/kubesched/test-cluster.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+export GOTOOLCHAIN=local GOFLAGS=-mod=readonly
+k8s_version=$(awk '$1 == "k8s.io/kubernetes" {print $2}' "$here/go.mod")
+etcd_version=$(awk '$1 == "go.etcd.io/etcd/server/v3" {print $2}' "$here/go.mod")
+cache="${KUBESCHED_CLUSTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubesched/test-cluster}"
+bin="$cache/k8s-$k8s_version-etcd-$etcd_version-$(sha256sum "$here/go.sum" "$here/cmd/clusterutil/main.go" | sha256sum | cut -c1-12)"
+
+log() { echo "cluster: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+build() {
+  if [ -x "$bin/kube-apiserver" ] && [ -x "$bin/etcd" ] && [ -x "$bin/clusterutil" ]; then
+    echo "$bin"
+    return
+  fi
+  command -v go >/dev/null || die "Go is needed to build kube-apiserver and etcd, and is not on the PATH"
+  mkdir -p "$cache"
+  exec 9>"$cache/.build.lock"
+  flock 9 # one build at a time; a second caller reuses the first one's result
+  if [ ! -x "$bin/clusterutil" ]; then
+    local tmp="$bin.tmp.$$" started=$SECONDS
+    rm -rf "$tmp" && mkdir -p "$tmp"
+    log "building kube-apiserver $k8s_version and etcd $etcd_version with $(go version | cut -d' ' -f3) (first time: 10-30 min)"
+    (cd "$here" &&
+      go build -trimpath -o "$tmp/etcd" go.etcd.io/etcd/server/v3 &&
+      go build -trimpath -o "$tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver &&
+      go build -trimpath -o "$tmp/clusterutil" ./cmd/clusterutil) >&2 || die "building the binaries failed (see above)"
+    rm -rf "$bin" && mv "$tmp" "$bin"
+    log "built in $((SECONDS - started)) s into $bin"
+  fi
+  echo "$bin"
+}
+
+start_apiserver() { # dir
+  local dir=$1
+  # shellcheck disable=SC1091
+  . "$dir/ports"
+  "$bin/kube-apiserver" \
+    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$api_port" \
+    --etcd-servers="http://127.0.0.1:$etcd_port" \
+    --cert-dir="$dir/pki" \
+    --token-auth-file="$dir/tokens.csv" \
+    --authorization-mode=RBAC \
+    --service-account-issuer=https://kubernetes.default.svc.cluster.local \
+    --service-account-key-file="$dir/sa.key" --service-account-signing-key-file="$dir/sa.key" \
+    --service-cluster-ip-range=10.96.0.0/24 --endpoint-reconciler-type=none \
+    --disable-admission-plugins=ServiceAccount \
+    --profiling=false \
+    >"$dir/kube-apiserver.log" 2>&1 &
+  echo $! >"$dir/kube-apiserver.pid"
+  "$bin/clusterutil" wait-ready "https://127.0.0.1:$api_port/readyz" "$(cat "$dir/admin.token")" 90 "$!" ||
+    { tail -20 "$dir/kube-apiserver.log" >&2; return 1; }
+}
+
+stop_pid() { # pidfile
+  [ -f "$1" ] || return 0
+  local pid
+  pid=$(cat "$1")
+  if kill "$pid" 2>/dev/null; then
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$1"
+}
+
+kubeconfig() { # file user token port
+  cat >"$1" <<KC
+apiVersion: v1
+kind: Config
+clusters:
+- name: test
+  cluster:
+    server: https://127.0.0.1:$4
+    certificate-authority: $(dirname "$1")/pki/apiserver.crt
+contexts:
+- name: $2
+  context:
+    cluster: test
+    user: $2
+current-context: $2
+users:
+- name: $2
+  user:
+    token: $3
+KC
+}
+
+start() { # dir
+  local dir=$1
+  [ -n "$dir" ] || die "usage: cluster.sh start DIR"
+  mkdir -p "$dir"
+  [ -z "$(ls -A "$dir")" ] || die "$dir is not empty"
+  dir=$(cd "$dir" && pwd)
+  build >/dev/null
+  trap 'log "start failed; stopping"; stop "$dir" keep' ERR
+  local ports
+  ports=$("$bin/clusterutil" ports 3 | tr '\n' ' ')
+  read -r api_port etcd_port peer_port <<<"$ports"
+  printf 'api_port=%s\netcd_port=%s\npeer_port=%s\n' "$api_port" "$etcd_port" "$peer_port" >"$dir/ports"
+  "$bin/clusterutil" keygen "$dir/sa.key"
+  local admin scheduler
+  admin=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  scheduler=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  echo "$admin" >"$dir/admin.token"
+  {
+    echo "$admin,admin,admin,system:masters"
+    # The username of the service account kube-system/kubesched: RBAC bindings to that account apply.
+    echo "$scheduler,system:serviceaccount:kube-system:kubesched,kubesched,\"system:serviceaccounts,system:serviceaccounts:kube-system\""
+  } >"$dir/tokens.csv"
+
+  "$bin/etcd" --name=test --data-dir="$dir/etcd" \
+    --listen-client-urls="http://127.0.0.1:$etcd_port" --advertise-client-urls="http://127.0.0.1:$etcd_port" \
+    --listen-peer-urls="http://127.0.0.1:$peer_port" --initial-advertise-peer-urls="http://127.0.0.1:$peer_port" \
+    --initial-cluster="test=http://127.0.0.1:$peer_port" \
+    --unsafe-no-fsync --log-level=warn >"$dir/etcd.log" 2>&1 &
+  echo $! >"$dir/etcd.pid"
+
+  start_apiserver "$dir"
+  kubeconfig "$dir/admin.kubeconfig" admin "$admin" "$api_port"
+  kubeconfig "$dir/scheduler.kubeconfig" kubesched "$scheduler" "$api_port"
+  trap - ERR
+  log "kube-apiserver $k8s_version ready at https://127.0.0.1:$api_port (state in $dir)"
+}
+
+stop() { # dir [keep]
+  local dir=$1
+  stop_pid "$dir/kube-apiserver.pid"
+  stop_pid "$dir/etcd.pid"
+  [ "${2:-}" = keep ] || rm -rf "$dir"
+}
+
+case "${1:-}" in
+  build) build ;;
+  start) start "${2:-}" ;;
+  restart-apiserver)
+    [ -f "${2:-}/ports" ] || die "usage: cluster.sh restart-apiserver DIR (of a started cluster)"
+    build >/dev/null
+    stop_pid "$2/kube-apiserver.pid"
+    start_apiserver "$2"
+    log "kube-apiserver restarted" ;;
+  stop) stop "${2:?usage: cluster.sh stop DIR}" ;;
+  *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+esac
