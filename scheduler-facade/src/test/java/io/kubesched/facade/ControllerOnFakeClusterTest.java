@@ -9,13 +9,12 @@ import static io.kubesched.facade.FakeClusterFixture.firstFit;
 import static io.kubesched.facade.FakeClusterFixture.node;
 import static io.kubesched.facade.FakeClusterFixture.nodeOf;
 import static io.kubesched.facade.FakeClusterFixture.pod;
+import static io.kubesched.facade.FakeClusterFixture.recordNodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.MalformedObjectException;
@@ -193,20 +192,5 @@ class ControllerOnFakeClusterTest {
     assertEquals("node-0", node.name());
     assertEquals(750, node.requested().milliCpu());
     assertEquals(4000, node.allocatable().milliCpu());
-  }
-
-  private static Watcher<Pod> recordNodes(Map<String, Set<String>> nodesSeen) {
-    return new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, Pod pod) {
-        var node = pod.getSpec().getNodeName();
-        if (node != null && !node.isEmpty()) {
-          nodesSeen.computeIfAbsent(pod.getMetadata().getName(), p -> ConcurrentHashMap.newKeySet()).add(node);
-        }
-      }
-
-      @Override
-      public void onClose(WatcherException cause) {}
-    };
   }
 }

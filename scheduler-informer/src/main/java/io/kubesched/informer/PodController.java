@@ -17,6 +17,7 @@ import io.kubesched.binder.BindOptions;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.Binder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -70,8 +71,9 @@ public final class PodController implements AutoCloseable {
   private final Map<String, String> lastLogged = new ConcurrentHashMap<>();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final CountDownLatch terminated = new CountDownLatch(1);
-  private @Nullable SharedIndexInformer<Node> nodeInformer;
-  private @Nullable SharedIndexInformer<Pod> podInformer;
+  private volatile @Nullable SharedIndexInformer<Node> nodeInformer;
+  private volatile @Nullable SharedIndexInformer<Pod> podInformer;
+  private final InformerWatchdog watchdog = new InformerWatchdog(this::restartInformers);
   private @Nullable Thread worker;
 
   /**
@@ -103,17 +105,13 @@ public final class PodController implements AutoCloseable {
     if (!state.compareAndSet(State.NEW, State.RUNNING)) {
       throw new IllegalStateException("controller was already started or is closed: " + state.get());
     }
-    var nodes = client.nodes().runnableInformer(0);
-    nodes.addEventHandler(new NodeHandler());
-    var pods = Snapshots.nonTerminalPods(client).runnableInformer(0);
-    pods.addIndexers(Map.of(BY_NODE, pod -> List.of(PodFilters.nodeName(pod))));
-    pods.addEventHandler(new PodHandler());
+    var nodes = newNodeInformer();
+    var pods = newPodInformer();
     nodeInformer = nodes;
     podInformer = pods;
     try {
-      var timeout = settings.syncTimeout().toMillis();
-      nodes.start().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
-      pods.start().toCompletableFuture().get(timeout, TimeUnit.MILLISECONDS);
+      startAndSync(nodes);
+      startAndSync(pods);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close();
@@ -128,6 +126,10 @@ public final class PodController implements AutoCloseable {
     thread.setDaemon(true);
     worker = thread;
     thread.start();
+    watchdog.start(
+        "kubesched-watchdog-" + settings.schedulerName(),
+        () -> isWatching(nodeInformer) && isWatching(podInformer),
+        () -> Arrays.asList(version(nodeInformer), version(podInformer)));
     LOG.info(
         "Scheduler '{}' started: {} nodes, {} pods to schedule",
         settings.schedulerName(),
@@ -173,6 +175,7 @@ public final class PodController implements AutoCloseable {
       return;
     }
     queue.close();
+    watchdog.close();
     var thread = worker;
     if (thread != null && thread != Thread.currentThread()) {
       try {
@@ -193,6 +196,65 @@ public final class PodController implements AutoCloseable {
     }
     terminated.countDown();
     LOG.info("Scheduler '{}' stopped", settings.schedulerName());
+  }
+
+  private SharedIndexInformer<Node> newNodeInformer() {
+    var nodes = client.nodes().runnableInformer(0);
+    nodes.addEventHandler(new NodeHandler());
+    return nodes;
+  }
+
+  private SharedIndexInformer<Pod> newPodInformer() {
+    var pods = Snapshots.nonTerminalPods(client).runnableInformer(0);
+    pods.addIndexers(Map.of(BY_NODE, pod -> List.of(PodFilters.nodeName(pod))));
+    pods.addEventHandler(new PodHandler());
+    return pods;
+  }
+
+  private void startAndSync(SharedIndexInformer<?> informer)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    informer.start().toCompletableFuture().get(settings.syncTimeout().toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private static @Nullable String version(@Nullable SharedIndexInformer<?> informer) {
+    return informer == null ? null : informer.lastSyncResourceVersion();
+  }
+
+  private static boolean isWatching(@Nullable SharedIndexInformer<?> informer) {
+    return informer == null || informer.isWatching();
+  }
+
+  /**
+   * Replaces both informers with new ones that list everything again. The handlers see every object as
+   * added, which is harmless: the queue is keyed by uid and the handlers only add, confirm or wake.
+   */
+  private void restartInformers() throws InterruptedException {
+    if (state.get() != State.RUNNING) {
+      return;
+    }
+    var oldNodes = nodeInformer;
+    var oldPods = podInformer;
+    var nodes = newNodeInformer();
+    var pods = newPodInformer();
+    try {
+      startAndSync(nodes);
+      startAndSync(pods);
+    } catch (ExecutionException | TimeoutException e) {
+      nodes.stop();
+      pods.stop();
+      LOG.warn("Relisting nodes and pods failed ({}); trying again later", e.toString());
+      return;
+    }
+    nodeInformer = nodes;
+    podInformer = pods;
+    if (oldNodes != null) {
+      oldNodes.stop();
+    }
+    if (oldPods != null) {
+      oldPods.stop();
+    }
+    queue.activateAll();
+    LOG.info("Relisted {} nodes and {} pods", nodes.getStore().list().size(), pods.getStore().list().size());
   }
 
   private void work() {
@@ -219,10 +281,14 @@ public final class PodController implements AutoCloseable {
 
   private void schedule(SchedulingQueue.Item item) throws InterruptedException {
     var pod = Objects.requireNonNull(podInformer).getStore().getByKey(item.key());
-    if (pod == null
-        || !item.uid().equals(Snapshots.uid(pod))
-        || !PodFilters.needsScheduling(pod, settings.schedulerName())
-        || assumed.containsKey(item.uid())) {
+    var skip =
+        pod == null || !item.uid().equals(Snapshots.uid(pod))
+            ? "it is gone"
+            : !PodFilters.needsScheduling(pod, settings.schedulerName())
+                ? "it no longer needs scheduling"
+                : assumed.containsKey(item.uid()) ? "it is being bound" : null;
+    if (skip != null) {
+      LOG.debug("Not scheduling pod {}: {}", item.key(), skip);
       queue.forget(item.uid());
       return;
     }

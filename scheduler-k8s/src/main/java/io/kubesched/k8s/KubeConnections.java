@@ -113,6 +113,10 @@ public final class KubeConnections {
   }
 
   static KubernetesClient build(Config config) {
+    // HTTP/1.1: with HTTP/2 the JDK client multiplexes every watch and request over one connection, and
+    // after a kube-apiserver restart it was seen to keep that dead connection, every watch and binding
+    // hanging until its timeout (ApiServerRestartIT failed 2 runs in 3; none since).
+    config.setHttp2Disable(true);
     return new KubernetesClientBuilder()
         .withConfig(config)
         .withHttpClientFactory(new JdkHttpClientFactory())

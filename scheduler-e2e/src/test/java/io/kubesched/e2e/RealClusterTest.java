@@ -1,0 +1,60 @@
+package io.kubesched.e2e;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.facade.Client;
+import io.kubesched.facade.FakeClusterFixture;
+import io.kubesched.facade.Options;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What every end-to-end test starts from: the shared real cluster with no nodes, a namespace of its own,
+ * and a {@link Client} that schedules as the restricted service account the README's RBAC is for.
+ */
+@ExtendWith(RealClusterExtension.class)
+abstract class RealClusterTest {
+
+  static final String SCHEDULER = "kubesched-e2e";
+  static final Duration WAIT = Duration.ofSeconds(60);
+  private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+  RealCluster cluster;
+  KubernetesClient admin;
+  String namespace;
+  Client client;
+  final FakeClusterFixture.Recorder recorder = new FakeClusterFixture.Recorder();
+
+  @BeforeEach
+  void connect(RealCluster cluster) {
+    this.cluster = cluster;
+    this.admin = cluster.admin();
+    admin.nodes().delete(); // nodes are cluster-wide: start every test from none
+    FakeClusterFixture.eventually(WAIT, "no node is left", () -> admin.nodes().list().getItems().isEmpty());
+    namespace = "e2e-" + getClass().getSimpleName().toLowerCase() + "-" + NAMESPACES.incrementAndGet();
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+    client = Client.create(schedulerOptions().build());
+  }
+
+  /** Options for a scheduler running as the restricted identity. */
+  Options.Builder schedulerOptions() {
+    return Options.builder()
+        .kubeconfig(cluster.schedulerKubeconfig())
+        .schedulerName(SCHEDULER)
+        .backoff(Duration.ofMillis(200), Duration.ofSeconds(2));
+  }
+
+  @AfterEach
+  void disconnect() {
+    client.close();
+    // Without a kubelet, a bound pod is only removed by a deletion without grace period.
+    admin.pods().inNamespace(namespace).withGracePeriod(0).delete();
+  }
+
+  String nodeOf(String pod) {
+    return FakeClusterFixture.nodeOf(admin, namespace, pod);
+  }
+}

@@ -1,0 +1,39 @@
+package io.kubesched.e2e;
+
+import static io.kubesched.facade.FakeClusterFixture.create;
+import static io.kubesched.facade.FakeClusterFixture.node;
+import static io.kubesched.facade.FakeClusterFixture.pod;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The scheduler in every end-to-end test runs as the service account kube-system/kubesched with exactly
+ * the README's RBAC (applied from the README's text); these checks show that identity can do no more.
+ */
+class RestrictedIdentityIT extends RealClusterTest {
+
+  @Test
+  void the_scheduler_identity_may_read_and_bind_but_not_change_anything_else() {
+    create(admin, node("node-0", "1", "1Gi", "110"));
+    create(admin, pod(namespace, "p", SCHEDULER, "100m", "64Mi"));
+    var scheduler = client.kubernetesClient();
+
+    assertEquals(1, scheduler.nodes().list().getItems().size());
+    assertEquals(1, scheduler.pods().inNamespace(namespace).list().getItems().size());
+    assertForbidden(() -> scheduler.pods().inNamespace(namespace).withName("p").delete());
+    assertForbidden(() -> scheduler.resource(pod(namespace, "mine", SCHEDULER, "1m", "1Mi")).create());
+    assertForbidden(() -> scheduler.nodes().withName("node-0").edit(n -> {
+      n.getMetadata().getLabels().put("x", "y");
+      return n;
+    }));
+    assertForbidden(() -> scheduler.secrets().inNamespace(namespace).list());
+  }
+
+  private static void assertForbidden(Runnable call) {
+    var error = assertThrows(KubernetesClientException.class, call::run);
+    assertEquals(403, error.getCode(), error.getMessage());
+  }
+}
