@@ -67,7 +67,8 @@ final class InformerWatchdog implements AutoCloseable {
         () -> check(watching, versions), CHECK_SECONDS, CHECK_SECONDS, TimeUnit.SECONDS);
   }
 
-  private void check(BooleanSupplier watching, Supplier<List<@Nullable String>> versions) {
+  /** One check, as the timer runs it every {@link #CHECK_SECONDS}; package-private for tests. */
+  void check(BooleanSupplier watching, Supplier<List<@Nullable String>> versions) {
     secondsWithoutWatch = watching.getAsBoolean() ? 0 : secondsWithoutWatch + CHECK_SECONDS;
     var current = versions.get();
     if (secondsWithoutProgress.length != current.size()) {
