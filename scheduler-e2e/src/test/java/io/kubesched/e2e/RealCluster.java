@@ -59,8 +59,10 @@ final class RealCluster implements AutoCloseable {
   }
 
   static KubernetesClient client(Path kubeconfig) {
+    var config = Config.fromKubeconfig(kubeconfig.toFile());
+    config.setHttp2Disable(true); // as the library's own client: see KubeConnections
     return new KubernetesClientBuilder()
-        .withConfig(Config.fromKubeconfig(kubeconfig.toFile()))
+        .withConfig(config)
         .withHttpClientFactory(new JdkHttpClientFactory())
         .build();
   }
