@@ -245,6 +245,11 @@ public final class PodController implements AutoCloseable {
       LOG.warn("Relisting nodes and pods failed ({}); trying again later", e.toString());
       return;
     }
+    if (state.get() != State.RUNNING) { // closed meanwhile: close() stopped the old ones only
+      nodes.stop();
+      pods.stop();
+      return;
+    }
     nodeInformer = nodes;
     podInformer = pods;
     if (oldNodes != null) {
