@@ -15,10 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Restarts the informers when they stop watching and do not come back by themselves.
  *
- * <p>fabric8 8.0.0 was seen to drop a pod watch for good after a kube-apiserver restart: the watch answers
- * 410 Gone, two close events race, the second is ignored as a duplicate and the informer never lists
- * again, yet still reports that it is watching; no pod event arrives until the process restarts
- * (ApiServerRestartIT). So two signs count as a lost watch: an informer that says it is not watching for
+ * <p>fabric8 8.0.0 was seen (while the client still spoke HTTP/2) to drop a pod watch for good after a
+ * kube-apiserver restart: the watch answers 410 Gone, two close events race, the second is ignored as a
+ * duplicate and the informer never lists again, yet still reports that it is watching; no pod event
+ * arrives until the process restarts. So two signs count as a lost watch: an informer that says it is not watching for
  * {@link #GRACE_SECONDS} in a row, and a resource version that has not moved for {@link #STALE_SECONDS}
  * (the informers ask for bookmarks, which the API server sends about once a minute even when nothing
  * changes, so a live watch moves it). In a cluster where nothing at all is written, the second sign can

@@ -67,6 +67,11 @@ public final class PodController implements AutoCloseable {
   private final SchedulingQueue queue;
   private final Map<String, Assumed> assumed = new ConcurrentHashMap<>();
   private final Map<String, Converted> converted = new ConcurrentHashMap<>();
+  /**
+   * The node of a binding whose outcome is unknown (the POST or its read-back failed) per pod uid: if the
+   * watch later shows the pod on that node, the binding had landed, and the listener hears it then.
+   */
+  private final Map<String, String> unconfirmed = new ConcurrentHashMap<>();
   /** The last unschedulable message logged per pod uid, so a pod that keeps waiting logs once. */
   private final Map<String, String> lastLogged = new ConcurrentHashMap<>();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -295,6 +300,10 @@ public final class PodController implements AutoCloseable {
     if (skip != null) {
       LOG.debug("Not scheduling pod {}: {}", item.key(), skip);
       queue.forget(item.uid());
+      var triedNode = unconfirmed.remove(item.uid());
+      if (pod != null && triedNode != null && triedNode.equals(PodFilters.nodeName(pod))) {
+        reportLateBinding(pod, triedNode);
+      }
       return;
     }
     PodInfo info;
@@ -347,6 +356,7 @@ public final class PodController implements AutoCloseable {
     if (outcome instanceof BindOutcome.Bound) {
       queue.forget(item.uid());
       lastLogged.remove(item.uid());
+      unconfirmed.remove(item.uid());
       LOG.debug("Bound {} to {}", item.key(), nodeName);
       notify(() -> listener.bound(info, nodeName));
       return;
@@ -359,10 +369,25 @@ public final class PodController implements AutoCloseable {
       queue.forget(item.uid());
       LOG.info("Not binding pod {}: {}", item.key(), gone.detail());
     } else if (outcome instanceof BindOutcome.Failed failed) {
+      unconfirmed.put(item.uid(), nodeName);
       fail(
           item,
           new SchedulerException(
               "binding pod " + item.key() + " to node " + nodeName + " failed: " + failed.detail()));
+    }
+  }
+
+  /** A binding reported as failed had landed after all: the watch shows the pod on the node we chose. */
+  private void reportLateBinding(Pod pod, String nodeName) {
+    LOG.info(
+        "{} is bound to {}: an attempt whose answer was lost had succeeded",
+        PodAdapter.describe(pod),
+        nodeName);
+    try {
+      var info = PodAdapter.toPodInfo(pod);
+      notify(() -> listener.bound(info, nodeName));
+    } catch (MalformedObjectException e) {
+      LOG.warn("Cannot report pod {}: {}", PodAdapter.describe(pod), e.getMessage());
     }
   }
 
@@ -438,6 +463,7 @@ public final class PodController implements AutoCloseable {
       assumed.remove(uid);
       converted.remove(uid);
       lastLogged.remove(uid);
+      unconfirmed.remove(uid);
       if (PodFilters.occupiesNode(pod)) {
         queue.activateAll(); // its node has room again
       }
