@@ -33,6 +33,18 @@ final class RealCluster implements AutoCloseable {
     var projectDir = Path.of(System.getProperty("kubesched.projectDir", "..")).toAbsolutePath().normalize();
     var stateDir = Files.createTempDirectory("kubesched-e2e-").resolve("cluster");
     run(projectDir, "start", stateDir.toString());
+    // A run interrupted with Ctrl-C never reaches JUnit's close: stop the processes anyway.
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    run(projectDir, "stop", stateDir.toString());
+                  } catch (IOException | InterruptedException | RuntimeException e) {
+                    // the JVM is going away; nothing else to do
+                  }
+                },
+                "stop-test-cluster"));
     var cluster = new RealCluster(projectDir, stateDir);
     try {
       cluster.applyReadmeRbac();
