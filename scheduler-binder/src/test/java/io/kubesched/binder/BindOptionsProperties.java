@@ -4,11 +4,7 @@ import static io.kubesched.binder.BinderFixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.time.Duration;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -28,11 +24,7 @@ class BindOptionsProperties {
 
   @BeforeContainer
   static void createClient() {
-    client =
-        new KubernetesClientBuilder()
-            .withHttpClientFactory(new JdkHttpClientFactory())
-            .withConfig(new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:6443").build())
-            .build();
+    client = BinderFixtures.offlineClient();
   }
 
   @AfterContainer

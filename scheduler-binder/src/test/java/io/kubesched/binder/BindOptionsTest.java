@@ -12,11 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,11 +29,7 @@ class BindOptionsTest {
 
   @BeforeAll
   static void createClient() {
-    client =
-        new KubernetesClientBuilder()
-            .withHttpClientFactory(new JdkHttpClientFactory())
-            .withConfig(new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:6443").build())
-            .build();
+    client = BinderFixtures.offlineClient();
   }
 
   @AfterAll

@@ -2,6 +2,10 @@ package io.kubesched.binder;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -65,6 +69,14 @@ final class BinderFixtures {
   }
 
   /** A mock server in expectations mode (no CRUD: what is not expected answers 404), started. */
+  /** A client that is never connected: for code that only holds one. */
+  static KubernetesClient offlineClient() {
+    return new KubernetesClientBuilder()
+        .withHttpClientFactory(new JdkHttpClientFactory())
+        .withConfig(new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:6443").build())
+        .build();
+  }
+
   static KubernetesMockServer expectationsServer() {
     var server = new KubernetesMockServer(false);
     server.init();

@@ -11,11 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -23,22 +19,7 @@ import org.junit.jupiter.api.Test;
  * {@link BindMode#SET_NODE_NAME} when the pod changes between the read and the update, scripted on the mock
  * server in expectations mode.
  */
-class BinderSetNodeNameRacesTest {
-
-  private KubernetesMockServer server;
-  private NamespacedKubernetesClient client;
-
-  @BeforeEach
-  void startServer() {
-    server = BinderFixtures.expectationsServer();
-    client = BinderFixtures.clientWithoutRetries(server);
-  }
-
-  @AfterEach
-  void stopServer() {
-    client.close();
-    server.destroy();
-  }
+class BinderSetNodeNameRacesTest extends ExpectationsServerTest {
 
   @Test
   @DisplayName("the update puts spec.nodeName on the pod's own path")

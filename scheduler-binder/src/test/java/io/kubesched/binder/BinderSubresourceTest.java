@@ -20,37 +20,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
-import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link BindMode#SUBRESOURCE} against fabric8's mock server in expectations mode. */
-class BinderSubresourceTest {
-
-  private KubernetesMockServer server;
-  private NamespacedKubernetesClient client;
-
-  @BeforeEach
-  void startServer() {
-    server = BinderFixtures.expectationsServer();
-    client = BinderFixtures.clientWithoutRetries(server);
-  }
-
-  @AfterEach
-  void stopServer() {
-    client.close();
-    server.destroy();
-  }
+class BinderSubresourceTest extends ExpectationsServerTest {
 
   @Test
   @DisplayName("posts a Binding for the pod's name, namespace and uid, targeting the node")
