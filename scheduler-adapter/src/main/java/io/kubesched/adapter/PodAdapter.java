@@ -30,17 +30,17 @@ public final class PodAdapter {
     var meta = pod.getMetadata();
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
     var object = describe(pod);
-    return new PodInfo(
-        orEmpty(meta.getNamespace()),
-        orEmpty(meta.getName()),
-        orEmpty(meta.getUid()),
-        schedulerName(pod),
-        spec.getPriority() == null ? 0 : spec.getPriority(),
-        orEmpty(meta.getLabels()),
-        effectiveRequests(pod),
-        orEmpty(spec.getNodeSelector()),
-        tolerations(spec, object),
-        hostPorts(spec, object));
+    return PodInfo.builder(orEmpty(meta.getNamespace()), orEmpty(meta.getName()))
+        .uid(orEmpty(meta.getUid()))
+        .schedulerName(schedulerName(pod))
+        .priority(spec.getPriority() == null ? 0 : spec.getPriority())
+        .labels(orEmpty(meta.getLabels()))
+        .nodeName(orEmpty(spec.getNodeName()))
+        .requests(effectiveRequests(pod))
+        .nodeSelector(orEmpty(spec.getNodeSelector()))
+        .tolerations(tolerations(spec, object))
+        .hostPorts(hostPorts(spec, object))
+        .build();
   }
 
   /**

@@ -13,7 +13,10 @@ import java.util.Map;
  * @param taints the node's taints
  * @param unschedulable whether the node is cordoned ({@code spec.unschedulable})
  * @param allocatable what the node offers to pods ({@code status.allocatable})
- * @param requested the sum of the requests of {@code pods}
+ * @param requested the sum of the {@link PodInfo#requests() requests} of {@code pods}
+ * @param nonZeroRequested the sum of the {@link PodInfo#nonZeroRequests() non-zero requests} of {@code
+ *     pods}, what kube-scheduler's scores count as used
+ * @param images the container images present on the node ({@code status.images})
  * @param pods the pods placed on the node
  */
 public record NodeInfo(
@@ -23,16 +26,20 @@ public record NodeInfo(
     boolean unschedulable,
     Resources allocatable,
     Resources requested,
+    Resources nonZeroRequested,
+    List<ContainerImage> images,
     List<PodInfo> pods) {
 
   public NodeInfo {
     labels = Map.copyOf(labels);
     taints = List.copyOf(taints);
+    images = List.copyOf(images);
     pods = List.copyOf(pods);
   }
 
   /**
-   * @return a node whose {@code requested} is the sum of the requests of {@code pods}
+   * @return a node without images whose {@code requested} and {@code nonZeroRequested} are the sums over
+   *     {@code pods}
    */
   public static NodeInfo of(
       String name,
@@ -41,11 +48,23 @@ public record NodeInfo(
       boolean unschedulable,
       Resources allocatable,
       List<PodInfo> pods) {
-    var requested = Resources.ZERO;
-    for (var pod : pods) {
-      requested = requested.plus(pod.requests());
-    }
-    return new NodeInfo(name, labels, taints, unschedulable, allocatable, requested, pods);
+    return builder(name)
+        .labels(labels)
+        .taints(taints)
+        .unschedulable(unschedulable)
+        .allocatable(allocatable)
+        .pods(pods)
+        .build();
+  }
+
+  /**
+   * Starts a node for tests, examples and adapters: no labels, taints, images or pods, nothing allocatable,
+   * schedulable.
+   *
+   * @return a builder of a node named {@code name}
+   */
+  public static Builder builder(String name) {
+    return new Builder(name);
   }
 
   /** @return this node with {@code pod} placed on it as well */
@@ -53,11 +72,83 @@ public record NodeInfo(
     var morePods = new ArrayList<>(pods);
     morePods.add(pod);
     return new NodeInfo(
-        name, labels, taints, unschedulable, allocatable, requested.plus(pod.requests()), morePods);
+        name,
+        labels,
+        taints,
+        unschedulable,
+        allocatable,
+        requested.plus(pod.requests()),
+        nonZeroRequested.plus(pod.nonZeroRequests()),
+        images,
+        morePods);
   }
 
   /** @return the host ports the node's pods bind */
   public List<HostPort> usedHostPorts() {
     return pods.stream().flatMap(pod -> pod.hostPorts().stream()).toList();
+  }
+
+  /**
+   * Builds a {@link NodeInfo} whose {@code requested} and {@code nonZeroRequested} are summed over its pods.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private final String name;
+    private Map<String, String> labels = Map.of();
+    private List<Taint> taints = List.of();
+    private boolean unschedulable;
+    private Resources allocatable = Resources.ZERO;
+    private List<ContainerImage> images = List.of();
+    private List<PodInfo> pods = List.of();
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    public Builder labels(Map<String, String> labels) {
+      this.labels = labels;
+      return this;
+    }
+
+    public Builder taints(List<Taint> taints) {
+      this.taints = taints;
+      return this;
+    }
+
+    public Builder unschedulable(boolean unschedulable) {
+      this.unschedulable = unschedulable;
+      return this;
+    }
+
+    public Builder allocatable(Resources allocatable) {
+      this.allocatable = allocatable;
+      return this;
+    }
+
+    /** Sets CPU (millicores), memory (bytes) and pod count allocatable, nothing else. */
+    public Builder allocatable(long milliCpu, long memory, long pods) {
+      return allocatable(new Resources(milliCpu, memory, 0, pods, Map.of()));
+    }
+
+    public Builder images(List<ContainerImage> images) {
+      this.images = images;
+      return this;
+    }
+
+    public Builder pods(List<PodInfo> pods) {
+      this.pods = pods;
+      return this;
+    }
+
+    public NodeInfo build() {
+      var requested = Resources.ZERO;
+      var nonZeroRequested = Resources.ZERO;
+      for (var pod : pods) {
+        requested = requested.plus(pod.requests());
+        nonZeroRequested = nonZeroRequested.plus(pod.nonZeroRequests());
+      }
+      return new NodeInfo(
+          name, labels, taints, unschedulable, allocatable, requested, nonZeroRequested, images, pods);
+    }
   }
 }

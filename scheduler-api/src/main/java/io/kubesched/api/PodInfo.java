@@ -2,6 +2,8 @@ package io.kubesched.api;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a placement policy knows of a pod.
@@ -12,11 +14,19 @@ import java.util.Map;
  * @param schedulerName the scheduler the pod asks for
  * @param priority the pod's priority (0 when it has none)
  * @param labels the pod's labels
+ * @param owner the pod's controller, or {@code null} if it has none
+ * @param nodeName {@code spec.nodeName}: the node the pod is bound to or asks for; empty if none
  * @param requests the pod's effective requests as Kubernetes computes them (containers summed, the
  *     maximum with each init container, sidecars added, overhead added), with {@code pods = 1}
+ * @param nonZeroRequests {@code requests} as kube-scheduler's scores count them: a container that requests
+ *     no CPU counts {@value #DEFAULT_MILLI_CPU_REQUEST}m and one that requests no memory counts {@value
+ *     #DEFAULT_MEMORY_REQUEST} bytes, so that pods without requests still spread
  * @param nodeSelector labels a node must carry, all of them
+ * @param affinity the pod's node affinity
  * @param tolerations the pod's tolerations
  * @param hostPorts the host ports the pod's containers bind
+ * @param volumes the pod's volumes of the kinds that can conflict on a node
+ * @param images the images of the pod's containers and init containers, in order
  */
 public record PodInfo(
     String namespace,
@@ -25,20 +35,205 @@ public record PodInfo(
     String schedulerName,
     int priority,
     Map<String, String> labels,
+    @Nullable Owner owner,
+    String nodeName,
     Resources requests,
+    Resources nonZeroRequests,
     Map<String, String> nodeSelector,
+    NodeAffinity affinity,
     List<Toleration> tolerations,
-    List<HostPort> hostPorts) {
+    List<HostPort> hostPorts,
+    List<Volume> volumes,
+    List<String> images) {
+
+  /** Millicores kube-scheduler's scores count for a container that requests no CPU. */
+  public static final long DEFAULT_MILLI_CPU_REQUEST = 100;
+
+  /** Bytes kube-scheduler's scores count for a container that requests no memory (200 MiB). */
+  public static final long DEFAULT_MEMORY_REQUEST = 200L * 1024 * 1024;
 
   public PodInfo {
     labels = Map.copyOf(labels);
     nodeSelector = Map.copyOf(nodeSelector);
     tolerations = List.copyOf(tolerations);
     hostPorts = List.copyOf(hostPorts);
+    volumes = List.copyOf(volumes);
+    images = List.copyOf(images);
   }
 
   /** @return {@code namespace/name}, the pod's key in logs and messages */
   public String key() {
     return namespace + "/" + name;
+  }
+
+  /** @return the pod's controller; empty if it has none */
+  public Optional<Owner> controller() {
+    return Optional.ofNullable(owner);
+  }
+
+  /**
+   * Starts a pod for tests and examples: uid {@code namespace/name}, scheduler {@value
+   * SchedulingConstants#DEFAULT_SCHEDULER_NAME}, requests of one pod and nothing else, no constraints.
+   *
+   * @return a builder of a pod named {@code name} in {@code namespace}
+   */
+  public static Builder builder(String namespace, String name) {
+    return new Builder(namespace, name);
+  }
+
+  /** @return a builder that starts from this pod */
+  public Builder toBuilder() {
+    var b = new Builder(namespace, name);
+    b.uid = uid;
+    b.schedulerName = schedulerName;
+    b.priority = priority;
+    b.labels = labels;
+    b.owner = owner;
+    b.nodeName = nodeName;
+    b.requests = requests;
+    b.nonZeroRequests = nonZeroRequests;
+    b.nodeSelector = nodeSelector;
+    b.affinity = affinity;
+    b.tolerations = tolerations;
+    b.hostPorts = hostPorts;
+    b.volumes = volumes;
+    b.images = images;
+    return b;
+  }
+
+  /**
+   * Builds a {@link PodInfo}. Not thread-safe; {@link #build()} may be called more than once.
+   *
+   * <p>Unless set, {@code nonZeroRequests} is derived from {@code requests} as if the pod had one container:
+   * a CPU or memory request of zero counts as kube-scheduler's default.
+   */
+  public static final class Builder {
+    private final String namespace;
+    private final String name;
+    private String uid;
+    private String schedulerName = SchedulingConstants.DEFAULT_SCHEDULER_NAME;
+    private int priority;
+    private Map<String, String> labels = Map.of();
+    private @Nullable Owner owner;
+    private String nodeName = "";
+    private Resources requests = new Resources(0, 0, 0, 1, Map.of());
+    private @Nullable Resources nonZeroRequests;
+    private Map<String, String> nodeSelector = Map.of();
+    private NodeAffinity affinity = NodeAffinity.NONE;
+    private List<Toleration> tolerations = List.of();
+    private List<HostPort> hostPorts = List.of();
+    private List<Volume> volumes = List.of();
+    private List<String> images = List.of();
+
+    private Builder(String namespace, String name) {
+      this.namespace = namespace;
+      this.name = name;
+      this.uid = namespace + "/" + name;
+    }
+
+    public Builder uid(String uid) {
+      this.uid = uid;
+      return this;
+    }
+
+    public Builder schedulerName(String schedulerName) {
+      this.schedulerName = schedulerName;
+      return this;
+    }
+
+    public Builder priority(int priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    public Builder labels(Map<String, String> labels) {
+      this.labels = labels;
+      return this;
+    }
+
+    public Builder owner(@Nullable Owner owner) {
+      this.owner = owner;
+      return this;
+    }
+
+    public Builder nodeName(String nodeName) {
+      this.nodeName = nodeName;
+      return this;
+    }
+
+    /** Sets the effective requests; {@code pods} is taken as given (a pod counts 1). */
+    public Builder requests(Resources requests) {
+      this.requests = requests;
+      return this;
+    }
+
+    /** Sets CPU (millicores) and memory (bytes) requests of one pod, nothing else. */
+    public Builder requests(long milliCpu, long memory) {
+      return requests(new Resources(milliCpu, memory, 0, 1, Map.of()));
+    }
+
+    public Builder nonZeroRequests(Resources nonZeroRequests) {
+      this.nonZeroRequests = nonZeroRequests;
+      return this;
+    }
+
+    public Builder nodeSelector(Map<String, String> nodeSelector) {
+      this.nodeSelector = nodeSelector;
+      return this;
+    }
+
+    public Builder affinity(NodeAffinity affinity) {
+      this.affinity = affinity;
+      return this;
+    }
+
+    public Builder tolerations(List<Toleration> tolerations) {
+      this.tolerations = tolerations;
+      return this;
+    }
+
+    public Builder hostPorts(List<HostPort> hostPorts) {
+      this.hostPorts = hostPorts;
+      return this;
+    }
+
+    public Builder volumes(List<Volume> volumes) {
+      this.volumes = volumes;
+      return this;
+    }
+
+    public Builder images(List<String> images) {
+      this.images = images;
+      return this;
+    }
+
+    public PodInfo build() {
+      var nonZero =
+          nonZeroRequests != null
+              ? nonZeroRequests
+              : new Resources(
+                  requests.milliCpu() == 0 ? DEFAULT_MILLI_CPU_REQUEST : requests.milliCpu(),
+                  requests.memory() == 0 ? DEFAULT_MEMORY_REQUEST : requests.memory(),
+                  requests.ephemeralStorage(),
+                  requests.pods(),
+                  requests.extended());
+      return new PodInfo(
+          namespace,
+          name,
+          uid,
+          schedulerName,
+          priority,
+          labels,
+          owner,
+          nodeName,
+          requests,
+          nonZero,
+          nodeSelector,
+          affinity,
+          tolerations,
+          hostPorts,
+          volumes,
+          images);
+    }
   }
 }

@@ -60,7 +60,7 @@ class NodeInfoProperties {
         Combinators.combine(Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(5), requests)
             .as(
                 (name, r) ->
-                    new PodInfo("default", name, name, "s", 0, Map.of(), r, Map.of(), List.of(), List.of()));
+                    PodInfo.builder("default", name).requests(r).build());
     return pod.list().ofMaxSize(6);
   }
 }

@@ -17,8 +17,12 @@ class RecordsTest {
   private static final HostPort HTTP = new HostPort("TCP", HostPort.ALL_ADDRESSES, 80);
 
   private static PodInfo pod(String name, Resources requests, HostPort... ports) {
-    return new PodInfo(
-        "default", name, "uid-" + name, "my-scheduler", 0, Map.of(), requests, Map.of(), List.of(), List.of(ports));
+    return PodInfo.builder("default", name)
+        .uid("uid-" + name)
+        .schedulerName("my-scheduler")
+        .requests(requests)
+        .hostPorts(List.of(ports))
+        .build();
   }
 
   private static NodeInfo node(List<PodInfo> pods) {
@@ -32,8 +36,12 @@ class RecordsTest {
     var tolerations = new ArrayList<>(List.of(TOLERATE_ALL));
     var hostPorts = new ArrayList<>(List.of(HTTP));
     var pod =
-        new PodInfo(
-            "default", "web", "u1", "s", 0, labels, Resources.ZERO, nodeSelector, tolerations, hostPorts);
+        PodInfo.builder("default", "web")
+            .labels(labels)
+            .nodeSelector(nodeSelector)
+            .tolerations(tolerations)
+            .hostPorts(hostPorts)
+            .build();
 
     labels.put("tier", "front");
     nodeSelector.clear();

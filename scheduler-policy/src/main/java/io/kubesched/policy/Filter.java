@@ -1,0 +1,25 @@
+package io.kubesched.policy;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+
+/**
+ * Decides whether a pod may run on a node, as a kube-scheduler filter plugin does.
+ *
+ * <p>A filter is a pure function of its arguments: no I/O, no blocking, no mutable state. The {@link Policy}
+ * calls it from the scheduling thread, once per pod and node, in the order the filters were configured, and
+ * stops at the first filter that does not {@link FilterResult#fits() fit}.
+ */
+public interface Filter {
+
+  /** @return the filter's name, as explanations and Policy files show it */
+  String name();
+
+  /**
+   * @param pod the pod to place
+   * @param node a node, with the pods already placed on it (bound or assumed)
+   * @return {@link FilterResult#fit()}, a rejection with its reasons, or an error if the filter cannot
+   *     decide (never an error for an expected rejection)
+   */
+  FilterResult filter(PodInfo pod, NodeInfo node);
+}

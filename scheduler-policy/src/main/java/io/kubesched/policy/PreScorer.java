@@ -1,0 +1,23 @@
+package io.kubesched.policy;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import java.util.List;
+
+/**
+ * An optional capability of a {@link Scorer} that needs to see the whole cluster before it scores a node,
+ * as kube-scheduler's {@code PreScore}: for example how many nodes hold an image, or how many pods of a
+ * controller each zone runs.
+ */
+public interface PreScorer {
+
+  /**
+   * Called once per pod, from the scheduling thread, before any node is scored.
+   *
+   * @param pod the pod to place
+   * @param allNodes every node of the snapshot, feasible or not
+   * @return the scorer to use for this pod's feasible nodes: a new object carrying what it computed (this
+   *     scorer is not changed)
+   */
+  Scorer prepare(PodInfo pod, List<NodeInfo> allNodes);
+}

@@ -1,0 +1,28 @@
+package io.kubesched.policy;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+
+/**
+ * Ranks a node that passed every filter, as a kube-scheduler score plugin does.
+ *
+ * <p>A scorer is a pure function of its arguments. The {@link Policy} calls it from the scheduling thread for
+ * each feasible node. Its scores must lie in {@code 0..}{@link #MAX_SCORE}, unless it also implements {@link
+ * ScoreNormalizer}, which then maps the raw scores of all feasible nodes into that range. A scorer that needs
+ * to see every node first (for example how many nodes hold an image) implements {@link PreScorer}.
+ */
+public interface Scorer {
+
+  /** The highest score of one scorer for one node, as kube-scheduler's {@code MaxNodeScore}. */
+  long MAX_SCORE = 100;
+
+  /** @return the scorer's name, as explanations and Policy files show it */
+  String name();
+
+  /**
+   * @param pod the pod to place
+   * @param node a node every filter accepted
+   * @return the node's score: {@code 0..MAX_SCORE}, or a raw value if this is a {@link ScoreNormalizer}
+   */
+  long score(PodInfo pod, NodeInfo node);
+}

@@ -1,0 +1,5 @@
+package io.kubesched.testkit;
+
+final class Placeholder {
+  private Placeholder() {}
+}
