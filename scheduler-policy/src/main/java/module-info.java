@@ -10,4 +10,5 @@ module io.kubesched.policy {
   requires tools.jackson.dataformat.yaml;
 
   exports io.kubesched.policy;
+  exports io.kubesched.policy.plugins;
 }
