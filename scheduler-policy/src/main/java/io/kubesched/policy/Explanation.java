@@ -1,0 +1,134 @@
+package io.kubesched.policy;
+
+import io.kubesched.api.Decision;
+import io.kubesched.api.PodInfo;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Why a {@link Policy} decided what it did for one pod: every node it looked at, what each filter said of it,
+ * and, for the feasible nodes it scored, each scorer's score and the weighted total.
+ *
+ * @param pod the pod
+ * @param decision the decision the policy made
+ * @param nodeCount how many nodes the policy was given
+ * @param nodes one entry per node, in the order the policy examined them; nodes it did not need to examine
+ *     (it stops once it has found enough feasible nodes) are absent
+ * @param note what the policy did besides the usual, for example that it did not score because only one node
+ *     was feasible; empty if nothing
+ */
+public record Explanation(
+    PodInfo pod, Decision decision, int nodeCount, List<NodeExplanation> nodes, String note) {
+
+  public Explanation {
+    nodes = List.copyOf(nodes);
+  }
+
+  /**
+   * What the policy found for one node.
+   *
+   * @param node the node's name
+   * @param filters what each filter said, in the order they ran; the first that did not fit is the last
+   * @param scores each scorer's score (after normalisation, before weighting), by scorer name in the order
+   *     of the policy's scorers; empty if the node was not scored
+   * @param total the weighted sum of the scores; 0 if the node was not scored
+   */
+  public record NodeExplanation(
+      String node, List<FilterOutcome> filters, Map<String, Long> scores, long total) {
+
+    public NodeExplanation {
+      filters = List.copyOf(filters);
+      scores = Collections.unmodifiableMap(new LinkedHashMap<>(scores));
+    }
+
+    /** @return whether every filter accepted the node */
+    public boolean feasible() {
+      return filters.stream().allMatch(outcome -> outcome.result().fits());
+    }
+  }
+
+  /**
+   * What one filter said of one node.
+   *
+   * @param filter the filter's name
+   * @param result its result
+   */
+  public record FilterOutcome(String filter, FilterResult result) {}
+
+  /** @return the explanation of {@code node}; empty if the policy did not examine it */
+  public Optional<NodeExplanation> node(String node) {
+    return nodes.stream().filter(n -> n.node().equals(node)).findFirst();
+  }
+
+  /**
+   * Renders the explanation as a text table: one row per examined node, the first rejecting filter and its
+   * reasons (or {@code fits}), each scorer's score and the total, the chosen node marked with {@code *}.
+   */
+  public String toTable() {
+    var scorerNames = new ArrayList<String>();
+    nodes.forEach(n -> n.scores().keySet().stream().filter(s -> !scorerNames.contains(s)).forEach(scorerNames::add));
+    var header = new ArrayList<String>(List.of("", "NODE", "FILTERS"));
+    scorerNames.forEach(header::add);
+    header.add("TOTAL");
+    var rows = new ArrayList<List<String>>();
+    rows.add(header);
+    var chosen = decision instanceof Decision.Bind bind ? bind.nodeName() : "";
+    for (var node : nodes) {
+      var row = new ArrayList<String>();
+      row.add(node.node().equals(chosen) ? "*" : "");
+      row.add(node.node());
+      row.add(describeFilters(node));
+      for (var scorer : scorerNames) {
+        var score = node.scores().get(scorer);
+        row.add(score == null ? "-" : String.valueOf(score));
+      }
+      row.add(node.scores().isEmpty() ? "-" : String.valueOf(node.total()));
+      rows.add(row);
+    }
+    var widths = new int[header.size()];
+    rows.forEach(row -> {
+      for (int i = 0; i < row.size(); i++) {
+        widths[i] = Math.max(widths[i], row.get(i).length());
+      }
+    });
+    var text = new StringBuilder();
+    text.append("pod ").append(pod.key()).append(": ").append(describe(decision)).append('\n');
+    for (var row : rows) {
+      var line = new StringBuilder();
+      for (int i = 0; i < row.size(); i++) {
+        line.append(String.format("%-" + widths[i] + "s", row.get(i)));
+        if (i < row.size() - 1) {
+          line.append("  ");
+        }
+      }
+      text.append(line.toString().stripTrailing()).append('\n');
+    }
+    if (!note.isEmpty()) {
+      text.append(note).append('\n');
+    }
+    return text.toString();
+  }
+
+  private String describe(Decision decision) {
+    return decision instanceof Decision.Bind bind
+        ? "bind to " + bind.nodeName()
+        : ((Decision.Unschedulable) decision).message(nodeCount);
+  }
+
+  private static String describeFilters(NodeExplanation node) {
+    for (var outcome : node.filters()) {
+      if (outcome.result() instanceof FilterResult.Rejected rejected) {
+        var reasons = rejected.reasons().stream().map(Reason::message).toList();
+        return outcome.filter() + ": " + String.join(", ", reasons);
+      }
+      if (outcome.result() instanceof FilterResult.Failed failed) {
+        return outcome.filter() + ": error: " + failed.message();
+      }
+    }
+    return "fits";
+  }
+}
