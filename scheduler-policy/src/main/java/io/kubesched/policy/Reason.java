@@ -80,15 +80,24 @@ public interface Reason {
     }
   }
 
+  /** The node does not match the node affinity the scheduler adds to every pod (its {@code addedAffinity}). */
+  record EnforcedNodeAffinityMismatch() implements Reason {
+    @Override
+    public String message() {
+      return "node(s) didn't match scheduler-enforced node affinity";
+    }
+  }
+
   /**
-   * The node has a taint the pod does not tolerate.
+   * The node has a taint the pod does not tolerate. kube-scheduler 1.37 no longer names the taint in its
+   * message; it is kept here as data, for explanations and logs.
    *
-   * @param taint the first such taint
+   * @param taint the first such taint, in the node's order
    */
   record UntoleratedTaint(Taint taint) implements Reason {
     @Override
     public String message() {
-      return "node(s) had untolerated taint {" + taint.key() + ": " + taint.value() + "}";
+      return "node(s) had untolerated taint(s)";
     }
   }
 
