@@ -1,0 +1,68 @@
+package io.kubesched.policy.plugins;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.NodeSelectorTerm;
+import io.kubesched.api.PodInfo;
+import io.kubesched.policy.Filter;
+import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.Reason;
+import java.util.List;
+
+/**
+ * kube-scheduler's {@code NodeAffinity} filter plugin (formerly the {@code MatchNodeSelector} predicate): the
+ * node must carry every label of the pod's {@code nodeSelector} and match one of the terms of its required
+ * node affinity, with Kubernetes' matching rules ({@link NodeSelectors#matchesRequired}).
+ *
+ * <p>The plugin's {@code addedAffinity} argument is supported in its required part: terms every pod's node
+ * must match as well (one of them), checked first. A node that misses them is rejected with {@link
+ * Reason.EnforcedNodeAffinityMismatch}; one that misses the pod's own rules with {@link
+ * Reason.NodeAffinityMismatch}. Both with code {@link FilterResult.Code#UNSCHEDULABLE_AND_UNRESOLVABLE}:
+ * evicting pods does not change a node's labels. Immutable and thread-safe.
+ */
+public final class NodeAffinityFilter implements Filter {
+
+  /** The kube-scheduler plugin name, {@value}. */
+  public static final String NAME = "NodeAffinity";
+
+  private final List<NodeSelectorTerm> addedRequired;
+
+  /** Creates the filter without added affinity: only the pod's own rules apply. */
+  public NodeAffinityFilter() {
+    this(List.of());
+  }
+
+  /**
+   * Creates the filter with kube-scheduler's {@code addedAffinity} (its required part).
+   *
+   * @param addedRequired terms of which every pod's node must match one; empty for none
+   */
+  public NodeAffinityFilter(List<NodeSelectorTerm> addedRequired) {
+    this.addedRequired = List.copyOf(addedRequired);
+  }
+
+  /** @return the terms of the added affinity; empty when there is none */
+  public List<NodeSelectorTerm> addedRequired() {
+    return addedRequired;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public FilterResult filter(PodInfo pod, NodeInfo node) {
+    if (!addedRequired.isEmpty() && !NodeSelectors.matchesAny(addedRequired, node)) {
+      return FilterResult.unresolvable(new Reason.EnforcedNodeAffinityMismatch());
+    }
+    if (!NodeSelectors.matchesRequired(pod, node)) {
+      return FilterResult.unresolvable(new Reason.NodeAffinityMismatch());
+    }
+    return FilterResult.fit();
+  }
+
+  @Override
+  public String toString() {
+    return addedRequired.isEmpty() ? NAME : NAME + "{addedAffinity=" + addedRequired + "}";
+  }
+}

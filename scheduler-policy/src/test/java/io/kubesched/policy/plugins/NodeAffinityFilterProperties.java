@@ -1,0 +1,147 @@
+package io.kubesched.policy.plugins;
+
+import static io.kubesched.policy.plugins.FilterFixtures.concat;
+import static io.kubesched.policy.plugins.FilterFixtures.pod;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubesched.api.NodeAffinity;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.NodeSelectorTerm;
+import io.kubesched.api.PodInfo;
+import io.kubesched.policy.FilterResult.Code;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Label;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+
+class NodeAffinityFilterProperties {
+
+  private final NodeAffinityFilter filter = new NodeAffinityFilter();
+
+  @Property
+  @Label("without affinity, a pod fits iff the node's labels contain its node selector")
+  void nodeSelectorIsASubsetOfTheLabels(
+      @ForAll("labelMaps") Map<String, String> selector, @ForAll("labelMaps") Map<String, String> labels) {
+    var result = filter.filter(pod().nodeSelector(selector).build(), node("n1", labels));
+
+    boolean expected = labels.entrySet().containsAll(selector.entrySet());
+    assertEquals(expected, result.fits());
+    if (!expected) {
+      assertEquals(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, result.code());
+    }
+    Statistics.label("fits").collect(result.fits());
+    Statistics.label("fits")
+        .coverage(
+            c -> {
+              c.check(true).percentage(p -> p > 10);
+              c.check(false).percentage(p -> p > 10);
+            });
+  }
+
+  @Property
+  @Label("one more required term never rejects a node, one more selector label never admits one")
+  void termsWidenSelectorsNarrow(
+      @ForAll("pods") PodInfo pod,
+      @ForAll("nodes") NodeInfo node,
+      @ForAll("terms") NodeSelectorTerm term,
+      @ForAll("labelMaps") Map<String, String> moreSelector) {
+    boolean fits = filter.filter(pod, node).fits();
+    var required = pod.affinity().required();
+    var widened =
+        pod.toBuilder()
+            .affinity(new NodeAffinity(concat(required, List.of(term)), List.of()))
+            .build();
+    var selector = new HashMap<>(moreSelector);
+    selector.putAll(pod.nodeSelector());
+    var narrowed = pod.toBuilder().nodeSelector(selector).build();
+
+    // A pod with no required term had no affinity: its first term restricts rather than widens.
+    if (!required.isEmpty()) {
+      assertTrue(!fits || filter.filter(widened, node).fits());
+    }
+    assertTrue(fits || !filter.filter(narrowed, node).fits());
+    Statistics.label("fits").collect(fits);
+    Statistics.label("fits").coverage(c -> {
+      c.check(true).count(n -> n > 0);
+      c.check(false).count(n -> n > 0);
+    });
+  }
+
+  @Property
+  @Label("added affinity rejects exactly the nodes that match none of its terms, before the pod's own rules")
+  void addedAffinityNarrows(
+      @ForAll("pods") PodInfo pod,
+      @ForAll("nodes") NodeInfo node,
+      @ForAll("termLists") List<NodeSelectorTerm> added) {
+    var result = new NodeAffinityFilter(added).filter(pod, node);
+
+    boolean addedMatches = added.isEmpty() || added.stream().anyMatch(t -> NodeSelectors.matches(t, node));
+    assertEquals(addedMatches && filter.filter(pod, node).fits(), result.fits());
+    if (!addedMatches) {
+      assertEquals(
+          List.of("node(s) didn't match scheduler-enforced node affinity"),
+          FilterFixtures.Outcome.of(result).messages());
+    }
+    Statistics.label("outcome")
+        .collect(result.fits() ? "fits" : addedMatches ? "pod's rules" : "added affinity");
+    Statistics.label("outcome")
+        .coverage(
+            c -> {
+              c.check("fits").count(n -> n > 0);
+              c.check("pod's rules").count(n -> n > 0);
+              c.check("added affinity").count(n -> n > 0);
+            });
+  }
+
+  @Property
+  @Label("only the node's name and labels matter")
+  void onlyNameAndLabelsMatter(@ForAll("pods") PodInfo pod, @ForAll("fullNodes") NodeInfo node) {
+    assertEquals(filter.filter(pod, node(node.name(), node.labels())).fits(), filter.filter(pod, node).fits());
+  }
+
+  private static NodeInfo node(String name, Map<String, String> labels) {
+    return FilterFixtures.node(name).labels(labels).build();
+  }
+
+  @Provide
+  Arbitrary<Map<String, String>> labelMaps() {
+    return FilterFixtures.labelMaps();
+  }
+
+  @Provide
+  Arbitrary<PodInfo> pods() {
+    return Arbitraries.oneOf(
+            FilterFixtures.affinities().map(affinity -> pod().affinity(affinity)),
+            FilterFixtures.labelMaps().map(selector -> pod().nodeSelector(selector)))
+        .map(PodInfo.Builder::build);
+  }
+
+  @Provide
+  Arbitrary<NodeInfo> nodes() {
+    return Combinators.combine(Arbitraries.of("n1", "n2"), FilterFixtures.labelMaps())
+        .as(NodeAffinityFilterProperties::node);
+  }
+
+  @Provide
+  Arbitrary<NodeInfo> fullNodes() {
+    return FilterFixtures.nodes();
+  }
+
+  @Provide
+  Arbitrary<NodeSelectorTerm> terms() {
+    return FilterFixtures.terms();
+  }
+
+  @Provide
+  Arbitrary<List<NodeSelectorTerm>> termLists() {
+    return FilterFixtures.terms().list().ofMaxSize(2);
+  }
+}
