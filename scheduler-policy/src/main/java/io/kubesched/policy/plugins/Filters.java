@@ -1,0 +1,101 @@
+package io.kubesched.policy.plugins;
+
+import io.kubesched.api.NodeSelectorTerm;
+import io.kubesched.policy.Filter;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The built-in filters, each with the semantics of the kube-scheduler plugin it is named after. Every method
+ * returns a new, immutable, thread-safe filter.
+ */
+public final class Filters {
+
+  private Filters() {}
+
+  /**
+   * The filters of kube-scheduler's default profile that this library implements, in the order the default
+   * profile runs them: {@code NodeName}, {@code NodeUnschedulable}, {@code TaintToleration}, {@code
+   * NodeAffinity}, {@code NodePorts}, {@code NodeResourcesFit}, {@code VolumeRestrictions}. (The default
+   * profile's other filters, {@code NodeVolumeLimits}, {@code VolumeBinding}, {@code VolumeZone}, {@code
+   * PodTopologySpread} and {@code InterPodAffinity}, need data the domain model does not carry.)
+   *
+   * @return a new immutable list of the default filters, without arguments
+   */
+  public static List<Filter> defaults() {
+    return List.of(
+        nodeName(),
+        nodeUnschedulable(),
+        taintToleration(),
+        nodeAffinity(),
+        nodePorts(),
+        resourcesFit(),
+        volumeRestrictions());
+  }
+
+  /** @return kube-scheduler's {@code NodeName} filter */
+  public static NodeNameFilter nodeName() {
+    return new NodeNameFilter();
+  }
+
+  /** @return kube-scheduler's {@code NodeUnschedulable} filter */
+  public static NodeUnschedulableFilter nodeUnschedulable() {
+    return new NodeUnschedulableFilter();
+  }
+
+  /** @return kube-scheduler's {@code TaintToleration} filter */
+  public static TaintTolerationFilter taintToleration() {
+    return new TaintTolerationFilter();
+  }
+
+  /** @return kube-scheduler's {@code NodeAffinity} filter, without added affinity */
+  public static NodeAffinityFilter nodeAffinity() {
+    return new NodeAffinityFilter();
+  }
+
+  /**
+   * @param addedRequired the required terms of the plugin's {@code addedAffinity}: every pod's node must
+   *     match one of them
+   * @return kube-scheduler's {@code NodeAffinity} filter with added affinity
+   */
+  public static NodeAffinityFilter nodeAffinity(List<NodeSelectorTerm> addedRequired) {
+    return new NodeAffinityFilter(addedRequired);
+  }
+
+  /** @return kube-scheduler's {@code NodePorts} filter */
+  public static NodePortsFilter nodePorts() {
+    return new NodePortsFilter();
+  }
+
+  /** @return kube-scheduler's {@code NodeResourcesFit} filter, checking every resource */
+  public static NodeResourcesFitFilter resourcesFit() {
+    return new NodeResourcesFitFilter();
+  }
+
+  /**
+   * @param ignoredResources extended resources not to check
+   * @param ignoredResourceGroups groups (the part before {@code /}) of extended resources not to check
+   * @return kube-scheduler's {@code NodeResourcesFit} filter with its {@code ignoredResources} and {@code
+   *     ignoredResourceGroups} arguments
+   * @throws IllegalArgumentException if a name is invalid, see {@link NodeResourcesFitFilter}
+   */
+  public static NodeResourcesFitFilter resourcesFit(
+      Collection<String> ignoredResources, Collection<String> ignoredResourceGroups) {
+    return new NodeResourcesFitFilter(ignoredResources, ignoredResourceGroups);
+  }
+
+  /** @return kube-scheduler's {@code VolumeRestrictions} filter */
+  public static VolumeRestrictionsFilter volumeRestrictions() {
+    return new VolumeRestrictionsFilter();
+  }
+
+  /**
+   * @param labels the label keys to check, at least one
+   * @param presence true if a node must carry all of them, false if it must carry none
+   * @return the former {@code CheckNodeLabelPresence} predicate ({@code labelsPresence} argument)
+   * @throws IllegalArgumentException if {@code labels} is empty or holds an empty key
+   */
+  public static NodeLabelPresenceFilter labelPresence(List<String> labels, boolean presence) {
+    return new NodeLabelPresenceFilter(labels, presence);
+  }
+}
