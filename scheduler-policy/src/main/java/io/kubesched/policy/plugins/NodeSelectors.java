@@ -7,14 +7,16 @@ import io.kubesched.api.PodInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.regex.Pattern;
 
 /**
  * Node selector matching with Kubernetes' rules ({@code component-helpers/scheduling/corev1/nodeaffinity}).
  *
  * <p>A term matches when all its label requirements and all its field requirements hold. A term with no
  * requirement is skipped, and a term with an invalid requirement (wrong number of values, a {@code Gt}/{@code
- * Lt} value that is not an integer, a field other than {@code metadata.name} or a field operator other than
- * {@code In}/{@code NotIn}) matches no node, as in Kubernetes, where such a term is ignored.
+ * Lt} value that is not an integer, a key that is not a qualified name, a value that is not a label value, a
+ * field other than {@code metadata.name} or a field operator other than {@code In}/{@code NotIn}) matches no
+ * node, as in Kubernetes, where such a term is ignored.
  */
 public final class NodeSelectors {
 
@@ -79,13 +81,41 @@ public final class NodeSelectors {
     return true;
   }
 
+  /** As Kubernetes' {@code labels.NewRequirement}: the operator's number of values, and valid names. */
   private static boolean isValidLabelRequirement(NodeSelectorRequirement requirement) {
     var values = requirement.values();
-    return switch (requirement.operator()) {
-      case IN, NOT_IN -> !values.isEmpty();
-      case EXISTS, DOES_NOT_EXIST -> values.isEmpty();
-      case GT, LT -> values.size() == 1 && parseInteger(values.get(0)).isPresent();
-    };
+    boolean countValid =
+        switch (requirement.operator()) {
+          case IN, NOT_IN -> !values.isEmpty();
+          case EXISTS, DOES_NOT_EXIST -> values.isEmpty();
+          case GT, LT -> values.size() == 1 && parseInteger(values.get(0)).isPresent();
+        };
+    return countValid
+        && isQualifiedName(requirement.key())
+        && values.stream().allMatch(NodeSelectors::isLabelValue);
+  }
+
+  private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+  /** Kubernetes' {@code IsQualifiedName}: an optional DNS subdomain prefix and a slash, then a name. */
+  static boolean isQualifiedName(String key) {
+    var parts = key.split("/", -1);
+    if (parts.length > 2) {
+      return false;
+    }
+    var name = parts[parts.length - 1];
+    if (parts.length == 2
+        && (parts[0].isEmpty() || parts[0].length() > 253 || !DNS_SUBDOMAIN.matcher(parts[0]).matches())) {
+      return false;
+    }
+    return !name.isEmpty() && name.length() <= 63 && NAME.matcher(name).matches();
+  }
+
+  /** Kubernetes' {@code IsValidLabelValue}: empty, or a name of at most 63 characters. */
+  static boolean isLabelValue(String value) {
+    return value.isEmpty() || (value.length() <= 63 && NAME.matcher(value).matches());
   }
 
   private static boolean isValidFieldRequirement(NodeSelectorRequirement requirement) {

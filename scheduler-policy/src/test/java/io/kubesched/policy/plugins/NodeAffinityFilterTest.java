@@ -174,8 +174,30 @@ class NodeAffinityFilterTest {
             node("", Map.of("foo", "barrrrrr")),
             none,
             REJECTED),
-        // "Pod with an invalid value in Affinity term won't be scheduled onto the node" is left out:
-        // NodeSelectors does not validate label values yet, see the report of this change.
+        argumentSet(
+            "Pod with an invalid value in Affinity term won't be scheduled onto the node",
+            withRequiredTerms(expressions(requirement("foo", NOT_IN, "invalid value: ___@#$%^"))).build(),
+            node("", Map.of("foo", "bar")),
+            none,
+            REJECTED),
+        argumentSet(
+            "a term whose key is not a qualified name matches no node",
+            withRequiredTerms(expressions(requirement("a/b/c", EXISTS))).build(),
+            node("", Map.of("a/b/c", "x")),
+            none,
+            REJECTED),
+        argumentSet(
+            "a Gt bound that is not a label value (a sign) makes the term match no node",
+            withRequiredTerms(expressions(requirement("cores", GT, "-1"))).build(),
+            node("", Map.of("cores", "8")),
+            none,
+            REJECTED),
+        argumentSet(
+            "a prefixed key with a DNS subdomain matches",
+            withRequiredTerms(expressions(requirement("topology.kubernetes.io/zone", IN, "a"))).build(),
+            node("", Map.of("topology.kubernetes.io/zone", "a")),
+            none,
+            Outcome.FIT),
         argumentSet(
             "Pod with matchFields using In operator that matches the existing node",
             withRequiredTerms(fields(nodeNameIn("node1"))).build(),
