@@ -52,7 +52,7 @@ public sealed interface Decision {
 
     /**
      * The message kube-scheduler gives in the same case, e.g. {@code "0/6 nodes are available: 1 node(s)
-     * had untolerated taint {k: v}, 2 Insufficient memory, 3 Insufficient cpu."}: the number of nodes,
+     * had untolerated taint(s), 2 Insufficient memory, 3 Insufficient cpu."}: the number of nodes,
      * then each distinct reason with the number of nodes that gave it, sorted as Go sorts strings (by
      * UTF-8 bytes).
      *

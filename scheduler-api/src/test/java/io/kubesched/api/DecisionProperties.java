@@ -85,7 +85,7 @@ class DecisionProperties {
                 "Insufficient cpu",
                 "Insufficient memory",
                 "Too many pods",
-                "node(s) had untolerated taint {k: v}",
+                "node(s) had untolerated taint(s)",
                 "node(s) didn't match Pod's node affinity/selector",
                 "node(s) were unschedulable"),
             Arbitraries.strings().withCharRange('a', 'z').withChars(' ', 'A', 'Z').ofMinLength(1).ofMaxLength(6));

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class DecisionTest {
 
-  private static final String TAINT = "node(s) had untolerated taint {k: v}";
+  private static final String TAINT = "node(s) had untolerated taint(s)";
   private static final String CPU = "Insufficient cpu";
   private static final String MEMORY = "Insufficient memory";
 
@@ -21,7 +21,7 @@ class DecisionTest {
     var decision = Decision.unschedulable(Map.of("n1", List.of(TAINT), "n2", List.of(CPU), "n3", List.of(CPU)));
 
     assertEquals(
-        "0/3 nodes are available: 1 node(s) had untolerated taint {k: v}, 2 Insufficient cpu.",
+        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu.",
         decision.message(3));
   }
 
@@ -32,7 +32,7 @@ class DecisionTest {
             Map.of("n1", List.of(CPU, MEMORY), "n2", List.of(CPU), "n3", List.of(TAINT)));
 
     assertEquals(
-        "0/3 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint {k: v},"
+        "0/3 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s),"
             + " 2 Insufficient cpu.",
         decision.message(3));
   }

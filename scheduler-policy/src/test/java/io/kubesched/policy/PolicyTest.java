@@ -107,7 +107,7 @@ class PolicyTest {
   @Test
   void when_every_node_is_rejected_each_node_keeps_the_reasons_of_its_first_rejecting_filter() {
     var cpu = new Rejecting("Cpu", "Insufficient cpu", "n0", "n1");
-    var taint = new Rejecting("Taint", "node(s) had untolerated taint {k: v}", "n0", "n2");
+    var taint = new Rejecting("Taint", "node(s) had untolerated taint(s)", "n0", "n2");
     var policy = Policy.builder().filter(cpu).filter(taint).scorer(fixed("s", Map.of()), 1).build();
 
     var decision = assertInstanceOf(Decision.Unschedulable.class, policy.find(POD, nodes(3)));
@@ -116,10 +116,10 @@ class PolicyTest {
         Map.of(
             "n0", List.of("Insufficient cpu"),
             "n1", List.of("Insufficient cpu"),
-            "n2", List.of("node(s) had untolerated taint {k: v}")),
+            "n2", List.of("node(s) had untolerated taint(s)")),
         decision.reasonsByNode());
     assertEquals(
-        "0/3 nodes are available: 1 node(s) had untolerated taint {k: v}, 2 Insufficient cpu.",
+        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu.",
         decision.message(3));
     assertEquals(List.of("n2"), taint.calls, "a rejected node is not shown to later filters");
   }
