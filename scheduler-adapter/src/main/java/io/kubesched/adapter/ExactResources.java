@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BinaryOperator;
+import java.util.function.Predicate;
 
 /**
  * A resource list with exact amounts, as Kubernetes adds and compares requests before rounding them once
@@ -26,6 +27,37 @@ final class ExactResources {
 
   ExactResources max(ExactResources other) {
     return combine(other, BigDecimal::max);
+  }
+
+  /** @return whether this list names {@code resource}, even with an amount of zero */
+  boolean names(String resource) {
+    return amounts.containsKey(resource);
+  }
+
+  boolean isEmpty() {
+    return amounts.isEmpty();
+  }
+
+  /** @return the entries whose resource name passes {@code keep} */
+  ExactResources only(Predicate<String> keep) {
+    var kept = new HashMap<String, BigDecimal>();
+    amounts.forEach(
+        (name, amount) -> {
+          if (keep.test(name)) {
+            kept.put(name, amount);
+          }
+        });
+    return new ExactResources(kept);
+  }
+
+  /**
+   * @return these amounts plus every entry of {@code defaults} whose resource this list does not name; a
+   *     resource named with zero keeps its zero (Kubernetes' {@code NonMissingContainerRequests})
+   */
+  ExactResources withMissingFrom(ExactResources defaults) {
+    var filled = new HashMap<>(amounts);
+    defaults.amounts.forEach(filled::putIfAbsent);
+    return new ExactResources(filled);
   }
 
   /** @return these amounts with {@code other}'s put over them, per resource */

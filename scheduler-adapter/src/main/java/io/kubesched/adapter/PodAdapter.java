@@ -1,10 +1,12 @@
 package io.kubesched.adapter;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.kubesched.api.HostPort;
 import io.kubesched.api.MalformedObjectException;
+import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.api.SchedulingConstants;
@@ -22,58 +24,67 @@ public final class PodAdapter {
   private PodAdapter() {}
 
   /**
-   * @return what a placement policy needs of {@code pod}
-   * @throws MalformedObjectException naming the pod, field and value, if a quantity, toleration or port
-   *     cannot be read
+   * @return what a placement policy needs of {@code pod}: besides names and scheduling constraints, its
+   *     controller (the owner reference with {@code controller: true}; the first, should there be several),
+   *     its {@link #effectiveRequests effective} and {@link #nonZeroRequests non-zero} requests, node
+   *     affinity, the volumes that can conflict on a node, and its containers' and init containers' images
+   * @throws MalformedObjectException naming the pod, field and value, if a quantity, toleration, port, node
+   *     affinity operator or volume cannot be read
    */
   public static PodInfo toPodInfo(Pod pod) {
     var meta = pod.getMetadata();
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
     var object = describe(pod);
+    var resources = PodRequests.of(spec, object);
+    var requests = resources.effective();
     return PodInfo.builder(orEmpty(meta.getNamespace()), orEmpty(meta.getName()))
         .uid(orEmpty(meta.getUid()))
         .schedulerName(schedulerName(pod))
         .priority(spec.getPriority() == null ? 0 : spec.getPriority())
         .labels(orEmpty(meta.getLabels()))
+        .owner(controller(meta.getOwnerReferences()))
         .nodeName(orEmpty(spec.getNodeName()))
-        .requests(effectiveRequests(pod))
+        .requests(requests.toResources(1))
+        .nonZeroRequests(resources.nonZero(requests).toResources(1))
         .nodeSelector(orEmpty(spec.getNodeSelector()))
+        .affinity(Affinities.read(spec.getAffinity(), object))
         .tolerations(tolerations(spec, object))
         .hostPorts(hostPorts(spec, object))
+        .volumes(PodVolumes.read(spec, object))
+        .images(images(spec))
         .build();
   }
 
   /**
-   * The resources the scheduler reserves for {@code pod}, as Kubernetes computes them: the sum of the
-   * containers; sidecars (init containers with {@code restartPolicy: Always}) added to that sum and to every
-   * later init container; the maximum of that with each init container; then the pod overhead. A request
-   * left unset where a limit is set counts as the limit, as the API server defaults it. {@code pods} is 1.
+   * The resources the scheduler reserves for {@code pod}, as Kubernetes computes them ({@code PodRequests}):
+   * the sum of the containers; sidecars (init containers with {@code restartPolicy: Always}) added to that sum
+   * and to every later init container; the maximum of that with each init container; pod-level requests
+   * ({@code spec.resources}, for CPU, memory and hugepages) in place of that result where the pod sets them;
+   * then the pod overhead. A request left unset where a limit is set counts as the limit, as the API server
+   * defaults it, at container and at pod level. {@code pods} is 1.
    *
    * @throws MalformedObjectException naming the pod, container, field and value of a malformed quantity
    */
   public static Resources effectiveRequests(Pod pod) {
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
-    var object = describe(pod);
-    var total = ExactResources.NONE;
-    for (var container : orEmpty(spec.getContainers())) {
-      total = total.plus(requests(container, object, "spec.containers"));
-    }
-    var sidecars = ExactResources.NONE;
-    var initPeak = ExactResources.NONE;
-    for (var container : orEmpty(spec.getInitContainers())) {
-      var requests = requests(container, object, "spec.initContainers");
-      ExactResources whileRunning;
-      if ("Always".equals(container.getRestartPolicy())) {
-        total = total.plus(requests);
-        sidecars = sidecars.plus(requests);
-        whileRunning = sidecars;
-      } else {
-        whileRunning = requests.plus(sidecars);
-      }
-      initPeak = initPeak.max(whileRunning);
-    }
-    total = total.max(initPeak).plus(ResourceLists.read(spec.getOverhead(), object, "spec.overhead"));
-    return total.toResources(1);
+    return PodRequests.of(spec, describe(pod)).effective().toResources(1);
+  }
+
+  /**
+   * The requests kube-scheduler's scores count for {@code pod} ({@code PodInfo.CalculateResource}): the
+   * {@link #effectiveRequests effective requests} computed with the same rules, but with every container or
+   * init container that names no CPU request counting {@value PodInfo#DEFAULT_MILLI_CPU_REQUEST} millicores,
+   * and every one that names no memory request counting {@value PodInfo#DEFAULT_MEMORY_REQUEST} bytes. A
+   * request written as zero stays zero. When the pod sets pod-level requests, a default applies only to a
+   * resource the pod requests nowhere (containers, pod level, overhead). Other resources are as in the
+   * effective requests, so this is never below them.
+   *
+   * @throws MalformedObjectException naming the pod, container, field and value of a malformed quantity
+   */
+  public static Resources nonZeroRequests(Pod pod) {
+    var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
+    var resources = PodRequests.of(spec, describe(pod));
+    return resources.nonZero(resources.effective()).toResources(1);
   }
 
   /** @return the scheduler {@code pod} asks for; Kubernetes' default when it names none */
@@ -87,18 +98,6 @@ public final class PodAdapter {
   public static String describe(Pod pod) {
     var meta = pod.getMetadata();
     return "pod " + orEmpty(meta.getNamespace()) + "/" + orEmpty(meta.getName());
-  }
-
-  /** A container's requests as the API server defaults them: an unset request is the limit. */
-  private static ExactResources requests(Container container, String object, String list) {
-    var resources = container.getResources();
-    if (resources == null) {
-      return ExactResources.NONE;
-    }
-    var field = list + "[" + orEmpty(container.getName()) + "].resources.";
-    var limits = ResourceLists.read(resources.getLimits(), object, field + "limits");
-    var requests = ResourceLists.read(resources.getRequests(), object, field + "requests");
-    return limits.overriddenBy(requests);
   }
 
   private static List<Toleration> tolerations(PodSpec spec, String object) {
@@ -156,6 +155,28 @@ public final class PodAdapter {
       }
     }
     return ports;
+  }
+
+  /** Kubernetes' {@code GetControllerOf}: the first owner reference marked as the controller. */
+  private static @Nullable Owner controller(@Nullable List<OwnerReference> references) {
+    for (var reference : orEmpty(references)) {
+      if (reference != null && Boolean.TRUE.equals(reference.getController())) {
+        return new Owner(orEmpty(reference.getKind()), orEmpty(reference.getName()), orEmpty(reference.getUid()));
+      }
+    }
+    return null;
+  }
+
+  /** The containers' images, then the init containers', as kube-scheduler's image locality lists them. */
+  private static List<String> images(PodSpec spec) {
+    var images = new ArrayList<String>();
+    for (var container : orEmpty(spec.getContainers())) {
+      images.add(orEmpty(container.getImage()));
+    }
+    for (var container : orEmpty(spec.getInitContainers())) {
+      images.add(orEmpty(container.getImage()));
+    }
+    return images;
   }
 
   /**

@@ -2,6 +2,16 @@ package io.kubesched.adapter;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerImage;
+import io.fabric8.kubernetes.api.model.ContainerImageBuilder;
+import io.fabric8.kubernetes.api.model.NodeAffinity;
+import io.fabric8.kubernetes.api.model.NodeAffinityBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.NodeSelectorTermBuilder;
+import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
+import io.fabric8.kubernetes.api.model.PreferredSchedulingTermBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -9,12 +19,15 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Small builders of fabric8 pods and nodes for the tests, e.g. {@code pod().container("app", "cpu",
@@ -56,6 +69,32 @@ final class Fixtures {
       list.put(namesAndQuantities[i], quantity(namesAndQuantities[i + 1]));
     }
     return list;
+  }
+
+  /** A node selector requirement as the API carries it: strings, {@code null} for unset. */
+  static NodeSelectorRequirement requirement(@Nullable String key, @Nullable String operator, String... values) {
+    return new NodeSelectorRequirementBuilder().withKey(key).withOperator(operator).withValues(values).build();
+  }
+
+  static NodeSelectorTerm term(List<NodeSelectorRequirement> matchExpressions, List<NodeSelectorRequirement> matchFields) {
+    return new NodeSelectorTermBuilder().withMatchExpressions(matchExpressions).withMatchFields(matchFields).build();
+  }
+
+  static NodeSelectorTerm expressions(NodeSelectorRequirement... matchExpressions) {
+    return term(List.of(matchExpressions), List.of());
+  }
+
+  static PreferredSchedulingTerm preferred(@Nullable Integer weight, @Nullable NodeSelectorTerm preference) {
+    return new PreferredSchedulingTermBuilder().withWeight(weight).withPreference(preference).build();
+  }
+
+  /** Node affinity with required terms (none at all if {@code null}) and preferred terms. */
+  static NodeAffinity nodeAffinity(@Nullable List<NodeSelectorTerm> required, List<PreferredSchedulingTerm> preferred) {
+    var builder = new NodeAffinityBuilder().withPreferredDuringSchedulingIgnoredDuringExecution(preferred);
+    if (required != null) {
+      builder.withNewRequiredDuringSchedulingIgnoredDuringExecution().withNodeSelectorTerms(required).endRequiredDuringSchedulingIgnoredDuringExecution();
+    }
+    return builder.build();
   }
 
   static Container container(String name, Map<String, Quantity> requests, Map<String, Quantity> limits) {
@@ -127,6 +166,45 @@ final class Fixtures {
       return this;
     }
 
+    /** Pod-level resources ({@code spec.resources}); an empty map is kept as an empty map. */
+    PodFixture podResources(Map<String, Quantity> requests, Map<String, Quantity> limits) {
+      builder.editSpec().withNewResources().withRequests(requests).withLimits(limits).endResources().endSpec();
+      return this;
+    }
+
+    /** Pod-level requests ({@code spec.resources.requests}) only: name, quantity, ... */
+    PodFixture podRequests(String... requests) {
+      return podResources(resources(requests), Map.of());
+    }
+
+    PodFixture owner(String kind, String name, String uid, Boolean controller) {
+      var reference =
+          new OwnerReferenceBuilder()
+              .withApiVersion("apps/v1")
+              .withKind(kind)
+              .withName(name)
+              .withUid(uid)
+              .withController(controller)
+              .build();
+      builder.editMetadata().addToOwnerReferences(reference).endMetadata();
+      return this;
+    }
+
+    PodFixture affinity(NodeAffinity nodeAffinity) {
+      builder.editSpec().withNewAffinity().withNodeAffinity(nodeAffinity).endAffinity().endSpec();
+      return this;
+    }
+
+    PodFixture volume(Volume volume) {
+      builder.editSpec().addToVolumes(volume).endSpec();
+      return this;
+    }
+
+    PodFixture nodeName(String nodeName) {
+      builder.editSpec().withNodeName(nodeName).endSpec();
+      return this;
+    }
+
     PodFixture schedulerName(String name) {
       builder.editSpec().withSchedulerName(name).endSpec();
       return this;
@@ -171,6 +249,7 @@ final class Fixtures {
   static final class NodeFixture {
     private final NodeBuilder builder;
     private final List<Taint> taints = new ArrayList<>();
+    private final List<ContainerImage> images = new ArrayList<>();
 
     private NodeFixture(String name) {
       builder = new NodeBuilder().withNewMetadata().withName(name).endMetadata();
@@ -196,9 +275,18 @@ final class Fixtures {
       return this;
     }
 
+    /** An entry of {@code status.images}; {@code sizeBytes} may be {@code null} for unset. */
+    NodeFixture image(Long sizeBytes, String... names) {
+      images.add(new ContainerImageBuilder().withNames(names).withSizeBytes(sizeBytes).build());
+      return this;
+    }
+
     Node build() {
       if (!taints.isEmpty()) {
         builder.editOrNewSpec().withTaints(taints).endSpec();
+      }
+      if (!images.isEmpty()) {
+        builder.editOrNewStatus().withImages(images).endStatus();
       }
       return builder.build();
     }

@@ -1,8 +1,13 @@
 package io.kubesched.adapter;
 
+import static io.kubesched.adapter.Fixtures.expressions;
 import static io.kubesched.adapter.Fixtures.node;
+import static io.kubesched.adapter.Fixtures.nodeAffinity;
 import static io.kubesched.adapter.Fixtures.pod;
+import static io.kubesched.adapter.Fixtures.preferred;
+import static io.kubesched.adapter.Fixtures.requirement;
 import static io.kubesched.adapter.Fixtures.resources;
+import static io.kubesched.adapter.Fixtures.term;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +17,7 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.kubesched.api.MalformedObjectException;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +158,190 @@ class MalformedInputTest {
             .build();
 
     assertNames(readingPod(pod().container(app).build()), "pod default/web", "spec.containers[app].ports.hostPort", "-1");
+  }
+
+  @Test
+  void a_malformed_pod_level_request_names_its_field() {
+    var e = readingPod(pod().container("c").podRequests("cpu", "1.5.5").build());
+
+    assertEquals("pod default/web: spec.resources.requests[cpu] '1.5.5' is not a valid quantity", e.getMessage());
+    assertNames(e, "pod default/web", "spec.resources.requests[cpu]", "1.5.5");
+  }
+
+  @Test
+  void a_negative_pod_level_limit_names_its_field() {
+    var e = readingPod(pod().container("c").podResources(Map.of(), resources("memory", "-1")).build());
+
+    assertEquals("pod default/web: spec.resources.limits[memory] '-1' must not be negative", e.getMessage());
+  }
+
+  @Test
+  void an_unknown_required_node_selector_operator_names_term_requirement_and_operator() {
+    var affinity =
+        nodeAffinity(
+            List.of(expressions(requirement("zone", "In", "a"), requirement("zone", "Like", "a"))), List.of());
+
+    var e = readingPod(pod("shop", "cart").affinity(affinity).build());
+
+    assertEquals(
+        "pod shop/cart: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+            + ".matchExpressions[1].operator 'Like' is not In, NotIn, Exists, DoesNotExist, Gt or Lt",
+        e.getMessage());
+    assertNames(
+        e,
+        "pod shop/cart",
+        "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+            + ".matchExpressions[1].operator",
+        "Like");
+  }
+
+  @Test
+  void an_unknown_field_operator_of_a_later_required_term_names_that_term() {
+    var affinity =
+        nodeAffinity(
+            List.of(
+                expressions(requirement("zone", "In", "a")),
+                term(List.of(), List.of(requirement("metadata.name", "Equals", "n1")))),
+            List.of());
+
+    var e = readingPod(pod().affinity(affinity).build());
+
+    assertNames(
+        e,
+        "pod default/web",
+        "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[1]"
+            + ".matchFields[0].operator",
+        "Equals");
+  }
+
+  @Test
+  void an_unknown_preferred_operator_names_the_preference() {
+    var affinity =
+        nodeAffinity(
+            null,
+            List.of(
+                preferred(10, expressions(requirement("zone", "In", "a"))),
+                preferred(20, expressions(requirement("disk", "Exists"), requirement("gpu", "Gte", "1")))));
+
+    var e = readingPod(pod().affinity(affinity).build());
+
+    assertEquals(
+        "pod default/web: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[1].preference"
+            + ".matchExpressions[1].operator 'Gte' is not In, NotIn, Exists, DoesNotExist, Gt or Lt",
+        e.getMessage());
+  }
+
+  @Test
+  void node_selector_operators_are_case_sensitive() {
+    var affinity = nodeAffinity(List.of(expressions(requirement("zone", "in", "a"))), List.of());
+
+    var e = readingPod(pod().affinity(affinity).build());
+
+    assertEquals("in", e.value());
+  }
+
+  @Test
+  void a_missing_node_selector_operator_is_malformed() {
+    var affinity = nodeAffinity(List.of(expressions(requirement("zone", null, "a"))), List.of());
+
+    var e = readingPod(pod().affinity(affinity).build());
+
+    assertNames(
+        e,
+        "pod default/web",
+        "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+            + ".matchExpressions[0].operator",
+        "");
+  }
+
+  @Test
+  void a_required_node_affinity_without_terms_is_malformed() {
+    var e = readingPod(pod().affinity(nodeAffinity(List.of(), List.of())).build());
+
+    assertEquals(
+        "pod default/web: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+            + " '[]' must list at least one term",
+        e.getMessage());
+  }
+
+  @Test
+  void a_gce_disk_without_name_names_the_volume() {
+    var volume = new VolumeBuilder().withName("data").withNewGcePersistentDisk().endGcePersistentDisk().build();
+
+    var e = readingPod(pod().volume(volume).build());
+
+    assertEquals("pod default/web: spec.volumes[data].gcePersistentDisk.pdName '' must not be empty", e.getMessage());
+  }
+
+  @Test
+  void an_ebs_volume_without_id_names_the_volume() {
+    var volume = new VolumeBuilder().withName("ebs").withNewAwsElasticBlockStore().withVolumeID("").endAwsElasticBlockStore().build();
+
+    var e = readingPod(pod().volume(volume).build());
+
+    assertEquals("pod default/web: spec.volumes[ebs].awsElasticBlockStore.volumeID '' must not be empty", e.getMessage());
+  }
+
+  @Test
+  void an_rbd_volume_without_monitors_names_the_volume() {
+    var volume = new VolumeBuilder().withName("ceph").withNewRbd().withImage("img").endRbd().build();
+
+    var e = readingPod(pod().volume(volume).build());
+
+    assertEquals("pod default/web: spec.volumes[ceph].rbd.monitors '[]' must name at least one monitor", e.getMessage());
+  }
+
+  @Test
+  void an_rbd_volume_without_image_names_the_volume() {
+    var volume = new VolumeBuilder().withName("ceph").withNewRbd().withMonitors("m1").endRbd().build();
+
+    var e = readingPod(pod().volume(volume).build());
+
+    assertNames(e, "pod default/web", "spec.volumes[ceph].rbd.image", "");
+  }
+
+  @Test
+  void an_iscsi_lun_out_of_range_names_the_volume_and_lun() {
+    var volume =
+        new VolumeBuilder().withName("san").withNewIscsi().withTargetPortal("p:3260").withIqn("iqn.x").withLun(256).endIscsi().build();
+
+    var e = readingPod(pod().volume(volume).build());
+
+    assertEquals("pod default/web: spec.volumes[san].iscsi.lun '256' is not a lun (0..255)", e.getMessage());
+  }
+
+  @Test
+  void a_negative_iscsi_lun_is_malformed() {
+    var volume =
+        new VolumeBuilder().withName("san").withNewIscsi().withTargetPortal("p:3260").withIqn("iqn.x").withLun(-1).endIscsi().build();
+
+    assertNames(readingPod(pod().volume(volume).build()), "pod default/web", "spec.volumes[san].iscsi.lun", "-1");
+  }
+
+  @Test
+  void an_iscsi_volume_without_portal_or_iqn_names_the_missing_field() {
+    var noPortal = new VolumeBuilder().withName("a").withNewIscsi().withIqn("iqn.x").endIscsi().build();
+    var noIqn = new VolumeBuilder().withName("b").withNewIscsi().withTargetPortal("p").endIscsi().build();
+
+    assertNames(readingPod(pod().volume(noPortal).build()), "pod default/web", "spec.volumes[a].iscsi.targetPortal", "");
+    assertNames(readingPod(pod().volume(noIqn).build()), "pod default/web", "spec.volumes[b].iscsi.iqn", "");
+  }
+
+  @Test
+  void a_volume_of_two_conflicting_kinds_is_malformed() {
+    var volume =
+        new VolumeBuilder()
+            .withName("both")
+            .withNewGcePersistentDisk().withPdName("d").endGcePersistentDisk()
+            .withNewAwsElasticBlockStore().withVolumeID("v").endAwsElasticBlockStore()
+            .build();
+
+    var e = readingPod(pod().volume(volume).build());
+
+    assertEquals(
+        "pod default/web: spec.volumes[both] 'gcePersistentDisk, awsElasticBlockStore' may not specify more than one"
+            + " volume type",
+        e.getMessage());
   }
 
   @Test

@@ -2,12 +2,14 @@ package io.kubesched.adapter;
 
 import static io.kubesched.adapter.Fixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.kubesched.api.HostPort;
 import io.kubesched.api.MalformedObjectException;
+import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.api.TaintEffect;
@@ -224,6 +226,62 @@ class PodAdapterTest {
 
     assertEquals(PodAdapter.effectiveRequests(pod), PodAdapter.toPodInfo(pod).requests());
     assertEquals(new Resources(1150, 2L << 30, 0, 1, Map.of()), PodAdapter.toPodInfo(pod).requests());
+  }
+
+  @Test
+  void the_owner_is_the_reference_marked_as_controller() {
+    var pod =
+        pod()
+            .owner("ConfigMap", "settings", "uid-cm", null)
+            .owner("Node", "n1", "uid-n1", false)
+            .owner("ReplicaSet", "web-5d8f", "uid-rs", true);
+
+    assertEquals(new Owner("ReplicaSet", "web-5d8f", "uid-rs"), PodAdapter.toPodInfo(pod.build()).owner());
+  }
+
+  @Test
+  void a_pod_whose_owners_are_no_controllers_has_no_owner() {
+    var pod = pod().owner("ConfigMap", "settings", "uid-cm", false).owner("Secret", "s", "uid-s", null);
+
+    assertNull(PodAdapter.toPodInfo(pod.build()).owner());
+    assertNull(PodAdapter.toPodInfo(pod().build()).owner());
+  }
+
+  @Test
+  void the_first_controller_is_the_owner_should_there_be_several() {
+    var pod = pod().owner("StatefulSet", "db", "uid-1", true).owner("ReplicaSet", "rs", "uid-2", true);
+
+    assertEquals(new Owner("StatefulSet", "db", "uid-1"), PodAdapter.toPodInfo(pod.build()).owner());
+  }
+
+  @Test
+  void the_node_name_is_copied_and_empty_when_unset() {
+    assertEquals("n1", PodAdapter.toPodInfo(pod().nodeName("n1").build()).nodeName());
+    assertEquals("", PodAdapter.toPodInfo(pod().build()).nodeName());
+  }
+
+  @Test
+  void images_are_those_of_the_containers_then_of_the_init_containers() {
+    var pod =
+        pod()
+            .initContainer(new ContainerBuilder().withName("migrate").withImage("flyway:10").build())
+            .container(new ContainerBuilder().withName("app").withImage("nginx:1.27").build())
+            .initContainer(
+                new ContainerBuilder().withName("proxy").withImage("envoy@sha256:abc").withRestartPolicy("Always").build())
+            .container(new ContainerBuilder().withName("log").withImage("fluent-bit").build());
+
+    assertEquals(
+        List.of("nginx:1.27", "fluent-bit", "flyway:10", "envoy@sha256:abc"), PodAdapter.toPodInfo(pod.build()).images());
+  }
+
+  @Test
+  void images_are_kept_as_written_and_an_unset_image_is_empty() {
+    var pod =
+        pod()
+            .container(new ContainerBuilder().withName("a").withImage("docker.io/library/nginx").build())
+            .container(new ContainerBuilder().withName("b").build());
+
+    assertEquals(List.of("docker.io/library/nginx", ""), PodAdapter.toPodInfo(pod.build()).images());
   }
 
   @Test
