@@ -5,6 +5,7 @@ import static io.kubesched.adapter.PodAdapter.orEmpty;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.NodeStatus;
+import io.kubesched.api.ContainerImage;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -22,9 +23,10 @@ public final class NodeAdapter {
    * @param node the node
    * @param pods the pods placed on it
    * @return what a placement policy needs of {@code node}; its allocatable is {@code
-   *     status.allocatable} (nothing if unset)
-   * @throws MalformedObjectException naming the node, field and value, if an allocatable quantity or a
-   *     taint cannot be read
+   *     status.allocatable} (nothing if unset), its images {@code status.images} (names and sizes), its
+   *     requested and non-zero requested resources the sums over {@code pods}
+   * @throws MalformedObjectException naming the node, field and value, if an allocatable quantity, a
+   *     taint or an image size cannot be read
    */
   public static NodeInfo toNodeInfo(Node node, List<PodInfo> pods) {
     var name = orEmpty(node.getMetadata().getName());
@@ -42,12 +44,35 @@ public final class NodeAdapter {
       }
       taints.add(new Taint(t.getKey(), orEmpty(t.getValue()), effect));
     }
-    return NodeInfo.of(
-        name,
-        orEmpty(node.getMetadata().getLabels()),
-        taints,
-        Boolean.TRUE.equals(spec.getUnschedulable()),
-        ResourceLists.read(status.getAllocatable(), object, "status.allocatable").toResources(0),
-        pods);
+    return NodeInfo.builder(name)
+        .labels(orEmpty(node.getMetadata().getLabels()))
+        .taints(taints)
+        .unschedulable(Boolean.TRUE.equals(spec.getUnschedulable()))
+        .allocatable(ResourceLists.read(status.getAllocatable(), object, "status.allocatable").toResources(0))
+        .images(images(status, object))
+        .pods(pods)
+        .build();
+  }
+
+  /** {@code status.images} as given; an unset size reads as 0, as Go reads it. */
+  private static List<ContainerImage> images(NodeStatus status, String object) {
+    var images = new ArrayList<ContainerImage>();
+    var all = orEmpty(status.getImages());
+    for (int i = 0; i < all.size(); i++) {
+      var image = all.get(i);
+      if (image == null) {
+        // Go reads a null entry as an image without names, which matches no container.
+        images.add(new ContainerImage(List.of(), 0));
+        continue;
+      }
+      long size = image.getSizeBytes() == null ? 0 : image.getSizeBytes();
+      if (size < 0) {
+        throw new MalformedObjectException(
+            object, "status.images[" + i + "].sizeBytes", String.valueOf(size), "must not be negative", null);
+      }
+      var names = orEmpty(image.getNames()).stream().map(PodAdapter::orEmpty).toList();
+      images.add(new ContainerImage(names, size));
+    }
+    return images;
   }
 }

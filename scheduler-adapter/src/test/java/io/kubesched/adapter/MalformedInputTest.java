@@ -345,6 +345,14 @@ class MalformedInputTest {
   }
 
   @Test
+  void a_negative_image_size_names_the_node_and_image() {
+    var e = readingNode(node("n1").image(10L, "a").image(-5L, "b").build());
+
+    assertEquals("node n1: status.images[1].sizeBytes '-5' must not be negative", e.getMessage());
+    assertNames(e, "node n1", "status.images[1].sizeBytes", "-5");
+  }
+
+  @Test
   void a_node_taint_with_an_unknown_effect_names_the_node_and_taint() {
     var e = readingNode(node("n1").taint("ok", "", "NoSchedule").taint("k", "v", "Sometimes").build());
 

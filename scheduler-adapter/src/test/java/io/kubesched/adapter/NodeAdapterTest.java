@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ContainerImage;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.api.Taint;
@@ -106,5 +107,63 @@ class NodeAdapterTest {
   @Test
   void a_node_without_pods_requests_nothing() {
     assertEquals(Resources.ZERO, NodeAdapter.toNodeInfo(node("n1").allocatable("cpu", "4").build(), List.of()).requested());
+  }
+
+  @Test
+  void images_are_read_with_their_names_and_sizes_in_order() {
+    var node =
+        node("n1")
+            .image(500_000_000L, "registry.k8s.io/pause:3.10", "registry.k8s.io/pause@sha256:ee6521f290b2")
+            .image(42L, "nginx:1.27")
+            .build();
+
+    assertEquals(
+        List.of(
+            new ContainerImage(List.of("registry.k8s.io/pause:3.10", "registry.k8s.io/pause@sha256:ee6521f290b2"), 500_000_000L),
+            new ContainerImage(List.of("nginx:1.27"), 42L)),
+        NodeAdapter.toNodeInfo(node, List.of()).images());
+  }
+
+  @Test
+  void an_image_without_size_has_size_zero_and_a_node_without_images_has_none() {
+    assertEquals(
+        List.of(new ContainerImage(List.of("busybox"), 0)),
+        NodeAdapter.toNodeInfo(node("n1").image(null, "busybox").build(), List.of()).images());
+    assertEquals(List.of(), NodeAdapter.toNodeInfo(node("n1").build(), List.of()).images());
+  }
+
+  @Test
+  void images_survive_alongside_allocatable() {
+    var node = node("n1").allocatable("cpu", "2").image(7L, "a").build();
+
+    var info = NodeAdapter.toNodeInfo(node, List.of());
+
+    assertEquals(2000, info.allocatable().milliCpu());
+    assertEquals(List.of(new ContainerImage(List.of("a"), 7)), info.images());
+  }
+
+  /** TestNodeInfoAddPod of kube-scheduler's framework/types_test.go: its three pods on one node. */
+  @Test
+  void requested_and_non_zero_requested_are_summed_over_the_pods_as_kube_scheduler_does() {
+    var test1 = pod("node_info_cache_test", "test-1").container("c", "cpu", "100m", "memory", "500").overhead("cpu", "500m");
+    var test2 =
+        pod("node_info_cache_test", "test-2").container("c", "cpu", "200m").overhead("cpu", "500m", "memory", "500");
+    var test3 =
+        pod("node_info_cache_test", "test-3")
+            .container("c", "cpu", "200m")
+            .initContainer("i", "cpu", "500m", "memory", "200Mi")
+            .overhead("cpu", "500m", "memory", "500");
+    var pods =
+        List.of(
+            PodAdapter.toPodInfo(test1.build()),
+            PodAdapter.toPodInfo(test2.build()),
+            PodAdapter.toPodInfo(test3.build()));
+
+    var info = NodeAdapter.toNodeInfo(node("test-node").build(), pods);
+
+    assertEquals(2300, info.requested().milliCpu());
+    assertEquals(209_716_700, info.requested().memory());
+    assertEquals(2300, info.nonZeroRequested().milliCpu());
+    assertEquals(419_431_900, info.nonZeroRequested().memory());
   }
 }
