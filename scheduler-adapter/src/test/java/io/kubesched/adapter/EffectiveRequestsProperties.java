@@ -25,10 +25,12 @@ class EffectiveRequestsProperties {
     Statistics.label("init container dominates").collect(PodModels.initContainerDominates(model));
     Statistics.label("overhead").collect(!model.overhead().isEmpty());
     Statistics.label("no containers").collect(model.containers().isEmpty());
+    Statistics.label("pod-level resources").collect(!model.podLevel().isEmpty());
     Statistics.label("sidecars").coverage(c -> c.check(true).percentage(p -> p >= 15));
     Statistics.label("init container dominates").coverage(c -> c.check(true).percentage(p -> p >= 10));
     Statistics.label("overhead").coverage(c -> c.check(true).percentage(p -> p >= 10));
     Statistics.label("no containers").coverage(c -> c.check(true).percentage(p -> p >= 5));
+    Statistics.label("pod-level resources").coverage(c -> c.check(true).percentage(p -> p >= 10));
   }
 
   @Property
@@ -39,8 +41,7 @@ class EffectiveRequestsProperties {
     // All sidecars first: every ordinary init container then runs beside all of them.
     var sidecarsFirst = new ArrayList<>(sidecars);
     sidecarsFirst.addAll(ordinary);
-    var moved =
-        new PodModel(model.namespace(), model.name(), model.containers(), sidecarsFirst, model.overhead());
+    var moved = model.withInitContainers(sidecarsFirst);
 
     var original = PodAdapter.effectiveRequests(PodModels.render(model));
     var reordered = PodAdapter.effectiveRequests(PodModels.render(moved));

@@ -44,6 +44,7 @@ class MalformedQuantityProperties {
               c.check("spec.containers").percentage(p -> p >= 20);
               c.check("spec.initContainers").percentage(p -> p >= 15);
               c.check("spec.overhead").count(n -> n > 0);
+              c.check("spec.resources.requests").count(n -> n > 0);
             });
   }
 

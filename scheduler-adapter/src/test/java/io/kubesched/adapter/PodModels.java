@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -19,7 +20,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A plain model of a pod's resources for the properties: the generator, the rendering into a fabric8
  * {@link Pod}, and the reference computation of its effective requests, written apart from {@link
- * PodAdapter} after Kubernetes' documentation of init containers, sidecars and overhead.
+ * PodAdapter} after Kubernetes' documentation of init containers, sidecars, pod-level resources (KEP 2837)
+ * and overhead; and the pod kube-scheduler's scores see, with the default requests filled in.
  */
 final class PodModels {
 
@@ -27,6 +29,8 @@ final class PodModels {
   static final String MEMORY = "memory";
   static final String GPU = "nvidia.com/gpu";
   static final List<String> RESOURCES = List.of(CPU, MEMORY, GPU);
+  /** What kube-scheduler's scores count for a container that names no CPU (millicores) or memory (bytes). */
+  static final Map<String, Long> SCORING_DEFAULTS = Map.of(CPU, 100L, MEMORY, 200L << 20);
 
   private PodModels() {}
 
@@ -48,21 +52,55 @@ final class PodModels {
       var amount = amounts.get(resource);
       return amount == null ? 0 : amount.effective();
     }
+
+    /** Whether the container writes down a request or limit for {@code resource}, zero included. */
+    boolean names(String resource) {
+      return amounts.containsKey(resource);
+    }
+
+    /** @return this container asking {@code request} of {@code resource} if it names none */
+    ContainerModel defaulting(String resource, long request) {
+      if (names(resource)) {
+        return this;
+      }
+      var more = new LinkedHashMap<>(amounts);
+      more.put(resource, new Amount(request, null));
+      return new ContainerModel(name, more, restartable);
+    }
   }
 
+  /**
+   * @param podLevel pod-level requests and limits ({@code spec.resources}) of CPU and memory; empty if unset
+   */
   record PodModel(
       String namespace,
       String name,
       List<ContainerModel> containers,
       List<ContainerModel> initContainers,
+      Map<String, Amount> podLevel,
       Map<String, Long> overhead) {
 
     boolean hasSidecar() {
       return initContainers.stream().anyMatch(ContainerModel::restartable);
     }
+
+    /** Whether some container or init container names {@code resource}. */
+    boolean anyContainerNames(String resource) {
+      return Stream.concat(containers.stream(), initContainers.stream()).anyMatch(c -> c.names(resource));
+    }
+
+    /** Whether every container and init container names both CPU and memory. */
+    boolean everyContainerNamesCpuAndMemory() {
+      return Stream.concat(containers.stream(), initContainers.stream())
+          .allMatch(c -> c.names(CPU) && c.names(MEMORY));
+    }
+
+    PodModel withInitContainers(List<ContainerModel> inits) {
+      return new PodModel(namespace, name, containers, inits, podLevel, overhead);
+    }
   }
 
-  /** One quantity of the pod: a container's or init container's request, or an overhead entry. */
+  /** One quantity of the pod: a container's or init container's request, a pod-level request or an overhead entry. */
   record Slot(String list, @Nullable String container, String resource) {
 
     /** The field path a {@code MalformedObjectException} should name. */
@@ -85,10 +123,55 @@ final class PodModels {
     for (int r = 0; r < RESOURCES.size(); r++) {
       var resource = RESOURCES.get(r);
       totals[r] =
-          Math.max(longRunning(pod, resource), initPeak(pod, resource))
+          podLevelOr(pod, resource, Math.max(longRunning(pod, resource), initPeak(pod, resource)))
               + pod.overhead().getOrDefault(resource, 0L);
     }
     return new Resources(totals[0], totals[1], 0, 1, Map.of(GPU, totals[2]));
+  }
+
+  /**
+   * A pod-level request stands for what the containers need. Where the pod sets pod-level resources but no
+   * request for one of them, the API server fills the request in: the containers' need if they name the
+   * resource, else the pod-level limit. A resource with neither stays the containers' need.
+   */
+  private static long podLevelOr(PodModel pod, String resource, long containersNeed) {
+    var amount = pod.podLevel().get(resource);
+    if (amount == null) {
+      return containersNeed;
+    }
+    if (amount.request() != null) {
+      return amount.request();
+    }
+    return pod.anyContainerNames(resource) ? containersNeed : amount.limit();
+  }
+
+  /**
+   * The pod as kube-scheduler's scores see it: every container and init container that names no CPU or no
+   * memory asks {@link #SCORING_DEFAULTS}. A pod with pod-level resources gets a default only for a resource
+   * it names nowhere, neither in a container, at pod level nor in its overhead.
+   */
+  static PodModel withScoringDefaults(PodModel pod) {
+    var defaulted = pod;
+    for (var entry : SCORING_DEFAULTS.entrySet()) {
+      var resource = entry.getKey();
+      boolean namedSomewhere =
+          pod.anyContainerNames(resource)
+              || pod.podLevel().containsKey(resource)
+              || pod.overhead().containsKey(resource);
+      if (!pod.podLevel().isEmpty() && namedSomewhere) {
+        continue;
+      }
+      var d = defaulted;
+      defaulted =
+          new PodModel(
+              d.namespace(),
+              d.name(),
+              d.containers().stream().map(c -> c.defaulting(resource, entry.getValue())).toList(),
+              d.initContainers().stream().map(c -> c.defaulting(resource, entry.getValue())).toList(),
+              d.podLevel(),
+              d.overhead());
+    }
+    return defaulted;
   }
 
   /** What the containers and all sidecars take together once the pod runs. */
@@ -142,6 +225,24 @@ final class PodModels {
     }
     for (var c : pod.initContainers()) {
       fixture.initContainer(container(c, "spec.initContainers", replace));
+    }
+    if (!pod.podLevel().isEmpty()) {
+      var requests = new LinkedHashMap<String, Quantity>();
+      var limits = new LinkedHashMap<String, Quantity>();
+      pod.podLevel()
+          .forEach(
+              (resource, amount) -> {
+                if (amount.request() != null) {
+                  var replacement = replace.apply(new Slot("spec.resources.requests", null, resource));
+                  requests.put(
+                      resource,
+                      Fixtures.quantity(replacement != null ? replacement : format(resource, amount.request())));
+                }
+                if (amount.limit() != null) {
+                  limits.put(resource, Fixtures.quantity(format(resource, amount.limit())));
+                }
+              });
+      fixture.podResources(requests, limits);
     }
     var built = fixture.build();
     if (!pod.overhead().isEmpty()) {
@@ -197,7 +298,7 @@ final class PodModels {
     }
   }
 
-  /** Every quantity that is a request of some container or an overhead entry, in document order. */
+  /** Every quantity that is a request of some container, a pod-level request or an overhead entry. */
   static List<Slot> requestSlots(PodModel pod) {
     var slots = new ArrayList<Slot>();
     for (var c : pod.containers()) {
@@ -214,6 +315,11 @@ final class PodModels {
         }
       });
     }
+    pod.podLevel().forEach((r, a) -> {
+      if (a.request() != null) {
+        slots.add(new Slot("spec.resources.requests", null, r));
+      }
+    });
     pod.overhead().keySet().forEach(r -> slots.add(new Slot("spec.overhead", null, r)));
     return slots;
   }
@@ -234,10 +340,28 @@ final class PodModels {
             names,
             containers(false).list().ofMaxSize(4),
             containers(true).list().ofMaxSize(3),
+            podLevel(),
             overhead)
         .as(
-            (namespace, name, containers, inits, o) ->
-                new PodModel(namespace, name, named("c", containers), named("init", inits), o));
+            (namespace, name, containers, inits, podLevel, o) ->
+                new PodModel(namespace, name, named("c", containers), named("init", inits), podLevel, o));
+  }
+
+  /** Mostly none; else CPU, memory or both, each as a request, a limit or both. */
+  private static Arbitrary<Map<String, Amount>> podLevel() {
+    var cpu = amount(zeroOr(Arbitraries.longs().between(1, 16_000)));
+    var memory = amount(zeroOr(Arbitraries.longs().between(1, 1L << 35)));
+    var some =
+        Combinators.combine(cpu, memory)
+            .as(
+                (c, m) -> {
+                  Map<String, Amount> amounts = new LinkedHashMap<>();
+                  c.ifPresent(a -> amounts.put(CPU, a));
+                  m.ifPresent(a -> amounts.put(MEMORY, a));
+                  return amounts;
+                })
+            .filter(amounts -> !amounts.isEmpty());
+    return Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just(Map.<String, Amount>of())), Tuple.of(1, some));
   }
 
   /** Containers get unique names from their place, as the API server requires. */
