@@ -1,0 +1,73 @@
+package io.kubesched.policy.plugins;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.policy.Scorer;
+import java.util.List;
+
+/**
+ * Favours nodes whose resources the pod leaves better balanced: kube-scheduler's {@code
+ * NodeResourcesBalancedAllocation} plugin as of 1.37 (formerly {@code BalancedResourceAllocation}).
+ *
+ * <p>For each resource the node offers, the fraction {@code requested / allocatable} is taken, capped at 1; a
+ * node's balance is {@code (1 - std) * 100} truncated, {@code std} being the population standard deviation of
+ * the fractions (for two resources {@code |f1 - f2| / 2}). The score compares the balance with the pod
+ * ({@code withPod}) and without it ({@code withoutPod}): {@code 50 + (50 + withPod - withoutPod) / 2}, so 75
+ * when the pod does not change the balance, up to 100 when it evens the node out, down to 50 when it skews it.
+ *
+ * <p>Unlike the other resource scores, this one reads what pods actually {@linkplain PodInfo#requests()
+ * request}, without the non-zero defaults. A pod that requests none of the scored resources is skipped by kube
+ * (to avoid piling best-effort pods onto one node); here it scores 0 on every node, which ranks nodes the same.
+ * A resource the node has none of is skipped, and so is an extended resource the pod does not request.
+ *
+ * <p>Scores lie in {@code 50..}{@link Scorer#MAX_SCORE}, or 0 for such a pod; no normalisation. Immutable and
+ * thread-safe.
+ */
+public final class BalancedAllocationScorer implements Scorer {
+
+  /** The scorer's name. */
+  public static final String NAME = "NodeResourcesBalancedAllocation";
+
+  private final ResourceAllocation allocation;
+
+  /** A scorer of CPU and memory, as kube-scheduler's default profile. */
+  public BalancedAllocationScorer() {
+    this(ScoredResource.defaults());
+  }
+
+  /**
+   * @param resources the resources to balance; weights must be 1, as kube-scheduler validates (the formula has
+   *     no use for weights)
+   * @throws IllegalArgumentException if {@code resources} is empty, names a resource twice or has a weight
+   *     other than 1
+   */
+  public BalancedAllocationScorer(List<ScoredResource> resources) {
+    ResourceAllocation.requireDistinct(NAME, resources);
+    for (var resource : resources) {
+      if (resource.weight() != 1) {
+        throw new IllegalArgumentException(
+            NAME + " weight of resource " + resource.name() + " must be 1, was " + resource.weight());
+      }
+    }
+    this.allocation = ResourceAllocation.plain(NAME, resources);
+  }
+
+  /** @return the resources balanced */
+  public List<ScoredResource> resources() {
+    return allocation.resources();
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public long score(PodInfo pod, NodeInfo node) {
+    long[] podRequests = allocation.podRequests(pod);
+    if (ResourceAllocation.requestsNothing(podRequests)) {
+      return 0;
+    }
+    return ResourceAllocation.balancedAllocation(allocation.usage(podRequests, node));
+  }
+}

@@ -1,0 +1,127 @@
+package io.kubesched.policy.plugins;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.policy.Scorer;
+import java.util.List;
+
+/**
+ * Scores nodes by a user-defined function of their utilization: kube-scheduler's {@code NodeResourcesFit}
+ * plugin with the {@code RequestedToCapacityRatio} scoring strategy (formerly the {@code
+ * RequestedToCapacityRatio} plugin and {@code RequestedToCapacityRatioPriority}).
+ *
+ * <p>The function is given as {@linkplain ShapePoint shape points} (utilization 0..100 → score 0..10) joined by
+ * straight lines and flat beyond the first and last point; scores are scaled by 10 to 0..100. Per resource,
+ * the utilization is {@code requested * 100 / allocatable} in whole percent ({@code requested} being what the
+ * node's pods take plus what the pod asks, over {@code allocatable} counting as 100), mapped through the
+ * function in integer arithmetic. The node's score is the weighted average of the resources whose mapped score
+ * is above 0 (a resource scoring 0 does not count, nor does its weight), rounded half up. CPU and memory count
+ * the {@linkplain PodInfo#nonZeroRequests() non-zero requests}. A resource the node has none of is skipped, and
+ * so is an extended resource the pod does not request.
+ *
+ * <p>Scores lie in {@code 0..}{@link Scorer#MAX_SCORE}; no normalisation. Immutable and thread-safe.
+ */
+public final class RequestedToCapacityRatioScorer implements Scorer {
+
+  /** The scorer's name. */
+  public static final String NAME = "RequestedToCapacityRatio";
+
+  /** The highest score of a shape point, kube-scheduler's {@code MaxCustomPriorityScore}. */
+  public static final int MAX_SHAPE_SCORE = 10;
+
+  /** The highest utilization of a shape point. */
+  public static final int MAX_UTILIZATION = 100;
+
+  /**
+   * A point of the scoring function.
+   *
+   * @param utilization a utilization in percent, 0..{@value #MAX_UTILIZATION}
+   * @param score the score at that utilization, 0..{@value #MAX_SHAPE_SCORE}
+   */
+  public record ShapePoint(int utilization, int score) {
+
+    /** @throws IllegalArgumentException if either value is out of its range */
+    public ShapePoint {
+      if (utilization < 0 || utilization > MAX_UTILIZATION) {
+        throw new IllegalArgumentException(
+            "shape point utilization must be in 0.." + MAX_UTILIZATION + ", was " + utilization);
+      }
+      if (score < 0 || score > MAX_SHAPE_SCORE) {
+        throw new IllegalArgumentException(
+            "shape point score must be in 0.." + MAX_SHAPE_SCORE + ", was " + score);
+      }
+    }
+  }
+
+  private final List<ShapePoint> shape;
+  private final long[] utilizations;
+  private final long[] scores;
+  private final ResourceAllocation allocation;
+
+  /**
+   * @param shape the scoring function's points, in strictly increasing utilization
+   * @param resources the resources to score and their weights
+   * @throws IllegalArgumentException if {@code shape} is empty or not strictly increasing in utilization, or
+   *     {@code resources} is empty
+   */
+  public RequestedToCapacityRatioScorer(List<ShapePoint> shape, List<ScoredResource> resources) {
+    if (shape.isEmpty()) {
+      throw new IllegalArgumentException(NAME + " needs at least one shape point");
+    }
+    this.shape = List.copyOf(shape);
+    this.utilizations = new long[shape.size()];
+    this.scores = new long[shape.size()];
+    for (int i = 0; i < shape.size(); i++) {
+      var point = shape.get(i);
+      if (i > 0 && point.utilization() <= shape.get(i - 1).utilization()) {
+        throw new IllegalArgumentException(
+            NAME + " shape points must be in strictly increasing utilization, but point " + i
+                + " has utilization " + point.utilization() + " after " + shape.get(i - 1).utilization());
+      }
+      utilizations[i] = point.utilization();
+      scores[i] = (long) point.score() * (Scorer.MAX_SCORE / MAX_SHAPE_SCORE);
+    }
+    this.allocation = ResourceAllocation.nonZero(NAME, resources);
+  }
+
+  /** @return the scoring function's points, as given (scores 0..10) */
+  public List<ShapePoint> shape() {
+    return shape;
+  }
+
+  /** @return the resources scored and their weights */
+  public List<ScoredResource> resources() {
+    return allocation.resources();
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public long score(PodInfo pod, NodeInfo node) {
+    return allocation.requestedToCapacityRatio(
+        allocation.usage(allocation.podRequests(pod), node),
+        utilization -> brokenLinear(utilizations, scores, utilization));
+  }
+
+  /**
+   * kube's {@code BuildBrokenLinearFunction}: the score at {@code p}, linearly interpolated between the
+   * neighbouring points in integer arithmetic (division truncating towards zero, as Go's), the first point's
+   * score below it and the last point's score above it.
+   */
+  static long brokenLinear(long[] utilizations, long[] scores, long p) {
+    for (int i = 0; i < utilizations.length; i++) {
+      if (p <= utilizations[i]) {
+        if (i == 0) {
+          return scores[0];
+        }
+        return scores[i - 1]
+            + (scores[i] - scores[i - 1]) * (p - utilizations[i - 1])
+                / (utilizations[i] - utilizations[i - 1]);
+      }
+    }
+    return scores[scores.length - 1];
+  }
+}
