@@ -1,0 +1,143 @@
+package io.kubesched.policy.plugins;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.policy.PreScorer;
+import io.kubesched.policy.Scorer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Favours nodes that already hold the pod's container images: kube-scheduler's {@code ImageLocality} plugin
+ * (formerly {@code ImageLocalityPriority}), as of 1.37.
+ *
+ * <p>For each of the pod's {@linkplain PodInfo#images() container and init container images} (each container
+ * counts, even when two use the same image) that the node holds, the image's size is scaled by its spread, the
+ * share of all nodes that hold it, and truncated; the sum, clamped to {@code 23 MiB .. 1000 MiB × number of
+ * images}, is mapped linearly onto {@code 0..100}, rounded down. An image name without a tag or digest is
+ * looked up as {@code name:latest}; the node's names are taken as they are.
+ *
+ * <p>Deviations: kube also counts image volumes ({@code volumes[].image}), which this model does not carry.
+ * When a node lists the same image name twice with different sizes, the first size is used (kube uses the
+ * size of whichever node its cache saw first). Image sizes near {@link Long#MAX_VALUE} saturate instead of
+ * overflowing.
+ *
+ * <p>This scorer scores only through {@link #prepare}, which counts per image how many nodes hold it. This
+ * scorer and the ones it prepares are immutable and thread-safe.
+ */
+public final class ImageLocalityScorer implements Scorer, PreScorer {
+
+  /** The scorer's name. */
+  public static final String NAME = "ImageLocality";
+
+  private static final long MB = 1024L * 1024;
+
+  /** Below this sum of scaled image sizes a node scores 0: 23 MiB, about the size of a small image. */
+  static final long MIN_THRESHOLD = 23 * MB;
+
+  /** Per image of the pod, the sum of scaled image sizes at which a node scores 100: 1000 MiB. */
+  static final long MAX_CONTAINER_THRESHOLD = 1000 * MB;
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /**
+   * Not supported: the score needs how many nodes hold each image, so this scorer is used through {@link
+   * #prepare}.
+   *
+   * @throws IllegalStateException always
+   */
+  @Override
+  public long score(PodInfo pod, NodeInfo node) {
+    throw new IllegalStateException(NAME + " scores only through prepare(pod, nodes)");
+  }
+
+  /**
+   * @param allNodes every node of the snapshot: the spread of an image is the share of these that hold it
+   * @return a scorer of {@code pod}'s feasible nodes
+   */
+  @Override
+  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+    var wanted = new HashSet<String>();
+    for (var image : pod.images()) {
+      wanted.add(normalizedImageName(image));
+    }
+    var nodesHolding = new HashMap<String, Integer>();
+    for (var node : allNodes) {
+      var held = new HashSet<String>();
+      for (var image : node.images()) {
+        for (var name : image.names()) {
+          if (wanted.contains(name) && held.add(name)) {
+            nodesHolding.merge(name, 1, Integer::sum);
+          }
+        }
+      }
+    }
+    return new Prepared(Map.copyOf(nodesHolding), allNodes.size());
+  }
+
+  /** kube's {@code normalizedImageName}: {@code name:latest} when the name has no tag after its last slash. */
+  static String normalizedImageName(String name) {
+    return name.lastIndexOf(':') <= name.lastIndexOf('/') ? name + ":latest" : name;
+  }
+
+  /** kube's {@code calculatePriority}. */
+  static long priority(long sumScores, int imageCount) {
+    long maxThreshold = MAX_CONTAINER_THRESHOLD * imageCount;
+    long clamped = sumScores < MIN_THRESHOLD ? MIN_THRESHOLD : Math.min(sumScores, maxThreshold);
+    return MAX_SCORE * (clamped - MIN_THRESHOLD) / (maxThreshold - MIN_THRESHOLD);
+  }
+
+  /** One pod's scorer, knowing how many nodes hold each of its images. */
+  private static final class Prepared implements Scorer {
+    private final Map<String, Integer> nodesHolding;
+    private final int totalNodes;
+
+    Prepared(Map<String, Integer> nodesHolding, int totalNodes) {
+      this.nodesHolding = nodesHolding;
+      this.totalNodes = totalNodes;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public long score(PodInfo pod, NodeInfo node) {
+      var sizes = new HashMap<String, Long>();
+      for (var image : node.images()) {
+        for (var name : image.names()) {
+          sizes.putIfAbsent(name, image.sizeBytes());
+        }
+      }
+      long sum = 0;
+      for (var image : pod.images()) {
+        var name = normalizedImageName(image);
+        var size = sizes.get(name);
+        if (size != null) {
+          sum = saturatedAdd(sum, scaledImageScore(size, nodesHolding.getOrDefault(name, 0)));
+        }
+      }
+      return priority(sum, pod.images().size());
+    }
+
+    /** kube's {@code scaledImageScore}: the size times the share of nodes holding the image, truncated. */
+    private long scaledImageScore(long size, int holding) {
+      if (totalNodes == 0) {
+        return 0;
+      }
+      double spread = (double) holding / (double) totalNodes;
+      return (long) ((double) size * spread);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+      long sum = a + b;
+      return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+  }
+}
