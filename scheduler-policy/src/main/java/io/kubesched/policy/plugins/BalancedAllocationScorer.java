@@ -2,6 +2,7 @@ package io.kubesched.policy.plugins;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.Scorer;
 import java.util.List;
 
@@ -20,13 +21,27 @@ import java.util.List;
  * (to avoid piling best-effort pods onto one node); here it scores 0 on every node, which ranks nodes the same.
  * A resource the node has none of is skipped, and so is an extended resource the pod does not request.
  *
- * <p>Scores lie in {@code 50..}{@link Scorer#MAX_SCORE}, or 0 for such a pod; no normalisation. Immutable and
- * thread-safe.
+ * <p>Scores lie in {@code 50..}{@link Scorer#MAX_SCORE}, or 0 for such a pod; no normalisation. As kube's
+ * {@code PreScore}, {@link #prepare} computes the pod's requests once; {@link #score} computes them itself,
+ * with the same result. Immutable and thread-safe, and so are the scorers it prepares.
  */
-public final class BalancedAllocationScorer implements Scorer {
+public final class BalancedAllocationScorer implements Scorer, PreScorer {
 
   /** The scorer's name. */
   public static final String NAME = "NodeResourcesBalancedAllocation";
+
+  /** What a skipped plugin adds to every node's total. */
+  private static final Scorer SKIPPED = new Scorer() {
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public long score(PodInfo pod, NodeInfo node) {
+      return 0;
+    }
+  };
 
   private final ResourceAllocation allocation;
 
@@ -69,5 +84,17 @@ public final class BalancedAllocationScorer implements Scorer {
       return 0;
     }
     return ResourceAllocation.balancedAllocation(allocation.usage(podRequests, node));
+  }
+
+  /**
+   * @return a scorer of {@code pod} on any node, with the pod's requests computed once; for a pod requesting
+   *     none of the resources, one that scores every node 0 (kube skips the plugin for such a pod)
+   */
+  @Override
+  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+    if (ResourceAllocation.requestsNothing(allocation.podRequests(pod))) {
+      return SKIPPED;
+    }
+    return allocation.prepare(NAME, pod, ResourceAllocation::balancedAllocation);
   }
 }

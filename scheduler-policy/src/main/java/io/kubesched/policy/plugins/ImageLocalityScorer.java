@@ -24,8 +24,9 @@ import java.util.Map;
  * size of whichever node its cache saw first). Image sizes near {@link Long#MAX_VALUE} saturate instead of
  * overflowing.
  *
- * <p>This scorer scores only through {@link #prepare}, which counts per image how many nodes hold it. This
- * scorer and the ones it prepares are immutable and thread-safe.
+ * <p>This scorer scores only through {@link #prepare}, which counts per image how many nodes hold it (kube
+ * reads the same from its snapshot during Score). This scorer and the ones it prepares are immutable and
+ * thread-safe.
  */
 public final class ImageLocalityScorer implements Scorer, PreScorer {
 

@@ -3,8 +3,10 @@ package io.kubesched.policy.plugins;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PreferredSchedulingTerm;
+import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.ScoreNormalizer;
 import io.kubesched.policy.Scorer;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,9 +23,10 @@ import java.util.List;
  * NodeSelectors#matches} decides. A term with a weight below 1 (the API allows 1..100) is ignored, as kube
  * ignores weight 0, so scores stay in range.
  *
- * <p>Immutable and thread-safe.
+ * <p>As kube's {@code PreScore}, {@link #prepare} gathers the terms to score once per pod; {@link #score}
+ * gathers them itself, with the same result. Immutable and thread-safe, and so are the scorers it prepares.
  */
-public final class NodeAffinityScorer implements Scorer, ScoreNormalizer {
+public final class NodeAffinityScorer implements Scorer, ScoreNormalizer, PreScorer {
 
   /** The scorer's name. */
   public static final String NAME = "NodeAffinity";
@@ -66,6 +69,14 @@ public final class NodeAffinityScorer implements Scorer, ScoreNormalizer {
     return weightOfMatches(addedPreferred, node) + weightOfMatches(pod.affinity().preferred(), node);
   }
 
+  /** @return a scorer of {@code pod}'s and the added preferred terms on any node, normalising as this one */
+  @Override
+  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+    var terms = new ArrayList<PreferredSchedulingTerm>(addedPreferred);
+    terms.addAll(pod.affinity().preferred());
+    return new Prepared(List.copyOf(terms));
+  }
+
   @Override
   public void normalize(PodInfo pod, long[] scores) {
     DefaultScoreNormalization.normalize(scores, false);
@@ -79,5 +90,29 @@ public final class NodeAffinityScorer implements Scorer, ScoreNormalizer {
       }
     }
     return sum;
+  }
+
+  /** One pod's scorer: the terms are fixed, the {@code pod} passed to {@link #score} is not read. */
+  private static final class Prepared implements Scorer, ScoreNormalizer {
+    private final List<PreferredSchedulingTerm> terms;
+
+    Prepared(List<PreferredSchedulingTerm> terms) {
+      this.terms = terms;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public long score(PodInfo pod, NodeInfo node) {
+      return weightOfMatches(terms, node);
+    }
+
+    @Override
+    public void normalize(PodInfo pod, long[] scores) {
+      DefaultScoreNormalization.normalize(scores, false);
+    }
   }
 }

@@ -2,6 +2,7 @@ package io.kubesched.policy.plugins;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.Scorer;
 import java.util.List;
 
@@ -19,9 +20,11 @@ import java.util.List;
  * the {@linkplain PodInfo#nonZeroRequests() non-zero requests}. A resource the node has none of is skipped, and
  * so is an extended resource the pod does not request.
  *
- * <p>Scores lie in {@code 0..}{@link Scorer#MAX_SCORE}; no normalisation. Immutable and thread-safe.
+ * <p>Scores lie in {@code 0..}{@link Scorer#MAX_SCORE}; no normalisation. As kube's {@code PreScore}, {@link
+ * #prepare} computes the pod's requests once; {@link #score} computes them itself, with the same result.
+ * Immutable and thread-safe, and so are the scorers it prepares.
  */
-public final class RequestedToCapacityRatioScorer implements Scorer {
+public final class RequestedToCapacityRatioScorer implements Scorer, PreScorer {
 
   /** The scorer's name. */
   public static final String NAME = "RequestedToCapacityRatio";
@@ -101,9 +104,18 @@ public final class RequestedToCapacityRatioScorer implements Scorer {
 
   @Override
   public long score(PodInfo pod, NodeInfo node) {
+    return ratio(allocation.usage(allocation.podRequests(pod), node));
+  }
+
+  /** @return a scorer of {@code pod} on any node, with the pod's requests computed once */
+  @Override
+  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+    return allocation.prepare(NAME, pod, this::ratio);
+  }
+
+  private long ratio(ResourceAllocation.Usage usage) {
     return allocation.requestedToCapacityRatio(
-        allocation.usage(allocation.podRequests(pod), node),
-        utilization -> brokenLinear(utilizations, scores, utilization));
+        usage, utilization -> brokenLinear(utilizations, scores, utilization));
   }
 
   /**

@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.util.HashSet;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
+import java.util.function.ToLongFunction;
 
 /**
  * The arithmetic kube-scheduler's resource-allocation scores share ({@code noderesources/resource_allocation.go}
@@ -131,6 +132,16 @@ final class ResourceAllocation {
       usage.requested[i] = saturatedAdd(taken, podRequests[i]);
     }
     return usage;
+  }
+
+  /**
+   * kube's {@code PreScore} of these plugins: a scorer of {@code pod} alone, with its requests computed once.
+   *
+   * @param scorer the name of the scorer prepared
+   * @param formula turns a node's usage into its score
+   */
+  Scorer prepare(String scorer, PodInfo pod, ToLongFunction<Usage> formula) {
+    return new Prepared(scorer, podRequests(pod), formula);
   }
 
   /** kube's {@code leastResourceScorer}: the weighted average of the unused share of each resource. */
@@ -262,6 +273,29 @@ final class ResourceAllocation {
       if (!seen.add(resource.name())) {
         throw new IllegalArgumentException(scorer + " names resource " + resource.name() + " twice");
       }
+    }
+  }
+
+  /** A scorer of one pod: its requests are fixed, the {@code pod} passed to {@link #score} is not read. */
+  private final class Prepared implements Scorer {
+    private final String name;
+    private final long[] podRequests;
+    private final ToLongFunction<Usage> formula;
+
+    Prepared(String name, long[] podRequests, ToLongFunction<Usage> formula) {
+      this.name = name;
+      this.podRequests = podRequests;
+      this.formula = formula;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public long score(PodInfo pod, NodeInfo node) {
+      return formula.applyAsLong(usage(podRequests, node));
     }
   }
 

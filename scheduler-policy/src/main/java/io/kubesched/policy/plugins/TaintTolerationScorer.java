@@ -5,6 +5,7 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
 import io.kubesched.api.TaintEffect;
 import io.kubesched.api.Toleration;
+import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.ScoreNormalizer;
 import io.kubesched.policy.Scorer;
 import java.util.List;
@@ -18,9 +19,11 @@ import java.util.List;
  * The raw scores are normalised with kube's {@code DefaultNormalizeScore}, reversed: {@code 100 - 100 * raw /
  * max}, rounded as kube does, so nodes without such taints score 100 and the worst node 0.
  *
- * <p>Immutable and thread-safe.
+ * <p>As kube's {@code PreScore}, {@link #prepare} picks the pod's tolerations that can apply once per pod;
+ * {@link #score} picks them itself, with the same result. Immutable and thread-safe, and so are the scorers it
+ * prepares.
  */
-public final class TaintTolerationScorer implements Scorer, ScoreNormalizer {
+public final class TaintTolerationScorer implements Scorer, ScoreNormalizer, PreScorer {
 
   /** The scorer's name. */
   public static final String NAME = "TaintToleration";
@@ -33,9 +36,26 @@ public final class TaintTolerationScorer implements Scorer, ScoreNormalizer {
   /** @return how many of the node's {@code PreferNoSchedule} taints the pod does not tolerate (a raw score) */
   @Override
   public long score(PodInfo pod, NodeInfo node) {
+    return untolerated(preferNoScheduleTolerations(pod), node);
+  }
+
+  /** @return a scorer of {@code pod} on any node, normalising as this one */
+  @Override
+  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+    return new Prepared(preferNoScheduleTolerations(pod));
+  }
+
+  /** The tolerations that can apply to PreferNoSchedule taints; an empty effect applies to every effect. */
+  private static List<Toleration> preferNoScheduleTolerations(PodInfo pod) {
+    return pod.tolerations().stream()
+        .filter(t -> t.effect() == null || t.effect() == TaintEffect.PREFER_NO_SCHEDULE)
+        .toList();
+  }
+
+  private static long untolerated(List<Toleration> tolerations, NodeInfo node) {
     long untolerated = 0;
     for (var taint : node.taints()) {
-      if (taint.effect() == TaintEffect.PREFER_NO_SCHEDULE && !tolerated(pod.tolerations(), taint)) {
+      if (taint.effect() == TaintEffect.PREFER_NO_SCHEDULE && !tolerated(tolerations, taint)) {
         untolerated++;
       }
     }
@@ -49,12 +69,34 @@ public final class TaintTolerationScorer implements Scorer, ScoreNormalizer {
 
   private static boolean tolerated(List<Toleration> tolerations, Taint taint) {
     for (var toleration : tolerations) {
-      var effect = toleration.effect();
-      // Only tolerations that can apply to PreferNoSchedule count; an empty effect applies to all effects.
-      if ((effect == null || effect == TaintEffect.PREFER_NO_SCHEDULE) && toleration.tolerates(taint)) {
+      if (toleration.tolerates(taint)) {
         return true;
       }
     }
     return false;
+  }
+
+  /** One pod's scorer: its tolerations are fixed, the {@code pod} passed to {@link #score} is not read. */
+  private static final class Prepared implements Scorer, ScoreNormalizer {
+    private final List<Toleration> tolerations;
+
+    Prepared(List<Toleration> tolerations) {
+      this.tolerations = tolerations;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public long score(PodInfo pod, NodeInfo node) {
+      return untolerated(tolerations, node);
+    }
+
+    @Override
+    public void normalize(PodInfo pod, long[] scores) {
+      DefaultScoreNormalization.normalize(scores, true);
+    }
   }
 }

@@ -139,6 +139,14 @@ class BalancedAllocationScorerTest {
   }
 
   @Test
+  void equal_fractions_of_more_than_two_resources_can_truncate_to_99_as_in_kube() {
+    // Checked against kube's balancedResourceScore in Go: the mean of five 8/9 is an ulp off 8/9.
+    assertEquals(99, ResourceAllocation.balance(new long[] {8, 8, 8, 8, 8}, new long[] {9, 9, 9, 9, 9}));
+    assertEquals(100, ResourceAllocation.balance(new long[] {8, 8, 8}, new long[] {9, 9, 9}));
+    assertEquals(100, ResourceAllocation.balance(new long[] {8, 8}, new long[] {9, 9}));
+  }
+
+  @Test
   void huge_quantities_near_long_max_value_do_not_overflow() {
     var pod = PodInfo.builder("default", "p")
         .requests(Resources.of(Long.MAX_VALUE / 2, Long.MAX_VALUE / 2)).build();
