@@ -214,6 +214,21 @@ final class ScorerFixtures {
     return result;
   }
 
+  /**
+   * Scores as {@link #scores(Scorer, PodInfo, List)} but without preparing the scorer, as kube's Score does
+   * when PreScore did not run: prepared and unprepared scorers must agree.
+   */
+  static List<Long> unpreparedScores(Scorer scorer, PodInfo pod, List<NodeInfo> nodes) {
+    var raw = new long[nodes.size()];
+    for (int i = 0; i < raw.length; i++) {
+      raw[i] = scorer.score(pod, nodes.get(i));
+    }
+    if (scorer instanceof ScoreNormalizer normalizer) {
+      normalizer.normalize(pod, raw);
+    }
+    return list(raw);
+  }
+
   /** @return the final score of the single node {@code node} among {@code nodes} */
   static long scoreOf(Scorer scorer, PodInfo pod, List<NodeInfo> nodes, NodeInfo node) {
     return scores(scorer, pod, nodes).get(nodes.indexOf(node));
@@ -232,12 +247,23 @@ final class ScorerFixtures {
         Tuple.of(3, Arbitraries.longs().between(0, 20_000)));
   }
 
-  /** Requests of a pod over CPU, memory and {@value #GPU}, with the non-zero defaults derived. */
+  /**
+   * Requests of a pod over CPU, memory and {@value #GPU}: as one container that leaves CPU and memory out when
+   * they are 0 (the non-zero defaults apply) or names them explicitly (they do not); one in five names them as
+   * 0 and requests nothing at all.
+   */
   static Arbitrary<PodInfo> resourcePods() {
-    return Combinators.combine(amounts(), amounts(), Arbitraries.of(0L, 0L, 1L, 2L, 4L))
-        .as((cpu, memory, gpu) -> PodInfo.builder(NAMESPACE, "pod")
-            .requests(new Resources(cpu, memory, 0, 1, Map.of(GPU, gpu)))
-            .build());
+    var general = Combinators.combine(
+            amounts(), amounts(), Arbitraries.of(0L, 0L, 1L, 2L, 4L), Arbitraries.of(true, false))
+        .as((cpu, memory, gpu, explicit) -> {
+          var pod = PodInfo.builder(NAMESPACE, "pod")
+              .requests(new Resources(cpu, memory, 0, 1, Map.of(GPU, gpu)))
+              .build();
+          // A container that names CPU and memory, even as 0, gets no non-zero defaults.
+          return explicit ? withoutDefaults(pod) : pod;
+        });
+    var explicitlyNothing = Arbitraries.just(withoutDefaults(PodInfo.builder(NAMESPACE, "idle").build()));
+    return Arbitraries.frequencyOf(Tuple.of(4, general), Tuple.of(1, explicitlyNothing));
   }
 
   /** Nodes offering CPU, memory and {@value #GPU} (each sometimes none), with up to three pods on them. */
@@ -263,13 +289,43 @@ final class ScorerFixtures {
     });
   }
 
+  /**
+   * Scale factors from 1 up to the largest that keeps quantities of up to 2000 within a long, so that scaled
+   * quantities often exceed what kube's int64 arithmetic could multiply by 100.
+   */
+  static Arbitrary<Long> scales() {
+    return Arbitraries.oneOf(
+        Arbitraries.longs().between(1, 10),
+        Arbitraries.of(1000L, 1_000_000_000L, 1_000_000_000_000_000L, Long.MAX_VALUE / 2000),
+        Arbitraries.longs().between(1, Long.MAX_VALUE / 2000));
+  }
+
   /** @return a copy of {@code pod} whose non-zero requests are its plain requests (no defaults apply) */
   static PodInfo withoutDefaults(PodInfo pod) {
     return pod.toBuilder().nonZeroRequests(pod.requests()).build();
   }
 
-  /** @return labels drawn from a small alphabet of keys and values */
+  /** @return labels over the keys a, b and c, each absent or valued x or y: all 27 such maps */
   static Arbitrary<Map<String, String>> smallLabels() {
-    return Arbitraries.maps(Arbitraries.of("a", "b", "c"), Arbitraries.of("x", "y")).ofMaxSize(3);
+    var all = new ArrayList<Map<String, String>>();
+    for (var a : List.of("", "x", "y")) {
+      for (var b : List.of("", "x", "y")) {
+        for (var c : List.of("", "x", "y")) {
+          var labels = new TreeMap<String, String>();
+          if (!a.isEmpty()) {
+            labels.put("a", a);
+          }
+          if (!b.isEmpty()) {
+            labels.put("b", b);
+          }
+          if (!c.isEmpty()) {
+            labels.put("c", c);
+          }
+          all.add(labels);
+        }
+      }
+    }
+    return Arbitraries.of(all);
   }
+
 }
