@@ -1,0 +1,123 @@
+package io.kubesched.policy.plugins;
+
+import io.kubesched.api.PreferredSchedulingTerm;
+import io.kubesched.policy.WeightedScorer;
+import java.util.List;
+
+/**
+ * The built-in scorers, each with kube-scheduler's semantics, and kube-scheduler's default set of them.
+ *
+ * <p>Every method returns a new, immutable, thread-safe scorer. Where kube has a {@code PreScore}, the scorer is
+ * a {@link io.kubesched.policy.PreScorer} too; {@link SelectorSpreadScorer} and {@link ImageLocalityScorer}
+ * score only through {@link io.kubesched.policy.PreScorer#prepare}, the others also directly. Whoever runs a
+ * prepared scorer must ask it, not the scorer it came from, whether it is a {@link
+ * io.kubesched.policy.ScoreNormalizer} (the prepared scorers of normalising scorers are).
+ */
+public final class Scorers {
+
+  private Scorers() {}
+
+  /**
+   * kube-scheduler's default profile (v1 {@code default_plugins.go}), restricted to the scores this library
+   * implements, in kube's order and with kube's weights: {@code TaintToleration} 3, {@code NodeAffinity} 2,
+   * {@code NodeResourcesFit} (LeastAllocated over CPU and memory) 1, {@code NodeResourcesBalancedAllocation} 1,
+   * {@code ImageLocality} 1. Kube's {@code PodTopologySpread} (2) and {@code InterPodAffinity} (2) are not
+   * implemented and so not included.
+   *
+   * @return the weighted scorers, a new immutable list
+   */
+  public static List<WeightedScorer> defaults() {
+    return List.of(
+        new WeightedScorer(taintToleration(), 3),
+        new WeightedScorer(nodeAffinity(), 2),
+        new WeightedScorer(leastAllocated(), 1),
+        new WeightedScorer(balancedAllocation(), 1),
+        new WeightedScorer(imageLocality(), 1));
+  }
+
+  /** @return {@link LeastAllocatedScorer} over CPU and memory, weight 1 each */
+  public static LeastAllocatedScorer leastAllocated() {
+    return new LeastAllocatedScorer();
+  }
+
+  /**
+   * @return {@link LeastAllocatedScorer} over {@code resources}
+   * @throws IllegalArgumentException if {@code resources} is empty
+   */
+  public static LeastAllocatedScorer leastAllocated(List<ScoredResource> resources) {
+    return new LeastAllocatedScorer(resources);
+  }
+
+  /** @return {@link MostAllocatedScorer} over CPU and memory, weight 1 each */
+  public static MostAllocatedScorer mostAllocated() {
+    return new MostAllocatedScorer();
+  }
+
+  /**
+   * @return {@link MostAllocatedScorer} over {@code resources}
+   * @throws IllegalArgumentException if {@code resources} is empty
+   */
+  public static MostAllocatedScorer mostAllocated(List<ScoredResource> resources) {
+    return new MostAllocatedScorer(resources);
+  }
+
+  /**
+   * @return {@link RequestedToCapacityRatioScorer} with {@code shape} over {@code resources}
+   * @throws IllegalArgumentException if {@code shape} is empty or not strictly increasing in utilization, or
+   *     {@code resources} is empty
+   */
+  public static RequestedToCapacityRatioScorer requestedToCapacityRatio(
+      List<RequestedToCapacityRatioScorer.ShapePoint> shape, List<ScoredResource> resources) {
+    return new RequestedToCapacityRatioScorer(shape, resources);
+  }
+
+  /** @return {@link BalancedAllocationScorer} over CPU and memory */
+  public static BalancedAllocationScorer balancedAllocation() {
+    return new BalancedAllocationScorer();
+  }
+
+  /**
+   * @return {@link BalancedAllocationScorer} over {@code resources}
+   * @throws IllegalArgumentException if {@code resources} is empty, repeats a resource or has a weight other
+   *     than 1
+   */
+  public static BalancedAllocationScorer balancedAllocation(List<ScoredResource> resources) {
+    return new BalancedAllocationScorer(resources);
+  }
+
+  /** @return {@link NodeAffinityScorer} of the pod's own preferred terms */
+  public static NodeAffinityScorer nodeAffinity() {
+    return new NodeAffinityScorer();
+  }
+
+  /**
+   * @return {@link NodeAffinityScorer} that also scores {@code addedPreferred} for every pod
+   * @throws IllegalArgumentException if a term's weight is outside 1..100
+   */
+  public static NodeAffinityScorer nodeAffinity(List<PreferredSchedulingTerm> addedPreferred) {
+    return new NodeAffinityScorer(addedPreferred);
+  }
+
+  /** @return {@link TaintTolerationScorer} */
+  public static TaintTolerationScorer taintToleration() {
+    return new TaintTolerationScorer();
+  }
+
+  /**
+   * @return {@link NodeLabelScorer} favouring nodes that have {@code label} ({@code presence}) or lack it
+   * @throws IllegalArgumentException if {@code label} is empty
+   */
+  public static NodeLabelScorer nodeLabel(String label, boolean presence) {
+    return new NodeLabelScorer(label, presence);
+  }
+
+  /** @return {@link SelectorSpreadScorer} */
+  public static SelectorSpreadScorer selectorSpread() {
+    return new SelectorSpreadScorer();
+  }
+
+  /** @return {@link ImageLocalityScorer} */
+  public static ImageLocalityScorer imageLocality() {
+    return new ImageLocalityScorer();
+  }
+}
