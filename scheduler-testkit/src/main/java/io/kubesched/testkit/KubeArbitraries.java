@@ -1,0 +1,490 @@
+package io.kubesched.testkit;
+
+import io.kubesched.api.ContainerImage;
+import io.kubesched.api.HostPort;
+import io.kubesched.api.NodeAffinity;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.NodeSelectorRequirement;
+import io.kubesched.api.NodeSelectorTerm;
+import io.kubesched.api.Owner;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.PreferredSchedulingTerm;
+import io.kubesched.api.Resources;
+import io.kubesched.api.Taint;
+import io.kubesched.api.TaintEffect;
+import io.kubesched.api.Toleration;
+import io.kubesched.api.Volume;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.RandomDistribution;
+import net.jqwik.api.Tuple;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * jqwik arbitraries of the scheduler's domain model, for property tests of placement policies.
+ *
+ * <p>Every value is drawn from a small alphabet, so that what a policy compares matches in some tries and
+ * not in others: node labels and pod node selectors use the keys {@value #LABEL_ZONE}, {@value #LABEL_DISK}
+ * and {@value #LABEL_GPU} with the values {@code a} and {@code b}; taints and tolerations use the keys
+ * {@value #TAINT_DEDICATED}, {@value #TAINT_SPOT} and {@value #TAINT_GPU} with the values {@code ""},
+ * {@code team-a} and {@code team-b} and every effect; extended resources are {@value #GPU}, {@value
+ * #LICENCE} and {@value #HUGEPAGES}. The edge cases that break policies are drawn on purpose and often
+ * (not left to jqwik's edge-case mode): requests of zero, pods that request exactly a node's free
+ * capacity or one millicore more ({@link #scenarios()}), amounts at and near {@link Long#MAX_VALUE}, nodes
+ * without labels, nodes with many taints, cordoned nodes, extended resources, and empty clusters.
+ *
+ * <p>jqwik's own edge cases are switched off for these arbitraries: those of a list of nodes alone would
+ * fill half the tries with one-node clusters. The arbitraries are values: configuring one returns a new
+ * one, and they may be shared between properties. Users who prefer parameters resolved by type can use
+ * {@link KubeDomain} instead.
+ */
+public final class KubeArbitraries {
+
+  /** Node label key for a zone. */
+  public static final String LABEL_ZONE = "zone";
+
+  /** Node label key for a disk type. */
+  public static final String LABEL_DISK = "disk";
+
+  /** Node label key for an accelerator. */
+  public static final String LABEL_GPU = "gpu";
+
+  /** Taint key for nodes dedicated to a team. */
+  public static final String TAINT_DEDICATED = "dedicated";
+
+  /** Taint key for spot nodes. */
+  public static final String TAINT_SPOT = "spot";
+
+  /** Taint key for accelerator nodes. */
+  public static final String TAINT_GPU = "gpu";
+
+  /** Extended resource: accelerators, in devices. */
+  public static final String GPU = "nvidia.com/gpu";
+
+  /** Extended resource: software licences, in seats. */
+  public static final String LICENCE = "example.com/licence";
+
+  /** Hugepages resource, in bytes. */
+  public static final String HUGEPAGES = "hugepages-2Mi";
+
+  private static final List<String> LABEL_KEYS = List.of(LABEL_ZONE, LABEL_DISK, LABEL_GPU);
+  private static final List<String> LABEL_VALUES = List.of("a", "b");
+  private static final List<String> TAINT_KEYS = List.of(TAINT_DEDICATED, TAINT_SPOT, TAINT_GPU);
+  private static final List<String> TAINT_VALUES = List.of("", "team-a", "team-b");
+  private static final List<String> EXTENDED = List.of(GPU, LICENCE, HUGEPAGES);
+  private static final List<String> IMAGES = List.of("nginx:1.27", "redis:7.4", "busybox:1.37");
+  private static final long MIB = 1024L * 1024;
+  private static final long GIB = 1024 * MIB;
+
+  /** Weights are out of this: a huge request in one pending pod in twenty per resource, one placed in 200. */
+  private static final int HUGE_SCALE = 200;
+
+  private static final int PENDING_HUGE_WEIGHT = 10;
+  private static final int PLACED_HUGE_WEIGHT = 1;
+
+  /** How many node names {@link #nodes()} draws from: enough for clusters of its default size. */
+  static final int DEFAULT_NODE_NAMES = 12;
+
+  private KubeArbitraries() {}
+
+  /**
+   * Pending pods: no {@code nodeName}, {@code pods = 1} in their requests, named {@code pod-N} in namespace
+   * {@code default} or {@code team-a}. About one in six requests nothing at all, and about one in eight
+   * asks for an amount at or near {@link Long#MAX_VALUE}; a third carry a node selector, three in four carry
+   * tolerations, all from the small alphabets above; some carry node affinity, host ports, volumes and
+   * extended resource requests.
+   *
+   * @return an arbitrary of pending pods, never {@code null}
+   */
+  public static Arbitrary<PodInfo> pods() {
+    return Combinators.combine(podDraws(PENDING_HUGE_WEIGHT), nodeSelectors(), affinities(), tolerationLists())
+        .as(
+            (draw, nodeSelector, affinity, tolerations) ->
+                draw.builder(draw.name())
+                    .nodeSelector(nodeSelector)
+                    .affinity(affinity)
+                    .tolerations(tolerations)
+                    .build())
+        .withoutEdgeCases();
+  }
+
+  /**
+   * Nodes, each with the pods already placed on it (zero to four, bound to it by {@code nodeName}, their
+   * requests summed into {@code requested} by {@link NodeInfo#withPod(PodInfo)}), named {@code node-0} to
+   * {@code node-11}. About one node in four has no labels, one in six is cordoned, one in five has four to
+   * six taints (unique by key and effect, as the API server demands), half offer extended resources;
+   * allocatable amounts are mostly ordinary, sometimes zero and sometimes at or near {@link
+   * Long#MAX_VALUE}, and {@code pods} is sometimes small, so that nodes fill up.
+   *
+   * @return an arbitrary of nodes, never {@code null}
+   */
+  public static Arbitrary<NodeInfo> nodes() {
+    return Combinators.combine(Arbitraries.of(nodeNames(DEFAULT_NODE_NAMES)), unnamedNodes())
+        .as((name, node) -> node.apply(name))
+        .withoutEdgeCases();
+  }
+
+  /**
+   * Clusters of zero to eight nodes with unique names; about one in ten is empty. {@link
+   * ClusterArbitrary#ofSize(int, int)} changes the size.
+   *
+   * @return a configurable arbitrary of clusters, never {@code null}
+   */
+  public static ClusterArbitrary clusters() {
+    return new ClusterArbitrary();
+  }
+
+  /**
+   * A pending pod from {@link #pods()} and a cluster from {@link #clusters()}. In about one scenario in
+   * five the pod requests exactly the free CPU, memory, ephemeral storage and extended resources of one of
+   * the cluster's nodes (allocatable less requested, zero if the node is already over-committed), and in
+   * about one in ten one millicore more than that. {@link ScenarioArbitrary#ofClusterSize(int, int)},
+   * {@link ScenarioArbitrary#withPods(Arbitrary)} and {@link ScenarioArbitrary#withClusters(Arbitrary)}
+   * configure it.
+   *
+   * @return a configurable arbitrary of scenarios, never {@code null}
+   */
+  public static ScenarioArbitrary scenarios() {
+    return new ScenarioArbitrary(pods(), clusters());
+  }
+
+  /** Nodes without a name yet: a cluster names them, so that names are unique without redrawing nodes. */
+  static Arbitrary<Function<String, NodeInfo>> unnamedNodes() {
+    var placedPods =
+        Arbitraries.frequencyOf(
+            Tuple.of(1, Arbitraries.just(List.<PodDraw>of())),
+            Tuple.of(3, podDraws(PLACED_HUGE_WEIGHT).list().ofMinSize(1).ofMaxSize(4)));
+    return Combinators.combine(
+            nodeLabels(),
+            taintLists(),
+            Arbitraries.frequency(Tuple.of(1, true), Tuple.of(5, false)),
+            allocatables(),
+            imageLists(),
+            placedPods)
+        .as(
+            (labels, taints, cordoned, allocatable, images, pods) ->
+                name -> {
+                  var node =
+                      NodeInfo.builder(name)
+                          .labels(labels)
+                          .taints(taints)
+                          .unschedulable(cordoned)
+                          .allocatable(allocatable)
+                          .images(images)
+                          .build();
+                  // Placed pods are named after their node, so that pod keys are unique across a cluster.
+                  for (int i = 0; i < pods.size(); i++) {
+                    node = node.withPod(pods.get(i).builder(name + "-pod-" + i).nodeName(name).build());
+                  }
+                  return node;
+                });
+  }
+
+  /** @return {@code node-0} to {@code node-(count - 1)} */
+  static List<String> nodeNames(int count) {
+    return IntStream.range(0, count).mapToObj(i -> "node-" + i).toList();
+  }
+
+  /**
+   * @return what {@code node} has left: allocatable less requested, per resource, never below zero
+   */
+  static Resources free(NodeInfo node) {
+    var allocatable = node.allocatable();
+    var requested = node.requested();
+    var extended = new TreeMap<String, Long>();
+    allocatable.extended().forEach((name, amount) -> extended.put(name, left(amount, requested.extended(name))));
+    return new Resources(
+        left(allocatable.milliCpu(), requested.milliCpu()),
+        left(allocatable.memory(), requested.memory()),
+        left(allocatable.ephemeralStorage(), requested.ephemeralStorage()),
+        left(allocatable.pods(), requested.pods()),
+        extended);
+  }
+
+  private static long left(long offered, long taken) {
+    return Math.max(0, offered - taken);
+  }
+
+  // ---- pods ----
+
+  /** What pending and placed pods share; placement constraints are added to pending pods only. */
+  private record PodDraw(
+      String namespace,
+      String name,
+      int priority,
+      Map<String, String> labels,
+      @Nullable Owner owner,
+      Resources requests,
+      List<HostPort> hostPorts,
+      List<Volume> volumes,
+      List<String> images) {
+
+    PodInfo.Builder builder(String podName) {
+      return PodInfo.builder(namespace, podName)
+          .priority(priority)
+          .labels(labels)
+          .owner(owner)
+          .requests(requests)
+          .hostPorts(hostPorts)
+          .volumes(volumes)
+          .images(images);
+    }
+  }
+
+  private static Arbitrary<PodDraw> podDraws(int hugeWeight) {
+    var identity =
+        Combinators.combine(Arbitraries.of("default", "team-a"), uniform(0, 99))
+            .as((namespace, i) -> Tuple.of(namespace, "pod-" + i));
+    return Combinators.combine(
+            identity,
+            Arbitraries.frequency(Tuple.of(6, 0), Tuple.of(2, 1000), Tuple.of(1, -10), Tuple.of(1, 2_000_000_000)),
+            Arbitraries.of(labelMaps(List.of("app", "tier"), List.of("web", "db"), 0, 2)),
+            owners(),
+            podRequests(hugeWeight),
+            hostPortLists(),
+            volumeLists(),
+            Arbitraries.of(IMAGES).list().ofMinSize(1).ofMaxSize(2))
+        .as(
+            (id, priority, labels, owner, requests, hostPorts, volumes, images) ->
+                new PodDraw(id.get1(), id.get2(), priority, labels, owner, requests, hostPorts, volumes, images));
+  }
+
+  private static Arbitrary<Owner> owners() {
+    return Arbitraries.of(
+            new Owner("ReplicaSet", "web-5d4f", "rs-uid-1"),
+            new Owner("StatefulSet", "db", "sts-uid-1"),
+            new Owner("Job", "batch", "job-uid-1"))
+        .injectNull(0.5);
+  }
+
+  private static Arbitrary<Resources> podRequests(int hugeWeight) {
+    var some =
+        Combinators.combine(
+                requested(uniform(1, 4_000), hugeWeight),
+                requested(uniform(1, 8 * 1024).map(mib -> mib * MIB), hugeWeight),
+                requestedEphemeralStorage(hugeWeight),
+                extendedRequests(hugeWeight))
+            .as((cpu, memory, storage, extended) -> new Resources(cpu, memory, storage, 1, extended));
+    var nothing = Arbitraries.just(new Resources(0, 0, 0, 1, Map.of()));
+    return Arbitraries.frequencyOf(Tuple.of(1, nothing), Tuple.of(5, some));
+  }
+
+  private static Arbitrary<Map<String, Long>> extendedRequests(int hugeWeight) {
+    var amounts =
+        Arbitraries.frequencyOf(
+            Tuple.of(HUGE_SCALE - hugeWeight, Arbitraries.longs().between(1, 4)), Tuple.of(hugeWeight, huge()));
+    var some = Arbitraries.maps(Arbitraries.of(EXTENDED), amounts).ofMinSize(1).ofMaxSize(2);
+    return Arbitraries.frequencyOf(Tuple.of(5, Arbitraries.just(Map.<String, Long>of())), Tuple.of(1, some));
+  }
+
+  private static Arbitrary<Map<String, String>> nodeSelectors() {
+    var some = Arbitraries.of(labelMaps(LABEL_KEYS, LABEL_VALUES, 1, 2));
+    return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(Map.<String, String>of())), Tuple.of(1, some));
+  }
+
+  private static Arbitrary<NodeAffinity> affinities() {
+    var requirement =
+        Combinators.combine(
+                Arbitraries.of(LABEL_KEYS),
+                Arbitraries.of(
+                    NodeSelectorRequirement.Operator.IN,
+                    NodeSelectorRequirement.Operator.NOT_IN,
+                    NodeSelectorRequirement.Operator.EXISTS,
+                    NodeSelectorRequirement.Operator.DOES_NOT_EXIST),
+                Arbitraries.of(LABEL_VALUES).list().ofMinSize(1).ofMaxSize(2).uniqueElements())
+            .as(
+                (key, op, values) ->
+                    new NodeSelectorRequirement(
+                        key,
+                        op,
+                        op == NodeSelectorRequirement.Operator.IN || op == NodeSelectorRequirement.Operator.NOT_IN
+                            ? values
+                            : List.of()));
+    var term = requirement.list().ofMinSize(1).ofMaxSize(2).map(r -> new NodeSelectorTerm(r, List.of()));
+    var required = term.list().ofMinSize(1).ofMaxSize(2).map(t -> new NodeAffinity(t, List.of()));
+    var preferred =
+        Combinators.combine(Arbitraries.integers().between(1, 100), term)
+            .as(PreferredSchedulingTerm::new)
+            .list()
+            .ofMinSize(1)
+            .ofMaxSize(2)
+            .map(p -> new NodeAffinity(List.of(), p));
+    return Arbitraries.frequencyOf(
+        Tuple.of(6, Arbitraries.just(NodeAffinity.NONE)), Tuple.of(2, required), Tuple.of(1, preferred));
+  }
+
+  private static Arbitrary<List<Toleration>> tolerationLists() {
+    var keyed =
+        Combinators.combine(
+                Arbitraries.of(TAINT_KEYS),
+                Arbitraries.of(Toleration.Operator.class),
+                Arbitraries.of(TAINT_VALUES),
+                Arbitraries.of(TaintEffect.class).injectNull(0.3))
+            .as(
+                (key, op, value, effect) ->
+                    new Toleration(key, op, op == Toleration.Operator.EXISTS ? "" : value, effect));
+    // An empty key with Exists tolerates every taint (of the effect, if one is given).
+    var everything =
+        Arbitraries.of(TaintEffect.class)
+            .injectNull(0.5)
+            .map(effect -> new Toleration("", Toleration.Operator.EXISTS, "", effect));
+    var toleration = Arbitraries.frequencyOf(Tuple.of(9, keyed), Tuple.of(1, everything));
+    return Arbitraries.frequencyOf(
+        Tuple.of(1, Arbitraries.just(List.<Toleration>of())), Tuple.of(3, toleration.list().ofMinSize(1).ofMaxSize(3)));
+  }
+
+  private static Arbitrary<List<HostPort>> hostPortLists() {
+    var port =
+        Combinators.combine(
+                Arbitraries.of("TCP", "UDP"),
+                Arbitraries.of(HostPort.ALL_ADDRESSES, "10.0.0.1"),
+                Arbitraries.of(80, 443, 8080))
+            .as(HostPort::new);
+    return Arbitraries.frequencyOf(
+        Tuple.of(3, Arbitraries.just(List.<HostPort>of())),
+        Tuple.of(1, port.list().ofMinSize(1).ofMaxSize(2).uniqueElements()));
+  }
+
+  private static Arbitrary<List<Volume>> volumeLists() {
+    Arbitrary<Volume> volume =
+        Arbitraries.oneOf(
+            Combinators.combine(Arbitraries.of("pd-a", "pd-b"), Arbitraries.of(true, false))
+                .as(Volume.GcePersistentDisk::new),
+            Combinators.combine(Arbitraries.of("vol-1", "vol-2"), Arbitraries.of(true, false))
+                .as(Volume.AwsElasticBlockStore::new));
+    return Arbitraries.frequencyOf(
+        Tuple.of(4, Arbitraries.just(List.<Volume>of())), Tuple.of(1, volume.list().ofMinSize(1).ofMaxSize(2)));
+  }
+
+  // ---- nodes ----
+
+  private static Arbitrary<Map<String, String>> nodeLabels() {
+    var some = Arbitraries.of(labelMaps(LABEL_KEYS, LABEL_VALUES, 1, 3));
+    return Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(Map.<String, String>of())), Tuple.of(3, some));
+  }
+
+  private static Arbitrary<List<Taint>> taintLists() {
+    var taint =
+        Combinators.combine(Arbitraries.of(TAINT_KEYS), Arbitraries.of(TAINT_VALUES), Arbitraries.of(TaintEffect.class))
+            .as(Taint::new);
+    // The API server rejects two taints with the same key and effect.
+    var taints = taint.list().uniqueElements(t -> t.key() + ":" + t.effect());
+    return Arbitraries.frequencyOf(
+        Tuple.of(5, Arbitraries.just(List.<Taint>of())),
+        Tuple.of(3, taints.ofMinSize(1).ofMaxSize(2)),
+        Tuple.of(2, taints.ofMinSize(4).ofMaxSize(6)));
+  }
+
+  private static Arbitrary<Resources> allocatables() {
+    var pods =
+        Arbitraries.frequencyOf(
+            Tuple.of(2, Arbitraries.longs().between(0, 6)),
+            Tuple.of(7, Arbitraries.just(110L)),
+            Tuple.of(1, huge()));
+    var extended =
+        Arbitraries.frequencyOf(
+            Tuple.of(1, Arbitraries.just(Map.<String, Long>of())),
+            Tuple.of(1, Arbitraries.maps(Arbitraries.of(EXTENDED), small(8)).ofMinSize(1).ofMaxSize(3)));
+    return Combinators.combine(offeredMilliCpu(), offeredMemory(), offeredEphemeralStorage(), pods, extended)
+        .as(Resources::new);
+  }
+
+  private static Arbitrary<List<ContainerImage>> imageLists() {
+    var image =
+        Combinators.combine(Arbitraries.of(IMAGES), Arbitraries.longs().between(1, 500).map(mib -> mib * MIB))
+            .as((name, size) -> new ContainerImage(List.of(name), size));
+    return image.list().ofMaxSize(2).uniqueElements(ContainerImage::names);
+  }
+
+  /**
+   * Every map from some of {@code keys} to one of {@code values} each, with {@code min} to {@code max}
+   * entries, smallest first. Drawing one of them is much cheaper than drawing a map, and just as varied
+   * over alphabets this small.
+   */
+  private static List<Map<String, String>> labelMaps(List<String> keys, List<String> values, int min, int max) {
+    var maps = new ArrayList<Map<String, String>>();
+    maps.add(Map.of());
+    for (var key : keys) {
+      var grown = new ArrayList<Map<String, String>>(maps);
+      for (var map : maps) {
+        for (var value : values) {
+          var bigger = new TreeMap<>(map);
+          bigger.put(key, value);
+          grown.add(bigger);
+        }
+      }
+      maps = grown;
+    }
+    return maps.stream()
+        .filter(map -> map.size() >= min && map.size() <= max)
+        .sorted(Comparator.comparingInt(Map::size))
+        .map(Map::copyOf)
+        .toList();
+  }
+
+  // ---- amounts ----
+  // Pods ask for modest amounts and nodes offer generous ones, so that a realistic filter finds a feasible
+  // node in about two scenarios in five; zero and huge amounts are mixed in on both sides at rates of their
+  // own.
+
+  private static Arbitrary<Long> requestedEphemeralStorage(int hugeWeight) {
+    return Arbitraries.frequencyOf(
+        Tuple.of(HUGE_SCALE * 7 / 10, Arbitraries.just(0L)),
+        Tuple.of(HUGE_SCALE * 3 / 10 - hugeWeight, uniform(1, 20).map(gib -> gib * GIB)),
+        Tuple.of(hugeWeight, huge()));
+  }
+
+  private static Arbitrary<Long> offeredMilliCpu() {
+    return offered(uniform(1, 64_000));
+  }
+
+  private static Arbitrary<Long> offeredMemory() {
+    return offered(uniform(1, 256 * 1024).map(mib -> mib * MIB));
+  }
+
+  private static Arbitrary<Long> offeredEphemeralStorage() {
+    return offered(uniform(1, 500).map(gib -> gib * GIB));
+  }
+
+  /** Mostly small counts, sometimes huge: devices, seats, pages. */
+  private static Arbitrary<Long> small(int max) {
+    return Arbitraries.frequencyOf(Tuple.of(19, Arbitraries.longs().between(1, max)), Tuple.of(1, huge()));
+  }
+
+  /**
+   * A request: zero, ordinary or huge. The boundaries are drawn on purpose rather than left to jqwik's edge
+   * cases, which are mixed in only in some tries and not at all when a user turns them off.
+   */
+  private static Arbitrary<Long> requested(Arbitrary<Long> ordinary, int hugeWeight) {
+    return Arbitraries.frequencyOf(
+        Tuple.of(HUGE_SCALE / 10, Arbitraries.just(0L)),
+        Tuple.of(HUGE_SCALE * 9 / 10 - hugeWeight, ordinary),
+        Tuple.of(hugeWeight, huge()));
+  }
+
+  /** An allocatable amount: mostly ordinary, sometimes nothing, sometimes huge. */
+  private static Arbitrary<Long> offered(Arbitrary<Long> ordinary) {
+    return Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(0L)), Tuple.of(18, ordinary), Tuple.of(1, huge()));
+  }
+
+  /** Uniform, unlike jqwik's default for numbers, which favours small ones and would starve nodes. */
+  private static Arbitrary<Long> uniform(long min, long max) {
+    return Arbitraries.longs().between(min, max).withDistribution(RandomDistribution.uniform());
+  }
+
+  /** {@link Long#MAX_VALUE}, just below it, or about half of it (two of which overflow a {@code long}). */
+  private static Arbitrary<Long> huge() {
+    return Arbitraries.frequencyOf(
+        Tuple.of(1, Arbitraries.just(Long.MAX_VALUE)),
+        Tuple.of(1, Arbitraries.longs().between(Long.MAX_VALUE - 1_000_000, Long.MAX_VALUE - 1)),
+        Tuple.of(1, Arbitraries.longs().between(Long.MAX_VALUE / 2, Long.MAX_VALUE / 2 + 1_000_000)));
+  }
+}

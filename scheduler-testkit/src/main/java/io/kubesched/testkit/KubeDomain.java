@@ -1,0 +1,50 @@
+package io.kubesched.testkit;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Provide;
+import net.jqwik.api.domains.DomainContextBase;
+
+/**
+ * A jqwik domain that resolves {@link PodInfo}, {@link NodeInfo}, {@link Cluster} and {@link Scenario}
+ * parameters by type, with the arbitraries of {@link KubeArbitraries}:
+ *
+ * <pre>{@code
+ * @Property
+ * @Domain(KubeDomain.class)
+ * @Domain(DomainContext.Global.class) // keep jqwik's own types (long, String, ...) as well
+ * void myPolicyNeverPicksACordonedNode(@ForAll Scenario scenario) { ... }
+ * }</pre>
+ *
+ * <p>jqwik creates an instance itself (public no-argument constructor); it holds no state.
+ */
+public final class KubeDomain extends DomainContextBase {
+
+  /** Created by jqwik. */
+  public KubeDomain() {}
+
+  /** @return {@link KubeArbitraries#pods()} */
+  @Provide
+  public Arbitrary<PodInfo> pods() {
+    return KubeArbitraries.pods();
+  }
+
+  /** @return {@link KubeArbitraries#nodes()} */
+  @Provide
+  public Arbitrary<NodeInfo> nodes() {
+    return KubeArbitraries.nodes();
+  }
+
+  /** @return {@link KubeArbitraries#clusters()} */
+  @Provide
+  public Arbitrary<Cluster> clusters() {
+    return KubeArbitraries.clusters();
+  }
+
+  /** @return {@link KubeArbitraries#scenarios()} */
+  @Provide
+  public Arbitrary<Scenario> scenarios() {
+    return KubeArbitraries.scenarios();
+  }
+}

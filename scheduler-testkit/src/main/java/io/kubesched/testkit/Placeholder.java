@@ -1,5 +1,0 @@
-package io.kubesched.testkit;
-
-final class Placeholder {
-  private Placeholder() {}
-}
