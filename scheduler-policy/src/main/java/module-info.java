@@ -11,4 +11,5 @@ module io.kubesched.policy {
 
   exports io.kubesched.policy;
   exports io.kubesched.policy.plugins;
+  exports io.kubesched.policy.config;
 }

@@ -1,0 +1,221 @@
+package io.kubesched.policy.config;
+
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.policy.Filter;
+import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.Scorer;
+import io.kubesched.policy.WeightedScorer;
+import io.kubesched.policy.plugins.Filters;
+import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer;
+import io.kubesched.policy.plugins.ScoredResource;
+import io.kubesched.policy.plugins.Scorers;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The names a Policy file may use, as kube-scheduler's former Policy API named its predicates and
+ * priorities, and the arguments that make a custom-named one.
+ *
+ * <p>Predicates: {@code CheckNodeUnschedulable}, {@code GeneralPredicates} (resources, host name, host
+ * ports, node selector), {@code MatchNodeSelector}, {@code NoDiskConflict}, {@code PodFitsHost}, {@code
+ * PodFitsHostPorts}, {@code PodFitsResources}, {@code PodToleratesNodeTaints}; any name with argument {@code
+ * labelsPresence: {labels: [...], presence: bool}} (the former {@code CheckNodeLabelPresence}).
+ *
+ * <p>Priorities: {@code BalancedResourceAllocation}, {@code ImageLocalityPriority}, {@code
+ * LeastRequestedPriority}, {@code MostRequestedPriority}, {@code NodeAffinityPriority}, {@code
+ * SelectorSpreadPriority}, {@code TaintTolerationPriority}; any name with argument {@code labelPreference:
+ * {label, presence}} (the former {@code NodeLabelPriority}) or {@code requestedToCapacityRatioArguments:
+ * {shape: [{utilization, score}], resources: [{name, weight}]}} (the former {@code
+ * RequestedToCapacityRatioPriority}).
+ */
+final class Catalog {
+
+  private static final Map<String, Supplier<List<Filter>>> PREDICATES = new LinkedHashMap<>();
+  private static final Map<String, Supplier<Scorer>> PRIORITIES = new LinkedHashMap<>();
+  private static final Set<String> PREDICATE_ARGUMENTS = Set.of("labelsPresence");
+  private static final Set<String> PRIORITY_ARGUMENTS =
+      Set.of("labelPreference", "requestedToCapacityRatioArguments");
+  /** Former names that only exist with an argument, and the argument they need. */
+  private static final Map<String, String> NEED_ARGUMENT =
+      Map.of(
+          "CheckNodeLabelPresence", "labelsPresence",
+          "NodeLabelPriority", "labelPreference",
+          "RequestedToCapacityRatioPriority", "requestedToCapacityRatioArguments");
+
+  static {
+    PREDICATES.put("CheckNodeUnschedulable", () -> List.of(Filters.nodeUnschedulable()));
+    PREDICATES.put(
+        "GeneralPredicates",
+        () -> List.of(Filters.resourcesFit(), Filters.nodeName(), Filters.nodePorts(), Filters.nodeAffinity()));
+    PREDICATES.put("MatchNodeSelector", () -> List.of(Filters.nodeAffinity()));
+    PREDICATES.put("NoDiskConflict", () -> List.of(Filters.volumeRestrictions()));
+    PREDICATES.put("PodFitsHost", () -> List.of(Filters.nodeName()));
+    PREDICATES.put("PodFitsHostPorts", () -> List.of(Filters.nodePorts()));
+    PREDICATES.put("PodFitsResources", () -> List.of(Filters.resourcesFit()));
+    PREDICATES.put("PodToleratesNodeTaints", () -> List.of(Filters.taintToleration()));
+
+    PRIORITIES.put("BalancedResourceAllocation", Scorers::balancedAllocation);
+    PRIORITIES.put("ImageLocalityPriority", Scorers::imageLocality);
+    PRIORITIES.put("LeastRequestedPriority", Scorers::leastAllocated);
+    PRIORITIES.put("MostRequestedPriority", Scorers::mostAllocated);
+    PRIORITIES.put("NodeAffinityPriority", Scorers::nodeAffinity);
+    PRIORITIES.put("SelectorSpreadPriority", Scorers::selectorSpread);
+    PRIORITIES.put("TaintTolerationPriority", Scorers::taintToleration);
+  }
+
+  private Catalog() {}
+
+  static List<Filter> defaultFilters() {
+    return Filters.defaults();
+  }
+
+  static List<WeightedScorer> defaultScorers() {
+    return Scorers.defaults();
+  }
+
+  /** @return the filters one {@code predicates[i]} entry stands for */
+  static List<Filter> predicate(PolicyFile.Reader reader, String path, JsonNode entry) {
+    reader.object(entry, path, Set.of("name", "argument"));
+    var name = reader.text(reader.required(entry, "name", path), path + ".name");
+    var argument = entry.get("argument");
+    if (argument == null || argument.isNull()) {
+      var filters = PREDICATES.get(name);
+      if (filters != null) {
+        return filters.get();
+      }
+      throw unknownOrMissing(reader, path, name, "predicate", PREDICATES.keySet(), PREDICATE_ARGUMENTS);
+    }
+    var argPath = path + ".argument";
+    var kind = single(reader, argument, argPath, PREDICATE_ARGUMENTS);
+    var spec = reader.object(argument.get(kind), argPath + "." + kind, Set.of("labels", "presence"));
+    var labels = reader.texts(reader.required(spec, "labels", argPath + "." + kind), argPath + "." + kind + ".labels");
+    if (labels.isEmpty()) {
+      throw reader.error(argPath + "." + kind + ".labels", "must name at least one label");
+    }
+    boolean presence =
+        reader.bool(reader.required(spec, "presence", argPath + "." + kind), argPath + "." + kind + ".presence");
+    return List.of(renamed(name, Filters.labelPresence(labels, presence)));
+  }
+
+  /** @return the weighted scorer one {@code priorities[i]} entry stands for */
+  static WeightedScorer priority(PolicyFile.Reader reader, String path, JsonNode entry) {
+    reader.object(entry, path, Set.of("name", "weight", "argument"));
+    var name = reader.text(reader.required(entry, "name", path), path + ".name");
+    int weight = reader.integer(reader.required(entry, "weight", path), path + ".weight");
+    if (weight < 1) {
+      throw reader.error(path + ".weight", "must be a positive integer, was " + weight);
+    }
+    var argument = entry.get("argument");
+    if (argument == null || argument.isNull()) {
+      var scorer = PRIORITIES.get(name);
+      if (scorer != null) {
+        return new WeightedScorer(scorer.get(), weight);
+      }
+      throw unknownOrMissing(reader, path, name, "priority", PRIORITIES.keySet(), PRIORITY_ARGUMENTS);
+    }
+    var argPath = path + ".argument";
+    var kind = single(reader, argument, argPath, PRIORITY_ARGUMENTS);
+    var kindPath = argPath + "." + kind;
+    if (kind.equals("labelPreference")) {
+      var spec = reader.object(argument.get(kind), kindPath, Set.of("label", "presence"));
+      var label = reader.text(reader.required(spec, "label", kindPath), kindPath + ".label");
+      boolean presence = reader.bool(reader.required(spec, "presence", kindPath), kindPath + ".presence");
+      return new WeightedScorer(renamed(name, Scorers.nodeLabel(label, presence)), weight);
+    }
+    var spec = reader.object(argument.get(kind), kindPath, Set.of("shape", "resources"));
+    var shape = new ArrayList<RequestedToCapacityRatioScorer.ShapePoint>();
+    for (var point : reader.list(reader.required(spec, "shape", kindPath), kindPath + ".shape")) {
+      reader.object(point.node(), point.path(), Set.of("utilization", "score"));
+      int utilization =
+          reader.integer(reader.required(point.node(), "utilization", point.path()), point.path() + ".utilization");
+      int score = reader.integer(reader.required(point.node(), "score", point.path()), point.path() + ".score");
+      try {
+        shape.add(new RequestedToCapacityRatioScorer.ShapePoint(utilization, score));
+      } catch (IllegalArgumentException invalid) {
+        throw reader.error(point.path(), "is invalid: " + invalid.getMessage());
+      }
+    }
+    // Without resources the former priority weighed CPU and memory alike.
+    var resources = new ArrayList<ScoredResource>();
+    var resourceList = spec.get("resources");
+    if (resourceList != null && !resourceList.isNull()) {
+      for (var resource : reader.list(resourceList, kindPath + ".resources")) {
+        reader.object(resource.node(), resource.path(), Set.of("name", "weight"));
+        var resourceName = reader.text(reader.required(resource.node(), "name", resource.path()), resource.path() + ".name");
+        var resourceWeight = resource.node().get("weight");
+        int weightOfResource = resourceWeight == null ? 1 : reader.integer(resourceWeight, resource.path() + ".weight");
+        try {
+          resources.add(new ScoredResource(resourceName, weightOfResource));
+        } catch (IllegalArgumentException invalid) {
+          throw reader.error(resource.path(), "is invalid: " + invalid.getMessage());
+        }
+      }
+    }
+    if (resources.isEmpty()) {
+      resources.addAll(ScoredResource.defaults());
+    }
+    try {
+      return new WeightedScorer(renamed(name, Scorers.requestedToCapacityRatio(shape, resources)), weight);
+    } catch (IllegalArgumentException invalid) {
+      throw reader.error(kindPath, "is invalid: " + invalid.getMessage());
+    }
+  }
+
+  private static String single(PolicyFile.Reader reader, JsonNode argument, String path, Set<String> kinds) {
+    reader.object(argument, path, kinds);
+    var present = argument.propertyNames();
+    if (present.size() != 1) {
+      throw reader.error(path, "must hold exactly one of " + new TreeSet<>(kinds) + ", had " + present);
+    }
+    return present.iterator().next();
+  }
+
+  private static RuntimeException unknownOrMissing(
+      PolicyFile.Reader reader, String path, String name, String what, Set<String> names, Set<String> arguments) {
+    var needed = NEED_ARGUMENT.get(name);
+    if (needed != null) {
+      return reader.error(path, what + " " + name + " needs an argument " + needed);
+    }
+    return reader.error(
+        path + ".name",
+        "\"" + name + "\" is not a known " + what + "; valid: " + new TreeSet<>(names)
+            + ", or any name with an argument " + new TreeSet<>(arguments));
+  }
+
+  /** A filter under the name the Policy file gave it, so two label checks can live side by side. */
+  private static Filter renamed(String name, Filter filter) {
+    return new Filter() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public FilterResult filter(PodInfo pod, NodeInfo node) {
+        return filter.filter(pod, node);
+      }
+    };
+  }
+
+  /** A scorer (neither normalising nor preparing) under the name the Policy file gave it. */
+  private static Scorer renamed(String name, Scorer scorer) {
+    return new Scorer() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public long score(PodInfo pod, NodeInfo node) {
+        return scorer.score(pod, node);
+      }
+    };
+  }
+}
