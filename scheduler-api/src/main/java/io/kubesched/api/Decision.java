@@ -44,6 +44,9 @@ public sealed interface Decision {
    */
   record Unschedulable(Map<String, List<String>> reasonsByNode) implements Decision {
 
+    /** kube-scheduler's message when the cluster has no node. */
+    public static final String NO_NODES = "no nodes available to schedule pods";
+
     public Unschedulable {
       var copy = new TreeMap<String, List<String>>();
       reasonsByNode.forEach((node, reasons) -> copy.put(node, List.copyOf(reasons)));
@@ -56,9 +59,14 @@ public sealed interface Decision {
      * then each distinct reason with the number of nodes that gave it, sorted as Go sorts strings (by
      * UTF-8 bytes).
      *
+     * <p>With no node at all it is kube-scheduler's {@value #NO_NODES}.
+     *
      * @param nodeCount how many nodes the decision was made over
      */
     public String message(int nodeCount) {
+      if (nodeCount == 0) {
+        return NO_NODES;
+      }
       var counts = new TreeMap<String, Integer>();
       reasonsByNode.values().forEach(reasons -> reasons.forEach(r -> counts.merge(r, 1, Integer::sum)));
       var parts = new ArrayList<String>();

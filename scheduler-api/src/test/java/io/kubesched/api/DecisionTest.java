@@ -66,8 +66,12 @@ class DecisionTest {
   }
 
   @Test
+  void with_no_node_at_all_the_message_is_kube_schedulers_no_nodes_available() {
+    assertEquals("no nodes available to schedule pods", Decision.unschedulable(Map.of()).message(0));
+  }
+
+  @Test
   void without_any_reason_the_message_ends_after_the_colon() {
-    assertEquals("0/0 nodes are available:", Decision.unschedulable(Map.of()).message(0));
     assertEquals(
         "0/2 nodes are available:",
         Decision.unschedulable(Map.of("n1", List.of(), "n2", List.of())).message(2));

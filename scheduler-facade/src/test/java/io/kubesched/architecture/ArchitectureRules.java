@@ -26,6 +26,7 @@ final class ArchitectureRules {
         apiDependsOnNothingButTheJdkAndJSpecify(root),
         binderNeverSeesTheApi(root),
         onlyTheFacadeUsesK8s(root),
+        policyAndTestkitSeeOnlyTheApi(root),
         noPackageCycles(root),
         everyPackageIsNullMarked(root),
         noStandardStreams(root));
@@ -59,6 +60,22 @@ final class ArchitectureRules {
         .dependOnClassesThat()
         .resideInAPackage(root + ".k8s..")
         .as("only the facade uses the internal k8s package");
+  }
+
+  static ArchRule policyAndTestkitSeeOnlyTheApi(String root) {
+    return noClasses()
+        .that()
+        .resideInAnyPackage(root + ".policy..", root + ".testkit..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.fabric8..",
+            root + ".adapter..",
+            root + ".binder..",
+            root + ".informer..",
+            root + ".k8s..",
+            root + ".facade..")
+        .as("policies and the testkit are pure: they see the api, never a Kubernetes client");
   }
 
   static ArchRule noPackageCycles(String root) {

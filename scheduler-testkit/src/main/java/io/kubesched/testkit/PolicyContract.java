@@ -311,6 +311,13 @@ public interface PolicyContract {
             });
     int nodeCount = scenario.cluster().size();
     var message = unschedulable.message(nodeCount);
+    if (nodeCount == 0) {
+      if (!message.equals(Decision.Unschedulable.NO_NODES)) {
+        throw new AssertionError(
+            "with no node the message must be '" + Decision.Unschedulable.NO_NODES + "', was '" + message + "'");
+      }
+      return;
+    }
     var prefix = "0/" + nodeCount + " nodes are available:";
     requireShape(message, prefix, counts);
   }
