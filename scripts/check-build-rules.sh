@@ -80,6 +80,8 @@ break_rule "scheduler-binder depends on scheduler-api" validate "must not depend
   add_dependency scheduler-binder io.kubesched scheduler-api
 break_rule "scheduler-informer depends on scheduler-k8s" validate "only scheduler-facade may depend on it" \
   add_dependency scheduler-informer io.kubesched scheduler-k8s
+break_rule "scheduler-policy depends on fabric8" validate "scheduler-policy is pure" \
+  add_dependency scheduler-policy io.fabric8 kubernetes-model-core
 break_rule "a plugin without a version" validate "Every Maven plugin must have a pinned version" \
   unpinned_plugin
 break_rule "examples reach into scheduler-k8s" "compile -pl examples -am" "which does not export it to module io.kubesched.examples" \

@@ -3,13 +3,19 @@ package io.kubesched.examples;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
 import io.kubesched.facade.Options;
+import io.kubesched.policy.Filter;
+import io.kubesched.policy.Policy;
+import io.kubesched.policy.config.PolicyFile;
+import io.kubesched.policy.plugins.DefaultPolicy;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,11 +35,13 @@ import java.util.logging.Logger;
  * The example scheduler.
  *
  * <ul>
- *   <li>No arguments: starts the embedded fake cluster, creates 20 nodes of mixed sizes and 300 pods with
- *       mixed requests (a few impossible to place, one with a malformed quantity), schedules them with
- *       {@link LeastAllocated}, and prints a per-node table and the pods left pending.
+ *   <li>No arguments: starts the embedded fake cluster, creates 20 nodes of mixed sizes (one of them tainted
+ *       for GPU work) and 300 pods with mixed requests (a few impossible to place, one with a malformed
+ *       quantity), schedules them with kube-scheduler's default policy ({@link DefaultPolicy}), and prints a
+ *       per-node table, the pods left pending and the explanation of one more pod's placement.
  *   <li>{@code --kubeconfig PATH --scheduler-name NAME}: schedules the pods of a real cluster that ask for
  *       {@code NAME}, until interrupted.
+ *   <li>{@code --policy FILE} with either: the policy is read from a Policy file (JSON or YAML) instead.
  * </ul>
  */
 public final class ExampleScheduler {
@@ -42,8 +50,9 @@ public final class ExampleScheduler {
   static final int NODES = 20;
   static final int PODS = 300;
   private static final String USAGE =
-      "usage: ExampleScheduler                      (demo on an embedded fake cluster)\n"
-          + "       ExampleScheduler --kubeconfig PATH --scheduler-name NAME   (a real cluster)";
+      "usage: ExampleScheduler [--policy FILE]      (demo on an embedded fake cluster)\n"
+          + "       ExampleScheduler [--policy FILE] --kubeconfig PATH --scheduler-name NAME   (a real cluster)\n"
+          + "  --policy FILE   a Policy file (JSON or YAML); default: kube-scheduler's default policy";
 
   /** The mock server logs every request through java.util.logging; the demo needs none of it. Held in a
    * field because java.util.logging forgets the level of a logger nobody references. */
@@ -56,11 +65,9 @@ public final class ExampleScheduler {
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
-    if (args.length == 0) {
-      return demo(out);
-    }
     Path kubeconfig = null;
     String schedulerName = null;
+    Path policyFile = null;
     for (int i = 0; i < args.length; i++) {
       var flag = args[i];
       if (flag.equals("--help") || flag.equals("-h")) {
@@ -75,11 +82,22 @@ public final class ExampleScheduler {
       switch (flag) {
         case "--kubeconfig" -> kubeconfig = Path.of(value);
         case "--scheduler-name" -> schedulerName = value;
+        case "--policy" -> policyFile = Path.of(value);
         default -> {
           err.println("unknown option " + flag + "\n" + USAGE);
           return 2;
         }
       }
+    }
+    Policy policy;
+    try {
+      policy = policyFile == null ? DefaultPolicy.builder().seed(42).build() : PolicyFile.read(policyFile);
+    } catch (ConfigurationException e) {
+      err.println(e.getMessage());
+      return 2;
+    }
+    if (kubeconfig == null && schedulerName == null) {
+      return demo(policy, policyFile == null ? "kube-scheduler's defaults" : policyFile.toString(), out);
     }
     if (schedulerName == null) {
       err.println("--scheduler-name is required with a real cluster\n" + USAGE);
@@ -89,14 +107,14 @@ public final class ExampleScheduler {
     if (kubeconfig != null) {
       options.kubeconfig(kubeconfig);
     }
-    return realCluster(options.build(), out);
+    return realCluster(options.build(), policy, out);
   }
 
-  private static int realCluster(Options options, PrintStream out) throws InterruptedException {
+  private static int realCluster(Options options, Policy policy, PrintStream out) throws InterruptedException {
     try (var client = Client.create(options);
         var controller =
             client.newPodController(
-                new LeastAllocated(),
+                policy,
                 new SchedulingListener() {
                   @Override
                   public void bound(PodInfo pod, String nodeName) {
@@ -120,7 +138,7 @@ public final class ExampleScheduler {
     return 0;
   }
 
-  private static int demo(PrintStream out) throws InterruptedException {
+  private static int demo(Policy policy, String policySource, PrintStream out) throws InterruptedException {
     MOCK_SERVER_LOG.setLevel(Level.WARNING);
     var options = Options.builder().fake().schedulerName(SCHEDULER_NAME).build();
     try (var client = Client.create(options)) {
@@ -128,8 +146,10 @@ public final class ExampleScheduler {
       var random = new Random(42);
       createNodes(kube, random);
       out.printf("Fake cluster: %d nodes. Creating %d pods for scheduler '%s'.%n", NODES, PODS, SCHEDULER_NAME);
+      out.println(
+          "Policy: " + policySource + describe(policy));
       var progress = new Progress(PODS, out);
-      try (var controller = client.newPodController(new LeastAllocated(), progress)) {
+      try (var controller = client.newPodController(policy, progress)) {
         controller.start();
         createPods(kube, random);
         if (!progress.awaitSettled(Duration.ofSeconds(120))) {
@@ -138,21 +158,40 @@ public final class ExampleScheduler {
         out.println();
         printTable(controller, out);
         progress.printPending(out);
+        out.println();
+        out.println("Why one more pod (1 CPU, 2Gi) would go where it goes:");
+        var extra = PodInfo.builder("default", "one-more").requests(1000, 2L << 30).build();
+        out.print(policy.explain(extra, controller.snapshot()).toTable());
       }
     }
     return 0;
+  }
+
+  private static String describe(Policy policy) {
+    var filters = policy.filters().stream().map(Filter::name).toList();
+    var scorers = policy.scorers().stream().map(ws -> ws.scorer().name() + "×" + ws.weight()).toList();
+    return "\n  filters: " + String.join(", ", filters) + "\n  scorers: " + String.join(", ", scorers);
   }
 
   private static void createNodes(KubernetesClient kube, Random random) {
     String[][] sizes = {{"2", "4Gi", "20"}, {"4", "8Gi", "40"}, {"8", "32Gi", "110"}};
     for (int i = 0; i < NODES; i++) {
       var size = sizes[random.nextInt(sizes.length)];
+      // The last node is kept for GPU work: pods that do not tolerate its taint stay off it.
+      var taints =
+          i == NODES - 1
+              ? List.of(new TaintBuilder().withKey("dedicated").withValue("gpu").withEffect("NoSchedule").build())
+              : List.<io.fabric8.kubernetes.api.model.Taint>of();
       kube.nodes()
           .resource(
               new NodeBuilder()
                   .withNewMetadata()
                   .withName(String.format("node-%02d", i))
+                  .withLabels(Map.of("topology.kubernetes.io/zone", i % 2 == 0 ? "zone-a" : "zone-b"))
                   .endMetadata()
+                  .withNewSpec()
+                  .withTaints(taints)
+                  .endSpec()
                   .withNewStatus()
                   .withAllocatable(
                       Map.of(
