@@ -169,7 +169,7 @@ public final class ExampleScheduler {
 
   private static String describe(Policy policy) {
     var filters = policy.filters().stream().map(Filter::name).toList();
-    var scorers = policy.scorers().stream().map(ws -> ws.scorer().name() + "×" + ws.weight()).toList();
+    var scorers = policy.scorers().stream().map(ws -> ws.scorer().name() + ":" + ws.weight()).toList();
     return "\n  filters: " + String.join(", ", filters) + "\n  scorers: " + String.join(", ", scorers);
   }
 
