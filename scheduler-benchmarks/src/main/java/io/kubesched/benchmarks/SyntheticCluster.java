@@ -30,9 +30,9 @@ import java.util.SplittableRandom;
  * {@code PreferNoSchedule}; one in a hundred is cordoned.
  *
  * <p>{@link #fittingPod()} (500m CPU, 1 GiB, a node selector on the OS, a preferred zone, one image) fits
- * about 85% of the nodes; {@link #unfitPod()} (16 CPU, 124 GiB, tolerating the batch taint) fits none,
- * because every node's pods already take more than 4 GiB of its memory, so the policy has to examine every
- * node.
+ * 89% of the nodes (all but the batch pool and the cordoned ones); {@link #unfitPod()} (16 CPU, 124 GiB,
+ * tolerating the batch taint) fits none, because every node's pods already take more than 4 GiB of its
+ * memory, so the policy has to examine every node.
  *
  * @param nodes the snapshot, nodes named {@code node-00000}, {@code node-00001}, …
  * @param fittingPod a pending web pod that fits most nodes
@@ -193,7 +193,9 @@ public record SyntheticCluster(List<NodeInfo> nodes, PodInfo fittingPod, PodInfo
         .owner(new Owner("Job", "train-model", "job-train-model"))
         .requests(16_000, 124 * GI)
         .tolerations(
-            List.of(new Toleration(BATCH_TAINT_KEY, Toleration.Operator.EQUAL, "batch", TaintEffect.NO_SCHEDULE)))
+            List.of(
+                new Toleration(
+                    BATCH_TAINT_KEY, Toleration.Operator.EQUAL, "batch", TaintEffect.NO_SCHEDULE)))
         .images(List.of("registry.example.com/ml/trainer:0.9.0"))
         .build();
   }

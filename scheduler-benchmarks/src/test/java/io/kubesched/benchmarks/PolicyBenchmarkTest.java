@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The benchmark's state is what its Javadoc claims, so the figures keep measuring the paths they name: checked
- * on a small snapshot, with the filters run directly as the oracle of which nodes fit.
+ * The benchmark's state is what its Javadoc claims, so the figures keep measuring the paths they name:
+ * checked on a small snapshot, with the filters run directly as the oracle of which nodes fit.
  */
 class PolicyBenchmarkTest {
 
@@ -70,7 +70,9 @@ class PolicyBenchmarkTest {
     var state = state();
     Map<String, Long> byZone =
         state.snapshot.stream()
-            .collect(Collectors.groupingBy(n -> n.labels().get("topology.kubernetes.io/zone"), Collectors.counting()));
+            .collect(
+                Collectors.groupingBy(
+                    n -> n.labels().get("topology.kubernetes.io/zone"), Collectors.counting()));
     assertEquals(SyntheticCluster.ZONES.size(), byZone.size(), byZone::toString);
     assertTrue(state.snapshot.stream().anyMatch(n -> !n.taints().isEmpty()), "no tainted node");
     assertTrue(state.snapshot.stream().anyMatch(NodeInfo::unschedulable), "no cordoned node");
@@ -80,11 +82,13 @@ class PolicyBenchmarkTest {
   void the_fitting_pod_fits_most_nodes_and_the_default_policy_binds_it_to_one_of_them() {
     var state = state();
     long feasible = feasibleCount(state.fittingPod, state.snapshot);
-    assertTrue(feasible >= NODES * 8L / 10, "the fitting pod fits only " + feasible + " of " + NODES + " nodes");
+    assertTrue(
+        feasible >= NODES * 8L / 10, "the fitting pod fits only " + feasible + " of " + NODES + " nodes");
     assertTrue(feasible < NODES, "the fitting pod fits every node: the filters reject nothing");
 
     var decision = assertInstanceOf(Decision.Bind.class, new PolicyBenchmark().podThatFits(state));
-    var chosen = state.snapshot.stream().filter(n -> n.name().equals(decision.nodeName())).findFirst().orElseThrow();
+    var chosen =
+        state.snapshot.stream().filter(n -> n.name().equals(decision.nodeName())).findFirst().orElseThrow();
     assertEquals(1, feasibleCount(state.fittingPod, List.of(chosen)), chosen.name() + " does not fit");
   }
 
