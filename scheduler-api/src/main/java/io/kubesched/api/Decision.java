@@ -2,6 +2,7 @@ package io.kubesched.api;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -48,7 +49,8 @@ public sealed interface Decision {
     public static final String NO_NODES = "no nodes available to schedule pods";
 
     public Unschedulable {
-      var copy = new TreeMap<String, List<String>>();
+      // Built for every node of a large cluster on every failed attempt: copied once, not sorted.
+      var copy = new HashMap<String, List<String>>(reasonsByNode.size() * 4 / 3 + 1);
       reasonsByNode.forEach((node, reasons) -> copy.put(node, List.copyOf(reasons)));
       reasonsByNode = Map.copyOf(copy);
     }

@@ -149,7 +149,7 @@ public final class Policy implements FinderFunc {
       if (rejection == null) {
         feasible.add(node);
       } else {
-        reasons.put(node.name(), rejection.reasons().stream().map(Reason::message).toList());
+        reasons.put(node.name(), messages(rejection.reasons()));
       }
     }
     if (feasible.isEmpty()) {
@@ -163,6 +163,15 @@ public final class Policy implements FinderFunc {
     }
     var totals = score(pod, nodes, feasible, recorder);
     return new Evaluation(Decision.bind(feasible.get(selectBest(pod, totals)).name()), processed);
+  }
+
+  private static List<String> messages(List<Reason> reasons) {
+    if (reasons.size() == 1) {
+      return List.of(reasons.get(0).message());
+    }
+    var messages = new ArrayList<String>(reasons.size());
+    reasons.forEach(reason -> messages.add(reason.message()));
+    return messages;
   }
 
   /** @return the rejection of the first filter that does not fit; null if all fit */

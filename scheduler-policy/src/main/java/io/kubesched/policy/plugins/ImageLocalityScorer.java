@@ -4,10 +4,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.Scorer;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Favours nodes that already hold the pod's container images: kube-scheduler's {@code ImageLocality} plugin
@@ -63,22 +60,47 @@ public final class ImageLocalityScorer implements Scorer, PreScorer {
    */
   @Override
   public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
-    var wanted = new HashSet<String>();
-    for (var image : pod.images()) {
-      wanted.add(normalizedImageName(image));
+    // One pass over the nodes per distinct image of the pod, comparing names only: this runs for every
+    // decision over every node, so it allocates nothing per node.
+    var names = new String[pod.images().size()];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = normalizedImageName(pod.images().get(i));
     }
-    var nodesHolding = new HashMap<String, Integer>();
-    for (var node : allNodes) {
-      var held = new HashSet<String>();
-      for (var image : node.images()) {
-        for (var name : image.names()) {
-          if (wanted.contains(name) && held.add(name)) {
-            nodesHolding.merge(name, 1, Integer::sum);
-          }
+    var holding = new int[names.length];
+    for (int i = 0; i < names.length; i++) {
+      int earlier = indexOf(names, names[i], i);
+      if (earlier >= 0) {
+        holding[i] = holding[earlier];
+        continue;
+      }
+      for (var node : allNodes) {
+        if (sizeOn(node, names[i]) >= 0) {
+          holding[i]++;
         }
       }
     }
-    return new Prepared(Map.copyOf(nodesHolding), allNodes.size());
+    return new Prepared(names, holding, allNodes.size());
+  }
+
+  private static int indexOf(String[] names, String name, int before) {
+    for (int i = 0; i < before; i++) {
+      if (names[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** @return the size of the first image on {@code node} known as {@code name}; -1 if it has none */
+  private static long sizeOn(NodeInfo node, String name) {
+    for (var image : node.images()) {
+      for (var imageName : image.names()) {
+        if (imageName.equals(name)) {
+          return image.sizeBytes();
+        }
+      }
+    }
+    return -1;
   }
 
   /** kube's {@code normalizedImageName}: {@code name:latest} when the name has no tag after its last slash. */
@@ -95,11 +117,13 @@ public final class ImageLocalityScorer implements Scorer, PreScorer {
 
   /** One pod's scorer, knowing how many nodes hold each of its images. */
   private static final class Prepared implements Scorer {
-    private final Map<String, Integer> nodesHolding;
+    private final String[] names;
+    private final int[] holding;
     private final int totalNodes;
 
-    Prepared(Map<String, Integer> nodesHolding, int totalNodes) {
-      this.nodesHolding = nodesHolding;
+    Prepared(String[] names, int[] holding, int totalNodes) {
+      this.names = names;
+      this.holding = holding;
       this.totalNodes = totalNodes;
     }
 
@@ -110,21 +134,14 @@ public final class ImageLocalityScorer implements Scorer, PreScorer {
 
     @Override
     public long score(PodInfo pod, NodeInfo node) {
-      var sizes = new HashMap<String, Long>();
-      for (var image : node.images()) {
-        for (var name : image.names()) {
-          sizes.putIfAbsent(name, image.sizeBytes());
-        }
-      }
       long sum = 0;
-      for (var image : pod.images()) {
-        var name = normalizedImageName(image);
-        var size = sizes.get(name);
-        if (size != null) {
-          sum = saturatedAdd(sum, scaledImageScore(size, nodesHolding.getOrDefault(name, 0)));
+      for (int i = 0; i < names.length; i++) {
+        long size = sizeOn(node, names[i]);
+        if (size >= 0) {
+          sum = saturatedAdd(sum, scaledImageScore(size, holding[i]));
         }
       }
-      return priority(sum, pod.images().size());
+      return priority(sum, names.length);
     }
 
     /** kube's {@code scaledImageScore}: the size times the share of nodes holding the image, truncated. */

@@ -147,7 +147,8 @@ public final class NodeResourcesFitFilter implements Filter {
         request.ephemeralStorage(),
         used.ephemeralStorage(),
         allocatable.ephemeralStorage());
-    for (var resource : new TreeSet<>(request.extended().keySet())) {
+    var extended = request.extended().isEmpty() ? Set.<String>of() : new TreeSet<>(request.extended().keySet());
+    for (var resource : extended) {
       if (isIgnored(resource)) {
         continue;
       }

@@ -7,7 +7,6 @@ import io.kubesched.api.PodInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.regex.Pattern;
 
 /**
  * Node selector matching with Kubernetes' rules ({@code component-helpers/scheduling/corev1/nodeaffinity}).
@@ -92,30 +91,73 @@ public final class NodeSelectors {
         };
     return countValid
         && isQualifiedName(requirement.key())
-        && values.stream().allMatch(NodeSelectors::isLabelValue);
+        && allLabelValues(values);
   }
 
-  private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static boolean allLabelValues(List<String> values) {
+    for (int i = 0; i < values.size(); i++) {
+      if (!isLabelValue(values.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Hand-written rather than regular expressions: this runs for every node of every decision.
 
   /** Kubernetes' {@code IsQualifiedName}: an optional DNS subdomain prefix and a slash, then a name. */
   static boolean isQualifiedName(String key) {
-    var parts = key.split("/", -1);
-    if (parts.length > 2) {
+    int slash = key.indexOf('/');
+    if (slash < 0) {
+      return isName(key, 0, key.length());
+    }
+    if (key.indexOf('/', slash + 1) >= 0 || slash == 0 || slash > 253 || !isDnsSubdomain(key, slash)) {
       return false;
     }
-    var name = parts[parts.length - 1];
-    if (parts.length == 2
-        && (parts[0].isEmpty() || parts[0].length() > 253 || !DNS_SUBDOMAIN.matcher(parts[0]).matches())) {
-      return false;
-    }
-    return !name.isEmpty() && name.length() <= 63 && NAME.matcher(name).matches();
+    return isName(key, slash + 1, key.length());
   }
 
   /** Kubernetes' {@code IsValidLabelValue}: empty, or a name of at most 63 characters. */
   static boolean isLabelValue(String value) {
-    return value.isEmpty() || (value.length() <= 63 && NAME.matcher(value).matches());
+    return value.isEmpty() || isName(value, 0, value.length());
+  }
+
+  /** {@code ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]}, at most 63 characters, in {@code text[from, to)}. */
+  private static boolean isName(String text, int from, int to) {
+    int length = to - from;
+    if (length < 1 || length > 63 || !isAlphanumeric(text.charAt(from)) || !isAlphanumeric(text.charAt(to - 1))) {
+      return false;
+    }
+    for (int i = from + 1; i < to - 1; i++) {
+      char c = text.charAt(i);
+      if (!isAlphanumeric(c) && c != '-' && c != '_' && c != '.') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Lower-case DNS labels ({@code [a-z0-9]([-a-z0-9]*[a-z0-9])?}) joined by dots, in {@code text[0, to)}. */
+  private static boolean isDnsSubdomain(String text, int to) {
+    int labelStart = 0;
+    for (int i = 0; i <= to; i++) {
+      if (i == to || text.charAt(i) == '.') {
+        if (i == labelStart || text.charAt(labelStart) == '-' || text.charAt(i - 1) == '-') {
+          return false;
+        }
+        labelStart = i + 1;
+        continue;
+      }
+      char c = text.charAt(i);
+      if (!(c >= 'a' && c <= 'z') && !(c >= '0' && c <= '9') && c != '-') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isAlphanumeric(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
   }
 
   private static boolean isValidFieldRequirement(NodeSelectorRequirement requirement) {
