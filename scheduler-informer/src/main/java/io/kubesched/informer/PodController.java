@@ -104,7 +104,7 @@ public final class PodController implements AutoCloseable {
    *
    * @throws IllegalStateException if started before, or closed
    * @throws SchedulerException if the informers cannot list within the sync timeout; the controller is
-   *     closed then
+   *     closed then. If {@link #close()} is called while this lists, this returns without starting.
    */
   public void start() {
     if (!state.compareAndSet(State.NEW, State.RUNNING)) {
@@ -122,6 +122,10 @@ public final class PodController implements AutoCloseable {
       close();
       throw new SchedulerException("interrupted while listing nodes and pods", e);
     } catch (ExecutionException | TimeoutException e) {
+      if (state.get() == State.CLOSED) {
+        LOG.info("Scheduler '{}' closed while it was starting", settings.schedulerName());
+        return; // close() stopped the informers under us: not a failure to list
+      }
       close();
       var cause = e instanceof ExecutionException ? e.getCause() : e;
       throw new SchedulerException(
