@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
@@ -25,6 +26,8 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,7 +49,11 @@ import org.slf4j.LoggerFactory;
 public final class PodController implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PodController.class);
-  private static final String BY_NODE = "byNode";
+  /**
+   * How long a pod whose binding succeeded may stay unconfirmed by the watch before its assumption is dropped
+   * and the pod tried again (kube-scheduler used 15 minutes before it stopped expiring assumptions).
+   */
+  static final java.time.Duration ASSUMED_POD_TTL = java.time.Duration.ofMinutes(15);
 
   private enum State {
     NEW,
@@ -54,19 +61,13 @@ public final class PodController implements AutoCloseable {
     CLOSED
   }
 
-  /** A pod this controller bound (or is binding) that the pod informer has not yet shown bound. */
-  private record Assumed(String nodeName, PodInfo pod) {}
-
-  /** A bound pod's domain form, kept while its resourceVersion is unchanged; null if malformed. */
-  private record Converted(@Nullable String resourceVersion, @Nullable PodInfo pod) {}
-
   private final KubernetesClient client;
   private final ControllerSettings settings;
   private final FinderFunc finder;
   private final SchedulingListener listener;
   private final SchedulingQueue queue;
-  private final Map<String, Assumed> assumed = new ConcurrentHashMap<>();
-  private final Map<String, Converted> converted = new ConcurrentHashMap<>();
+  /** The nodes with their bound and assumed pods: what every decision reads. */
+  private final SchedulerCache cache;
   /**
    * The node of a binding whose outcome is unknown (the POST or its read-back failed) per pod uid: if the
    * watch later shows the pod on that node, the binding had landed, and the listener hears it then.
@@ -80,6 +81,7 @@ public final class PodController implements AutoCloseable {
   private volatile @Nullable SharedIndexInformer<Pod> podInformer;
   private final InformerWatchdog watchdog = new InformerWatchdog(this::restartInformers);
   private @Nullable Thread worker;
+  private @Nullable ScheduledExecutorService housekeeping;
 
   /**
    * @param client the client to watch and bind with; not closed by this controller
@@ -97,6 +99,7 @@ public final class PodController implements AutoCloseable {
     this.finder = finder;
     this.listener = listener;
     this.queue = new SchedulingQueue(System::nanoTime, settings.initialBackoff(), settings.maxBackoff());
+    this.cache = new SchedulerCache(Ticker.SYSTEM, ASSUMED_POD_TTL);
   }
 
   /**
@@ -131,6 +134,15 @@ public final class PodController implements AutoCloseable {
       throw new SchedulerException(
           "cannot list nodes and pods from " + client.getMasterUrl() + ": " + cause, cause);
     }
+    var chores =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              var t = new Thread(runnable, "kubesched-housekeeping-" + settings.schedulerName());
+              t.setDaemon(true);
+              return t;
+            });
+    chores.scheduleWithFixedDelay(this::expireAssumptions, 1, 1, TimeUnit.SECONDS);
+    housekeeping = chores;
     var thread = new Thread(this::work, "kubesched-" + settings.schedulerName());
     thread.setDaemon(true);
     worker = thread;
@@ -171,7 +183,7 @@ public final class PodController implements AutoCloseable {
     if (nodes == null) {
       throw new IllegalStateException("controller is not started");
     }
-    return Snapshots.build(nodes.getStore().list(), this::podsOn);
+    return cache.snapshot();
   }
 
   /**
@@ -185,6 +197,9 @@ public final class PodController implements AutoCloseable {
     }
     queue.close();
     watchdog.close();
+    if (housekeeping != null) {
+      housekeeping.shutdownNow();
+    }
     var thread = worker;
     if (thread != null && thread != Thread.currentThread()) {
       try {
@@ -215,7 +230,6 @@ public final class PodController implements AutoCloseable {
 
   private SharedIndexInformer<Pod> newPodInformer() {
     var pods = Snapshots.nonTerminalPods(client).runnableInformer(0);
-    pods.addIndexers(Map.of(BY_NODE, pod -> List.of(PodFilters.nodeName(pod))));
     pods.addEventHandler(new PodHandler());
     return pods;
   }
@@ -261,6 +275,11 @@ public final class PodController implements AutoCloseable {
     }
     nodeInformer = nodes;
     podInformer = pods;
+    var nodeNames = new HashSet<String>();
+    nodes.getStore().list().forEach(node -> nodeNames.add(node.getMetadata().getName()));
+    var podUids = new HashSet<String>();
+    pods.getStore().list().forEach(pod -> podUids.add(Snapshots.uid(pod)));
+    int dropped = cache.retainOnly(nodeNames, podUids);
     if (oldNodes != null) {
       oldNodes.stop();
     }
@@ -268,7 +287,11 @@ public final class PodController implements AutoCloseable {
       oldPods.stop();
     }
     queue.activateAll();
-    LOG.info("Relisted {} nodes and {} pods", nodes.getStore().list().size(), pods.getStore().list().size());
+    LOG.info(
+        "Relisted {} nodes and {} pods; {} deleted while unwatched",
+        nodeNames.size(),
+        podUids.size(),
+        dropped);
   }
 
   private void work() {
@@ -300,7 +323,7 @@ public final class PodController implements AutoCloseable {
             ? "it is gone"
             : !PodFilters.needsScheduling(pod, settings.schedulerName())
                 ? "it no longer needs scheduling"
-                : assumed.containsKey(item.uid()) ? "it is being bound" : null;
+                : cache.isAssumed(item.uid()) ? "it is being bound" : null;
     if (skip != null) {
       LOG.debug("Not scheduling pod {}: {}", item.key(), skip);
       queue.forget(item.uid());
@@ -353,11 +376,12 @@ public final class PodController implements AutoCloseable {
 
   private void bind(SchedulingQueue.Item item, Pod pod, PodInfo info, String nodeName)
       throws InterruptedException {
-    assumed.put(item.uid(), new Assumed(nodeName, info));
+    cache.assume(info, nodeName);
     var outcome =
         Binder.bind(
             new BindOptions(client, pod, nodeName, settings.bindTimeout(), settings.bindMode()));
     if (outcome instanceof BindOutcome.Bound) {
+      cache.finishBinding(item.uid());
       queue.forget(item.uid());
       lastLogged.remove(item.uid());
       unconfirmed.remove(item.uid());
@@ -365,7 +389,7 @@ public final class PodController implements AutoCloseable {
       notify(() -> listener.bound(info, nodeName));
       return;
     }
-    assumed.remove(item.uid());
+    cache.forget(item.uid());
     if (outcome instanceof BindOutcome.Conflict conflict) {
       queue.forget(item.uid());
       LOG.info("Pod {} was bound to {} by someone else; leaving it there", item.key(), conflict.actualNode());
@@ -409,44 +433,33 @@ public final class PodController implements AutoCloseable {
     }
   }
 
-  /** The pods bound to {@code nodeName} plus those assumed onto it and not yet seen bound. */
-  private List<PodInfo> podsOn(String nodeName) {
-    var bound = Objects.requireNonNull(podInformer).getIndexer().byIndex(BY_NODE, nodeName);
-    var result = new ArrayList<PodInfo>(bound.size());
-    var uids = new HashSet<String>();
-    for (var pod : bound) {
-      if (PodFilters.occupiesNode(pod)) {
-        uids.add(Snapshots.uid(pod));
-        var info = convert(pod);
-        if (info != null) {
-          result.add(info);
-        }
-      }
+  /** Expired assumptions: the binding succeeded but the watch never showed the pod; try it again. */
+  private void expireAssumptions() {
+    List<PodInfo> expired;
+    try {
+      expired = cache.expire();
+    } catch (RuntimeException e) { // a failing chore must not stop the ones after it
+      LOG.error("Expiring assumed pods failed", e);
+      return;
     }
-    assumed.forEach(
-        (uid, assumption) -> {
-          if (assumption.nodeName().equals(nodeName) && !uids.contains(uid)) {
-            result.add(assumption.pod());
-          }
-        });
-    return result;
+    for (var pod : expired) {
+      LOG.warn(
+          "Pod {} was bound to {} {} ago but the watch never showed it there; scheduling it again",
+          pod.key(),
+          pod.nodeName(),
+          ASSUMED_POD_TTL);
+      queue.add(new SchedulingQueue.Item(pod.uid(), pod.namespace(), pod.name()));
+    }
   }
 
-  private @Nullable PodInfo convert(Pod pod) {
-    var uid = Snapshots.uid(pod);
-    var version = pod.getMetadata().getResourceVersion();
-    var cached = converted.get(uid);
-    if (cached != null && Objects.equals(cached.resourceVersion(), version)) {
-      return cached.pod();
-    }
-    PodInfo info = null;
+  /** Records a bound pod in the cache, or drops it with a warning if it cannot be read. */
+  private void putBoundPod(Pod pod) {
     try {
-      info = PodAdapter.toPodInfo(pod);
+      cache.putPod(PodAdapter.toPodInfo(pod));
     } catch (MalformedObjectException e) {
+      cache.removePod(Snapshots.uid(pod));
       LOG.warn("Bound pod left out of the snapshot: {}", e.getMessage());
     }
-    converted.put(uid, new Converted(version, info));
-    return info;
   }
 
   private final class PodHandler implements ResourceEventHandler<Pod> {
@@ -464,8 +477,7 @@ public final class PodController implements AutoCloseable {
     @Override
     public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
       var uid = Snapshots.uid(pod);
-      assumed.remove(uid);
-      converted.remove(uid);
+      cache.removePod(uid);
       lastLogged.remove(uid);
       unconfirmed.remove(uid);
       if (PodFilters.occupiesNode(pod)) {
@@ -476,11 +488,14 @@ public final class PodController implements AutoCloseable {
     private void handle(@Nullable Pod oldPod, Pod pod) {
       var uid = Snapshots.uid(pod);
       if (PodFilters.isAssigned(pod)) {
-        assumed.remove(uid); // the watch now shows it where it is
         lastLogged.remove(uid);
-        if (PodFilters.isTerminal(pod) && oldPod != null && !PodFilters.isTerminal(oldPod)) {
-          converted.remove(uid);
-          queue.activateAll(); // a finished pod frees its node
+        if (PodFilters.isTerminal(pod)) {
+          cache.removePod(uid);
+          if (oldPod != null && !PodFilters.isTerminal(oldPod)) {
+            queue.activateAll(); // a finished pod frees its node
+          }
+        } else {
+          putBoundPod(pod); // confirms the assumption if this controller bound it
         }
       } else if (PodFilters.needsScheduling(pod, settings.schedulerName())) {
         queue.add(new SchedulingQueue.Item(uid, pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
@@ -492,11 +507,13 @@ public final class PodController implements AutoCloseable {
 
     @Override
     public void onAdd(Node node) {
+      putNode(node);
       queue.activateAll();
     }
 
     @Override
     public void onUpdate(Node oldNode, Node newNode) {
+      putNode(newNode);
       if (NodeChanges.mayLetPodsFit(oldNode, newNode)) {
         queue.activateAll();
       }
@@ -505,6 +522,16 @@ public final class PodController implements AutoCloseable {
     @Override
     public void onDelete(Node node, boolean deletedFinalStateUnknown) {
       // Pods queued for it are decided again without it; nothing to wake.
+      cache.removeNode(node.getMetadata().getName());
+    }
+
+    private void putNode(Node node) {
+      try {
+        cache.putNode(NodeAdapter.toNodeInfo(node, List.of()));
+      } catch (MalformedObjectException e) {
+        cache.removeNode(node.getMetadata().getName());
+        LOG.warn("Leaving node out of the snapshot: {}", e.getMessage());
+      }
     }
   }
 }

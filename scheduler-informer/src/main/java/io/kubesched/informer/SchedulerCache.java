@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -282,6 +283,36 @@ final class SchedulerCache {
       assumed.remove(uid);
       removeFromNode(state.pod);
       return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Drops what a fresh list of the cluster no longer shows: nodes not in {@code nodeNames} and bound pods
+   * not in {@code podUids}. Assumed pods stay: the list may predate their binding. For informers started
+   * again after their watches were lost, which replay every object as added but not the deletions missed.
+   *
+   * @return how many nodes and pods were dropped
+   */
+  int retainOnly(Set<String> nodeNames, Set<String> podUids) {
+    lock.lock();
+    try {
+      int dropped = 0;
+      for (var uid : new ArrayList<>(pods.keySet())) {
+        var state = pods.get(uid);
+        if (!state.assumed && !podUids.contains(uid)) {
+          pods.remove(uid);
+          removeFromNode(state.pod);
+          dropped++;
+        }
+      }
+      for (var name : new ArrayList<>(nodes.keySet())) {
+        if (!nodeNames.contains(name) && removeNode(name)) {
+          dropped++;
+        }
+      }
+      return dropped;
     } finally {
       lock.unlock();
     }

@@ -634,4 +634,21 @@ class SchedulerCacheTest {
     assertEquals(0, cache.podCount());
     assertEquals(0, cache.nodeCount());
   }
+
+  @Test
+  void a_relist_drops_the_nodes_and_bound_pods_it_no_longer_shows_but_keeps_assumptions() {
+    cache.putNode(node("kept"));
+    cache.putNode(node("gone"));
+    cache.putPod(pod("stays", "kept", 100, MIB));
+    cache.putPod(pod("deleted", "kept", 200, MIB));
+    cache.assume(pod("binding", "", 300, MIB), "kept");
+
+    int dropped = cache.retainOnly(java.util.Set.of("kept"), java.util.Set.of("uid-stays"));
+
+    assertEquals(2, dropped);
+    var snapshot = cache.snapshot();
+    assertEquals(List.of("kept"), snapshot.stream().map(NodeInfo::name).toList());
+    assertEquals(400, snapshot.get(0).requested().milliCpu(), "the bound pod kept and the assumed one");
+    assertTrue(cache.isAssumed("uid-binding"));
+  }
 }
