@@ -1,0 +1,161 @@
+package io.kubesched.informer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** What a Prometheus scrape shows: kube-scheduler's metric names, labels and bucket bounds. */
+class MicrometerPrometheusTest {
+
+  private record Sample(String name, Map<String, String> labels, double value) {}
+
+  private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? (\\S+)$");
+  private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"([^\"]*)\"");
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private List<Sample> samples = List.of();
+
+  @BeforeEach
+  void recordOneOfEach() {
+    var metrics = SchedulerMetrics.of(registry);
+    metrics.attempt("my-scheduler", SchedulerMetrics.SCHEDULED, Duration.ofMillis(3).toNanos());
+    metrics.attempt("my-scheduler", SchedulerMetrics.UNSCHEDULABLE, Duration.ofMillis(1).toNanos());
+    metrics.algorithm(Duration.ofMillis(2).toNanos());
+    metrics.scheduled(2, Duration.ofSeconds(1).toNanos());
+    metrics.bound("my-scheduler", Duration.ofMillis(1).toNanos(), true);
+    metrics.queueDepths(() -> Map.of("active", 3, "backoff", 2, "unschedulable", 1));
+    metrics.pendingPods(() -> 6);
+    samples = parse(registry.scrape());
+  }
+
+  private static List<Sample> parse(String text) {
+    return text.lines()
+        .filter(line -> !line.startsWith("#") && !line.isBlank())
+        .map(
+            line -> {
+              var m = SAMPLE.matcher(line);
+              assertTrue(m.matches(), () -> "not a sample line: " + line);
+              var labels = new LinkedHashMap<String, String>();
+              if (m.group(2) != null) {
+                var l = LABEL.matcher(m.group(2));
+                while (l.find()) {
+                  labels.put(l.group(1), l.group(2));
+                }
+              }
+              return new Sample(m.group(1), Map.copyOf(labels), Double.parseDouble(m.group(3)));
+            })
+        .toList();
+  }
+
+  private double value(String name, Map<String, String> labels) {
+    var found = samples.stream().filter(s -> s.name().equals(name) && s.labels().equals(labels)).toList();
+    assertEquals(1, found.size(), () -> name + labels + " among " + names());
+    return found.get(0).value();
+  }
+
+  private List<String> names() {
+    return samples.stream().map(Sample::name).distinct().sorted().toList();
+  }
+
+  @Test
+  void counters_and_gauges_carry_kube_schedulers_names_and_labels() {
+    assertEquals(
+        1,
+        value(
+            "scheduler_schedule_attempts_total", Map.of("result", "scheduled", "profile", "my-scheduler")));
+    assertEquals(
+        1,
+        value(
+            "scheduler_schedule_attempts_total",
+            Map.of("result", "unschedulable", "profile", "my-scheduler")));
+    assertEquals(3, value("scheduler_pending_pods", Map.of("queue", "active")));
+    assertEquals(2, value("scheduler_pending_pods", Map.of("queue", "backoff")));
+    assertEquals(1, value("scheduler_pending_pods", Map.of("queue", "unschedulable")));
+    assertEquals(6, value("kubesched_pending_pods", Map.of()));
+    assertEquals(1, value("scheduler_pod_scheduling_attempts_count", Map.of()));
+    assertEquals(2, value("scheduler_pod_scheduling_attempts_sum", Map.of()));
+  }
+
+  @Test
+  void timers_are_histograms_in_seconds_under_kube_schedulers_names() {
+    var attempt = Map.of("result", "scheduled", "profile", "my-scheduler");
+    assertEquals(1, value("scheduler_scheduling_attempt_duration_seconds_count", attempt));
+    assertEquals(0.003, value("scheduler_scheduling_attempt_duration_seconds_sum", attempt), 1e-12);
+    assertEquals(0.002, value("scheduler_scheduling_algorithm_duration_seconds_sum", Map.of()), 1e-12);
+    assertEquals(1.0, value("scheduler_pod_scheduling_sli_duration_seconds_sum", Map.of("attempts", "2")));
+    var bind = Map.of("extension_point", "Bind", "status", "Success", "profile", "my-scheduler");
+    assertEquals(0.001, value("scheduler_framework_extension_point_duration_seconds_sum", bind), 1e-12);
+  }
+
+  static Stream<Arguments> histograms() {
+    return Stream.of(
+        Arguments.of(
+            Named.of("attempt", "scheduler_scheduling_attempt_duration_seconds"),
+            MicrometerMetrics.ATTEMPT_BUCKETS),
+        Arguments.of(
+            Named.of("algorithm", "scheduler_scheduling_algorithm_duration_seconds"),
+            MicrometerMetrics.ATTEMPT_BUCKETS),
+        Arguments.of(
+            Named.of("sli", "scheduler_pod_scheduling_sli_duration_seconds"), MicrometerMetrics.SLI_BUCKETS),
+        Arguments.of(
+            Named.of("bind", "scheduler_framework_extension_point_duration_seconds"),
+            MicrometerMetrics.EXTENSION_POINT_BUCKETS));
+  }
+
+  @ParameterizedTest
+  @MethodSource("histograms")
+  void every_kube_scheduler_bucket_bound_is_exposed_within_a_finer_percentile_histogram(
+      String name, List<Duration> kubeBuckets) {
+    var series = samples.stream().filter(s -> s.name().equals(name + "_bucket")).findFirst().orElseThrow();
+    var seriesLabels = new LinkedHashMap<>(series.labels());
+    seriesLabels.remove("le");
+    var bounds =
+        samples.stream()
+            .filter(s -> s.name().equals(name + "_bucket"))
+            .filter(s -> withoutLe(s.labels()).equals(seriesLabels))
+            .map(s -> s.labels().get("le"))
+            .filter(le -> !le.equals("+Inf"))
+            .map(Double::parseDouble)
+            .sorted()
+            .toList();
+    var kubeSeconds = kubeBuckets.stream().map(d -> d.toNanos() / 1e9).toList();
+
+    assertTrue(bounds.containsAll(kubeSeconds), () -> "kube-scheduler's " + kubeSeconds + " in " + bounds);
+    assertTrue(bounds.size() > kubeSeconds.size(), "the percentile histogram adds finer bounds");
+    assertEquals(kubeSeconds.get(0), bounds.get(0), "starts where kube-scheduler's buckets start");
+    assertEquals(
+        kubeSeconds.get(kubeSeconds.size() - 1),
+        bounds.get(bounds.size() - 1),
+        "ends where kube-scheduler's buckets end");
+  }
+
+  private static Map<String, String> withoutLe(Map<String, String> labels) {
+    var copy = new LinkedHashMap<>(labels);
+    copy.remove("le");
+    return copy;
+  }
+
+  @Test
+  void the_attempts_summary_has_exactly_kube_schedulers_buckets() {
+    var bounds =
+        samples.stream()
+            .filter(s -> s.name().equals("scheduler_pod_scheduling_attempts_bucket"))
+            .map(s -> s.labels().get("le"))
+            .toList();
+    assertEquals(List.of("1.0", "2.0", "4.0", "8.0", "16.0", "+Inf"), bounds);
+  }
+}
