@@ -316,7 +316,7 @@ public final class PodController implements AutoCloseable {
     }
   }
 
-  private void schedule(SchedulingQueue.Item item) throws InterruptedException {
+  private void schedule(QueuedPod item) throws InterruptedException {
     var pod = Objects.requireNonNull(podInformer).getStore().getByKey(item.key());
     var skip =
         pod == null || !item.uid().equals(Snapshots.uid(pod))
@@ -374,7 +374,7 @@ public final class PodController implements AutoCloseable {
     bind(item, pod, info, nodeName);
   }
 
-  private void bind(SchedulingQueue.Item item, Pod pod, PodInfo info, String nodeName)
+  private void bind(QueuedPod item, Pod pod, PodInfo info, String nodeName)
       throws InterruptedException {
     cache.assume(info, nodeName);
     var outcome =
@@ -419,7 +419,7 @@ public final class PodController implements AutoCloseable {
     }
   }
 
-  private void fail(SchedulingQueue.Item item, SchedulerException error) {
+  private void fail(QueuedPod item, SchedulerException error) {
     LOG.warn("{}; retrying after backoff", error.getMessage());
     queue.backoff(item);
     notify(() -> listener.failed(item.key(), error));
@@ -498,7 +498,7 @@ public final class PodController implements AutoCloseable {
           putBoundPod(pod); // confirms the assumption if this controller bound it
         }
       } else if (PodFilters.needsScheduling(pod, settings.schedulerName())) {
-        queue.add(new SchedulingQueue.Item(uid, pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
+        queue.add(QueuedPod.of(pod));
       }
     }
   }

@@ -1,102 +1,187 @@
 package io.kubesched.informer;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
+import java.util.Objects;
+import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Pods waiting to be scheduled, one entry per pod uid. A pod that failed waits out a backoff that starts at
- * {@code initialBackoff} and doubles per failed attempt up to {@code maxBackoff}; {@link #activateAll()}
- * ends every wait at once, for when the cluster changed in a way that may help.
+ * The pods waiting to be scheduled, as kube-scheduler's {@code PriorityQueue}
+ * ({@code pkg/scheduler/backend/queue/scheduling_queue.go}): one entry per pod uid, in one of three
+ * sub-queues or handed out to the worker ("in flight").
  *
- * <p>Thread-safe. {@link #add} and {@link #backoff} never block; {@link #take()} blocks the worker.
+ * <ul>
+ *   <li><b>active</b>: pods ready to be tried, highest {@link QueuedPod#priority() priority} first, then in
+ *       the order they were queued (kube's {@code PrioritySort}). A pod is (re)queued when it is first
+ *       added and each time an attempt fails, so a pod that keeps failing goes behind newer pods of its
+ *       priority.
+ *   <li><b>backoff</b>: pods whose last attempt failed less than their backoff ago. The backoff is
+ *       {@code initialBackoff} doubled per consecutive failure, at most {@code maxBackoff} (1 s to 10 s by
+ *       default); it counts errors if the last attempt ended in an error, else the attempts that found no
+ *       node. A pod leaves for active once the backoff has passed, never earlier.
+ *   <li><b>unschedulable</b>: pods whose last attempt found no node. Only a change can help them: a cluster
+ *       event ({@link #moveAllToActiveOrBackoff}) or an update of the pod itself ({@link #add}) moves them to
+ *       backoff if their backoff has not passed yet, else to active. A pod left there longer than
+ *       {@code maxInUnschedulable} (5 min by default) is moved the same way at the next {@link #flush()}.
+ * </ul>
+ *
+ * <p>Move request cycle: every {@link #take()} starts a scheduling cycle. When a cluster event arrives
+ * while a pod is in flight, a failure of that pod's attempt sends it to backoff instead of unschedulable,
+ * because the attempt may have missed what the event changed. An update of the pod while it is in flight
+ * counts as such an event for that pod.
+ *
+ * <p>Time comes only from the {@link Ticker}; nothing runs on a timer: {@link #take()} and {@link #poll()}
+ * first move what is due, and a waiting {@link #take()} wakes exactly when the next backoff or
+ * unschedulable timeout ends.
+ *
+ * <p>Thread-safe: every method may be called from any thread; only {@link #take()} blocks. After
+ * {@link #close()} the queue accepts nothing more and hands nothing out.
  */
 final class SchedulingQueue {
 
-  /** A pod to schedule: its uid and where to find it. */
-  record Item(String uid, String namespace, String name) {
-    String key() {
-      return namespace + "/" + name;
-    }
+  /** How long a pod may wait as unschedulable before it is tried again without any event: kube's default. */
+  static final Duration DEFAULT_MAX_IN_UNSCHEDULABLE = Duration.ofMinutes(5);
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulingQueue.class);
+
+  private enum Place {
+    ACTIVE,
+    BACKOFF,
+    UNSCHEDULABLE,
+    IN_FLIGHT
   }
 
+  /** One pod's queueing state. Mutated only under the lock, and only while it is in no sorted set. */
   private static final class Entry {
-    final Item item;
-    long readyAt;
-    final long sequence;
+    QueuedPod pod;
+    Place place = Place.ACTIVE;
+    /** Elapsed nanos when the pod was last queued: added while unknown, or requeued after an attempt. */
+    long queuedAt;
+    /** Stamped with {@link #queuedAt}: orders entries queued at the same instant as they arrived. */
+    long arrival;
+    /** The last instant of the backoff; the pod is backing off while now is not after it. */
+    long backoffEnds;
+    int unschedulableAttempts;
+    int consecutiveErrors;
+    boolean updatedInFlight;
 
-    Entry(Item item, long readyAt, long sequence) {
-      this.item = item;
-      this.readyAt = readyAt;
-      this.sequence = sequence;
+    Entry(QueuedPod pod) {
+      this.pod = pod;
+    }
+
+    int failures() {
+      return consecutiveErrors > 0 ? consecutiveErrors : unschedulableAttempts;
     }
   }
 
-  private final LongSupplier nanoClock;
+  private static final Comparator<Entry> ACTIVE_ORDER =
+      ((Comparator<Entry>) (a, b) -> Integer.compare(b.pod.priority(), a.pod.priority()))
+          .thenComparingLong(e -> e.arrival);
+  private static final Comparator<Entry> BACKOFF_ORDER =
+      Comparator.<Entry>comparingLong(e -> e.backoffEnds).thenComparingLong(e -> e.arrival);
+  private static final Comparator<Entry> ARRIVAL_ORDER = Comparator.comparingLong(e -> e.arrival);
+
+  private final Ticker ticker;
+  private final long origin;
   private final long initialBackoffNanos;
   private final long maxBackoffNanos;
+  private final long maxInUnschedulableNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final Map<String, Entry> queued = new HashMap<>();
-  private final Map<String, Integer> failures = new HashMap<>();
-  private final PriorityQueue<Entry> byReadyTime =
-      new PriorityQueue<>(
-          Comparator.<Entry>comparingLong(e -> e.readyAt).thenComparingLong(e -> e.sequence));
-  private long sequence;
+  private final Map<String, Entry> entries = new HashMap<>();
+  private final TreeSet<Entry> active = new TreeSet<>(ACTIVE_ORDER);
+  private final TreeSet<Entry> backoff = new TreeSet<>(BACKOFF_ORDER);
+  private final TreeSet<Entry> unschedulable = new TreeSet<>(ARRIVAL_ORDER);
+  private long arrivals;
+  private long cycle;
+  private long moveRequestCycle = -1;
   private boolean closed;
 
-  SchedulingQueue(LongSupplier nanoClock, Duration initialBackoff, Duration maxBackoff) {
-    this.nanoClock = nanoClock;
+  /**
+   * A queue whose pods wait at most {@link #DEFAULT_MAX_IN_UNSCHEDULABLE} as unschedulable.
+   *
+   * @throws IllegalArgumentException as {@link #SchedulingQueue(Ticker, Duration, Duration, Duration)}
+   */
+  SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff) {
+    this(ticker, initialBackoff, maxBackoff, DEFAULT_MAX_IN_UNSCHEDULABLE);
+  }
+
+  /**
+   * @param ticker the only source of time
+   * @param initialBackoff the backoff after the first failed attempt; positive
+   * @param maxBackoff the longest backoff; not shorter than {@code initialBackoff}
+   * @param maxInUnschedulable how long a pod may wait as unschedulable without any event (kube's
+   *     {@code podMaxInUnschedulablePodsDuration}); positive
+   * @throws IllegalArgumentException if a duration is out of range
+   */
+  SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    requirePositive("initialBackoff", initialBackoff);
+    requirePositive("maxBackoff", maxBackoff);
+    requirePositive("maxInUnschedulable", maxInUnschedulable);
+    if (maxBackoff.compareTo(initialBackoff) < 0) {
+      throw new IllegalArgumentException(
+          "maxBackoff " + maxBackoff + " must not be shorter than initialBackoff " + initialBackoff);
+    }
     this.initialBackoffNanos = initialBackoff.toNanos();
     this.maxBackoffNanos = maxBackoff.toNanos();
+    this.maxInUnschedulableNanos = maxInUnschedulable.toNanos();
+    // Elapsed time from here on cannot overflow, whatever origin the ticker has.
+    this.origin = ticker.nanoTime();
   }
 
-  /** Queues {@code item} to be scheduled now, unless its uid is queued already. */
-  void add(Item item) {
-    enqueue(item, 0);
-  }
-
-  /** Queues {@code item} again after its next backoff: a failed attempt. */
-  void backoff(Item item) {
+  /**
+   * Queues a pod that needs scheduling: new, or updated. A new pod goes to active. For a pod already
+   * known, the queue keeps this version and one entry: in active or backoff it stays where it is (active
+   * re-sorts it by its new priority); as unschedulable it moves to backoff or active, as an update may be
+   * what it waited for; in flight it is marked so that a failed attempt goes to backoff rather than
+   * unschedulable.
+   *
+   * <p>Because an update moves an unschedulable pod, call this only for a new pod or an update that may
+   * change where it fits (kube-scheduler ignores updates of status and metadata bookkeeping), or the pod
+   * is retried after every update. Ignored once closed. Never blocks.
+   */
+  void add(QueuedPod pod) {
+    Objects.requireNonNull(pod, "pod");
     lock.lock();
     try {
-      int attempts = failures.merge(item.uid(), 1, Integer::sum);
-      enqueue(item, backoffNanos(attempts));
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Forgets {@code uid}: its failures and any queued entry. For a pod that was bound or is gone. */
-  void forget(String uid) {
-    lock.lock();
-    try {
-      failures.remove(uid);
-      var entry = queued.remove(uid);
-      if (entry != null) {
-        byReadyTime.remove(entry);
+      if (closed) {
+        return;
       }
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Makes every queued pod ready now. */
-  void activateAll() {
-    lock.lock();
-    try {
-      long now = nanoClock.getAsLong();
-      var entries = byReadyTime.toArray(new Entry[0]);
-      byReadyTime.clear();
-      for (var entry : entries) {
-        entry.readyAt = Math.min(entry.readyAt, now);
-        byReadyTime.add(entry);
+      long now = now();
+      var entry = entries.get(pod.uid());
+      if (entry == null) {
+        entry = new Entry(pod);
+        stamp(entry, now);
+        entries.put(pod.uid(), entry);
+        toActive(entry);
+      } else {
+        switch (entry.place) {
+          case IN_FLIGHT -> {
+            entry.pod = pod;
+            entry.updatedInFlight = true;
+          }
+          case ACTIVE -> {
+            active.remove(entry);
+            entry.pod = pod;
+            active.add(entry);
+          }
+          case BACKOFF -> entry.pod = pod;
+          case UNSCHEDULABLE -> {
+            unschedulable.remove(entry);
+            entry.pod = pod;
+            toActiveOrBackoff(entry, now);
+          }
+        }
       }
       changed.signalAll();
     } finally {
@@ -104,41 +189,29 @@ final class SchedulingQueue {
     }
   }
 
-  /** @return the next ready item, or null if none is ready now */
-  @Nullable Item poll() {
-    lock.lock();
-    try {
-      var head = byReadyTime.peek();
-      if (head == null || head.readyAt > nanoClock.getAsLong()) {
-        return null;
-      }
-      byReadyTime.poll();
-      queued.remove(head.item.uid());
-      return head.item;
-    } finally {
-      lock.unlock();
-    }
-  }
-
   /**
-   * Waits for the next ready item.
+   * Waits for an active pod and hands it out: the pod is in flight, in no sub-queue, until it is requeued
+   * or {@linkplain #done done}. Moves what is due first, as {@link #flush()}. Read {@link #schedulingCycle()}
+   * right after, on the same thread, for {@link #requeueUnschedulable}.
    *
-   * @return the item, or null once the queue is closed
-   * @throws InterruptedException if interrupted while waiting
+   * @return the pod, or null once the queue is closed
+   * @throws InterruptedException if the thread is interrupted while waiting
    */
-  @Nullable Item take() throws InterruptedException {
-    lock.lock();
+  @Nullable QueuedPod take() throws InterruptedException {
+    lock.lockInterruptibly();
     try {
       while (!closed) {
-        var item = poll();
-        if (item != null) {
-          return item;
+        long now = now();
+        flushLocked(now);
+        var head = active.pollFirst();
+        if (head != null) {
+          return handOut(head);
         }
-        var head = byReadyTime.peek();
-        if (head == null) {
+        long due = nextDue();
+        if (due == Long.MAX_VALUE) {
           changed.await();
         } else {
-          changed.awaitNanos(Math.max(1, head.readyAt - nanoClock.getAsLong()));
+          changed.awaitNanos(Math.max(1, due - now));
         }
       }
       return null;
@@ -147,7 +220,208 @@ final class SchedulingQueue {
     }
   }
 
-  /** Wakes {@link #take()} for good: it returns null from now on. */
+  /**
+   * As {@link #take()}, without waiting: for tests and for draining.
+   *
+   * @return the next active pod, now in flight, or null if none is active or the queue is closed
+   */
+  @Nullable QueuedPod poll() {
+    lock.lock();
+    try {
+      if (closed) {
+        return null;
+      }
+      flushLocked(now());
+      var head = active.pollFirst();
+      return head == null ? null : handOut(head);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Moves what is due: unschedulable pods that waited longer than {@code maxInUnschedulable} (to backoff or
+   * active), then backoff pods whose backoff has passed (to active). {@link #take()} and {@link #poll()} do
+   * this themselves. Never blocks.
+   *
+   * @return how many pods moved
+   */
+  int flush() {
+    lock.lock();
+    try {
+      if (closed) {
+        return 0;
+      }
+      int moved = flushLocked(now());
+      if (moved > 0) {
+        changed.signalAll();
+      }
+      return moved;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** @return the number of pods handed out so far: the cycle of the pod {@link #take()} returned last */
+  long schedulingCycle() {
+    lock.lock();
+    try {
+      return cycle;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns an in-flight pod whose attempt found no node: it goes to unschedulable, or to backoff if a
+   * cluster event arrived or the pod was updated since it was taken, so that the change is not lost. Its
+   * unschedulable attempts count one more and its consecutive errors are forgotten.
+   *
+   * @param pod the pod as taken; only its uid is used, the queue keeps the latest version it was given
+   * @param cycleAtTake {@link #schedulingCycle()} read right after the pod was taken
+   * @return whether it was requeued: false if the pod is not in flight (deleted or done meanwhile, or never
+   *     taken) or the queue is closed
+   * @throws IllegalArgumentException if {@code cycleAtTake} is negative or a cycle not started yet
+   */
+  boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake) {
+    Objects.requireNonNull(pod, "pod");
+    lock.lock();
+    try {
+      if (cycleAtTake < 0 || cycleAtTake > cycle) {
+        throw new IllegalArgumentException(
+            "cycleAtTake " + cycleAtTake + " is not a scheduling cycle started so far (0.." + cycle + ")");
+      }
+      var entry = inFlight(pod.uid());
+      if (entry == null) {
+        return false;
+      }
+      entry.unschedulableAttempts++;
+      entry.consecutiveErrors = 0;
+      long now = now();
+      stamp(entry, now);
+      if (moveRequestCycle >= cycleAtTake || entry.updatedInFlight) {
+        toActiveOrBackoff(entry, now);
+      } else {
+        entry.place = Place.UNSCHEDULABLE;
+        unschedulable.add(entry);
+      }
+      changed.signalAll();
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns an in-flight pod whose attempt ended in an error (the policy threw, the binding failed): it
+   * waits out its backoff, counting one more consecutive error, and is tried again whatever happens in the
+   * cluster.
+   *
+   * @param pod the pod as taken; only its uid is used
+   * @return whether it was requeued: false if the pod is not in flight or the queue is closed
+   */
+  boolean requeueAfterError(QueuedPod pod) {
+    Objects.requireNonNull(pod, "pod");
+    lock.lock();
+    try {
+      var entry = inFlight(pod.uid());
+      if (entry == null) {
+        return false;
+      }
+      entry.consecutiveErrors++;
+      long now = now();
+      stamp(entry, now);
+      toActiveOrBackoff(entry, now);
+      changed.signalAll();
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Forgets a pod the worker is finished with (bound, bound by someone else, gone, or no longer ours): its
+   * attempts and backoff are dropped, and a later {@link #add} starts afresh. Normally the pod is in flight;
+   * if it is queued it is removed too, as there is nothing left to schedule. Never blocks.
+   *
+   * @return whether the queue knew the pod
+   */
+  boolean done(String uid) {
+    return remove(uid);
+  }
+
+  /**
+   * Removes a deleted pod wherever it is. A pod deleted while in flight is forgotten: requeueing it
+   * afterwards does nothing. Never blocks.
+   *
+   * @return whether the queue knew the pod
+   */
+  boolean delete(String uid) {
+    return remove(uid);
+  }
+
+  /**
+   * A cluster event that may let pods fit (a node added or changed, a pod removed): every unschedulable pod
+   * moves to backoff if its backoff has not passed, else to active; and the pods in flight remember it.
+   * Never blocks.
+   *
+   * @param event what happened, for logs
+   * @return how many pods moved
+   */
+  int moveAllToActiveOrBackoff(String event) {
+    Objects.requireNonNull(event, "event");
+    lock.lock();
+    try {
+      if (closed) {
+        return 0;
+      }
+      moveRequestCycle = cycle;
+      if (unschedulable.isEmpty()) {
+        return 0;
+      }
+      long now = now();
+      var moving = new ArrayList<>(unschedulable);
+      unschedulable.clear();
+      moving.forEach(entry -> toActiveOrBackoff(entry, now));
+      changed.signalAll();
+      LOG.debug("{} moved {} unschedulable pods to active or backoff", event, moving.size());
+      return moving.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** @return how many pods are in each sub-queue and in flight; for metrics */
+  QueueDepths depths() {
+    lock.lock();
+    try {
+      int waiting = active.size() + backoff.size() + unschedulable.size();
+      return new QueueDepths(active.size(), backoff.size(), unschedulable.size(), entries.size() - waiting);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** @return how many pods wait in the three sub-queues, not counting those in flight */
+  int size() {
+    return depths().waiting();
+  }
+
+  /** @return which pods are where, each sub-queue in its order; for tests and debugging */
+  QueueSnapshot snapshot() {
+    lock.lock();
+    try {
+      var inFlight = new ArrayList<QueuedPod>();
+      entries.values().stream()
+          .filter(entry -> entry.place == Place.IN_FLIGHT)
+          .forEach(entry -> inFlight.add(entry.pod));
+      return new QueueSnapshot(pods(active), pods(backoff), pods(unschedulable), inFlight);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Wakes {@link #take()} for good: it returns null from now on, and the queue accepts nothing more. */
   void close() {
     lock.lock();
     try {
@@ -158,37 +432,152 @@ final class SchedulingQueue {
     }
   }
 
-  /** @return how many pods are queued, ready or waiting */
-  int size() {
-    lock.lock();
-    try {
-      return queued.size();
-    } finally {
-      lock.unlock();
+  /** @deprecated the old name: use {@link #requeueAfterError} or {@link #requeueUnschedulable} */
+  @Deprecated
+  void backoff(QueuedPod pod) {
+    requeueAfterError(pod);
+  }
+
+  /** @deprecated the old name: use {@link #done} or {@link #delete} */
+  @Deprecated
+  void forget(String uid) {
+    done(uid);
+  }
+
+  /** @deprecated the old name: use {@link #moveAllToActiveOrBackoff} with the event */
+  @Deprecated
+  void activateAll() {
+    moveAllToActiveOrBackoff("ActivateAll");
+  }
+
+  /**
+   * kube-scheduler's backoff: {@code initialNanos} doubled per failure after the first, at most
+   * {@code maxNanos}; none before the first failure.
+   */
+  static long backoffNanos(long initialNanos, long maxNanos, int failures) {
+    if (failures <= 0) {
+      return 0;
+    }
+    int shift = failures - 1;
+    // Compare before shifting, so that neither the shift nor the product can overflow.
+    if (shift >= Long.SIZE - 1 || initialNanos > maxNanos >> shift) {
+      return maxNanos;
+    }
+    return initialNanos << shift;
+  }
+
+  private long now() {
+    return ticker.nanoTime() - origin;
+  }
+
+  private void stamp(Entry entry, long now) {
+    entry.queuedAt = now;
+    entry.arrival = arrivals++;
+    entry.backoffEnds = now + backoffNanos(initialBackoffNanos, maxBackoffNanos, entry.failures());
+  }
+
+  private boolean isBackingOff(Entry entry, long now) {
+    return entry.failures() > 0 && now <= entry.backoffEnds;
+  }
+
+  private void toActive(Entry entry) {
+    entry.place = Place.ACTIVE;
+    active.add(entry);
+  }
+
+  private void toActiveOrBackoff(Entry entry, long now) {
+    if (isBackingOff(entry, now)) {
+      entry.place = Place.BACKOFF;
+      backoff.add(entry);
+    } else {
+      toActive(entry);
     }
   }
 
-  /** @return the backoff after {@code attempts} failed attempts: initial, doubled per attempt, capped */
-  long backoffNanos(int attempts) {
-    long backoff = initialBackoffNanos;
-    for (int i = 1; i < attempts && backoff < maxBackoffNanos; i++) {
-      backoff *= 2;
-    }
-    return Math.min(backoff, maxBackoffNanos);
+  private QueuedPod handOut(Entry entry) {
+    entry.place = Place.IN_FLIGHT;
+    ++cycle;
+    entry.updatedInFlight = false;
+    return entry.pod;
   }
 
-  private void enqueue(Item item, long delayNanos) {
+  private @Nullable Entry inFlight(String uid) {
+    if (closed) {
+      return null;
+    }
+    var entry = entries.get(uid);
+    return entry != null && entry.place == Place.IN_FLIGHT ? entry : null;
+  }
+
+  private int flushLocked(long now) {
+    int moved = 0;
+    // Sorted by the time they were queued, so the first one not overdue ends the scan.
+    for (var head = firstOrNull(unschedulable);
+        head != null && now - head.queuedAt > maxInUnschedulableNanos;
+        head = firstOrNull(unschedulable)) {
+      unschedulable.pollFirst();
+      toActiveOrBackoff(head, now);
+      moved++;
+    }
+    for (var head = firstOrNull(backoff); head != null && !isBackingOff(head, now); head = firstOrNull(backoff)) {
+      backoff.pollFirst();
+      toActive(head);
+      moved++;
+    }
+    return moved;
+  }
+
+  /** @return the elapsed nanos at which the next backoff or unschedulable wait ends, or Long.MAX_VALUE */
+  private long nextDue() {
+    long due = Long.MAX_VALUE;
+    var backingOff = firstOrNull(backoff);
+    if (backingOff != null) {
+      due = backingOff.backoffEnds + 1;
+    }
+    var waiting = firstOrNull(unschedulable);
+    if (waiting != null) {
+      due = Math.min(due, waiting.queuedAt + maxInUnschedulableNanos + 1);
+    }
+    return due;
+  }
+
+  private boolean remove(String uid) {
+    Objects.requireNonNull(uid, "uid");
     lock.lock();
     try {
-      if (closed || queued.containsKey(item.uid())) {
-        return;
+      var entry = entries.remove(uid);
+      if (entry == null) {
+        return false;
       }
-      var entry = new Entry(item, nanoClock.getAsLong() + delayNanos, sequence++);
-      queued.put(item.uid(), entry);
-      byReadyTime.add(entry);
+      switch (entry.place) {
+        case ACTIVE -> active.remove(entry);
+        case BACKOFF -> backoff.remove(entry);
+        case UNSCHEDULABLE -> unschedulable.remove(entry);
+        case IN_FLIGHT -> {
+          // Not in a sorted set; dropping the entry is what makes a later requeue a no-op.
+        }
+      }
       changed.signalAll();
+      return true;
     } finally {
       lock.unlock();
+    }
+  }
+
+  private static @Nullable Entry firstOrNull(TreeSet<Entry> set) {
+    return set.isEmpty() ? null : set.first();
+  }
+
+  private static List<QueuedPod> pods(TreeSet<Entry> set) {
+    var pods = new ArrayList<QueuedPod>(set.size());
+    set.forEach(entry -> pods.add(entry.pod));
+    return pods;
+  }
+
+  private static void requirePositive(String name, Duration value) {
+    Objects.requireNonNull(value, name);
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive: " + value);
     }
   }
 }

@@ -1,0 +1,27 @@
+package io.kubesched.informer;
+
+/**
+ * How many pods a {@link SchedulingQueue} holds where, at one instant: kube-scheduler's
+ * {@code scheduler_pending_pods} gauge by queue, plus the pods handed out and not yet returned.
+ *
+ * @param active pods ready to be taken
+ * @param backoff pods waiting out their backoff
+ * @param unschedulable pods whose last attempt found no node, waiting for a cluster event or the timeout
+ * @param inFlight pods taken by the worker and neither requeued nor done yet
+ */
+record QueueDepths(int active, int backoff, int unschedulable, int inFlight) {
+
+  /** @throws IllegalArgumentException if a count is negative */
+  QueueDepths {
+    if (active < 0 || backoff < 0 || unschedulable < 0 || inFlight < 0) {
+      throw new IllegalArgumentException(
+          "queue depths must not be negative: active=" + active + ", backoff=" + backoff
+              + ", unschedulable=" + unschedulable + ", inFlight=" + inFlight);
+    }
+  }
+
+  /** @return the pods waiting in one of the three sub-queues, not counting those in flight */
+  int waiting() {
+    return active + backoff + unschedulable;
+  }
+}

@@ -1,0 +1,59 @@
+package io.kubesched.informer;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kubesched.adapter.PodAdapter;
+
+/**
+ * A pod waiting in the {@link SchedulingQueue}: what the queue needs to order it and the worker needs to
+ * find it again in the informer's store.
+ *
+ * <p>The queue knows a pod by its {@code uid} alone: two values with the same uid are two versions of the
+ * same pod, and the queue keeps the latest one it was given.
+ *
+ * @param uid the pod's {@code metadata.uid}; not blank
+ * @param namespace the pod's namespace; not null
+ * @param name the pod's name; not blank
+ * @param priority the pod's {@code spec.priority} (0 when it has none); higher is taken first
+ * @param profile the scheduler profile the pod asks for ({@code spec.schedulerName}); opaque to the
+ *     queue, carried for the worker and for metrics; not null
+ */
+record QueuedPod(String uid, String namespace, String name, int priority, String profile) {
+
+  /** @throws IllegalArgumentException if uid or name is blank, or namespace or profile is null */
+  QueuedPod {
+    if (uid == null || uid.isBlank()) {
+      throw new IllegalArgumentException("uid must not be blank: '" + uid + "'");
+    }
+    if (namespace == null) {
+      throw new IllegalArgumentException("namespace must not be null (pod " + name + ")");
+    }
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("name must not be blank: '" + name + "'");
+    }
+    if (profile == null) {
+      throw new IllegalArgumentException("profile must not be null (pod " + namespace + "/" + name + ")");
+    }
+  }
+
+  /**
+   * The queue entry for {@code pod}: its uid, namespace, name, priority and scheduler name.
+   *
+   * @throws IllegalArgumentException if the pod has no uid or no name
+   */
+  static QueuedPod of(Pod pod) {
+    var metadata = pod.getMetadata();
+    var spec = pod.getSpec();
+    Integer priority = spec == null ? null : spec.getPriority();
+    return new QueuedPod(
+        metadata.getUid(),
+        metadata.getNamespace() == null ? "" : metadata.getNamespace(),
+        metadata.getName(),
+        priority == null ? 0 : priority,
+        PodAdapter.schedulerName(pod));
+  }
+
+  /** @return {@code namespace/name}, the informer store's key for the pod */
+  String key() {
+    return namespace + "/" + name;
+  }
+}
