@@ -1,4 +1,4 @@
-/** Binding pods to nodes through the Kubernetes API. */
+/** Binding pods to nodes through the Kubernetes API, and reporting on scheduling, rate-limited. */
 @NullMarked
 package io.kubesched.binder;
 
