@@ -6,6 +6,7 @@ import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulingListener;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A connection to one cluster, and the factory of {@link Controller}s that schedule on it.
@@ -50,6 +51,20 @@ public interface Client extends AutoCloseable {
    * @throws IllegalStateException if this client is closed
    */
   Controller newPodController(FinderFunc finder, SchedulingListener listener);
+
+  /**
+   * One controller for several schedulers (profiles, as in kube-scheduler): each scheduler name has its own
+   * policy; the pods of all of them share one queue, one view of the nodes (so each decision counts the
+   * others' choices), one binding pool and one write limit. {@link Options#schedulerName()} is not used.
+   *
+   * @param profiles the policy of each {@code spec.schedulerName} to serve, at least one
+   * @param listener hears what happens to each pod
+   * @return a controller, not yet started
+   * @throws ConfigurationException if {@code profiles} is empty or a name is blank or {@code
+   *     default-scheduler}
+   * @throws IllegalStateException if this client is closed
+   */
+  Controller newPodController(Map<String, FinderFunc> profiles, SchedulingListener listener);
 
   /**
    * The fabric8 client this library talks through, for creating and reading objects yourself (for example

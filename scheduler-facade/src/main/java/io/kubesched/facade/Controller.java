@@ -34,12 +34,22 @@ public interface Controller extends AutoCloseable {
   boolean isRunning();
 
   /**
+   * @return whether this controller schedules now: while running, always without leader election, and only
+   *     while it holds the lease with it
+   */
+  boolean isLeader();
+
+  /**
    * @return the nodes as the next decision would see them, with the pods placed on each
    * @throws IllegalStateException if not started
    */
   List<NodeInfo> snapshot();
 
-  /** Stops scheduling, letting a binding in progress finish. Idempotent. */
+  /**
+   * Stops scheduling and gives up leadership, waits for the bindings in flight (up to {@link
+   * Options.Builder#shutdownTimeout(java.time.Duration)}), then stops the watches and every thread the
+   * controller started. Idempotent; callable from any thread, including a listener.
+   */
   @Override
   void close();
 }

@@ -1,6 +1,7 @@
 package io.kubesched.facade;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulingListener;
@@ -9,6 +10,7 @@ import io.kubesched.informer.Snapshots;
 import io.kubesched.k8s.KubeConnection;
 import io.kubesched.k8s.KubeConnections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,11 +45,28 @@ final class DefaultClient implements Client {
 
   @Override
   public Controller newPodController(FinderFunc finder, SchedulingListener listener) {
+    return newPodController(Map.of(options.schedulerName(), finder), listener);
+  }
+
+  @Override
+  public Controller newPodController(Map<String, FinderFunc> profiles, SchedulingListener listener) {
     if (closed.get()) {
       throw new IllegalStateException("client is closed");
     }
+    if (profiles.isEmpty()) {
+      throw new ConfigurationException("profiles must name at least one scheduler");
+    }
+    for (var name : profiles.keySet()) {
+      Options.requireSchedulerName(name);
+    }
+    // The first name (in order) names the controller's threads and, by default, its lease.
+    var first = profiles.keySet().stream().sorted().findFirst().orElseThrow();
+    var settings = options.controllerSettings();
+    if (!profiles.containsKey(settings.schedulerName())) {
+      settings = Options.renamed(settings, first);
+    }
     var podController =
-        new PodController(connection.client(), options.controllerSettings(), finder, listener);
+        new PodController(connection.client(), settings, profiles, listener, options.meterRegistry());
     var controller = new DefaultController(podController, controllers::remove);
     controllers.add(controller);
     return controller;

@@ -45,6 +45,11 @@ final class DefaultController implements Controller {
   }
 
   @Override
+  public boolean isLeader() {
+    return delegate.isLeader();
+  }
+
+  @Override
   public List<NodeInfo> snapshot() {
     return delegate.snapshot();
   }

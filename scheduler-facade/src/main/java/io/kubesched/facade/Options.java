@@ -3,7 +3,9 @@ package io.kubesched.facade;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindMode;
+import io.kubesched.binder.TokenBucket;
 import io.kubesched.informer.ControllerSettings;
+import io.kubesched.informer.LeaderSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -35,15 +37,25 @@ public final class Options {
   private final Connection connection;
   private final @Nullable Path kubeconfig;
   private final ControllerSettings settings;
+  private final @Nullable Object meterRegistry;
 
-  private Options(Connection connection, @Nullable Path kubeconfig, ControllerSettings settings) {
+  private Options(
+      Connection connection,
+      @Nullable Path kubeconfig,
+      ControllerSettings settings,
+      @Nullable Object meterRegistry) {
     this.connection = connection;
     this.kubeconfig = kubeconfig;
     this.settings = settings;
+    this.meterRegistry = meterRegistry;
   }
 
-  /** @return a builder with the defaults: kubeconfig, scheduler name {@code kubesched}, 30 s bind
-   *     timeout, backoff from 1 s doubling to 10 s, 60 s to list the cluster at start */
+  /**
+   * @return a builder with the defaults: kubeconfig, scheduler name {@code kubesched}, 30 s bind timeout,
+   *     backoff from 1 s doubling to 10 s, unschedulable pods retried on cluster events or after 5 min, 60 s
+   *     to list the cluster at start, 50 writes per second with bursts of 100, 16 bindings in flight, 15 min
+   *     for the watch to confirm a binding, 30 s to shut down, no leader election, no metrics
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -83,9 +95,61 @@ public final class Options {
     return settings.syncTimeout();
   }
 
+  /**
+   * @throws ConfigurationException if {@code name} is blank or kube-scheduler's own
+   */
+  static void requireSchedulerName(String name) {
+    if (name.isBlank()) {
+      throw new ConfigurationException("schedulerName must not be blank");
+    }
+    if (name.equals(SchedulingConstants.DEFAULT_SCHEDULER_NAME)) {
+      throw new ConfigurationException(
+          "schedulerName must not be '" + name + "': that is kube-scheduler's, and two"
+              + " schedulers binding the same pods fight over them");
+    }
+  }
+
+  /** @return {@code settings} for {@code schedulerName}, with the lease named after it unless named */
+  static ControllerSettings renamed(ControllerSettings settings, String schedulerName) {
+    var leader = settings.leaderElection();
+    if (leader != null && leader.lockName().equals(settings.schedulerName())) {
+      leader =
+          new LeaderSettings(
+              leader.lockNamespace(),
+              schedulerName,
+              leader.leaseDuration(),
+              leader.renewDeadline(),
+              leader.retryPeriod());
+    }
+    return new ControllerSettings(
+        schedulerName,
+        settings.bindMode(),
+        settings.bindTimeout(),
+        settings.initialBackoff(),
+        settings.maxBackoff(),
+        settings.syncTimeout(),
+        settings.unschedulableTimeout(),
+        settings.assumedPodTtl(),
+        settings.qps(),
+        settings.burst(),
+        settings.parallelBindings(),
+        settings.shutdownTimeout(),
+        leader);
+  }
+
+  /** @return whether only the elected leader among replicas schedules */
+  public boolean leaderElection() {
+    return settings.leaderElection() != null;
+  }
+
   /** @return the scheduling loop's settings */
   ControllerSettings controllerSettings() {
     return settings;
+  }
+
+  /** @return the Micrometer registry to record metrics into, or null */
+  @Nullable Object meterRegistry() {
+    return meterRegistry;
   }
 
   @Override
@@ -107,6 +171,19 @@ public final class Options {
     private Duration initialBackoff = Duration.ofSeconds(1);
     private Duration maxBackoff = Duration.ofSeconds(10);
     private Duration syncTimeout = Duration.ofSeconds(60);
+    private Duration unschedulableTimeout = ControllerSettings.DEFAULT_UNSCHEDULABLE_TIMEOUT;
+    private Duration assumedPodTtl = ControllerSettings.DEFAULT_ASSUMED_POD_TTL;
+    private double qps = TokenBucket.DEFAULT_QPS;
+    private int burst = TokenBucket.DEFAULT_BURST;
+    private int parallelBindings = ControllerSettings.DEFAULT_PARALLEL_BINDINGS;
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private boolean leaderElection;
+    private String leaseNamespace = LeaderSettings.DEFAULT_NAMESPACE;
+    private @Nullable String leaseName;
+    private Duration leaseDuration = LeaderSettings.DEFAULT_LEASE_DURATION;
+    private Duration renewDeadline = LeaderSettings.DEFAULT_RENEW_DEADLINE;
+    private Duration retryPeriod = LeaderSettings.DEFAULT_RETRY_PERIOD;
+    private @Nullable Object meterRegistry;
 
     private Builder() {}
 
@@ -157,29 +234,136 @@ public final class Options {
     }
 
     /**
+     * Try a pod that fits nowhere again after at most {@code timeout} even if no cluster event could have
+     * helped it (kube-scheduler's {@code podMaxInUnschedulablePodsDuration}, 5 min).
+     */
+    public Builder unschedulableTimeout(Duration timeout) {
+      this.unschedulableTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Drop the assumption of a pod whose binding succeeded if the watch has not shown it bound after {@code
+     * ttl}, and schedule it again (15 min); {@link Duration#ZERO} keeps it until the watch shows it.
+     */
+    public Builder assumedPodTtl(Duration ttl) {
+      this.assumedPodTtl = ttl;
+      return this;
+    }
+
+    /**
+     * Limit the writes to the API server (bindings, events, pod conditions) to {@code qps} per second, with
+     * bursts of up to {@code burst} (kube-scheduler's client: 50 and 100). fabric8 has no limit of its own.
+     */
+    public Builder rateLimit(double qps, int burst) {
+      this.qps = qps;
+      this.burst = burst;
+      return this;
+    }
+
+    /** Let up to {@code count} bindings be in flight while the scheduler decides the next pods (16). */
+    public Builder parallelBindings(int count) {
+      this.parallelBindings = count;
+      return this;
+    }
+
+    /** Let {@code close()} wait up to {@code timeout} for bindings in flight (30 s). */
+    public Builder shutdownTimeout(Duration timeout) {
+      this.shutdownTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Schedule only while elected leader among the replicas that share the lease {@code
+     * kube-system/<schedulerName>}, with kube-scheduler's timings (lease 15 s, renew deadline 10 s, retry
+     * 2 s). A replica that loses the lease stops scheduling and campaigns again; the process goes on. Needs
+     * RBAC on {@code coordination.k8s.io} leases.
+     */
+    public Builder leaderElection() {
+      this.leaderElection = true;
+      return this;
+    }
+
+    /**
+     * Leader election on the lease {@code namespace/name} with the given timings (see {@link
+     * #leaderElection()}).
+     */
+    public Builder leaderElection(
+        String namespace, String name, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+      this.leaderElection = true;
+      this.leaseNamespace = namespace;
+      this.leaseName = name;
+      this.leaseDuration = leaseDuration;
+      this.renewDeadline = renewDeadline;
+      this.retryPeriod = retryPeriod;
+      return this;
+    }
+
+    /**
+     * Record kube-scheduler's metrics ({@code scheduler_schedule_attempts_total}, attempt, algorithm and
+     * bind latencies, {@code scheduler_pending_pods} per queue, ...) into {@code registry}, a Micrometer
+     * {@code io.micrometer.core.instrument.MeterRegistry}. Micrometer is optional: it is loaded only when this
+     * is set. Typed {@code Object} so that applications without Micrometer compile against this class.
+     */
+    public Builder meterRegistry(Object registry) {
+      this.meterRegistry = registry;
+      return this;
+    }
+
+    /**
      * @throws ConfigurationException naming the option and its value, if the scheduler name is blank or
      *     {@code default-scheduler}, a duration is not positive, or the maximum backoff is shorter than the
      *     initial one
      */
     public Options build() {
-      if (schedulerName.isBlank()) {
-        throw new ConfigurationException("schedulerName must not be blank");
-      }
-      if (schedulerName.equals(SchedulingConstants.DEFAULT_SCHEDULER_NAME)) {
+      requireSchedulerName(schedulerName);
+      if (meterRegistry != null && !isMeterRegistry(meterRegistry.getClass())) {
         throw new ConfigurationException(
-            "schedulerName must not be '" + schedulerName + "': that is kube-scheduler's, and two"
-                + " schedulers binding the same pods fight over them");
+            "meterRegistry must be a Micrometer io.micrometer.core.instrument.MeterRegistry, was "
+                + meterRegistry.getClass().getName());
       }
       var bindMode = connection == Connection.FAKE ? BindMode.SET_NODE_NAME : BindMode.SUBRESOURCE;
       try {
+        var leader =
+            leaderElection
+                ? new LeaderSettings(
+                    leaseNamespace,
+                    leaseName != null ? leaseName : schedulerName,
+                    leaseDuration,
+                    renewDeadline,
+                    retryPeriod)
+                : null;
         return new Options(
             connection,
             kubeconfig,
             new ControllerSettings(
-                schedulerName, bindMode, bindTimeout, initialBackoff, maxBackoff, syncTimeout));
+                schedulerName,
+                bindMode,
+                bindTimeout,
+                initialBackoff,
+                maxBackoff,
+                syncTimeout,
+                unschedulableTimeout,
+                assumedPodTtl,
+                qps,
+                burst,
+                parallelBindings,
+                shutdownTimeout,
+                leader),
+            meterRegistry);
       } catch (IllegalArgumentException e) {
         throw new ConfigurationException(e.getMessage(), e);
       }
+    }
+
+    /** Whether {@code type} is a Micrometer registry, without loading Micrometer if it is not there. */
+    private static boolean isMeterRegistry(@Nullable Class<?> type) {
+      for (var t = type; t != null; t = t.getSuperclass()) {
+        if (t.getName().equals("io.micrometer.core.instrument.MeterRegistry")) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 }

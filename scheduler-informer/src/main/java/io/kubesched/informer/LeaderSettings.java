@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * @param renewDeadline how long the leader keeps retrying a failed renewal before it stops leading
  * @param retryPeriod how long a candidate waits between attempts (jittered by fabric8 while acquiring)
  */
-record LeaderSettings(
+public record LeaderSettings(
     String lockNamespace,
     String lockName,
     Duration leaseDuration,
@@ -33,16 +33,16 @@ record LeaderSettings(
     Duration retryPeriod) {
 
   /** The namespace of kube-scheduler's lock. */
-  static final String DEFAULT_NAMESPACE = "kube-system";
+  public static final String DEFAULT_NAMESPACE = "kube-system";
 
   /** kube-scheduler's default lease duration. */
-  static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
+  public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
 
   /** kube-scheduler's default renew deadline. */
-  static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
 
   /** kube-scheduler's default retry period. */
-  static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
+  public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
 
   /** fabric8's jitter factor ({@code LeaderElector.JITTER_FACTOR}), the same as client-go's. */
   static final double JITTER_FACTOR = 1.2;
@@ -54,7 +54,7 @@ record LeaderSettings(
   /**
    * @throws IllegalArgumentException naming the field and its value, if a rule above is broken
    */
-  LeaderSettings {
+  public LeaderSettings {
     if (lockNamespace.length() > 63 || !DNS_1123_LABEL.matcher(lockNamespace).matches()) {
       throw new IllegalArgumentException(
           "lockNamespace must be a DNS-1123 label (lower-case letters, digits and '-', at most 63),"
@@ -103,7 +103,7 @@ record LeaderSettings(
    * @param schedulerName the scheduler's name, which must be a valid Lease name
    * @throws IllegalArgumentException if {@code schedulerName} is not a DNS-1123 subdomain
    */
-  static LeaderSettings defaults(String schedulerName) {
+  public static LeaderSettings defaults(String schedulerName) {
     return new LeaderSettings(
         DEFAULT_NAMESPACE,
         schedulerName,

@@ -17,43 +17,51 @@ import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.BindOptions;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.Binder;
-import java.util.ArrayList;
+import io.kubesched.binder.SchedulingReporter;
+import io.kubesched.binder.TokenBucket;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Places every pod whose {@code spec.schedulerName} is {@link ControllerSettings#schedulerName()}.
+ * Places every pod whose {@code spec.schedulerName} is one of its profiles' scheduler names, as
+ * kube-scheduler's scheduling loop does.
  *
- * <p>Two informers watch the nodes and the non-terminal pods. Their handlers never block: a pod that needs
- * scheduling goes into a queue keyed by uid, a change that may let waiting pods fit ends their backoff. One
- * worker thread takes pods from the queue, builds a snapshot of the nodes with the pods on them, asks the
- * {@link FinderFunc}, records the choice (so the next pod sees it before the watch does) and binds. A pod
- * that fits nowhere, or whose binding failed, is tried again after a backoff.
+ * <p>Two informers watch the nodes and the non-terminal pods; their handlers never block. Pods to place go
+ * into a {@link SchedulingQueue} (active by priority, backoff, unschedulable), bound pods and nodes into the
+ * {@link SchedulerCache}. One worker thread takes a pod, asks the profile's {@link FinderFunc} over the
+ * cache's snapshot, assumes the chosen node in the cache (so the next decision counts it) and hands the
+ * binding to a bounded pool, going on with the next pod while bindings are in flight. A binding that fails
+ * forgets the assumption and requeues the pod. Every write to the API server (bindings, events, pod
+ * conditions) takes a token of one {@link TokenBucket}. With leader election, only the leader's worker takes
+ * pods; the informers and cache keep running so a new leader starts warm.
  *
  * <p>Lifecycle: {@link #start()} once, {@link #close()} any number of times from any thread.
  */
 public final class PodController implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PodController.class);
-  /**
-   * How long a pod whose binding succeeded may stay unconfirmed by the watch before its assumption is dropped
-   * and the pod tried again (kube-scheduler used 15 minutes before it stopped expiring assumptions).
-   */
-  static final java.time.Duration ASSUMED_POD_TTL = java.time.Duration.ofMinutes(15);
 
   private enum State {
     NEW,
@@ -61,13 +69,21 @@ public final class PodController implements AutoCloseable {
     CLOSED
   }
 
+  /** How often a pod was tried, and when it was first queued: for the scheduling SLI metric. */
+  private record Attempts(long firstQueuedNanos, int count) {}
+
   private final KubernetesClient client;
   private final ControllerSettings settings;
-  private final FinderFunc finder;
+  private final Map<String, FinderFunc> profiles;
   private final SchedulingListener listener;
+  private final Ticker ticker = Ticker.SYSTEM;
   private final SchedulingQueue queue;
   /** The nodes with their bound and assumed pods: what every decision reads. */
   private final SchedulerCache cache;
+  private final SchedulerMetrics metrics;
+  private final TokenBucket writes;
+  private final Map<String, SchedulingReporter> reporters = new LinkedHashMap<>();
+  private final Map<String, Attempts> attempts = new ConcurrentHashMap<>();
   /**
    * The node of a binding whose outcome is unknown (the POST or its read-back failed) per pod uid: if the
    * watch later shows the pod on that node, the binding had landed, and the listener hears it then.
@@ -77,33 +93,96 @@ public final class PodController implements AutoCloseable {
   private final Map<String, String> lastLogged = new ConcurrentHashMap<>();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final CountDownLatch terminated = new CountDownLatch(1);
+  private final Semaphore bindSlots;
+  private final ExecutorService binders;
+  private final ThreadPoolExecutor reporting;
+  private final ScheduledExecutorService housekeeping;
+  private final @Nullable LeaderElection election;
+  /** Whether this controller may schedule now: always without leader election, else while it leads. */
+  private final Object leadership = new Object();
+  private volatile boolean leading;
   private volatile @Nullable SharedIndexInformer<Node> nodeInformer;
   private volatile @Nullable SharedIndexInformer<Pod> podInformer;
   private final InformerWatchdog watchdog = new InformerWatchdog(this::restartInformers);
   private @Nullable Thread worker;
-  private @Nullable ScheduledExecutorService housekeeping;
 
   /**
+   * A controller for one scheduler name, {@link ControllerSettings#schedulerName()}.
+   *
    * @param client the client to watch and bind with; not closed by this controller
    * @param settings how to run
    * @param finder the placement policy
    * @param listener hears about each pod's outcome
+   * @param meterRegistry a Micrometer {@code MeterRegistry} to record metrics into, or null for none
    */
   public PodController(
       KubernetesClient client,
       ControllerSettings settings,
       FinderFunc finder,
-      SchedulingListener listener) {
-    this.client = client;
-    this.settings = settings;
-    this.finder = finder;
-    this.listener = listener;
-    this.queue = new SchedulingQueue(System::nanoTime, settings.initialBackoff(), settings.maxBackoff());
-    this.cache = new SchedulerCache(Ticker.SYSTEM, ASSUMED_POD_TTL);
+      SchedulingListener listener,
+      @Nullable Object meterRegistry) {
+    this(client, settings, Map.of(settings.schedulerName(), finder), listener, meterRegistry);
   }
 
   /**
-   * Starts the informers, waits until they have listed every node and pod, then starts the worker.
+   * A controller for several scheduler names (profiles), each with its own policy; one queue, one cache and
+   * one binding pool serve them all.
+   *
+   * @param profiles the policy of each scheduler name, at least one
+   * @throws IllegalArgumentException if {@code profiles} is empty or a name is blank
+   */
+  public PodController(
+      KubernetesClient client,
+      ControllerSettings settings,
+      Map<String, FinderFunc> profiles,
+      SchedulingListener listener,
+      @Nullable Object meterRegistry) {
+    if (profiles.isEmpty()) {
+      throw new IllegalArgumentException("a controller needs at least one profile (scheduler name)");
+    }
+    profiles.keySet().forEach(name -> {
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("a profile's scheduler name must not be blank");
+      }
+    });
+    this.client = client;
+    this.settings = settings;
+    this.profiles = Map.copyOf(profiles);
+    this.listener = listener;
+    this.queue =
+        new SchedulingQueue(
+            ticker, settings.initialBackoff(), settings.maxBackoff(), settings.unschedulableTimeout());
+    this.cache = new SchedulerCache(ticker, settings.assumedPodTtl());
+    this.metrics = SchedulerMetrics.of(meterRegistry);
+    this.writes = TokenBucket.create(settings.qps(), settings.burst());
+    profiles.keySet().stream().sorted().forEach(
+        name -> reporters.put(name, SchedulingReporter.create(client, writes, name)));
+    this.bindSlots = new Semaphore(settings.parallelBindings());
+    this.binders =
+        Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-bind-"));
+    // Reports are best effort: when the API server is slow they queue up to a bound, then are dropped
+    // (with a log line) rather than holding up scheduling, as client-go's event broadcaster does.
+    this.reporting =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(REPORT_BACKLOG),
+            threads("kubesched-report-"),
+            (task, pool) -> LOG.debug("Dropping a report: {} are waiting", REPORT_BACKLOG));
+    this.housekeeping = Executors.newSingleThreadScheduledExecutor(threads("kubesched-housekeeping-"));
+    var leaderSettings = settings.leaderElection();
+    this.election = leaderSettings == null ? null : new LeaderElection(client, leaderSettings);
+    this.leading = election == null;
+  }
+
+  /** How many reports (events, conditions) may wait for the API server before new ones are dropped. */
+  static final int REPORT_BACKLOG = 1000;
+
+  /**
+   * Starts the informers, waits until they have listed every node and pod, then starts the worker (and,
+   * with leader election, campaigns: the worker schedules only while this controller leads).
    *
    * @throws IllegalStateException if started before, or closed
    * @throws SchedulerException if the informers cannot list within the sync timeout; the controller is
@@ -134,15 +213,17 @@ public final class PodController implements AutoCloseable {
       throw new SchedulerException(
           "cannot list nodes and pods from " + client.getMasterUrl() + ": " + cause, cause);
     }
-    var chores =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              var t = new Thread(runnable, "kubesched-housekeeping-" + settings.schedulerName());
-              t.setDaemon(true);
-              return t;
-            });
-    chores.scheduleWithFixedDelay(this::expireAssumptions, 1, 1, TimeUnit.SECONDS);
-    housekeeping = chores;
+    metrics.queueDepths(
+        () -> {
+          var depths = queue.depths();
+          return Map.of(
+              SchedulerMetrics.QUEUE_ACTIVE, depths.active(),
+              SchedulerMetrics.QUEUE_BACKOFF, depths.backoff(),
+              SchedulerMetrics.QUEUE_UNSCHEDULABLE, depths.unschedulable());
+        });
+    metrics.pendingPods(queue::size);
+    housekeeping.scheduleWithFixedDelay(this::expireAssumptions, 1, 1, TimeUnit.SECONDS);
+    housekeeping.scheduleWithFixedDelay(this::flushEventSeries, 30, 30, TimeUnit.SECONDS);
     var thread = new Thread(this::work, "kubesched-" + settings.schedulerName());
     thread.setDaemon(true);
     worker = thread;
@@ -151,16 +232,25 @@ public final class PodController implements AutoCloseable {
         "kubesched-watchdog-" + settings.schedulerName(),
         () -> isWatching(nodeInformer) && isWatching(podInformer),
         () -> Arrays.asList(version(nodeInformer), version(podInformer)));
+    if (election != null) {
+      election.start(() -> setLeading(true), () -> setLeading(false));
+    }
     LOG.info(
-        "Scheduler '{}' started: {} nodes, {} pods to schedule",
-        settings.schedulerName(),
+        "Scheduler {} started: {} nodes, {} pods to schedule{}",
+        profiles.keySet(),
         nodes.getStore().list().size(),
-        queue.size());
+        queue.size(),
+        election == null ? "" : "; campaigning for leadership");
   }
 
   /** @return whether the controller was started and is not closed */
   public boolean isRunning() {
     return state.get() == State.RUNNING;
+  }
+
+  /** @return whether this controller schedules now: always without leader election, else while it leads */
+  public boolean isLeader() {
+    return isRunning() && leading;
   }
 
   /**
@@ -179,16 +269,16 @@ public final class PodController implements AutoCloseable {
    * @throws IllegalStateException if not started
    */
   public List<NodeInfo> snapshot() {
-    var nodes = nodeInformer;
-    if (nodes == null) {
+    if (nodeInformer == null) {
       throw new IllegalStateException("controller is not started");
     }
     return cache.snapshot();
   }
 
   /**
-   * Stops the worker (letting a binding in progress finish, up to the bind timeout) and the informers.
-   * Idempotent; callable from any thread, including a listener.
+   * Stops scheduling, gives up leadership, waits for the bindings in flight (up to {@link
+   * ControllerSettings#shutdownTimeout()}), then stops the informers and every thread this controller
+   * started. Idempotent; callable from any thread, including a listener.
    */
   @Override
   public void close() {
@@ -196,21 +286,39 @@ public final class PodController implements AutoCloseable {
       return;
     }
     queue.close();
-    watchdog.close();
-    if (housekeeping != null) {
-      housekeeping.shutdownNow();
+    synchronized (leadership) {
+      leadership.notifyAll();
     }
+    watchdog.close();
     var thread = worker;
-    if (thread != null && thread != Thread.currentThread()) {
-      try {
-        thread.join(settings.bindTimeout().toMillis() * 2);
+    long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
+    try {
+      if (thread != null && thread != Thread.currentThread()) {
+        thread.join(settings.shutdownTimeout().toMillis());
         if (thread.isAlive()) {
           thread.interrupt();
-          thread.join(settings.bindTimeout().toMillis());
+          thread.join(1000);
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
       }
+      binders.shutdown();
+      if (!binders.awaitTermination(remainingMillis(deadline), TimeUnit.MILLISECONDS)) {
+        LOG.warn("Bindings still in flight after {}; interrupting them", settings.shutdownTimeout());
+        binders.shutdownNow();
+        binders.awaitTermination(1, TimeUnit.SECONDS);
+      }
+      reporting.shutdown();
+      if (!reporting.awaitTermination(remainingMillis(deadline), TimeUnit.MILLISECONDS)) {
+        reporting.shutdownNow();
+        reporting.awaitTermination(1, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      binders.shutdownNow();
+      reporting.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    housekeeping.shutdownNow();
+    if (election != null) {
+      election.close();
     }
     if (podInformer != null) {
       podInformer.stop();
@@ -218,8 +326,40 @@ public final class PodController implements AutoCloseable {
     if (nodeInformer != null) {
       nodeInformer.stop();
     }
+    metrics.close();
     terminated.countDown();
-    LOG.info("Scheduler '{}' stopped", settings.schedulerName());
+    LOG.info("Scheduler {} stopped", profiles.keySet());
+  }
+
+  private static long remainingMillis(long deadlineNanos) {
+    return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+  }
+
+  private ThreadFactory threads(String prefix) {
+    var count = new AtomicInteger();
+    return runnable -> {
+      var thread = new Thread(runnable, prefix + settings.schedulerName() + "-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  private void setLeading(boolean nowLeading) {
+    synchronized (leadership) {
+      leading = nowLeading;
+      leadership.notifyAll();
+    }
+    LOG.info(
+        nowLeading ? "Scheduler {} leads: scheduling" : "Scheduler {} lost leadership: not scheduling",
+        profiles.keySet());
+  }
+
+  private void awaitLeadership() throws InterruptedException {
+    synchronized (leadership) {
+      while (!leading && state.get() == State.RUNNING) {
+        leadership.wait();
+      }
+    }
   }
 
   private SharedIndexInformer<Node> newNodeInformer() {
@@ -249,7 +389,8 @@ public final class PodController implements AutoCloseable {
 
   /**
    * Replaces both informers with new ones that list everything again. The handlers see every object as
-   * added, which is harmless: the queue is keyed by uid and the handlers only add, confirm or wake.
+   * added, which is harmless (the queue and cache are keyed by uid and name); what was deleted while the
+   * watches were lost is dropped from the cache afterwards.
    */
   private void restartInformers() throws InterruptedException {
     if (state.get() != State.RUNNING) {
@@ -286,29 +427,37 @@ public final class PodController implements AutoCloseable {
     if (oldPods != null) {
       oldPods.stop();
     }
-    queue.activateAll();
+    queue.moveAllToActiveOrBackoff("Relist");
     LOG.info(
-        "Relisted {} nodes and {} pods; {} deleted while unwatched",
-        nodeNames.size(),
-        podUids.size(),
-        dropped);
+        "Relisted {} nodes and {} pods; {} deleted while unwatched", nodeNames.size(), podUids.size(), dropped);
   }
 
   private void work() {
     try {
       while (state.get() == State.RUNNING) {
+        awaitLeadership();
         var item = queue.take();
         if (item == null) {
           return;
         }
+        if (!leading) { // lost leadership while waiting: the next leader will take it
+          queue.requeueAfterError(item);
+          continue;
+        }
+        long cycle = queue.schedulingCycle();
+        long startedNanos = ticker.nanoTime();
+        attempts.compute(
+            item.uid(),
+            (uid, seen) ->
+                seen == null ? new Attempts(startedNanos, 1) : new Attempts(seen.firstQueuedNanos(), seen.count() + 1));
         try {
-          schedule(item);
+          schedule(item, cycle, startedNanos);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return;
         } catch (RuntimeException e) {
           LOG.error("Unexpected failure scheduling pod {}; it will be retried", item.key(), e);
-          queue.backoff(item);
+          queue.requeueAfterError(item);
         }
       }
     } catch (InterruptedException e) {
@@ -316,17 +465,18 @@ public final class PodController implements AutoCloseable {
     }
   }
 
-  private void schedule(QueuedPod item) throws InterruptedException {
+  private void schedule(QueuedPod item, long cycle, long startedNanos) throws InterruptedException {
     var pod = Objects.requireNonNull(podInformer).getStore().getByKey(item.key());
+    var finder = profiles.get(item.profile());
     var skip =
         pod == null || !item.uid().equals(Snapshots.uid(pod))
             ? "it is gone"
-            : !PodFilters.needsScheduling(pod, settings.schedulerName())
+            : finder == null || !PodFilters.needsScheduling(pod, item.profile())
                 ? "it no longer needs scheduling"
                 : cache.isAssumed(item.uid()) ? "it is being bound" : null;
     if (skip != null) {
       LOG.debug("Not scheduling pod {}: {}", item.key(), skip);
-      queue.forget(item.uid());
+      done(item.uid());
       var triedNode = unconfirmed.remove(item.uid());
       if (pod != null && triedNode != null && triedNode.equals(PodFilters.nodeName(pod))) {
         reportLateBinding(pod, triedNode);
@@ -338,19 +488,24 @@ public final class PodController implements AutoCloseable {
       info = PodAdapter.toPodInfo(pod);
     } catch (MalformedObjectException e) {
       // Not retried until the pod changes: the update event queues it again.
-      queue.forget(item.uid());
+      done(item.uid());
       LOG.warn("Cannot schedule {}", e.getMessage());
+      report(item.profile(), reporter -> reporter.schedulingError(pod, e.getMessage()));
+      metrics.attempt(item.profile(), SchedulerMetrics.ERROR, ticker.nanoTime() - startedNanos);
       notify(() -> listener.failed(item.key(), e));
       return;
     }
-    var nodes = snapshot();
+    var nodes = cache.snapshot();
     Decision decision;
+    long algorithmStart = ticker.nanoTime();
     try {
       decision = Objects.requireNonNull(finder.find(info, nodes), "FinderFunc returned null");
     } catch (RuntimeException e) {
-      fail(item, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
+      metrics.algorithm(ticker.nanoTime() - algorithmStart);
+      fail(item, pod, startedNanos, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
       return;
     }
+    metrics.algorithm(ticker.nanoTime() - algorithmStart);
     if (decision instanceof Decision.Unschedulable unschedulable) {
       var message = unschedulable.message(nodes.size());
       if (message.equals(lastLogged.put(item.uid(), message))) {
@@ -358,7 +513,9 @@ public final class PodController implements AutoCloseable {
       } else {
         LOG.info("Pod {} is unschedulable: {}", item.key(), message);
       }
-      queue.backoff(item);
+      queue.requeueUnschedulable(item, cycle);
+      metrics.attempt(item.profile(), SchedulerMetrics.UNSCHEDULABLE, ticker.nanoTime() - startedNanos);
+      report(item.profile(), reporter -> reporter.unschedulable(pod, message));
       notify(() -> listener.unschedulable(info, message));
       return;
     }
@@ -366,40 +523,75 @@ public final class PodController implements AutoCloseable {
     if (nodes.stream().noneMatch(node -> node.name().equals(nodeName))) {
       fail(
           item,
+          pod,
+          startedNanos,
           new SchedulerException(
               "FinderFunc chose node '" + nodeName + "' for pod " + item.key()
                   + ", which is not among the " + nodes.size() + " nodes it was given"));
       return;
     }
-    bind(item, pod, info, nodeName);
+    cache.assume(info, nodeName);
+    bindSlots.acquire(); // at most parallelBindings in flight: the worker waits for a free one
+    try {
+      binders.execute(() -> bindAndRelease(item, pod, info, nodeName, startedNanos));
+    } catch (RejectedExecutionException closing) {
+      bindSlots.release();
+      cache.forget(item.uid());
+    }
   }
 
-  private void bind(QueuedPod item, Pod pod, PodInfo info, String nodeName)
+  private void bindAndRelease(QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos) {
+    try {
+      bind(item, pod, info, nodeName, startedNanos);
+    } catch (InterruptedException e) {
+      cache.forget(item.uid()); // shutting down: the pod stays pending for the next scheduler
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      cache.forget(item.uid());
+      LOG.error("Unexpected failure binding pod {}; it will be retried", item.key(), e);
+      queue.requeueAfterError(item);
+    } finally {
+      bindSlots.release();
+    }
+  }
+
+  /** Runs on a binding thread: the assumption is in the cache; the worker has moved on. */
+  private void bind(QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos)
       throws InterruptedException {
-    cache.assume(info, nodeName);
+    writes.acquire();
+    long bindStart = ticker.nanoTime();
     var outcome =
-        Binder.bind(
-            new BindOptions(client, pod, nodeName, settings.bindTimeout(), settings.bindMode()));
+        Binder.bind(new BindOptions(client, pod, nodeName, settings.bindTimeout(), settings.bindMode()));
+    long now = ticker.nanoTime();
+    metrics.bound(item.profile(), now - bindStart, outcome instanceof BindOutcome.Bound);
     if (outcome instanceof BindOutcome.Bound) {
       cache.finishBinding(item.uid());
-      queue.forget(item.uid());
       lastLogged.remove(item.uid());
       unconfirmed.remove(item.uid());
+      var tried = attempts.remove(item.uid());
+      queue.done(item.uid());
+      metrics.attempt(item.profile(), SchedulerMetrics.SCHEDULED, now - startedNanos);
+      if (tried != null) {
+        metrics.scheduled(tried.count(), now - tried.firstQueuedNanos());
+      }
       LOG.debug("Bound {} to {}", item.key(), nodeName);
+      report(item.profile(), reporter -> reporter.scheduled(pod, nodeName));
       notify(() -> listener.bound(info, nodeName));
       return;
     }
     cache.forget(item.uid());
     if (outcome instanceof BindOutcome.Conflict conflict) {
-      queue.forget(item.uid());
+      done(item.uid());
       LOG.info("Pod {} was bound to {} by someone else; leaving it there", item.key(), conflict.actualNode());
     } else if (outcome instanceof BindOutcome.PodGone gone) {
-      queue.forget(item.uid());
+      done(item.uid());
       LOG.info("Not binding pod {}: {}", item.key(), gone.detail());
     } else if (outcome instanceof BindOutcome.Failed failed) {
       unconfirmed.put(item.uid(), nodeName);
       fail(
           item,
+          pod,
+          startedNanos,
           new SchedulerException(
               "binding pod " + item.key() + " to node " + nodeName + " failed: " + failed.detail()));
     }
@@ -419,10 +611,56 @@ public final class PodController implements AutoCloseable {
     }
   }
 
-  private void fail(QueuedPod item, SchedulerException error) {
+  private void fail(QueuedPod item, Pod pod, long startedNanos, SchedulerException error) {
     LOG.warn("{}; retrying after backoff", error.getMessage());
-    queue.backoff(item);
+    queue.requeueAfterError(item);
+    metrics.attempt(item.profile(), SchedulerMetrics.ERROR, ticker.nanoTime() - startedNanos);
+    report(item.profile(), reporter -> reporter.schedulingError(pod, error.getMessage()));
     notify(() -> listener.failed(item.key(), error));
+  }
+
+  /** The pod is bound, gone, or waits for a change of its own: forget its attempts. */
+  private void done(String uid) {
+    queue.done(uid);
+    attempts.remove(uid);
+  }
+
+  /** A write to the API server, best effort and off the scheduling thread. */
+  @FunctionalInterface
+  private interface Report {
+    boolean to(SchedulingReporter reporter) throws InterruptedException;
+  }
+
+  private void report(String profile, Report report) {
+    var reporter = reporters.get(profile);
+    if (reporter == null || reporting.isShutdown()) {
+      return;
+    }
+    reporting.execute(
+        () -> {
+          try {
+            report.to(reporter);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } catch (RuntimeException e) {
+            LOG.warn("Reporting to the API server failed: {}", e.toString());
+          }
+        });
+  }
+
+  private void flushEventSeries() {
+    for (var reporter : reporters.values()) {
+      reporting.execute(
+          () -> {
+            try {
+              reporter.flushSeries();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+              LOG.warn("Writing event series failed: {}", e.toString());
+            }
+          });
+    }
   }
 
   private void notify(Runnable call) {
@@ -447,8 +685,8 @@ public final class PodController implements AutoCloseable {
           "Pod {} was bound to {} {} ago but the watch never showed it there; scheduling it again",
           pod.key(),
           pod.nodeName(),
-          ASSUMED_POD_TTL);
-      queue.add(new SchedulingQueue.Item(pod.uid(), pod.namespace(), pod.name()));
+          settings.assumedPodTtl());
+      queue.add(new QueuedPod(pod.uid(), pod.namespace(), pod.name(), pod.priority(), pod.schedulerName()));
     }
   }
 
@@ -460,6 +698,11 @@ public final class PodController implements AutoCloseable {
       cache.removePod(Snapshots.uid(pod));
       LOG.warn("Bound pod left out of the snapshot: {}", e.getMessage());
     }
+  }
+
+  private boolean isOurs(Pod pod) {
+    return profiles.containsKey(PodAdapter.schedulerName(pod))
+        && PodFilters.needsScheduling(pod, PodAdapter.schedulerName(pod));
   }
 
   private final class PodHandler implements ResourceEventHandler<Pod> {
@@ -477,11 +720,13 @@ public final class PodController implements AutoCloseable {
     @Override
     public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
       var uid = Snapshots.uid(pod);
-      cache.removePod(uid);
+      boolean wasCounted = cache.removePod(uid);
+      queue.delete(uid);
+      attempts.remove(uid);
       lastLogged.remove(uid);
       unconfirmed.remove(uid);
-      if (PodFilters.occupiesNode(pod)) {
-        queue.activateAll(); // its node has room again
+      if (wasCounted || PodFilters.occupiesNode(pod)) {
+        queue.moveAllToActiveOrBackoff("AssignedPodDelete"); // its node has room again
       }
     }
 
@@ -492,13 +737,19 @@ public final class PodController implements AutoCloseable {
         if (PodFilters.isTerminal(pod)) {
           cache.removePod(uid);
           if (oldPod != null && !PodFilters.isTerminal(oldPod)) {
-            queue.activateAll(); // a finished pod frees its node
+            queue.moveAllToActiveOrBackoff("AssignedPodFinished"); // a finished pod frees its node
           }
         } else {
           putBoundPod(pod); // confirms the assumption if this controller bound it
         }
-      } else if (PodFilters.needsScheduling(pod, settings.schedulerName())) {
-        queue.add(QueuedPod.of(pod));
+      } else if (isOurs(pod)) {
+        // Our own condition and event writes change only the status: they must not retry the pod.
+        if (oldPod == null || !Objects.equals(oldPod.getSpec(), pod.getSpec())
+            || !Objects.equals(oldPod.getMetadata().getLabels(), pod.getMetadata().getLabels())) {
+          queue.add(QueuedPod.of(pod));
+        }
+      } else {
+        queue.delete(uid); // e.g. now being deleted
       }
     }
   }
@@ -508,14 +759,14 @@ public final class PodController implements AutoCloseable {
     @Override
     public void onAdd(Node node) {
       putNode(node);
-      queue.activateAll();
+      queue.moveAllToActiveOrBackoff("NodeAdd");
     }
 
     @Override
     public void onUpdate(Node oldNode, Node newNode) {
       putNode(newNode);
       if (NodeChanges.mayLetPodsFit(oldNode, newNode)) {
-        queue.activateAll();
+        queue.moveAllToActiveOrBackoff("NodeUpdate");
       }
     }
 

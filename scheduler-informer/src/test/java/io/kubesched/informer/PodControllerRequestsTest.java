@@ -12,7 +12,6 @@ import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.BindMode;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,19 +40,12 @@ class PodControllerRequestsTest {
 
   @Test
   void pods_are_listed_and_watched_with_kube_schedulers_non_terminal_field_selector() throws Exception {
-    var settings =
-        new ControllerSettings(
-            "my-scheduler",
-            BindMode.SET_NODE_NAME,
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(10));
+    var settings = ControllerSettings.defaults("my-scheduler", BindMode.SET_NODE_NAME);
     try (var client = server.createClient(new JdkHttpClientFactory());
         var controller =
             new PodController(
                 client, settings, (pod, nodes) -> Decision.unschedulable(Map.of()),
-                SchedulingListener.NONE)) {
+                SchedulingListener.NONE, null)) {
       controller.start();
     }
     var podRequests = new ArrayList<String>();
