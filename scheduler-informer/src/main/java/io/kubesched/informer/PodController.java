@@ -317,6 +317,11 @@ public final class PodController implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     housekeeping.shutdownNow();
+    try {
+      housekeeping.awaitTermination(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     if (election != null) {
       election.close();
     }
