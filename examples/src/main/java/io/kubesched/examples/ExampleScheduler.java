@@ -42,6 +42,7 @@ import java.util.logging.Logger;
  *   <li>{@code --kubeconfig PATH --scheduler-name NAME}: schedules the pods of a real cluster that ask for
  *       {@code NAME}, until interrupted.
  *   <li>{@code --policy FILE} with either: the policy is read from a Policy file (JSON or YAML) instead.
+ *   <li>{@code --leader-elect} with a real cluster: only the replica holding the lease schedules.
  * </ul>
  */
 public final class ExampleScheduler {
@@ -51,7 +52,9 @@ public final class ExampleScheduler {
   static final int PODS = 300;
   private static final String USAGE =
       "usage: ExampleScheduler [--policy FILE]      (demo on an embedded fake cluster)\n"
-          + "       ExampleScheduler [--policy FILE] --kubeconfig PATH --scheduler-name NAME   (a real cluster)\n"
+          + "       ExampleScheduler [--policy FILE] [--leader-elect] --kubeconfig PATH --scheduler-name NAME"
+          + "   (a real cluster)\n"
+          + "  --leader-elect  only the replica holding the lease kube-system/NAME schedules\n"
           + "  --policy FILE   a Policy file (JSON or YAML); default: kube-scheduler's default policy";
 
   /** The mock server logs every request through java.util.logging; the demo needs none of it. Held in a
@@ -68,11 +71,16 @@ public final class ExampleScheduler {
     Path kubeconfig = null;
     String schedulerName = null;
     Path policyFile = null;
+    boolean leaderElect = false;
     for (int i = 0; i < args.length; i++) {
       var flag = args[i];
       if (flag.equals("--help") || flag.equals("-h")) {
         out.println(USAGE);
         return 0;
+      }
+      if (flag.equals("--leader-elect")) {
+        leaderElect = true;
+        continue;
       }
       if (i + 1 >= args.length) {
         err.println("missing value after " + flag + "\n" + USAGE);
@@ -106,6 +114,9 @@ public final class ExampleScheduler {
     var options = Options.builder().schedulerName(schedulerName);
     if (kubeconfig != null) {
       options.kubeconfig(kubeconfig);
+    }
+    if (leaderElect) {
+      options.leaderElection();
     }
     return realCluster(options.build(), policy, out);
   }

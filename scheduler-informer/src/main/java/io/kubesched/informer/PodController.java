@@ -749,13 +749,26 @@ public final class PodController implements AutoCloseable {
         }
       } else if (isOurs(pod)) {
         // Our own condition and event writes change only the status: they must not retry the pod.
-        if (oldPod == null || !Objects.equals(oldPod.getSpec(), pod.getSpec())
-            || !Objects.equals(oldPod.getMetadata().getLabels(), pod.getMetadata().getLabels())) {
+        if (oldPod == null || changedBeyondStatus(oldPod, pod)) {
           queue.add(QueuedPod.of(pod));
         }
       } else {
         queue.delete(uid); // e.g. now being deleted
       }
+    }
+  }
+
+  /**
+   * Whether an update changed more than the pod's status (kube-scheduler's {@code isPodUpdated}): our own
+   * condition and event writes must not retry a waiting pod.
+   */
+  static boolean changedBeyondStatus(Pod oldPod, Pod pod) {
+    try {
+      return !Objects.equals(oldPod.getSpec(), pod.getSpec())
+          || !Objects.equals(oldPod.getMetadata().getLabels(), pod.getMetadata().getLabels())
+          || !Objects.equals(oldPod.getMetadata().getAnnotations(), pod.getMetadata().getAnnotations());
+    } catch (RuntimeException malformed) { // fabric8's Quantity.equals parses, and throws on "12x"
+      return true;
     }
   }
 

@@ -1,0 +1,56 @@
+package io.kubesched.informer;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Which updates of a pending pod retry it: not those of its status, which the scheduler itself writes. */
+class PodUpdatesTest {
+
+  private static Pod pod(String cpu) {
+    return new PodBuilder()
+        .withNewMetadata().withName("web").withNamespace("default").withUid("u1").withResourceVersion("1")
+        .withLabels(Map.of("app", "web")).endMetadata()
+        .withNewSpec().addNewContainer().withName("app").withNewResources()
+        .withRequests(Map.of("cpu", new Quantity(cpu))).endResources().endContainer().endSpec()
+        .build();
+  }
+
+  @Test
+  void a_status_and_resource_version_change_alone_does_not_count() {
+    var before = pod("500m");
+    var after =
+        new PodBuilder(before)
+            .editMetadata().withResourceVersion("2").endMetadata()
+            .withNewStatus()
+            .addToConditions(new PodConditionBuilder().withType("PodScheduled").withStatus("False").build())
+            .endStatus()
+            .build();
+
+    assertFalse(PodController.changedBeyondStatus(before, after));
+  }
+
+  @Test
+  void a_spec_label_or_annotation_change_counts() {
+    var before = pod("500m");
+
+    assertTrue(PodController.changedBeyondStatus(before, pod("250m")));
+    assertTrue(
+        PodController.changedBeyondStatus(
+            before, new PodBuilder(before).editMetadata().addToLabels("tier", "front").endMetadata().build()));
+    assertTrue(
+        PodController.changedBeyondStatus(
+            before, new PodBuilder(before).editMetadata().addToAnnotations("a", "b").endMetadata().build()));
+  }
+
+  @Test
+  void a_malformed_quantity_counts_as_a_change_instead_of_throwing() {
+    assertTrue(PodController.changedBeyondStatus(pod("12x"), pod("12x")));
+  }
+}
