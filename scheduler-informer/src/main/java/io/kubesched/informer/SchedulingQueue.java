@@ -432,24 +432,6 @@ final class SchedulingQueue {
     }
   }
 
-  /** @deprecated the old name: use {@link #requeueAfterError} or {@link #requeueUnschedulable} */
-  @Deprecated
-  void backoff(QueuedPod pod) {
-    requeueAfterError(pod);
-  }
-
-  /** @deprecated the old name: use {@link #done} or {@link #delete} */
-  @Deprecated
-  void forget(String uid) {
-    done(uid);
-  }
-
-  /** @deprecated the old name: use {@link #moveAllToActiveOrBackoff} with the event */
-  @Deprecated
-  void activateAll() {
-    moveAllToActiveOrBackoff("ActivateAll");
-  }
-
   /**
    * kube-scheduler's backoff: {@code initialNanos} doubled per failure after the first, at most
    * {@code maxNanos}; none before the first failure.

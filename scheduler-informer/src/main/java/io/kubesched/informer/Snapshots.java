@@ -85,11 +85,4 @@ public final class Snapshots {
   static String uid(Pod pod) {
     return pod.getMetadata().getUid();
   }
-
-  /** @return a map from node name to info, for lookups */
-  static Map<String, NodeInfo> byName(List<NodeInfo> nodes) {
-    var map = new HashMap<String, NodeInfo>(nodes.size() * 2);
-    nodes.forEach(node -> map.put(node.name(), node));
-    return map;
-  }
 }

@@ -652,19 +652,4 @@ class SchedulingQueueTest {
             IllegalArgumentException.class, () -> new SchedulingQueue(clock, initial, max, maxInUnschedulable));
     assertEquals(message, error.getMessage());
   }
-
-  @Test
-  @SuppressWarnings("deprecation")
-  void the_old_method_names_delegate_until_the_controller_moves_over() {
-    queue.add(pod("a"));
-    queue.backoff(queue.poll());
-    assertEquals("backoff", where("a"));
-
-    failUnschedulable(pod("b"));
-    queue.activateAll();
-    assertEquals("backoff", where("b"));
-
-    queue.forget("uid-a");
-    assertEquals("nowhere", where("a"));
-  }
 }
