@@ -1,11 +1,16 @@
 package io.kubesched.e2e;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.FakeClusterFixture;
 import io.kubesched.facade.Options;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,5 +61,47 @@ abstract class RealClusterTest {
 
   String nodeOf(String pod) {
     return FakeClusterFixture.nodeOf(admin, namespace, pod);
+  }
+
+  /** @return the {@code events.k8s.io/v1} events of this test's namespace regarding the pod {@code pod} */
+  List<Event> eventsAbout(String pod) {
+    return admin.events().v1().events().inNamespace(namespace).list().getItems().stream()
+        .filter(e -> e.getRegarding() != null
+            && "Pod".equals(e.getRegarding().getKind())
+            && pod.equals(e.getRegarding().getName()))
+        .toList();
+  }
+
+  /** @return the pod's {@code PodScheduled} condition as the API server has it, if the pod has one */
+  Optional<PodCondition> podScheduled(String pod) {
+    var current = admin.pods().inNamespace(namespace).withName(pod).get();
+    if (current == null || current.getStatus() == null || current.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return current.getStatus().getConditions().stream()
+        .filter(c -> "PodScheduled".equals(c.getType()))
+        .findFirst();
+  }
+
+  /**
+   * Polls {@code condition} every 20 ms for up to {@code timeout}. For waits whose end is no assertion
+   * (else use {@code eventually}).
+   *
+   * @return whether the condition came true in time
+   */
+  static boolean waitUpTo(Duration timeout, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
   }
 }
