@@ -1,0 +1,144 @@
+package io.kubesched.e2e;
+
+import static io.kubesched.facade.FakeClusterFixture.create;
+import static io.kubesched.facade.FakeClusterFixture.eventually;
+import static io.kubesched.facade.FakeClusterFixture.firstFit;
+import static io.kubesched.facade.FakeClusterFixture.node;
+import static io.kubesched.facade.FakeClusterFixture.pod;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.kubesched.facade.Client;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pod that fits nowhere: what the scheduler tells the cluster about it, and how it gets its node once
+ * one fits. Backoff 200 ms doubling to 1 s, so that waiting 3 s outlasts any backoff and only a cluster
+ * event (or the 5 min flush) can bring the pod back from the unschedulable queue.
+ */
+class UnschedulableIT extends RealClusterTest {
+
+  private static final Duration REPORTED = Duration.ofSeconds(15);
+  private static final Duration LONGER_THAN_MAX_BACKOFF = Duration.ofSeconds(3);
+  private static final Duration SOON_AFTER_A_FITTING_NODE = Duration.ofSeconds(5);
+
+  private Client scheduler() {
+    return Client.create(schedulerOptions().backoff(Duration.ofMillis(200), Duration.ofSeconds(1)).build());
+  }
+
+  @Test
+  void a_pod_that_fits_nowhere_is_reported_and_bound_as_soon_as_a_node_that_fits_is_added()
+      throws InterruptedException {
+    create(admin, node("small-0", "1", "8Gi", "110"));
+    create(admin, node("small-1", "1", "8Gi", "110"));
+    var expected = "0/2 nodes are available: 2 Insufficient cpu.";
+    try (var scheduler = scheduler();
+        var controller = scheduler.newPodController(firstFit(), recorder)) {
+      controller.start();
+      create(admin, pod(namespace, "big", SCHEDULER, "2", "64Mi"));
+      var uid = admin.pods().inNamespace(namespace).withName("big").get().getMetadata().getUid();
+
+      eventually(REPORTED, "a FailedScheduling event regarding the pod", () -> failedScheduling("big").isPresent());
+      var event = failedScheduling("big").orElseThrow();
+      assertEquals("Warning", event.getType());
+      assertEquals("Scheduling", event.getAction());
+      assertEquals(expected, event.getNote());
+      assertEquals(SCHEDULER, event.getReportingController());
+      assertTrue(
+          event.getReportingInstance().startsWith(SCHEDULER + "-"),
+          "reportingInstance " + event.getReportingInstance());
+      assertEquals(uid, event.getRegarding().getUid());
+      assertEquals(namespace, event.getRegarding().getNamespace());
+
+      eventually(
+          REPORTED,
+          "the pod is PodScheduled=False",
+          () -> podScheduled("big").map(c -> "False".equals(c.getStatus())).orElse(false));
+      var condition = podScheduled("big").orElseThrow();
+      assertEquals("Unschedulable", condition.getReason());
+      assertEquals(expected, condition.getMessage());
+
+      // Not an assertion on timing: the pod must have outlived its backoff before the node comes.
+      Thread.sleep(LONGER_THAN_MAX_BACKOFF.toMillis());
+      assertEquals(1, attempts("big"), "tried again without any cluster event: " + recorder.events);
+      assertEquals("", nodeOf("big"));
+
+      create(admin, node("large", "4", "8Gi", "110"));
+      eventually(SOON_AFTER_A_FITTING_NODE, "the pod is bound to the new node", () -> "large".equals(nodeOf("big")));
+    }
+    assertEquals(List.of("large"), recorder.bound.get("big"));
+    eventually(
+        REPORTED,
+        "a Scheduled event regarding the pod",
+        () -> eventsAbout("big").stream().anyMatch(e -> "Scheduled".equals(e.getReason())));
+    var scheduled = eventsAbout("big").stream().filter(e -> "Scheduled".equals(e.getReason())).toList();
+    assertEquals(1, scheduled.size(), "Scheduled events: " + scheduled);
+    assertEquals("Normal", scheduled.get(0).getType());
+    assertEquals("Binding", scheduled.get(0).getAction());
+    assertEquals("Successfully assigned " + namespace + "/big to large", scheduled.get(0).getNote());
+    assertEquals(SCHEDULER, scheduled.get(0).getReportingController());
+    var condition = podScheduled("big").orElseThrow();
+    assertEquals("True", condition.getStatus(), "PodScheduled: " + condition);
+    assertTrue(recorder.failed.isEmpty(), "failures: " + recorder.failed);
+  }
+
+  @Test
+  void a_pod_that_keeps_failing_the_same_way_makes_an_event_series_not_an_event_per_attempt() {
+    create(admin, node("small", "1", "8Gi", "110"));
+    int wantedAttempts = 8;
+    try (var scheduler = scheduler();
+        var controller = scheduler.newPodController(firstFit(), recorder)) {
+      controller.start();
+      create(admin, pod(namespace, "big", SCHEDULER, "2", "64Mi"));
+      eventually(REPORTED, "the first attempt", () -> attempts("big") >= 1);
+      // A pod leaving the node is an event that may let the waiting pod fit (for kube-scheduler's
+      // NodeResourcesFit too): each one sends it back to be tried, and it fails the same way again.
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      for (int i = 0; attempts("big") < wantedAttempts; i++) {
+        assertTrue(System.nanoTime() < deadline, "only " + attempts("big") + " attempts: " + recorder.events);
+        int before = attempts("big");
+        var filler = "filler-" + i;
+        create(
+            admin,
+            new PodBuilder(pod(namespace, filler, "someone-else", "100m", "64Mi"))
+                .editSpec().withNodeName("small").endSpec()
+                .build());
+        admin.pods().inNamespace(namespace).withName(filler).withGracePeriod(0).delete();
+        // A deletion that came while the pod was backing off already has its effect: then one more.
+        waitUpTo(Duration.ofSeconds(2), () -> attempts("big") > before);
+      }
+      eventually(
+          REPORTED,
+          "a FailedScheduling event of the pod has become a series",
+          () -> failedSchedulingEvents("big").stream()
+              .anyMatch(e -> e.getSeries() != null && e.getSeries().getCount() >= 2));
+    }
+    var events = failedSchedulingEvents("big");
+    int attempts = attempts("big");
+    // client-go's key includes the pod's resourceVersion, which the first failure's PodScheduled=False
+    // write changes once: at most one event (and series) per version of the pod the scheduler saw.
+    assertTrue(
+        events.size() <= 2,
+        attempts + " attempts made " + events.size() + " FailedScheduling events: " + events);
+    events.forEach(e -> assertEquals("0/1 nodes are available: 1 Insufficient cpu.", e.getNote()));
+    assertTrue(recorder.failed.isEmpty(), "failures: " + recorder.failed);
+  }
+
+  private Optional<Event> failedScheduling(String pod) {
+    return failedSchedulingEvents(pod).stream().findFirst();
+  }
+
+  private List<Event> failedSchedulingEvents(String pod) {
+    return eventsAbout(pod).stream().filter(e -> "FailedScheduling".equals(e.getReason())).toList();
+  }
+
+  /** @return how often the pod was found unschedulable, as the listener heard it */
+  private int attempts(String pod) {
+    return (int) recorder.events.stream().filter(("unschedulable " + pod)::equals).count();
+  }
+}
