@@ -252,8 +252,9 @@ public final class Options {
     }
 
     /**
-     * Limit the writes to the API server (bindings, events, pod conditions) to {@code qps} per second, with
-     * bursts of up to {@code burst} (kube-scheduler's client: 50 and 100). fabric8 has no limit of its own.
+     * Limit the bindings to {@code qps} per second, with bursts of up to {@code burst} (kube-scheduler's
+     * client: 50 and 100), and the reports (events, pod conditions) alike, in a limit of their own, as
+     * kube-scheduler's event client has. fabric8 has no limit of its own.
      */
     public Builder rateLimit(double qps, int burst) {
       this.qps = qps;

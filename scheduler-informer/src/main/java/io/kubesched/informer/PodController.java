@@ -53,9 +53,10 @@ import org.slf4j.LoggerFactory;
  * {@link SchedulerCache}. One worker thread takes a pod, asks the profile's {@link FinderFunc} over the
  * cache's snapshot, assumes the chosen node in the cache (so the next decision counts it) and hands the
  * binding to a bounded pool, going on with the next pod while bindings are in flight. A binding that fails
- * forgets the assumption and requeues the pod. Every write to the API server (bindings, events, pod
- * conditions) takes a token of one {@link TokenBucket}. With leader election, only the leader's worker takes
- * pods; the informers and cache keep running so a new leader starts warm.
+ * forgets the assumption and requeues the pod. Every binding takes a token of a {@link TokenBucket}; reports
+ * (events, pod conditions) take tokens of a second bucket of the same size, as kube-scheduler's event client
+ * has a limit of its own. With leader election, only the leader's worker takes pods; the informers and
+ * cache keep running so a new leader starts warm.
  *
  * <p>Lifecycle: {@link #start()} once, {@link #close()} any number of times from any thread.
  */
@@ -98,7 +99,7 @@ public final class PodController implements AutoCloseable {
   private final ThreadPoolExecutor reporting;
   private final ScheduledExecutorService housekeeping;
   private final @Nullable LeaderElection election;
-  /** Whether this controller may schedule now: always without leader election, else while it leads. */
+  /** Guards {@link #leading}: the worker waits on it while another replica leads. */
   private final Object leadership = new Object();
   private volatile boolean leading;
   private volatile @Nullable SharedIndexInformer<Node> nodeInformer;
@@ -155,8 +156,11 @@ public final class PodController implements AutoCloseable {
     this.cache = new SchedulerCache(ticker, settings.assumedPodTtl());
     this.metrics = SchedulerMetrics.of(meterRegistry);
     this.writes = TokenBucket.create(settings.qps(), settings.burst());
+    // Reports get a bucket of their own, as kube-scheduler gives events a client of their own: a burst of
+    // events must not slow the bindings down.
+    var reportWrites = TokenBucket.create(settings.qps(), settings.burst());
     profiles.keySet().stream().sorted().forEach(
-        name -> reporters.put(name, SchedulingReporter.create(client, writes, name)));
+        name -> reporters.put(name, SchedulingReporter.create(client, reportWrites, name)));
     this.bindSlots = new Semaphore(settings.parallelBindings());
     this.binders =
         Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-bind-"));
@@ -535,7 +539,14 @@ public final class PodController implements AutoCloseable {
                   + ", which is not among the " + nodes.size() + " nodes it was given"));
       return;
     }
-    cache.assume(info, nodeName);
+    try {
+      cache.assume(info, nodeName);
+    } catch (IllegalStateException boundMeanwhile) {
+      // Someone bound it between our read of the pod and now, and the watch already shows it: routine.
+      LOG.info("Pod {} was bound while it was being scheduled ({}); leaving it", item.key(), boundMeanwhile.getMessage());
+      done(item.uid());
+      return;
+    }
     bindSlots.acquire(); // at most parallelBindings in flight: the worker waits for a free one
     try {
       binders.execute(() -> bindAndRelease(item, pod, info, nodeName, startedNanos));

@@ -50,10 +50,13 @@ class LeaderElectionTest {
   private static final String NAMESPACE = "kube-system";
   private static final String NAME = "my-scheduler";
 
-  /** 1 s lease, 600 ms renew deadline, 100 ms retry period. */
+  /**
+   * 2 s lease, 1.5 s renew deadline, 200 ms retry period: short, yet long enough that a loaded 2-core CI
+   * machine does not miss renewals (1 s / 600 ms did, losing leadership the tests did not take away).
+   */
   private static final LeaderSettings SHORT =
       new LeaderSettings(
-          NAMESPACE, NAME, Duration.ofSeconds(1), Duration.ofMillis(600), Duration.ofMillis(100));
+          NAMESPACE, NAME, Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(200));
 
   /**
    * A lease far longer than any wait below: a follower that takes over within the wait can only have
@@ -61,7 +64,7 @@ class LeaderElectionTest {
    */
   private static final LeaderSettings LONG_LEASE =
       new LeaderSettings(
-          NAMESPACE, NAME, Duration.ofSeconds(30), Duration.ofMillis(600), Duration.ofMillis(100));
+          NAMESPACE, NAME, Duration.ofSeconds(30), Duration.ofMillis(1500), Duration.ofMillis(200));
 
   private static final Duration PATIENCE = Duration.ofSeconds(10);
 
@@ -311,7 +314,7 @@ class LeaderElectionTest {
         () -> "onStartedLeading ran on " + a.callbackThreads.get(0));
     var lease = lease();
     assertEquals("a", lease.getSpec().getHolderIdentity());
-    assertEquals(1, lease.getSpec().getLeaseDurationSeconds());
+    assertEquals(2, lease.getSpec().getLeaseDurationSeconds());
   }
 
   @Test
@@ -364,11 +367,13 @@ class LeaderElectionTest {
     await("a leads", a::leads);
 
     a.faults.failing.set(true);
-    await("a stops leading at its renew deadline", () -> !a.leads());
+    await("a stops leading at its renew deadline", () -> a.events.size() >= 2);
+    assertFalse(a.leads());
     assertEquals(List.of("started", "stopped"), a.events);
 
     a.faults.failing.set(false);
-    await("a campaigns again and leads", a::leads);
+    await("a campaigns again and leads", () -> a.events.size() >= 3);
+    assertTrue(a.leads());
     assertEquals(List.of("started", "stopped", "started"), a.events);
   }
 
@@ -377,12 +382,14 @@ class LeaderElectionTest {
     var a = new Candidate("a", SHORT).start();
     await("a leads", a::leads);
 
-    await("an intruder takes the lease for 2 s", () -> tryToTakeTheLease("intruder", 2));
+    await("an intruder takes the lease for 3 s", () -> tryToTakeTheLease("intruder", 3));
 
-    await("a sees the lease taken", () -> !a.leads());
+    await("a sees the lease taken", () -> a.events.size() >= 2);
+    assertFalse(a.leads());
     assertEquals(List.of("started", "stopped"), a.events);
     assertEquals("intruder", holder(), "a did not overwrite a lease that had not expired");
-    await("a takes the expired lease back", a::leads);
+    await("a takes the expired lease back", () -> a.events.size() >= 3);
+    assertTrue(a.leads());
     assertEquals(List.of("started", "stopped", "started"), a.events);
     assertEquals("a", holder());
   }
@@ -499,7 +506,8 @@ class LeaderElectionTest {
 
     a.faults.hang = null;
     hang.countDown();
-    await("a campaigns again and leads", a::leads);
+    await("a campaigns again and leads", () -> a.events.size() >= 3);
+    assertTrue(a.leads());
     assertEquals(List.of("started", "stopped", "started"), a.events);
     assertEquals("a", holder());
   }
