@@ -1,0 +1,321 @@
+package io.kubesched.informer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kubesched.adapter.NodeAdapter;
+import io.kubesched.adapter.PodAdapter;
+import io.kubesched.api.HostPort;
+import io.kubesched.api.Owner;
+import io.kubesched.api.Volume;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** What the informers' stores keep of real pods and nodes, and what they drop. */
+class InformerStoresTest {
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final String DEPLOYMENT_POD = "deployment-pod.yaml";
+  private static final String SCHEDULING_POD = "scheduling-pod.yaml";
+
+  static <T> T fixture(String name, Class<T> type) {
+    try (var in = InformerStoresTest.class.getResourceAsStream("/informer-stores/" + name)) {
+      return SERIALIZATION.unmarshal(Objects.requireNonNull(in, name), type);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The pod as the store hands it out after the informer put {@code pod} into it. */
+  static Pod stored(Pod pod) {
+    var store = InformerStores.pods();
+    var key = store.getKey(pod);
+    store.put(key, pod);
+    return store.get(key);
+  }
+
+  static Node stored(Node node) {
+    var store = InformerStores.nodes();
+    var key = store.getKey(node);
+    store.put(key, node);
+    return store.get(key);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {DEPLOYMENT_POD, SCHEDULING_POD})
+  void a_stored_pod_gives_the_same_PodInfo_as_the_pod_the_server_sent(String fixture) {
+    var pod = fixture(fixture, Pod.class);
+    assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(stored(pod)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {DEPLOYMENT_POD, SCHEDULING_POD})
+  void the_informer_handlers_sort_a_stored_pod_as_the_pod_the_server_sent(String fixture) {
+    var pod = fixture(fixture, Pod.class);
+    var kept = stored(pod);
+    assertEquals(PodFilters.isTerminal(pod), PodFilters.isTerminal(kept));
+    assertEquals(PodFilters.nodeName(pod), PodFilters.nodeName(kept));
+    assertEquals(PodFilters.isDeleting(pod), PodFilters.isDeleting(kept));
+    assertEquals(PodFilters.occupiesNode(pod), PodFilters.occupiesNode(kept));
+    for (var scheduler : List.of("my-scheduler", "default-scheduler")) {
+      assertEquals(PodFilters.needsScheduling(pod, scheduler), PodFilters.needsScheduling(kept, scheduler));
+    }
+    assertEquals(Snapshots.uid(pod), Snapshots.uid(kept));
+    assertEquals(PodAdapter.describe(pod), PodAdapter.describe(kept));
+    assertEquals(pod.getMetadata().getResourceVersion(), kept.getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void the_scheduling_fixture_exercises_every_field_the_store_keeps() {
+    // Otherwise the equality above could hold only because both sides leave a field unread.
+    var info = PodAdapter.toPodInfo(fixture(SCHEDULING_POD, Pod.class));
+    assertEquals("my-scheduler", info.schedulerName());
+    assertEquals(1000, info.priority());
+    assertEquals(Map.of("app", "trainer", "tier", "batch"), info.labels());
+    assertEquals(new Owner("StatefulSet", "trainer", "66666666-7777-8888-9999-000000000000"), info.owner());
+    assertEquals(2, info.nodeSelector().size());
+    assertEquals(2, info.affinity().required().size());
+    assertEquals(2, info.affinity().preferred().size());
+    assertEquals(3, info.tolerations().size());
+    assertEquals(
+        List.of(
+            new HostPort("UDP", "10.0.0.5", 6006),
+            new HostPort("TCP", HostPort.ALL_ADDRESSES, 9100),
+            new HostPort("TCP", HostPort.ALL_ADDRESSES, 15001)),
+        info.hostPorts());
+    assertEquals(
+        List.of(
+            new Volume.GcePersistentDisk("trainer-disk", true),
+            new Volume.AwsElasticBlockStore("vol-0abc", false),
+            new Volume.Rbd(List.of("10.1.0.1:6789", "10.1.0.2:6789"), "rbd", "trainer-img", false),
+            new Volume.Iscsi("10.2.0.1:3260", "iqn.2001-04.com.example:storage", 3, false)),
+        info.volumes());
+    assertEquals(4, info.images().size());
+    // Pod level 9 CPU over the containers' 12 (init) + overhead 100m; GPU and hugepages from the limits.
+    assertEquals(9_100, info.requests().milliCpu());
+    assertEquals(2L, info.requests().extended().get("nvidia.com/gpu"));
+    assertEquals(1L << 30, info.requests().extended().get("hugepages-2Mi"));
+  }
+
+  @Test
+  void of_a_deployment_pod_the_store_drops_what_the_scheduler_does_not_read() {
+    var pod = fixture(DEPLOYMENT_POD, Pod.class);
+    var kept = stored(pod);
+    // The fixture has each of these, so an assertion below fails if the store keeps it.
+    assertFalse(pod.getMetadata().getManagedFields().isEmpty());
+    assertFalse(pod.getStatus().getContainerStatuses().isEmpty());
+
+    var meta = kept.getMetadata();
+    assertTrue(meta.getManagedFields().isEmpty());
+    assertTrue(meta.getAnnotations().isEmpty());
+    assertNull(meta.getCreationTimestamp());
+    assertNull(meta.getGenerateName());
+    var spec = kept.getSpec();
+    assertNull(spec.getAffinity().getPodAntiAffinity());
+    assertNotNull(spec.getAffinity().getNodeAffinity());
+    assertTrue(spec.getTopologySpreadConstraints().isEmpty());
+    assertTrue(spec.getVolumes().isEmpty(), "configMap, emptyDir and projected volumes cannot conflict");
+    assertNull(spec.getSecurityContext());
+    assertNull(spec.getServiceAccountName());
+    for (var container : spec.getContainers()) {
+      assertTrue(container.getEnv().isEmpty());
+      assertTrue(container.getEnvFrom().isEmpty());
+      assertTrue(container.getArgs().isEmpty());
+      assertTrue(container.getVolumeMounts().isEmpty());
+      assertNull(container.getLivenessProbe());
+      assertNull(container.getReadinessProbe());
+      assertNull(container.getSecurityContext());
+      assertNull(container.getImagePullPolicy());
+      assertNotNull(container.getImage());
+      assertNotNull(container.getResources());
+    }
+    var status = kept.getStatus();
+    assertEquals("Running", status.getPhase());
+    assertTrue(status.getConditions().isEmpty());
+    assertTrue(status.getContainerStatuses().isEmpty());
+    assertTrue(status.getPodIPs().isEmpty());
+    assertNull(status.getPodIP());
+    assertNull(status.getStartTime());
+    assertNull(status.getQosClass());
+  }
+
+  @Test
+  void of_the_volumes_only_those_whose_conflicts_are_checked_are_kept() {
+    var kept = stored(fixture(SCHEDULING_POD, Pod.class));
+    assertEquals(
+        List.of("gce", "ebs", "ceph", "iscsi"),
+        kept.getSpec().getVolumes().stream().map(io.fabric8.kubernetes.api.model.Volume::getName).toList());
+    assertTrue(kept.getMetadata().getFinalizers().isEmpty());
+    assertNull(kept.getSpec().getAffinity().getPodAffinity());
+  }
+
+  /** kube-scheduler's TestNewInformerFactoryTrim: its pod informer drops managedFields, and so does ours. */
+  @Test
+  void managed_fields_are_dropped_as_kube_scheduler_drops_them() {
+    var pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("test")
+            .withNamespace("default")
+            .addNewManagedField()
+            .withManager("update")
+            .withOperation("Apply")
+            .withApiVersion("apps/v1")
+            .endManagedField()
+            .endMetadata()
+            .build();
+    assertTrue(stored(pod).getMetadata().getManagedFields().isEmpty());
+  }
+
+  @Test
+  void a_stored_node_gives_the_same_NodeInfo_as_the_node_the_server_sent() {
+    var node = fixture("node.yaml", Node.class);
+    var pods = List.of(PodAdapter.toPodInfo(fixture(DEPLOYMENT_POD, Pod.class)));
+    var info = NodeAdapter.toNodeInfo(node, pods);
+    assertEquals(info, NodeAdapter.toNodeInfo(stored(node), pods));
+    // The fixture's node has what NodeInfo carries, so the equality compares something.
+    assertEquals(1, info.taints().size());
+    assertEquals(4, info.images().size());
+    assertEquals(31_850, info.allocatable().milliCpu());
+    assertEquals(12, info.labels().size());
+  }
+
+  @Test
+  void a_heartbeat_against_the_stored_node_wakes_no_pod_but_a_new_label_does() {
+    var node = fixture("node.yaml", Node.class);
+    var kept = stored(node);
+    var heartbeat =
+        new NodeBuilder(node)
+            .editMetadata()
+            .withResourceVersion("48214999")
+            .endMetadata()
+            .editStatus()
+            .editFirstCondition()
+            .withLastHeartbeatTime("2026-03-02T09:59:40Z")
+            .endCondition()
+            .endStatus()
+            .build();
+    assertFalse(NodeChanges.mayLetPodsFit(kept, heartbeat));
+    var relabelled = new NodeBuilder(node).editMetadata().addToLabels("example.com/gpu", "a100").endMetadata().build();
+    assertTrue(NodeChanges.mayLetPodsFit(kept, relabelled));
+    var bigger =
+        new NodeBuilder(node).editStatus().addToAllocatable("cpu", new Quantity("32")).endStatus().build();
+    assertTrue(NodeChanges.mayLetPodsFit(kept, bigger));
+  }
+
+  @Test
+  void of_a_node_the_store_drops_what_the_scheduler_does_not_read() {
+    var node = fixture("node.yaml", Node.class);
+    var kept = stored(node);
+    assertFalse(node.getStatus().getConditions().isEmpty());
+    assertTrue(kept.getMetadata().getManagedFields().isEmpty());
+    assertTrue(kept.getMetadata().getAnnotations().isEmpty());
+    assertNull(kept.getMetadata().getCreationTimestamp());
+    assertTrue(kept.getSpec().getPodCIDRs().isEmpty());
+    assertNull(kept.getSpec().getPodCIDR());
+    assertNull(kept.getSpec().getProviderID());
+    var status = kept.getStatus();
+    assertTrue(status.getConditions().isEmpty());
+    assertTrue(status.getAddresses().isEmpty());
+    assertTrue(status.getCapacity().isEmpty());
+    assertTrue(status.getRuntimeHandlers().isEmpty());
+    assertNull(status.getNodeInfo());
+    assertNull(status.getDaemonEndpoints());
+    assertEquals(node.getMetadata().getUid(), kept.getMetadata().getUid());
+    assertEquals(node.getMetadata().getResourceVersion(), kept.getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void the_store_keys_pods_by_namespace_and_name_and_nodes_by_name() {
+    var pods = InformerStores.pods();
+    var pod = fixture(DEPLOYMENT_POD, Pod.class);
+    assertEquals("shop/checkout-7d9f8b6c5d-x2lqp", pods.getKey(pod));
+    var nodes = InformerStores.nodes();
+    assertEquals("node-00042", nodes.getKey(fixture("node.yaml", Node.class)));
+  }
+
+  @Test
+  void put_returns_the_kept_form_of_the_object_it_replaces_which_fabric8_passes_to_onUpdate_as_old() {
+    var store = InformerStores.pods();
+    var first = fixture(DEPLOYMENT_POD, Pod.class);
+    var key = store.getKey(first);
+    assertNull(store.put(key, first));
+    var second = new PodBuilder(first).editMetadata().withResourceVersion("48213999").endMetadata().build();
+    var old = store.put(key, second);
+    assertEquals("48213977", old.getMetadata().getResourceVersion());
+    assertTrue(old.getMetadata().getManagedFields().isEmpty());
+    assertEquals("48213999", store.get(key).getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void reads_hand_out_the_stored_instance_without_copying() {
+    var store = InformerStores.pods();
+    var pod = fixture(DEPLOYMENT_POD, Pod.class);
+    var key = store.getKey(pod);
+    store.put(key, pod);
+    assertSame(store.get(key), store.get(key));
+    assertSame(store.get(key), store.values().findFirst().orElseThrow());
+    assertNotSame(pod, store.get(key));
+  }
+
+  @Test
+  void remove_size_and_keys_behave_as_a_map_of_the_kept_forms() {
+    var store = InformerStores.pods();
+    var a = fixture(DEPLOYMENT_POD, Pod.class);
+    var b = fixture(SCHEDULING_POD, Pod.class);
+    store.put(store.getKey(a), a);
+    store.put(store.getKey(b), b);
+    assertEquals(2, store.size());
+    assertEquals(
+        List.of("ml/trainer-0", "shop/checkout-7d9f8b6c5d-x2lqp"), store.keySet().sorted().toList());
+    var removed = store.remove("ml/trainer-0");
+    assertEquals("trainer-0", removed.getMetadata().getName());
+    assertTrue(removed.getMetadata().getAnnotations().isEmpty());
+    assertNull(store.remove("ml/trainer-0"));
+    assertEquals(1, store.size());
+    assertNull(store.get("ml/trainer-0"));
+  }
+
+  @Test
+  void each_call_gives_a_new_store_so_a_relisting_informer_starts_empty() {
+    var first = InformerStores.pods();
+    var pod = fixture(DEPLOYMENT_POD, Pod.class);
+    first.put(first.getKey(pod), pod);
+    assertEquals(0, InformerStores.pods().size());
+    assertEquals(0, InformerStores.nodes().size());
+  }
+
+  @Test
+  void the_stores_say_they_do_not_hold_full_objects_so_fabric8_hands_full_ones_to_onAdd() {
+    assertFalse(InformerStores.pods().isFullState());
+    assertFalse(InformerStores.nodes().isFullState());
+  }
+
+  @Test
+  void a_pod_without_spec_or_status_is_stored_without_them() {
+    var pod = new PodBuilder().withNewMetadata().withNamespace("ns").withName("bare").endMetadata().build();
+    pod.setSpec(null);
+    pod.setStatus(null);
+    var kept = stored(pod);
+    assertNull(kept.getSpec());
+    assertNull(kept.getStatus());
+    assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(kept));
+  }
+}
