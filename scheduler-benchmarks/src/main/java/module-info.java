@@ -11,6 +11,14 @@ module io.kubesched.benchmarks {
   requires static org.jspecify;
   requires io.kubesched.policy;
   requires jmh.core;
+  // HeapMeasurement: informer caches filled with parsed fabric8 objects.
+  requires io.kubesched.adapter;
+  requires io.kubesched.informer;
+  requires kubernetes.client;
+  requires kubernetes.client.api;
+  requires kubernetes.model.common;
+  requires kubernetes.model.core;
+  requires java.management;
 
   exports io.kubesched.benchmarks;
   exports io.kubesched.benchmarks.jmh_generated;
