@@ -1,6 +1,7 @@
 package io.kubesched.benchmarks;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,12 +36,13 @@ final class HeapMeasurementCluster {
   /** The characters Kubernetes draws generated name suffixes from. */
   private static final String SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
+  private static final String SIDECAR_IMAGE = "registry.example.com/infra/fluent-bit:3.2.4";
   private static final List<String> SYSTEM_IMAGES =
       List.of(
           "registry.k8s.io/pause:3.10",
           "registry.k8s.io/kube-proxy:v1.37.2",
           "quay.io/prometheus/node-exporter:v1.9.1",
-          "registry.example.com/infra/fluent-bit:3.2.4",
+          SIDECAR_IMAGE,
           "quay.io/cilium/cilium:v1.18.2",
           "quay.io/cilium/operator-generic:v1.18.2",
           "public.ecr.aws/ebs-csi-driver/aws-ebs-csi-driver:v1.45.0",
@@ -53,6 +55,7 @@ final class HeapMeasurementCluster {
       String version,
       String templateHash,
       String replicaSetUid,
+      String configChecksum,
       String cpu,
       String memory,
       String memoryLimit) {
@@ -66,8 +69,12 @@ final class HeapMeasurementCluster {
     }
   }
 
+  /** An image as every node that holds it reports it: the same digest and size everywhere. */
+  private record Image(String digest, int size) {}
+
   private final SplittableRandom random = new SplittableRandom(SEED);
   private final List<App> apps = new ArrayList<>();
+  private final Map<String, Image> images = new HashMap<>();
   private final int podsPerNode;
 
   /**
@@ -95,9 +102,17 @@ final class HeapMeasurementCluster {
               "4." + i + "." + (i * 7 % 10),
               suffix(10),
               uuid(),
+              hex(64),
               cpus[size],
               memories[size],
               limits[size]));
+    }
+    for (var image : SYSTEM_IMAGES) {
+      images.put(image, new Image(hex(64), 1_000_000 + random.nextInt(400_000_000)));
+    }
+    for (var app : apps) {
+      images.put(app.image(), new Image(hex(64), 1_000_000 + random.nextInt(400_000_000)));
+      images.put(app.previousImage(), new Image(hex(64), 1_000_000 + random.nextInt(400_000_000)));
     }
   }
 
@@ -117,15 +132,15 @@ final class HeapMeasurementCluster {
     var zone = "eu-west-1" + ZONES.charAt(node % ZONES.length());
     var ip = "10.0." + (node / 250) + "." + (node % 250 + 2);
     boolean tainted = node % 10 == 9;
-    var images = new LinkedHashSet<String>(SYSTEM_IMAGES);
+    var held = new LinkedHashSet<String>(SYSTEM_IMAGES);
     for (int slot = 0; slot < podsPerNode; slot++) {
-      images.add(appOf(node, slot).image());
+      held.add(appOf(node, slot).image());
     }
     for (int slot = 0; slot < podsPerNode; slot++) {
-      images.add(appOf(node, slot).previousImage());
+      held.add(appOf(node, slot).previousImage());
     }
     var imageJson = new StringBuilder();
-    for (var image : images) {
+    for (var image : held) {
       if (imageJson.length() > 0) {
         imageJson.append(",\n");
       }
@@ -134,11 +149,11 @@ final class HeapMeasurementCluster {
           .append("{\"names\":[\"")
           .append(repository)
           .append("@sha256:")
-          .append(hex(64))
+          .append(images.get(image).digest())
           .append("\",\"")
           .append(image)
           .append("\"],\"sizeBytes\":")
-          .append(1_000_000 + random.nextInt(400_000_000))
+          .append(images.get(image).size())
           .append('}');
     }
     return NODE.fill(
@@ -174,7 +189,7 @@ final class HeapMeasurementCluster {
             Map.entry("CPU", app.cpu()),
             Map.entry("MEMORY", app.memory()),
             Map.entry("MEMORY_LIMIT", app.memoryLimit()),
-            Map.entry("CHECKSUM", hex(64)),
+            Map.entry("CHECKSUM", app.configChecksum()),
             Map.entry("SUFFIX", suffix(5)),
             Map.entry("TOKEN_SUFFIX", suffix(5)),
             Map.entry("UID", uuid()),
@@ -183,9 +198,9 @@ final class HeapMeasurementCluster {
             Map.entry("HOST_IP", "10.0." + (node / 250) + "." + (node % 250 + 2)),
             Map.entry("POD_IP", ip),
             Map.entry("APP_CONTAINER_ID", hex(64)),
-            Map.entry("APP_IMAGE_ID", hex(64)),
+            Map.entry("APP_IMAGE_ID", images.get(app.image()).digest()),
             Map.entry("SIDECAR_CONTAINER_ID", hex(64)),
-            Map.entry("SIDECAR_IMAGE_ID", hex(64)),
+            Map.entry("SIDECAR_IMAGE_ID", images.get(SIDECAR_IMAGE).digest()),
             Map.entry("CREATED", timestamp()),
             Map.entry("STARTED", timestamp())));
   }

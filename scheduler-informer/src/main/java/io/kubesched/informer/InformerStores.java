@@ -43,8 +43,8 @@ import org.jspecify.annotations.Nullable;
  * getIndexer()}, indexes), the old object of {@code onUpdate}, and the object of an {@code onDelete} with
  * {@code deletedFinalStateUnknown} (a relist found it gone). {@code onAdd}, the new object of {@code
  * onUpdate} and a watched {@code onDelete} get the full object. Compare old and new objects only in kept
- * fields: a dropped field always differs. Custom indexers may read only kept fields, because fabric8 removes
- * an object's index entries by applying the indexer to the stored form.
+ * fields: in the old object a dropped field reads as empty, whatever it was. Custom indexers may read only
+ * kept fields, because fabric8 removes an object's index entries by applying the indexer to the stored form.
  *
  * <p>Kept objects share the kept parts (labels, resource lists, tolerations, …) with the object received;
  * a dropped collection reads as an immutable empty one, a dropped scalar as {@code null}. Like every object
