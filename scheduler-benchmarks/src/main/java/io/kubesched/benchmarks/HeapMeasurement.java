@@ -29,8 +29,8 @@ import java.util.function.Supplier;
  * How much heap the scheduler's informer caches take for a large cluster, per kind of item store, and how
  * much the scheduler's own {@link PodInfo}s and a {@link NodeInfo} snapshot add. A command-line tool, run on
  * the class path: {@code java -cp benchmarks.jar io.kubesched.benchmarks.HeapMeasurement [--nodes N]
- * [--pods-per-node P] [--rounds R]} (defaults 5000, 10, 3), or {@code ./mvnw -q -pl scheduler-benchmarks -am
- * verify -DskipTests -Pheap}. See {@code docs/memory.md}.
+ * [--pods-per-node P] [--deployments D] [--rounds R]} (defaults 5000, 10, one Deployment per ten pods, 3), or
+ * {@code ./mvnw -q -pl scheduler-benchmarks -am verify -DskipTests -Pheap}. See {@code docs/memory.md}.
  *
  * <p>For each store it fills an informer cache (fabric8's {@code CacheImpl} with the pod informer's by-node
  * index, exactly what a {@code SharedIndexInformer} holds) with {@link HeapMeasurementCluster}'s nodes and
@@ -101,16 +101,19 @@ public final class HeapMeasurement {
   private final KubernetesSerialization serialization = new KubernetesSerialization();
   private final int nodes;
   private final int podsPerNode;
+  private final int deployments;
 
-  HeapMeasurement(int nodes, int podsPerNode) {
+  HeapMeasurement(int nodes, int podsPerNode, int deployments) {
     this.nodes = nodes;
     this.podsPerNode = podsPerNode;
+    this.deployments = deployments;
   }
 
   /**
    * Runs the measurement and prints the report (Markdown) to standard output.
    *
-   * @param args {@code --nodes N}, {@code --pods-per-node P}, {@code --rounds R}, each optional
+   * @param args {@code --nodes N} (5000), {@code --pods-per-node P} (10), {@code --deployments D} (one per
+   *     ten pods), {@code --rounds R} (3), each optional
    * @throws IllegalArgumentException naming the option, if an option is unknown or its value is not a
    *     positive integer
    */
@@ -119,14 +122,15 @@ public final class HeapMeasurement {
     int nodes = options.getOrDefault("--nodes", 5000);
     int podsPerNode = options.getOrDefault("--pods-per-node", 10);
     int rounds = options.getOrDefault("--rounds", 3);
+    int deployments = options.getOrDefault("--deployments", Math.max(1, nodes * podsPerNode / 10));
     var out = System.out;
     out.println(jvm());
-    new HeapMeasurement(Math.max(1, nodes / 25), podsPerNode).warmUp(out);
-    new HeapMeasurement(nodes, podsPerNode).run(rounds, out);
+    new HeapMeasurement(Math.max(1, nodes / 25), podsPerNode, Math.max(1, deployments / 25)).warmUp(out);
+    new HeapMeasurement(nodes, podsPerNode, deployments).run(rounds, out);
   }
 
   static Map<String, Integer> options(String[] args) {
-    var known = List.of("--nodes", "--pods-per-node", "--rounds");
+    var known = List.of("--nodes", "--pods-per-node", "--deployments", "--rounds");
     var options = new HashMap<String, Integer>();
     for (int i = 0; i < args.length; i += 2) {
       if (!known.contains(args[i])) {
@@ -159,7 +163,9 @@ public final class HeapMeasurement {
 
   private void run(int rounds, PrintStream out) {
     out.printf(
-        Locale.ROOT, "%d nodes, %d pods (%d per node), %d rounds%n", nodes, nodes * podsPerNode, podsPerNode, rounds);
+        Locale.ROOT,
+        "%d nodes, %d pods (%d per node) of %d Deployments, %d rounds%n",
+        nodes, nodes * podsPerNode, podsPerNode, deployments, rounds);
     var fills = new HashMap<Variant, List<Fill>>();
     var domain = new ArrayList<DomainCost>();
     for (int round = 1; round <= rounds; round++) {
@@ -227,7 +233,7 @@ public final class HeapMeasurement {
 
   /** Fills a node and a pod cache with {@code variant}'s stores, measures, reads, checks, lets them go. */
   Fill fill(Variant variant) {
-    var cluster = new HeapMeasurementCluster(podsPerNode);
+    var cluster = new HeapMeasurementCluster(podsPerNode, deployments);
     int checked = 0;
     int mismatches = 0;
     long empty = usedAfterGc();
@@ -294,7 +300,7 @@ public final class HeapMeasurement {
    * NodeInfos (sharing those PodInfos) adds.
    */
   private DomainCost domainCost() {
-    var cluster = new HeapMeasurementCluster(podsPerNode);
+    var cluster = new HeapMeasurementCluster(podsPerNode, deployments);
     var nodeCache = new CacheImpl<Node>();
     nodeCache.setItemStore(Variant.KEPT.nodeStore.get());
     var podCache = new CacheImpl<Pod>();

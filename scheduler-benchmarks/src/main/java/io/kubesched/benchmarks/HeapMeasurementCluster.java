@@ -18,7 +18,8 @@ import java.util.SplittableRandom;
  * service-account volumes; node affinity on the node pool, pod anti-affinity, a topology spread
  * constraint and the two default tolerations; six annotations, six labels, two managedFields entries (the
  * controller manager's and the kubelet's); a running status with five conditions and two container
- * statuses. The pods belong to {@value #APP_COUNT} Deployments. Every node is a cloud VM as its kubelet
+ * statuses. The pods are spread evenly over a given number of Deployments, in twenty namespaces; the pods
+ * of one Deployment differ in their names, uids, IPs, node, timestamps and container ids. Every node is a cloud VM as its kubelet
  * reports it: twelve labels, three annotations, two managedFields entries, four conditions, three addresses,
  * capacity and allocatable, node info, and the images it holds (eight system images, the images of the
  * Deployments whose pods run there and of their previous releases, each by digest and by tag); one node in
@@ -28,7 +29,9 @@ import java.util.SplittableRandom;
  */
 final class HeapMeasurementCluster {
 
-  static final int APP_COUNT = 12;
+  private static final int NAMESPACES = 20;
+  /** A prime, so that stepping through the Deployments by it visits each equally often. */
+  private static final int STRIDE = 7919;
 
   private static final long SEED = 0x4EA9_2026L;
   private static final String ZONES = "abc";
@@ -79,11 +82,15 @@ final class HeapMeasurementCluster {
 
   /**
    * @param podsPerNode how many pods {@link #podJson} places on each node, at least 1
-   * @throws IllegalArgumentException if {@code podsPerNode} is less than 1
+   * @param deployments how many Deployments the pods belong to, at least 1
+   * @throws IllegalArgumentException if {@code podsPerNode} or {@code deployments} is less than 1
    */
-  HeapMeasurementCluster(int podsPerNode) {
+  HeapMeasurementCluster(int podsPerNode, int deployments) {
     if (podsPerNode < 1) {
       throw new IllegalArgumentException("podsPerNode must be at least 1, was " + podsPerNode);
+    }
+    if (deployments < 1) {
+      throw new IllegalArgumentException("deployments must be at least 1, was " + deployments);
     }
     this.podsPerNode = podsPerNode;
     var names =
@@ -93,13 +100,13 @@ final class HeapMeasurementCluster {
     String[] cpus = {"100m", "250m", "500m", "1"};
     String[] memories = {"256Mi", "512Mi", "1Gi", "1536Mi"};
     String[] limits = {"512Mi", "1Gi", "2Gi", "2Gi"};
-    for (int i = 0; i < APP_COUNT; i++) {
+    for (int i = 0; i < deployments; i++) {
       int size = i % cpus.length;
       apps.add(
           new App(
-              i < 8 ? "shop" : "platform",
-              names.get(i),
-              "4." + i + "." + (i * 7 % 10),
+              "team-" + (i % NAMESPACES),
+              names.get(i % names.size()) + (i < names.size() ? "" : "-" + i / names.size()),
+              "4." + (i % 10) + "." + (i * 7 % 10),
               suffix(10),
               uuid(),
               hex(64),
@@ -118,7 +125,7 @@ final class HeapMeasurementCluster {
 
   /** The Deployment that runs the pod in slot {@code slot} of node {@code node}. */
   private App appOf(int node, int slot) {
-    return apps.get((node * 7 + slot * 5) % apps.size());
+    return apps.get((int) ((long) (node * podsPerNode + slot) * STRIDE % apps.size()));
   }
 
   static String nodeName(int node) {

@@ -24,7 +24,7 @@ class HeapMeasurementTest {
 
   @Test
   void every_pod_parses_into_a_running_deployment_pod_bound_to_its_node() {
-    var cluster = new HeapMeasurementCluster(10);
+    var cluster = new HeapMeasurementCluster(10, 30);
     var names = new HashSet<String>();
     var uids = new HashSet<String>();
     for (int n = 0; n < 20; n++) {
@@ -57,8 +57,8 @@ class HeapMeasurementTest {
 
   @Test
   void the_same_cluster_is_generated_every_time() {
-    var first = new HeapMeasurementCluster(3);
-    var second = new HeapMeasurementCluster(3);
+    var first = new HeapMeasurementCluster(3, 2);
+    var second = new HeapMeasurementCluster(3, 2);
     for (int n = 0; n < 3; n++) {
       assertEquals(first.nodeJson(n), second.nodeJson(n));
       for (int slot = 0; slot < 3; slot++) {
@@ -78,7 +78,7 @@ class HeapMeasurementTest {
   @ParameterizedTest
   @EnumSource(HeapMeasurement.Variant.class)
   void every_store_gives_the_same_PodInfo_and_NodeInfo_as_the_objects_parsed(HeapMeasurement.Variant variant) {
-    var fill = new HeapMeasurement(60, 10).fill(variant);
+    var fill = new HeapMeasurement(60, 10, 60).fill(variant);
     assertEquals(2 + 12, fill.checked());
     assertEquals(0, fill.mismatches());
     assertTrue(fill.readNanos() > 0);
@@ -89,7 +89,7 @@ class HeapMeasurementTest {
     assertEquals(Map.of("--nodes", 7), HeapMeasurement.options(new String[] {"--nodes", "7"}));
     assertFalse(HeapMeasurement.options(new String[0]).containsKey("--rounds"));
     assertEquals(
-        "unknown option --pods; known: [--nodes, --pods-per-node, --rounds]",
+        "unknown option --pods; known: [--nodes, --pods-per-node, --deployments, --rounds]",
         assertThrows(IllegalArgumentException.class, () -> HeapMeasurement.options(new String[] {"--pods", "1"}))
             .getMessage());
     assertEquals(

@@ -14,10 +14,12 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
+import java.util.WeakHashMap;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
@@ -46,11 +48,16 @@ import org.jspecify.annotations.Nullable;
  * fields: in the old object a dropped field reads as empty, whatever it was. Custom indexers may read only
  * kept fields, because fabric8 removes an object's index entries by applying the indexer to the stored form.
  *
- * <p>Kept objects share the kept parts (labels, resource lists, tolerations, …) with the object received;
- * a dropped collection reads as an immutable empty one, a dropped scalar as {@code null}. Like every object
- * an informer hands out, they must not be modified. The stores are keyed as fabric8's informers key their
- * caches ({@code namespace/name}, or the name of a cluster-scoped object) and are safe for concurrent use:
- * fabric8 writes under its cache lock, the worker reads from its own thread.
+ * <p>Kept objects share the kept parts (labels, resource lists, tolerations, …) with the object received,
+ * and a store shares equal kept parts between its objects: the pods of one Deployment then hold one set of
+ * labels, owner references, tolerations, affinity and containers, the nodes one copy of each image. Parts
+ * are equal as fabric8 compares them, which compares quantities by amount: a pod may show {@code 1} where
+ * it said {@code 1000m}. A dropped collection reads as an immutable empty one, a dropped scalar as {@code
+ * null}. Like every object an informer hands out, kept objects must not be modified.
+ *
+ * <p>The stores are keyed as fabric8's informers key their caches ({@code namespace/name}, or the name of a
+ * cluster-scoped object) and are safe for concurrent use: fabric8 writes under its cache lock, the worker
+ * reads from its own thread.
  */
 final class InformerStores {
 
@@ -74,9 +81,10 @@ final class InformerStores {
   private static final class KeptFieldsStore<T extends HasMetadata> implements ItemStore<T> {
 
     private final BasicItemStore<T> items = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
-    private final UnaryOperator<T> keep;
+    private final SharedParts parts = new SharedParts();
+    private final BiFunction<T, SharedParts, T> keep;
 
-    KeptFieldsStore(UnaryOperator<T> keep) {
+    KeptFieldsStore(BiFunction<T, SharedParts, T> keep) {
       this.keep = keep;
     }
 
@@ -87,7 +95,7 @@ final class InformerStores {
 
     @Override
     public @Nullable T put(String key, T object) {
-      return items.put(key, keep.apply(object));
+      return items.put(key, keep.apply(object, parts));
     }
 
     @Override
@@ -125,36 +133,66 @@ final class InformerStores {
     }
   }
 
+  /**
+   * One instance of each kept part that is equal in several objects: the pods of one Deployment have equal
+   * labels, owner, tolerations, affinity and containers, most pods have equal statuses, the nodes hold equal
+   * images. Held weakly, so a part no stored object uses any more is forgotten. A part that cannot be hashed
+   * (fabric8's {@code Quantity} throws on a malformed amount) is kept as it is.
+   */
+  private static final class SharedParts {
+
+    private final Map<Object, WeakReference<Object>> known = new WeakHashMap<>();
+
+    @SuppressWarnings("unchecked")
+    synchronized <P> @Nullable P share(@Nullable P part) {
+      if (part == null) {
+        return null;
+      }
+      WeakReference<Object> reference;
+      try {
+        reference = known.get(part);
+      } catch (RuntimeException e) {
+        return part;
+      }
+      var shared = reference == null ? null : reference.get();
+      if (shared != null) {
+        return (P) shared;
+      }
+      known.put(part, new WeakReference<>(part));
+      return part;
+    }
+  }
+
   // Every fabric8 model object starts with empty mutable collections (and a map of unknown properties); the
   // kept objects share immutable empty ones instead, which saves about a kilobyte per pod.
 
-  private static Pod keptPod(Pod pod) {
+  private static Pod keptPod(Pod pod, SharedParts parts) {
     var kept = new Pod();
     kept.setApiVersion(pod.getApiVersion());
     kept.setKind(pod.getKind());
-    var meta = keptMeta(pod.getMetadata());
+    var meta = keptMeta(pod.getMetadata(), parts);
     if (meta != null) {
-      meta.setOwnerReferences(pod.getMetadata().getOwnerReferences());
+      meta.setOwnerReferences(parts.share(pod.getMetadata().getOwnerReferences()));
       meta.setDeletionTimestamp(pod.getMetadata().getDeletionTimestamp());
     }
     kept.setMetadata(meta);
-    kept.setSpec(pod.getSpec() == null ? null : keptSpec(pod.getSpec()));
-    kept.setStatus(pod.getStatus() == null ? null : keptStatus(pod.getStatus()));
+    kept.setSpec(pod.getSpec() == null ? null : keptSpec(pod.getSpec(), parts));
+    kept.setStatus(pod.getStatus() == null ? null : parts.share(keptStatus(pod.getStatus())));
     kept.setAdditionalProperties(Map.of());
     return kept;
   }
 
   /** The metadata both kinds keep: what keys the object, its version, uid and labels. */
-  private static @Nullable ObjectMeta keptMeta(@Nullable ObjectMeta meta) {
+  private static @Nullable ObjectMeta keptMeta(@Nullable ObjectMeta meta, SharedParts parts) {
     if (meta == null) {
       return null;
     }
     var kept = new ObjectMeta();
     kept.setName(meta.getName());
-    kept.setNamespace(meta.getNamespace());
+    kept.setNamespace(parts.share(meta.getNamespace()));
     kept.setUid(meta.getUid());
     kept.setResourceVersion(meta.getResourceVersion());
-    kept.setLabels(meta.getLabels());
+    kept.setLabels(parts.share(meta.getLabels()));
     kept.setOwnerReferences(List.of());
     kept.setAnnotations(Map.of());
     kept.setFinalizers(List.of());
@@ -163,19 +201,19 @@ final class InformerStores {
     return kept;
   }
 
-  private static PodSpec keptSpec(PodSpec spec) {
+  private static PodSpec keptSpec(PodSpec spec, SharedParts parts) {
     var kept = new PodSpec();
-    kept.setNodeName(spec.getNodeName());
-    kept.setSchedulerName(spec.getSchedulerName());
+    kept.setNodeName(parts.share(spec.getNodeName()));
+    kept.setSchedulerName(parts.share(spec.getSchedulerName()));
     kept.setPriority(spec.getPriority());
-    kept.setNodeSelector(spec.getNodeSelector());
-    kept.setAffinity(nodeAffinityOnly(spec.getAffinity()));
-    kept.setTolerations(spec.getTolerations());
-    kept.setOverhead(spec.getOverhead());
-    kept.setResources(spec.getResources());
-    kept.setVolumes(conflictingVolumes(spec.getVolumes()));
-    kept.setContainers(keptContainers(spec.getContainers()));
-    kept.setInitContainers(keptContainers(spec.getInitContainers()));
+    kept.setNodeSelector(parts.share(spec.getNodeSelector()));
+    kept.setAffinity(parts.share(nodeAffinityOnly(spec.getAffinity())));
+    kept.setTolerations(parts.share(spec.getTolerations()));
+    kept.setOverhead(parts.share(spec.getOverhead()));
+    kept.setResources(parts.share(spec.getResources()));
+    kept.setVolumes(parts.share(conflictingVolumes(spec.getVolumes())));
+    kept.setContainers(parts.share(keptContainers(spec.getContainers(), parts)));
+    kept.setInitContainers(parts.share(keptContainers(spec.getInitContainers(), parts)));
     kept.setEphemeralContainers(List.of());
     kept.setEvictionResponders(List.of());
     kept.setHostAliases(List.of());
@@ -217,8 +255,11 @@ final class InformerStores {
         .toList();
   }
 
-  private static @Nullable List<Container> keptContainers(@Nullable List<Container> containers) {
-    return containers == null ? null : containers.stream().map(InformerStores::keptContainer).toList();
+  private static @Nullable List<Container> keptContainers(
+      @Nullable List<Container> containers, SharedParts parts) {
+    return containers == null
+        ? null
+        : containers.stream().map(c -> parts.share(keptContainer(c))).toList();
   }
 
   private static @Nullable Container keptContainer(@Nullable Container container) {
@@ -260,30 +301,31 @@ final class InformerStores {
     return kept;
   }
 
-  private static Node keptNode(Node node) {
+  private static Node keptNode(Node node, SharedParts parts) {
     var kept = new Node();
     kept.setApiVersion(node.getApiVersion());
     kept.setKind(node.getKind());
-    kept.setMetadata(keptMeta(node.getMetadata()));
-    kept.setSpec(node.getSpec() == null ? null : keptNodeSpec(node.getSpec()));
-    kept.setStatus(node.getStatus() == null ? null : keptNodeStatus(node.getStatus()));
+    kept.setMetadata(keptMeta(node.getMetadata(), parts));
+    kept.setSpec(node.getSpec() == null ? null : keptNodeSpec(node.getSpec(), parts));
+    kept.setStatus(node.getStatus() == null ? null : keptNodeStatus(node.getStatus(), parts));
     kept.setAdditionalProperties(Map.of());
     return kept;
   }
 
-  private static NodeSpec keptNodeSpec(NodeSpec spec) {
+  private static NodeSpec keptNodeSpec(NodeSpec spec, SharedParts parts) {
     var kept = new NodeSpec();
     kept.setUnschedulable(spec.getUnschedulable());
-    kept.setTaints(spec.getTaints());
+    kept.setTaints(parts.share(spec.getTaints()));
     kept.setPodCIDRs(List.of());
     kept.setAdditionalProperties(Map.of());
     return kept;
   }
 
-  private static NodeStatus keptNodeStatus(NodeStatus status) {
+  private static NodeStatus keptNodeStatus(NodeStatus status, SharedParts parts) {
     var kept = new NodeStatus();
-    kept.setAllocatable(status.getAllocatable());
-    kept.setImages(status.getImages());
+    kept.setAllocatable(parts.share(status.getAllocatable()));
+    var images = status.getImages();
+    kept.setImages(images == null ? null : parts.share(images.stream().map(parts::share).toList()));
     kept.setAddresses(List.of());
     kept.setCapacity(Map.of());
     kept.setConditions(List.of());

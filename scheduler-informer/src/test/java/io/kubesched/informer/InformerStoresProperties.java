@@ -28,6 +28,7 @@ import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.PodInfo;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +91,45 @@ class InformerStoresProperties {
     Statistics.label("read with a conflicting volume").coverage(c -> c.check(true).count(n -> n > 0));
     Statistics.label("read with a host port").coverage(c -> c.check(true).count(n -> n > 0));
     Statistics.label("read with required node affinity").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  /**
+   * One store shares equal kept parts between the pods it holds; that must not change what the scheduler
+   * reads of any of them, however their parts are spelled (quantities compare by amount).
+   */
+  @Property
+  void sharing_parts_between_the_pods_of_a_store_changes_nothing_the_scheduler_reads(
+      @ForAll("podLists") List<PodModel> models) {
+    var store = InformerStores.pods();
+    var pods = new ArrayList<Pod>();
+    for (int i = 0; i < models.size(); i++) {
+      var pod = models.get(i).toPod();
+      pod.getMetadata().setName("pod-" + i);
+      pods.add(pod);
+      store.put(store.getKey(pod), pod);
+    }
+    boolean shared = false;
+    for (var pod : pods) {
+      var kept = store.get(store.getKey(pod));
+      assertEquals(outcome(() -> PodAdapter.toPodInfo(pod)), outcome(() -> PodAdapter.toPodInfo(kept)));
+      assertEquals(PodFilters.needsScheduling(pod, OURS), PodFilters.needsScheduling(kept, OURS));
+      assertEquals(PodFilters.occupiesNode(pod), PodFilters.occupiesNode(kept));
+      for (var other : pods) {
+        var otherKept = store.get(store.getKey(other));
+        shared |=
+            other != pod
+                && !kept.getSpec().getContainers().isEmpty()
+                && kept.getSpec().getContainers().get(0) == otherKept.getSpec().getContainers().get(0)
+                && pod.getSpec().getContainers().get(0) != other.getSpec().getContainers().get(0);
+      }
+    }
+    Statistics.label("a container is shared between pods").collect(shared);
+    Statistics.label("a container is shared between pods").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  @Provide
+  Arbitrary<List<PodModel>> podLists() {
+    return pods().list().ofMinSize(2).ofMaxSize(5);
   }
 
   /** {@code usual} nine times in ten, else {@code malformed}: most objects read, every error path is hit. */
@@ -352,10 +392,10 @@ class InformerStoresProperties {
         .as(ContainerModel::new);
   }
 
-  /** Quantities of which one in eight is malformed. */
+  /** Quantities of which one in eight is malformed; two spell the same amount. */
   private static final Arbitrary<String> QUANTITIES =
       Arbitraries.frequencyOf(
-          Tuple.of(7, Arbitraries.of("100m", "1", "1Gi")), Tuple.of(1, Arbitraries.just("lots")));
+          Tuple.of(7, Arbitraries.of("100m", "1", "1000m", "1Gi")), Tuple.of(1, Arbitraries.just("lots")));
 
   private static Arbitrary<Map<String, String>> quantityTexts(Arbitrary<String> amounts) {
     return Arbitraries.maps(Arbitraries.of("cpu", "memory", "nvidia.com/gpu"), amounts).ofMaxSize(2);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Node;
@@ -17,10 +18,12 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.HostPort;
+import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
 import io.kubesched.api.Volume;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -240,6 +243,64 @@ class InformerStoresTest {
     assertNull(status.getDaemonEndpoints());
     assertEquals(node.getMetadata().getUid(), kept.getMetadata().getUid());
     assertEquals(node.getMetadata().getResourceVersion(), kept.getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void the_pods_of_one_deployment_share_their_kept_parts_in_a_store() {
+    var store = InformerStores.pods();
+    var first = fixture(DEPLOYMENT_POD, Pod.class);
+    var second = fixture(DEPLOYMENT_POD, Pod.class);
+    second.getMetadata().setName("checkout-7d9f8b6c5d-k8w4n");
+    second.getMetadata().setUid("0c2f6a1e-3b4d-4e5f-8a9b-7c6d5e4f3a2b");
+    store.put(store.getKey(first), first);
+    store.put(store.getKey(second), second);
+    var a = store.get(store.getKey(first));
+    var b = store.get(store.getKey(second));
+    assertNotSame(first.getMetadata().getLabels(), second.getMetadata().getLabels());
+    assertSame(a.getMetadata().getLabels(), b.getMetadata().getLabels());
+    assertSame(a.getMetadata().getOwnerReferences(), b.getMetadata().getOwnerReferences());
+    assertSame(a.getSpec().getContainers(), b.getSpec().getContainers());
+    assertSame(a.getSpec().getTolerations(), b.getSpec().getTolerations());
+    assertSame(a.getSpec().getAffinity(), b.getSpec().getAffinity());
+    assertSame(a.getStatus(), b.getStatus());
+    assertNotSame(a.getMetadata(), b.getMetadata());
+    assertEquals(PodAdapter.toPodInfo(second), PodAdapter.toPodInfo(b));
+  }
+
+  @Test
+  void nodes_in_a_store_share_the_images_they_both_hold() {
+    var store = InformerStores.nodes();
+    var first = fixture("node.yaml", Node.class);
+    var second = fixture("node.yaml", Node.class);
+    second.getMetadata().setName("node-00043");
+    second.getStatus().getImages().remove(0);
+    store.put(store.getKey(first), first);
+    store.put(store.getKey(second), second);
+    var a = store.get("node-00042").getStatus().getImages();
+    var b = store.get("node-00043").getStatus().getImages();
+    assertNotSame(a, b);
+    assertSame(a.get(1), b.get(0));
+    assertEquals(
+        NodeAdapter.toNodeInfo(second, List.of()), NodeAdapter.toNodeInfo(store.get("node-00043"), List.of()));
+  }
+
+  @Test
+  void a_container_with_a_malformed_quantity_is_stored_and_refused_as_the_server_sent_it() {
+    var store = InformerStores.pods();
+    var pods = new ArrayList<Pod>();
+    for (var name : List.of("first", "second")) {
+      var pod = fixture(DEPLOYMENT_POD, Pod.class);
+      pod.getMetadata().setName(name);
+      pod.getSpec().getContainers().get(0).getResources().getRequests().put("cpu", new Quantity("lots"));
+      store.put(store.getKey(pod), pod);
+      pods.add(pod);
+    }
+    for (var pod : pods) {
+      var kept = store.get(store.getKey(pod));
+      var expected = assertThrows(MalformedObjectException.class, () -> PodAdapter.toPodInfo(pod));
+      var actual = assertThrows(MalformedObjectException.class, () -> PodAdapter.toPodInfo(kept));
+      assertEquals(expected.getMessage(), actual.getMessage());
+    }
   }
 
   @Test
