@@ -175,7 +175,12 @@ public final class HeapMeasurement {
         out.printf(
             Locale.ROOT,
             "round %d %-8s nodes %8.1f MB  pods %8.1f MB  read %8.1f ms  checked %d, %d differ%n",
-            round, variant, fill.nodeBytes() / MB, fill.podBytes() / MB, fill.readNanos() / 1e6, fill.checked(),
+            round,
+            variant,
+            fill.nodeBytes() / MB,
+            fill.podBytes() / MB,
+            fill.readNanos() / 1e6,
+            fill.checked(),
             fill.mismatches());
       }
       var cost = domainCost();
@@ -191,7 +196,8 @@ public final class HeapMeasurement {
   private void report(Map<Variant, List<Fill>> fills, List<DomainCost> domain, PrintStream out) {
     int pods = nodes * podsPerNode;
     out.println();
-    out.println("| store | nodes (MB) | pods (MB) | total (MB) | KB per node | MB per 1 000 pods | snapshot read (ms) |");
+    out.println(
+        "| store | nodes (MB) | pods (MB) | total (MB) | KB per node | MB per 1 000 pods | snapshot read (ms) |");
     out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (var variant : Variant.values()) {
       var list = fills.get(variant);
@@ -264,7 +270,8 @@ public final class HeapMeasurement {
         podCache.put(pod);
         if (count++ % CHECK_EVERY == 0) {
           checked++;
-          if (!PodAdapter.toPodInfo(pod).equals(PodAdapter.toPodInfo(podCache.getByKey(podCache.getKey(pod))))) {
+          var stored = podCache.getByKey(podCache.getKey(pod));
+          if (!PodAdapter.toPodInfo(pod).equals(PodAdapter.toPodInfo(stored))) {
             mismatches++;
           }
         }
@@ -272,6 +279,8 @@ public final class HeapMeasurement {
     }
     long withPods = usedAfterGc();
     long readNanos = readNanos(nodeCache, podCache);
+    // The generator was counted in the baseline: it must not be collected before the last figure.
+    Reference.reachabilityFence(cluster);
     Reference.reachabilityFence(nodeCache);
     Reference.reachabilityFence(podCache);
     return new Fill(withNodes - empty, withPods - withNodes, readNanos, checked, mismatches);
@@ -327,6 +336,7 @@ public final class HeapMeasurement {
       snapshot.add(NodeAdapter.toNodeInfo(node, pods));
     }
     long withSnapshot = usedAfterGc();
+    Reference.reachabilityFence(cluster);
     Reference.reachabilityFence(snapshot);
     Reference.reachabilityFence(podInfos);
     Reference.reachabilityFence(nodeCache);

@@ -19,11 +19,12 @@ import java.util.SplittableRandom;
  * constraint and the two default tolerations; six annotations, six labels, two managedFields entries (the
  * controller manager's and the kubelet's); a running status with five conditions and two container
  * statuses. The pods are spread evenly over a given number of Deployments, in twenty namespaces; the pods
- * of one Deployment differ in their names, uids, IPs, node, timestamps and container ids. Every node is a cloud VM as its kubelet
- * reports it: twelve labels, three annotations, two managedFields entries, four conditions, three addresses,
- * capacity and allocatable, node info, and the images it holds (eight system images, the images of the
- * Deployments whose pods run there and of their previous releases, each by digest and by tag); one node in
- * ten is tainted.
+ * of one Deployment differ in their names, uids, IPs, node, timestamps and container ids.
+ *
+ * <p>Every node is a cloud VM as its kubelet reports it: twelve labels, three annotations, two managedFields
+ * entries, four conditions, three addresses, capacity and allocatable, node info, and the images it holds
+ * (eight system images, the images of the Deployments whose pods run there and of their previous releases,
+ * each by digest and by tag, with one digest and size per image); one node in ten is tainted.
  *
  * <p>Deterministic: the same index gives the same text. Not thread-safe.
  */

@@ -77,7 +77,8 @@ class HeapMeasurementTest {
 
   @ParameterizedTest
   @EnumSource(HeapMeasurement.Variant.class)
-  void every_store_gives_the_same_PodInfo_and_NodeInfo_as_the_objects_parsed(HeapMeasurement.Variant variant) {
+  void every_store_gives_the_same_PodInfo_and_NodeInfo_as_the_objects_parsed(
+      HeapMeasurement.Variant variant) {
     var fill = new HeapMeasurement(60, 10, 60).fill(variant);
     assertEquals(2 + 12, fill.checked());
     assertEquals(0, fill.mismatches());
@@ -90,15 +91,12 @@ class HeapMeasurementTest {
     assertFalse(HeapMeasurement.options(new String[0]).containsKey("--rounds"));
     assertEquals(
         "unknown option --pods; known: [--nodes, --pods-per-node, --deployments, --rounds]",
-        assertThrows(IllegalArgumentException.class, () -> HeapMeasurement.options(new String[] {"--pods", "1"}))
-            .getMessage());
-    assertEquals(
-        "--rounds must be a positive integer, was 0",
-        assertThrows(IllegalArgumentException.class, () -> HeapMeasurement.options(new String[] {"--rounds", "0"}))
-            .getMessage());
-    assertEquals(
-        "--nodes needs a value",
-        assertThrows(IllegalArgumentException.class, () -> HeapMeasurement.options(new String[] {"--nodes"}))
-            .getMessage());
+        refused("--pods", "1"));
+    assertEquals("--rounds must be a positive integer, was 0", refused("--rounds", "0"));
+    assertEquals("--nodes needs a value", refused("--nodes"));
+  }
+
+  private static String refused(String... args) {
+    return assertThrows(IllegalArgumentException.class, () -> HeapMeasurement.options(args)).getMessage();
   }
 }

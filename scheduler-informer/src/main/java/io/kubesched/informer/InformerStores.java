@@ -163,8 +163,8 @@ final class InformerStores {
     }
   }
 
-  // Every fabric8 model object starts with empty mutable collections (and a map of unknown properties); the
-  // kept objects share immutable empty ones instead, which saves about a kilobyte per pod.
+  // Every fabric8 model object starts with a dozen empty mutable collections (and a map of unknown
+  // properties); the objects built here hold shared immutable empty ones instead.
 
   private static Pod keptPod(Pod pod, SharedParts parts) {
     var kept = new Pod();

@@ -88,6 +88,10 @@ class InformerStoresInformerTest {
     return event;
   }
 
+  private void bind(Pod pod, String node) {
+    client.pods().resource(pod).edit(p -> new PodBuilder(p).editSpec().withNodeName(node).endSpec().build());
+  }
+
   private static Pod unboundDeploymentPod() {
     var pod = InformerStoresTest.fixture("deployment-pod.yaml", Pod.class);
     return new PodBuilder(pod)
@@ -106,7 +110,7 @@ class InformerStoresInformerTest {
     var added = next("add");
     assertFalse(added.pod().getMetadata().getAnnotations().isEmpty(), "onAdd got the kept form");
 
-    client.pods().resource(created).edit(p -> new PodBuilder(p).editSpec().withNodeName("node-7").endSpec().build());
+    bind(created, "node-7");
     var updated = next("update");
     assertTrue(updated.old().getMetadata().getAnnotations().isEmpty(), "old object is not the kept form");
     assertTrue(updated.old().getSpec().getContainers().get(0).getEnv().isEmpty());
@@ -125,7 +129,7 @@ class InformerStoresInformerTest {
     assertEquals(PodAdapter.toPodInfo(created), PodAdapter.toPodInfo(cached));
     assertEquals(List.of(cached), informer.getIndexer().byIndex(BY_NODE, ""));
 
-    client.pods().resource(created).edit(p -> new PodBuilder(p).editSpec().withNodeName("node-7").endSpec().build());
+    bind(created, "node-7");
     next("update");
     assertTrue(informer.getIndexer().byIndex(BY_NODE, "").isEmpty(), "index entry of the unbound pod left");
     var onNode = informer.getIndexer().byIndex(BY_NODE, "node-7");
@@ -135,7 +139,8 @@ class InformerStoresInformerTest {
     client.pods().resource(created).delete();
     var deleted = next("delete");
     assertEquals(created.getMetadata().getUid(), Snapshots.uid(deleted.pod()));
-    assertTrue(informer.getIndexer().byIndex(BY_NODE, "node-7").isEmpty(), "index entry of a deleted pod left");
+    assertTrue(
+        informer.getIndexer().byIndex(BY_NODE, "node-7").isEmpty(), "index entry of a deleted pod left");
     assertEquals(List.of(), informer.getStore().list());
   }
 

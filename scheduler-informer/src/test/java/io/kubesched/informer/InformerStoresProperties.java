@@ -72,11 +72,9 @@ class InformerStoresProperties {
     Statistics.label("outcome").collect(outcome instanceof String ? "malformed" : "read");
     Statistics.label("needs scheduling").collect(PodFilters.needsScheduling(pod, OURS));
     Statistics.label("occupies a node").collect(PodFilters.occupiesNode(pod));
-    boolean conflictingVolume =
-        outcome instanceof PodInfo info && !info.volumes().isEmpty();
+    boolean conflictingVolume = outcome instanceof PodInfo info && !info.volumes().isEmpty();
     boolean hostPort = outcome instanceof PodInfo info && !info.hostPorts().isEmpty();
-    boolean nodeAffinity =
-        outcome instanceof PodInfo info && !info.affinity().required().isEmpty();
+    boolean nodeAffinity = outcome instanceof PodInfo info && !info.affinity().required().isEmpty();
     Statistics.label("read with a conflicting volume").collect(conflictingVolume);
     Statistics.label("read with a host port").collect(hostPort);
     Statistics.label("read with required node affinity").collect(nodeAffinity);
@@ -239,7 +237,8 @@ class InformerStoresProperties {
         .withResources(
             rest.podLimits() == null
                 ? null
-                : new ResourceRequirements(List.of(), quantities(rest.podLimits()), quantities(rest.podRequests())))
+                : new ResourceRequirements(
+                    List.of(), quantities(rest.podLimits()), quantities(rest.podRequests())))
         .withVolumes(rest.volumes())
         .withServiceAccountName("default")
         .addNewTopologySpreadConstraint()
@@ -299,7 +298,9 @@ class InformerStoresProperties {
   }
 
   private static Affinity affinity(
-      @Nullable List<NodeSelectorTerm> required, List<PreferredSchedulingTerm> preferred, boolean antiAffinity) {
+      @Nullable List<NodeSelectorTerm> required,
+      List<PreferredSchedulingTerm> preferred,
+      boolean antiAffinity) {
     var nodeAffinity = new AffinityBuilder().withNewNodeAffinity();
     if (required != null) {
       nodeAffinity =
@@ -308,7 +309,8 @@ class InformerStoresProperties {
               .withNodeSelectorTerms(required)
               .endRequiredDuringSchedulingIgnoredDuringExecution();
     }
-    var affinity = nodeAffinity.withPreferredDuringSchedulingIgnoredDuringExecution(preferred).endNodeAffinity();
+    var affinity =
+        nodeAffinity.withPreferredDuringSchedulingIgnoredDuringExecution(preferred).endNodeAffinity();
     if (antiAffinity) { // dropped by the store
       affinity =
           affinity
@@ -607,17 +609,22 @@ class InformerStoresProperties {
     return Arbitraries.of(
         new NodeChange(
             "heartbeat",
-            n -> edit(n, () -> n.getStatus().getConditions().get(0).setLastHeartbeatTime("2026-01-01T00:00:10Z"))),
+            n ->
+                edit(
+                    n,
+                    () -> n.getStatus().getConditions().get(0).setLastHeartbeatTime("2026-01-01T00:00:10Z"))),
         new NodeChange("annotation", n -> edit(n, () -> n.getMetadata().setAnnotations(Map.of("note", "x")))),
         new NodeChange("address", n -> edit(n, () -> n.getStatus().setAddresses(List.of()))),
         new NodeChange(
             "capacity", n -> edit(n, () -> n.getStatus().setCapacity(Map.of("cpu", new Quantity("64"))))),
         new NodeChange("label", n -> edit(n, () -> n.getMetadata().setLabels(Map.of("zone", "c")))),
         new NodeChange(
-            "taint", n -> edit(n, () -> n.getSpec().setTaints(List.of(new Taint("NoExecute", "k", null, "v"))))),
+            "taint",
+            n -> edit(n, () -> n.getSpec().setTaints(List.of(new Taint("NoExecute", "k", null, "v"))))),
         new NodeChange("cordon", n -> edit(n, () -> n.getSpec().setUnschedulable(true))),
         new NodeChange(
-            "allocatable", n -> edit(n, () -> n.getStatus().setAllocatable(Map.of("cpu", new Quantity("2"))))),
+            "allocatable",
+            n -> edit(n, () -> n.getStatus().setAllocatable(Map.of("cpu", new Quantity("2"))))),
         new NodeChange("images", n -> edit(n, () -> n.getStatus().setImages(List.of()))),
         new NodeChange("nothing", n -> n));
   }

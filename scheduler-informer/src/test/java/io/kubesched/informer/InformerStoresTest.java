@@ -216,7 +216,8 @@ class InformerStoresTest {
             .endStatus()
             .build();
     assertFalse(NodeChanges.mayLetPodsFit(kept, heartbeat));
-    var relabelled = new NodeBuilder(node).editMetadata().addToLabels("example.com/gpu", "a100").endMetadata().build();
+    var relabelled =
+        new NodeBuilder(node).editMetadata().addToLabels("example.com/gpu", "a100").endMetadata().build();
     assertTrue(NodeChanges.mayLetPodsFit(kept, relabelled));
     var bigger =
         new NodeBuilder(node).editStatus().addToAllocatable("cpu", new Quantity("32")).endStatus().build();
@@ -280,8 +281,8 @@ class InformerStoresTest {
     var b = store.get("node-00043").getStatus().getImages();
     assertNotSame(a, b);
     assertSame(a.get(1), b.get(0));
-    assertEquals(
-        NodeAdapter.toNodeInfo(second, List.of()), NodeAdapter.toNodeInfo(store.get("node-00043"), List.of()));
+    var kept = store.get("node-00043");
+    assertEquals(NodeAdapter.toNodeInfo(second, List.of()), NodeAdapter.toNodeInfo(kept, List.of()));
   }
 
   @Test
