@@ -74,6 +74,14 @@ final class InformerStores {
   }
 
   /**
+   * @return the form of {@code pod} a pod store keeps, without sharing parts with other pods: for comparing
+   *     a received pod with the stored (old) one field for field
+   */
+  static Pod kept(Pod pod) {
+    return keptPod(pod, new SharedParts());
+  }
+
+  /**
    * fabric8's map-backed store, with each object replaced by its kept form on the way in. Reads return the
    * stored instance: no copy per read, which matters because every scheduling cycle lists all nodes and the
    * pods on each.

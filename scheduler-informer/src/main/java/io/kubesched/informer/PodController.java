@@ -373,12 +373,14 @@ public final class PodController implements AutoCloseable {
 
   private SharedIndexInformer<Node> newNodeInformer() {
     var nodes = client.nodes().runnableInformer(0);
+    nodes.itemStore(InformerStores.nodes()); // only what the scheduler reads: see docs/memory.md
     nodes.addEventHandler(new NodeHandler());
     return nodes;
   }
 
   private SharedIndexInformer<Pod> newPodInformer() {
     var pods = Snapshots.nonTerminalPods(client).runnableInformer(0);
+    pods.itemStore(InformerStores.pods());
     pods.addEventHandler(new PodHandler());
     return pods;
   }
@@ -770,14 +772,17 @@ public final class PodController implements AutoCloseable {
   }
 
   /**
-   * Whether an update changed more than the pod's status (kube-scheduler's {@code isPodUpdated}): our own
-   * condition and event writes must not retry a waiting pod.
+   * Whether an update changed more than the pod's status (kube-scheduler's {@code isPodUpdated}), so that
+   * our own condition writes do not retry a waiting pod. The old pod comes from the informer's store, which
+   * keeps only what the scheduler reads ({@link InformerStores}), so both are compared in that form: a change
+   * of a field the scheduler does not read (an annotation, an env var) does not count either.
    */
   static boolean changedBeyondStatus(Pod oldPod, Pod pod) {
     try {
-      return !Objects.equals(oldPod.getSpec(), pod.getSpec())
-          || !Objects.equals(oldPod.getMetadata().getLabels(), pod.getMetadata().getLabels())
-          || !Objects.equals(oldPod.getMetadata().getAnnotations(), pod.getMetadata().getAnnotations());
+      var before = InformerStores.kept(oldPod);
+      var after = InformerStores.kept(pod);
+      return !Objects.equals(before.getSpec(), after.getSpec())
+          || !Objects.equals(before.getMetadata().getLabels(), after.getMetadata().getLabels());
     } catch (RuntimeException malformed) { // fabric8's Quantity.equals parses, and throws on "12x"
       return true;
     }

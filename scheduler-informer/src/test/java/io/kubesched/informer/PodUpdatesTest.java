@@ -37,16 +37,23 @@ class PodUpdatesTest {
   }
 
   @Test
-  void a_spec_label_or_annotation_change_counts() {
+  void a_change_of_what_the_scheduler_reads_counts() {
     var before = pod("500m");
 
     assertTrue(PodController.changedBeyondStatus(before, pod("250m")));
     assertTrue(
         PodController.changedBeyondStatus(
             before, new PodBuilder(before).editMetadata().addToLabels("tier", "front").endMetadata().build()));
-    assertTrue(
-        PodController.changedBeyondStatus(
-            before, new PodBuilder(before).editMetadata().addToAnnotations("a", "b").endMetadata().build()));
+  }
+
+  @Test
+  void a_change_the_scheduler_does_not_read_does_not_count_even_against_the_stored_form() {
+    var before = pod("500m");
+    var stored = InformerStores.kept(before); // what the informer hands out as the old object
+    var after = new PodBuilder(before).editMetadata().addToAnnotations("a", "b").endMetadata().build();
+
+    assertFalse(PodController.changedBeyondStatus(stored, after));
+    assertFalse(PodController.changedBeyondStatus(stored, before));
   }
 
   @Test
