@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -33,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  * ownerReferences and deletionTimestamp; {@code spec} nodeName, schedulerName, priority, nodeSelector,
  * {@code affinity.nodeAffinity}, tolerations, overhead, resources (pod level), the volumes of the four kinds
  * whose conflicts the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI), and of each container and
- * init container its name, image, resources, ports and restartPolicy; {@code status.phase}. Of a node: {@code
+ * init container its name, image, resources, ports and restartPolicy; {@code status.phase} and the {@code
+ * PodScheduled} condition. Of a node: {@code
  * metadata} name, namespace, uid, resourceVersion and labels; {@code spec} unschedulable and taints; {@code
  * status} allocatable and images. Everything else is dropped: managedFields, annotations, env, probes,
  * volume mounts, other volumes, pod (anti-)affinity, topology spread constraints, conditions, container
@@ -292,11 +294,20 @@ final class InformerStores {
     return kept;
   }
 
+  private static List<PodCondition> podScheduled(@Nullable List<PodCondition> conditions) {
+    if (conditions == null || conditions.isEmpty()) {
+      return List.of();
+    }
+    return conditions.stream().filter(c -> "PodScheduled".equals(c.getType())).toList();
+  }
+
   private static PodStatus keptStatus(PodStatus status) {
     var kept = new PodStatus();
     kept.setPhase(status.getPhase());
     kept.setAllocatedResources(Map.of());
-    kept.setConditions(List.of());
+    // The reporter reads PodScheduled to write it only when it changes; without it, every attempt would
+    // rewrite the condition, change the pod's resourceVersion and start a new event instead of a series.
+    kept.setConditions(podScheduled(status.getConditions()));
     kept.setContainerStatuses(List.of());
     kept.setEphemeralContainerStatuses(List.of());
     kept.setHostIPs(List.of());

@@ -151,7 +151,10 @@ class InformerStoresTest {
     }
     var status = kept.getStatus();
     assertEquals("Running", status.getPhase());
-    assertTrue(status.getConditions().isEmpty());
+    assertEquals(
+        List.of("PodScheduled"),
+        status.getConditions().stream().map(c -> c.getType()).toList(),
+        "of the conditions only PodScheduled stays (the reporter compares it)");
     assertTrue(status.getContainerStatuses().isEmpty());
     assertTrue(status.getPodIPs().isEmpty());
     assertNull(status.getPodIP());
