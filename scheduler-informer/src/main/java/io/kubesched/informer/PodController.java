@@ -181,6 +181,9 @@ public final class PodController implements AutoCloseable {
     this.leading = election == null;
   }
 
+  /** Objects per page when the informers list the cluster (kube's reflector uses 500). */
+  static final long LIST_PAGE = 500;
+
   /** How many reports (events, conditions) may wait for the API server before new ones are dropped. */
   static final int REPORT_BACKLOG = 1000;
 
@@ -372,14 +375,15 @@ public final class PodController implements AutoCloseable {
   }
 
   private SharedIndexInformer<Node> newNodeInformer() {
-    var nodes = client.nodes().runnableInformer(0);
+    // Lists in pages, as kube's reflector does: an unpaged list of a large cluster is the memory peak.
+    var nodes = client.nodes().withLimit(LIST_PAGE).runnableInformer(0);
     nodes.itemStore(InformerStores.nodes()); // only what the scheduler reads: see docs/memory.md
     nodes.addEventHandler(new NodeHandler());
     return nodes;
   }
 
   private SharedIndexInformer<Pod> newPodInformer() {
-    var pods = Snapshots.nonTerminalPods(client).runnableInformer(0);
+    var pods = Snapshots.nonTerminalPods(client).withLimit(LIST_PAGE).runnableInformer(0);
     pods.itemStore(InformerStores.pods());
     pods.addEventHandler(new PodHandler());
     return pods;
