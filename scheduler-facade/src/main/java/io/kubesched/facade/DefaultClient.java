@@ -63,7 +63,7 @@ final class DefaultClient implements Client {
     var first = profiles.keySet().stream().sorted().findFirst().orElseThrow();
     var settings = options.controllerSettings();
     if (!profiles.containsKey(settings.schedulerName())) {
-      settings = Options.renamed(settings, first);
+      settings = settings.withSchedulerName(first);
     }
     var podController =
         new PodController(connection.client(), settings, profiles, listener, options.meterRegistry());

@@ -109,34 +109,6 @@ public final class Options {
     }
   }
 
-  /** @return {@code settings} for {@code schedulerName}, with the lease named after it unless named */
-  static ControllerSettings renamed(ControllerSettings settings, String schedulerName) {
-    var leader = settings.leaderElection();
-    if (leader != null && leader.lockName().equals(settings.schedulerName())) {
-      leader =
-          new LeaderSettings(
-              leader.lockNamespace(),
-              schedulerName,
-              leader.leaseDuration(),
-              leader.renewDeadline(),
-              leader.retryPeriod());
-    }
-    return new ControllerSettings(
-        schedulerName,
-        settings.bindMode(),
-        settings.bindTimeout(),
-        settings.initialBackoff(),
-        settings.maxBackoff(),
-        settings.syncTimeout(),
-        settings.unschedulableTimeout(),
-        settings.assumedPodTtl(),
-        settings.qps(),
-        settings.burst(),
-        settings.parallelBindings(),
-        settings.shutdownTimeout(),
-        leader);
-  }
-
   /** @return whether only the elected leader among replicas schedules */
   public boolean leaderElection() {
     return settings.leaderElection() != null;

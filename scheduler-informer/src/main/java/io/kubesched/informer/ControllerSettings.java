@@ -104,6 +104,33 @@ public record ControllerSettings(
         null);
   }
 
+  /**
+   * @return these settings for {@code name}; a lease named after the old scheduler name is named after the
+   *     new one, a lease named explicitly keeps its name
+   */
+  public ControllerSettings withSchedulerName(String name) {
+    var leader = leaderElection;
+    if (leader != null && leader.lockName().equals(schedulerName)) {
+      leader =
+          new LeaderSettings(
+              leader.lockNamespace(), name, leader.leaseDuration(), leader.renewDeadline(), leader.retryPeriod());
+    }
+    return new ControllerSettings(
+        name,
+        bindMode,
+        bindTimeout,
+        initialBackoff,
+        maxBackoff,
+        syncTimeout,
+        unschedulableTimeout,
+        assumedPodTtl,
+        qps,
+        burst,
+        parallelBindings,
+        shutdownTimeout,
+        leader);
+  }
+
   private static void requirePositive(String name, Duration value) {
     if (value.isNegative() || value.isZero()) {
       throw new IllegalArgumentException(name + " must be positive, was " + value);

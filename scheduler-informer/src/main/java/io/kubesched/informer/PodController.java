@@ -723,8 +723,8 @@ public final class PodController implements AutoCloseable {
   }
 
   private boolean isOurs(Pod pod) {
-    return profiles.containsKey(PodAdapter.schedulerName(pod))
-        && PodFilters.needsScheduling(pod, PodAdapter.schedulerName(pod));
+    var schedulerName = PodAdapter.schedulerName(pod);
+    return profiles.containsKey(schedulerName) && PodFilters.needsScheduling(pod, schedulerName);
   }
 
   private final class PodHandler implements ResourceEventHandler<Pod> {
