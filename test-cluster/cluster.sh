@@ -3,6 +3,9 @@
 # module proxy at the versions go.mod pins, cached by version outside the repository, run on loopback.
 #
 #   test-cluster/cluster.sh build               build (or reuse) the binaries; prints their directory
+#   test-cluster/cluster.sh build-scheduler     also build (or reuse) kube-scheduler from the same
+#                                               k8s.io/kubernetes version (for the end-to-end benchmark);
+#                                               prints the path of the binary
 #   test-cluster/cluster.sh start DIR           start etcd and kube-apiserver with all state in DIR (new
 #                                               or empty); writes DIR/admin.kubeconfig (system:masters)
 #                                               and DIR/scheduler.kubeconfig (the service account
@@ -13,6 +16,7 @@
 #
 # Needs Go (the version go.mod names or newer) and about 2 GB of disk for the module and build caches.
 # The cache directory is $KUBESCHED_CLUSTER_CACHE, else ~/.cache/kubesched/test-cluster.
+# KUBESCHED_APISERVER_ARGS, when set at start, adds kube-apiserver flags (kept for restart-apiserver).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +52,23 @@ build() {
   echo "$bin"
 }
 
+build_scheduler() {
+  build >/dev/null
+  if [ ! -x "$bin/kube-scheduler" ]; then
+    exec 9>"$cache/.build.lock"
+    flock 9
+    if [ ! -x "$bin/kube-scheduler" ]; then
+      local started=$SECONDS
+      log "building kube-scheduler $k8s_version (a few minutes; reuses the kube-apiserver build's cache)"
+      (cd "$here" && go build -trimpath -o "$bin/kube-scheduler.tmp.$$" k8s.io/kubernetes/cmd/kube-scheduler) >&2 ||
+        die "building kube-scheduler failed (see above)"
+      mv "$bin/kube-scheduler.tmp.$$" "$bin/kube-scheduler"
+      log "built kube-scheduler in $((SECONDS - started)) s"
+    fi
+  fi
+  echo "$bin/kube-scheduler"
+}
+
 start_apiserver() { # dir
   local dir=$1
   # shellcheck disable=SC1091
@@ -63,6 +84,7 @@ start_apiserver() { # dir
     --service-cluster-ip-range=10.96.0.0/24 --endpoint-reconciler-type=none \
     --disable-admission-plugins=ServiceAccount \
     --profiling=false \
+    $(cat "$dir/apiserver.args") \
     >"$dir/kube-apiserver.log" 2>&1 &
   echo $! >"$dir/kube-apiserver.pid"
   "$bin/clusterutil" wait-ready "https://127.0.0.1:$api_port/readyz" "$(cat "$dir/admin.token")" 90 "$!" ||
@@ -114,6 +136,7 @@ start() { # dir
   ports=$("$bin/clusterutil" ports 3 | tr '\n' ' ')
   read -r api_port etcd_port peer_port <<<"$ports"
   printf 'api_port=%s\netcd_port=%s\npeer_port=%s\n' "$api_port" "$etcd_port" "$peer_port" >"$dir/ports"
+  echo "${KUBESCHED_APISERVER_ARGS:-}" >"$dir/apiserver.args"
   "$bin/clusterutil" keygen "$dir/sa.key"
   local admin scheduler
   admin=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
@@ -148,6 +171,7 @@ stop() { # dir [keep]
 
 case "${1:-}" in
   build) build ;;
+  build-scheduler) build_scheduler ;;
   start) start "${2:-}" ;;
   restart-apiserver)
     [ -f "${2:-}/ports" ] || die "usage: cluster.sh restart-apiserver DIR (of a started cluster)"
@@ -156,5 +180,5 @@ case "${1:-}" in
     start_apiserver "$2"
     log "kube-apiserver restarted" ;;
   stop) stop "${2:?usage: cluster.sh stop DIR}" ;;
-  *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,19p' "$0" >&2; exit 2 ;;
 esac

@@ -1,0 +1,66 @@
+package io.kubesched.benchmark.e2e;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * When each measured pod was first seen and first seen bound, by one watch and one clock: latency is "bound"
+ * minus "created" as the watch observed them, the same way for every contestant.
+ */
+final class PodTimes implements Watcher<Pod> {
+
+  private final Map<String, Long> created = new ConcurrentHashMap<>();
+  private final Map<String, Long> bound = new ConcurrentHashMap<>();
+  private volatile @Nullable WatcherException closedWith;
+
+  @Override
+  public void eventReceived(Action action, Pod pod) {
+    long now = System.nanoTime();
+    var name = pod.getMetadata().getName();
+    created.putIfAbsent(name, now);
+    var nodeName = pod.getSpec().getNodeName();
+    if (nodeName != null && !nodeName.isEmpty()) {
+      bound.putIfAbsent(name, now);
+    }
+  }
+
+  @Override
+  public void onClose(WatcherException cause) {
+    closedWith = cause;
+  }
+
+  int boundCount() {
+    if (closedWith != null) {
+      throw new IllegalStateException("the benchmark's pod watch closed", closedWith);
+    }
+    return bound.size();
+  }
+
+  /** Seconds from the first pod seen to the last pod seen bound. */
+  double spanSeconds() {
+    long first = created.values().stream().mapToLong(Long::longValue).min().orElse(0);
+    long last = bound.values().stream().mapToLong(Long::longValue).max().orElse(first);
+    return (last - first) / 1e9;
+  }
+
+  /** Creation-to-bound latencies of the bound pods, in milliseconds, sorted. */
+  double[] latenciesMillis() {
+    return bound.entrySet().stream()
+        .mapToDouble(e -> (e.getValue() - created.get(e.getKey())) / 1e6)
+        .sorted()
+        .toArray();
+  }
+
+  /** The nearest-rank percentile of sorted values; NaN when there are none. */
+  static double percentile(double[] sorted, double p) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int rank = (int) Math.ceil(p / 100 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+}

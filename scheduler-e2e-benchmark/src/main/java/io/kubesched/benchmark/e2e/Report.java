@@ -1,0 +1,128 @@
+package io.kubesched.benchmark.e2e;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/** The Markdown the runner writes: medians per workload and contestant, ratios, then every run. */
+final class Report {
+
+  private Report() {}
+
+  static String markdown(String machine, String command, List<RunResult> results, List<Workload> workloads) {
+    var out = new StringBuilder();
+    out.append("<!-- Written by scripts/e2e-benchmark.sh; method and reading in docs/e2e-benchmark.md. -->\n");
+    out.append("# End-to-end benchmark results\n\n");
+    out.append("Command: `").append(command).append("`\n\n");
+    out.append(machine).append('\n');
+    out.append("Medians over the repetitions. Latency is from the pod seen created to the pod seen bound, by one ")
+        .append("watch. CPU s: the scheduler process's CPU time while the measured pods were placed (in brackets: ")
+        .append("since its start, with the initial lists). Spread: standard deviation over nodes of requested / ")
+        .append("allocatable, in percentage points.\n\n");
+    for (var workload : workloads) {
+      var rows = results.stream().filter(r -> r.workload().equals(workload)).toList();
+      if (rows.isEmpty()) {
+        continue;
+      }
+      out.append(
+          String.format(
+              "## %s: %,d nodes, %,d bound pods, %,d pods to place%s%n%n",
+              workload.name(), workload.nodes(), workload.initialPods(), workload.pods(),
+              workload.nodeAffinity() ? " with required node affinity" : ""));
+      out.append("| | pods/s | p50 ms | p90 ms | p99 ms | CPU s | peak RSS MiB | CPU spread | memory spread | pending |\n");
+      out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      for (var contestant : Contestant.values()) {
+        var mine = rows.stream().filter(r -> r.contestant() == contestant).toList();
+        if (mine.isEmpty()) {
+          continue;
+        }
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                contestant.label(),
+                f0(median(mine, RunResult::podsPerSecond)),
+                f0(median(mine, RunResult::p50Millis)),
+                f0(median(mine, RunResult::p90Millis)),
+                f0(median(mine, RunResult::p99Millis)),
+                Double.isNaN(median(mine, RunResult::cpuSeconds))
+                    ? "–"
+                    : f1(median(mine, RunResult::cpuSeconds)) + " (" + f1(median(mine, RunResult::processCpuSeconds)) + ")",
+                f0(median(mine, RunResult::peakRssMiB)),
+                f2(median(mine, RunResult::cpuSpread)),
+                f2(median(mine, RunResult::memorySpread)),
+                f0(median(mine, r -> r.pending()))));
+      }
+      ratios(out, rows);
+      out.append('\n');
+    }
+    out.append("## Every run\n\n");
+    out.append("| workload | # | contestant | bound | pending | pods/s | created/s | p50 ms | p90 ms | p99 ms | CPU s | process CPU s | peak RSS MiB | CPU spread | memory spread |\n");
+    out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (var r : results) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+              r.workload().name(), r.repetition(), r.contestant().label(), r.bound(), r.pending(),
+              f0(r.podsPerSecond()), f0(r.createdPerSecond()), f0(r.p50Millis()), f0(r.p90Millis()),
+              f0(r.p99Millis()), f1(r.cpuSeconds()), f1(r.processCpuSeconds()), f0(r.peakRssMiB()),
+              f2(r.cpuSpread()), f2(r.memorySpread())));
+    }
+    return out.toString();
+  }
+
+  private static void ratios(StringBuilder out, List<RunResult> rows) {
+    var ours = rows.stream().filter(r -> r.contestant() == Contestant.KUBESCHED).toList();
+    var kube = rows.stream().filter(r -> r.contestant() == Contestant.KUBE_SCHEDULER).toList();
+    var ceiling = rows.stream().filter(r -> r.contestant() == Contestant.CEILING).toList();
+    if (ours.isEmpty()) {
+      return;
+    }
+    if (!kube.isEmpty()) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| kubesched / kube-scheduler | %s | %s | %s | %s | %s | %s | | | |%n",
+              ratio(ours, kube, RunResult::podsPerSecond),
+              ratio(ours, kube, RunResult::p50Millis),
+              ratio(ours, kube, RunResult::p90Millis),
+              ratio(ours, kube, RunResult::p99Millis),
+              ratio(ours, kube, RunResult::cpuSeconds),
+              ratio(ours, kube, RunResult::peakRssMiB)));
+    }
+    if (!ceiling.isEmpty()) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| kubesched / bind ceiling | %s | | | | | | | | |%n",
+              ratio(ours, ceiling, RunResult::podsPerSecond)));
+    }
+  }
+
+  /** The ratio of the medians, as "0.93×". */
+  static String ratio(List<RunResult> a, List<RunResult> b, ToDoubleFunction<RunResult> metric) {
+    return String.format(Locale.ROOT, "%.2f×", median(a, metric) / median(b, metric));
+  }
+
+  static double median(List<RunResult> rows, ToDoubleFunction<RunResult> metric) {
+    var values = rows.stream().mapToDouble(metric).sorted().toArray();
+    if (values.length == 0) {
+      return Double.NaN;
+    }
+    int mid = values.length / 2;
+    return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+  }
+
+  private static String f0(double v) {
+    return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%,.0f", v);
+  }
+
+  private static String f1(double v) {
+    return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  private static String f2(double v) {
+    return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.2f", v);
+  }
+}

@@ -1,0 +1,120 @@
+package io.kubesched.benchmark.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A scheduler running as a process of its own, whose CPU time and peak resident set are read from {@code
+ * /proc} while it is alive: the same reading for kube-scheduler and for this library's JVM.
+ */
+final class SchedulerProcess implements AutoCloseable {
+
+  /** {@code sysconf(_SC_CLK_TCK)}: 100 on every Linux this runs on (x86-64 and arm64). */
+  private static final double CLOCK_TICKS_PER_SECOND = 100;
+
+  private final Process process;
+  private final Path log;
+
+  private SchedulerProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  /** Starts kube-scheduler with its default profile, leader election off, the given client limits. */
+  static SchedulerProcess kubeScheduler(Path binary, Path kubeconfig, double qps, int burst, Path logDir, String run)
+      throws IOException {
+    var config = logDir.resolve(run + "-kube-scheduler.yaml");
+    Files.writeString(
+        config,
+        """
+        apiVersion: kubescheduler.config.k8s.io/v1
+        kind: KubeSchedulerConfiguration
+        clientConnection:
+          kubeconfig: %s
+          qps: %s
+          burst: %d
+        leaderElection:
+          leaderElect: false
+        """
+            .formatted(kubeconfig, qps, burst));
+    // --secure-port=0: no serving endpoint (nothing scrapes it here, and it would need authn delegation).
+    return start(
+        List.of(binary.toString(), "--config=" + config, "--secure-port=0", "--v=1"), logDir, run);
+  }
+
+  /** Starts {@link BenchmarkScheduler} in a JVM like the one running this benchmark. */
+  static SchedulerProcess kubesched(
+      Path jar, Path kubeconfig, String schedulerName, double qps, int burst, @Nullable Path jfrDir,
+      Path logDir, String run) throws IOException {
+    var java = ProcessHandle.current().info().command().orElse("java");
+    var command = new ArrayList<>(List.of(java));
+    if (jfrDir != null) {
+      command.add(
+          "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+              + jfrDir.resolve(run + ".jfr"));
+    }
+    command.addAll(
+        List.of(
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+            "-cp",
+            jar.toString(),
+            BenchmarkScheduler.class.getName(),
+            kubeconfig.toString(),
+            schedulerName,
+            Double.toString(qps),
+            Integer.toString(burst)));
+    return start(command, logDir, run);
+  }
+
+  private static SchedulerProcess start(List<String> command, Path logDir, String run) throws IOException {
+    var log = logDir.resolve(run + "-scheduler.log");
+    var process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new SchedulerProcess(process, log);
+  }
+
+  /** User plus system CPU seconds the process has used so far (all its threads). */
+  double cpuSeconds() throws IOException {
+    var stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+    // Fields after the command name, which is in parentheses and may contain spaces: state is field 3,
+    // utime 14 and stime 15 (proc(5)).
+    var fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  }
+
+  /** The peak resident set size so far ({@code VmHWM}), in bytes. */
+  long peakRssBytes() throws IOException {
+    for (var line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+      if (line.startsWith("VmHWM:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    }
+    throw new IllegalStateException("no VmHWM in /proc/" + process.pid() + "/status");
+  }
+
+  /** Throws, with the end of its log, if the process has exited. */
+  void checkAlive() throws IOException {
+    if (!process.isAlive()) {
+      throw new IllegalStateException(
+          "the scheduler exited with " + process.exitValue() + "; the end of " + log + ":\n" + tail());
+    }
+  }
+
+  String tail() throws IOException {
+    var lines = Files.readAllLines(log);
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+  }
+
+  /** Terminates it (SIGTERM, so a JVM writes its flight recording), forcibly after 60 s. */
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+}

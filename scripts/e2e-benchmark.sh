@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The end-to-end benchmark: this library's scheduler beside kube-scheduler and the bind ceiling on the same
+# real kube-apiserver (docs/e2e-benchmark.md). Builds what it needs (the runner's jar; kube-apiserver, etcd
+# and kube-scheduler from the Go module proxy, cached as for the end-to-end tests), then runs every workload
+# three times and writes docs/e2e-benchmark-results.md.
+#
+#   scripts/e2e-benchmark.sh                       the published table (about an hour on 2 CPUs)
+#   scripts/e2e-benchmark.sh --workloads smoke --reps 1 --out /tmp/smoke.md    a one-minute check
+#   scripts/e2e-benchmark.sh --help                the runner's options
+#
+# Options are the runner's; --out defaults to docs/e2e-benchmark-results.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/go/bin"
+
+./mvnw -q -B -pl scheduler-e2e-benchmark -am package -DskipTests
+kube_scheduler=$(test-cluster/cluster.sh build-scheduler)
+kube_version=$(awk '$1 == "k8s.io/kubernetes" {print $2}' test-cluster/go.mod)
+
+out=docs/e2e-benchmark-results.md
+for arg in "$@"; do
+  if [ "$arg" = --out ]; then out=; fi
+done
+exec java -jar scheduler-e2e-benchmark/target/e2e-benchmark.jar \
+  --project . --kube-scheduler "$kube_scheduler" --kube-version "$kube_version" \
+  ${out:+--out "$out"} "$@"
