@@ -20,9 +20,12 @@ import org.slf4j.LoggerFactory;
  * Binds one pod to one node and checks that it took.
  *
  * <p>With {@link BindMode#SUBRESOURCE} it POSTs a {@code Binding} (carrying the pod's uid as a
- * precondition) to {@code /api/v1/namespaces/{ns}/pods/{name}/binding}, then reads the pod back. A 409
- * Conflict is not taken at its word: fabric8 retries a POST after an I/O error or a 5xx, so a 409 may be the
- * echo of our own earlier success. The pod is read again and the outcome decided from what it shows.
+ * precondition) to {@code /api/v1/namespaces/{ns}/pods/{name}/binding}. A 200 or 201 is taken at its word,
+ * with no read-back, as kube-scheduler's DefaultBinder does: the API server accepts a binding only for the pod
+ * of that uid, only while it has no node, and sets exactly the target node (BindingREST in
+ * pkg/registry/core/pod/storage). A 409 Conflict is not taken at its word: it may be the echo of an earlier
+ * POST of ours that succeeded after we stopped waiting for it. The pod is read back and the outcome decided
+ * from what it shows.
  *
  * <p>Thread-safe and stateless; blocks the calling thread for at most a few request timeouts.
  */
@@ -71,17 +74,16 @@ public final class Binder {
     var answer = (Answer.Status) response;
     LOG.debug("POST binding {} -> {}: {}", options.podKey(), options.nodeName(), answer.code());
     return switch (answer.code()) {
-      case 200, 201 -> verify(options, http, false);
-      case 409 -> verify(options, http, true);
+      case 200, 201 -> new BindOutcome.Bound(options.nodeName(), false);
+      case 409 -> verify(options, http);
       case 404 -> new BindOutcome.PodGone("pod " + options.podKey() + " not found (404)");
       default -> new BindOutcome.Failed(
           "binding refused with " + answer.code() + ": " + abbreviate(answer.body()));
     };
   }
 
-  /** Reads the pod back and decides the outcome from where it is bound. */
-  private static BindOutcome verify(BindOptions options, OneShotHttp http, boolean afterConflict)
-      throws InterruptedException {
+  /** After a 409: reads the pod back and decides the outcome from where it is bound. */
+  private static BindOutcome verify(BindOptions options, OneShotHttp http) throws InterruptedException {
     var response = http.send(http.request(podPath(options)));
     if (response instanceof Answer.NoAnswer none) {
       return new BindOutcome.Failed("reading pod " + options.podKey() + " back " + none.why());
@@ -96,7 +98,7 @@ public final class Binder {
               + abbreviate(answer.body()));
     }
     var current = options.client().getKubernetesSerialization().unmarshal(answer.body(), Pod.class);
-    return decide(options, current, afterConflict);
+    return decide(options, current, true);
   }
 
   private static String podPath(BindOptions options) {
@@ -138,7 +140,7 @@ public final class Binder {
       return new BindOutcome.Failed(
           afterConflict
               ? "binding answered 409 Conflict but pod " + options.podKey() + " is not bound"
-              : "binding accepted but pod " + options.podKey() + " shows no node");
+              : "pod " + options.podKey() + " shows no node after its update");
     }
     return outcomeFor(options, assigned, afterConflict);
   }
