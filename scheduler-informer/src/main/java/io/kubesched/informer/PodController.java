@@ -535,7 +535,7 @@ public final class PodController implements AutoCloseable {
       return;
     }
     var nodeName = ((Decision.Bind) decision).nodeName();
-    if (nodes.stream().noneMatch(node -> node.name().equals(nodeName))) {
+    if (!nodes.hasNode(nodeName)) {
       fail(
           item,
           pod,

@@ -36,8 +36,10 @@ import org.jspecify.annotations.Nullable;
  * was deleted first): it is kept, and counts on the node as soon as {@link #putNode} adds it. Only put
  * nodes appear in {@link #snapshot()}.
  *
- * <p>Cost: a {@link #snapshot()} costs at most one step per node; a node whose object and pods did not
- * change since the last snapshot is handed out as the very same {@link NodeInfo}, and a node whose images
+ * <p>Cost: a {@link #snapshot()} costs one step per node changed since the last one, plus a copy of the
+ * array of references, as kube-scheduler's incremental {@code UpdateSnapshot}; only when nodes were added or
+ * removed does it walk all nodes again. A node whose object and pods did not change since the last snapshot
+ * is handed out as the very same {@link NodeInfo}, and a node whose images
  * did not change keeps the same {@link NodeInfo#images()} list, so that caches keyed on identity (the
  * image locality scorer's) stay valid. Only a changed node is rebuilt, in time proportional to its pods.
  * Usage ({@link NodeInfo#requested()}, {@link NodeInfo#nonZeroRequested()}) is summed afresh from the
@@ -77,6 +79,11 @@ final class SchedulerCache {
 
     boolean nodeChanged = true;
     boolean podsChanged = true;
+
+    /** Its index in the last snapshot; valid while no node was added or removed since. */
+    int position = -1;
+    /** Whether it is in {@link #dirty}. */
+    boolean queued;
 
     /** @return this node with its pods, rebuilt only as far as something changed; node must be put */
     NodeInfo current() {
@@ -133,8 +140,12 @@ final class SchedulerCache {
   private final LinkedHashMap<String, PodState> assumed = new LinkedHashMap<>();
 
   private int putNodes;
-  /** The last snapshot, while nothing it shows has changed. */
-  private @Nullable List<NodeInfo> snapshot;
+  /** The last snapshot. */
+  private @Nullable NodeSnapshot snapshot;
+  /** Whether a node was added or removed since the last snapshot: the next one walks every node. */
+  private boolean structureChanged = true;
+  /** The put nodes whose object or pods changed since the last snapshot (when the structure did not). */
+  private final List<NodeEntry> dirty = new ArrayList<>();
 
   /**
    * @param ticker the only source of time, for assumption deadlines
@@ -197,10 +208,11 @@ final class SchedulerCache {
       }
       if (previous == null) {
         putNodes++;
+        structureChanged = true;
       }
       entry.node = node;
       entry.nodeChanged = true;
-      snapshot = null;
+      markDirty(entry);
     } finally {
       lock.unlock();
     }
@@ -224,7 +236,7 @@ final class SchedulerCache {
       if (entry.pods.isEmpty()) {
         nodes.remove(name);
       }
-      snapshot = null;
+      structureChanged = true;
       return true;
     } finally {
       lock.unlock();
@@ -444,20 +456,38 @@ final class SchedulerCache {
    *
    * @return an immutable list, safe to keep and share; the same list while nothing changed
    */
-  List<NodeInfo> snapshot() {
+  NodeSnapshot snapshot() {
     lock.lock();
     try {
       var last = snapshot;
-      if (last != null) {
+      if (last != null && !structureChanged && dirty.isEmpty()) {
         return last;
       }
-      var infos = new ArrayList<NodeInfo>(putNodes);
-      for (var entry : nodes.values()) {
-        if (entry.node != null) {
-          infos.add(entry.current());
+      NodeSnapshot fresh;
+      if (last == null || structureChanged) {
+        var infos = new NodeInfo[putNodes];
+        var positions = new HashMap<String, Integer>(putNodes * 2);
+        int i = 0;
+        for (var entry : nodes.values()) {
+          if (entry.node != null) {
+            entry.position = i;
+            positions.put(entry.node.name(), i);
+            infos[i++] = entry.current();
+          }
         }
+        fresh = new NodeSnapshot(infos, positions);
+      } else {
+        var infos = last.copyOfNodes();
+        for (var entry : dirty) {
+          infos[entry.position] = entry.current();
+        }
+        fresh = new NodeSnapshot(infos, last.positions());
       }
-      var fresh = List.copyOf(infos);
+      for (var entry : dirty) {
+        entry.queued = false;
+      }
+      dirty.clear();
+      structureChanged = false;
       snapshot = fresh;
       return fresh;
     } finally {
@@ -517,7 +547,15 @@ final class SchedulerCache {
   private void changedPods(NodeEntry entry) {
     entry.podsChanged = true;
     if (entry.node != null) {
-      snapshot = null;
+      markDirty(entry);
+    }
+  }
+
+  /** Notes a put node to rebuild at the next snapshot. Lock held. */
+  private void markDirty(NodeEntry entry) {
+    if (!entry.queued && !structureChanged) {
+      entry.queued = true;
+      dirty.add(entry);
     }
   }
 

@@ -619,6 +619,36 @@ class SchedulerCacheTest {
   }
 
   @Test
+  void snapshots_know_their_nodes_by_name_across_incremental_and_full_rebuilds() {
+    cache.putNode(node("a"));
+    cache.putNode(node("c"));
+    var first = cache.snapshot();
+    assertTrue(first.hasNode("a") && first.hasNode("c"));
+    assertFalse(first.hasNode("b"));
+
+    cache.assume(pod("p", "", 100, MIB), "c"); // a change of one node: rebuilt incrementally
+    var second = cache.snapshot();
+    assertSame(first.get(0), second.get(0));
+    assertEquals(1, second.get(1).pods().size());
+    assertEquals(0, first.get(1).pods().size(), "a snapshot handed out never changes");
+
+    cache.putNode(node("b")); // a new node: the next snapshot walks every node again
+    cache.assume(pod("q", "", 100, MIB), "a");
+    var third = cache.snapshot();
+    assertEquals(List.of("a", "b", "c"), third.stream().map(NodeInfo::name).toList());
+    assertTrue(third.hasNode("b"));
+    assertEquals(1, third.get(0).pods().size());
+
+    assertTrue(cache.removeNode("a"));
+    cache.assume(pod("r", "", 100, MIB), "c");
+    var fourth = cache.snapshot();
+    assertEquals(List.of("b", "c"), fourth.stream().map(NodeInfo::name).toList());
+    assertFalse(fourth.hasNode("a"));
+    assertEquals(2, fourth.get(1).pods().size());
+    assertThrows(UnsupportedOperationException.class, () -> fourth.set(0, fourth.get(1)));
+  }
+
+  @Test
   void arguments_are_checked_at_the_boundary() {
     var withPod = NodeInfo.builder(NODE).pods(List.of(pod("p", NODE, 1, 1))).build();
     var e = assertThrows(IllegalArgumentException.class, () -> cache.putNode(withPod));

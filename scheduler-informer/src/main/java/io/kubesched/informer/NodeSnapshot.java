@@ -1,0 +1,49 @@
+package io.kubesched.informer;
+
+import io.kubesched.api.NodeInfo;
+import java.util.AbstractList;
+import java.util.Map;
+import java.util.RandomAccess;
+
+/**
+ * The nodes one scheduling decision reads, in name order: an immutable list over an array that is never
+ * written after it is handed out, plus the name index it shares with the snapshots of the same set of nodes.
+ */
+final class NodeSnapshot extends AbstractList<NodeInfo> implements RandomAccess {
+
+  private final NodeInfo[] nodes;
+  private final Map<String, Integer> positions;
+
+  /**
+   * @param nodes the nodes, owned by this snapshot from now on
+   * @param positions each node's index in {@code nodes}, by name; not modified by anyone
+   */
+  NodeSnapshot(NodeInfo[] nodes, Map<String, Integer> positions) {
+    this.nodes = nodes;
+    this.positions = positions;
+  }
+
+  @Override
+  public NodeInfo get(int index) {
+    return nodes[index];
+  }
+
+  @Override
+  public int size() {
+    return nodes.length;
+  }
+
+  /** @return whether a node of this name is in the snapshot, in constant time */
+  boolean hasNode(String name) {
+    return positions.containsKey(name);
+  }
+
+  /** A copy of the array, for the next snapshot to change a few entries of. */
+  NodeInfo[] copyOfNodes() {
+    return nodes.clone();
+  }
+
+  Map<String, Integer> positions() {
+    return positions;
+  }
+}
