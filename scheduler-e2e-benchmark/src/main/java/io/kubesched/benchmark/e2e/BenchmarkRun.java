@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -22,8 +23,17 @@ import java.util.function.IntConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One run: a fresh cluster, the workload's nodes and initial pods, one contestant started and warmed by a
- * probe pod, then the measured pods created by {@value #CREATORS} threads while it places them.
+ * One run: a fresh cluster; the workload's nodes and initial pods; one contestant started; then three phases,
+ * each creating its pods with {@value #CREATORS} threads:
+ *
+ * <ol>
+ *   <li>warm-up: pods placed, not measured;
+ *   <li>stream: pods created as fast as the runner can while the contestant places them — latency from
+ *       creation to bound, as the watch sees them;
+ *   <li>backlog: the contestant is paused (SIGSTOP for a process), the backlog created, the contestant
+ *       resumed — pods per second from resumption to the last bound, what it can do when creation is not the
+ *       limit.
+ * </ol>
  */
 final class BenchmarkRun {
 
@@ -34,6 +44,7 @@ final class BenchmarkRun {
    * What a run needs besides its workload.
    *
    * @param stall a run ends when no measured pod has been bound for this long (the rest count as pending)
+   * @param warmupPods pods placed, unmeasured, before the measured ones
    */
   record Settings(
       Path projectDir,
@@ -43,7 +54,8 @@ final class BenchmarkRun {
       int burst,
       @Nullable Path jfrDir,
       Path workDir,
-      Duration stall) {}
+      Duration stall,
+      int warmupPods) {}
 
   private final Settings settings;
   private final Workload workload;
@@ -68,51 +80,55 @@ final class BenchmarkRun {
       var admin = cluster.admin();
       populate(admin, creators);
       progress("populated: %d nodes, %d bound pods", workload.nodes(), workload.initialPods());
-      try (var scheduler = startScheduler(cluster);
-          var ceiling = contestant == Contestant.CEILING ? new CeilingBinder(admin, workload.nodes()) : null) {
-        awaitProbe(admin, scheduler, ceiling);
-        double cpuAtProbe = scheduler == null ? Double.NaN : scheduler.cpuSeconds();
-        var times = new PodTimes();
-        try (var watch =
-            admin
-                .pods()
-                .inNamespace(Workload.NAMESPACE)
-                .withLabel(Workload.MEASURED_LABEL)
-                .watch(times)) {
-          long createStart = System.nanoTime();
-          creators.run(
-              workload.pods(),
-              i -> create(admin, workload.pod(podName(i), contestant.schedulerName(), null, true)));
-          double createdPerSecond = workload.pods() / ((System.nanoTime() - createStart) / 1e9);
-          progress("created %d pods (%.0f/s)", workload.pods(), createdPerSecond);
-          awaitBound(times, scheduler, ceiling);
-          double cpu = scheduler == null ? Double.NaN : scheduler.cpuSeconds();
-          double rss = scheduler == null ? Double.NaN : scheduler.peakRssBytes() / (1024.0 * 1024);
-          var latencies = times.latenciesMillis();
-          var spread = Spread.of(admin);
-          var result =
-              new RunResult(
-                  workload,
-                  contestant,
-                  repetition,
-                  times.boundCount(),
-                  spread.pending(),
-                  times.boundCount() / times.spanSeconds(),
-                  createdPerSecond,
-                  PodTimes.percentile(latencies, 50),
-                  PodTimes.percentile(latencies, 90),
-                  PodTimes.percentile(latencies, 99),
-                  cpu - cpuAtProbe,
-                  cpu,
-                  rss,
-                  spread.cpu(),
-                  spread.memory());
-          progress(
-              "%d bound, %d pending, %.0f pods/s, p50 %.0f ms, p99 %.0f ms, CPU %.1f s, RSS %.0f MiB (run took %.0f s)",
-              result.bound(), result.pending(), result.podsPerSecond(), result.p50Millis(), result.p99Millis(),
-              result.cpuSeconds(), result.peakRssMiB(), (System.nanoTime() - start) / 1e9);
-          return result;
+      try (var placer = startPlacer(cluster)) {
+        var warmup = phase(admin, creators, placer, Workload.WARMUP, settings.warmupPods());
+        progress("warmed up: %d pods bound", warmup.boundCount());
+        double cpuAtStart = placer.cpuSeconds();
+
+        long streamStart = System.nanoTime();
+        var stream = phase(admin, creators, placer, Workload.STREAM, workload.streamPods());
+        var latencies = stream.latenciesMillis();
+        double createdPerSecond = workload.streamPods() / ((stream.createdNanos() - streamStart) / 1e9);
+        progress("stream: %d bound, %.0f pods/s (created at %.0f/s), p50 %.0f ms, p99 %.0f ms",
+            stream.boundCount(), stream.boundCount() / stream.spanSeconds(), createdPerSecond,
+            PodTimes.percentile(latencies, 50), PodTimes.percentile(latencies, 99));
+
+        placer.pause();
+        var backlog = new PodTimes();
+        long resumed;
+        try (var watch = watchRole(admin, Workload.BACKLOG, backlog)) {
+          creators.run(workload.pods(), i -> create(admin, pod(Workload.BACKLOG, i)));
+          progress("backlog of %d pods created; resuming", workload.pods());
+          resumed = System.nanoTime();
+          placer.resume();
+          awaitBound(backlog, workload.pods(), placer);
         }
+        double backlogSeconds = (backlog.lastBoundNanos(resumed) - resumed) / 1e9;
+        double cpu = placer.cpuSeconds();
+        var spread = Spread.of(admin);
+        var result =
+            new RunResult(
+                workload,
+                contestant,
+                repetition,
+                stream.boundCount() + backlog.boundCount(),
+                spread.pending(),
+                backlog.boundCount() / backlogSeconds,
+                stream.boundCount() / stream.spanSeconds(),
+                createdPerSecond,
+                PodTimes.percentile(latencies, 50),
+                PodTimes.percentile(latencies, 90),
+                PodTimes.percentile(latencies, 99),
+                cpu - cpuAtStart,
+                cpu,
+                placer.peakRssMiB(),
+                spread.cpu(),
+                spread.memory());
+        progress(
+            "backlog: %.0f pods/s; %d pending; CPU %.1f s (process %.1f s), peak RSS %.0f MiB; run took %.0f s",
+            result.podsPerSecond(), result.pending(), result.cpuSeconds(), result.processCpuSeconds(),
+            result.peakRssMiB(), (System.nanoTime() - start) / 1e9);
+        return result;
       }
     }
   }
@@ -129,10 +145,10 @@ final class BenchmarkRun {
             create(
                 admin,
                 workload.pod(
-                    "initial-" + i, "default-scheduler", Workload.nodeName(i % workload.nodes()), false)));
+                    "initial-" + i, "default-scheduler", Workload.nodeName(i % workload.nodes()), null)));
   }
 
-  private @Nullable SchedulerProcess startScheduler(TestCluster cluster) throws IOException {
+  private Placer startPlacer(TestCluster cluster) throws IOException {
     return switch (contestant) {
       case KUBE_SCHEDULER -> SchedulerProcess.kubeScheduler(
           settings.kubeScheduler(), cluster.adminKubeconfig(), settings.qps(), settings.burst(),
@@ -140,40 +156,53 @@ final class BenchmarkRun {
       case KUBESCHED -> SchedulerProcess.kubesched(
           settings.jar(), cluster.adminKubeconfig(), contestant.schedulerName(), settings.qps(),
           settings.burst(), settings.jfrDir(), settings.workDir(), name);
-      case CEILING -> null;
+      case CEILING -> new CeilingBinder(cluster.admin(), workload.nodes());
     };
   }
 
-  /** Waits until one unmeasured pod is bound: the scheduler has synced its caches and is placing pods. */
-  private void awaitProbe(KubernetesClient admin, @Nullable SchedulerProcess scheduler, @Nullable CeilingBinder ceiling)
-      throws InterruptedException, IOException {
-    create(admin, workload.pod("probe", contestant.schedulerName(), null, false));
-    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-    while (true) {
-      checkContestant(scheduler, ceiling);
-      var probe = admin.pods().inNamespace(Workload.NAMESPACE).withName("probe").get();
-      if (probe.getSpec().getNodeName() != null) {
-        return;
+  /**
+   * Creates {@code count} pods of a phase as fast as the creators can, while the placer runs, and waits until
+   * they are bound or the placer stalls. The first phase, the warm-up, also waits for the placer to sync
+   * its caches and, in a JVM, to compile its hot paths; its cost shows in the process CPU figure. A placer
+   * that binds no pod within three minutes fails the run.
+   */
+  private PodTimes phase(KubernetesClient admin, Creators creators, Placer placer, String role, int count)
+      throws InterruptedException, IOException, ExecutionException {
+    var times = new PodTimes();
+    try (var watch = watchRole(admin, role, times)) {
+      creators.run(count, i -> create(admin, pod(role, i)));
+      times.markCreated();
+      long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+      while (times.boundCount() == 0) {
+        placer.check();
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              contestant.label() + " bound no pod within 3 minutes; its log ends:\n" + placer.tail());
+        }
+        Thread.sleep(100);
       }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            contestant.label() + " did not bind the probe pod within 3 minutes"
-                + (scheduler == null ? "" : "; its log ends:\n" + scheduler.tail()));
-      }
-      Thread.sleep(100);
+      awaitBound(times, count, placer);
     }
+    return times;
   }
 
-  private void awaitBound(PodTimes times, @Nullable SchedulerProcess scheduler, @Nullable CeilingBinder ceiling)
-      throws InterruptedException, IOException {
+  private Pod pod(String role, int i) {
+    return workload.pod(String.format("%s-%05d", role, i), contestant.schedulerName(), null, role);
+  }
+
+  private static Watch watchRole(KubernetesClient admin, String role, PodTimes times) {
+    return admin.pods().inNamespace(Workload.NAMESPACE).withLabel(Workload.ROLE_LABEL, role).watch(times);
+  }
+
+  private void awaitBound(PodTimes times, int expected, Placer placer) throws InterruptedException, IOException {
     int lastCount = -1;
     long lastProgress = System.nanoTime();
     long lastReport = lastProgress;
     while (true) {
-      checkContestant(scheduler, ceiling);
+      placer.check();
       int count = times.boundCount();
       long now = System.nanoTime();
-      if (count >= workload.pods()) {
+      if (count >= expected) {
         return;
       }
       if (count != lastCount) {
@@ -181,24 +210,14 @@ final class BenchmarkRun {
         lastProgress = now;
       } else if (now - lastProgress > settings.stall().toNanos()) {
         progress("no pod bound for %d s; %d of %d are still pending", settings.stall().toSeconds(),
-            workload.pods() - count, workload.pods());
+            expected - count, expected);
         return;
       }
       if (now - lastReport > Duration.ofSeconds(10).toNanos()) {
         lastReport = now;
-        progress("%d of %d bound", count, workload.pods());
+        progress("%d of %d bound", count, expected);
       }
       Thread.sleep(50);
-    }
-  }
-
-  private static void checkContestant(@Nullable SchedulerProcess scheduler, @Nullable CeilingBinder ceiling)
-      throws IOException {
-    if (scheduler != null) {
-      scheduler.checkAlive();
-    }
-    if (ceiling != null) {
-      ceiling.check();
     }
   }
 
@@ -206,17 +225,13 @@ final class BenchmarkRun {
     admin.pods().inNamespace(Workload.NAMESPACE).resource(pod).create();
   }
 
-  static String podName(int i) {
-    return String.format("pod-%05d", i);
-  }
-
   private void progress(String format, Object... args) {
     log.printf("[%s #%d %s] %s%n", workload.name(), repetition, contestant.label(), String.format(format, args));
   }
 
   /**
-   * The placement left behind: the spread of per-node utilisation over all nodes (initial, probe and measured
-   * pods counted) and the measured pods left pending.
+   * The placement left behind: the spread of per-node utilisation over all nodes (initial, warm-up and
+   * measured pods counted) and the measured pods left pending.
    */
   record Spread(double cpu, double memory, int pending) {
 
@@ -231,7 +246,8 @@ final class BenchmarkRun {
       for (Pod pod : admin.pods().inNamespace(Workload.NAMESPACE).list().getItems()) {
         var node = pod.getSpec().getNodeName();
         if (node == null || node.isEmpty()) {
-          pending += pod.getMetadata().getLabels().containsKey(Workload.MEASURED_LABEL) ? 1 : 0;
+          var role = pod.getMetadata().getLabels().get(Workload.ROLE_LABEL);
+          pending += Workload.STREAM.equals(role) || Workload.BACKLOG.equals(role) ? 1 : 0;
           continue;
         }
         var sum = requested.computeIfAbsent(node, n -> new long[2]);

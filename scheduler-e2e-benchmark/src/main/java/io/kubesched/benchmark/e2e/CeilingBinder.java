@@ -11,47 +11,78 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The bind ceiling: no decisions, no cache, no rate limit. Every pending pod of {@link
- * Contestant#CEILING} is bound, as soon as the watch shows it, to the next node round-robin by many threads at
+ * The bind ceiling: no decisions, no cache, no rate limit. Every pending pod of {@link Contestant#CEILING}
+ * is bound, as soon as the watch shows it, to the next node round-robin, by {@value #THREADS} threads at
  * once: as fast as this API server accepts bindings, the upper bound for any scheduler on it.
  */
-final class CeilingBinder implements Watcher<Pod>, AutoCloseable {
+final class CeilingBinder implements Placer {
 
   static final int THREADS = 16;
 
   private final KubernetesClient client;
   private final int nodes;
-  private final ExecutorService binders = Executors.newFixedThreadPool(THREADS);
   private final Set<String> submitted = ConcurrentHashMap.newKeySet();
   private final AtomicInteger next = new AtomicInteger();
   private final AtomicReference<@Nullable Exception> failure = new AtomicReference<>();
-  private final Watch watch;
+  private @Nullable ExecutorService binders;
+  private @Nullable Watch watch;
 
   CeilingBinder(KubernetesClient client, int nodes) {
     this.client = client;
     this.nodes = nodes;
-    this.watch =
+    resume();
+  }
+
+  /** Stops watching and waits for the bindings in flight. */
+  @Override
+  public void pause() throws InterruptedException {
+    if (watch != null) {
+      watch.close();
+      watch = null;
+    }
+    if (binders != null) {
+      binders.shutdown();
+      binders.awaitTermination(1, TimeUnit.MINUTES);
+      binders = null;
+    }
+  }
+
+  /** Watches again: the watch starts with every pod there is, the backlog included. */
+  @Override
+  public void resume() {
+    var pool = Executors.newFixedThreadPool(THREADS);
+    binders = pool;
+    watch =
         client
             .pods()
             .inNamespace(Workload.NAMESPACE)
             .withField("spec.schedulerName", Contestant.CEILING.schedulerName())
-            .watch(this);
-  }
+            .watch(
+                new Watcher<Pod>() {
+                  @Override
+                  public void eventReceived(Action action, Pod pod) {
+                    var name = pod.getMetadata().getName();
+                    var nodeName = pod.getSpec().getNodeName();
+                    if (action == Action.DELETED
+                        || (nodeName != null && !nodeName.isEmpty())
+                        || !submitted.add(name)) {
+                      return;
+                    }
+                    var target = Workload.nodeName(Math.floorMod(next.getAndIncrement(), nodes));
+                    pool.execute(() -> bind(pod, target));
+                  }
 
-  @Override
-  public void eventReceived(Action action, Pod pod) {
-    var name = pod.getMetadata().getName();
-    var nodeName = pod.getSpec().getNodeName();
-    if (action == Action.DELETED || (nodeName != null && !nodeName.isEmpty()) || !submitted.add(name)) {
-      return;
-    }
-    var target = Workload.nodeName(Math.floorMod(next.getAndIncrement(), nodes));
-    binders.execute(() -> bind(pod, target));
+                  @Override
+                  public void onClose(WatcherException cause) {
+                    failure.compareAndSet(null, cause);
+                  }
+                });
   }
 
   private void bind(Pod pod, String node) {
@@ -75,13 +106,9 @@ final class CeilingBinder implements Watcher<Pod>, AutoCloseable {
     }
   }
 
-  @Override
-  public void onClose(WatcherException cause) {
-    failure.compareAndSet(null, cause);
-  }
-
   /** Throws the first failed binding or the watch's end, if any. */
-  void check() {
+  @Override
+  public void check() {
     var e = failure.get();
     if (e != null) {
       throw new IllegalStateException("the ceiling binder failed", e);
@@ -89,8 +116,22 @@ final class CeilingBinder implements Watcher<Pod>, AutoCloseable {
   }
 
   @Override
-  public void close() {
-    watch.close();
-    binders.shutdownNow();
+  public double cpuSeconds() {
+    return Double.NaN;
+  }
+
+  @Override
+  public double peakRssMiB() {
+    return Double.NaN;
+  }
+
+  @Override
+  public String tail() {
+    return "";
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    pause();
   }
 }

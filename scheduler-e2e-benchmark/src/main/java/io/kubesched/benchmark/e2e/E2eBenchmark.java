@@ -24,13 +24,14 @@ public final class E2eBenchmark {
       """
       usage: E2eBenchmark --project DIR --kube-scheduler BINARY --kube-version VERSION --out FILE
                           [--workloads NAME,...] [--reps N] [--contestants NAME,...] [--qps Q] [--burst B]
-                          [--jfr DIR] [--work DIR] [--stall SECONDS]
+                          [--jfr DIR] [--work DIR] [--stall SECONDS] [--warmup PODS]
         --workloads    500-nodes, 5000-nodes, 5000-nodes-affinity (default: all three), or smoke
         --reps         repetitions of each workload (default 3)
         --contestants  kube-scheduler, kubesched, ceiling (default: all three)
         --qps/--burst  client write limits of both schedulers (default 5000/5000, as scheduler_perf)
         --jfr DIR      record a JFR profile of each kubesched run into DIR
         --stall        end a run when no pod was bound for this long (default 60)
+        --warmup       pods each contestant places before the measured ones (default 500)
       """;
 
   private E2eBenchmark() {}
@@ -53,6 +54,7 @@ public final class E2eBenchmark {
     double qps = 5000;
     int burst = 5000;
     int stall = 60;
+    int warmup = 500;
     for (int i = 0; i < args.length; i++) {
       var flag = args[i];
       if (flag.equals("--help")) {
@@ -77,6 +79,7 @@ public final class E2eBenchmark {
         case "--qps" -> qps = Double.parseDouble(value);
         case "--burst" -> burst = Integer.parseInt(value);
         case "--stall" -> stall = Integer.parseInt(value);
+        case "--warmup" -> warmup = Integer.parseInt(value);
         default -> {
           log.print("unknown option " + flag + "\n" + USAGE);
           return 2;
@@ -96,7 +99,7 @@ public final class E2eBenchmark {
     var jar = Path.of(E2eBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     var settings =
         new BenchmarkRun.Settings(
-            project.toAbsolutePath(), kubeScheduler, jar, qps, burst, jfr, work, Duration.ofSeconds(stall));
+            project.toAbsolutePath(), kubeScheduler, jar, qps, burst, jfr, work, Duration.ofSeconds(stall), warmup);
     log.printf("logs and cluster state in %s%n", work);
 
     var results = new ArrayList<RunResult>();

@@ -16,6 +16,7 @@ final class PodTimes implements Watcher<Pod> {
   private final Map<String, Long> created = new ConcurrentHashMap<>();
   private final Map<String, Long> bound = new ConcurrentHashMap<>();
   private volatile @Nullable WatcherException closedWith;
+  private volatile long createdNanos;
 
   @Override
   public void eventReceived(Action action, Pod pod) {
@@ -33,6 +34,16 @@ final class PodTimes implements Watcher<Pod> {
     closedWith = cause;
   }
 
+  /** Notes that the runner has created every pod of the phase. */
+  void markCreated() {
+    createdNanos = System.nanoTime();
+  }
+
+  /** When {@link #markCreated} was called. */
+  long createdNanos() {
+    return createdNanos;
+  }
+
   int boundCount() {
     if (closedWith != null) {
       throw new IllegalStateException("the benchmark's pod watch closed", closedWith);
@@ -43,8 +54,12 @@ final class PodTimes implements Watcher<Pod> {
   /** Seconds from the first pod seen to the last pod seen bound. */
   double spanSeconds() {
     long first = created.values().stream().mapToLong(Long::longValue).min().orElse(0);
-    long last = bound.values().stream().mapToLong(Long::longValue).max().orElse(first);
-    return (last - first) / 1e9;
+    return (lastBoundNanos(first) - first) / 1e9;
+  }
+
+  /** When the last pod was seen bound ({@link System#nanoTime()}), or {@code otherwise} if none was. */
+  long lastBoundNanos(long otherwise) {
+    return bound.values().stream().mapToLong(Long::longValue).max().orElse(otherwise);
   }
 
   /** Creation-to-bound latencies of the bound pods, in milliseconds, sorted. */

@@ -3,13 +3,15 @@ package io.kubesched.benchmark.e2e;
 /**
  * The figures of one run. Resource figures are NaN for the bind ceiling (it runs inside the runner).
  *
- * @param bound measured pods bound
- * @param pending measured pods still without a node when the run ended
- * @param podsPerSecond bound pods over the seconds from the first measured pod seen to the last seen bound
- * @param createdPerSecond the rate at which the runner created the measured pods
- * @param p50Millis creation-to-bound latency, 50th percentile (90th, 99th below), as observed by watch
- * @param cpuSeconds the scheduler's CPU time from the probe pod bound to the end of the run
- * @param processCpuSeconds its CPU time from its start (initial lists, start-up, JIT) to the end of the run
+ * @param bound stream and backlog pods bound
+ * @param pending stream and backlog pods still without a node when the run ended
+ * @param podsPerSecond the backlog's pods over the seconds from the placer's resumption to the last seen bound
+ * @param streamPodsPerSecond the stream's pods over the seconds from the first seen created to the last seen
+ *     bound
+ * @param createdPerSecond the rate at which the runner created the stream's pods
+ * @param p50Millis the stream's creation-to-bound latency, 50th percentile (90th, 99th below), by watch
+ * @param cpuSeconds the scheduler's CPU time over the stream and the backlog
+ * @param processCpuSeconds its CPU time from its start (initial lists, start-up, warm-up, JIT) to the end
  * @param peakRssMiB its peak resident set over the whole run
  * @param cpuSpread the standard deviation over nodes of requested CPU / allocatable CPU, in percentage points
  * @param memorySpread the same for memory
@@ -21,6 +23,7 @@ record RunResult(
     int bound,
     int pending,
     double podsPerSecond,
+    double streamPodsPerSecond,
     double createdPerSecond,
     double p50Millis,
     double p90Millis,

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * A scheduler running as a process of its own, whose CPU time and peak resident set are read from {@code
  * /proc} while it is alive: the same reading for kube-scheduler and for this library's JVM.
  */
-final class SchedulerProcess implements AutoCloseable {
+final class SchedulerProcess implements Placer {
 
   /** {@code sysconf(_SC_CLK_TCK)}: 100 on every Linux this runs on (x86-64 and arm64). */
   private static final double CLOCK_TICKS_PER_SECOND = 100;
@@ -77,8 +77,27 @@ final class SchedulerProcess implements AutoCloseable {
     return new SchedulerProcess(process, log);
   }
 
+  /** SIGSTOP: the process keeps its state and connections but runs no more until {@link #resume}. */
+  @Override
+  public void pause() throws IOException, InterruptedException {
+    signal("-STOP");
+  }
+
+  @Override
+  public void resume() throws IOException, InterruptedException {
+    signal("-CONT");
+  }
+
+  private void signal(String signal) throws IOException, InterruptedException {
+    int exit = new ProcessBuilder("kill", signal, Long.toString(process.pid())).start().waitFor();
+    if (exit != 0) {
+      throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed with " + exit);
+    }
+  }
+
   /** User plus system CPU seconds the process has used so far (all its threads). */
-  double cpuSeconds() throws IOException {
+  @Override
+  public double cpuSeconds() throws IOException {
     var stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
     // Fields after the command name, which is in parentheses and may contain spaces: state is field 3,
     // utime 14 and stime 15 (proc(5)).
@@ -86,25 +105,28 @@ final class SchedulerProcess implements AutoCloseable {
     return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / CLOCK_TICKS_PER_SECOND;
   }
 
-  /** The peak resident set size so far ({@code VmHWM}), in bytes. */
-  long peakRssBytes() throws IOException {
+  /** The peak resident set size so far ({@code VmHWM}). */
+  @Override
+  public double peakRssMiB() throws IOException {
     for (var line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
       if (line.startsWith("VmHWM:")) {
-        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
       }
     }
     throw new IllegalStateException("no VmHWM in /proc/" + process.pid() + "/status");
   }
 
   /** Throws, with the end of its log, if the process has exited. */
-  void checkAlive() throws IOException {
+  @Override
+  public void check() throws IOException {
     if (!process.isAlive()) {
       throw new IllegalStateException(
           "the scheduler exited with " + process.exitValue() + "; the end of " + log + ":\n" + tail());
     }
   }
 
-  String tail() throws IOException {
+  @Override
+  public String tail() throws IOException {
     var lines = Files.readAllLines(log);
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
   }
@@ -112,6 +134,11 @@ final class SchedulerProcess implements AutoCloseable {
   /** Terminates it (SIGTERM, so a JVM writes its flight recording), forcibly after 60 s. */
   @Override
   public void close() throws InterruptedException {
+    try {
+      resume(); // a stopped process would not act on SIGTERM
+    } catch (IOException | RuntimeException e) {
+      // it may have exited already
+    }
     process.destroy();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();

@@ -25,11 +25,15 @@ final class TestCluster implements AutoCloseable {
   private final Path script;
   private final Path dir;
   private final KubernetesClient admin;
+  /** Stops the cluster if the runner is interrupted (Ctrl-C) before {@link #close}. */
+  private final Thread stopOnExit;
 
   private TestCluster(Path script, Path dir) {
     this.script = script;
     this.dir = dir;
     this.admin = client(adminKubeconfig());
+    this.stopOnExit = new Thread(this::stopQuietly, "stop-benchmark-cluster");
+    Runtime.getRuntime().addShutdownHook(stopOnExit);
   }
 
   static TestCluster start(Path projectDir, Path dir) throws IOException, InterruptedException {
@@ -60,8 +64,17 @@ final class TestCluster implements AutoCloseable {
 
   @Override
   public void close() throws IOException, InterruptedException {
+    Runtime.getRuntime().removeShutdownHook(stopOnExit);
     admin.close();
     run(script, Map.of(), "stop", dir.toString());
+  }
+
+  private void stopQuietly() {
+    try {
+      run(script, Map.of(), "stop", dir.toString());
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      // the JVM is going away; nothing else to do
+    }
   }
 
   private static void run(Path script, Map<String, String> environment, String... args) throws IOException, InterruptedException {

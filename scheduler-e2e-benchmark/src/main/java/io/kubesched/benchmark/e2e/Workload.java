@@ -19,24 +19,29 @@ import org.jspecify.annotations.Nullable;
  * @param name how the tables name it
  * @param nodes the number of Node objects
  * @param initialPods pods created already bound (round-robin over the nodes) before a scheduler starts
- * @param pods the measured pods, created pending once the scheduler runs
+ * @param streamPods pods created as fast as the runner can while the scheduler runs (latency)
+ * @param pods the backlog: pods created while the scheduler is paused, then placed at once (throughput)
  * @param nodeAffinity whether pods carry the required node affinity and nodes the zone label
  */
-record Workload(String name, int nodes, int initialPods, int pods, boolean nodeAffinity) {
+record Workload(String name, int nodes, int initialPods, int streamPods, int pods, boolean nodeAffinity) {
 
   static final String NAMESPACE = "bench";
-  static final String MEASURED_LABEL = "kubesched.io/benchmark";
+  /** The label that tells the pods of each phase apart: {@value #WARMUP}, {@value #STREAM}, {@value #BACKLOG}. */
+  static final String ROLE_LABEL = "kubesched.io/benchmark";
+  static final String WARMUP = "warmup";
+  static final String STREAM = "stream";
+  static final String BACKLOG = "backlog";
   private static final String ZONE = "topology.kubernetes.io/zone";
 
   /** The workloads of the published table, in the order they run. */
   static final List<Workload> ALL =
       List.of(
-          new Workload("500-nodes", 500, 500, 1_000, false),
-          new Workload("5000-nodes", 5_000, 1_000, 10_000, false),
-          new Workload("5000-nodes-affinity", 5_000, 5_000, 10_000, true));
+          new Workload("500-nodes", 500, 500, 1_000, 1_000, false),
+          new Workload("5000-nodes", 5_000, 1_000, 2_000, 10_000, false),
+          new Workload("5000-nodes-affinity", 5_000, 5_000, 2_000, 10_000, true));
 
   /** A few seconds' run that shows the runner works end to end (CI runs it). */
-  static final Workload SMOKE = new Workload("smoke", 20, 20, 100, false);
+  static final Workload SMOKE = new Workload("smoke", 20, 20, 50, 100, false);
 
   static Workload named(String name) {
     if (name.equals(SMOKE.name())) {
@@ -79,15 +84,15 @@ record Workload(String name, int nodes, int initialPods, int pods, boolean nodeA
    * A pod of this workload.
    *
    * @param nodeName the node it is created on (an initial pod), or null for a pending one
-   * @param measured whether it carries the label the benchmark's watch selects
+   * @param role the value of {@link #ROLE_LABEL}, or null for none
    */
-  Pod pod(String name, String schedulerName, @Nullable String nodeName, boolean measured) {
+  Pod pod(String name, String schedulerName, @Nullable String nodeName, @Nullable String role) {
     var pod =
         new PodBuilder()
             .withNewMetadata()
             .withName(name)
             .withNamespace(NAMESPACE)
-            .withLabels(measured ? Map.of(MEASURED_LABEL, "measured") : Map.of())
+            .withLabels(role == null ? Map.of() : Map.of(ROLE_LABEL, role))
             .endMetadata()
             .withNewSpec()
             .withSchedulerName(schedulerName)

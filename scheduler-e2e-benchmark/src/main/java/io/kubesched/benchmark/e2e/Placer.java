@@ -1,0 +1,27 @@
+package io.kubesched.benchmark.e2e;
+
+import java.io.IOException;
+
+/** What places the pods of a run: a scheduler process, or the runner's own bind-ceiling binder. */
+interface Placer extends AutoCloseable {
+
+  /** Stops placing pods until {@link #resume}, so that a backlog can be created. */
+  void pause() throws IOException, InterruptedException;
+
+  void resume() throws IOException, InterruptedException;
+
+  /** Throws, saying why, if it can no longer place pods. */
+  void check() throws IOException;
+
+  /** User plus system CPU seconds used so far; NaN when it runs inside the runner. */
+  double cpuSeconds() throws IOException;
+
+  /** The peak resident set so far, in MiB; NaN when it runs inside the runner. */
+  double peakRssMiB() throws IOException;
+
+  /** The end of its log, for error messages; empty if it has none. */
+  String tail() throws IOException;
+
+  @Override
+  void close() throws InterruptedException;
+}
