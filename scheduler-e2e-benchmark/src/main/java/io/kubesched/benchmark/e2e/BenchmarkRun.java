@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import org.jspecify.annotations.Nullable;
 
@@ -28,8 +29,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  *   <li>warm-up: pods placed, not measured;
- *   <li>stream: pods created as fast as the runner can while the contestant places them — latency from
- *       creation to bound, as the watch sees them;
+ *   <li>stream: pods created at a steady rate while the contestant places them — latency from creation to
+ *       bound, as the watch sees them, at the same arrival rate for every contestant;
  *   <li>backlog: the contestant is paused (SIGSTOP for a process), the backlog created, the contestant
  *       resumed — pods per second from resumption to the last bound, what it can do when creation is not the
  *       limit.
@@ -45,6 +46,7 @@ final class BenchmarkRun {
    *
    * @param stall a run ends when no measured pod has been bound for this long (the rest count as pending)
    * @param warmupPods pods placed, unmeasured, before the measured ones
+   * @param streamRate pods created per second in the stream phase
    */
   record Settings(
       Path projectDir,
@@ -55,7 +57,8 @@ final class BenchmarkRun {
       @Nullable Path jfrDir,
       Path workDir,
       Duration stall,
-      int warmupPods) {}
+      int warmupPods,
+      double streamRate) {}
 
   private final Settings settings;
   private final Workload workload;
@@ -81,12 +84,13 @@ final class BenchmarkRun {
       populate(admin, creators);
       progress("populated: %d nodes, %d bound pods", workload.nodes(), workload.initialPods());
       try (var placer = startPlacer(cluster)) {
-        var warmup = phase(admin, creators, placer, Workload.WARMUP, settings.warmupPods());
+        var warmup = phase(admin, creators, placer, Workload.WARMUP, settings.warmupPods(), 0);
         progress("warmed up: %d pods bound", warmup.boundCount());
         double cpuAtStart = placer.cpuSeconds();
 
         long streamStart = System.nanoTime();
-        var stream = phase(admin, creators, placer, Workload.STREAM, workload.streamPods());
+        var stream =
+            phase(admin, creators, placer, Workload.STREAM, workload.streamPods(), settings.streamRate());
         var latencies = stream.latenciesMillis();
         double createdPerSecond = workload.streamPods() / ((stream.createdNanos() - streamStart) / 1e9);
         progress("stream: %d bound, %.0f pods/s (created at %.0f/s), p50 %.0f ms, p99 %.0f ms",
@@ -161,16 +165,18 @@ final class BenchmarkRun {
   }
 
   /**
-   * Creates {@code count} pods of a phase as fast as the creators can, while the placer runs, and waits until
+   * Creates {@code count} pods of a phase ({@code perSecond} a second, or as fast as the creators can when 0)
+   * while the placer runs, and waits until
    * they are bound or the placer stalls. The first phase, the warm-up, also waits for the placer to sync
    * its caches and, in a JVM, to compile its hot paths; its cost shows in the process CPU figure. A placer
    * that binds no pod within three minutes fails the run.
    */
-  private PodTimes phase(KubernetesClient admin, Creators creators, Placer placer, String role, int count)
+  private PodTimes phase(
+      KubernetesClient admin, Creators creators, Placer placer, String role, int count, double perSecond)
       throws InterruptedException, IOException, ExecutionException {
     var times = new PodTimes();
     try (var watch = watchRole(admin, role, times)) {
-      creators.run(count, i -> create(admin, pod(role, i)));
+      creators.run(count, perSecond, i -> create(admin, pod(role, i)));
       times.markCreated();
       long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
       while (times.boundCount() == 0) {
@@ -288,6 +294,15 @@ final class BenchmarkRun {
     private final ExecutorService pool = Executors.newFixedThreadPool(CREATORS);
 
     void run(int count, IntConsumer action) throws InterruptedException, ExecutionException {
+      run(count, 0, action);
+    }
+
+    /**
+     * @param perSecond when positive, action {@code i} starts no earlier than {@code i / perSecond} seconds
+     *     after the first: a steady arrival rate, whatever the contestant does to the API server's speed
+     */
+    void run(int count, double perSecond, IntConsumer action) throws InterruptedException, ExecutionException {
+      long start = System.nanoTime();
       var futures = new ArrayList<Future<?>>();
       for (int t = 0; t < CREATORS; t++) {
         int first = t;
@@ -295,6 +310,12 @@ final class BenchmarkRun {
             pool.submit(
                 () -> {
                   for (int i = first; i < count; i += CREATORS) {
+                    if (perSecond > 0) {
+                      long due = start + (long) (i * 1e9 / perSecond);
+                      for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                        LockSupport.parkNanos(wait);
+                      }
+                    }
                     action.accept(i);
                   }
                 }));

@@ -24,7 +24,7 @@ public final class E2eBenchmark {
       """
       usage: E2eBenchmark --project DIR --kube-scheduler BINARY --kube-version VERSION --out FILE
                           [--workloads NAME,...] [--reps N] [--contestants NAME,...] [--qps Q] [--burst B]
-                          [--jfr DIR] [--work DIR] [--stall SECONDS] [--warmup PODS]
+                          [--jfr DIR] [--work DIR] [--stall SECONDS] [--warmup PODS] [--stream-rate N]
         --workloads    500-nodes, 5000-nodes, 5000-nodes-affinity (default: all three), or smoke
         --reps         repetitions of each workload (default 3)
         --contestants  kube-scheduler, kubesched, ceiling (default: all three)
@@ -32,6 +32,7 @@ public final class E2eBenchmark {
         --jfr DIR      record a JFR profile of each kubesched run into DIR
         --stall        end a run when no pod was bound for this long (default 60)
         --warmup       pods each contestant places before the measured ones (default 500)
+        --stream-rate  pods created per second in the stream phase, for latency (default 50)
       """;
 
   private E2eBenchmark() {}
@@ -55,6 +56,7 @@ public final class E2eBenchmark {
     int burst = 5000;
     int stall = 60;
     int warmup = 500;
+    double streamRate = 50;
     for (int i = 0; i < args.length; i++) {
       var flag = args[i];
       if (flag.equals("--help")) {
@@ -80,6 +82,7 @@ public final class E2eBenchmark {
         case "--burst" -> burst = Integer.parseInt(value);
         case "--stall" -> stall = Integer.parseInt(value);
         case "--warmup" -> warmup = Integer.parseInt(value);
+        case "--stream-rate" -> streamRate = Double.parseDouble(value);
         default -> {
           log.print("unknown option " + flag + "\n" + USAGE);
           return 2;
@@ -99,7 +102,7 @@ public final class E2eBenchmark {
     var jar = Path.of(E2eBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     var settings =
         new BenchmarkRun.Settings(
-            project.toAbsolutePath(), kubeScheduler, jar, qps, burst, jfr, work, Duration.ofSeconds(stall), warmup);
+            project.toAbsolutePath(), kubeScheduler, jar, qps, burst, jfr, work, Duration.ofSeconds(stall), warmup, streamRate);
     log.printf("logs and cluster state in %s%n", work);
 
     var results = new ArrayList<RunResult>();

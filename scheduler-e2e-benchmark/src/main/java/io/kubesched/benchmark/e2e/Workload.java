@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param name how the tables name it
  * @param nodes the number of Node objects
  * @param initialPods pods created already bound (round-robin over the nodes) before a scheduler starts
- * @param streamPods pods created as fast as the runner can while the scheduler runs (latency)
+ * @param streamPods pods created at a steady rate while the scheduler runs (latency)
  * @param pods the backlog: pods created while the scheduler is paused, then placed at once (throughput)
  * @param nodeAffinity whether pods carry the required node affinity and nodes the zone label
  */
@@ -37,8 +37,8 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
   static final List<Workload> ALL =
       List.of(
           new Workload("500-nodes", 500, 500, 1_000, 1_000, false),
-          new Workload("5000-nodes", 5_000, 1_000, 2_000, 10_000, false),
-          new Workload("5000-nodes-affinity", 5_000, 5_000, 2_000, 10_000, true));
+          new Workload("5000-nodes", 5_000, 1_000, 1_000, 10_000, false),
+          new Workload("5000-nodes-affinity", 5_000, 5_000, 1_000, 10_000, true));
 
   /** A few seconds' run that shows the runner works end to end (CI runs it). */
   static final Workload SMOKE = new Workload("smoke", 20, 20, 50, 100, false);

@@ -1,0 +1,90 @@
+package io.kubesched.benchmark.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+/** The arithmetic and the shape of the table the benchmark publishes. */
+class ReportTest {
+
+  private static RunResult run(Contestant contestant, int rep, double podsPerSecond, double p50, double cpu) {
+    return new RunResult(
+        Workload.SMOKE, contestant, rep, 150, 0, podsPerSecond, podsPerSecond / 2, 100, p50, p50 * 2, p50 * 3,
+        cpu, cpu + 1, 100, 1.5, 0.5);
+  }
+
+  @Test
+  void the_median_is_the_middle_value_or_the_mean_of_the_two_middle_values() {
+    var odd = List.of(run(Contestant.KUBESCHED, 1, 30, 1, 1), run(Contestant.KUBESCHED, 2, 10, 1, 1),
+        run(Contestant.KUBESCHED, 3, 20, 1, 1));
+    assertEquals(20, Report.median(odd, RunResult::podsPerSecond));
+    assertEquals(15, Report.median(odd.subList(1, 3), RunResult::podsPerSecond));
+    assertTrue(Double.isNaN(Report.median(List.of(), RunResult::podsPerSecond)));
+  }
+
+  @Test
+  void percentiles_are_nearest_rank() {
+    double[] sorted = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+    assertEquals(50, PodTimes.percentile(sorted, 50));
+    assertEquals(90, PodTimes.percentile(sorted, 90));
+    assertEquals(100, PodTimes.percentile(sorted, 99));
+    assertEquals(10, PodTimes.percentile(sorted, 1));
+    assertTrue(Double.isNaN(PodTimes.percentile(new double[0], 50)));
+  }
+
+  @Property
+  void a_nearest_rank_percentile_is_a_value_with_at_least_p_percent_at_or_below_it(
+      @ForAll @Size(min = 1, max = 200) List<@DoubleRange(min = 0, max = 1e6) Double> values,
+      @ForAll @DoubleRange(min = 1, max = 100) double p) {
+    double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    double result = PodTimes.percentile(sorted, p);
+    long atOrBelow = Arrays.stream(sorted).filter(v -> v <= result).count();
+    long below = Arrays.stream(sorted).filter(v -> v < result).count();
+    assertTrue(Arrays.stream(sorted).anyMatch(v -> v == result));
+    assertTrue(atOrBelow >= Math.ceil(p / 100 * sorted.length), "at or below: " + atOrBelow);
+    assertTrue(below < Math.ceil(p / 100 * sorted.length), "below: " + below);
+  }
+
+  @Test
+  void the_spread_is_the_population_standard_deviation() {
+    assertEquals(2.0, BenchmarkRun.Spread.stddev(List.of(2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0)), 1e-12);
+    assertEquals(0.0, BenchmarkRun.Spread.stddev(List.of(3.0, 3.0)));
+    assertEquals(0.0, BenchmarkRun.Spread.stddev(List.of()));
+  }
+
+  @Test
+  void the_table_has_a_row_per_contestant_with_medians_and_the_ratios_of_the_medians() {
+    var results = List.of(
+        run(Contestant.KUBE_SCHEDULER, 1, 100, 200, 10), run(Contestant.KUBESCHED, 1, 150, 100, 20),
+        run(Contestant.CEILING, 1, 300, 50, Double.NaN), run(Contestant.KUBE_SCHEDULER, 2, 120, 400, 12),
+        run(Contestant.KUBESCHED, 2, 130, 300, 30), run(Contestant.CEILING, 2, 280, 60, Double.NaN));
+
+    var table = Report.markdown("Machine: test.\n", "scripts/e2e-benchmark.sh", results, List.of(Workload.SMOKE));
+
+    assertTrue(table.contains("| kube-scheduler | 110 | 300 | 600 | 900 | 11.0 (12.0) | 100 |"), table);
+    assertTrue(table.contains("| kubesched | 140 | 200 | 400 | 600 | 25.0 (26.0) | 100 |"), table);
+    assertTrue(table.contains("| bind ceiling | 290 | 55 | 110 | 165 | – | 100 |"), table);
+    assertTrue(table.contains("| kubesched / kube-scheduler | 1.27× | 0.67× | 0.67× | 0.67× | 2.27× |"), table);
+    assertTrue(table.contains("| kubesched / bind ceiling | 0.48× | 3.64× | 3.64× | 3.64× |"), table);
+    assertEquals(6, table.lines().filter(l -> l.startsWith("| smoke | ")).count(), "one line per run");
+  }
+
+  @Test
+  void workloads_and_contestants_are_named_as_on_the_command_line() {
+    assertEquals(5_000, Workload.named("5000-nodes-affinity").nodes());
+    assertTrue(Workload.named("5000-nodes-affinity").nodeAffinity());
+    assertEquals(Contestant.CEILING, Contestant.parse("ceiling"));
+    assertEquals(Contestant.KUBE_SCHEDULER, Contestant.parse("kube-scheduler"));
+    var unknown = assertThrows(IllegalArgumentException.class, () -> Workload.named("50-nodes"));
+    assertTrue(unknown.getMessage().contains("500-nodes, 5000-nodes"), unknown.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Contestant.parse("volcano"));
+  }
+}
