@@ -86,8 +86,9 @@ public final class PodController implements AutoCloseable {
   private final Map<String, SchedulingReporter> reporters = new LinkedHashMap<>();
   private final Map<String, Attempts> attempts = new ConcurrentHashMap<>();
   /**
-   * The node of a binding whose outcome is unknown (the POST or its read-back failed) per pod uid: if the
-   * watch later shows the pod on that node, the binding had landed, and the listener hears it then.
+   * The node of a binding whose outcome is unknown (the POST, or the read-back after a 409, failed) per pod
+   * uid: if the watch later shows the pod on that node, the binding had landed, and the listener hears it
+   * then.
    */
   private final Map<String, String> unconfirmed = new ConcurrentHashMap<>();
   /** The last unschedulable message logged per pod uid, so a pod that keeps waiting logs once. */
