@@ -147,18 +147,7 @@ class InformerStoresInformerTest {
   /** kube-scheduler's TestNewInformerFactoryTrim, through a running informer. */
   @Test
   void the_informers_lister_has_no_managed_fields() throws Exception {
-    var pod =
-        new PodBuilder()
-            .withNewMetadata()
-            .withName("test")
-            .withNamespace("default")
-            .addNewManagedField()
-            .withManager("update")
-            .withOperation("Apply")
-            .withApiVersion("apps/v1")
-            .endManagedField()
-            .endMetadata()
-            .build();
+    var pod = InformerStoresTest.podWithManagedFields();
     client.resource(pod).create();
     var added = next("add");
     assertFalse(added.pod().getMetadata().getManagedFields().isEmpty(), "the server dropped managedFields");

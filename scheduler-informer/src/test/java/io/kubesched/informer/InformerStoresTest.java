@@ -172,21 +172,25 @@ class InformerStoresTest {
     assertNull(kept.getSpec().getAffinity().getPodAffinity());
   }
 
+  /** The pod of kube-scheduler's TestNewInformerFactoryTrim: one managed field entry, nothing else. */
+  static Pod podWithManagedFields() {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("test")
+        .withNamespace("default")
+        .addNewManagedField()
+        .withManager("update")
+        .withOperation("Apply")
+        .withApiVersion("apps/v1")
+        .endManagedField()
+        .endMetadata()
+        .build();
+  }
+
   /** kube-scheduler's TestNewInformerFactoryTrim: its pod informer drops managedFields, and so does ours. */
   @Test
   void managed_fields_are_dropped_as_kube_scheduler_drops_them() {
-    var pod =
-        new PodBuilder()
-            .withNewMetadata()
-            .withName("test")
-            .withNamespace("default")
-            .addNewManagedField()
-            .withManager("update")
-            .withOperation("Apply")
-            .withApiVersion("apps/v1")
-            .endManagedField()
-            .endMetadata()
-            .build();
+    var pod = podWithManagedFields();
     assertTrue(stored(pod).getMetadata().getManagedFields().isEmpty());
   }
 
