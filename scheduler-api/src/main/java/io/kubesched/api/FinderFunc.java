@@ -2,6 +2,7 @@ package io.kubesched.api;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A placement policy: given a pod and the nodes, the node to bind it to, or why none fits.
@@ -10,6 +11,11 @@ import java.util.Map;
  * snapshot in which every earlier decision is already counted. It should be a pure function of its
  * arguments: no I/O, no blocking, no state shared with other threads. If it throws, the pod is reported as
  * failed and retried later with backoff; the controller goes on with other pods.
+ *
+ * <p>A policy that needs more than the nodes (the namespaces' labels for pod affinity's {@code
+ * namespaceSelector}, the selectors of Services and workload controllers for spreading) overrides {@link
+ * #find(PodInfo, ClusterSnapshot)} and says what it reads in {@link #reads()}; a simple policy stays a lambda
+ * over {@code (pod, nodes)}. The controller calls only {@link #find(PodInfo, ClusterSnapshot)}.
  */
 @FunctionalInterface
 public interface FinderFunc {
@@ -21,4 +27,26 @@ public interface FinderFunc {
    *     Decision#unschedulable(Map) unschedulable} with the reasons
    */
   Decision find(PodInfo pod, List<NodeInfo> nodes);
+
+  /**
+   * Decides for {@code pod} over the whole snapshot. The controller calls this method; by default it passes
+   * the snapshot's nodes to {@link #find(PodInfo, List)}.
+   *
+   * @param pod the pod to place, never yet bound
+   * @param cluster the snapshot: every node with its pods, and the parts of the cluster {@link #reads()}
+   *     names
+   * @return as {@link #find(PodInfo, List)}
+   */
+  default Decision find(PodInfo pod, ClusterSnapshot cluster) {
+    return find(pod, cluster.nodes());
+  }
+
+  /**
+   * @return the parts of the cluster beyond nodes and pods this policy reads, which the controller then
+   *     watches and puts in every {@link ClusterSnapshot}; none by default. Called once, when the controller
+   *     is created.
+   */
+  default Set<ClusterData> reads() {
+    return Set.of();
+  }
 }

@@ -27,6 +27,15 @@ import org.jspecify.annotations.Nullable;
  * @param hostPorts the host ports the pod's containers bind
  * @param volumes the pod's volumes of the kinds that can conflict on a node
  * @param images the images of the pod's containers and init containers, in order
+ * @param podAffinity the pod's {@code spec.affinity.podAffinity}
+ * @param podAntiAffinity the pod's {@code spec.affinity.podAntiAffinity}
+ * @param topologySpreadConstraints the pod's {@code spec.topologySpreadConstraints}
+ * @param schedulingGates the names of the pod's {@code spec.schedulingGates}: while there is one, the pod
+ *     is not to be scheduled
+ * @param persistentVolumeClaims the claims the pod's volumes use: {@code persistentVolumeClaim} volumes by
+ *     claim name, and generic {@code ephemeral} volumes by the name of the claim Kubernetes creates for them
+ *     ({@code <pod>-<volume>})
+ * @param resourceClaims the names of the pod's {@code spec.resourceClaims} (dynamic resource allocation)
  */
 public record PodInfo(
     String namespace,
@@ -44,7 +53,13 @@ public record PodInfo(
     List<Toleration> tolerations,
     List<HostPort> hostPorts,
     List<Volume> volumes,
-    List<String> images) {
+    List<String> images,
+    PodAffinity podAffinity,
+    PodAffinity podAntiAffinity,
+    List<TopologySpreadConstraint> topologySpreadConstraints,
+    List<String> schedulingGates,
+    List<String> persistentVolumeClaims,
+    List<String> resourceClaims) {
 
   /** Millicores kube-scheduler's scores count for a container that requests no CPU. */
   public static final long DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -59,6 +74,10 @@ public record PodInfo(
     hostPorts = List.copyOf(hostPorts);
     volumes = List.copyOf(volumes);
     images = List.copyOf(images);
+    topologySpreadConstraints = List.copyOf(topologySpreadConstraints);
+    schedulingGates = List.copyOf(schedulingGates);
+    persistentVolumeClaims = List.copyOf(persistentVolumeClaims);
+    resourceClaims = List.copyOf(resourceClaims);
   }
 
   /** @return {@code namespace/name}, the pod's key in logs and messages */
@@ -98,6 +117,12 @@ public record PodInfo(
     b.hostPorts = hostPorts;
     b.volumes = volumes;
     b.images = images;
+    b.podAffinity = podAffinity;
+    b.podAntiAffinity = podAntiAffinity;
+    b.topologySpreadConstraints = topologySpreadConstraints;
+    b.schedulingGates = schedulingGates;
+    b.persistentVolumeClaims = persistentVolumeClaims;
+    b.resourceClaims = resourceClaims;
     return b;
   }
 
@@ -124,6 +149,12 @@ public record PodInfo(
     private List<HostPort> hostPorts = List.of();
     private List<Volume> volumes = List.of();
     private List<String> images = List.of();
+    private PodAffinity podAffinity = PodAffinity.NONE;
+    private PodAffinity podAntiAffinity = PodAffinity.NONE;
+    private List<TopologySpreadConstraint> topologySpreadConstraints = List.of();
+    private List<String> schedulingGates = List.of();
+    private List<String> persistentVolumeClaims = List.of();
+    private List<String> resourceClaims = List.of();
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -207,6 +238,36 @@ public record PodInfo(
       return this;
     }
 
+    public Builder podAffinity(PodAffinity podAffinity) {
+      this.podAffinity = podAffinity;
+      return this;
+    }
+
+    public Builder podAntiAffinity(PodAffinity podAntiAffinity) {
+      this.podAntiAffinity = podAntiAffinity;
+      return this;
+    }
+
+    public Builder topologySpreadConstraints(List<TopologySpreadConstraint> topologySpreadConstraints) {
+      this.topologySpreadConstraints = topologySpreadConstraints;
+      return this;
+    }
+
+    public Builder schedulingGates(List<String> schedulingGates) {
+      this.schedulingGates = schedulingGates;
+      return this;
+    }
+
+    public Builder persistentVolumeClaims(List<String> persistentVolumeClaims) {
+      this.persistentVolumeClaims = persistentVolumeClaims;
+      return this;
+    }
+
+    public Builder resourceClaims(List<String> resourceClaims) {
+      this.resourceClaims = resourceClaims;
+      return this;
+    }
+
     public PodInfo build() {
       var nonZero =
           nonZeroRequests != null
@@ -233,7 +294,13 @@ public record PodInfo(
           tolerations,
           hostPorts,
           volumes,
-          images);
+          images,
+          podAffinity,
+          podAntiAffinity,
+          topologySpreadConstraints,
+          schedulingGates,
+          persistentVolumeClaims,
+          resourceClaims);
     }
   }
 }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.Decision;
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.NodeInfo;
@@ -515,7 +516,7 @@ public final class PodController implements AutoCloseable {
     Decision decision;
     long algorithmStart = ticker.nanoTime();
     try {
-      decision = Objects.requireNonNull(finder.find(info, nodes), "FinderFunc returned null");
+      decision = Objects.requireNonNull(finder.find(info, ClusterSnapshot.of(nodes)), "FinderFunc returned null");
     } catch (RuntimeException e) {
       metrics.algorithm(ticker.nanoTime() - algorithmStart);
       fail(item, pod, startedNanos, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));

@@ -1,7 +1,9 @@
 package io.kubesched.policy;
 
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import java.util.Set;
 
 /**
  * Decides whether a pod may run on a node, as a kube-scheduler filter plugin does.
@@ -22,4 +24,12 @@ public interface Filter {
    *     decide (never an error for an expected rejection)
    */
   FilterResult filter(PodInfo pod, NodeInfo node);
+
+  /**
+   * @return the parts of the cluster beyond nodes and pods this plugin reads from the {@link
+   *     io.kubesched.api.ClusterSnapshot} (see {@link io.kubesched.api.FinderFunc#reads()}); none by default
+   */
+  default Set<ClusterData> reads() {
+    return Set.of();
+  }
 }

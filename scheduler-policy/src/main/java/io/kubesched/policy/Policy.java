@@ -1,5 +1,7 @@
 package io.kubesched.policy;
 
+import io.kubesched.api.ClusterData;
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
@@ -7,10 +9,13 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -19,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * A placement policy made of {@link Filter}s and weighted {@link Scorer}s, run the way kube-scheduler runs
  * its profile's plugins: a {@link FinderFunc} to hand to the controller.
  *
- * <p>For each pod it examines the nodes from a round-robin start index (each decision starts where the last
+ * <p>For each pod it first lets every filter that is a {@link PreFilter} prepare what it needs from the whole
+ * {@link ClusterSnapshot} (kube's PreFilter), then examines the nodes from a round-robin start index (each decision starts where the last
  * one stopped, so every node gets its turn), runs the filters on each node in order until one rejects it,
  * and stops once it has found as many feasible nodes as {@link #numFeasibleNodesToFind} allows. If none is
  * feasible, the decision is {@link Decision.Unschedulable} with every node's reasons. If one is, it is
@@ -89,8 +95,20 @@ public final class Policy implements FinderFunc {
    */
   @Override
   public Decision find(PodInfo pod, List<NodeInfo> nodes) {
+    return find(pod, ClusterSnapshot.of(nodes));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws SchedulerException if a filter {@link FilterResult.Failed fails} or a scorer's score lies outside
+   *     {@code 0..100} after normalisation; the message names the plugin, the pod and the node
+   */
+  @Override
+  public Decision find(PodInfo pod, ClusterSnapshot cluster) {
+    var nodes = cluster.nodes();
     int start = nextStartIndex.get();
-    var evaluation = evaluate(pod, nodes, start, null);
+    var evaluation = evaluate(pod, cluster, start, null);
     if (!nodes.isEmpty()) {
       nextStartIndex.set((start + evaluation.processed) % nodes.size());
     }
@@ -104,9 +122,28 @@ public final class Policy implements FinderFunc {
    * @throws SchedulerException as {@link #find} does
    */
   public Explanation explain(PodInfo pod, List<NodeInfo> nodes) {
+    return explain(pod, ClusterSnapshot.of(nodes));
+  }
+
+  /**
+   * Explains the decision {@link #find(PodInfo, ClusterSnapshot)} would make now for {@code pod}, as {@link
+   * #explain(PodInfo, List)} does.
+   *
+   * @throws SchedulerException as {@link #find} does
+   */
+  public Explanation explain(PodInfo pod, ClusterSnapshot cluster) {
     var recorder = new Recorder();
-    var evaluation = evaluate(pod, nodes, nextStartIndex.get(), recorder);
-    return new Explanation(pod, evaluation.decision, nodes.size(), recorder.nodes(), recorder.note);
+    var evaluation = evaluate(pod, cluster, nextStartIndex.get(), recorder);
+    return new Explanation(pod, evaluation.decision, cluster.nodes().size(), recorder.nodes(), recorder.note);
+  }
+
+  /** @return the union of what the filters and scorers read beyond nodes and pods */
+  @Override
+  public Set<ClusterData> reads() {
+    var reads = EnumSet.noneOf(ClusterData.class);
+    filters.forEach(filter -> reads.addAll(filter.reads()));
+    scorers.forEach(weighted -> reads.addAll(weighted.scorer().reads()));
+    return Collections.unmodifiableSet(reads);
   }
 
   /**
@@ -131,7 +168,9 @@ public final class Policy implements FinderFunc {
 
   private record Evaluation(Decision decision, int processed) {}
 
-  private Evaluation evaluate(PodInfo pod, List<NodeInfo> nodes, int startIndex, @Nullable Recorder recorder) {
+  private Evaluation evaluate(
+      PodInfo pod, ClusterSnapshot cluster, int startIndex, @Nullable Recorder recorder) {
+    var nodes = cluster.nodes();
     int nodeCount = nodes.size();
     if (nodeCount == 0) {
       return new Evaluation(Decision.unschedulable(Map.of()), 0);
@@ -139,13 +178,14 @@ public final class Policy implements FinderFunc {
     // With nothing to rank the nodes by, the first feasible node is as good as any (as kube-scheduler).
     int toFind = scorers.isEmpty() ? 1 : numFeasibleNodesToFind(percentageOfNodesToScore, nodeCount);
     int start = startIndex % nodeCount;
+    var podFilters = prepareFilters(pod, cluster);
     var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
     Map<String, List<String>> reasons = new HashMap<>();
     int processed = 0;
     for (int i = 0; i < nodeCount && feasible.size() < toFind; i++) {
       var node = nodes.get((start + i) % nodeCount);
       processed++;
-      var rejection = runFilters(pod, node, recorder);
+      var rejection = runFilters(podFilters, pod, node, recorder);
       if (rejection == null) {
         feasible.add(node);
       } else {
@@ -161,7 +201,7 @@ public final class Policy implements FinderFunc {
       }
       return new Evaluation(Decision.bind(feasible.get(0).name()), processed);
     }
-    var totals = score(pod, nodes, feasible, recorder);
+    var totals = score(pod, cluster, feasible, recorder);
     return new Evaluation(Decision.bind(feasible.get(selectBest(pod, totals)).name()), processed);
   }
 
@@ -174,8 +214,23 @@ public final class Policy implements FinderFunc {
     return messages;
   }
 
+  /** The filters for one pod: each {@link PreFilter} replaced by what it prepared for the pod. */
+  private List<Filter> prepareFilters(PodInfo pod, ClusterSnapshot cluster) {
+    List<Filter> prepared = filters;
+    for (int i = 0; i < filters.size(); i++) {
+      if (filters.get(i) instanceof PreFilter preFilter) {
+        if (prepared == filters) {
+          prepared = new ArrayList<>(filters);
+        }
+        prepared.set(i, preFilter.prepare(pod, cluster));
+      }
+    }
+    return prepared;
+  }
+
   /** @return the rejection of the first filter that does not fit; null if all fit */
-  private FilterResult.@Nullable Rejected runFilters(PodInfo pod, NodeInfo node, @Nullable Recorder recorder) {
+  private static FilterResult.@Nullable Rejected runFilters(
+      List<Filter> filters, PodInfo pod, NodeInfo node, @Nullable Recorder recorder) {
     for (var filter : filters) {
       var result = filter.filter(pod, node);
       if (recorder != null) {
@@ -194,12 +249,12 @@ public final class Policy implements FinderFunc {
   }
 
   private long[] score(
-      PodInfo pod, List<NodeInfo> allNodes, List<NodeInfo> feasible, @Nullable Recorder recorder) {
+      PodInfo pod, ClusterSnapshot cluster, List<NodeInfo> feasible, @Nullable Recorder recorder) {
     var totals = new long[feasible.size()];
     for (var weighted : scorers) {
       var scorer = weighted.scorer();
       if (scorer instanceof PreScorer preScorer) {
-        scorer = preScorer.prepare(pod, allNodes);
+        scorer = preScorer.prepare(pod, feasible, cluster);
       }
       var scores = new long[feasible.size()];
       for (int i = 0; i < scores.length; i++) {

@@ -1,7 +1,9 @@
 package io.kubesched.policy;
 
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import java.util.Set;
 
 /**
  * Ranks a node that passed every filter, as a kube-scheduler score plugin does.
@@ -25,4 +27,12 @@ public interface Scorer {
    * @return the node's score: {@code 0..MAX_SCORE}, or a raw value if this is a {@link ScoreNormalizer}
    */
   long score(PodInfo pod, NodeInfo node);
+
+  /**
+   * @return the parts of the cluster beyond nodes and pods this plugin reads from the {@link
+   *     io.kubesched.api.ClusterSnapshot} (see {@link io.kubesched.api.FinderFunc#reads()}); none by default
+   */
+  default Set<ClusterData> reads() {
+    return Set.of();
+  }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -424,8 +425,8 @@ class PolicyTest {
     }
 
     @Override
-    public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
-      prepared.add(allNodes.stream().map(NodeInfo::name).toList());
+    public Scorer prepare(PodInfo pod, List<NodeInfo> feasibleNodes, ClusterSnapshot cluster) {
+      prepared.add(cluster.nodes().stream().map(NodeInfo::name).toList());
       return fixed("Preparing", Map.of());
     }
   }

@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.PreScorer;
@@ -91,7 +92,7 @@ public final class BalancedAllocationScorer implements Scorer, PreScorer {
    *     none of the resources, one that scores every node 0 (kube skips the plugin for such a pod)
    */
   @Override
-  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+  public Scorer prepare(PodInfo pod, List<NodeInfo> feasibleNodes, ClusterSnapshot cluster) {
     if (ResourceAllocation.requestsNothing(allocation.podRequests(pod))) {
       return SKIPPED;
     }

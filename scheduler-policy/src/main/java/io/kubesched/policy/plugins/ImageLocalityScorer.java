@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.PreScorer;
@@ -61,15 +62,16 @@ public final class ImageLocalityScorer implements Scorer, PreScorer {
    */
   @Override
   public long score(PodInfo pod, NodeInfo node) {
-    throw new IllegalStateException(NAME + " scores only through prepare(pod, nodes)");
+    throw new IllegalStateException(NAME + " scores only through prepare(pod, feasibleNodes, cluster)");
   }
 
   /**
-   * @param allNodes every node of the snapshot: the spread of an image is the share of these that hold it
+   * @param cluster the snapshot: the spread of an image is the share of its nodes that hold it
    * @return a scorer of {@code pod}'s feasible nodes
    */
   @Override
-  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+  public Scorer prepare(PodInfo pod, List<NodeInfo> feasibleNodes, ClusterSnapshot cluster) {
+    var allNodes = cluster.nodes();
     var census = census(allNodes);
     var names = new String[pod.images().size()];
     var holding = new int[names.length];

@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.PreScorer;
@@ -57,7 +58,7 @@ public final class MostAllocatedScorer implements Scorer, PreScorer {
 
   /** @return a scorer of {@code pod} on any node, with the pod's requests computed once */
   @Override
-  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+  public Scorer prepare(PodInfo pod, List<NodeInfo> feasibleNodes, ClusterSnapshot cluster) {
     return allocation.prepare(NAME, pod, allocation::mostAllocated);
   }
 }

@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PreferredSchedulingTerm;
@@ -71,7 +72,7 @@ public final class NodeAffinityScorer implements Scorer, ScoreNormalizer, PreSco
 
   /** @return a scorer of {@code pod}'s and the added preferred terms on any node, normalising as this one */
   @Override
-  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+  public Scorer prepare(PodInfo pod, List<NodeInfo> feasibleNodes, ClusterSnapshot cluster) {
     var terms = new ArrayList<PreferredSchedulingTerm>(addedPreferred);
     terms.addAll(pod.affinity().preferred());
     return new Prepared(List.copyOf(terms));

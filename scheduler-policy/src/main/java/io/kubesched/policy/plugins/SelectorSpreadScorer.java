@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
@@ -65,7 +66,7 @@ public final class SelectorSpreadScorer implements Scorer, PreScorer {
    */
   @Override
   public long score(PodInfo pod, NodeInfo node) {
-    throw new IllegalStateException(NAME + " scores only through prepare(pod, nodes)");
+    throw new IllegalStateException(NAME + " scores only through prepare(pod, feasibleNodes, cluster)");
   }
 
   /**
@@ -73,7 +74,7 @@ public final class SelectorSpreadScorer implements Scorer, PreScorer {
    *     set on it, and normalises those counts, per node and per zone, once all feasible nodes are scored
    */
   @Override
-  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+  public Scorer prepare(PodInfo pod, List<NodeInfo> feasibleNodes, ClusterSnapshot cluster) {
     return new Prepared(pod.namespace(), pod.controller().map(Owner::uid).orElse(null));
   }
 

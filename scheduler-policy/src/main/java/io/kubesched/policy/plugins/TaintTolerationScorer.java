@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
@@ -41,7 +42,7 @@ public final class TaintTolerationScorer implements Scorer, ScoreNormalizer, Pre
 
   /** @return a scorer of {@code pod} on any node, normalising as this one */
   @Override
-  public Scorer prepare(PodInfo pod, List<NodeInfo> allNodes) {
+  public Scorer prepare(PodInfo pod, List<NodeInfo> feasibleNodes, ClusterSnapshot cluster) {
     return new Prepared(preferNoScheduleTolerations(pod));
   }
 

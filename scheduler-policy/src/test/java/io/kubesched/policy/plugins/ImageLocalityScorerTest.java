@@ -133,6 +133,6 @@ class ImageLocalityScorerTest {
   void the_unprepared_scorer_refuses_to_score() {
     var e = assertThrows(IllegalStateException.class,
         () -> new ImageLocalityScorer().score(podWithImages("a"), imageNode("n", List.of())));
-    assertEquals("ImageLocality scores only through prepare(pod, nodes)", e.getMessage());
+    assertEquals("ImageLocality scores only through prepare(pod, feasibleNodes, cluster)", e.getMessage());
   }
 }

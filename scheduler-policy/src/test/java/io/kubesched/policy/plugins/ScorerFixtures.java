@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.ContainerImage;
 import io.kubesched.api.NodeAffinity;
 import io.kubesched.api.NodeInfo;
@@ -199,7 +200,7 @@ final class ScorerFixtures {
 
   /** {@link #scores(Scorer, PodInfo, List)} where only {@code feasible} (a subset of {@code all}) are scored. */
   static List<Long> scores(Scorer scorer, PodInfo pod, List<NodeInfo> all, List<NodeInfo> feasible) {
-    Scorer used = scorer instanceof PreScorer preScorer ? preScorer.prepare(pod, all) : scorer;
+    Scorer used = scorer instanceof PreScorer preScorer ? preScorer.prepare(pod, feasible, ClusterSnapshot.of(all)) : scorer;
     var raw = new long[feasible.size()];
     for (int i = 0; i < raw.length; i++) {
       raw[i] = used.score(pod, feasible.get(i));

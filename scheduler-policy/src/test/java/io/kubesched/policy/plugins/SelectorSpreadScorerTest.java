@@ -6,6 +6,7 @@ import static io.kubesched.policy.plugins.ScorerFixtures.scores;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.ScoreNormalizer;
@@ -175,12 +176,12 @@ class SelectorSpreadScorerTest {
   void the_unprepared_scorer_refuses_to_score() {
     var e = assertThrows(IllegalStateException.class,
         () -> new SelectorSpreadScorer().score(pod(NS), plain("node1")));
-    assertEquals("SelectorSpread scores only through prepare(pod, nodes)", e.getMessage());
+    assertEquals("SelectorSpread scores only through prepare(pod, feasibleNodes, cluster)", e.getMessage());
   }
 
   @Test
   void normalising_other_than_the_scored_nodes_is_refused() {
-    var prepared = new SelectorSpreadScorer().prepare(pod(NS), List.of(plain("node1")));
+    var prepared = new SelectorSpreadScorer().prepare(pod(NS), List.of(plain("node1")), ClusterSnapshot.of(List.of(plain("node1"))));
     prepared.score(pod(NS), plain("node1"));
     var e = assertThrows(IllegalStateException.class,
         () -> ((ScoreNormalizer) prepared).normalize(pod(NS), new long[2]));

@@ -1,0 +1,18 @@
+package io.kubesched.api;
+
+/**
+ * The parts of a {@link ClusterSnapshot} beyond nodes and pods, which the controller watches only when the
+ * policy says it reads them ({@link FinderFunc#reads()}): each costs a watch, memory, and a permission.
+ */
+public enum ClusterData {
+  /** Namespaces with their labels: pod affinity terms with a {@code namespaceSelector}. */
+  NAMESPACES,
+  /** The selectors of Services: system default topology spreading, service affinity. */
+  SERVICES,
+  /** The selectors of ReplicationControllers: system default topology spreading. */
+  REPLICATION_CONTROLLERS,
+  /** The selectors of ReplicaSets: system default topology spreading. */
+  REPLICA_SETS,
+  /** The selectors of StatefulSets: system default topology spreading. */
+  STATEFUL_SETS
+}

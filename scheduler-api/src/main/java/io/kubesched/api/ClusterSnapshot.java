@@ -1,0 +1,137 @@
+package io.kubesched.api;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one scheduling decision sees of the cluster: the nodes with the pods placed on them (bound, or chosen
+ * by this scheduler and being bound), and, where the policy {@link FinderFunc#reads() reads} them, the
+ * namespaces' labels and the selectors of Services and workload controllers. Every decision in a
+ * scheduling cycle reads one snapshot, in which every earlier decision is already counted.
+ *
+ * <p>Immutable. The indexes it offers ({@link #nodesWithPodAffinity()}, {@link
+ * #nodesWithRequiredPodAntiAffinity()}, {@link #workloadsIn}) are computed on first use and kept; a snapshot
+ * is meant for one thread (the scheduling thread) but is safe to share, as each index is computed from
+ * immutable data and published through a volatile field.
+ */
+public final class ClusterSnapshot {
+
+  private static final ClusterSnapshot EMPTY = new ClusterSnapshot(List.of(), Map.of(), List.of());
+
+  private final List<NodeInfo> nodes;
+  private final Map<String, Map<String, String>> namespaces;
+  private final List<WorkloadSelector> workloads;
+  private volatile @Nullable Map<String, NodeInfo> byName;
+  private volatile @Nullable List<NodeInfo> withAffinity;
+  private volatile @Nullable List<NodeInfo> withRequiredAntiAffinity;
+  private volatile @Nullable Map<String, List<WorkloadSelector>> workloadsByNamespace;
+
+  private ClusterSnapshot(
+      List<NodeInfo> nodes, Map<String, Map<String, String>> namespaces, List<WorkloadSelector> workloads) {
+    this.nodes = nodes;
+    this.namespaces = namespaces;
+    this.workloads = workloads;
+  }
+
+  /**
+   * @param nodes the nodes (copied: a list built with {@code List.of} or {@code List.copyOf} is taken as it
+   *     is)
+   * @param namespaces each namespace's labels, by name; empty where the policy reads none
+   * @param workloads the selectors of Services and workload controllers; empty where the policy reads none
+   * @return a snapshot of these
+   */
+  public static ClusterSnapshot of(
+      List<NodeInfo> nodes, Map<String, Map<String, String>> namespaces, List<WorkloadSelector> workloads) {
+    var labels = new HashMap<String, Map<String, String>>();
+    namespaces.forEach((name, l) -> labels.put(name, Map.copyOf(l)));
+    return new ClusterSnapshot(List.copyOf(nodes), Map.copyOf(labels), List.copyOf(workloads));
+  }
+
+  /** @return a snapshot of just {@code nodes}: no namespaces, no workloads */
+  public static ClusterSnapshot of(List<NodeInfo> nodes) {
+    return nodes.isEmpty() ? EMPTY : new ClusterSnapshot(List.copyOf(nodes), Map.of(), List.of());
+  }
+
+  /** @return every node the scheduler knows of, each with its pods */
+  public List<NodeInfo> nodes() {
+    return nodes;
+  }
+
+  /** @return the node of this name, if the snapshot has one */
+  public Optional<NodeInfo> node(String name) {
+    var index = byName;
+    if (index == null) {
+      var built = new HashMap<String, NodeInfo>(nodes.size() * 2);
+      nodes.forEach(node -> built.put(node.name(), node));
+      byName = index = built;
+    }
+    return Optional.ofNullable(index.get(name));
+  }
+
+  /** @return each namespace's labels, by namespace name; empty unless the policy reads namespaces */
+  public Map<String, Map<String, String>> namespaces() {
+    return namespaces;
+  }
+
+  /**
+   * @return the labels of the namespace {@code name}; empty if the snapshot does not know it (as
+   *     kube-scheduler takes a namespace it cannot find)
+   */
+  public Map<String, String> namespaceLabels(String name) {
+    return namespaces.getOrDefault(name, Map.of());
+  }
+
+  /** @return the selectors of Services and workload controllers, of every namespace */
+  public List<WorkloadSelector> workloads() {
+    return workloads;
+  }
+
+  /** @return the selectors of Services and workload controllers in {@code namespace} */
+  public List<WorkloadSelector> workloadsIn(String namespace) {
+    var index = workloadsByNamespace;
+    if (index == null) {
+      var built = new HashMap<String, List<WorkloadSelector>>();
+      workloads.forEach(w -> built.computeIfAbsent(w.namespace(), n -> new ArrayList<>()).add(w));
+      built.replaceAll((n, list) -> List.copyOf(list));
+      workloadsByNamespace = index = built;
+    }
+    return index.getOrDefault(namespace, List.of());
+  }
+
+  /** @return the nodes with at least one pod that has pod affinity or anti-affinity terms of any kind */
+  public List<NodeInfo> nodesWithPodAffinity() {
+    var list = withAffinity;
+    if (list == null) {
+      withAffinity = list = nodesWith(false);
+    }
+    return list;
+  }
+
+  /** @return the nodes with at least one pod that has a required pod anti-affinity term */
+  public List<NodeInfo> nodesWithRequiredPodAntiAffinity() {
+    var list = withRequiredAntiAffinity;
+    if (list == null) {
+      withRequiredAntiAffinity = list = nodesWith(true);
+    }
+    return list;
+  }
+
+  private List<NodeInfo> nodesWith(boolean requiredAntiAffinityOnly) {
+    var found = new ArrayList<NodeInfo>();
+    for (var node : nodes) {
+      for (var pod : node.pods()) {
+        if (requiredAntiAffinityOnly
+            ? !pod.podAntiAffinity().required().isEmpty()
+            : !pod.podAffinity().isEmpty() || !pod.podAntiAffinity().isEmpty()) {
+          found.add(node);
+          break;
+        }
+      }
+    }
+    return List.copyOf(found);
+  }
+}
