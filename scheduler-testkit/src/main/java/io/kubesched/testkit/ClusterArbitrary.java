@@ -27,8 +27,26 @@ public final class ClusterArbitrary extends ArbitraryDecorator<Cluster> {
 
   private int minNodes = 0;
   private int maxNodes = 8;
+  private boolean topology;
 
   ClusterArbitrary() {}
+
+  /**
+   * Nodes for policies that honour inter-pod constraints. Each node keeps what {@link KubeArbitraries#nodes()}
+   * draws and adds the well-known topology labels: {@value KubeArbitraries#TOPOLOGY_HOSTNAME} (the node's
+   * name) on every node, {@value KubeArbitraries#TOPOLOGY_ZONE} ({@code zone-a} to {@code zone-c}) on about
+   * four nodes in five, {@value KubeArbitraries#TOPOLOGY_RACK} on about one in three, so that a topology key
+   * is often missing from some nodes. The pods placed on them are workload replicas: about one in three has
+   * pod anti-affinity (required in two of three, often against its own labels), one in six pod affinity,
+   * one in six spread constraints; none is gated.
+   *
+   * @return an arbitrary of such clusters, of the same size as this one
+   */
+  public ClusterArbitrary withTopology() {
+    ClusterArbitrary clone = typedClone();
+    clone.topology = true;
+    return clone;
+  }
 
   /**
    * @param min the fewest nodes, 0 or more; 0 makes about one cluster in ten empty
@@ -56,7 +74,7 @@ public final class ClusterArbitrary extends ArbitraryDecorator<Cluster> {
     // Names are a shuffled prefix of a pool twice the largest cluster: unique, and different between tries.
     int pool = Math.max(KubeArbitraries.DEFAULT_NODE_NAMES, 2 * maxNodes);
     var names = Arbitraries.shuffle(KubeArbitraries.nodeNames(pool));
-    var nodes = KubeArbitraries.unnamedNodes().list();
+    var nodes = KubeArbitraries.unnamedNodes(topology).list();
     Arbitrary<List<Function<String, NodeInfo>>> sized =
         minNodes == 0
             ? Arbitraries.frequencyOf(

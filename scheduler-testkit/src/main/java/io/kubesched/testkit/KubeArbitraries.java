@@ -1,17 +1,22 @@
 package io.kubesched.testkit;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.ContainerImage;
 import io.kubesched.api.HostPort;
+import io.kubesched.api.LabelSelector;
 import io.kubesched.api.NodeAffinity;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.NodeSelectorRequirement;
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.Owner;
+import io.kubesched.api.PodAffinity;
+import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PreferredSchedulingTerm;
 import io.kubesched.api.Resources;
 import io.kubesched.api.Taint;
 import io.kubesched.api.TaintEffect;
+import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.Toleration;
 import io.kubesched.api.Volume;
 import java.util.ArrayList;
@@ -45,6 +50,44 @@ import org.jspecify.annotations.Nullable;
  * fill half the tries with one-node clusters. The arbitraries are values: configuring one returns a new
  * one, and they may be shared between properties. Users who prefer parameters resolved by type can use
  * {@link KubeDomain} instead.
+ *
+ * <p><b>Constraints between pods.</b> Pod affinity and anti-affinity, topology spread constraints and
+ * scheduling gates have a vocabulary of their own, small enough that selectors really select: pods are
+ * labelled with {@value #LABEL_APP} and {@value #LABEL_TIER} ({@code web} or {@code db}); {@link
+ * #labelSelectors()} use those keys and values (and {@code cache}, which no pod carries), and match a
+ * generated pod in about a third of the draws; the topology keys are {@value #TOPOLOGY_HOSTNAME}, {@value
+ * #TOPOLOGY_ZONE} (which about one node in five lacks) and {@value #TOPOLOGY_RACK} (which most nodes lack);
+ * the namespaces are {@code default}, {@code team-a} and {@code team-b}. Pods carry these constraints only when
+ * asked ({@link PodArbitrary#withPlacementConstraints()}), nodes carry the topology labels only when asked
+ * ({@link ClusterArbitrary#withTopology()}), and {@link #snapshots()} and {@link #snapshotScenarios()} give a
+ * whole {@link ClusterSnapshot} whose placed pods have constraints of their own. A property of a policy that
+ * honours anti-affinity, over a whole snapshot:
+ *
+ * <pre>{@code
+ * @Property
+ * void neverBindsWhereAPlacedPodRepelsThePod(@ForAll("scenarios") SnapshotScenario scenario) {
+ *   var decision = myPolicy.find(scenario.pod(), scenario.snapshot());
+ *   if (decision instanceof Decision.Bind bind) {
+ *     assertFalse(repelled(scenario.pod(), bind.nodeName(), scenario.snapshot()), scenario::toString);
+ *   }
+ * }
+ *
+ * @Provide
+ * Arbitrary<SnapshotScenario> scenarios() {
+ *   return KubeArbitraries.snapshotScenarios(); // a third of the pods are the next replica of a placed one
+ * }
+ * }</pre>
+ *
+ * <p>and {@link PolicyContract} over the same kind of input:
+ *
+ * <pre>{@code
+ * @Override
+ * public Arbitrary<Scenario> scenarios() {
+ *   return KubeArbitraries.scenarios()
+ *       .withPods(KubeArbitraries.pods().withPlacementConstraints())
+ *       .withClusters(KubeArbitraries.clusters().withTopology());
+ * }
+ * }</pre>
  */
 public final class KubeArbitraries {
 
@@ -56,6 +99,24 @@ public final class KubeArbitraries {
 
   /** Node label key for an accelerator. */
   public static final String LABEL_GPU = "gpu";
+
+  /** Pod label key for an application; pods carry it with the value {@code web} or {@code db}, or not at all. */
+  public static final String LABEL_APP = "app";
+
+  /** Pod label key for a tier; pods carry it with the value {@code web} or {@code db}, or not at all. */
+  public static final String LABEL_TIER = "tier";
+
+  /** Well-known node label for the node's host name: every node of a topology cluster has it. */
+  public static final String TOPOLOGY_HOSTNAME = "kubernetes.io/hostname";
+
+  /** Well-known node label for the zone: about one node of a topology cluster in five lacks it. */
+  public static final String TOPOLOGY_ZONE = "topology.kubernetes.io/zone";
+
+  /** A topology key most nodes lack: about two nodes of a topology cluster in three. */
+  public static final String TOPOLOGY_RACK = "example.com/rack";
+
+  /** The label Kubernetes gives every namespace: its name. */
+  public static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
 
   /** Taint key for nodes dedicated to a team. */
   public static final String TAINT_DEDICATED = "dedicated";
@@ -97,14 +158,21 @@ public final class KubeArbitraries {
 
   /**
    * Pending pods: no {@code nodeName}, {@code pods = 1} in their requests, named {@code pod-N} in namespace
-   * {@code default} or {@code team-a}. About one in six requests nothing at all, and about one in eight
+   * {@code default} or {@code team-a}, labelled with zero to two of {@value #LABEL_APP} and {@value
+   * #LABEL_TIER} ({@code web} or {@code db}). About one in six requests nothing at all, and about one in eight
    * asks for an amount at or near {@link Long#MAX_VALUE}; a third carry a node selector, three in four carry
    * tolerations, all from the small alphabets above; some carry node affinity, host ports, volumes and
-   * extended resource requests.
+   * extended resource requests. By default none carries pod affinity, topology spread constraints or
+   * scheduling gates: {@link PodArbitrary#withPlacementConstraints()} and its siblings add them.
    *
-   * @return an arbitrary of pending pods, never {@code null}
+   * @return a configurable arbitrary of pending pods, never {@code null}
    */
-  public static Arbitrary<PodInfo> pods() {
+  public static PodArbitrary pods() {
+    return new PodArbitrary();
+  }
+
+  /** The pods of {@link #pods()} without placement constraints, as they were before there were options. */
+  static Arbitrary<PodInfo> plainPods() {
     return Combinators.combine(podDraws(PENDING_HUGE_WEIGHT), nodeSelectors(), affinities(), tolerationLists())
         .as(
             (draw, nodeSelector, affinity, tolerations) ->
@@ -156,25 +224,146 @@ public final class KubeArbitraries {
     return new ScenarioArbitrary(pods(), clusters());
   }
 
+  /**
+   * Label selectors over the pods' labels ({@value #LABEL_APP} and {@value #LABEL_TIER}, values {@code web}
+   * and {@code db}, and in expressions also {@code cache}, which no pod carries), so that a selector matches
+   * some generated pods and not others: {@code matchLabels} alone, {@code matchExpressions} alone (every
+   * operator), both, and in about one draw in six the empty selector {@link LabelSelector#EVERYTHING}. Never
+   * {@code null}: see {@link #labelSelectorsOrNull()}.
+   *
+   * @return an arbitrary of label selectors, never {@code null}
+   */
+  public static Arbitrary<LabelSelector> labelSelectors() {
+    return PlacementDraws.podSelectors().withoutEdgeCases();
+  }
+
+  /**
+   * As {@link #labelSelectors()}, and {@code null} in about one draw in ten: the absent selector, which in a
+   * pod affinity term or a spread constraint selects no pod at all.
+   *
+   * @return an arbitrary of label selectors, {@code null} among them
+   */
+  public static Arbitrary<@Nullable LabelSelector> labelSelectorsOrNull() {
+    return labelSelectors().injectNull(0.1);
+  }
+
+  /**
+   * Pod affinity terms: a selector of {@link #labelSelectorsOrNull()}; a topology key of {@value
+   * #TOPOLOGY_HOSTNAME}, {@value #TOPOLOGY_ZONE} or {@value #TOPOLOGY_RACK} (which most nodes of {@link
+   * ClusterArbitrary#withTopology()} lack); in about four terms of ten {@code namespaces} by name ({@code
+   * default}, {@code team-a}, {@code team-b}), in three a {@code namespaceSelector} over the labels of {@link
+   * #snapshots()}' namespaces (the empty one among them), and sometimes {@code matchLabelKeys} or {@code
+   * mismatchLabelKeys}, only where the API server accepts them (a selector is set and does not name the key).
+   *
+   * @return an arbitrary of pod affinity terms, never {@code null}
+   */
+  public static Arbitrary<PodAffinityTerm> podAffinityTerms() {
+    return PlacementDraws.affinityTerms(false).map(term -> term.apply(Map.of())).withoutEdgeCases();
+  }
+
+  /**
+   * Pod affinity (or anti-affinity: the type is the same) with at least one term: half required terms only,
+   * a quarter preferred terms only, a quarter both; one or two of each, preferred weights from 1 to 100 with
+   * both bounds drawn often. Terms are those of {@link #podAffinityTerms()}.
+   *
+   * @return an arbitrary of non-empty pod affinities, never {@code null}
+   */
+  public static Arbitrary<PodAffinity> podAffinities() {
+    return PlacementDraws.affinities(false).map(affinity -> affinity.apply(Map.of())).withoutEdgeCases();
+  }
+
+  /**
+   * Topology spread constraints: {@code maxSkew} 1 to 3; the topology keys of {@link #podAffinityTerms()};
+   * {@code DoNotSchedule} and {@code ScheduleAnyway} equally often; with {@code DoNotSchedule}, {@code
+   * minDomains} 2 to 4 in two of five (1, unset, otherwise: the API server accepts it with no other action);
+   * each inclusion policy {@code Honor} or {@code Ignore}; a selector of {@link #labelSelectorsOrNull()}, and
+   * sometimes {@code matchLabelKeys} where the API server accepts them.
+   *
+   * @return an arbitrary of spread constraints, never {@code null}
+   */
+  public static Arbitrary<TopologySpreadConstraint> topologySpreadConstraints() {
+    return PlacementDraws.spreadConstraints(false).map(c -> c.apply(Map.of())).withoutEdgeCases();
+  }
+
+  /**
+   * Non-empty lists of scheduling gates: one or two distinct names of {@code example.com/quota}, {@code
+   * example.com/gang} and {@code kubesched.io/wait}. A pod with any gate must not be scheduled.
+   *
+   * @return an arbitrary of gate lists, never {@code null} nor empty
+   */
+  public static Arbitrary<List<String>> schedulingGates() {
+    return PlacementDraws.gates().withoutEdgeCases();
+  }
+
+  /**
+   * Snapshots of clusters for policies that honour inter-pod constraints: the nodes of {@link
+   * ClusterArbitrary#withTopology()} (hostname on every node, zone on most, rack on some; placed pods with
+   * pod affinity, anti-affinity, often against their own labels, and spread constraints), the namespaces
+   * {@code default}, {@code team-a} and {@code team-b} with their labels, and zero to four Services,
+   * ReplicaSets, StatefulSets and ReplicationControllers whose selectors match some of the pods. {@link
+   * SnapshotArbitrary#ofSize(int, int)} changes the number of nodes (zero to eight by default).
+   *
+   * @return a configurable arbitrary of snapshots, never {@code null}
+   */
+  public static SnapshotArbitrary snapshots() {
+    return new SnapshotArbitrary();
+  }
+
+  /**
+   * A pending pod from {@code pods().withPlacementConstraints()} and a snapshot from {@link #snapshots()}. In
+   * about one scenario in three where the snapshot has placed pods, the pending pod is a sibling of one of
+   * them (its namespace, labels, owner, pod affinity, anti-affinity and spread constraints), as the next
+   * replica of a workload is: that is where the placed pods' anti-affinity and spreading bite.
+   *
+   * @return an arbitrary of snapshot scenarios, never {@code null}
+   */
+  public static Arbitrary<SnapshotScenario> snapshotScenarios() {
+    return snapshotScenarios(pods().withPlacementConstraints(), snapshots());
+  }
+
+  /**
+   * As {@link #snapshotScenarios()}, with pods and snapshots of one's own; siblings of placed pods are still
+   * made from them.
+   *
+   * @param pods the pending pods
+   * @param snapshots the snapshots
+   * @return an arbitrary of snapshot scenarios, never {@code null}
+   */
+  public static Arbitrary<SnapshotScenario> snapshotScenarios(
+      Arbitrary<PodInfo> pods, Arbitrary<ClusterSnapshot> snapshots) {
+    return SnapshotScenario.arbitrary(pods, snapshots);
+  }
+
   /** Nodes without a name yet: a cluster names them, so that names are unique without redrawing nodes. */
   static Arbitrary<Function<String, NodeInfo>> unnamedNodes() {
+    return unnamedNodes(false);
+  }
+
+  /**
+   * @param topology whether nodes carry the well-known topology labels (hostname, most a zone, some a rack)
+   *     and their placed pods carry pod affinity, anti-affinity and spread constraints
+   */
+  static Arbitrary<Function<String, NodeInfo>> unnamedNodes(boolean topology) {
+    Arbitrary<Function<String, PodInfo.Builder>> placedPod =
+        topology ? constrainedPlacedPods() : podDraws(PLACED_HUGE_WEIGHT).map(draw -> draw::builder);
     var placedPods =
         Arbitraries.frequencyOf(
-            Tuple.of(1, Arbitraries.just(List.<PodDraw>of())),
-            Tuple.of(3, podDraws(PLACED_HUGE_WEIGHT).list().ofMinSize(1).ofMaxSize(4)));
+            Tuple.of(1, Arbitraries.just(List.<Function<String, PodInfo.Builder>>of())),
+            Tuple.of(3, placedPod.list().ofMinSize(1).ofMaxSize(4)));
+    var labels = topology ? topologyLabels() : nodeLabels().map(l -> (Function<String, Map<String, String>>) name -> l);
     return Combinators.combine(
-            nodeLabels(),
+            labels,
             taintLists(),
             Arbitraries.frequency(Tuple.of(1, true), Tuple.of(5, false)),
             allocatables(),
             imageLists(),
             placedPods)
         .as(
-            (labels, taints, cordoned, allocatable, images, pods) ->
+            (nodeLabels, taints, cordoned, allocatable, images, pods) ->
                 name -> {
                   var node =
                       NodeInfo.builder(name)
-                          .labels(labels)
+                          .labels(nodeLabels.apply(name))
                           .taints(taints)
                           .unschedulable(cordoned)
                           .allocatable(allocatable)
@@ -182,10 +371,57 @@ public final class KubeArbitraries {
                           .build();
                   // Placed pods are named after their node, so that pod keys are unique across a cluster.
                   for (int i = 0; i < pods.size(); i++) {
-                    node = node.withPod(pods.get(i).builder(name + "-pod-" + i).nodeName(name).build());
+                    node = node.withPod(pods.get(i).apply(name + "-pod-" + i).nodeName(name).build());
                   }
                   return node;
                 });
+  }
+
+  /**
+   * The labels of {@link #nodeLabels()} plus {@value #TOPOLOGY_HOSTNAME} (the node's name), in four nodes of
+   * five {@value #TOPOLOGY_ZONE} ({@code zone-a} to {@code zone-c}) and in one of three {@value
+   * #TOPOLOGY_RACK} ({@code rack-1} or {@code rack-2}).
+   */
+  private static Arbitrary<Function<String, Map<String, String>>> topologyLabels() {
+    var zone =
+        Arbitraries.frequencyOf(
+            Tuple.of(1, Arbitraries.just("")), Tuple.of(4, Arbitraries.of("zone-a", "zone-b", "zone-c")));
+    var rack =
+        Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just("")), Tuple.of(1, Arbitraries.of("rack-1", "rack-2")));
+    return Combinators.combine(nodeLabels(), zone, rack)
+        .as(
+            (labels, z, r) ->
+                name -> {
+                  var all = new TreeMap<>(labels);
+                  all.put(TOPOLOGY_HOSTNAME, name);
+                  if (!z.isEmpty()) {
+                    all.put(TOPOLOGY_ZONE, z);
+                  }
+                  if (!r.isEmpty()) {
+                    all.put(TOPOLOGY_RACK, r);
+                  }
+                  return all;
+                });
+  }
+
+  /**
+   * Placed pods as a workload's replicas are: one in three with pod anti-affinity (often against their own
+   * labels, so that a sibling cannot join them), one in six with pod affinity, one in six with spread
+   * constraints; never gated, since a bound pod has no gates.
+   */
+  private static Arbitrary<Function<String, PodInfo.Builder>> constrainedPlacedPods() {
+    return Combinators.combine(
+            podDraws(PLACED_HUGE_WEIGHT),
+            PlacementDraws.affinitiesOrNone(true, 5, 1),
+            PlacementDraws.affinitiesOrNone(true, 2, 1),
+            PlacementDraws.spreadConstraintListsOrNone(true, 5, 1))
+        .as(
+            (draw, affinity, antiAffinity, spread) ->
+                podName ->
+                    draw.builder(podName)
+                        .podAffinity(affinity.apply(draw.labels()))
+                        .podAntiAffinity(antiAffinity.apply(draw.labels()))
+                        .topologySpreadConstraints(spread.apply(draw.labels())));
   }
 
   /** @return {@code node-0} to {@code node-(count - 1)} */
@@ -246,7 +482,7 @@ public final class KubeArbitraries {
     return Combinators.combine(
             identity,
             Arbitraries.frequency(Tuple.of(6, 0), Tuple.of(2, 1000), Tuple.of(1, -10), Tuple.of(1, 2_000_000_000)),
-            Arbitraries.of(labelMaps(List.of("app", "tier"), List.of("web", "db"), 0, 2)),
+            Arbitraries.of(labelMaps(PlacementDraws.POD_LABEL_KEYS, PlacementDraws.POD_LABEL_VALUES, 0, 2)),
             owners(),
             podRequests(hugeWeight),
             hostPortLists(),
@@ -409,7 +645,7 @@ public final class KubeArbitraries {
    * entries, smallest first. Drawing one of them is much cheaper than drawing a map, and just as varied
    * over alphabets this small.
    */
-  private static List<Map<String, String>> labelMaps(List<String> keys, List<String> values, int min, int max) {
+  static List<Map<String, String>> labelMaps(List<String> keys, List<String> values, int min, int max) {
     var maps = new ArrayList<Map<String, String>>();
     maps.add(Map.of());
     for (var key : keys) {

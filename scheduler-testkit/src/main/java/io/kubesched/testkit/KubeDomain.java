@@ -1,5 +1,6 @@
 package io.kubesched.testkit;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import net.jqwik.api.Arbitrary;
@@ -7,8 +8,10 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.domains.DomainContextBase;
 
 /**
- * A jqwik domain that resolves {@link PodInfo}, {@link NodeInfo}, {@link Cluster} and {@link Scenario}
- * parameters by type, with the arbitraries of {@link KubeArbitraries}:
+ * A jqwik domain that resolves {@link PodInfo}, {@link NodeInfo}, {@link Cluster}, {@link Scenario}, {@link
+ * ClusterSnapshot} and {@link SnapshotScenario} parameters by type, with the arbitraries of {@link
+ * KubeArbitraries} (pods without inter-pod constraints, as {@link KubeArbitraries#pods()}; snapshots and
+ * snapshot scenarios with them):
  *
  * <pre>{@code
  * @Property
@@ -46,5 +49,17 @@ public final class KubeDomain extends DomainContextBase {
   @Provide
   public Arbitrary<Scenario> scenarios() {
     return KubeArbitraries.scenarios();
+  }
+
+  /** @return {@link KubeArbitraries#snapshots()} */
+  @Provide
+  public Arbitrary<ClusterSnapshot> snapshots() {
+    return KubeArbitraries.snapshots();
+  }
+
+  /** @return {@link KubeArbitraries#snapshotScenarios()} */
+  @Provide
+  public Arbitrary<SnapshotScenario> snapshotScenarios() {
+    return KubeArbitraries.snapshotScenarios();
   }
 }

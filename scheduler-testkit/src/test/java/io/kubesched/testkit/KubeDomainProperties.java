@@ -3,6 +3,7 @@ package io.kubesched.testkit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import java.util.HashSet;
@@ -32,6 +33,21 @@ class KubeDomainProperties {
   @Label("a cluster parameter has unique node names")
   void clustersHaveUniqueNames(@ForAll Cluster cluster) {
     assertEquals(cluster.size(), new HashSet<>(cluster.nodeNames()).size());
+  }
+
+  @Property(tries = 100)
+  @Label("a snapshot parameter labels every node with its hostname")
+  void snapshotsHaveTopology(@ForAll ClusterSnapshot snapshot) {
+    assertTrue(
+        snapshot.nodes().stream().allMatch(n -> n.name().equals(n.labels().get(KubeArbitraries.TOPOLOGY_HOSTNAME))),
+        () -> snapshot.nodes().toString());
+  }
+
+  @Property(tries = 100)
+  @Label("a snapshot scenario parameter has a pending pod")
+  void snapshotScenariosArePending(@ForAll SnapshotScenario scenario) {
+    assertEquals("", scenario.pod().nodeName());
+    assertEquals(scenario.snapshot().nodes(), scenario.nodes());
   }
 
   @Property(tries = 100)
