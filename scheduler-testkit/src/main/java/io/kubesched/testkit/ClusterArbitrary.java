@@ -37,7 +37,7 @@ public final class ClusterArbitrary extends ArbitraryDecorator<Cluster> {
    * name) on every node, {@value KubeArbitraries#TOPOLOGY_ZONE} ({@code zone-a} to {@code zone-c}) on about
    * four nodes in five, {@value KubeArbitraries#TOPOLOGY_RACK} on about one in three, so that a topology key
    * is often missing from some nodes. The pods placed on them are workload replicas: about one in three has
-   * pod anti-affinity (required in two of three, often against its own labels), one in six pod affinity,
+   * pod anti-affinity (with required terms in three of four, often against its own labels), one in six pod affinity,
    * one in six spread constraints; none is gated.
    *
    * @return an arbitrary of such clusters, of the same size as this one

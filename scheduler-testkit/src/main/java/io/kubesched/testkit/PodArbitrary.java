@@ -18,8 +18,9 @@ import net.jqwik.api.arbitraries.ArbitraryDecorator;
  *
  * <p>With an option, about half the pods carry the constraint (a quarter for gates), so that the pods
  * without it are tried as well. Selectors are drawn as {@link KubeArbitraries#labelSelectorsOrNull()} are,
- * and in about four of ten cases they are the pod's own labels, as a workload's replicas select each other:
- * that makes the self-affinity case (the first pod of a group that must be near its own kind) common.
+ * and in about four of ten cases they are the pod's own labels (the empty selector for a pod without labels),
+ * as a workload's replicas select each other: that makes the self-affinity case (the first pod of a group
+ * that must be near its own kind) common.
  *
  * <p>Immutable: a configuring method returns a new arbitrary and leaves this one as it was.
  */
