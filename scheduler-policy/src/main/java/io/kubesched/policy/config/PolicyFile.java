@@ -13,8 +13,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
@@ -66,14 +68,14 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 public final class PolicyFile {
 
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final Set<String> TOP_LEVEL =
       Set.of("kind", "apiVersion", "predicates", "priorities", "percentageOfNodesToScore");
 
   private PolicyFile() {}
 
   /**
-   * Reads the Policy file at {@code file} (JSON is read as YAML, of which it is a subset), knowing the
-   * built-in names only; the same as {@code loader().read(file)}.
+   * Reads the Policy file at {@code file}, JSON or YAML, knowing the built-in names only; the same as {@code loader().read(file)}.
    *
    * @throws ConfigurationException if the file cannot be read, is not JSON/YAML, or is not a valid Policy;
    *     the message names the file, the field and the value
@@ -165,7 +167,7 @@ public final class PolicyFile {
     }
 
     /**
-     * Reads the Policy file at {@code file} (JSON is read as YAML, of which it is a subset).
+     * Reads the Policy file at {@code file}, JSON or YAML.
      *
      * @throws ConfigurationException if the file cannot be read, is not JSON/YAML, or is not a valid Policy;
      *     the message names the file, the field and the value
@@ -188,14 +190,29 @@ public final class PolicyFile {
      * @throws ConfigurationException if {@code text} is not a valid Policy
      */
     public Policy parse(String text, String source) {
-      JsonNode root;
-      try {
-        root = YAML.readTree(text);
-      } catch (JacksonException e) {
-        throw new ConfigurationException(
-            "policy file " + source + " is neither JSON nor YAML: " + e.getOriginalMessage(), e);
+      return new Reader(source, filters, scorers).policy(tree(text, source));
+    }
+
+    /**
+     * JSON is YAML, except that YAML forbids the tabs JSON files are often indented with: a text that looks
+     * like JSON is read as JSON first, then (a YAML flow mapping such as <code>{kind: Policy}</code>) as YAML.
+     */
+    private static JsonNode tree(String text, String source) {
+      @Nullable JacksonException jsonError = null;
+      if (text.stripLeading().startsWith("{")) {
+        try {
+          return JSON.readTree(text);
+        } catch (JacksonException e) {
+          jsonError = e;
+        }
       }
-      return new Reader(source, filters, scorers).policy(root);
+      try {
+        return YAML.readTree(text);
+      } catch (JacksonException e) {
+        var reported = jsonError != null ? jsonError : e;
+        throw new ConfigurationException(
+            "policy file " + source + " is neither JSON nor YAML: " + reported.getOriginalMessage(), reported);
+      }
     }
 
     private static void check(String name, String what, boolean builtIn, Set<String> registered) {
