@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  *       that its node carries takes that node's value (a label its node lacks stays open).
  * </ol>
  * A node fits if it carries every fixed label with the fixed value; with nothing fixed every node fits.
- * Kube found "the Service's pods" by the pod's own labels, not by the Service's selector; so does this filter.
+ * Kube found "the Service's pods" by the pod's own labels, not by the Service's selector; so does this filter
+ * (the predicate's first releases took the pods that the first Service's selector matches instead).
  *
  * <p>A rejection has kube's reason "node(s) didn't match service affinity" ({@link Violated}) and code
  * {@link FilterResult.Code#UNSCHEDULABLE}, as kube's plugin returned. Called without {@link #prepare}, {@link
