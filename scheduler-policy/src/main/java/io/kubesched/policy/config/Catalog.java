@@ -1,15 +1,14 @@
 package io.kubesched.policy.config;
 
-import io.kubesched.api.NodeInfo;
-import io.kubesched.api.PodInfo;
 import io.kubesched.policy.Filter;
-import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.Scorer;
 import io.kubesched.policy.WeightedScorer;
 import io.kubesched.policy.plugins.Filters;
 import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer;
 import io.kubesched.policy.plugins.ScoredResource;
 import io.kubesched.policy.plugins.Scorers;
+import io.kubesched.policy.plugins.ServiceAffinityFilter;
+import io.kubesched.policy.plugins.ServiceAntiAffinityScorer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,26 +25,32 @@ import tools.jackson.databind.JsonNode;
  * <p>Predicates: {@code CheckNodeUnschedulable}, {@code GeneralPredicates} (resources, host name, host
  * ports, node selector), {@code MatchNodeSelector}, {@code NoDiskConflict}, {@code PodFitsHost}, {@code
  * PodFitsHostPorts}, {@code PodFitsResources}, {@code PodToleratesNodeTaints}; any name with argument {@code
- * labelsPresence: {labels: [...], presence: bool}} (the former {@code CheckNodeLabelPresence}).
+ * labelsPresence: {labels: [...], presence: bool}} (the former {@code CheckNodeLabelPresence}) or {@code
+ * serviceAffinity: {labels: [...]}} (the former {@code CheckServiceAffinity}, {@link ServiceAffinityFilter}).
  *
  * <p>Priorities: {@code BalancedResourceAllocation}, {@code ImageLocalityPriority}, {@code
  * LeastRequestedPriority}, {@code MostRequestedPriority}, {@code NodeAffinityPriority}, {@code
  * SelectorSpreadPriority}, {@code TaintTolerationPriority}; any name with argument {@code labelPreference:
  * {label, presence}} (the former {@code NodeLabelPriority}) or {@code requestedToCapacityRatioArguments:
  * {shape: [{utilization, score}], resources: [{name, weight}]}} (the former {@code
- * RequestedToCapacityRatioPriority}).
+ * RequestedToCapacityRatioPriority}) or {@code serviceAntiAffinity: {label}} (the former {@code
+ * ServiceAntiAffinity}, {@link ServiceAntiAffinityScorer}).
+ *
+ * <p>Besides these, a Policy file may name the filters and scorers its reader's {@link PolicyFile.Loader} has
+ * registered; those take no argument.
  */
 final class Catalog {
 
   private static final Map<String, Supplier<List<Filter>>> PREDICATES = new LinkedHashMap<>();
   private static final Map<String, Supplier<Scorer>> PRIORITIES = new LinkedHashMap<>();
-  private static final Set<String> PREDICATE_ARGUMENTS = Set.of("labelsPresence");
+  private static final Set<String> PREDICATE_ARGUMENTS = Set.of("labelsPresence", "serviceAffinity");
   private static final Set<String> PRIORITY_ARGUMENTS =
-      Set.of("labelPreference", "requestedToCapacityRatioArguments");
+      Set.of("labelPreference", "requestedToCapacityRatioArguments", "serviceAntiAffinity");
   /** Former names that only exist with an argument, and the argument they need. */
   private static final Map<String, String> NEED_ARGUMENT =
       Map.of(
           "CheckNodeLabelPresence", "labelsPresence",
+          "CheckServiceAffinity", "serviceAffinity",
           "NodeLabelPriority", "labelPreference",
           "RequestedToCapacityRatioPriority", "requestedToCapacityRatioArguments");
 
@@ -72,6 +77,18 @@ final class Catalog {
 
   private Catalog() {}
 
+  /** @return whether a Policy file's predicate may be called {@code name} without registering it */
+  static boolean isBuiltInPredicate(String name) {
+    var argument = NEED_ARGUMENT.get(name);
+    return PREDICATES.containsKey(name) || argument != null && PREDICATE_ARGUMENTS.contains(argument);
+  }
+
+  /** @return whether a Policy file's priority may be called {@code name} without registering it */
+  static boolean isBuiltInPriority(String name) {
+    var argument = NEED_ARGUMENT.get(name);
+    return PRIORITIES.containsKey(name) || argument != null && PRIORITY_ARGUMENTS.contains(argument);
+  }
+
   static List<Filter> defaultFilters() {
     return Filters.defaults();
   }
@@ -85,23 +102,40 @@ final class Catalog {
     reader.object(entry, path, Set.of("name", "argument"));
     var name = reader.text(reader.required(entry, "name", path), path + ".name");
     var argument = entry.get("argument");
+    var registered = reader.registeredFilters().get(name);
     if (argument == null || argument.isNull()) {
       var filters = PREDICATES.get(name);
       if (filters != null) {
         return filters.get();
       }
-      throw unknownOrMissing(reader, path, name, "predicate", PREDICATES.keySet(), PREDICATE_ARGUMENTS);
+      if (registered != null) {
+        return List.of(registered);
+      }
+      throw unknownOrMissing(
+          reader, path, name, "predicate", PREDICATES.keySet(), reader.registeredFilters().keySet(),
+          PREDICATE_ARGUMENTS);
     }
     var argPath = path + ".argument";
-    var kind = single(reader, argument, argPath, PREDICATE_ARGUMENTS);
-    var spec = reader.object(argument.get(kind), argPath + "." + kind, Set.of("labels", "presence"));
-    var labels = reader.texts(reader.required(spec, "labels", argPath + "." + kind), argPath + "." + kind + ".labels");
-    if (labels.isEmpty()) {
-      throw reader.error(argPath + "." + kind + ".labels", "must name at least one label");
+    if (registered != null) {
+      throw reader.error(argPath, "is given to the registered predicate " + name + ", which takes none");
     }
-    boolean presence =
-        reader.bool(reader.required(spec, "presence", argPath + "." + kind), argPath + "." + kind + ".presence");
-    return List.of(renamed(name, Filters.labelPresence(labels, presence)));
+    var kind = single(reader, argument, argPath, PREDICATE_ARGUMENTS);
+    var kindPath = argPath + "." + kind;
+    if (kind.equals("serviceAffinity")) {
+      var spec = reader.object(argument.get(kind), kindPath, Set.of("labels"));
+      var labels = reader.texts(reader.required(spec, "labels", kindPath), kindPath + ".labels");
+      if (labels.isEmpty()) {
+        throw reader.error(kindPath + ".labels", "must name at least one label");
+      }
+      return List.of(Renamed.filter(name, new ServiceAffinityFilter(labels)));
+    }
+    var spec = reader.object(argument.get(kind), kindPath, Set.of("labels", "presence"));
+    var labels = reader.texts(reader.required(spec, "labels", kindPath), kindPath + ".labels");
+    if (labels.isEmpty()) {
+      throw reader.error(kindPath + ".labels", "must name at least one label");
+    }
+    boolean presence = reader.bool(reader.required(spec, "presence", kindPath), kindPath + ".presence");
+    return List.of(Renamed.filter(name, Filters.labelPresence(labels, presence)));
   }
 
   /** @return the weighted scorer one {@code priorities[i]} entry stands for */
@@ -113,21 +147,35 @@ final class Catalog {
       throw reader.error(path + ".weight", "must be a positive integer, was " + weight);
     }
     var argument = entry.get("argument");
+    var registered = reader.registeredScorers().get(name);
     if (argument == null || argument.isNull()) {
       var scorer = PRIORITIES.get(name);
       if (scorer != null) {
         return new WeightedScorer(scorer.get(), weight);
       }
-      throw unknownOrMissing(reader, path, name, "priority", PRIORITIES.keySet(), PRIORITY_ARGUMENTS);
+      if (registered != null) {
+        return new WeightedScorer(registered, weight);
+      }
+      throw unknownOrMissing(
+          reader, path, name, "priority", PRIORITIES.keySet(), reader.registeredScorers().keySet(),
+          PRIORITY_ARGUMENTS);
     }
     var argPath = path + ".argument";
+    if (registered != null) {
+      throw reader.error(argPath, "is given to the registered priority " + name + ", which takes none");
+    }
     var kind = single(reader, argument, argPath, PRIORITY_ARGUMENTS);
     var kindPath = argPath + "." + kind;
     if (kind.equals("labelPreference")) {
       var spec = reader.object(argument.get(kind), kindPath, Set.of("label", "presence"));
       var label = reader.text(reader.required(spec, "label", kindPath), kindPath + ".label");
       boolean presence = reader.bool(reader.required(spec, "presence", kindPath), kindPath + ".presence");
-      return new WeightedScorer(renamed(name, Scorers.nodeLabel(label, presence)), weight);
+      return new WeightedScorer(Renamed.scorer(name, Scorers.nodeLabel(label, presence)), weight);
+    }
+    if (kind.equals("serviceAntiAffinity")) {
+      var spec = reader.object(argument.get(kind), kindPath, Set.of("label"));
+      var label = reader.text(reader.required(spec, "label", kindPath), kindPath + ".label");
+      return new WeightedScorer(Renamed.scorer(name, new ServiceAntiAffinityScorer(label)), weight);
     }
     var spec = reader.object(argument.get(kind), kindPath, Set.of("shape", "resources"));
     var shape = new ArrayList<RequestedToCapacityRatioScorer.ShapePoint>();
@@ -162,7 +210,7 @@ final class Catalog {
       resources.addAll(ScoredResource.defaults());
     }
     try {
-      return new WeightedScorer(renamed(name, Scorers.requestedToCapacityRatio(shape, resources)), weight);
+      return new WeightedScorer(Renamed.scorer(name, Scorers.requestedToCapacityRatio(shape, resources)), weight);
     } catch (IllegalArgumentException invalid) {
       throw reader.error(kindPath, "is invalid: " + invalid.getMessage());
     }
@@ -178,44 +226,20 @@ final class Catalog {
   }
 
   private static RuntimeException unknownOrMissing(
-      PolicyFile.Reader reader, String path, String name, String what, Set<String> names, Set<String> arguments) {
+      PolicyFile.Reader reader,
+      String path,
+      String name,
+      String what,
+      Set<String> builtIn,
+      Set<String> registered,
+      Set<String> arguments) {
     var needed = NEED_ARGUMENT.get(name);
     if (needed != null) {
       return reader.error(path, what + " " + name + " needs an argument " + needed);
     }
     return reader.error(
         path + ".name",
-        "\"" + name + "\" is not a known " + what + "; valid: " + new TreeSet<>(names)
-            + ", or any name with an argument " + new TreeSet<>(arguments));
-  }
-
-  /** A filter under the name the Policy file gave it, so two label checks can live side by side. */
-  private static Filter renamed(String name, Filter filter) {
-    return new Filter() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public FilterResult filter(PodInfo pod, NodeInfo node) {
-        return filter.filter(pod, node);
-      }
-    };
-  }
-
-  /** A scorer (neither normalising nor preparing) under the name the Policy file gave it. */
-  private static Scorer renamed(String name, Scorer scorer) {
-    return new Scorer() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public long score(PodInfo pod, NodeInfo node) {
-        return scorer.score(pod, node);
-      }
-    };
+        "\"" + name + "\" is not a known " + what + "; valid: " + new TreeSet<>(builtIn) + ", registered: "
+            + new TreeSet<>(registered) + ", or any name with an argument " + new TreeSet<>(arguments));
   }
 }

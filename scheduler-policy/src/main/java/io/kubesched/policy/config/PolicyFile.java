@@ -1,15 +1,22 @@
 package io.kubesched.policy.config;
 
 import io.kubesched.api.ConfigurationException;
+import io.kubesched.policy.Filter;
 import io.kubesched.policy.Policy;
+import io.kubesched.policy.Scorer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
@@ -24,6 +31,10 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *   - name: ZoneRequired               # any name: the argument says what it is
  *     argument:
  *       labelsPresence: {labels: [topology.kubernetes.io/zone], presence: true}
+ *   - name: SameZoneAsService
+ *     argument:
+ *       serviceAffinity: {labels: [topology.kubernetes.io/zone]}
+ *   - name: GpuDriverReady             # registered by the caller: see Loader
  * priorities:
  *   - name: LeastRequestedPriority
  *     weight: 1
@@ -31,6 +42,10 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *     weight: 2
  *     argument:
  *       labelPreference: {label: disktype, presence: true}
+ *   - name: RackSpread
+ *     weight: 3
+ *     argument:
+ *       serviceAntiAffinity: {label: rack}
  * percentageOfNodesToScore: 50           # optional; kube-scheduler's KubeSchedulerConfiguration field
  * }</pre>
  *
@@ -38,55 +53,206 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * an empty list means none. Unknown names, missing arguments, non-positive weights and unknown fields are
  * errors whose message names the file, the field's path and the value, and lists what is valid. See {@link
  * Catalog} for the names.
+ *
+ * <p>{@link #read} and {@link #parse} know the built-in names only. To let a Policy file name filters and
+ * scorers of one's own, as kube-scheduler's former {@code RegisterFitPredicate} and {@code
+ * RegisterPriorityFunction} did, register them on a {@link Loader}:
+ *
+ * <pre>{@code
+ * Policy policy = PolicyFile.loader()
+ *     .filter("GpuDriverReady", new GpuDriverReadyFilter())
+ *     .scorer("PreferIdleGpus", new IdleGpuScorer())
+ *     .read(Path.of("/etc/scheduler/policy.yaml"));
+ * }</pre>
  */
 public final class PolicyFile {
 
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final Set<String> TOP_LEVEL =
       Set.of("kind", "apiVersion", "predicates", "priorities", "percentageOfNodesToScore");
 
   private PolicyFile() {}
 
   /**
-   * Reads the Policy file at {@code file} (JSON is read as YAML, of which it is a subset).
+   * Reads the Policy file at {@code file}, JSON or YAML, knowing the built-in names only; the same as {@code loader().read(file)}.
    *
    * @throws ConfigurationException if the file cannot be read, is not JSON/YAML, or is not a valid Policy;
    *     the message names the file, the field and the value
    */
   public static Policy read(Path file) {
-    String text;
-    try {
-      text = Files.readString(file);
-    } catch (IOException e) {
-      throw new ConfigurationException("policy file " + file + " cannot be read: " + e, e);
-    }
-    return parse(text, file.toString());
+    return Loader.BUILT_IN.read(file);
   }
 
   /**
-   * Reads a Policy from {@code text}.
+   * Reads a Policy from {@code text}, knowing the built-in names only; the same as {@code loader().parse(text,
+   * source)}.
    *
    * @param text the Policy, JSON or YAML
    * @param source how error messages name it, for example the file's path
    * @throws ConfigurationException if {@code text} is not a valid Policy
    */
   public static Policy parse(String text, String source) {
-    JsonNode root;
-    try {
-      root = YAML.readTree(text);
-    } catch (JacksonException e) {
-      throw new ConfigurationException(
-          "policy file " + source + " is neither JSON nor YAML: " + e.getOriginalMessage(), e);
-    }
-    return new Reader(source).policy(root);
+    return Loader.BUILT_IN.parse(text, source);
   }
 
-  /** Walks the tree, with the file's name for messages. */
+  /** @return a loader that knows the built-in names and nothing registered yet */
+  public static Loader loader() {
+    return Loader.BUILT_IN;
+  }
+
+  /**
+   * Reads Policy files that may name, besides the built-in predicates and priorities, filters and scorers the
+   * caller registered under a name of their own (kube-scheduler's former {@code RegisterFitPredicate} and
+   * {@code RegisterPriorityFunction}). A Policy file names a registered filter as a predicate without an
+   * argument ({@code - name: PredicateOne}) and a registered scorer as a priority with a weight and without an
+   * argument ({@code - name: PriorityOne, weight: 2}); the file's weight applies.
+   *
+   * <p>Predicate and priority names are separate, as in the Policy file: one name may be registered as both a
+   * filter and a scorer. A registered plugin whose {@code name()} differs from the registered name is used
+   * under the registered name, keeping its capabilities ({@link io.kubesched.policy.PreFilter}, {@link
+   * io.kubesched.policy.PreScorer}, {@link io.kubesched.policy.ScoreNormalizer}) and what it reads; every
+   * Policy read by this loader shares the registered instances, so they must be pure, as all filters and
+   * scorers are.
+   *
+   * <p>Immutable and thread-safe: each registration returns a new loader, the receiver is unchanged.
+   */
+  public static final class Loader {
+    static final Loader BUILT_IN = new Loader(Map.of(), Map.of());
+
+    private final Map<String, Filter> filters;
+    private final Map<String, Scorer> scorers;
+
+    private Loader(Map<String, Filter> filters, Map<String, Scorer> scorers) {
+      this.filters = filters;
+      this.scorers = scorers;
+    }
+
+    /**
+     * @param name the predicate name a Policy file will use
+     * @param filter the filter it stands for
+     * @return a loader that knows this loader's names and {@code name}
+     * @throws ConfigurationException if {@code name} is blank, a built-in predicate's name, or already
+     *     registered as a filter
+     */
+    public Loader filter(String name, Filter filter) {
+      check(name, "predicate", Catalog.isBuiltInPredicate(name), filters.keySet());
+      var registered = new LinkedHashMap<>(filters);
+      registered.put(name, Renamed.filter(name, filter));
+      return new Loader(Collections.unmodifiableMap(registered), scorers);
+    }
+
+    /**
+     * @param name the priority name a Policy file will use
+     * @param scorer the scorer it stands for (its weight comes from the file)
+     * @return a loader that knows this loader's names and {@code name}
+     * @throws ConfigurationException if {@code name} is blank, a built-in priority's name, or already
+     *     registered as a scorer
+     */
+    public Loader scorer(String name, Scorer scorer) {
+      check(name, "priority", Catalog.isBuiltInPriority(name), scorers.keySet());
+      var registered = new LinkedHashMap<>(scorers);
+      registered.put(name, Renamed.scorer(name, scorer));
+      return new Loader(filters, Collections.unmodifiableMap(registered));
+    }
+
+    /** @return the registered predicate names, in the order registered */
+    public Set<String> filterNames() {
+      return filters.keySet();
+    }
+
+    /** @return the registered priority names, in the order registered */
+    public Set<String> scorerNames() {
+      return scorers.keySet();
+    }
+
+    /**
+     * Reads the Policy file at {@code file}, JSON or YAML.
+     *
+     * @throws ConfigurationException if the file cannot be read, is not JSON/YAML, or is not a valid Policy;
+     *     the message names the file, the field and the value
+     */
+    public Policy read(Path file) {
+      String text;
+      try {
+        text = Files.readString(file);
+      } catch (IOException e) {
+        throw new ConfigurationException("policy file " + file + " cannot be read: " + e, e);
+      }
+      return parse(text, file.toString());
+    }
+
+    /**
+     * Reads a Policy from {@code text}.
+     *
+     * @param text the Policy, JSON or YAML
+     * @param source how error messages name it, for example the file's path
+     * @throws ConfigurationException if {@code text} is not a valid Policy
+     */
+    public Policy parse(String text, String source) {
+      return new Reader(source, filters, scorers).policy(tree(text, source));
+    }
+
+    /**
+     * JSON is YAML, except that YAML forbids the tabs JSON files are often indented with: a text that looks
+     * like JSON is read as JSON first, then (a YAML flow mapping such as <code>{kind: Policy}</code>) as YAML.
+     */
+    private static JsonNode tree(String text, String source) {
+      @Nullable JacksonException jsonError = null;
+      if (text.stripLeading().startsWith("{")) {
+        try {
+          return JSON.readTree(text);
+        } catch (JacksonException e) {
+          jsonError = e;
+        }
+      }
+      try {
+        return YAML.readTree(text);
+      } catch (JacksonException e) {
+        var reported = jsonError != null ? jsonError : e;
+        throw new ConfigurationException(
+            "policy file " + source + " is neither JSON nor YAML: " + reported.getOriginalMessage(), reported);
+      }
+    }
+
+    private static void check(String name, String what, boolean builtIn, Set<String> registered) {
+      if (name.isBlank()) {
+        throw new ConfigurationException("a registered " + what + " name must not be blank, was \"" + name + "\"");
+      }
+      if (builtIn) {
+        throw new ConfigurationException(
+            what + " " + name + " is built in and cannot be registered; choose another name");
+      }
+      if (registered.contains(name)) {
+        throw new ConfigurationException(
+            what + " " + name + " is already registered; registered: " + registered);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "PolicyFile.Loader{filters=" + filters.keySet() + ", scorers=" + scorers.keySet() + "}";
+    }
+  }
+
+  /** Walks the tree, with the file's name for messages and the registered plugins. */
   static final class Reader {
     private final String source;
+    private final Map<String, Filter> registeredFilters;
+    private final Map<String, Scorer> registeredScorers;
 
-    Reader(String source) {
+    Reader(String source, Map<String, Filter> registeredFilters, Map<String, Scorer> registeredScorers) {
       this.source = source;
+      this.registeredFilters = registeredFilters;
+      this.registeredScorers = registeredScorers;
+    }
+
+    Map<String, Filter> registeredFilters() {
+      return registeredFilters;
+    }
+
+    Map<String, Scorer> registeredScorers() {
+      return registeredScorers;
     }
 
     ConfigurationException error(String path, String problem) {
@@ -113,7 +279,13 @@ public final class PolicyFile {
         builder.filters(Catalog.defaultFilters());
       } else {
         for (var entry : list(predicates, "predicates")) {
-          Catalog.predicate(this, entry.path, entry.node).forEach(builder::filter);
+          for (var filter : Catalog.predicate(this, entry.path, entry.node)) {
+            try {
+              builder.filter(filter);
+            } catch (IllegalArgumentException duplicate) {
+              throw error(entry.path + ".name", "repeats a predicate: " + duplicate.getMessage());
+            }
+          }
         }
       }
       var priorities = root.get("priorities");

@@ -163,16 +163,16 @@ class PolicyFileTest {
             "predicates: [{name: PodFitsGpu}]",
             "policy file p.yaml: predicates[0].name \"PodFitsGpu\" is not a known predicate; valid: "
                 + "[CheckNodeUnschedulable, GeneralPredicates, MatchNodeSelector, NoDiskConflict, PodFitsHost, "
-                + "PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints], or any name with an argument "
-                + "[labelsPresence]"),
+                + "PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints], registered: [], or any name with "
+                + "an argument [labelsPresence, serviceAffinity]"),
         Arguments.of(
             "an unknown priority lists the valid names",
             "priorities: [{name: MostFreeGpu, weight: 1}]",
             "policy file p.yaml: priorities[0].name \"MostFreeGpu\" is not a known priority; valid: "
                 + "[BalancedResourceAllocation, ImageLocalityPriority, LeastRequestedPriority, "
                 + "MostRequestedPriority, NodeAffinityPriority, SelectorSpreadPriority, "
-                + "TaintTolerationPriority], or any name with an argument [labelPreference, "
-                + "requestedToCapacityRatioArguments]"),
+                + "TaintTolerationPriority], registered: [], or any name with an argument [labelPreference, "
+                + "requestedToCapacityRatioArguments, serviceAntiAffinity]"),
         Arguments.of(
             "a zero weight",
             "priorities: [{name: LeastRequestedPriority, weight: 0}]",
@@ -208,9 +208,65 @@ class PolicyFileTest {
             "policy file p.yaml: predicates[0].argument.labelsPresence.presence is required"),
         Arguments.of(
             "an unknown argument",
-            "predicates: [{name: Zone, argument: {serviceAffinity: {labels: [zone]}}}]",
-            "policy file p.yaml: predicates[0].argument.serviceAffinity is not a known field; valid: "
-                + "[labelsPresence]"),
+            "predicates: [{name: Zone, argument: {volumeLimits: {max: 3}}}]",
+            "policy file p.yaml: predicates[0].argument.volumeLimits is not a known field; valid: "
+                + "[labelsPresence, serviceAffinity]"),
+        Arguments.of(
+            "service affinity without labels",
+            "predicates: [{name: SameZone, argument: {serviceAffinity: {labels: []}}}]",
+            "policy file p.yaml: predicates[0].argument.serviceAffinity.labels must name at least one label"),
+        Arguments.of(
+            "service affinity with a missing labels field",
+            "predicates: [{name: SameZone, argument: {serviceAffinity: {}}}]",
+            "policy file p.yaml: predicates[0].argument.serviceAffinity.labels is required"),
+        Arguments.of(
+            "service affinity with labels that are not a list",
+            "predicates: [{name: SameZone, argument: {serviceAffinity: {labels: zone}}}]",
+            "policy file p.yaml: predicates[0].argument.serviceAffinity.labels must be a list, was \"zone\""),
+        Arguments.of(
+            "service affinity with an empty label",
+            "predicates: [{name: SameZone, argument: {serviceAffinity: {labels: [zone, \"\"]}}}]",
+            "policy file p.yaml: predicates[0].argument.serviceAffinity.labels[1] must be a non-empty string, "
+                + "was \"\""),
+        Arguments.of(
+            "service affinity with the priority's field",
+            "predicates: [{name: SameZone, argument: {serviceAffinity: {label: zone}}}]",
+            "policy file p.yaml: predicates[0].argument.serviceAffinity.label is not a known field; valid: "
+                + "[labels]"),
+        Arguments.of(
+            "the former service affinity predicate without its argument",
+            "predicates: [{name: CheckServiceAffinity}]",
+            "policy file p.yaml: predicates[0] predicate CheckServiceAffinity needs an argument serviceAffinity"),
+        Arguments.of(
+            "two service affinity predicates of one name",
+            "predicates: [{name: Same, argument: {serviceAffinity: {labels: [zone]}}}, "
+                + "{name: Same, argument: {serviceAffinity: {labels: [rack]}}}]",
+            "policy file p.yaml: predicates[1].name repeats a predicate: filter Same is already in the policy"),
+        Arguments.of(
+            "service anti-affinity without a label",
+            "priorities: [{name: RackSpread, weight: 3, argument: {serviceAntiAffinity: {}}}]",
+            "policy file p.yaml: priorities[0].argument.serviceAntiAffinity.label is required"),
+        Arguments.of(
+            "service anti-affinity with a list of labels",
+            "priorities: [{name: RackSpread, weight: 3, argument: {serviceAntiAffinity: {label: [rack]}}}]",
+            "policy file p.yaml: priorities[0].argument.serviceAntiAffinity.label must be a non-empty string, "
+                + "was [\"rack\"]"),
+        Arguments.of(
+            "service anti-affinity with the predicate's field",
+            "priorities: [{name: RackSpread, weight: 3, argument: {serviceAntiAffinity: {labels: [rack]}}}]",
+            "policy file p.yaml: priorities[0].argument.serviceAntiAffinity.labels is not a known field; valid: "
+                + "[label]"),
+        Arguments.of(
+            "service anti-affinity without a weight",
+            "priorities: [{name: RackSpread, argument: {serviceAntiAffinity: {label: rack}}}]",
+            "policy file p.yaml: priorities[0].weight is required"),
+        Arguments.of(
+            "two arguments in one priority",
+            "priorities: [{name: RackSpread, weight: 1, argument: {serviceAntiAffinity: {label: rack}, "
+                + "labelPreference: {label: rack, presence: true}}}]",
+            "policy file p.yaml: priorities[0].argument must hold exactly one of [labelPreference, "
+                + "requestedToCapacityRatioArguments, serviceAntiAffinity], had [serviceAntiAffinity, "
+                + "labelPreference]"),
         Arguments.of(
             "an unknown top-level field",
             "extenders: []",
@@ -246,9 +302,40 @@ class PolicyFileTest {
   }
 
   @Test
+  void json_indented_with_tabs_and_a_yaml_flow_mapping_are_both_read() {
+    var json = PolicyFile.parse("{\n\t\"kind\" : \"Policy\",\n\t\"predicates\" : [{\"name\" : \"PodFitsHost\"}]\n}", "p.json");
+    var flow = PolicyFile.parse("{kind: Policy, predicates: [{name: PodFitsHost}]}", "p.yaml");
+
+    assertEquals(List.of(Filters.nodeName().name()), filterNames(json));
+    assertEquals(List.of(Filters.nodeName().name()), filterNames(flow));
+  }
+
+  @Test
+  void the_service_rules_read_from_a_policy_file_decide_and_read_services() {
+    var policy =
+        PolicyFile.parse(
+            """
+            predicates:
+              - name: SameZone
+                argument: {serviceAffinity: {labels: [zone]}}
+            priorities:
+              - name: RackSpread
+                weight: 3
+                argument: {serviceAntiAffinity: {label: rack}}
+            """,
+            "p.yaml");
+
+    assertEquals(List.of("SameZone"), filterNames(policy));
+    assertEquals(List.of("RackSpread*3"), scorerNames(policy));
+    assertEquals(java.util.Set.of(io.kubesched.api.ClusterData.SERVICES), policy.reads());
+  }
+
+  @Test
   void text_that_is_neither_json_nor_yaml_is_an_error_naming_the_file() {
     var error = assertThrows(ConfigurationException.class, () -> PolicyFile.parse("predicates: [", "p.yaml"));
+    var json = assertThrows(ConfigurationException.class, () -> PolicyFile.parse("{\"kind\": [}", "p.json"));
 
     assertTrue(error.getMessage().startsWith("policy file p.yaml is neither JSON nor YAML: "), error.getMessage());
+    assertTrue(json.getMessage().startsWith("policy file p.json is neither JSON nor YAML: "), json.getMessage());
   }
 }
