@@ -196,14 +196,16 @@ class InterPodAffinityFilterTest {
         single(
             "PodAntiAffinity symmetry check b1: incoming pod and existing pod partially match each other on"
                 + " AffinityTerms",
-            pod().labels(Map.of("abc", "", "xyz", "")).antiAffinityExists("abc", "zone").antiAffinityExists("def", "zone"),
+            pod().labels(Map.of("abc", "", "xyz", ""))
+                .antiAffinityExists("abc", "zone").antiAffinityExists("def", "zone"),
             List.of(pod().node("node1").labels(Map.of("def", "", "xyz", ""))
                 .antiAffinityExists("abc", "zone").antiAffinityExists("def", "zone")),
             ANTI_AFFINITY),
         single(
             "PodAntiAffinity symmetry check b2: incoming pod and existing pod partially match each other on"
                 + " AffinityTerms",
-            pod().labels(Map.of("def", "", "xyz", "")).antiAffinityExists("abc", "zone").antiAffinityExists("def", "zone"),
+            pod().labels(Map.of("def", "", "xyz", ""))
+                .antiAffinityExists("abc", "zone").antiAffinityExists("def", "zone"),
             List.of(pod().node("node1").labels(Map.of("abc", "", "xyz", ""))
                 .antiAffinityExists("abc", "zone").antiAffinityExists("def", "zone")),
             ANTI_AFFINITY),

@@ -308,7 +308,7 @@ class InterPodAffinityScorerTest {
     assertArrayEquals(expected, scoresOf(scorer, pod.build(), cluster(nodes, pods, TEAM_NAMESPACES), preScore));
   }
 
-  // ---------------------------------------------------------------- TestPreferredAffinityWithHardPodAffinitySymmetricWeight
+  // ------------------------------------------------ TestPreferredAffinityWithHardPodAffinitySymmetricWeight
 
   private static Pod hardPodAffinity(Pod pod) {
     return pod.affinity(term(selector(in("service", "S1")), "region", Set.of("", "subteam2.team2"),
