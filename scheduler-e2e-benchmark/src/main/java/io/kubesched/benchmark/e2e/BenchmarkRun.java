@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -109,7 +110,8 @@ final class BenchmarkRun {
         }
         double backlogSeconds = (backlog.lastBoundNanos(resumed) - resumed) / 1e9;
         double cpu = placer.cpuSeconds();
-        var spread = Spread.of(admin);
+        var spread = Spread.of(admin, workload);
+        spread.constraint().ifPresent(check -> progress("placement: %s", check));
         var result =
             new RunResult(
                 workload,
@@ -138,18 +140,12 @@ final class BenchmarkRun {
   }
 
   private void populate(KubernetesClient admin, Creators creators) throws InterruptedException, ExecutionException {
-    admin
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(Workload.NAMESPACE).endMetadata().build())
-        .create();
+    for (var namespace : workload.namespaces()) {
+      var object = new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build();
+      admin.namespaces().resource(object).create();
+    }
     creators.run(workload.nodes(), i -> admin.nodes().resource(workload.node(i)).create());
-    creators.run(
-        workload.initialPods(),
-        i ->
-            create(
-                admin,
-                workload.pod(
-                    "initial-" + i, "default-scheduler", Workload.nodeName(i % workload.nodes()), null)));
+    creators.run(workload.initialPods(), i -> create(admin, workload.initialPod(i)));
   }
 
   private Placer startPlacer(TestCluster cluster) throws IOException {
@@ -160,7 +156,7 @@ final class BenchmarkRun {
       case KUBESCHED -> SchedulerProcess.kubesched(
           settings.jar(), cluster.adminKubeconfig(), contestant.schedulerName(), settings.qps(),
           settings.burst(), settings.jfrDir(), settings.workDir(), name);
-      case CEILING -> new CeilingBinder(cluster.admin(), workload.nodes());
+      case CEILING -> new CeilingBinder(cluster.admin(), workload.nodes(), workload.namespace());
     };
   }
 
@@ -193,11 +189,11 @@ final class BenchmarkRun {
   }
 
   private Pod pod(String role, int i) {
-    return workload.pod(String.format("%s-%05d", role, i), contestant.schedulerName(), null, role);
+    return workload.measuredPod(String.format("%s-%05d", role, i), contestant.schedulerName(), role);
   }
 
-  private static Watch watchRole(KubernetesClient admin, String role, PodTimes times) {
-    return admin.pods().inNamespace(Workload.NAMESPACE).withLabel(Workload.ROLE_LABEL, role).watch(times);
+  private Watch watchRole(KubernetesClient admin, String role, PodTimes times) {
+    return admin.pods().inNamespace(workload.namespace()).withLabel(Workload.ROLE_LABEL, role).watch(times);
   }
 
   private void awaitBound(PodTimes times, int expected, Placer placer) throws InterruptedException, IOException {
@@ -228,7 +224,7 @@ final class BenchmarkRun {
   }
 
   private static void create(KubernetesClient admin, Pod pod) {
-    admin.pods().inNamespace(Workload.NAMESPACE).resource(pod).create();
+    admin.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
   }
 
   private void progress(String format, Object... args) {
@@ -237,19 +233,29 @@ final class BenchmarkRun {
 
   /**
    * The placement left behind: the spread of per-node utilisation over all nodes (initial, warm-up and
-   * measured pods counted) and the measured pods left pending.
+   * measured pods counted), the measured pods left pending and, for a shape with an inter-pod constraint,
+   * whether the placement kept it ({@link PodShape#placementCheck}: logged, not tabled).
    */
-  record Spread(double cpu, double memory, int pending) {
+  record Spread(double cpu, double memory, int pending, Optional<String> constraint) {
 
-    static Spread of(KubernetesClient admin) {
+    static Spread of(KubernetesClient admin, Workload workload) {
       var allocatable = new HashMap<String, long[]>();
+      var zones = new HashMap<String, String>();
       for (Node node : admin.nodes().list().getItems()) {
+        var labels = node.getMetadata().getLabels();
+        if (labels != null && labels.containsKey(PodShape.ZONE)) {
+          zones.put(node.getMetadata().getName(), labels.get(PodShape.ZONE));
+        }
         var a = node.getStatus().getAllocatable();
         allocatable.put(node.getMetadata().getName(), new long[] {milli(a.get("cpu")), units(a.get("memory"))});
       }
       var requested = new HashMap<String, long[]>();
       int pending = 0;
-      for (Pod pod : admin.pods().inNamespace(Workload.NAMESPACE).list().getItems()) {
+      var pods = new ArrayList<Pod>();
+      for (var namespace : workload.namespaces()) {
+        pods.addAll(admin.pods().inNamespace(namespace).list().getItems());
+      }
+      for (Pod pod : pods) {
         var node = pod.getSpec().getNodeName();
         if (node == null || node.isEmpty()) {
           var role = pod.getMetadata().getLabels().get(Workload.ROLE_LABEL);
@@ -270,7 +276,7 @@ final class BenchmarkRun {
         cpu.add(100.0 * used[0] / e.getValue()[0]);
         memory.add(100.0 * used[1] / e.getValue()[1]);
       }
-      return new Spread(stddev(cpu), stddev(memory), pending);
+      return new Spread(stddev(cpu), stddev(memory), pending, workload.shape().placementCheck(zones, pods));
     }
 
     private static long milli(Quantity q) {

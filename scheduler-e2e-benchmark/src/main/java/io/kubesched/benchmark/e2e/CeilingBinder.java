@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The bind ceiling: no decisions, no cache, no rate limit. Every pending pod of {@link Contestant#CEILING}
  * is bound, as soon as the watch shows it, to the next node round-robin, by {@value #THREADS} threads at
- * once: as fast as this API server accepts bindings, the upper bound for any scheduler on it.
+ * once: as fast as this API server accepts bindings, the upper bound for any scheduler on it. It honours no
+ * constraint: with pod anti-affinity its pods share nodes with the initial pods and each other.
  */
 final class CeilingBinder implements Placer {
 
@@ -27,15 +28,18 @@ final class CeilingBinder implements Placer {
 
   private final KubernetesClient client;
   private final int nodes;
+  private final String namespace;
   private final Set<String> submitted = ConcurrentHashMap.newKeySet();
   private final AtomicInteger next = new AtomicInteger();
   private final AtomicReference<@Nullable Exception> failure = new AtomicReference<>();
   private @Nullable ExecutorService binders;
   private @Nullable Watch watch;
 
-  CeilingBinder(KubernetesClient client, int nodes) {
+  /** @param namespace where the pods to bind are */
+  CeilingBinder(KubernetesClient client, int nodes, String namespace) {
     this.client = client;
     this.nodes = nodes;
+    this.namespace = namespace;
     resume();
   }
 
@@ -61,7 +65,7 @@ final class CeilingBinder implements Placer {
     watch =
         client
             .pods()
-            .inNamespace(Workload.NAMESPACE)
+            .inNamespace(namespace)
             .withField("spec.schedulerName", Contestant.CEILING.schedulerName())
             .watch(
                 new Watcher<Pod>() {
@@ -90,7 +94,7 @@ final class CeilingBinder implements Placer {
         new BindingBuilder()
             .withNewMetadata()
             .withName(pod.getMetadata().getName())
-            .withNamespace(Workload.NAMESPACE)
+            .withNamespace(namespace)
             .withUid(pod.getMetadata().getUid())
             .endMetadata()
             .withNewTarget()
@@ -100,7 +104,7 @@ final class CeilingBinder implements Placer {
             .endTarget()
             .build();
     try {
-      client.bindings().inNamespace(Workload.NAMESPACE).resource(binding).create();
+      client.bindings().inNamespace(namespace).resource(binding).create();
     } catch (RuntimeException e) {
       failure.compareAndSet(null, e);
     }

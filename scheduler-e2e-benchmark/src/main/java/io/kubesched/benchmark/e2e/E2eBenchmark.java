@@ -25,13 +25,15 @@ public final class E2eBenchmark {
       usage: E2eBenchmark --project DIR --kube-scheduler BINARY --kube-version VERSION --out FILE
                           [--workloads NAME,...] [--reps N] [--contestants NAME,...] [--qps Q] [--burst B]
                           [--jfr DIR] [--work DIR] [--stall SECONDS] [--warmup PODS] [--stream-rate N]
-        --workloads    500-nodes, 5000-nodes, 5000-nodes-affinity (default: all three), or smoke
+        --workloads    500-nodes, 5000-nodes, 5000-nodes-affinity, 5000-nodes-anti-affinity,
+                       5000-nodes-spreading (default: all five), or smoke
         --reps         repetitions of each workload (default 3)
         --contestants  kube-scheduler, kubesched, ceiling (default: all three)
         --qps/--burst  client write limits of both schedulers (default 5000/5000, as scheduler_perf)
         --jfr DIR      record a JFR profile of each kubesched run into DIR
         --stall        end a run when no pod was bound for this long (default 60)
-        --warmup       pods each contestant places before the measured ones (default 500)
+        --warmup       pods each contestant places before the measured ones (default 500; with anti-affinity,
+                       warm-up, stream and backlog must fit one pod per free node: at most 1000)
         --stream-rate  pods created per second in the stream phase, for latency (default 50)
       """;
 
@@ -92,6 +94,17 @@ public final class E2eBenchmark {
     if (project == null || kubeScheduler == null || kubeVersion == null || out == null) {
       log.print("--project, --kube-scheduler, --kube-version and --out are required\n" + USAGE);
       return 2;
+    }
+    for (var workload : workloads) {
+      long measured = (long) warmup + workload.streamPods() + workload.pods();
+      if (measured > workload.measuredPodLimit()) {
+        log.printf(
+            "%s: a warm-up of %d, a stream of %d and a backlog of %d pods do not fit beside its %d initial pods"
+                + " (at most %d measured pods); choose --warmup %d or less%n",
+            workload.name(), warmup, workload.streamPods(), workload.pods(), workload.initialPods(),
+            workload.measuredPodLimit(), workload.measuredPodLimit() - workload.streamPods() - workload.pods());
+        return 2;
+      }
     }
     if (work == null) {
       work = Files.createTempDirectory("kubesched-e2e-benchmark-");

@@ -30,7 +30,7 @@ final class Report {
           String.format(
               "## %s: %,d nodes, %,d bound pods, a stream of %,d and a backlog of %,d pods to place%s%n%n",
               workload.name(), workload.nodes(), workload.initialPods(), workload.streamPods(), workload.pods(),
-              workload.nodeAffinity() ? " with required node affinity" : ""));
+              workload.shape().heading()));
       out.append("| | backlog pods/s | p50 ms | p90 ms | p99 ms | CPU s | peak RSS MiB | CPU spread | memory spread | pending |\n");
       out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (var contestant : Contestant.values()) {

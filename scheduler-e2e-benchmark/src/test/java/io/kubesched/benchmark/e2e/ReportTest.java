@@ -80,7 +80,9 @@ class ReportTest {
   @Test
   void workloads_and_contestants_are_named_as_on_the_command_line() {
     assertEquals(5_000, Workload.named("5000-nodes-affinity").nodes());
-    assertTrue(Workload.named("5000-nodes-affinity").nodeAffinity());
+    assertEquals(PodShape.NODE_AFFINITY, Workload.named("5000-nodes-affinity").shape());
+    assertEquals(PodShape.POD_ANTI_AFFINITY, Workload.named("5000-nodes-anti-affinity").shape());
+    assertEquals(PodShape.TOPOLOGY_SPREADING, Workload.named("5000-nodes-spreading").shape());
     assertEquals(Contestant.CEILING, Contestant.parse("ceiling"));
     assertEquals(Contestant.KUBE_SCHEDULER, Contestant.parse("kube-scheduler"));
     var unknown = assertThrows(IllegalArgumentException.class, () -> Workload.named("50-nodes"));

@@ -1,0 +1,224 @@
+package io.kubesched.benchmark.e2e;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What a workload's nodes and pods carry besides scheduler_perf's {@code node-default.yaml} and {@code
+ * pod-default.yaml} (test/integration/scheduler_perf in k8s.io/kubernetes v1.37.2): the node labels, the
+ * namespaces, the pods' labels and placement constraints.
+ */
+enum PodShape {
+  /** {@code pod-default.yaml}: no labels, no constraints; nodes unlabelled. */
+  PLAIN(""),
+  /**
+   * {@code pod-with-node-affinity.yaml} ({@code SchedulingNodeAffinity}): every pod, initial ones included,
+   * requires {@code topology.kubernetes.io/zone In [zone1, zone2]}; every node is labelled {@code zone1}.
+   */
+  NODE_AFFINITY(" with required node affinity"),
+  /**
+   * {@code pod-with-pod-anti-affinity.yaml} ({@code SchedulingPodAntiAffinity}): every pod, initial ones
+   * included, is labelled {@code color: green} and has a required anti-affinity to {@code color: green} on
+   * {@code kubernetes.io/hostname} in the namespaces {@value #ANTI_AFFINITY_MEASURED} and {@value
+   * #ANTI_AFFINITY_INITIAL}; initial pods are in {@value #ANTI_AFFINITY_INITIAL}, measured ones in {@value
+   * #ANTI_AFFINITY_MEASURED}. Nodes carry {@code kubernetes.io/hostname}, as scheduler_perf's do. A node holds
+   * one such pod at most.
+   */
+  POD_ANTI_AFFINITY(" with required pod anti-affinity on the hostname"),
+  /**
+   * {@code TopologySpreading}: initial pods are plain ({@code pod-default.yaml}) in a namespace of their own,
+   * as scheduler_perf creates each {@code createPods} step's pods in its own namespace; measured pods ({@code
+   * pod-with-topology-spreading.yaml}) are labelled {@code color: blue} and spread over {@code
+   * topology.kubernetes.io/zone} with {@code maxSkew: 5}, {@code DoNotSchedule}, selecting {@code color:
+   * blue}. Nodes carry {@code kubernetes.io/hostname} and the zone {@code moon-1}, {@code moon-2}, {@code
+   * moon-3} round-robin (scheduler_perf's {@code labelNodePrepareStrategy}). No initial pod matches the
+   * selector, so the spread is valid (every zone 0) when the measured pods start.
+   */
+  TOPOLOGY_SPREADING(" with a zone spread constraint (maxSkew 5)");
+
+  /** The namespace of {@link #PLAIN} and {@link #NODE_AFFINITY} pods, initial and measured. */
+  static final String NAMESPACE = "bench";
+
+  static final String ANTI_AFFINITY_INITIAL = "sched-0";
+  static final String ANTI_AFFINITY_MEASURED = "sched-1";
+  static final String SPREADING_INITIAL = "bench-initial";
+
+  static final String HOSTNAME = "kubernetes.io/hostname";
+  static final String ZONE = "topology.kubernetes.io/zone";
+  static final List<String> SPREAD_ZONES = List.of("moon-1", "moon-2", "moon-3");
+  static final int MAX_SKEW = 5;
+
+  /** Pods of 100m CPU a node of 4 CPU holds (memory and the pod limit allow more). */
+  static final int PLAIN_PODS_PER_NODE = 40;
+
+  private static final Map<String, String> GREEN = Map.of("color", "green");
+  private static final Map<String, String> BLUE = Map.of("color", "blue");
+
+  private final String heading;
+
+  PodShape(String heading) {
+    this.heading = heading;
+  }
+
+  /** What the table's heading adds after the workload's sizes: empty, or " with …". */
+  String heading() {
+    return heading;
+  }
+
+  /** How many of this shape's pods one node can hold. */
+  int podsPerNode() {
+    return this == POD_ANTI_AFFINITY ? 1 : PLAIN_PODS_PER_NODE;
+  }
+
+  /** The namespace of the initial pods. */
+  String initialNamespace() {
+    return switch (this) {
+      case PLAIN, NODE_AFFINITY -> NAMESPACE;
+      case POD_ANTI_AFFINITY -> ANTI_AFFINITY_INITIAL;
+      case TOPOLOGY_SPREADING -> SPREADING_INITIAL;
+    };
+  }
+
+  /** The namespace of the measured pods (warm-up, stream, backlog). */
+  String measuredNamespace() {
+    return this == POD_ANTI_AFFINITY ? ANTI_AFFINITY_MEASURED : NAMESPACE;
+  }
+
+  /** The labels of node {@code index}, named {@code name}. */
+  Map<String, String> nodeLabels(int index, String name) {
+    return switch (this) {
+      case PLAIN -> Map.of();
+      case NODE_AFFINITY -> Map.of(ZONE, "zone1");
+      case POD_ANTI_AFFINITY -> Map.of(HOSTNAME, name);
+      case TOPOLOGY_SPREADING -> Map.of(HOSTNAME, name, ZONE, SPREAD_ZONES.get(index % SPREAD_ZONES.size()));
+    };
+  }
+
+  /**
+   * The labels of a pod.
+   *
+   * @param measured whether it is a measured pod rather than an initial one
+   * @param extra labels to add (the phase's), possibly none
+   */
+  Map<String, String> podLabels(boolean measured, Map<String, String> extra) {
+    var own =
+        switch (this) {
+          case PLAIN, NODE_AFFINITY -> Map.<String, String>of();
+          case POD_ANTI_AFFINITY -> GREEN;
+          case TOPOLOGY_SPREADING -> measured ? BLUE : Map.<String, String>of();
+        };
+    if (own.isEmpty() || extra.isEmpty()) {
+      return own.isEmpty() ? extra : own;
+    }
+    var all = new HashMap<>(own);
+    all.putAll(extra);
+    return Map.copyOf(all);
+  }
+
+  /**
+   * Whether a placement kept this shape's inter-pod constraint, for the run's log: the scheduler under test
+   * may not honour it (the bind ceiling never does).
+   *
+   * @param zoneByNode each node's {@value #ZONE} label, where it has one
+   * @param pods the bound and pending pods of the workload's namespaces
+   * @return for {@link #POD_ANTI_AFFINITY}, how many green pods share a node with another; for {@link
+   *     #TOPOLOGY_SPREADING}, the blue pods per zone and their skew; empty for the other shapes
+   */
+  Optional<String> placementCheck(Map<String, String> zoneByNode, List<Pod> pods) {
+    switch (this) {
+      case POD_ANTI_AFFINITY -> {
+        var byNode = new HashMap<String, Integer>();
+        for (var pod : pods) {
+          var node = pod.getSpec().getNodeName();
+          if (node != null && !node.isEmpty() && hasLabels(pod, GREEN)) {
+            byNode.merge(node, 1, Integer::sum);
+          }
+        }
+        int sharing = byNode.values().stream().filter(n -> n > 1).mapToInt(Integer::intValue).sum();
+        return Optional.of(sharing + " anti-affinity pods share a node with another (0 honours the constraint)");
+      }
+      case TOPOLOGY_SPREADING -> {
+        var byZone = new TreeMap<String, Integer>();
+        SPREAD_ZONES.forEach(zone -> byZone.put(zone, 0));
+        for (var pod : pods) {
+          var zone = zoneByNode.get(String.valueOf(pod.getSpec().getNodeName()));
+          if (zone != null && hasLabels(pod, BLUE) && pod.getMetadata().getNamespace().equals(NAMESPACE)) {
+            byZone.merge(zone, 1, Integer::sum);
+          }
+        }
+        int skew = byZone.values().stream().mapToInt(Integer::intValue).max().orElse(0)
+            - byZone.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+        return Optional.of(
+            "spread pods per zone " + byZone + ", skew " + skew + " (at most " + MAX_SKEW + " honours the constraint)");
+      }
+      default -> {
+        return Optional.empty();
+      }
+    }
+  }
+
+  private static boolean hasLabels(Pod pod, Map<String, String> wanted) {
+    var labels = pod.getMetadata().getLabels();
+    return labels != null && labels.entrySet().containsAll(wanted.entrySet());
+  }
+
+  /**
+   * Adds this shape's placement constraints to {@code pod}.
+   *
+   * @param measured whether it is a measured pod rather than an initial one
+   */
+  void constrain(PodBuilder pod, boolean measured) {
+    switch (this) {
+      case PLAIN -> {}
+      case NODE_AFFINITY ->
+          pod.editSpec()
+              .withNewAffinity()
+              .withNewNodeAffinity()
+              .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+              .addNewNodeSelectorTerm()
+              .addNewMatchExpression()
+              .withKey(ZONE)
+              .withOperator("In")
+              .withValues("zone1", "zone2")
+              .endMatchExpression()
+              .endNodeSelectorTerm()
+              .endRequiredDuringSchedulingIgnoredDuringExecution()
+              .endNodeAffinity()
+              .endAffinity()
+              .endSpec();
+      case POD_ANTI_AFFINITY ->
+          pod.editSpec()
+              .withNewAffinity()
+              .withNewPodAntiAffinity()
+              .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+              .withNewLabelSelector()
+              .withMatchLabels(GREEN)
+              .endLabelSelector()
+              .withTopologyKey(HOSTNAME)
+              .withNamespaces(ANTI_AFFINITY_MEASURED, ANTI_AFFINITY_INITIAL)
+              .endRequiredDuringSchedulingIgnoredDuringExecution()
+              .endPodAntiAffinity()
+              .endAffinity()
+              .endSpec();
+      case TOPOLOGY_SPREADING -> {
+        if (measured) {
+          pod.editSpec()
+              .addNewTopologySpreadConstraint()
+              .withMaxSkew(MAX_SKEW)
+              .withTopologyKey(ZONE)
+              .withWhenUnsatisfiable("DoNotSchedule")
+              .withNewLabelSelector()
+              .withMatchLabels(BLUE)
+              .endLabelSelector()
+              .endTopologySpreadConstraint()
+              .endSpec();
+        }
+      }
+    }
+  }
+}

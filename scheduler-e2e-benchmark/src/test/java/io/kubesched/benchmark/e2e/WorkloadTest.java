@@ -1,0 +1,309 @@
+package io.kubesched.benchmark.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/** The workloads' nodes and pods: the earlier three as they were, the constrained two as scheduler_perf's. */
+class WorkloadTest {
+
+  private static final Workload ANTI_AFFINITY = Workload.named("5000-nodes-anti-affinity");
+  private static final Workload SPREADING = Workload.named("5000-nodes-spreading");
+
+  // The objects the earlier three workloads created, written out as Workload built them before the shapes.
+
+  private static Node earlierNode(int i, boolean nodeAffinity) {
+    var resources =
+        Map.of("cpu", new Quantity("4"), "memory", new Quantity("32Gi"), "pods", new Quantity("110"));
+    return new NodeBuilder()
+        .withNewMetadata()
+        .withName(Workload.nodeName(i))
+        .withLabels(nodeAffinity ? Map.of("topology.kubernetes.io/zone", "zone1") : Map.of())
+        .endMetadata()
+        .withNewStatus()
+        .withCapacity(resources)
+        .withAllocatable(resources)
+        .addNewCondition()
+        .withType("Ready")
+        .withStatus("True")
+        .endCondition()
+        .endStatus()
+        .build();
+  }
+
+  private static Pod earlierPod(
+      String name, String schedulerName, @Nullable String nodeName, @Nullable String role, boolean nodeAffinity) {
+    var pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace("bench")
+            .withLabels(role == null ? Map.of() : Map.of(Workload.ROLE_LABEL, role))
+            .endMetadata()
+            .withNewSpec()
+            .withSchedulerName(schedulerName)
+            .withNodeName(nodeName)
+            .addNewContainer()
+            .withName("pause")
+            .withImage("pause:3.10.2")
+            .addNewPort()
+            .withContainerPort(80)
+            .endPort()
+            .withNewResources()
+            .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("500Mi")))
+            .withLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("500Mi")))
+            .endResources()
+            .endContainer()
+            .endSpec();
+    if (nodeAffinity) {
+      pod.editSpec()
+          .withNewAffinity()
+          .withNewNodeAffinity()
+          .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+          .addNewNodeSelectorTerm()
+          .addNewMatchExpression()
+          .withKey("topology.kubernetes.io/zone")
+          .withOperator("In")
+          .withValues("zone1", "zone2")
+          .endMatchExpression()
+          .endNodeSelectorTerm()
+          .endRequiredDuringSchedulingIgnoredDuringExecution()
+          .endNodeAffinity()
+          .endAffinity()
+          .endSpec();
+    }
+    return pod.build();
+  }
+
+  @Test
+  void the_earlier_three_workloads_and_the_smoke_workload_create_the_same_objects_as_before() {
+    assertEquals(
+        List.of("500-nodes", "5000-nodes", "5000-nodes-affinity"),
+        Workload.ALL.subList(0, 3).stream().map(Workload::name).toList());
+    var sizes = List.of(List.of(500, 500, 1_000, 1_000), List.of(5_000, 1_000, 1_000, 10_000),
+        List.of(5_000, 5_000, 1_000, 10_000), List.of(20, 20, 50, 100));
+    var workloads = new ArrayList<>(Workload.ALL.subList(0, 3));
+    workloads.add(Workload.SMOKE);
+    for (int w = 0; w < workloads.size(); w++) {
+      var workload = workloads.get(w);
+      boolean affinity = workload.name().equals("5000-nodes-affinity");
+      assertEquals(
+          sizes.get(w),
+          List.of(workload.nodes(), workload.initialPods(), workload.streamPods(), workload.pods()),
+          workload.name());
+      assertEquals(List.of("bench"), workload.namespaces(), workload.name());
+      assertEquals("bench", workload.namespace(), workload.name());
+      for (int i : new int[] {0, 1, workload.nodes() - 1}) {
+        assertEquals(earlierNode(i, affinity), workload.node(i), workload.name() + " node " + i);
+      }
+      for (int i : new int[] {0, 7, workload.initialPods() - 1, workload.initialPods() + 3}) {
+        assertEquals(
+            earlierPod("initial-" + i, "default-scheduler", Workload.nodeName(i % workload.nodes()), null, affinity),
+            workload.initialPod(i),
+            workload.name() + " initial pod " + i);
+      }
+      for (var role : List.of(Workload.WARMUP, Workload.STREAM, Workload.BACKLOG)) {
+        assertEquals(
+            earlierPod(role + "-00042", "kubesched", null, role, affinity),
+            workload.measuredPod(role + "-00042", "kubesched", role),
+            workload.name() + " " + role + " pod");
+      }
+    }
+  }
+
+  private static PodAffinityTerm antiAffinityTerm(Pod pod) {
+    var terms = pod.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+    assertEquals(1, terms.size(), pod.getMetadata().getName());
+    return terms.get(0);
+  }
+
+  /** Whether {@code term}, of a pod in {@code namespace}, selects {@code other} (matchLabels only, as here). */
+  private static boolean selects(PodAffinityTerm term, String namespace, Pod other) {
+    var namespaces = term.getNamespaces().isEmpty() ? List.of(namespace) : term.getNamespaces();
+    var labels = other.getMetadata().getLabels();
+    return namespaces.contains(other.getMetadata().getNamespace())
+        && labels.entrySet().containsAll(term.getLabelSelector().getMatchLabels().entrySet());
+  }
+
+  @Test
+  void anti_affinity_pods_carry_the_templates_term_in_sched_0_and_sched_1_and_nodes_their_hostname() {
+    var expected = new LabelSelector(List.of(), Map.of("color", "green"));
+    var initial = ANTI_AFFINITY.initialPod(3);
+    var measured = ANTI_AFFINITY.measuredPod("stream-00001", "kubesched", Workload.STREAM);
+    assertAll(
+        () -> assertEquals(List.of("sched-0", "sched-1"), ANTI_AFFINITY.namespaces()),
+        () -> assertEquals("sched-0", initial.getMetadata().getNamespace()),
+        () -> assertEquals("sched-1", measured.getMetadata().getNamespace()),
+        () -> assertEquals(Map.of("color", "green"), initial.getMetadata().getLabels()),
+        () -> assertEquals(
+            Map.of("color", "green", Workload.ROLE_LABEL, Workload.STREAM), measured.getMetadata().getLabels()),
+        () -> assertNull(measured.getSpec().getNodeName()),
+        () -> assertEquals(Map.of("kubernetes.io/hostname", "node-04999"),
+            ANTI_AFFINITY.node(4_999).getMetadata().getLabels()));
+    for (var pod : List.of(initial, measured)) {
+      var term = antiAffinityTerm(pod);
+      assertAll(
+          () -> assertEquals(expected, term.getLabelSelector()),
+          () -> assertEquals("kubernetes.io/hostname", term.getTopologyKey()),
+          () -> assertEquals(List.of("sched-1", "sched-0"), term.getNamespaces()),
+          () -> assertNull(term.getNamespaceSelector()),
+          () -> assertTrue(selects(term, pod.getMetadata().getNamespace(), initial)),
+          () -> assertTrue(selects(term, pod.getMetadata().getNamespace(), measured)));
+    }
+  }
+
+  @Test
+  void initial_anti_affinity_pods_are_placed_without_breaking_the_anti_affinity() {
+    var pods =
+        IntStream.range(0, ANTI_AFFINITY.initialPods()).mapToObj(ANTI_AFFINITY::initialPod).toList();
+    var byNode = new HashMap<String, List<Pod>>();
+    pods.forEach(p -> byNode.computeIfAbsent(p.getSpec().getNodeName(), n -> new ArrayList<>()).add(p));
+    assertEquals(ANTI_AFFINITY.initialPods(), byNode.size(), "nodes with an initial pod");
+    for (var onNode : byNode.values()) {
+      for (var pod : onNode) {
+        for (var other : onNode) {
+          // The topology is the hostname, so a node is a domain: no other pod there may be selected.
+          assertTrue(
+              pod == other || !selects(antiAffinityTerm(pod), pod.getMetadata().getNamespace(), other),
+              () -> pod.getMetadata().getName() + " shares " + pod.getSpec().getNodeName());
+        }
+      }
+    }
+  }
+
+  @Test
+  void the_anti_affinity_phases_fit_one_pod_per_free_node_and_a_workload_that_does_not_is_refused() {
+    assertEquals(4_000, ANTI_AFFINITY.measuredPodLimit());
+    assertTrue(
+        500 + ANTI_AFFINITY.streamPods() + ANTI_AFFINITY.pods() <= ANTI_AFFINITY.measuredPodLimit(),
+        "the default warm-up, stream and backlog do not fit");
+    assertEquals(2_000, ANTI_AFFINITY.pods(), "scheduler_perf's 5000Nodes_2000Pods");
+    var tooMany =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new Workload("w", 5_000, 1_000, 1_000, 3_001, PodShape.POD_ANTI_AFFINITY));
+    assertTrue(tooMany.getMessage().contains("do not fit"), tooMany.getMessage());
+    var twoOnANode =
+        assertThrows(
+            IllegalArgumentException.class, () -> new Workload("w", 10, 11, 0, 0, PodShape.POD_ANTI_AFFINITY));
+    assertTrue(twoOnANode.getMessage().contains("more than 1 on a node"), twoOnANode.getMessage());
+    new Workload("w", 10, 11, 0, 0, PodShape.PLAIN);
+  }
+
+  @Test
+  void a_warm_up_that_does_not_fit_the_anti_affinity_workload_is_refused_before_anything_starts() throws Exception {
+    var bytes = new ByteArrayOutputStream();
+    var log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    String[] args = {
+      "--project", "/nonexistent", "--kube-scheduler", "/nonexistent", "--kube-version", "v0",
+      "--out", "/nonexistent/out.md", "--workloads", "5000-nodes,5000-nodes-anti-affinity", "--warmup", "1001"
+    };
+    assertEquals(2, E2eBenchmark.run(args, log));
+    var message = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(message.contains("5000-nodes-anti-affinity: a warm-up of 1001"), message);
+    assertTrue(message.contains("choose --warmup 1000 or less"), message);
+  }
+
+  @Test
+  void spreading_nodes_have_three_zones_round_robin_and_only_measured_pods_carry_the_constraint() {
+    var zones = new HashMap<String, Integer>();
+    for (int i = 0; i < SPREADING.nodes(); i++) {
+      var labels = SPREADING.node(i).getMetadata().getLabels();
+      assertEquals(List.of("moon-1", "moon-2", "moon-3").get(i % 3), labels.get("topology.kubernetes.io/zone"));
+      assertEquals(Workload.nodeName(i), labels.get("kubernetes.io/hostname"));
+      zones.merge(labels.get("topology.kubernetes.io/zone"), 1, Integer::sum);
+    }
+    assertEquals(Map.of("moon-1", 1_667, "moon-2", 1_667, "moon-3", 1_666), zones);
+
+    var measured = SPREADING.measuredPod("backlog-00001", "kubesched", Workload.BACKLOG);
+    var constraints = measured.getSpec().getTopologySpreadConstraints();
+    assertEquals(1, constraints.size());
+    var constraint = constraints.get(0);
+    assertAll(
+        () -> assertEquals(5, constraint.getMaxSkew()),
+        () -> assertEquals("topology.kubernetes.io/zone", constraint.getTopologyKey()),
+        () -> assertEquals("DoNotSchedule", constraint.getWhenUnsatisfiable()),
+        () -> assertEquals(new LabelSelector(List.of(), Map.of("color", "blue")), constraint.getLabelSelector()),
+        () -> assertEquals(
+            Map.of("color", "blue", Workload.ROLE_LABEL, Workload.BACKLOG), measured.getMetadata().getLabels()),
+        () -> assertEquals("bench", measured.getMetadata().getNamespace()),
+        () -> assertEquals(List.of("bench-initial", "bench"), SPREADING.namespaces()));
+
+    var initial = SPREADING.initialPod(4_999);
+    assertAll(
+        () -> assertEquals(Map.of(), initial.getMetadata().getLabels()),
+        () -> assertTrue(initial.getSpec().getTopologySpreadConstraints().isEmpty()),
+        () -> assertNull(initial.getSpec().getAffinity()),
+        () -> assertEquals("node-04999", initial.getSpec().getNodeName()));
+  }
+
+  @Test
+  void the_spread_is_valid_when_the_measured_pods_start() {
+    var selector = SPREADING.measuredPod("x", "kubesched", Workload.WARMUP)
+        .getSpec().getTopologySpreadConstraints().get(0).getLabelSelector().getMatchLabels();
+    var matchingByZone = new HashMap<String, Integer>(Map.of("moon-1", 0, "moon-2", 0, "moon-3", 0));
+    for (int i = 0; i < SPREADING.initialPods(); i++) {
+      var pod = SPREADING.initialPod(i);
+      if (pod.getMetadata().getNamespace().equals(SPREADING.namespace())
+          && pod.getMetadata().getLabels().entrySet().containsAll(selector.entrySet())) {
+        var node = Integer.parseInt(pod.getSpec().getNodeName().substring("node-".length()));
+        matchingByZone.merge(
+            SPREADING.node(node).getMetadata().getLabels().get("topology.kubernetes.io/zone"), 1, Integer::sum);
+      }
+    }
+    int skew = matchingByZone.values().stream().mapToInt(Integer::intValue).max().orElseThrow()
+        - matchingByZone.values().stream().mapToInt(Integer::intValue).min().orElseThrow();
+    assertTrue(skew <= PodShape.MAX_SKEW, () -> "skew at start: " + matchingByZone);
+  }
+
+  @Test
+  void the_placement_check_counts_anti_affinity_pods_sharing_a_node_and_the_spread_skew() {
+    var a = ANTI_AFFINITY.initialPod(0);
+    var b = new PodBuilder(ANTI_AFFINITY.measuredPod("b", "kubesched", Workload.STREAM))
+        .editSpec().withNodeName("node-00000").endSpec().build();
+    var c = new PodBuilder(ANTI_AFFINITY.measuredPod("c", "kubesched", Workload.STREAM))
+        .editSpec().withNodeName("node-01001").endSpec().build();
+    var pending = ANTI_AFFINITY.measuredPod("d", "kubesched", Workload.STREAM);
+    assertEquals(
+        "2 anti-affinity pods share a node with another (0 honours the constraint)",
+        PodShape.POD_ANTI_AFFINITY.placementCheck(Map.of(), List.of(a, b, c, pending)).orElseThrow());
+    assertTrue(
+        PodShape.POD_ANTI_AFFINITY.placementCheck(Map.of(), List.of(a, c, pending)).orElseThrow().startsWith("0 "));
+
+    var zones = new HashMap<String, String>();
+    var pods = new ArrayList<Pod>();
+    for (int i = 0; i < 9; i++) {
+      zones.put(Workload.nodeName(i), SPREADING.node(i).getMetadata().getLabels().get("topology.kubernetes.io/zone"));
+      pods.add(SPREADING.initialPod(i));
+    }
+    for (int i = 0; i < 7; i++) {
+      // Every third node is in moon-1: seven blue pods there, none elsewhere.
+      pods.add(new PodBuilder(SPREADING.measuredPod("s" + i, "kubesched", Workload.BACKLOG))
+          .editSpec().withNodeName(Workload.nodeName(3 * (i % 3))).endSpec().build());
+    }
+    assertEquals(
+        "spread pods per zone {moon-1=7, moon-2=0, moon-3=0}, skew 7 (at most 5 honours the constraint)",
+        PodShape.TOPOLOGY_SPREADING.placementCheck(zones, pods).orElseThrow());
+    assertTrue(PodShape.PLAIN.placementCheck(zones, pods).isEmpty());
+  }
+}
