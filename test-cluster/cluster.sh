@@ -24,7 +24,7 @@ export GOTOOLCHAIN=local GOFLAGS=-mod=readonly
 k8s_version=$(awk '$1 == "k8s.io/kubernetes" {print $2}' "$here/go.mod")
 etcd_version=$(awk '$1 == "go.etcd.io/etcd/server/v3" {print $2}' "$here/go.mod")
 cache="${KUBESCHED_CLUSTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubesched/test-cluster}"
-bin="$cache/k8s-$k8s_version-etcd-$etcd_version-$(sha256sum "$here/go.sum" "$here/cmd/clusterutil/main.go" | sha256sum | cut -c1-12)"
+bin="$cache/k8s-$k8s_version-etcd-$etcd_version-$(cat "$here/go.sum" "$here/cmd/clusterutil/main.go" | sha256sum | cut -c1-12)"
 
 log() { echo "cluster: $*" >&2; }
 die() { log "$*"; exit 1; }
