@@ -27,15 +27,18 @@ public final class PodAdapter {
    * @return what a placement policy needs of {@code pod}: besides names and scheduling constraints, its
    *     controller (the owner reference with {@code controller: true}; the first, should there be several),
    *     its {@link #effectiveRequests effective} and {@link #nonZeroRequests non-zero} requests, node
-   *     affinity, the volumes that can conflict on a node, and its containers' and init containers' images
+   *     affinity, the volumes that can conflict on a node, its containers' and init containers' images, its
+   *     pod affinity and anti-affinity, topology spread constraints, scheduling gates, the persistent volume
+   *     claims its volumes use and its resource claims
    * @throws MalformedObjectException naming the pod, field and value, if a quantity, toleration, port, node
-   *     affinity operator or volume cannot be read
+   *     affinity operator, volume, label selector of a pod affinity term or spread constraint, {@code
+   *     whenUnsatisfiable} or inclusion policy cannot be read
    */
   public static PodInfo toPodInfo(Pod pod) {
     var meta = pod.getMetadata();
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
     var object = describe(pod);
-    var resources = PodRequests.of(spec, object);
+    var resources = PodRequests.of(spec, pod.getStatus(), object);
     var requests = resources.effective();
     return PodInfo.builder(orEmpty(meta.getNamespace()), orEmpty(meta.getName()))
         .uid(orEmpty(meta.getUid()))
@@ -52,6 +55,12 @@ public final class PodAdapter {
         .hostPorts(hostPorts(spec, object))
         .volumes(PodVolumes.read(spec, object))
         .images(images(spec))
+        .podAffinity(PodAffinities.affinity(spec.getAffinity(), object))
+        .podAntiAffinity(PodAffinities.antiAffinity(spec.getAffinity(), object))
+        .topologySpreadConstraints(SpreadConstraints.read(spec, object))
+        .schedulingGates(schedulingGates(spec))
+        .persistentVolumeClaims(PodVolumes.claims(spec, orEmpty(meta.getName())))
+        .resourceClaims(resourceClaims(spec))
         .build();
   }
 
@@ -63,11 +72,19 @@ public final class PodAdapter {
    * then the pod overhead. A request left unset where a limit is set counts as the limit, as the API server
    * defaults it, at container and at pod level. {@code pods} is 1.
    *
-   * @throws MalformedObjectException naming the pod, container, field and value of a malformed quantity
+   * <p>A pod resized in place counts as kube-scheduler 1.37 counts it: per resource, the larger of what its
+   * spec requests and what its status says the kubelet allocated and actuated ({@code
+   * status.containerStatuses[].allocatedResources} and {@code resources.requests}, or the pod-level {@code
+   * status.allocatedResources} and {@code status.resources.requests} where reported), the spec left out while
+   * its {@code PodResizePending} condition says {@code Infeasible}. A pod that reports no such status counts
+   * its spec.
+   *
+   * @throws MalformedObjectException naming the pod, container, field and value of a malformed quantity, in
+   *     its spec or status
    */
   public static Resources effectiveRequests(Pod pod) {
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
-    return PodRequests.of(spec, describe(pod)).effective().toResources(1);
+    return PodRequests.of(spec, pod.getStatus(), describe(pod)).effective().toResources(1);
   }
 
   /**
@@ -83,7 +100,7 @@ public final class PodAdapter {
    */
   public static Resources nonZeroRequests(Pod pod) {
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
-    var resources = PodRequests.of(spec, describe(pod));
+    var resources = PodRequests.of(spec, pod.getStatus(), describe(pod));
     return resources.nonZero(resources.effective()).toResources(1);
   }
 
@@ -155,6 +172,24 @@ public final class PodAdapter {
       }
     }
     return ports;
+  }
+
+  /** The names of the scheduling gates, in order; an unset name reads as empty. */
+  private static List<String> schedulingGates(PodSpec spec) {
+    var gates = new ArrayList<String>();
+    for (var gate : orEmpty(spec.getSchedulingGates())) {
+      gates.add(gate == null ? "" : orEmpty(gate.getName()));
+    }
+    return gates;
+  }
+
+  /** The names of {@code spec.resourceClaims}, in order; an unset name reads as empty. */
+  private static List<String> resourceClaims(PodSpec spec) {
+    var claims = new ArrayList<String>();
+    for (var claim : orEmpty(spec.getResourceClaims())) {
+      claims.add(claim == null ? "" : orEmpty(claim.getName()));
+    }
+    return claims;
   }
 
   /** Kubernetes' {@code GetControllerOf}: the first owner reference marked as the controller. */

@@ -191,7 +191,38 @@ final class Fixtures {
     }
 
     PodFixture affinity(NodeAffinity nodeAffinity) {
-      builder.editSpec().withNewAffinity().withNodeAffinity(nodeAffinity).endAffinity().endSpec();
+      builder.editSpec().editOrNewAffinity().withNodeAffinity(nodeAffinity).endAffinity().endSpec();
+      return this;
+    }
+
+    PodFixture podAffinity(io.fabric8.kubernetes.api.model.PodAffinity podAffinity) {
+      builder.editSpec().editOrNewAffinity().withPodAffinity(podAffinity).endAffinity().endSpec();
+      return this;
+    }
+
+    PodFixture podAntiAffinity(io.fabric8.kubernetes.api.model.PodAntiAffinity podAntiAffinity) {
+      builder.editSpec().editOrNewAffinity().withPodAntiAffinity(podAntiAffinity).endAffinity().endSpec();
+      return this;
+    }
+
+    PodFixture spread(io.fabric8.kubernetes.api.model.TopologySpreadConstraint constraint) {
+      builder.editSpec().addToTopologySpreadConstraints(constraint).endSpec();
+      return this;
+    }
+
+    PodFixture schedulingGate(String name) {
+      builder.editSpec().addNewSchedulingGate().withName(name).endSchedulingGate().endSpec();
+      return this;
+    }
+
+    PodFixture resourceClaim(String name, String templateName) {
+      builder
+          .editSpec()
+          .addNewResourceClaim()
+          .withName(name)
+          .withResourceClaimTemplateName(templateName)
+          .endResourceClaim()
+          .endSpec();
       return this;
     }
 
@@ -236,6 +267,55 @@ final class Fixtures {
               .build();
       builder.editSpec().addToTolerations(toleration).endSpec();
       return this;
+    }
+
+    /**
+     * A container status as the kubelet reports it during an in-place resize: what it allocated and what it
+     * actuated ({@code resources.requests}); an empty map for unset, {@code null} actuated for no {@code
+     * resources} at all.
+     */
+    PodFixture containerStatus(
+        String name, Map<String, Quantity> allocated, @Nullable Map<String, Quantity> actuated) {
+      builder.editOrNewStatus().addToContainerStatuses(status(name, allocated, actuated)).endStatus();
+      return this;
+    }
+
+    /** An init container's status, as {@link #containerStatus}. */
+    PodFixture initContainerStatus(
+        String name, Map<String, Quantity> allocated, @Nullable Map<String, Quantity> actuated) {
+      builder.editOrNewStatus().addToInitContainerStatuses(status(name, allocated, actuated)).endStatus();
+      return this;
+    }
+
+    /** The pod-level {@code status.allocatedResources} and {@code status.resources.requests} ({@code null}: none). */
+    PodFixture podStatusResources(Map<String, Quantity> allocated, @Nullable Map<String, Quantity> actuated) {
+      var status = builder.editOrNewStatus().withAllocatedResources(allocated);
+      if (actuated != null) {
+        status.withNewResources().withRequests(actuated).endResources();
+      }
+      status.endStatus();
+      return this;
+    }
+
+    PodFixture condition(String type, String status, String reason) {
+      builder
+          .editOrNewStatus()
+          .addNewCondition()
+          .withType(type)
+          .withStatus(status)
+          .withReason(reason)
+          .endCondition()
+          .endStatus();
+      return this;
+    }
+
+    private static io.fabric8.kubernetes.api.model.ContainerStatus status(
+        String name, Map<String, Quantity> allocated, @Nullable Map<String, Quantity> actuated) {
+      var status = new io.fabric8.kubernetes.api.model.ContainerStatusBuilder().withName(name).withAllocatedResources(allocated);
+      if (actuated != null) {
+        status.withNewResources().withRequests(actuated).endResources();
+      }
+      return status.build();
     }
 
     Pod build() {
