@@ -23,8 +23,15 @@ import java.util.Set;
  *
  * <p>The constraints are the pod's own; a pod without any gets the {@linkplain PodTopologySpreadArgs default
  * constraints}, whose selector selects the pods its Services and controlling ReplicationController, ReplicaSet
- * or StatefulSet select (no default constraint applies when none is found). A constraint's selector is
- * narrowed by the pod's values of its {@code matchLabelKeys}.
+ * or StatefulSet select (no default constraint applies when none is found).
+ *
+ * <p>{@code matchLabelKeys}: a 1.37 API server, creating a pod, adds {@code key In (value)} to the constraint's
+ * selector for each key the pod carries (MatchLabelKeysInPodTopologySpreadSelectorMerge, on by default), and
+ * kube-scheduler 1.37 (MatchLabelKeysInPodTopologySpread, on by default) again narrows the selector by {@code
+ * key = value} for each key the pod carries. This filter does what the scheduler does: for a pod the server has
+ * already merged, the second narrowing selects the same pods; for a pod created without the merge it gives the
+ * scheduler's result. An absent selector stays absent (it selects no pod); the empty selector narrowed by a
+ * key selects the pods with the pod's value of it.
  *
  * <p>As kube's PreFilter, {@link #prepare} counts once per pod, over every node of the snapshot, the selected
  * pods (in the pod's namespace, not being deleted) in each domain of each constraint. A node counts only if it
@@ -39,6 +46,12 @@ import java.util.Set;
  * FilterResult.Code#UNSCHEDULABLE_AND_UNRESOLVABLE}; a node where the skew would exceed {@code maxSkew}
  * with {@link SkewExceeded}, code {@link FilterResult.Code#UNSCHEDULABLE} (other pods leaving could resolve
  * it). Immutable and thread-safe; the prepared filters too.
+ *
+ * <p>Deviations from kube: a pod's controller is found by kind and name, as the model's {@link
+ * io.kubesched.api.Owner} has no API version (kube also requires {@code v1} for a ReplicationController and
+ * {@code apps/v1} for a ReplicaSet or StatefulSet); a selector kube cannot parse (an {@code In} without values)
+ * is matched as written rather than failing the pod; kube's preemption hooks (PreFilter's AddPod/RemovePod),
+ * queueing hints, pod signatures and the skip for pods with a deferred resize are not part of this model.
  */
 public final class PodTopologySpreadFilter implements Filter, PreFilter {
 
@@ -136,7 +149,7 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
     if (constraints.isEmpty()) {
       return Unconstrained.INSTANCE;
     }
-    return new Prepared(constraints, State.of(pod, constraints, cluster.nodes()));
+    return new Prepared(pod, constraints, State.of(pod, constraints, cluster.nodes()));
   }
 
   @Override
@@ -200,14 +213,19 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
     }
   }
 
-  /** The filter prepared for one pod. Immutable. */
+  /** The filter prepared for one pod: it filters that pod's nodes. Immutable. */
   static final class Prepared implements Filter {
     private final List<Constraint> constraints;
     private final State state;
+    private final boolean[] selfMatch;
 
-    Prepared(List<Constraint> constraints, State state) {
+    Prepared(PodInfo pod, List<Constraint> constraints, State state) {
       this.constraints = List.copyOf(constraints);
       this.state = state;
+      this.selfMatch = new boolean[constraints.size()];
+      for (int i = 0; i < selfMatch.length; i++) {
+        selfMatch[i] = constraints.get(i).selects(pod.labels());
+      }
     }
 
     List<Constraint> constraints() {
@@ -232,11 +250,10 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
           return FilterResult.unresolvable(new MissingTopologyLabel(c.topologyKey()));
         }
         int minimum = state.globalMinimum(i, c.minDomains());
-        boolean selfMatch = c.selects(pod.labels());
         int matching = state.counts().get(i).getOrDefault(value, 0);
-        if ((long) matching + (selfMatch ? 1 : 0) - minimum > c.maxSkew()) {
+        if ((long) matching + (selfMatch[i] ? 1 : 0) - minimum > c.maxSkew()) {
           return FilterResult.unschedulable(
-              new SkewExceeded(c.topologyKey(), value, matching, selfMatch, minimum, c.maxSkew()));
+              new SkewExceeded(c.topologyKey(), value, matching, selfMatch[i], minimum, c.maxSkew()));
         }
       }
       return FilterResult.fit();

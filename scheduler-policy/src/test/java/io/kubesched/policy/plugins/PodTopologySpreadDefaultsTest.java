@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.LabelSelector;
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -168,8 +168,8 @@ class PodTopologySpreadDefaultsTest {
 
   @Test
   void readsWorkloadSelectorsOnlyWithDefaultConstraints() {
-    var all = Set.of(io.kubesched.api.ClusterData.SERVICES, io.kubesched.api.ClusterData.REPLICATION_CONTROLLERS,
-        io.kubesched.api.ClusterData.REPLICA_SETS, io.kubesched.api.ClusterData.STATEFUL_SETS);
+    var all = Set.of(ClusterData.SERVICES, ClusterData.REPLICATION_CONTROLLERS,
+        ClusterData.REPLICA_SETS, ClusterData.STATEFUL_SETS);
     assertEquals(all, new PodTopologySpreadFilter().reads());
     assertEquals(all, new PodTopologySpreadScorer().reads());
     assertEquals(Set.of(), new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).reads());

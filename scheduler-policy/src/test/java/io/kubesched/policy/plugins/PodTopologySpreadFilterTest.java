@@ -10,7 +10,6 @@ import io.kubesched.policy.FilterResult.Code;
 import io.kubesched.policy.Reason;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.policy.ScoreNormalizer;
 import java.util.Arrays;
 import java.util.List;
@@ -91,7 +92,7 @@ class PodTopologySpreadScorerTest {
   void aSnapshotWithoutNodesIsSkipped() {
     var pod = makePod().name("p").label("foo", "")
         .spreadConstraint(1, "zone", SCHEDULE_ANYWAY, fooSelector, null, null, null, null).obj();
-    var scorer = new PodTopologySpreadScorer().prepare(pod, List.of(), io.kubesched.api.ClusterSnapshot.of(List.of()));
+    var scorer = new PodTopologySpreadScorer().prepare(pod, List.of(), ClusterSnapshot.of(List.of()));
     assertFalse(scorer instanceof PodTopologySpreadScorer.Prepared);
   }
 
@@ -101,7 +102,7 @@ class PodTopologySpreadScorerTest {
     var pod = makePod().name("p").label("foo", "")
         .spreadConstraint(1, "zone", SCHEDULE_ANYWAY, fooSelector, null, null, null, null).obj();
     var scorer = new PodTopologySpreadScorer()
-        .prepare(pod, List.of(node), io.kubesched.api.ClusterSnapshot.of(List.of(node)));
+        .prepare(pod, List.of(node), ClusterSnapshot.of(List.of(node)));
     scorer.score(pod, node);
     assertThrows(IllegalStateException.class,
         () -> ((ScoreNormalizer) scorer).normalize(pod, new long[2]));
