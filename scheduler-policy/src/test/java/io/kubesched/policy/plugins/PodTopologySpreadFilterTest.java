@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.FilterResult.Code;
 import io.kubesched.policy.Reason;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.stream.Stream;
@@ -21,12 +22,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * TestPreFilterDisabled}).
  *
  * <p>Not ported: {@code TestPreFilterState}'s "matchLabelKeys ignored when feature gate disabled" (it runs with
- * the MatchLabelKeysInPodTopologySpread gate off; 1.37 has it on by default); {@code TestPreFilterStateAddPod}
- * and {@code TestPreFilterStateRemovePod} (kube's PreFilter extensions for preemption, which the model does
- * not have); {@code TestPodTopoSignatures} (pod signatures for batched scheduling) and {@code
+ * the MatchLabelKeysInPodTopologySpread gate off; 1.37 has it on by default); {@code TestPodTopoSignatures} (pod signatures for batched scheduling) and {@code
  * TestPodTopologySpread_DeferredResizeSkipped} (in-place resize), neither in the model. Where a kube case runs
  * with a gate off but sets nothing the gate governs, it is ported: its result is the same with the gate on.
- * Kube compares both of its two "critical paths"; the prepared state here keeps only the smallest count, which
+ * {@code TestPreFilterStateAddPod} and {@code TestPreFilterStateRemovePod} test kube's incremental update of the
+ * state for preemption, which the model does not have: they are ported as the state prepared afresh with the pod
+ * added or removed, which must equal kube's updated state; two RemovePod cases are not ported ("remove a pod
+ * when scheduling node affinity matched pod with NodeInclusionPolicy disabled" and "... enabled"): the pod they
+ * remove is not in their snapshot, so kube's count drops below what the snapshot holds, which a state prepared
+ * afresh cannot reproduce. Kube compares both of its two "critical paths"; the prepared state here keeps only the smallest count, which
  * is what the first path holds and the filter reads.
  */
 class PodTopologySpreadFilterTest {
@@ -42,6 +46,10 @@ class PodTopologySpreadFilterTest {
       assertEquals(false, prepared instanceof PodTopologySpreadFilter.Prepared, "PreFilter skips: " + prepared);
       return;
     }
+    assertPreFilterState(tt, prepared);
+  }
+
+  private static void assertPreFilterState(Case tt, io.kubesched.policy.Filter prepared) {
     var got = assertInstanceOf(PodTopologySpreadFilter.Prepared.class, prepared);
     var want = tt.wantPreFilterState;
     assertNotNull(want);
@@ -50,6 +58,43 @@ class PodTopologySpreadFilterTest {
     for (int i = 0; i < want.criticalPaths.size(); i++) {
       assertEquals(want.criticalPaths.get(i).first().matchNum(), got.state().minimums()[i], "CriticalPaths[" + i + "][0]");
     }
+  }
+
+  // ---------------------------------------------------------------- TestPreFilterStateAddPod, ...RemovePod
+
+  private static final TscW nodeConstraint = tsc(1, "node", fooSelector, 1, HONOR, IGNORE);
+  private static final TscW zoneConstraint = tsc(1, "zone", fooSelector, 1, HONOR, IGNORE);
+
+  /**
+   * Kube's AddPod updates the PreFilter state as if {@code addedPod} ran on {@code nodes[nodeIdx]}; here the
+   * state is prepared afresh over the snapshot with that pod placed there, and must equal kube's.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("addPodCases")
+  void TestPreFilterStateAddPod(Case tt) {
+    var added = tt.addedPod;
+    assertNotNull(added);
+    var pods = new ArrayList<>(tt.existingPods);
+    pods.add(added.toBuilder().nodeName(tt.nodes.get(tt.nodeIdx).name()).build());
+    tt.existingPods(pods);
+    assertPreFilterState(tt, new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).prepare(tt.pod(), tt.cluster()));
+  }
+
+  /**
+   * Kube's RemovePod updates the PreFilter state as if the pod had left {@code nodes[nodeIdx]}; here the state is
+   * prepared afresh over the snapshot without that pod, and must equal kube's.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("removePodCases")
+  void TestPreFilterStateRemovePod(Case tt) {
+    var deleted = tt.deletedPodIdx >= 0 && tt.deletedPodIdx < tt.existingPods.size()
+        ? tt.existingPods.get(tt.deletedPodIdx)
+        : tt.deletedPod;
+    assertNotNull(deleted);
+    var pods = new ArrayList<>(tt.existingPods);
+    pods.remove(deleted);
+    tt.existingPods(pods);
+    assertPreFilterState(tt, new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).prepare(tt.pod(), tt.cluster()));
   }
 
   // ---------------------------------------------------------------- TestSingleConstraint, TestMultipleConstraints
@@ -857,6 +902,486 @@ class PodTopologySpreadFilterTest {
         .pod(makePod().name("p").label("foo", "").obj())
         .nodes(List.of(makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj()))
         .wantPrefilterStatus(SKIP);
+  }
+
+  static Stream<Case> addPodCases() {
+    return Stream.of(
+        addPod0(), addPod1(), addPod2(), addPod3(), addPod4(),
+        addPod5(), addPod6(), addPod7(), addPod8(), addPod9(),
+        addPod10(), addPod11(), addPod12(), addPod13(), addPod14(),
+        addPod15());
+  }
+
+  private static Case addPod0() {
+    return tc()
+        .name("node a and b both impact current min match")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .addedPod(makePod().name("p-a1").node("node-a").label("foo", "").obj())
+        .existingPods(null)
+        .nodeIdx(0)
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj()))
+        .want(preFilterState()
+            .constraints(List.of(nodeConstraint))
+            .criticalPaths(List.of(paths(cp("node-b", 0), cp("node-a", 1))))
+            .tpValueToMatchNum(List.of(ints("node-a", 1, "node-b", 0))));
+  }
+
+  private static Case addPod1() {
+    return tc()
+        .name("only node a impacts current min match")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .addedPod(makePod().name("p-a1").node("node-a").label("foo", "").obj())
+        .existingPods(List.of(makePod().name("p-b1").node("node-b").label("foo", "").obj()))
+        .nodeIdx(0)
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj()))
+        .want(preFilterState()
+            .constraints(List.of(nodeConstraint))
+            .criticalPaths(List.of(paths(cp("node-a", 1), cp("node-b", 1))))
+            .tpValueToMatchNum(List.of(ints("node-a", 1, "node-b", 1))));
+  }
+
+  private static Case addPod2() {
+    return tc()
+        .name("add a pod in a different namespace doesn't change topologyKeyToMinPodsMap")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .addedPod(makePod().name("p-a1").namespace("ns1").node("node-a").label("foo", "").obj())
+        .existingPods(List.of(makePod().name("p-b1").node("node-b").label("foo", "").obj()))
+        .nodeIdx(0)
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj()))
+        .want(preFilterState()
+            .constraints(List.of(nodeConstraint))
+            .criticalPaths(List.of(paths(cp("node-a", 0), cp("node-b", 1))))
+            .tpValueToMatchNum(List.of(ints("node-a", 0, "node-b", 1))));
+  }
+
+  private static Case addPod3() {
+    return tc()
+        .name("add pod on non-critical node won't trigger re-calculation")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .addedPod(makePod().name("p-b2").node("node-b").label("foo", "").obj())
+        .existingPods(List.of(makePod().name("p-b1").node("node-b").label("foo", "").obj()))
+        .nodeIdx(1)
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj()))
+        .want(preFilterState()
+            .constraints(List.of(nodeConstraint))
+            .criticalPaths(List.of(paths(cp("node-a", 0), cp("node-b", 2))))
+            .tpValueToMatchNum(List.of(ints("node-a", 0, "node-b", 2))));
+  }
+
+  private static Case addPod4() {
+    return tc()
+        .name("node a and x both impact topologyKeyToMinPodsMap on zone and node")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null)
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .addedPod(makePod().name("p-a1").node("node-a").label("foo", "").obj())
+        .existingPods(null)
+        .nodeIdx(0)
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint, nodeConstraint))
+            .criticalPaths(List.of(paths(cp("zone2", 0), cp("zone1", 1)), paths(cp("node-x", 0), cp("node-a", 1))))
+            .tpValueToMatchNum(List.of(ints("zone1", 1, "zone2", 0), ints("node-a", 1, "node-x", 0))));
+  }
+
+  private static Case addPod5() {
+    return tc()
+        .name("only node a impacts topologyKeyToMinPodsMap on zone and node")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null)
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .addedPod(makePod().name("p-a1").node("node-a").label("foo", "").obj())
+        .existingPods(List.of(makePod().name("p-x1").node("node-x").label("foo", "").obj()))
+        .nodeIdx(0)
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint, nodeConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 1), cp("zone2", 1)), paths(cp("node-a", 1), cp("node-x", 1))))
+            .tpValueToMatchNum(List.of(ints("zone1", 1, "zone2", 1), ints("node-a", 1, "node-x", 1))));
+  }
+
+  private static Case addPod6() {
+    return tc()
+        .name("node a impacts topologyKeyToMinPodsMap on node, node x impacts topologyKeyToMinPodsMap on zone")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null)
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .addedPod(makePod().name("p-a1").node("node-a").label("foo", "").obj())
+        .existingPods(List.of(
+            makePod().name("p-b1").node("node-b").label("foo", "").obj(),
+            makePod().name("p-b2").node("node-b").label("foo", "").obj(),
+            makePod().name("p-x1").node("node-x").label("foo", "").obj()))
+        .nodeIdx(0)
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint, nodeConstraint))
+            .criticalPaths(List.of(paths(cp("zone2", 1), cp("zone1", 3)), paths(cp("node-a", 1), cp("node-x", 1))))
+            .tpValueToMatchNum(List.of(ints("zone1", 3, "zone2", 1), ints("node-a", 1, "node-b", 2, "node-x", 1))));
+  }
+
+  private static Case addPod7() {
+    return tc()
+        .name("Constraints hold different labelSelectors, node a impacts topologyKeyToMinPodsMap on zone")
+        .preemptor(makePod().name("p").label("foo", "").label("bar", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null)
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, barSelector, null, null, null, null).obj())
+        .addedPod(makePod().name("p-a1").node("node-a").label("foo", "").obj())
+        .existingPods(List.of(
+            makePod().name("p-b1").node("node-b").label("foo", "").label("bar", "").obj(),
+            makePod().name("p-x1").node("node-x").label("foo", "").label("bar", "").obj(),
+            makePod().name("p-x2").node("node-x").label("bar", "").obj()))
+        .nodeIdx(0)
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint, tsc(1, "node", barSelector, 1, HONOR, IGNORE)))
+            .criticalPaths(List.of(paths(cp("zone2", 1), cp("zone1", 2)), paths(cp("node-a", 0), cp("node-b", 1))))
+            .tpValueToMatchNum(List.of(ints("zone1", 2, "zone2", 1), ints("node-a", 0, "node-b", 1, "node-x", 2))));
+  }
+
+  private static Case addPod8() {
+    return tc()
+        .name("Constraints hold different labelSelectors, node a impacts topologyKeyToMinPodsMap on both zone and node")
+        .preemptor(makePod().name("p").label("foo", "").label("bar", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null)
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, barSelector, null, null, null, null).obj())
+        .addedPod(makePod().name("p-a1").node("node-a").label("foo", "").label("bar", "").obj())
+        .existingPods(List.of(
+            makePod().name("p-b1").node("node-b").label("bar", "").obj(),
+            makePod().name("p-x1").node("node-x").label("foo", "").label("bar", "").obj(),
+            makePod().name("p-x2").node("node-x").label("bar", "").obj()))
+        .nodeIdx(0)
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint, tsc(1, "node", barSelector, 1, HONOR, IGNORE)))
+            .criticalPaths(List.of(paths(cp("zone1", 1), cp("zone2", 1)), paths(cp("node-a", 1), cp("node-b", 1))))
+            .tpValueToMatchNum(List.of(ints("zone1", 1, "zone2", 1), ints("node-a", 1, "node-b", 1, "node-x", 2))));
+  }
+
+  private static Case addPod9() {
+    return tc()
+        .name("add a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy disabled")
+        .preemptor(makePod().name("p").label("foo", "").nodeAffinityNotIn("foo", List.of("bar"))
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodeIdx(0)
+        .addedPod(makePod().name("p-a1").node("node-a").label("foo", "").label("zone", "zone1").obj())
+        .existingPods(List.of(
+            makePod().name("p-a2").node("node-a").label("foo", "").label("zone", "zone1").obj(),
+            makePod().name("p-b1").node("node-b").label("foo", "").label("zone", "zone2").obj()))
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").label("foo", "bar").obj(),
+            makeNode().name("node-b").label("zone", "zone2").label("node", "node-b").label("foo", "").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone2", 1), cp("", Integer.MAX_VALUE))))
+            .tpValueToMatchNum(List.of(ints("zone2", 1))))
+        .enableNodeInclusionPolicy(false);
+  }
+
+  private static Case addPod10() {
+    return tc()
+        .name("add a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy enabled")
+        .preemptor(makePod().name("p").label("foo", "").nodeAffinityNotIn("foo", List.of("bar"))
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodeIdx(0)
+        .addedPod(makePod().name("p-a1").node("node-a").label("foo", "").label("zone", "zone1").obj())
+        .existingPods(List.of(
+            makePod().name("p-a2").node("node-a").label("foo", "").label("zone", "zone1").obj(),
+            makePod().name("p-b1").node("node-b").label("foo", "").label("zone", "zone2").obj()))
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").label("foo", "bar").obj(),
+            makeNode().name("node-b").label("zone", "zone2").label("node", "node-b").label("foo", "").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone2", 1), cp("", Integer.MAX_VALUE))))
+            .tpValueToMatchNum(List.of(ints("zone2", 1))))
+        .enableNodeInclusionPolicy(true);
+  }
+
+  private static Case addPod11() {
+    return tc()
+        .name("add a pod when scheduling node affinity matched pod with NodeInclusionPolicy disabled")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodeIdx(1)
+        .addedPod(makePod().name("p-b1").node("node-b").label("foo", "").label("zone", "zone2").obj())
+        .existingPods(List.of(
+            makePod().name("p-a1").node("node-a").label("foo", "").label("zone", "zone1").obj(),
+            makePod().name("p-b2").node("node-b").label("foo", "").label("zone", "zone2").obj()))
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").label("foo", "bar").obj(),
+            makeNode().name("node-b").label("zone", "zone2").label("node", "node-b").label("foo", "").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 1), cp("zone2", 2))))
+            .tpValueToMatchNum(List.of(ints("zone1", 1, "zone2", 2))))
+        .enableNodeInclusionPolicy(false);
+  }
+
+  private static Case addPod12() {
+    return tc()
+        .name("add a pod when scheduling node affinity matched pod with NodeInclusionPolicy enabled")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodeIdx(1)
+        .addedPod(makePod().name("p-b1").node("node-b").label("foo", "").label("zone", "zone2").obj())
+        .existingPods(List.of(
+            makePod().name("p-a1").node("node-a").label("foo", "").label("zone", "zone1").obj(),
+            makePod().name("p-b2").node("node-b").label("foo", "").label("zone", "zone2").obj()))
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").label("foo", "bar").obj(),
+            makeNode().name("node-b").label("zone", "zone2").label("node", "node-b").label("foo", "").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 1), cp("zone2", 2))))
+            .tpValueToMatchNum(List.of(ints("zone1", 1, "zone2", 2))))
+        .enableNodeInclusionPolicy(true);
+  }
+
+  private static Case addPod13() {
+    return tc()
+        .name("add a label selector not matched pod when with NodeInclusionPolicy enabled")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodeIdx(1)
+        .addedPod(makePod().name("p-b1").node("node-b").label("zone", "zone2").obj())
+        .existingPods(List.of(
+            makePod().name("p-a1").node("node-a").label("foo", "").label("zone", "zone1").obj(),
+            makePod().name("p-b2").node("node-b").label("foo", "").label("zone", "zone2").obj()))
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").label("foo", "bar").obj(),
+            makeNode().name("node-b").label("zone", "zone2").label("node", "node-b").label("foo", "").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 1), cp("zone2", 1))))
+            .tpValueToMatchNum(List.of(ints("zone1", 1, "zone2", 1))))
+        .enableNodeInclusionPolicy(true);
+  }
+
+  private static Case addPod14() {
+    return tc()
+        .name("add a pod when scheduling taint untolerated pod with NodeInclusionPolicy disabled")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodeIdx(1)
+        .addedPod(makePod().name("p-b1").node("node-b").label("foo", "").label("zone", "zone2").obj())
+        .existingPods(List.of(
+            makePod().name("p-a1").node("node-a").label("foo", "").label("zone", "zone1").obj(),
+            makePod().name("p-b2").node("node-b").label("foo", "").label("zone", "zone2").obj()))
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").taints(taints).obj(),
+            makeNode().name("node-b").label("zone", "zone2").label("node", "node-b").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 1), cp("zone2", 2))))
+            .tpValueToMatchNum(List.of(ints("zone2", 2, "zone1", 1))))
+        .enableNodeInclusionPolicy(false);
+  }
+
+  private static Case addPod15() {
+    return tc()
+        .name("add a pod when scheduling taint tolerated pod with NodeInclusionPolicy enabled")
+        .preemptor(makePod().name("p").label("foo", "").toleration("node.kubernetes.io/unschedulable")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodeIdx(1)
+        .addedPod(makePod().name("p-b1").node("node-b").label("foo", "").label("zone", "zone2").obj())
+        .existingPods(List.of(
+            makePod().name("p-a1").node("node-a").label("foo", "").label("zone", "zone1").obj(),
+            makePod().name("p-b2").node("node-b").label("foo", "").label("zone", "zone2").obj()))
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").taints(taints).obj(),
+            makeNode().name("node-b").label("zone", "zone2").label("node", "node-b").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 1), cp("zone2", 2))))
+            .tpValueToMatchNum(List.of(ints("zone2", 2, "zone1", 1))))
+        .enableNodeInclusionPolicy(true);
+  }
+
+  static Stream<Case> removePodCases() {
+    return Stream.of(
+        removePod0(), removePod1(), removePod2(), removePod3(), removePod4(),
+        removePod5(), removePod6());
+  }
+
+  private static Case removePod0() {
+    return tc()
+        .name("one spreadConstraint on zone, topologyKeyToMinPodsMap unchanged")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj()))
+        .existingPods(List.of(
+            makePod().name("p-a1").node("node-a").label("foo", "").obj(),
+            makePod().name("p-b1").node("node-b").label("foo", "").obj(),
+            makePod().name("p-x1").node("node-x").label("foo", "").obj()))
+        .deletedPodIdx(0)
+        .nodeIdx(0)
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 1), cp("zone2", 1))))
+            .tpValueToMatchNum(List.of(ints("zone1", 1, "zone2", 1))));
+  }
+
+  private static Case removePod1() {
+    return tc()
+        .name("one spreadConstraint on node, topologyKeyToMinPodsMap changed")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj(),
+            makeNode().name("node-y").label("zone", "zone2").label("node", "node-y").obj()))
+        .existingPods(List.of(
+            makePod().name("p-a1").node("node-a").label("foo", "").obj(),
+            makePod().name("p-b1").node("node-b").label("foo", "").obj(),
+            makePod().name("p-x1").node("node-x").label("foo", "").obj(),
+            makePod().name("p-y1").node("node-y").label("foo", "").obj()))
+        .deletedPodIdx(0)
+        .nodeIdx(0)
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 1), cp("zone2", 2))))
+            .tpValueToMatchNum(List.of(ints("zone1", 1, "zone2", 2))));
+  }
+
+  private static Case removePod2() {
+    return tc()
+        .name("delete an irrelevant pod won't help")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj(),
+            makeNode().name("node-y").label("zone", "zone2").label("node", "node-y").obj()))
+        .existingPods(List.of(
+            makePod().name("p-a0").node("node-a").label("bar", "").obj(),
+            makePod().name("p-a1").node("node-a").label("foo", "").obj(),
+            makePod().name("p-b1").node("node-b").label("foo", "").obj(),
+            makePod().name("p-x1").node("node-x").label("foo", "").obj(),
+            makePod().name("p-y1").node("node-y").label("foo", "").obj()))
+        .deletedPodIdx(0)
+        .nodeIdx(0)
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 2), cp("zone2", 2))))
+            .tpValueToMatchNum(List.of(ints("zone1", 2, "zone2", 2))));
+  }
+
+  private static Case removePod3() {
+    return tc()
+        .name("delete a non-existing pod won't help")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj(),
+            makeNode().name("node-y").label("zone", "zone2").label("node", "node-y").obj()))
+        .existingPods(List.of(
+            makePod().name("p-a1").node("node-a").label("foo", "").obj(),
+            makePod().name("p-b1").node("node-b").label("foo", "").obj(),
+            makePod().name("p-x1").node("node-x").label("foo", "").obj(),
+            makePod().name("p-y1").node("node-y").label("foo", "").obj()))
+        .deletedPodIdx(-1)
+        .deletedPod(makePod().name("p-a0").node("node-a").label("bar", "").obj())
+        .nodeIdx(0)
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone1", 2), cp("zone2", 2))))
+            .tpValueToMatchNum(List.of(ints("zone1", 2, "zone2", 2))));
+  }
+
+  private static Case removePod4() {
+    return tc()
+        .name("two spreadConstraints")
+        .preemptor(makePod().name("p").label("foo", "")
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null)
+            .spreadConstraint(1, "node", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").obj(),
+            makeNode().name("node-b").label("zone", "zone1").label("node", "node-b").obj(),
+            makeNode().name("node-x").label("zone", "zone2").label("node", "node-x").obj()))
+        .existingPods(List.of(
+            makePod().name("p-a1").node("node-a").label("foo", "").obj(),
+            makePod().name("p-a2").node("node-a").label("foo", "").obj(),
+            makePod().name("p-b1").node("node-b").label("foo", "").obj(),
+            makePod().name("p-x1").node("node-x").label("foo", "").obj(),
+            makePod().name("p-x2").node("node-x").label("foo", "").obj()))
+        .deletedPodIdx(3)
+        .nodeIdx(2)
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint, nodeConstraint))
+            .criticalPaths(List.of(paths(cp("zone2", 1), cp("zone1", 3)), paths(cp("node-b", 1), cp("node-x", 1))))
+            .tpValueToMatchNum(List.of(ints("zone1", 3, "zone2", 1), ints("node-a", 2, "node-b", 1, "node-x", 1))));
+  }
+
+  private static Case removePod5() {
+    return tc()
+        .name("remove a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy disabled")
+        .preemptor(makePod().name("p").label("foo", "").nodeAffinityNotIn("foo", List.of("bar"))
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodeIdx(0)
+        .deletedPod(makePod().name("p-a1").node("node-a").label("foo", "").label("zone", "zone1").obj())
+        .existingPods(List.of(
+            makePod().name("p-a2").node("node-a").label("foo", "").label("zone", "zone1").obj(),
+            makePod().name("p-b1").node("node-b").label("foo", "").label("zone", "zone2").obj()))
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").label("foo", "bar").obj(),
+            makeNode().name("node-b").label("zone", "zone2").label("node", "node-b").label("foo", "").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone2", 1), cp("", Integer.MAX_VALUE))))
+            .tpValueToMatchNum(List.of(ints("zone2", 1))))
+        .enableNodeInclusionPolicy(false);
+  }
+
+  private static Case removePod6() {
+    return tc()
+        .name("remove a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy enabled")
+        .preemptor(makePod().name("p").label("foo", "").nodeAffinityNotIn("foo", List.of("bar"))
+            .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj())
+        .nodeIdx(0)
+        .deletedPod(makePod().name("p-a1").node("node-a").label("foo", "").label("zone", "zone1").obj())
+        .existingPods(List.of(
+            makePod().name("p-a2").node("node-a").label("foo", "").label("zone", "zone1").obj(),
+            makePod().name("p-b1").node("node-b").label("foo", "").label("zone", "zone2").obj()))
+        .nodes(List.of(
+            makeNode().name("node-a").label("zone", "zone1").label("node", "node-a").label("foo", "bar").obj(),
+            makeNode().name("node-b").label("zone", "zone2").label("node", "node-b").label("foo", "").obj()))
+        .want(preFilterState()
+            .constraints(List.of(zoneConstraint))
+            .criticalPaths(List.of(paths(cp("zone2", 1), cp("", Integer.MAX_VALUE))))
+            .tpValueToMatchNum(List.of(ints("zone2", 1))))
+        .enableNodeInclusionPolicy(true);
   }
 
   static Stream<Case> singleConstraintCases() {

@@ -613,9 +613,38 @@ final class PodTopologySpreadFixtures {
     List<NodeScoreW> wantScores = List.of();
     @Nullable String wantPrefilterStatus;
     Map<String, Code> wantStatusCode = Map.of();
+    @Nullable PodInfo addedPod;
+    @Nullable PodInfo deletedPod;
+    int deletedPodIdx = -1;
+    int nodeIdx;
 
     Case name(String name) {
       this.name = name;
+      return this;
+    }
+
+    /** Kube's preemption tests name the incoming pod so. */
+    Case preemptor(PodInfo pod) {
+      return pod(pod);
+    }
+
+    Case addedPod(PodInfo pod) {
+      this.addedPod = pod;
+      return this;
+    }
+
+    Case deletedPod(PodInfo pod) {
+      this.deletedPod = pod;
+      return this;
+    }
+
+    Case deletedPodIdx(int index) {
+      this.deletedPodIdx = index;
+      return this;
+    }
+
+    Case nodeIdx(int index) {
+      this.nodeIdx = index;
       return this;
     }
 
@@ -634,8 +663,9 @@ final class PodTopologySpreadFixtures {
       return this;
     }
 
-    Case existingPods(List<PodInfo> pods) {
-      this.existingPods = pods;
+    /** Kube's tables write an empty cluster as {@code nil}. */
+    Case existingPods(@Nullable List<PodInfo> pods) {
+      this.existingPods = pods == null ? List.of() : pods;
       return this;
     }
 
