@@ -36,6 +36,9 @@ import org.jspecify.annotations.Nullable;
  *     claim name, and generic {@code ephemeral} volumes by the name of the claim Kubernetes creates for them
  *     ({@code <pod>-<volume>})
  * @param resourceClaims the names of the pod's {@code spec.resourceClaims} (dynamic resource allocation)
+ * @param terminating whether the pod is being deleted ({@code metadata.deletionTimestamp} is set): a pod on a
+ *     node that is terminating still holds its resources, but kube-scheduler's topology spreading does not
+ *     count it
  */
 public record PodInfo(
     String namespace,
@@ -59,7 +62,8 @@ public record PodInfo(
     List<TopologySpreadConstraint> topologySpreadConstraints,
     List<String> schedulingGates,
     List<String> persistentVolumeClaims,
-    List<String> resourceClaims) {
+    List<String> resourceClaims,
+    boolean terminating) {
 
   /** Millicores kube-scheduler's scores count for a container that requests no CPU. */
   public static final long DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -123,6 +127,7 @@ public record PodInfo(
     b.schedulingGates = schedulingGates;
     b.persistentVolumeClaims = persistentVolumeClaims;
     b.resourceClaims = resourceClaims;
+    b.terminating = terminating;
     return b;
   }
 
@@ -155,6 +160,7 @@ public record PodInfo(
     private List<String> schedulingGates = List.of();
     private List<String> persistentVolumeClaims = List.of();
     private List<String> resourceClaims = List.of();
+    private boolean terminating;
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -268,6 +274,12 @@ public record PodInfo(
       return this;
     }
 
+    /** Marks the pod as being deleted ({@code metadata.deletionTimestamp} set). */
+    public Builder terminating(boolean terminating) {
+      this.terminating = terminating;
+      return this;
+    }
+
     public PodInfo build() {
       var nonZero =
           nonZeroRequests != null
@@ -300,7 +312,8 @@ public record PodInfo(
           topologySpreadConstraints,
           schedulingGates,
           persistentVolumeClaims,
-          resourceClaims);
+          resourceClaims,
+          terminating);
     }
   }
 }

@@ -1,0 +1,262 @@
+package io.kubesched.policy.plugins;
+
+import io.kubesched.api.ClusterData;
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
+import io.kubesched.policy.Filter;
+import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.PreFilter;
+import io.kubesched.policy.Reason;
+import io.kubesched.policy.plugins.TopologySpreading.Constraint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * kube-scheduler's {@code PodTopologySpread} filter: the pod's {@code DoNotSchedule} topology spread
+ * constraints. For each constraint, placing the pod on a node must not make the number of selected pods in the
+ * node's domain exceed the smallest number in any domain by more than {@code maxSkew}.
+ *
+ * <p>The constraints are the pod's own; a pod without any gets the {@linkplain PodTopologySpreadArgs default
+ * constraints}, whose selector selects the pods its Services and controlling ReplicationController, ReplicaSet
+ * or StatefulSet select (no default constraint applies when none is found).
+ *
+ * <p>{@code matchLabelKeys}: a 1.37 API server, creating a pod, adds {@code key In (value)} to the constraint's
+ * selector for each key the pod carries (MatchLabelKeysInPodTopologySpreadSelectorMerge, on by default), and
+ * kube-scheduler 1.37 (MatchLabelKeysInPodTopologySpread, on by default) again narrows the selector by {@code
+ * key = value} for each key the pod carries. This filter does what the scheduler does: for a pod the server has
+ * already merged, the second narrowing selects the same pods; for a pod created without the merge it gives the
+ * scheduler's result. An absent selector stays absent (it selects no pod); the empty selector narrowed by a
+ * key selects the pods with the pod's value of it.
+ *
+ * <p>As kube's PreFilter, {@link #prepare} counts once per pod, over every node of the snapshot, the selected
+ * pods (in the pod's namespace, not being deleted) in each domain of each constraint. A node counts only if it
+ * has every constraint's topology key and, per constraint, passes its {@code nodeAffinityPolicy} (by default
+ * {@code Honor}: the pod's node selector and required node affinity must admit it) and {@code
+ * nodeTaintsPolicy} (by default {@code Ignore}; {@code Honor}: the pod must tolerate its {@code NoSchedule}
+ * and {@code NoExecute} taints). The domains counted are the eligible domains; when there are fewer than the
+ * constraint's {@code minDomains}, the smallest number is taken as 0. Preparing costs {@code O(nodes ×
+ * constraints + pods × constraints)}; the prepared filter checks a node in {@code O(constraints)}.
+ *
+ * <p>A node without a constraint's topology key is rejected with {@link MissingTopologyLabel}, code {@link
+ * FilterResult.Code#UNSCHEDULABLE_AND_UNRESOLVABLE}; a node where the skew would exceed {@code maxSkew}
+ * with {@link SkewExceeded}, code {@link FilterResult.Code#UNSCHEDULABLE} (other pods leaving could resolve
+ * it). Immutable and thread-safe; the prepared filters too.
+ *
+ * <p>Deviations from kube: a pod's controller is found by kind and name, as the model's {@link
+ * io.kubesched.api.Owner} has no API version (kube also requires {@code v1} for a ReplicationController and
+ * {@code apps/v1} for a ReplicaSet or StatefulSet); a selector kube cannot parse (an {@code In} without values)
+ * is matched as written rather than failing the pod; kube's preemption hooks (PreFilter's AddPod/RemovePod),
+ * queueing hints, pod signatures and the skip for pods with a deferred resize are not part of this model.
+ */
+public final class PodTopologySpreadFilter implements Filter, PreFilter {
+
+  /** The kube-scheduler plugin name, {@value}. */
+  public static final String NAME = "PodTopologySpread";
+
+  /** Kube's message for a node where a constraint's skew would be exceeded. */
+  public static final String CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+
+  /** Kube's message for a node without a constraint's topology key. */
+  public static final String NODE_LABEL_NOT_MATCH = CONSTRAINTS_NOT_MATCH + " (missing required label)";
+
+  /**
+   * The node lacks the label a constraint spreads over.
+   *
+   * @param topologyKey the missing label
+   */
+  public record MissingTopologyLabel(String topologyKey) implements Reason {
+    @Override
+    public String message() {
+      return NODE_LABEL_NOT_MATCH;
+    }
+  }
+
+  /**
+   * Placing the pod on the node would exceed a constraint's {@code maxSkew}: {@code matchingPods + (selfMatch ?
+   * 1 : 0) - globalMinimum > maxSkew}.
+   *
+   * @param topologyKey the constraint's topology key
+   * @param topologyValue the node's domain
+   * @param matchingPods the selected pods in that domain
+   * @param selfMatch whether the constraint selects the incoming pod itself
+   * @param globalMinimum the smallest number of selected pods in an eligible domain (0 below {@code minDomains})
+   * @param maxSkew the constraint's {@code maxSkew}
+   */
+  public record SkewExceeded(
+      String topologyKey, String topologyValue, int matchingPods, boolean selfMatch, int globalMinimum, int maxSkew)
+      implements Reason {
+    @Override
+    public String message() {
+      return CONSTRAINTS_NOT_MATCH;
+    }
+  }
+
+  private final PodTopologySpreadArgs args;
+
+  /** Creates the filter with kube's defaults ({@link PodTopologySpreadArgs#SYSTEM}). */
+  public PodTopologySpreadFilter() {
+    this(PodTopologySpreadArgs.SYSTEM);
+  }
+
+  /** Creates the filter with the given default constraints. */
+  public PodTopologySpreadFilter(PodTopologySpreadArgs args) {
+    this.args = args;
+  }
+
+  /** @return the plugin's arguments */
+  public PodTopologySpreadArgs args() {
+    return args;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /**
+   * @return the selectors of Services, ReplicationControllers, ReplicaSets and StatefulSets when default
+   *     constraints are in use; none otherwise
+   */
+  @Override
+  public Set<ClusterData> reads() {
+    return args.effectiveConstraints().isEmpty() ? Set.of() : TopologySpreading.WORKLOAD_SELECTORS;
+  }
+
+  /**
+   * Without {@link #prepare} this filter cannot count the other nodes' pods, as kube's Filter cannot without
+   * its PreFilter state.
+   *
+   * @return always an {@linkplain FilterResult#error error}
+   */
+  @Override
+  public FilterResult filter(PodInfo pod, NodeInfo node) {
+    return FilterResult.error(NAME + " filters only through prepare(pod, cluster)");
+  }
+
+  /**
+   * @return a filter for {@code pod} that holds the selected pods' count per domain of each {@code
+   *     DoNotSchedule} constraint; one that admits every node when the pod has no such constraint
+   */
+  @Override
+  public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
+    var constraints =
+        TopologySpreading.constraints(pod, WhenUnsatisfiable.DO_NOT_SCHEDULE, args.effectiveConstraints(), cluster);
+    if (constraints.isEmpty()) {
+      return Unconstrained.INSTANCE;
+    }
+    return new Prepared(pod, constraints, State.of(pod, constraints, cluster.nodes()));
+  }
+
+  @Override
+  public String toString() {
+    return NAME + "{" + args + "}";
+  }
+
+  /**
+   * What kube's PreFilter computes: for each constraint, the number of selected pods per eligible domain, and
+   * the smallest of them ({@link Integer#MAX_VALUE} when there is no domain).
+   */
+  record State(List<Map<String, Integer>> counts, int[] minimums) {
+
+    static State of(PodInfo pod, List<Constraint> constraints, List<NodeInfo> nodes) {
+      var counts = new ArrayList<Map<String, Integer>>(constraints.size());
+      for (int i = 0; i < constraints.size(); i++) {
+        counts.add(new HashMap<>());
+      }
+      for (var node : nodes) {
+        var labels = node.labels();
+        if (!TopologySpreading.hasAllTopologyKeys(labels, constraints)) {
+          continue;
+        }
+        for (int i = 0; i < constraints.size(); i++) {
+          var c = constraints.get(i);
+          if (!c.includes(pod, node)) {
+            continue;
+          }
+          counts.get(i).merge(labels.get(c.topologyKey()), c.count(node.pods(), pod.namespace()), Integer::sum);
+        }
+      }
+      var minimums = new int[constraints.size()];
+      for (int i = 0; i < minimums.length; i++) {
+        int min = Integer.MAX_VALUE;
+        for (int count : counts.get(i).values()) {
+          min = Math.min(min, count);
+        }
+        minimums[i] = min;
+      }
+      return new State(List.copyOf(counts), minimums);
+    }
+
+    /** Kube's {@code minMatchNum}: the smallest count, or 0 with fewer eligible domains than {@code minDomains}. */
+    int globalMinimum(int constraint, int minDomains) {
+      return counts.get(constraint).size() < minDomains ? 0 : minimums[constraint];
+    }
+  }
+
+  /** The filter of a pod without {@code DoNotSchedule} constraints (kube's PreFilter returns Skip). */
+  private static final class Unconstrained implements Filter {
+    static final Unconstrained INSTANCE = new Unconstrained();
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      return FilterResult.fit();
+    }
+  }
+
+  /** The filter prepared for one pod: it filters that pod's nodes. Immutable. */
+  static final class Prepared implements Filter {
+    private final List<Constraint> constraints;
+    private final State state;
+    private final boolean[] selfMatch;
+
+    Prepared(PodInfo pod, List<Constraint> constraints, State state) {
+      this.constraints = List.copyOf(constraints);
+      this.state = state;
+      this.selfMatch = new boolean[constraints.size()];
+      for (int i = 0; i < selfMatch.length; i++) {
+        selfMatch[i] = constraints.get(i).selects(pod.labels());
+      }
+    }
+
+    List<Constraint> constraints() {
+      return constraints;
+    }
+
+    State state() {
+      return state;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      for (int i = 0; i < constraints.size(); i++) {
+        var c = constraints.get(i);
+        var value = node.labels().get(c.topologyKey());
+        if (value == null) {
+          return FilterResult.unresolvable(new MissingTopologyLabel(c.topologyKey()));
+        }
+        int minimum = state.globalMinimum(i, c.minDomains());
+        int matching = state.counts().get(i).getOrDefault(value, 0);
+        if ((long) matching + (selfMatch[i] ? 1 : 0) - minimum > c.maxSkew()) {
+          return FilterResult.unschedulable(
+              new SkewExceeded(c.topologyKey(), value, matching, selfMatch[i], minimum, c.maxSkew()));
+        }
+      }
+      return FilterResult.fit();
+    }
+  }
+}
