@@ -55,6 +55,7 @@ public final class PodAdapter {
         .hostPorts(hostPorts(spec, object))
         .volumes(PodVolumes.read(spec, object))
         .images(images(spec))
+        .terminating(meta.getDeletionTimestamp() != null)
         .podAffinity(PodAffinities.affinity(spec.getAffinity(), object))
         .podAntiAffinity(PodAffinities.antiAffinity(spec.getAffinity(), object))
         .topologySpreadConstraints(SpreadConstraints.read(spec, object))

@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link PodAdapter#toPodInfo}: scheduling gates, the claims a pod's volumes use, and its resource claims.
+ * {@link PodAdapter#toPodInfo}: whether the pod is terminating, scheduling gates, the claims a pod's volumes use, and its resource claims.
  */
 class PodClaimsTest {
 
@@ -19,6 +19,16 @@ class PodClaimsTest {
     assertEquals(List.of(), info.schedulingGates());
     assertEquals(List.of(), info.persistentVolumeClaims());
     assertEquals(List.of(), info.resourceClaims());
+  }
+
+  @Test
+  void a_pod_with_a_deletion_timestamp_is_terminating() {
+    var live = pod().build();
+    var deleted = new io.fabric8.kubernetes.api.model.PodBuilder(live)
+        .editMetadata().withDeletionTimestamp("2026-11-26T10:00:00Z").endMetadata().build();
+
+    assertEquals(false, PodAdapter.toPodInfo(live).terminating());
+    assertEquals(true, PodAdapter.toPodInfo(deleted).terminating());
   }
 
   @Test

@@ -68,7 +68,7 @@ class PolicyReadmeSampleTest {
         ((Decision.Unschedulable) POLICY.find(licensed, List.of(full, none))).message(2));
     assertEquals(
         List.of("NodeName", "NodeUnschedulable", "TaintToleration", "NodeAffinity", "NodePorts",
-            "NodeResourcesFit", "VolumeRestrictions", "OracleLicences"),
+            "NodeResourcesFit", "VolumeRestrictions", "PodTopologySpread", "InterPodAffinity", "OracleLicences"),
         POLICY.filters().stream().map(Filter::name).toList());
   }
 

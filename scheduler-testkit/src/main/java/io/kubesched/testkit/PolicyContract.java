@@ -1,5 +1,6 @@
 package io.kubesched.testkit;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
@@ -99,6 +100,20 @@ public interface PolicyContract {
   }
 
   /**
+   * The filter the policy must respect, for a rule that looks beyond one node (pod affinity, spreading):
+   * whether it may bind {@code pod} to {@code node} in {@code cluster}. The properties call this one; by
+   * default it asks {@link #feasible(PodInfo, NodeInfo)}.
+   *
+   * @param pod the pending pod
+   * @param node one of the nodes the policy was given
+   * @param cluster the snapshot the policy was given, {@code node} included
+   * @return whether binding {@code pod} to {@code node} is allowed
+   */
+  default boolean feasible(PodInfo pod, NodeInfo node, ClusterSnapshot cluster) {
+    return feasible(pod, node);
+  }
+
+  /**
    * The scenarios the properties try. Override it to draw others, for example {@link
    * ScenarioArbitrary#ofClusterSize(int, int)} or {@link ScenarioArbitrary#withPods(Arbitrary)}; no
    * annotation is needed on the override.
@@ -155,7 +170,8 @@ public interface PolicyContract {
   @Label("binds only to a feasible node")
   default void bindsOnlyToAFeasibleNode(@ForAll(SCENARIOS) Scenario scenario, @ForAll(SEEDS) long seed) {
     var pod = scenario.pod();
-    boolean anyFeasible = scenario.nodes().stream().anyMatch(node -> feasible(pod, node));
+    var cluster = ClusterSnapshot.of(scenario.nodes());
+    boolean anyFeasible = scenario.nodes().stream().anyMatch(node -> feasible(pod, node, cluster));
     var decision = decide(policy(seed), scenario);
 
     Statistics.label("decision").collect(outcome(decision));
@@ -189,7 +205,7 @@ public interface PolicyContract {
 
     if (decision instanceof Decision.Bind bind) {
       var node = scenario.cluster().node(bind.nodeName());
-      if (node.isPresent() && !feasible(pod, node.get())) {
+      if (node.isPresent() && !feasible(pod, node.get(), cluster)) {
         throw new AssertionError(
             "the policy bound pod "
                 + pod.key()
@@ -353,7 +369,8 @@ public interface PolicyContract {
 
   private static Decision decide(FinderFunc policy, Scenario scenario) {
     // Declared non-null, yet a user's policy may break its contract: this is where that is caught.
-    Decision decision = policy.find(scenario.pod(), scenario.nodes());
+    // The snapshot form is what the controller calls, so a policy that overrides it is held to the contract.
+    Decision decision = policy.find(scenario.pod(), ClusterSnapshot.of(scenario.nodes()));
     if (decision == null) {
       throw new AssertionError(
           "the policy returned null for pod "

@@ -24,13 +24,17 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Predicates: {@code CheckNodeUnschedulable}, {@code GeneralPredicates} (resources, host name, host
  * ports, node selector), {@code MatchNodeSelector}, {@code NoDiskConflict}, {@code PodFitsHost}, {@code
- * PodFitsHostPorts}, {@code PodFitsResources}, {@code PodToleratesNodeTaints}; any name with argument {@code
+ * PodFitsHostPorts}, {@code PodFitsResources}, {@code PodToleratesNodeTaints}, {@code MatchInterPodAffinity}
+ * or {@code InterPodAffinity}, {@code EvenPodsSpread} or {@code PodTopologySpread} (system default
+ * constraints); any name with argument {@code
  * labelsPresence: {labels: [...], presence: bool}} (the former {@code CheckNodeLabelPresence}) or {@code
  * serviceAffinity: {labels: [...]}} (the former {@code CheckServiceAffinity}, {@link ServiceAffinityFilter}).
  *
  * <p>Priorities: {@code BalancedResourceAllocation}, {@code ImageLocalityPriority}, {@code
  * LeastRequestedPriority}, {@code MostRequestedPriority}, {@code NodeAffinityPriority}, {@code
- * SelectorSpreadPriority}, {@code TaintTolerationPriority}; any name with argument {@code labelPreference:
+ * SelectorSpreadPriority}, {@code TaintTolerationPriority}, {@code InterPodAffinityPriority} or {@code
+ * InterPodAffinity} (with the file's {@code hardPodAffinitySymmetricWeight}, 1 by default), {@code
+ * EvenPodsSpreadPriority} or {@code PodTopologySpread}; any name with argument {@code labelPreference:
  * {label, presence}} (the former {@code NodeLabelPriority}) or {@code requestedToCapacityRatioArguments:
  * {shape: [{utilization, score}], resources: [{name, weight}]}} (the former {@code
  * RequestedToCapacityRatioPriority}) or {@code serviceAntiAffinity: {label}} (the former {@code
@@ -46,6 +50,8 @@ final class Catalog {
   private static final Set<String> PREDICATE_ARGUMENTS = Set.of("labelsPresence", "serviceAffinity");
   private static final Set<String> PRIORITY_ARGUMENTS =
       Set.of("labelPreference", "requestedToCapacityRatioArguments", "serviceAntiAffinity");
+  /** The inter-pod affinity priority's names: it takes the file's {@code hardPodAffinitySymmetricWeight}. */
+  private static final Set<String> INTER_POD_AFFINITY_PRIORITIES = Set.of("InterPodAffinityPriority", "InterPodAffinity");
   /** Former names that only exist with an argument, and the argument they need. */
   private static final Map<String, String> NEED_ARGUMENT =
       Map.of(
@@ -65,6 +71,10 @@ final class Catalog {
     PREDICATES.put("PodFitsHostPorts", () -> List.of(Filters.nodePorts()));
     PREDICATES.put("PodFitsResources", () -> List.of(Filters.resourcesFit()));
     PREDICATES.put("PodToleratesNodeTaints", () -> List.of(Filters.taintToleration()));
+    PREDICATES.put("MatchInterPodAffinity", () -> List.of(Filters.interPodAffinity()));
+    PREDICATES.put("InterPodAffinity", () -> List.of(Filters.interPodAffinity()));
+    PREDICATES.put("EvenPodsSpread", () -> List.of(Filters.podTopologySpread()));
+    PREDICATES.put("PodTopologySpread", () -> List.of(Filters.podTopologySpread()));
 
     PRIORITIES.put("BalancedResourceAllocation", Scorers::balancedAllocation);
     PRIORITIES.put("ImageLocalityPriority", Scorers::imageLocality);
@@ -73,6 +83,10 @@ final class Catalog {
     PRIORITIES.put("NodeAffinityPriority", Scorers::nodeAffinity);
     PRIORITIES.put("SelectorSpreadPriority", Scorers::selectorSpread);
     PRIORITIES.put("TaintTolerationPriority", Scorers::taintToleration);
+    PRIORITIES.put("InterPodAffinityPriority", Scorers::interPodAffinity); // see priority(): the file's weight
+    PRIORITIES.put("InterPodAffinity", Scorers::interPodAffinity);
+    PRIORITIES.put("EvenPodsSpreadPriority", Scorers::podTopologySpread);
+    PRIORITIES.put("PodTopologySpread", Scorers::podTopologySpread);
   }
 
   private Catalog() {}
@@ -149,6 +163,9 @@ final class Catalog {
     var argument = entry.get("argument");
     var registered = reader.registeredScorers().get(name);
     if (argument == null || argument.isNull()) {
+      if (INTER_POD_AFFINITY_PRIORITIES.contains(name)) {
+        return new WeightedScorer(Scorers.interPodAffinity(reader.hardPodAffinityWeight(), false), weight);
+      }
       var scorer = PRIORITIES.get(name);
       if (scorer != null) {
         return new WeightedScorer(scorer.get(), weight);

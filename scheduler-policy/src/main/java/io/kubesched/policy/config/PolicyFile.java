@@ -4,6 +4,7 @@ import io.kubesched.api.ConfigurationException;
 import io.kubesched.policy.Filter;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.Scorer;
+import io.kubesched.policy.plugins.InterPodAffinityScorer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +48,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *     argument:
  *       serviceAntiAffinity: {label: rack}
  * percentageOfNodesToScore: 50           # optional; kube-scheduler's KubeSchedulerConfiguration field
+ * hardPodAffinitySymmetricWeight: 1      # optional, 0..100: the InterPodAffinity priority's weight of existing
+ *                                        # pods' required affinity
  * }</pre>
  *
  * <p>Without {@code predicates} the default filters apply, without {@code priorities} the default scorers;
@@ -70,7 +73,13 @@ public final class PolicyFile {
   private static final YAMLMapper YAML = YAMLMapper.builder().build();
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final Set<String> TOP_LEVEL =
-      Set.of("kind", "apiVersion", "predicates", "priorities", "percentageOfNodesToScore");
+      Set.of(
+          "kind",
+          "apiVersion",
+          "predicates",
+          "priorities",
+          "percentageOfNodesToScore",
+          "hardPodAffinitySymmetricWeight");
 
   private PolicyFile() {}
 
@@ -240,6 +249,7 @@ public final class PolicyFile {
     private final String source;
     private final Map<String, Filter> registeredFilters;
     private final Map<String, Scorer> registeredScorers;
+    private int hardPodAffinityWeight = InterPodAffinityScorer.DEFAULT_HARD_POD_AFFINITY_WEIGHT;
 
     Reader(String source, Map<String, Filter> registeredFilters, Map<String, Scorer> registeredScorers) {
       this.source = source;
@@ -253,6 +263,11 @@ public final class PolicyFile {
 
     Map<String, Scorer> registeredScorers() {
       return registeredScorers;
+    }
+
+    /** @return the file's {@code hardPodAffinitySymmetricWeight}, or kube's default 1 */
+    int hardPodAffinityWeight() {
+      return hardPodAffinityWeight;
     }
 
     ConfigurationException error(String path, String problem) {
@@ -274,6 +289,13 @@ public final class PolicyFile {
       expectText(root, "kind", "Policy");
       expectText(root, "apiVersion", "v1");
       var builder = Policy.builder();
+      var hardWeight = root.get("hardPodAffinitySymmetricWeight");
+      if (hardWeight != null) {
+        hardPodAffinityWeight = integer(hardWeight, "hardPodAffinitySymmetricWeight");
+        if (hardPodAffinityWeight < 0 || hardPodAffinityWeight > InterPodAffinityScorer.MAX_HARD_POD_AFFINITY_WEIGHT) {
+          throw error("hardPodAffinitySymmetricWeight", "must be 0 to 100, was " + hardPodAffinityWeight);
+        }
+      }
       var predicates = root.get("predicates");
       if (predicates == null || predicates.isNull()) {
         builder.filters(Catalog.defaultFilters());

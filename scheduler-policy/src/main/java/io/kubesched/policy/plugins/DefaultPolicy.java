@@ -5,8 +5,10 @@ import io.kubesched.policy.Policy;
 /**
  * kube-scheduler's default profile as far as this library implements it: the filters of {@link
  * Filters#defaults()}, the scorers of {@link Scorers#defaults()} with kube's weights, the adaptive percentage
- * of nodes to score. What it leaves out (inter-pod affinity, topology spread, volume binding, dynamic
- * resources) is listed in the module's documentation.
+ * of nodes to score. It reads namespaces (pod affinity's namespace selectors) and the selectors of Services,
+ * ReplicationControllers, ReplicaSets and StatefulSets (system default topology spreading): see {@link
+ * Policy#reads()}. What it leaves out (volume binding, zones and limits, dynamic resources, preemption) is
+ * listed in docs/policy.md; the controller refuses pods that need those.
  */
 public final class DefaultPolicy {
 

@@ -16,9 +16,10 @@ public final class Filters {
   /**
    * The filters of kube-scheduler's default profile that this library implements, in the order the default
    * profile runs them: {@code NodeName}, {@code NodeUnschedulable}, {@code TaintToleration}, {@code
-   * NodeAffinity}, {@code NodePorts}, {@code NodeResourcesFit}, {@code VolumeRestrictions}. (The default
-   * profile's other filters, {@code NodeVolumeLimits}, {@code VolumeBinding}, {@code VolumeZone}, {@code
-   * PodTopologySpread} and {@code InterPodAffinity}, need data the domain model does not carry.)
+   * NodeAffinity}, {@code NodePorts}, {@code NodeResourcesFit}, {@code VolumeRestrictions}, {@code
+   * PodTopologySpread} (with the system default constraints), {@code InterPodAffinity}. (The default
+   * profile's volume filters, {@code NodeVolumeLimits}, {@code VolumeBinding} and {@code VolumeZone}, are not
+   * implemented: the controller refuses pods with claims instead.)
    *
    * @return a new immutable list of the default filters, without arguments
    */
@@ -30,7 +31,9 @@ public final class Filters {
         nodeAffinity(),
         nodePorts(),
         resourcesFit(),
-        volumeRestrictions());
+        volumeRestrictions(),
+        podTopologySpread(),
+        interPodAffinity());
   }
 
   /** @return kube-scheduler's {@code NodeName} filter */
@@ -87,6 +90,24 @@ public final class Filters {
   /** @return kube-scheduler's {@code VolumeRestrictions} filter */
   public static VolumeRestrictionsFilter volumeRestrictions() {
     return new VolumeRestrictionsFilter();
+  }
+
+  /** @return kube-scheduler's {@code PodTopologySpread} filter with the system default constraints */
+  public static PodTopologySpreadFilter podTopologySpread() {
+    return new PodTopologySpreadFilter();
+  }
+
+  /**
+   * @param args the default constraints and how they are chosen ({@code PodTopologySpreadArgs})
+   * @return kube-scheduler's {@code PodTopologySpread} filter with these arguments
+   */
+  public static PodTopologySpreadFilter podTopologySpread(PodTopologySpreadArgs args) {
+    return new PodTopologySpreadFilter(args);
+  }
+
+  /** @return kube-scheduler's {@code InterPodAffinity} filter */
+  public static InterPodAffinityFilter interPodAffinity() {
+    return new InterPodAffinityFilter();
   }
 
   /**

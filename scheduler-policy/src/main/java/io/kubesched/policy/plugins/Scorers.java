@@ -20,9 +20,9 @@ public final class Scorers {
   /**
    * kube-scheduler's default profile (v1 {@code default_plugins.go}), restricted to the scores this library
    * implements, in kube's order and with kube's weights: {@code TaintToleration} 3, {@code NodeAffinity} 2,
-   * {@code NodeResourcesFit} (LeastAllocated over CPU and memory) 1, {@code NodeResourcesBalancedAllocation} 1,
-   * {@code ImageLocality} 1. Kube's {@code PodTopologySpread} (2) and {@code InterPodAffinity} (2) are not
-   * implemented and so not included.
+   * {@code NodeResourcesFit} (LeastAllocated over CPU and memory) 1, {@code PodTopologySpread} (system default
+   * constraints) 2, {@code InterPodAffinity} 2, {@code NodeResourcesBalancedAllocation} 1, {@code
+   * ImageLocality} 1.
    *
    * @return the weighted scorers, a new immutable list
    */
@@ -31,6 +31,8 @@ public final class Scorers {
         new WeightedScorer(taintToleration(), 3),
         new WeightedScorer(nodeAffinity(), 2),
         new WeightedScorer(leastAllocated(), 1),
+        new WeightedScorer(podTopologySpread(), 2),
+        new WeightedScorer(interPodAffinity(), 2),
         new WeightedScorer(balancedAllocation(), 1),
         new WeightedScorer(imageLocality(), 1));
   }
@@ -114,6 +116,30 @@ public final class Scorers {
   /** @return {@link SelectorSpreadScorer} */
   public static SelectorSpreadScorer selectorSpread() {
     return new SelectorSpreadScorer();
+  }
+
+  /** @return {@link PodTopologySpreadScorer} with the system default constraints */
+  public static PodTopologySpreadScorer podTopologySpread() {
+    return new PodTopologySpreadScorer();
+  }
+
+  /** @return {@link PodTopologySpreadScorer} with these arguments */
+  public static PodTopologySpreadScorer podTopologySpread(PodTopologySpreadArgs args) {
+    return new PodTopologySpreadScorer(args);
+  }
+
+  /** @return {@link InterPodAffinityScorer} with kube's defaults (hard pod affinity weight 1) */
+  public static InterPodAffinityScorer interPodAffinity() {
+    return new InterPodAffinityScorer();
+  }
+
+  /**
+   * @return {@link InterPodAffinityScorer} with kube's {@code InterPodAffinityArgs}
+   * @throws IllegalArgumentException if {@code hardPodAffinityWeight} is outside 0..100
+   */
+  public static InterPodAffinityScorer interPodAffinity(
+      int hardPodAffinityWeight, boolean ignorePreferredTermsOfExistingPods) {
+    return new InterPodAffinityScorer(hardPodAffinityWeight, ignorePreferredTermsOfExistingPods);
   }
 
   /** @return {@link ImageLocalityScorer} */

@@ -128,8 +128,9 @@ class PolicyFileLoaderTest {
             ConfigurationException.class, () -> PolicyFile.parse("predicates: [{name: PredicateOne}]", "p.yaml"));
     assertEquals(
         "policy file p.yaml: predicates[0].name \"PredicateOne\" is not a known predicate; valid: "
-            + "[CheckNodeUnschedulable, GeneralPredicates, MatchNodeSelector, NoDiskConflict, PodFitsHost, "
-            + "PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints], registered: [], or any name with an "
+            + "[CheckNodeUnschedulable, EvenPodsSpread, GeneralPredicates, InterPodAffinity, MatchInterPodAffinity, "
+            + "MatchNodeSelector, NoDiskConflict, PodFitsHost, PodFitsHostPorts, PodFitsResources, "
+            + "PodToleratesNodeTaints, PodTopologySpread], registered: [], or any name with an "
             + "argument [labelsPresence, serviceAffinity]",
         error.getMessage());
   }
@@ -160,14 +161,16 @@ class PolicyFileLoaderTest {
 
     assertEquals(
         "policy file p.yaml: predicates[0].name \"PredicateThree\" is not a known predicate; valid: "
-            + "[CheckNodeUnschedulable, GeneralPredicates, MatchNodeSelector, NoDiskConflict, PodFitsHost, "
-            + "PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints], registered: [PredicateOne], or any "
+            + "[CheckNodeUnschedulable, EvenPodsSpread, GeneralPredicates, InterPodAffinity, MatchInterPodAffinity, "
+            + "MatchNodeSelector, NoDiskConflict, PodFitsHost, PodFitsHostPorts, PodFitsResources, "
+            + "PodToleratesNodeTaints, PodTopologySpread], registered: [PredicateOne], or any "
             + "name with an argument [labelsPresence, serviceAffinity]",
         predicate.getMessage());
     assertEquals(
         "policy file p.yaml: priorities[0].name \"PriorityThree\" is not a known priority; valid: "
-            + "[BalancedResourceAllocation, ImageLocalityPriority, LeastRequestedPriority, MostRequestedPriority, "
-            + "NodeAffinityPriority, SelectorSpreadPriority, TaintTolerationPriority], registered: [PriorityOne], "
+            + "[BalancedResourceAllocation, EvenPodsSpreadPriority, ImageLocalityPriority, InterPodAffinity, "
+            + "InterPodAffinityPriority, LeastRequestedPriority, MostRequestedPriority, NodeAffinityPriority, "
+            + "PodTopologySpread, SelectorSpreadPriority, TaintTolerationPriority], registered: [PriorityOne], "
             + "or any name with an argument [labelPreference, requestedToCapacityRatioArguments, "
             + "serviceAntiAffinity]",
         priority.getMessage());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
@@ -11,11 +12,13 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.policy.Filter;
 import io.kubesched.policy.WeightedScorer;
 import io.kubesched.policy.plugins.Filters;
+import io.kubesched.policy.plugins.InterPodAffinityScorer;
 import io.kubesched.policy.plugins.Scorers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -133,6 +136,32 @@ class PolicyFileTest {
   }
 
   @Test
+  void inter_pod_affinity_and_topology_spread_are_named_as_kube_named_them_then_and_now() {
+    var former =
+        PolicyFile.parse(
+            "predicates: [{name: MatchInterPodAffinity}, {name: EvenPodsSpread}]\n"
+                + "priorities: [{name: InterPodAffinityPriority, weight: 2}, {name: EvenPodsSpreadPriority, weight: 2}]\n"
+                + "hardPodAffinitySymmetricWeight: 7",
+            "p.yaml");
+    var current =
+        PolicyFile.parse(
+            "predicates: [{name: InterPodAffinity}, {name: PodTopologySpread}]\n"
+                + "priorities: [{name: InterPodAffinity, weight: 2}, {name: PodTopologySpread, weight: 2}]",
+            "p.yaml");
+
+    var names = List.of("InterPodAffinity", "PodTopologySpread");
+    assertEquals(names, filterNames(former));
+    assertEquals(names, filterNames(current));
+    assertEquals(List.of("InterPodAffinity*2", "PodTopologySpread*2"), scorerNames(former));
+    assertEquals(7, ((InterPodAffinityScorer) former.scorers().get(0).scorer()).hardPodAffinityWeight());
+    assertEquals(1, ((InterPodAffinityScorer) current.scorers().get(0).scorer()).hardPodAffinityWeight());
+    assertEquals(
+        Set.of(ClusterData.NAMESPACES, ClusterData.SERVICES, ClusterData.REPLICATION_CONTROLLERS,
+            ClusterData.REPLICA_SETS, ClusterData.STATEFUL_SETS),
+        current.reads());
+  }
+
+  @Test
   void general_predicates_stand_for_resources_host_name_ports_and_node_selector() {
     var policy = PolicyFile.parse("predicates: [{name: GeneralPredicates}]\npriorities: []", "p.yaml");
 
@@ -162,16 +191,17 @@ class PolicyFileTest {
             "an unknown predicate lists the valid names",
             "predicates: [{name: PodFitsGpu}]",
             "policy file p.yaml: predicates[0].name \"PodFitsGpu\" is not a known predicate; valid: "
-                + "[CheckNodeUnschedulable, GeneralPredicates, MatchNodeSelector, NoDiskConflict, PodFitsHost, "
-                + "PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints], registered: [], or any name with "
+                + "[CheckNodeUnschedulable, EvenPodsSpread, GeneralPredicates, InterPodAffinity, MatchInterPodAffinity, "
+                + "MatchNodeSelector, NoDiskConflict, PodFitsHost, PodFitsHostPorts, PodFitsResources, "
+                + "PodToleratesNodeTaints, PodTopologySpread], registered: [], or any name with "
                 + "an argument [labelsPresence, serviceAffinity]"),
         Arguments.of(
             "an unknown priority lists the valid names",
             "priorities: [{name: MostFreeGpu, weight: 1}]",
             "policy file p.yaml: priorities[0].name \"MostFreeGpu\" is not a known priority; valid: "
-                + "[BalancedResourceAllocation, ImageLocalityPriority, LeastRequestedPriority, "
-                + "MostRequestedPriority, NodeAffinityPriority, SelectorSpreadPriority, "
-                + "TaintTolerationPriority], registered: [], or any name with an argument [labelPreference, "
+                + "[BalancedResourceAllocation, EvenPodsSpreadPriority, ImageLocalityPriority, InterPodAffinity, "
+                + "InterPodAffinityPriority, LeastRequestedPriority, MostRequestedPriority, NodeAffinityPriority, "
+                + "PodTopologySpread, SelectorSpreadPriority, TaintTolerationPriority], registered: [], or any name with an argument [labelPreference, "
                 + "requestedToCapacityRatioArguments, serviceAntiAffinity]"),
         Arguments.of(
             "a zero weight",
@@ -270,8 +300,8 @@ class PolicyFileTest {
         Arguments.of(
             "an unknown top-level field",
             "extenders: []",
-            "policy file p.yaml: extenders is not a Policy field; valid: [apiVersion, kind, "
-                + "percentageOfNodesToScore, predicates, priorities]"),
+            "policy file p.yaml: extenders is not a Policy field; valid: [apiVersion, "
+                + "hardPodAffinitySymmetricWeight, kind, percentageOfNodesToScore, predicates, priorities]"),
         Arguments.of(
             "another kind",
             "kind: KubeSchedulerConfiguration",
@@ -289,6 +319,10 @@ class PolicyFileTest {
             "a percentage above 100",
             "percentageOfNodesToScore: 120",
             "policy file p.yaml: percentageOfNodesToScore must be 0 (adaptive) to 100, was 120"),
+        Arguments.of(
+            "a hard pod affinity weight above 100",
+            "hardPodAffinitySymmetricWeight: 101",
+            "policy file p.yaml: hardPodAffinitySymmetricWeight must be 0 to 100, was 101"),
         Arguments.of("an empty file", "", "policy file p.yaml: (document) is empty; expected kind: Policy with "
             + "predicates and priorities"));
   }

@@ -43,7 +43,9 @@ class FiltersTest {
             "NodeAffinity",
             "NodePorts",
             "NodeResourcesFit",
-            "VolumeRestrictions"),
+            "VolumeRestrictions",
+            "PodTopologySpread",
+            "InterPodAffinity"),
         Filters.defaults().stream().map(Filter::name).toList());
   }
 

@@ -23,6 +23,8 @@ class ScorersTest {
         Map.entry("TaintToleration", 3),
         Map.entry("NodeAffinity", 2),
         Map.entry("NodeResourcesLeastAllocated", 1),
+        Map.entry("PodTopologySpread", 2),
+        Map.entry("InterPodAffinity", 2),
         Map.entry("NodeResourcesBalancedAllocation", 1),
         Map.entry("ImageLocality", 1)), namesAndWeights);
   }
@@ -30,7 +32,7 @@ class ScorersTest {
   @Test
   void the_default_resource_scores_look_at_cpu_and_memory_with_weight_1() {
     var fit = assertInstanceOf(LeastAllocatedScorer.class, Scorers.defaults().get(2).scorer());
-    var balanced = assertInstanceOf(BalancedAllocationScorer.class, Scorers.defaults().get(3).scorer());
+    var balanced = assertInstanceOf(BalancedAllocationScorer.class, Scorers.defaults().get(5).scorer());
     var cpuAndMemory = List.of(new ScoredResource("cpu", 1), new ScoredResource("memory", 1));
     assertEquals(cpuAndMemory, fit.resources());
     assertEquals(cpuAndMemory, balanced.resources());
@@ -43,14 +45,17 @@ class ScorersTest {
             "NodeResourcesLeastAllocated", "NodeResourcesLeastAllocated", "NodeResourcesMostAllocated",
             "NodeResourcesMostAllocated", "RequestedToCapacityRatio", "NodeResourcesBalancedAllocation",
             "NodeResourcesBalancedAllocation", "NodeAffinity", "NodeAffinity", "TaintToleration", "NodeLabel",
-            "SelectorSpread", "ImageLocality"),
+            "SelectorSpread", "ImageLocality", "PodTopologySpread", "PodTopologySpread", "InterPodAffinity",
+            "InterPodAffinity"),
         List.of(
             Scorers.leastAllocated(), Scorers.leastAllocated(ScoredResource.defaults()), Scorers.mostAllocated(),
             Scorers.mostAllocated(ScoredResource.defaults()),
             Scorers.requestedToCapacityRatio(shape, ScoredResource.defaults()), Scorers.balancedAllocation(),
             Scorers.balancedAllocation(ScoredResource.defaults()), Scorers.nodeAffinity(),
             Scorers.nodeAffinity(List.of()), Scorers.taintToleration(), Scorers.nodeLabel("l", true),
-            Scorers.selectorSpread(), Scorers.imageLocality())
+            Scorers.selectorSpread(), Scorers.imageLocality(), Scorers.podTopologySpread(),
+            Scorers.podTopologySpread(PodTopologySpreadArgs.list(List.of())), Scorers.interPodAffinity(),
+            Scorers.interPodAffinity(5, true))
             .stream().map(Scorer::name).toList());
   }
 
