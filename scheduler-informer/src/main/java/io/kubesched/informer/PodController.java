@@ -228,7 +228,8 @@ public final class PodController implements AutoCloseable {
           return Map.of(
               SchedulerMetrics.QUEUE_ACTIVE, depths.active(),
               SchedulerMetrics.QUEUE_BACKOFF, depths.backoff(),
-              SchedulerMetrics.QUEUE_UNSCHEDULABLE, depths.unschedulable());
+              SchedulerMetrics.QUEUE_UNSCHEDULABLE, depths.unschedulable(),
+              SchedulerMetrics.QUEUE_GATED, depths.gated());
         });
     metrics.pendingPods(queue::size);
     housekeeping.scheduleWithFixedDelay(this::expireAssumptions, 1, 1, TimeUnit.SECONDS);
