@@ -1,11 +1,13 @@
 /**
  * Pure conversion of fabric8 {@code Pod} and {@code Node} objects into the scheduler's domain model, with
- * Kubernetes' rules for quantities and effective requests.
+ * Kubernetes' rules for quantities and effective requests; and of the other objects a cluster snapshot
+ * carries (namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets).
  */
 module io.kubesched.adapter {
   requires static org.jspecify;
   requires transitive io.kubesched.api;
   requires transitive kubernetes.model.core;
+  requires transitive kubernetes.model.apps;
   requires kubernetes.model.common;
 
   exports io.kubesched.adapter;

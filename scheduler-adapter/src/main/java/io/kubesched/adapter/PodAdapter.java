@@ -27,9 +27,12 @@ public final class PodAdapter {
    * @return what a placement policy needs of {@code pod}: besides names and scheduling constraints, its
    *     controller (the owner reference with {@code controller: true}; the first, should there be several),
    *     its {@link #effectiveRequests effective} and {@link #nonZeroRequests non-zero} requests, node
-   *     affinity, the volumes that can conflict on a node, and its containers' and init containers' images
+   *     affinity, the volumes that can conflict on a node, its containers' and init containers' images, its
+   *     pod affinity and anti-affinity, topology spread constraints, scheduling gates, the persistent volume
+   *     claims its volumes use and its resource claims
    * @throws MalformedObjectException naming the pod, field and value, if a quantity, toleration, port, node
-   *     affinity operator or volume cannot be read
+   *     affinity operator, volume, label selector of a pod affinity term or spread constraint, {@code
+   *     whenUnsatisfiable} or inclusion policy cannot be read
    */
   public static PodInfo toPodInfo(Pod pod) {
     var meta = pod.getMetadata();
@@ -52,6 +55,12 @@ public final class PodAdapter {
         .hostPorts(hostPorts(spec, object))
         .volumes(PodVolumes.read(spec, object))
         .images(images(spec))
+        .podAffinity(PodAffinities.affinity(spec.getAffinity(), object))
+        .podAntiAffinity(PodAffinities.antiAffinity(spec.getAffinity(), object))
+        .topologySpreadConstraints(SpreadConstraints.read(spec, object))
+        .schedulingGates(schedulingGates(spec))
+        .persistentVolumeClaims(PodVolumes.claims(spec, orEmpty(meta.getName())))
+        .resourceClaims(resourceClaims(spec))
         .build();
   }
 
@@ -155,6 +164,24 @@ public final class PodAdapter {
       }
     }
     return ports;
+  }
+
+  /** The names of the scheduling gates, in order; an unset name reads as empty. */
+  private static List<String> schedulingGates(PodSpec spec) {
+    var gates = new ArrayList<String>();
+    for (var gate : orEmpty(spec.getSchedulingGates())) {
+      gates.add(gate == null ? "" : orEmpty(gate.getName()));
+    }
+    return gates;
+  }
+
+  /** The names of {@code spec.resourceClaims}, in order; an unset name reads as empty. */
+  private static List<String> resourceClaims(PodSpec spec) {
+    var claims = new ArrayList<String>();
+    for (var claim : orEmpty(spec.getResourceClaims())) {
+      claims.add(claim == null ? "" : orEmpty(claim.getName()));
+    }
+    return claims;
   }
 
   /** Kubernetes' {@code GetControllerOf}: the first owner reference marked as the controller. */

@@ -97,4 +97,26 @@ final class PodVolumes {
     }
     return value;
   }
+
+  /**
+   * The persistent volume claims the pod's volumes use, in the order of the volumes: a {@code
+   * persistentVolumeClaim} volume by its claim name, a generic {@code ephemeral} volume by the name of the
+   * claim Kubernetes creates for it, {@code <podName>-<volumeName>} ({@code ephemeral.VolumeClaimName}).
+   *
+   * @param podName the pod's name
+   */
+  static List<String> claims(PodSpec spec, String podName) {
+    var claims = new ArrayList<String>();
+    for (var volume : orEmpty(spec.getVolumes())) {
+      if (volume == null) {
+        continue;
+      }
+      if (volume.getPersistentVolumeClaim() != null) {
+        claims.add(orEmpty(volume.getPersistentVolumeClaim().getClaimName()));
+      } else if (volume.getEphemeral() != null) {
+        claims.add(podName + "-" + orEmpty(volume.getName()));
+      }
+    }
+    return claims;
+  }
 }

@@ -191,7 +191,38 @@ final class Fixtures {
     }
 
     PodFixture affinity(NodeAffinity nodeAffinity) {
-      builder.editSpec().withNewAffinity().withNodeAffinity(nodeAffinity).endAffinity().endSpec();
+      builder.editSpec().editOrNewAffinity().withNodeAffinity(nodeAffinity).endAffinity().endSpec();
+      return this;
+    }
+
+    PodFixture podAffinity(io.fabric8.kubernetes.api.model.PodAffinity podAffinity) {
+      builder.editSpec().editOrNewAffinity().withPodAffinity(podAffinity).endAffinity().endSpec();
+      return this;
+    }
+
+    PodFixture podAntiAffinity(io.fabric8.kubernetes.api.model.PodAntiAffinity podAntiAffinity) {
+      builder.editSpec().editOrNewAffinity().withPodAntiAffinity(podAntiAffinity).endAffinity().endSpec();
+      return this;
+    }
+
+    PodFixture spread(io.fabric8.kubernetes.api.model.TopologySpreadConstraint constraint) {
+      builder.editSpec().addToTopologySpreadConstraints(constraint).endSpec();
+      return this;
+    }
+
+    PodFixture schedulingGate(String name) {
+      builder.editSpec().addNewSchedulingGate().withName(name).endSchedulingGate().endSpec();
+      return this;
+    }
+
+    PodFixture resourceClaim(String name, String templateName) {
+      builder
+          .editSpec()
+          .addNewResourceClaim()
+          .withName(name)
+          .withResourceClaimTemplateName(templateName)
+          .endResourceClaim()
+          .endSpec();
       return this;
     }
 

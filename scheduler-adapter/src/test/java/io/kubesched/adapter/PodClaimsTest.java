@@ -1,0 +1,74 @@
+package io.kubesched.adapter;
+
+import static io.kubesched.adapter.Fixtures.pod;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link PodAdapter#toPodInfo}: scheduling gates, the claims a pod's volumes use, and its resource claims.
+ */
+class PodClaimsTest {
+
+  @Test
+  void a_bare_pod_has_no_gates_and_no_claims() {
+    var info = PodAdapter.toPodInfo(pod().build());
+
+    assertEquals(List.of(), info.schedulingGates());
+    assertEquals(List.of(), info.persistentVolumeClaims());
+    assertEquals(List.of(), info.resourceClaims());
+  }
+
+  @Test
+  void scheduling_gates_are_read_by_name_in_order() {
+    var pod = pod().schedulingGate("example.com/quota").schedulingGate("example.com/gang").build();
+
+    assertEquals(List.of("example.com/quota", "example.com/gang"), PodAdapter.toPodInfo(pod).schedulingGates());
+  }
+
+  @Test
+  void persistent_volume_claims_by_claim_name_and_ephemeral_volumes_by_the_claim_kubernetes_creates() {
+    var pod =
+        pod("ns", "web-0")
+            .volume(
+                new VolumeBuilder()
+                    .withName("data")
+                    .withNewPersistentVolumeClaim()
+                    .withClaimName("data-web-0")
+                    .endPersistentVolumeClaim()
+                    .build())
+            .volume(new VolumeBuilder().withName("cache").withNewEmptyDir().endEmptyDir().build())
+            .volume(
+                new VolumeBuilder()
+                    .withName("scratch")
+                    .withNewEphemeral()
+                    .withNewVolumeClaimTemplate()
+                    .withNewSpec()
+                    .withAccessModes("ReadWriteOnce")
+                    .endSpec()
+                    .endVolumeClaimTemplate()
+                    .endEphemeral()
+                    .build())
+            .volume(
+                new VolumeBuilder()
+                    .withName("logs")
+                    .withNewPersistentVolumeClaim()
+                    .withClaimName("shared-logs")
+                    .withReadOnly(true)
+                    .endPersistentVolumeClaim()
+                    .build())
+            .build();
+
+    assertEquals(
+        List.of("data-web-0", "web-0-scratch", "shared-logs"), PodAdapter.toPodInfo(pod).persistentVolumeClaims());
+  }
+
+  @Test
+  void resource_claims_are_read_by_name_in_order() {
+    var pod = pod().resourceClaim("gpu", "gpu-template").resourceClaim("nic", null).build();
+
+    assertEquals(List.of("gpu", "nic"), PodAdapter.toPodInfo(pod).resourceClaims());
+  }
+}
