@@ -38,7 +38,7 @@ public final class PodAdapter {
     var meta = pod.getMetadata();
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
     var object = describe(pod);
-    var resources = PodRequests.of(spec, object);
+    var resources = PodRequests.of(spec, pod.getStatus(), object);
     var requests = resources.effective();
     return PodInfo.builder(orEmpty(meta.getNamespace()), orEmpty(meta.getName()))
         .uid(orEmpty(meta.getUid()))
@@ -72,11 +72,19 @@ public final class PodAdapter {
    * then the pod overhead. A request left unset where a limit is set counts as the limit, as the API server
    * defaults it, at container and at pod level. {@code pods} is 1.
    *
-   * @throws MalformedObjectException naming the pod, container, field and value of a malformed quantity
+   * <p>A pod resized in place counts as kube-scheduler 1.37 counts it: per resource, the larger of what its
+   * spec requests and what its status says the kubelet allocated and actuated ({@code
+   * status.containerStatuses[].allocatedResources} and {@code resources.requests}, or the pod-level {@code
+   * status.allocatedResources} and {@code status.resources.requests} where reported), the spec left out while
+   * its {@code PodResizePending} condition says {@code Infeasible}. A pod that reports no such status counts
+   * its spec.
+   *
+   * @throws MalformedObjectException naming the pod, container, field and value of a malformed quantity, in
+   *     its spec or status
    */
   public static Resources effectiveRequests(Pod pod) {
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
-    return PodRequests.of(spec, describe(pod)).effective().toResources(1);
+    return PodRequests.of(spec, pod.getStatus(), describe(pod)).effective().toResources(1);
   }
 
   /**
@@ -92,7 +100,7 @@ public final class PodAdapter {
    */
   public static Resources nonZeroRequests(Pod pod) {
     var spec = Objects.requireNonNullElseGet(pod.getSpec(), PodSpec::new);
-    var resources = PodRequests.of(spec, describe(pod));
+    var resources = PodRequests.of(spec, pod.getStatus(), describe(pod));
     return resources.nonZero(resources.effective()).toResources(1);
   }
 

@@ -269,6 +269,55 @@ final class Fixtures {
       return this;
     }
 
+    /**
+     * A container status as the kubelet reports it during an in-place resize: what it allocated and what it
+     * actuated ({@code resources.requests}); an empty map for unset, {@code null} actuated for no {@code
+     * resources} at all.
+     */
+    PodFixture containerStatus(
+        String name, Map<String, Quantity> allocated, @Nullable Map<String, Quantity> actuated) {
+      builder.editOrNewStatus().addToContainerStatuses(status(name, allocated, actuated)).endStatus();
+      return this;
+    }
+
+    /** An init container's status, as {@link #containerStatus}. */
+    PodFixture initContainerStatus(
+        String name, Map<String, Quantity> allocated, @Nullable Map<String, Quantity> actuated) {
+      builder.editOrNewStatus().addToInitContainerStatuses(status(name, allocated, actuated)).endStatus();
+      return this;
+    }
+
+    /** The pod-level {@code status.allocatedResources} and {@code status.resources.requests} ({@code null}: none). */
+    PodFixture podStatusResources(Map<String, Quantity> allocated, @Nullable Map<String, Quantity> actuated) {
+      var status = builder.editOrNewStatus().withAllocatedResources(allocated);
+      if (actuated != null) {
+        status.withNewResources().withRequests(actuated).endResources();
+      }
+      status.endStatus();
+      return this;
+    }
+
+    PodFixture condition(String type, String status, String reason) {
+      builder
+          .editOrNewStatus()
+          .addNewCondition()
+          .withType(type)
+          .withStatus(status)
+          .withReason(reason)
+          .endCondition()
+          .endStatus();
+      return this;
+    }
+
+    private static io.fabric8.kubernetes.api.model.ContainerStatus status(
+        String name, Map<String, Quantity> allocated, @Nullable Map<String, Quantity> actuated) {
+      var status = new io.fabric8.kubernetes.api.model.ContainerStatusBuilder().withName(name).withAllocatedResources(allocated);
+      if (actuated != null) {
+        status.withNewResources().withRequests(actuated).endResources();
+      }
+      return status.build();
+    }
+
     Pod build() {
       var pod = builder.build();
       pod.getSpec().setContainers(new ArrayList<>(containers));

@@ -2,6 +2,7 @@ package io.kubesched.informer;
 
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSpec;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -19,6 +21,7 @@ import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
@@ -32,14 +35,19 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>What is kept.</b> Of a pod: {@code metadata} name, namespace, uid, resourceVersion, labels,
  * ownerReferences and deletionTimestamp; {@code spec} nodeName, schedulerName, priority, nodeSelector,
- * {@code affinity.nodeAffinity}, tolerations, overhead, resources (pod level), the volumes of the four kinds
- * whose conflicts the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI), and of each container and
- * init container its name, image, resources, ports and restartPolicy; {@code status.phase} and the {@code
- * PodScheduled} condition. Of a node: {@code
- * metadata} name, namespace, uid, resourceVersion and labels; {@code spec} unschedulable and taints; {@code
- * status} allocatable and images. Everything else is dropped: managedFields, annotations, env, probes,
- * volume mounts, other volumes, pod (anti-)affinity, topology spread constraints, conditions, container
- * statuses, addresses, capacity, node info. So {@code PodAdapter.toPodInfo}, {@code NodeAdapter.toNodeInfo},
+ * {@code affinity} (nodeAffinity, podAffinity, podAntiAffinity), topologySpreadConstraints, schedulingGates,
+ * resourceClaims, tolerations, overhead, resources (pod level), the volumes of the four kinds whose conflicts
+ * the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI) and those that use a claim ({@code
+ * persistentVolumeClaim}, generic {@code ephemeral}), and of each container and init container its name,
+ * image, resources, ports and restartPolicy; {@code status.phase}, the {@code PodScheduled}, {@code
+ * PodResizePending} and {@code PodResizeInProgress} conditions, the pod-level {@code allocatedResources} and
+ * {@code resources.requests}, and of each container and init container status its name, {@code
+ * allocatedResources} and {@code resources.requests} (what an in-place resize is counted from). Of a node:
+ * {@code metadata} name, namespace, uid, resourceVersion and labels; {@code spec} unschedulable and taints;
+ * {@code status} allocatable and images. Everything else is dropped: managedFields, annotations, env,
+ * probes, volume mounts, other volumes, other conditions, the rest of the container statuses (state, image,
+ * restart count...), resource limits in statuses, addresses, capacity, node info. So {@code
+ * PodAdapter.toPodInfo}, {@code NodeAdapter.toNodeInfo},
  * {@link PodFilters} and {@link NodeChanges} answer the same for the kept form as for the object the API
  * server sent. Code that starts to read another field must add it here first.
  *
@@ -217,11 +225,11 @@ final class InformerStores {
     kept.setSchedulerName(parts.share(spec.getSchedulerName()));
     kept.setPriority(spec.getPriority());
     kept.setNodeSelector(parts.share(spec.getNodeSelector()));
-    kept.setAffinity(parts.share(nodeAffinityOnly(spec.getAffinity())));
+    kept.setAffinity(parts.share(keptAffinity(spec.getAffinity())));
     kept.setTolerations(parts.share(spec.getTolerations()));
     kept.setOverhead(parts.share(spec.getOverhead()));
     kept.setResources(parts.share(spec.getResources()));
-    kept.setVolumes(parts.share(conflictingVolumes(spec.getVolumes())));
+    kept.setVolumes(parts.share(keptVolumes(spec.getVolumes())));
     kept.setContainers(parts.share(keptContainers(spec.getContainers(), parts)));
     kept.setInitContainers(parts.share(keptContainers(spec.getInitContainers(), parts)));
     kept.setEphemeralContainers(List.of());
@@ -229,28 +237,35 @@ final class InformerStores {
     kept.setHostAliases(List.of());
     kept.setImagePullSecrets(List.of());
     kept.setReadinessGates(List.of());
-    kept.setResourceClaims(List.of());
-    kept.setSchedulingGates(List.of());
-    kept.setTopologySpreadConstraints(List.of());
+    kept.setResourceClaims(parts.share(spec.getResourceClaims()));
+    kept.setSchedulingGates(parts.share(spec.getSchedulingGates()));
+    kept.setTopologySpreadConstraints(parts.share(spec.getTopologySpreadConstraints()));
     kept.setAdditionalProperties(Map.of());
     return kept;
   }
 
-  private static @Nullable Affinity nodeAffinityOnly(@Nullable Affinity affinity) {
-    if (affinity == null || affinity.getNodeAffinity() == null) {
+  /** Node affinity, pod affinity and pod anti-affinity: everything an {@code Affinity} holds, sans extras. */
+  private static @Nullable Affinity keptAffinity(@Nullable Affinity affinity) {
+    if (affinity == null
+        || affinity.getNodeAffinity() == null
+            && affinity.getPodAffinity() == null
+            && affinity.getPodAntiAffinity() == null) {
       return null;
     }
     var kept = new Affinity();
     kept.setNodeAffinity(affinity.getNodeAffinity());
+    kept.setPodAffinity(affinity.getPodAffinity());
+    kept.setPodAntiAffinity(affinity.getPodAntiAffinity());
     kept.setAdditionalProperties(Map.of());
     return kept;
   }
 
   /**
-   * The volumes whose conflicts the scheduler checks, whole: a volume naming one of these kinds and another
-   * is kept, so that it is refused as before.
+   * The volumes whose conflicts the scheduler checks and those that use a persistent volume claim (by name,
+   * or a generic ephemeral one), whole: a volume naming one of these kinds and another is kept, so that it is
+   * refused as before.
    */
-  private static @Nullable List<Volume> conflictingVolumes(@Nullable List<Volume> volumes) {
+  private static @Nullable List<Volume> keptVolumes(@Nullable List<Volume> volumes) {
     if (volumes == null) {
       return null;
     }
@@ -261,7 +276,9 @@ final class InformerStores {
                 v.getGcePersistentDisk() != null
                     || v.getAwsElasticBlockStore() != null
                     || v.getRbd() != null
-                    || v.getIscsi() != null)
+                    || v.getIscsi() != null
+                    || v.getPersistentVolumeClaim() != null
+                    || v.getEphemeral() != null)
         .toList();
   }
 
@@ -294,28 +311,69 @@ final class InformerStores {
     return kept;
   }
 
-  private static List<PodCondition> podScheduled(@Nullable List<PodCondition> conditions) {
+  /** The conditions kept: PodScheduled, and the two that say how far an in-place resize is. */
+  private static final Set<String> KEPT_CONDITIONS =
+      Set.of("PodScheduled", "PodResizePending", "PodResizeInProgress");
+
+  private static List<PodCondition> keptConditions(@Nullable List<PodCondition> conditions) {
     if (conditions == null || conditions.isEmpty()) {
       return List.of();
     }
-    return conditions.stream().filter(c -> "PodScheduled".equals(c.getType())).toList();
+    return conditions.stream().filter(c -> c != null && KEPT_CONDITIONS.contains(c.getType())).toList();
   }
 
   private static PodStatus keptStatus(PodStatus status) {
     var kept = new PodStatus();
     kept.setPhase(status.getPhase());
-    kept.setAllocatedResources(Map.of());
+    kept.setAllocatedResources(status.getAllocatedResources());
+    kept.setResources(requestsOnly(status.getResources()));
     // The reporter reads PodScheduled to write it only when it changes; without it, every attempt would
     // rewrite the condition, change the pod's resourceVersion and start a new event instead of a series.
-    kept.setConditions(podScheduled(status.getConditions()));
-    kept.setContainerStatuses(List.of());
+    // PodResizePending says whether a resize is infeasible, which changes how the pod's requests count.
+    kept.setConditions(keptConditions(status.getConditions()));
+    kept.setContainerStatuses(keptContainerStatuses(status.getContainerStatuses()));
     kept.setEphemeralContainerStatuses(List.of());
     kept.setHostIPs(List.of());
-    kept.setInitContainerStatuses(List.of());
+    kept.setInitContainerStatuses(keptContainerStatuses(status.getInitContainerStatuses()));
     kept.setNodeAllocatableResourceClaimStatuses(List.of());
     kept.setPodIPs(List.of());
     kept.setResourceClaimStatuses(List.of());
     kept.setVolumeHealth(List.of());
+    kept.setAdditionalProperties(Map.of());
+    return kept;
+  }
+
+  /** Of each container status, what an in-place resize is counted from: name, allocated and actuated requests. */
+  private static @Nullable List<ContainerStatus> keptContainerStatuses(@Nullable List<ContainerStatus> statuses) {
+    if (statuses == null) {
+      return null;
+    }
+    return statuses.stream().map(InformerStores::keptContainerStatus).toList();
+  }
+
+  private static @Nullable ContainerStatus keptContainerStatus(@Nullable ContainerStatus status) {
+    if (status == null) {
+      return null;
+    }
+    var kept = new ContainerStatus();
+    kept.setName(status.getName());
+    kept.setAllocatedResources(status.getAllocatedResources());
+    kept.setResources(requestsOnly(status.getResources()));
+    kept.setAllocatedResourcesStatus(List.of());
+    kept.setVolumeMounts(List.of());
+    kept.setAdditionalProperties(Map.of());
+    return kept;
+  }
+
+  /** Resource requirements with their requests only; {@code null} stays {@code null}, as readers tell it apart. */
+  private static @Nullable ResourceRequirements requestsOnly(@Nullable ResourceRequirements resources) {
+    if (resources == null) {
+      return null;
+    }
+    var kept = new ResourceRequirements();
+    kept.setRequests(resources.getRequests());
+    kept.setLimits(Map.of());
+    kept.setClaims(List.of());
     kept.setAdditionalProperties(Map.of());
     return kept;
   }

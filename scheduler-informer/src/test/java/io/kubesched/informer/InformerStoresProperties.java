@@ -9,6 +9,10 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
@@ -16,14 +20,23 @@ import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.PodSchedulingGate;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.MalformedObjectException;
@@ -75,6 +88,27 @@ class InformerStoresProperties {
     boolean conflictingVolume = outcome instanceof PodInfo info && !info.volumes().isEmpty();
     boolean hostPort = outcome instanceof PodInfo info && !info.hostPorts().isEmpty();
     boolean nodeAffinity = outcome instanceof PodInfo info && !info.affinity().required().isEmpty();
+    boolean podAffinity =
+        outcome instanceof PodInfo info && !(info.podAffinity().isEmpty() && info.podAntiAffinity().isEmpty());
+    boolean spread = outcome instanceof PodInfo info && !info.topologySpreadConstraints().isEmpty();
+    boolean gatedOrClaiming =
+        outcome instanceof PodInfo info
+            && !info.schedulingGates().isEmpty()
+            && !info.persistentVolumeClaims().isEmpty()
+            && !info.resourceClaims().isEmpty();
+    boolean resized =
+        outcome instanceof PodInfo info
+            && outcome(() -> PodAdapter.toPodInfo(new PodBuilder(pod).withStatus(null).build())) instanceof PodInfo spec
+            && !info.requests().equals(spec.requests());
+    Statistics.label("read with pod affinity").collect(podAffinity);
+    Statistics.label("read with a spread constraint").collect(spread);
+    Statistics.label("read with gates, volume claims and resource claims").collect(gatedOrClaiming);
+    Statistics.label("read with a status that changes the requests").collect(resized);
+    Statistics.label("read with pod affinity").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("read with a spread constraint").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("read with gates, volume claims and resource claims")
+        .coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("read with a status that changes the requests").coverage(c -> c.check(true).count(n -> n > 0));
     Statistics.label("read with a conflicting volume").collect(conflictingVolume);
     Statistics.label("read with a host port").collect(hostPort);
     Statistics.label("read with required node affinity").collect(nodeAffinity);
@@ -135,6 +169,14 @@ class InformerStoresProperties {
     return Arbitraries.frequencyOf(Tuple.of(9, usual), Tuple.of(1, Arbitraries.just(malformed)));
   }
 
+  /**
+   * {@code usual} 29 times in 30, else {@code malformed}: for the fields a pod has many of, so that most pods
+   * still read.
+   */
+  private static <T> Arbitrary<T> seldom(T malformed, Arbitrary<T> usual) {
+    return Arbitraries.frequencyOf(Tuple.of(29, usual), Tuple.of(1, Arbitraries.just(malformed)));
+  }
+
   /** A {@code PodInfo}/{@code NodeInfo}, or the text of the error that reading it raised. */
   private static Object outcome(Supplier<?> read) {
     try {
@@ -170,18 +212,160 @@ class InformerStoresProperties {
             quantityTexts(QUANTITIES),
             volumes().list().ofMaxSize(3),
             Arbitraries.of("Pending", "Running", "Succeeded", "Failed").injectNull(0.2));
-    return Combinators.combine(meta.as(Meta::new), spec.as(Spec::new), rest.as(Rest::new)).as(PodModel::new);
+    var placement =
+        Combinators.combine(
+            podAffinities(),
+            podAffinities(),
+            spreadConstraints().list().ofMaxSize(2),
+            Arbitraries.of("example.com/quota", "example.com/gang").list().ofMaxSize(2),
+            Arbitraries.of("gpu", "nic").list().ofMaxSize(2));
+    var status =
+        Combinators.combine(
+            Arbitraries.of(
+                    "PodResizePending/Infeasible", "PodResizePending/Deferred", "PodResizeInProgress/", "Ready/")
+                .list()
+                .ofMaxSize(2),
+            containerStatuses().list().ofMaxSize(2),
+            containerStatuses().list().ofMaxSize(1),
+            quantityTexts(STATUS_QUANTITIES).injectNull(0.5),
+            quantityTexts(STATUS_QUANTITIES).injectNull(0.5));
+    return Combinators.combine(
+            meta.as(Meta::new),
+            spec.as(Spec::new),
+            rest.as(Rest::new),
+            placement.as(Placement::new),
+            status.as(StatusModel::new))
+        .as(PodModel::new);
+  }
+
+  /** Pod affinity terms (one operator in ten unknown), or none. */
+  private static Arbitrary<@Nullable PodAffinityModel> podAffinities() {
+    var term =
+        Combinators.combine(
+            selectors(),
+            Arbitraries.of(List.<String>of(), List.of("other")),
+            selectors(),
+            Arbitraries.of("zone", "kubernetes.io/hostname"),
+            Arbitraries.of(List.<String>of(), List.of("app")),
+            Arbitraries.of(List.<String>of(), List.of("zone")))
+            .as(
+                (selector, namespaces, namespaceSelector, topologyKey, matchKeys, mismatchKeys) ->
+                    new PodAffinityTermBuilder()
+                        .withLabelSelector(selector)
+                        .withNamespaces(namespaces)
+                        .withNamespaceSelector(namespaceSelector)
+                        .withTopologyKey(topologyKey)
+                        .withMatchLabelKeys(matchKeys)
+                        .withMismatchLabelKeys(mismatchKeys)
+                        .build());
+    var weighted =
+        Combinators.combine(Arbitraries.of(1, 100), term).as((w, t) -> new WeightedPodAffinityTerm(t, w));
+    return Combinators.combine(term.list().ofMaxSize(2), weighted.list().ofMaxSize(1))
+        .as(PodAffinityModel::new)
+        .injectNull(0.4);
+  }
+
+  /** Required and preferred pod affinity terms, for either pod affinity or anti-affinity. */
+  private record PodAffinityModel(List<PodAffinityTerm> required, List<WeightedPodAffinityTerm> preferred) {}
+
+  /** A label selector (one operator in ten unknown, the values fitting the operator), or none. */
+  private static Arbitrary<@Nullable LabelSelector> selectors() {
+    var requirement =
+        Combinators.combine(
+                Arbitraries.of("app", "zone"),
+                seldom("Near", Arbitraries.of("In", "NotIn", "Exists", "DoesNotExist")))
+            .as(
+                (key, operator) ->
+                    new LabelSelectorRequirement(
+                        key, operator, operator.endsWith("In") ? List.of("a") : List.of()));
+    return Combinators.combine(labels(), requirement.list().ofMaxSize(2))
+        .as((matchLabels, expressions) -> new LabelSelector(expressions, matchLabels))
+        .injectNull(0.2);
+  }
+
+  /** Topology spread constraints (one in ten with an unknown whenUnsatisfiable, inclusion policies too). */
+  private static Arbitrary<TopologySpreadConstraint> spreadConstraints() {
+    return Combinators.combine(
+            Arbitraries.of(1, 2).injectNull(0.1),
+            Arbitraries.of("zone", "kubernetes.io/hostname"),
+            seldom("Sometimes", Arbitraries.of("DoNotSchedule", "ScheduleAnyway")),
+            selectors(),
+            Arbitraries.of(1, 3).injectNull(0.5),
+            seldom("Maybe", Arbitraries.of("Honor", "Ignore").injectNull(0.5)),
+            seldom("Perhaps", Arbitraries.of("Honor", "Ignore").injectNull(0.5)),
+            Arbitraries.of(List.<String>of(), List.of("app")))
+        .as(
+            (maxSkew, key, when, selector, minDomains, affinityPolicy, taintsPolicy, matchKeys) ->
+                new TopologySpreadConstraintBuilder()
+                    .withMaxSkew(maxSkew)
+                    .withTopologyKey(key)
+                    .withWhenUnsatisfiable(when)
+                    .withLabelSelector(selector)
+                    .withMinDomains(minDomains)
+                    .withNodeAffinityPolicy(affinityPolicy)
+                    .withNodeTaintsPolicy(taintsPolicy)
+                    .withMatchLabelKeys(matchKeys)
+                    .build());
+  }
+
+  /** A container status as the kubelet writes it during a resize, its quantities as text. */
+  private record ContainerStatusModel(
+      String name, Map<String, String> allocated, @Nullable Map<String, String> actuated) {
+
+    ContainerStatus toStatus() {
+      var status =
+          new ContainerStatusBuilder()
+              .withName(name)
+              .withAllocatedResources(quantities(allocated))
+              .withImage("img:1")
+              .withRestartCount(2)
+              .withNewState()
+              .withNewRunning()
+              .withStartedAt("2026-01-01T00:00:00Z")
+              .endRunning()
+              .endState();
+      if (actuated != null) {
+        status.withNewResources().withRequests(quantities(actuated)).addToLimits("cpu", new Quantity("9")).endResources();
+      }
+      return status.build();
+    }
+  }
+
+  private static Arbitrary<ContainerStatusModel> containerStatuses() {
+    return Combinators.combine(
+            Arbitraries.of("app", "side", "gone"),
+            quantityTexts(STATUS_QUANTITIES),
+            quantityTexts(STATUS_QUANTITIES).injectNull(0.3))
+        .as(ContainerStatusModel::new);
   }
 
   /**
    * A pod as generated. Quantities stay text until {@link #toPod()}: jqwik hashes what it generates, and
    * fabric8's Quantity.hashCode throws on a malformed amount.
    */
-  record PodModel(Meta meta, Spec spec, Rest rest) {
+  record PodModel(Meta meta, Spec spec, Rest rest, Placement placement, StatusModel status) {
     Pod toPod() {
-      return pod(meta, spec, rest);
+      return pod(meta, spec, rest, placement, status);
     }
   }
+
+  private record Placement(
+      @Nullable PodAffinityModel podAffinity,
+      @Nullable PodAffinityModel podAntiAffinity,
+      List<TopologySpreadConstraint> spread,
+      List<String> gates,
+      List<String> claims) {}
+
+  /**
+   * The status fields an in-place resize is counted from: conditions as {@code type/reason}, container and
+   * init container statuses, and the pod-level allocated and actuated requests ({@code null}: unset).
+   */
+  private record StatusModel(
+      List<String> conditions,
+      List<ContainerStatusModel> containers,
+      List<ContainerStatusModel> initContainers,
+      @Nullable Map<String, String> allocated,
+      @Nullable Map<String, String> actuated) {}
 
   private record Meta(
       String name,
@@ -207,7 +391,52 @@ class InformerStoresProperties {
       List<Volume> volumes,
       @Nullable String phase) {}
 
-  private static Pod pod(Meta meta, Spec spec, Rest rest) {
+  private static @Nullable Affinity affinity(@Nullable Affinity nodeAffinity, Placement placement) {
+    if (nodeAffinity == null && placement.podAffinity() == null && placement.podAntiAffinity() == null) {
+      return null;
+    }
+    var builder = nodeAffinity == null ? new AffinityBuilder() : new AffinityBuilder(nodeAffinity);
+    var affinity = placement.podAffinity();
+    if (affinity != null) {
+      builder
+          .withNewPodAffinity()
+          .withRequiredDuringSchedulingIgnoredDuringExecution(affinity.required())
+          .withPreferredDuringSchedulingIgnoredDuringExecution(affinity.preferred())
+          .endPodAffinity();
+    }
+    var anti = placement.podAntiAffinity();
+    if (anti != null) {
+      builder
+          .withNewPodAntiAffinity()
+          .withRequiredDuringSchedulingIgnoredDuringExecution(anti.required())
+          .withPreferredDuringSchedulingIgnoredDuringExecution(anti.preferred())
+          .endPodAntiAffinity();
+    }
+    return builder.build();
+  }
+
+  private static PodStatus status(@Nullable String phase, StatusModel model) {
+    var status =
+        new PodStatusBuilder()
+            .withPhase(phase)
+            .withPodIP("10.0.0.9")
+            .withContainerStatuses(model.containers().stream().map(ContainerStatusModel::toStatus).toList())
+            .withInitContainerStatuses(
+                model.initContainers().stream().map(ContainerStatusModel::toStatus).toList());
+    for (var condition : model.conditions()) {
+      var typeAndReason = condition.split("/", -1);
+      status.addNewCondition().withType(typeAndReason[0]).withStatus("True").withReason(typeAndReason[1]).endCondition();
+    }
+    if (model.allocated() != null) {
+      status.withAllocatedResources(quantities(model.allocated()));
+    }
+    if (model.actuated() != null) {
+      status.withNewResources().withRequests(quantities(model.actuated())).endResources();
+    }
+    return status.build();
+  }
+
+  private static Pod pod(Meta meta, Spec spec, Rest rest, Placement placement, StatusModel statusModel) {
     return new PodBuilder()
         .withNewMetadata()
         .withNamespace("ns")
@@ -229,7 +458,7 @@ class InformerStoresProperties {
         .withSchedulerName(spec.schedulerName())
         .withPriority(spec.priority())
         .withNodeSelector(spec.nodeSelector())
-        .withAffinity(spec.affinity())
+        .withAffinity(affinity(spec.affinity(), placement))
         .withTolerations(spec.tolerations())
         .withContainers(spec.containers().stream().map(ContainerModel::toContainer).toList())
         .withInitContainers(spec.initContainers().stream().map(ContainerModel::toContainer).toList())
@@ -241,19 +470,13 @@ class InformerStoresProperties {
                     List.of(), quantities(rest.podLimits()), quantities(rest.podRequests())))
         .withVolumes(rest.volumes())
         .withServiceAccountName("default")
-        .addNewTopologySpreadConstraint()
-        .withTopologyKey("zone")
-        .withMaxSkew(1)
-        .endTopologySpreadConstraint()
+        .withTopologySpreadConstraints(placement.spread())
+        .withSchedulingGates(placement.gates().stream().map(PodSchedulingGate::new).toList())
+        .withResourceClaims(
+            placement.claims().stream().map(c -> new PodResourceClaim(c, null, c + "-template")).toList())
+        .withHostname("dropped")
         .endSpec()
-        .withNewStatus()
-        .withPhase(rest.phase())
-        .withPodIP("10.0.0.9")
-        .addNewCondition()
-        .withType("Ready")
-        .withStatus("True")
-        .endCondition()
-        .endStatus()
+        .withStatus(status(rest.phase(), statusModel))
         .build();
   }
 
@@ -292,15 +515,13 @@ class InformerStoresProperties {
             .as((weight, t) -> new PreferredSchedulingTerm(t, weight))
             .list()
             .ofMaxSize(1);
-    return Combinators.combine(required, preferred, Arbitraries.of(true, false))
+    return Combinators.combine(required, preferred)
         .as(InformerStoresProperties::affinity)
         .injectNull(0.3);
   }
 
   private static Affinity affinity(
-      @Nullable List<NodeSelectorTerm> required,
-      List<PreferredSchedulingTerm> preferred,
-      boolean antiAffinity) {
+      @Nullable List<NodeSelectorTerm> required, List<PreferredSchedulingTerm> preferred) {
     var nodeAffinity = new AffinityBuilder().withNewNodeAffinity();
     if (required != null) {
       nodeAffinity =
@@ -309,21 +530,7 @@ class InformerStoresProperties {
               .withNodeSelectorTerms(required)
               .endRequiredDuringSchedulingIgnoredDuringExecution();
     }
-    var affinity =
-        nodeAffinity.withPreferredDuringSchedulingIgnoredDuringExecution(preferred).endNodeAffinity();
-    if (antiAffinity) { // dropped by the store
-      affinity =
-          affinity
-              .withNewPodAntiAffinity()
-              .addNewPreferredDuringSchedulingIgnoredDuringExecution()
-              .withWeight(100)
-              .withNewPodAffinityTerm()
-              .withTopologyKey("kubernetes.io/hostname")
-              .endPodAffinityTerm()
-              .endPreferredDuringSchedulingIgnoredDuringExecution()
-              .endPodAntiAffinity();
-    }
-    return affinity.build();
+    return nodeAffinity.withPreferredDuringSchedulingIgnoredDuringExecution(preferred).endNodeAffinity().build();
   }
 
   private static Arbitrary<Toleration> tolerations() {
@@ -399,6 +606,11 @@ class InformerStoresProperties {
       Arbitraries.frequencyOf(
           Tuple.of(7, Arbitraries.of("100m", "1", "1000m", "1Gi")), Tuple.of(1, Arbitraries.just("lots")));
 
+  /** Quantities of a status, of which one in 30 is malformed. */
+  private static final Arbitrary<String> STATUS_QUANTITIES =
+      Arbitraries.frequencyOf(
+          Tuple.of(29, Arbitraries.of("100m", "1", "2", "1Gi")), Tuple.of(1, Arbitraries.just("lots")));
+
   private static Arbitrary<Map<String, String>> quantityTexts(Arbitrary<String> amounts) {
     return Arbitraries.maps(Arbitraries.of("cpu", "memory", "nvidia.com/gpu"), amounts).ofMaxSize(2);
   }
@@ -469,22 +681,36 @@ class InformerStoresProperties {
                 .withVolumeID("vol-1")
                 .endAwsElasticBlockStore()
                 .build());
-    var dropped =
+    var claims =
         Arbitraries.of(
-            new VolumeBuilder().withName("config").withNewConfigMap().withName("cm").endConfigMap().build(),
             new VolumeBuilder()
                 .withName("data")
                 .withNewPersistentVolumeClaim()
                 .withClaimName("pvc")
                 .endPersistentVolumeClaim()
+                .build(),
+            new VolumeBuilder()
+                .withName("scratch")
+                .withNewEphemeral()
+                .withNewVolumeClaimTemplate()
+                .withNewSpec()
+                .withAccessModes("ReadWriteOnce")
+                .endSpec()
+                .endVolumeClaimTemplate()
+                .endEphemeral()
                 .build());
+    var dropped =
+        Arbitraries.of(
+            new VolumeBuilder().withName("config").withNewConfigMap().withName("cm").endConfigMap().build(),
+            new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
     return Arbitraries.frequencyOf(
         Tuple.of(3, gce),
         Tuple.of(3, ebs),
         Tuple.of(3, rbd),
         Tuple.of(3, iscsi),
         Tuple.of(1, twoKinds),
-        Tuple.of(6, dropped));
+        Tuple.of(4, claims),
+        Tuple.of(4, dropped));
   }
 
   // ---- nodes

@@ -13,13 +13,16 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.HostPort;
+import io.kubesched.api.LabelSelector;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
+import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.Volume;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -37,6 +41,7 @@ class InformerStoresTest {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final String DEPLOYMENT_POD = "deployment-pod.yaml";
   private static final String SCHEDULING_POD = "scheduling-pod.yaml";
+  private static final String RESIZING_POD = "resizing-pod.yaml";
 
   static <T> T fixture(String name, Class<T> type) {
     try (var in = InformerStoresTest.class.getResourceAsStream("/informer-stores/" + name)) {
@@ -62,14 +67,14 @@ class InformerStoresTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {DEPLOYMENT_POD, SCHEDULING_POD})
+  @ValueSource(strings = {DEPLOYMENT_POD, SCHEDULING_POD, RESIZING_POD})
   void a_stored_pod_gives_the_same_PodInfo_as_the_pod_the_server_sent(String fixture) {
     var pod = fixture(fixture, Pod.class);
     assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(stored(pod)));
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {DEPLOYMENT_POD, SCHEDULING_POD})
+  @ValueSource(strings = {DEPLOYMENT_POD, SCHEDULING_POD, RESIZING_POD})
   void the_informer_handlers_sort_a_stored_pod_as_the_pod_the_server_sent(String fixture) {
     var pod = fixture(fixture, Pod.class);
     var kept = stored(pod);
@@ -111,10 +116,117 @@ class InformerStoresTest {
             new Volume.Iscsi("10.2.0.1:3260", "iqn.2001-04.com.example:storage", 3, false)),
         info.volumes());
     assertEquals(4, info.images().size());
+    assertEquals(1, info.podAffinity().required().size());
+    assertEquals(Set.of("ml-cache"), info.podAffinity().required().get(0).namespaces());
+    assertEquals(LabelSelector.of(Map.of("team", "ml")), info.podAffinity().required().get(0).namespaceSelector());
+    assertEquals(List.of("pod-template-hash"), info.podAffinity().preferred().get(0).term().matchLabelKeys());
+    assertEquals(2, info.podAntiAffinity().required().get(0).labelSelector().matchExpressions().size());
+    assertEquals(
+        List.of("example.com/tenant"), info.podAntiAffinity().preferred().get(0).term().mismatchLabelKeys());
+    assertEquals(
+        new TopologySpreadConstraint(
+            2,
+            "topology.kubernetes.io/zone",
+            TopologySpreadConstraint.WhenUnsatisfiable.DO_NOT_SCHEDULE,
+            LabelSelector.of(Map.of("app", "trainer")),
+            3,
+            TopologySpreadConstraint.InclusionPolicy.IGNORE,
+            TopologySpreadConstraint.InclusionPolicy.HONOR,
+            List.of("controller-revision-hash")),
+        info.topologySpreadConstraints().get(0));
+    assertEquals(2, info.topologySpreadConstraints().size());
+    assertEquals(List.of("example.com/quota", "example.com/dataset-ready"), info.schedulingGates());
+    assertEquals(List.of("trainer-data", "trainer-0-scratch"), info.persistentVolumeClaims());
+    assertEquals(List.of("gpu", "nic"), info.resourceClaims());
     // Pod level 9 CPU over the containers' 12 (init) + overhead 100m; GPU and hugepages from the limits.
     assertEquals(9_100, info.requests().milliCpu());
     assertEquals(2L, info.requests().extended().get("nvidia.com/gpu"));
     assertEquals(1L << 30, info.requests().extended().get("hugepages-2Mi"));
+  }
+
+  /** {@code pod} without its status: what it would count if only its spec were kept. */
+  private static Pod withoutStatus(Pod pod) {
+    return new PodBuilder(pod).withStatus(null).build();
+  }
+
+  @Test
+  void the_resizing_fixture_counts_its_status_so_the_equality_above_reads_the_kept_status() {
+    var pod = fixture(RESIZING_POD, Pod.class);
+    // Infeasible: the spec's 48 CPU do not count; the api container's 2 actuated and the proxy's 500m do.
+    assertEquals(2_500, PodAdapter.toPodInfo(pod).requests().milliCpu());
+    assertEquals(4L * 1024 + 256, PodAdapter.toPodInfo(pod).requests().memory() >> 20);
+    assertEquals(48_250, PodAdapter.toPodInfo(withoutStatus(pod)).requests().milliCpu());
+    var kept = stored(pod);
+    assertEquals(
+        List.of("PodResizePending", "PodScheduled"),
+        kept.getStatus().getConditions().stream().map(c -> c.getType()).toList());
+    var status = kept.getStatus().getContainerStatuses().get(0);
+    assertEquals("api", status.getName());
+    assertNull(status.getImage());
+    assertNull(status.getState());
+    assertNull(status.getContainerID());
+    assertTrue(status.getResources().getLimits().isEmpty(), "the scheduler counts requests only");
+    assertEquals(new Quantity("2"), status.getResources().getRequests().get("cpu"));
+    assertEquals(new Quantity("250m"), kept.getStatus().getInitContainerStatuses().get(0).getAllocatedResources().get("cpu"));
+  }
+
+  @Test
+  void a_resize_that_is_no_longer_infeasible_counts_the_larger_spec_in_the_stored_pod_too() {
+    var pod = fixture(RESIZING_POD, Pod.class);
+    pod.getStatus().getConditions().removeIf(c -> "PodResizePending".equals(c.getType()));
+    pod.getStatus().getConditions().add(new PodConditionBuilder().withType("PodResizeInProgress").withStatus("True").build());
+
+    assertEquals(48_250, PodAdapter.toPodInfo(pod).requests().milliCpu());
+    assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(stored(pod)));
+    assertEquals(
+        List.of("PodScheduled", "PodResizeInProgress"),
+        stored(pod).getStatus().getConditions().stream().map(c -> c.getType()).toList());
+  }
+
+  @Test
+  void the_pod_level_status_of_a_resized_pod_is_kept() {
+    var pod =
+        new PodBuilder(fixture(RESIZING_POD, Pod.class))
+            .editSpec()
+            .withNewResources()
+            .addToRequests("cpu", new Quantity("50"))
+            .endResources()
+            .endSpec()
+            .editStatus()
+            .addToAllocatedResources("cpu", new Quantity("3"))
+            .withNewResources()
+            .addToRequests("cpu", new Quantity("6"))
+            .addToLimits("cpu", new Quantity("8"))
+            .endResources()
+            .endStatus()
+            .build();
+
+    // Infeasible: the pod-level 50 do not count; the pod-level status's 6 actuated do.
+    assertEquals(6_000, PodAdapter.toPodInfo(pod).requests().milliCpu());
+    assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(stored(pod)));
+    var status = stored(pod).getStatus();
+    assertEquals(new Quantity("3"), status.getAllocatedResources().get("cpu"));
+    assertTrue(status.getResources().getLimits().isEmpty());
+  }
+
+  @Test
+  void an_empty_pod_level_status_resources_is_kept_as_present_which_an_infeasible_resize_reads() {
+    var pod =
+        new PodBuilder(fixture(RESIZING_POD, Pod.class))
+            .editSpec()
+            .withNewResources()
+            .addToRequests("cpu", new Quantity("50"))
+            .endResources()
+            .endSpec()
+            .editStatus()
+            .withNewResources()
+            .endResources()
+            .endStatus()
+            .build();
+
+    // Present but empty: the pod-level request no longer counts, the containers' status does.
+    assertEquals(2_500, PodAdapter.toPodInfo(pod).requests().milliCpu());
+    assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(stored(pod)));
   }
 
   @Test
@@ -131,9 +243,9 @@ class InformerStoresTest {
     assertNull(meta.getCreationTimestamp());
     assertNull(meta.getGenerateName());
     var spec = kept.getSpec();
-    assertNull(spec.getAffinity().getPodAntiAffinity());
+    assertNotNull(spec.getAffinity().getPodAntiAffinity());
     assertNotNull(spec.getAffinity().getNodeAffinity());
-    assertTrue(spec.getTopologySpreadConstraints().isEmpty());
+    assertEquals(1, spec.getTopologySpreadConstraints().size());
     assertTrue(spec.getVolumes().isEmpty(), "configMap, emptyDir and projected volumes cannot conflict");
     assertNull(spec.getSecurityContext());
     assertNull(spec.getServiceAccountName());
@@ -154,8 +266,22 @@ class InformerStoresTest {
     assertEquals(
         List.of("PodScheduled"),
         status.getConditions().stream().map(c -> c.getType()).toList(),
-        "of the conditions only PodScheduled stays (the reporter compares it)");
-    assertTrue(status.getContainerStatuses().isEmpty());
+        "of the conditions only PodScheduled (the reporter compares it) and the resize ones stay");
+    assertEquals(2, status.getContainerStatuses().size());
+    for (var containerStatus : status.getContainerStatuses()) {
+      assertNotNull(containerStatus.getName());
+      assertFalse(containerStatus.getAllocatedResources().isEmpty());
+      assertFalse(containerStatus.getResources().getRequests().isEmpty());
+      assertTrue(containerStatus.getResources().getLimits().isEmpty());
+      assertTrue(containerStatus.getVolumeMounts().isEmpty());
+      assertNull(containerStatus.getImage());
+      assertNull(containerStatus.getImageID());
+      assertNull(containerStatus.getContainerID());
+      assertNull(containerStatus.getState());
+      assertNull(containerStatus.getLastState());
+      assertNull(containerStatus.getReady());
+      assertNull(containerStatus.getRestartCount());
+    }
     assertTrue(status.getPodIPs().isEmpty());
     assertNull(status.getPodIP());
     assertNull(status.getStartTime());
@@ -163,13 +289,33 @@ class InformerStoresTest {
   }
 
   @Test
-  void of_the_volumes_only_those_whose_conflicts_are_checked_are_kept() {
+  void of_the_volumes_only_those_whose_conflicts_are_checked_or_that_use_a_claim_are_kept() {
     var kept = stored(fixture(SCHEDULING_POD, Pod.class));
     assertEquals(
-        List.of("gce", "ebs", "ceph", "iscsi"),
+        List.of("gce", "ebs", "ceph", "iscsi", "data", "scratch"),
         kept.getSpec().getVolumes().stream().map(io.fabric8.kubernetes.api.model.Volume::getName).toList());
     assertTrue(kept.getMetadata().getFinalizers().isEmpty());
-    assertNull(kept.getSpec().getAffinity().getPodAffinity());
+  }
+
+  @Test
+  void the_placement_constraints_are_kept_as_the_server_sent_them() {
+    var pod = fixture(SCHEDULING_POD, Pod.class);
+    var kept = stored(pod);
+    assertEquals(pod.getSpec().getAffinity().getPodAffinity(), kept.getSpec().getAffinity().getPodAffinity());
+    assertEquals(
+        pod.getSpec().getAffinity().getPodAntiAffinity(), kept.getSpec().getAffinity().getPodAntiAffinity());
+    assertEquals(pod.getSpec().getTopologySpreadConstraints(), kept.getSpec().getTopologySpreadConstraints());
+    assertEquals(pod.getSpec().getSchedulingGates(), kept.getSpec().getSchedulingGates());
+    assertEquals(pod.getSpec().getResourceClaims(), kept.getSpec().getResourceClaims());
+  }
+
+  @Test
+  void pod_affinity_alone_keeps_an_affinity_without_node_affinity() {
+    var pod = fixture(SCHEDULING_POD, Pod.class);
+    pod.getSpec().getAffinity().setNodeAffinity(null);
+    var kept = stored(pod);
+    assertNull(kept.getSpec().getAffinity().getNodeAffinity());
+    assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(kept));
   }
 
   /** The pod of kube-scheduler's TestNewInformerFactoryTrim: one managed field entry, nothing else. */
