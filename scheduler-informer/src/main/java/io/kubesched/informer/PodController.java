@@ -232,7 +232,10 @@ public final class PodController implements AutoCloseable {
       close();
       var cause = e instanceof ExecutionException ? e.getCause() : e;
       throw new SchedulerException(
-          "cannot list nodes and pods from " + client.getMasterUrl() + ": " + cause, cause);
+          "cannot list nodes and pods"
+              + (clusterData.reads().isEmpty() ? "" : " and what the policy reads " + clusterData.reads())
+              + " from " + client.getMasterUrl() + ": " + cause,
+          cause);
     }
     metrics.queueDepths(
         () -> {
