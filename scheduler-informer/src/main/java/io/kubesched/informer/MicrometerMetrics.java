@@ -38,7 +38,7 @@ import java.util.function.Supplier;
  *       profile}: {@code scheduler_framework_extension_point_duration_seconds}, the bind latency. The bind
  *       is this library's only extension point that is timed apart, and kube-scheduler's dashboards read
  *       bind latency from exactly this series;
- *   <li>{@value #PENDING_PODS} gauge {queue = active | backoff | unschedulable}: {@code
+ *   <li>{@value #PENDING_PODS} gauge {queue = active | backoff | unschedulable | gated}: {@code
  *       scheduler_pending_pods};
  *   <li>{@value #ALL_PENDING_PODS} gauge: {@code kubesched_pending_pods}, all pods still to place. No
  *       kube-scheduler metric counts these, so it is kept out of the {@code scheduler_} namespace rather
@@ -191,7 +191,7 @@ final class MicrometerMetrics implements SchedulerMetrics {
   @Override
   public synchronized void queueDepths(Supplier<Map<String, Integer>> depths) {
     Objects.requireNonNull(depths, "depths");
-    var queues = List.of(QUEUE_ACTIVE, QUEUE_BACKOFF, QUEUE_UNSCHEDULABLE);
+    var queues = List.of(QUEUE_ACTIVE, QUEUE_BACKOFF, QUEUE_UNSCHEDULABLE, QUEUE_GATED);
     for (var queue : queues) {
       requireUnregistered(PENDING_PODS, "queue", queue);
     }

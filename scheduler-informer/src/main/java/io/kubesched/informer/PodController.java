@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.Decision;
-import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.NodeInfo;
@@ -20,7 +20,9 @@ import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.Binder;
 import io.kubesched.binder.SchedulingReporter;
 import io.kubesched.binder.TokenBucket;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,9 +52,11 @@ import org.slf4j.LoggerFactory;
  * kube-scheduler's scheduling loop does.
  *
  * <p>Two informers watch the nodes and the non-terminal pods; their handlers never block. Pods to place go
- * into a {@link SchedulingQueue} (active by priority, backoff, unschedulable), bound pods and nodes into the
- * {@link SchedulerCache}. One worker thread takes a pod, asks the profile's {@link FinderFunc} over the
- * cache's snapshot, assumes the chosen node in the cache (so the next decision counts it) and hands the
+ * into a {@link SchedulingQueue} (active by priority, backoff, unschedulable, gated), bound pods and nodes
+ * into the {@link SchedulerCache}; where a profile's policy {@linkplain FinderFunc#reads() reads} namespaces,
+ * Services or workload controllers, {@link ClusterDataInformers} watch those too. One worker thread takes a
+ * pod, refuses it if it uses a feature the library does not support ({@link UnsupportedFeatures}), else asks
+ * the profile's {@link FinderFunc} over the cache's snapshot, assumes the chosen node in the cache (so the next decision counts it) and hands the
  * binding to a bounded pool, going on with the next pod while bindings are in flight. A binding that fails
  * forgets the assumption and requeues the pod. Every binding takes a token of a {@link TokenBucket}; reports
  * (events, pod conditions) take tokens of a second bucket of the same size, as kube-scheduler's event client
@@ -107,6 +111,9 @@ public final class PodController implements AutoCloseable {
   private volatile @Nullable SharedIndexInformer<Node> nodeInformer;
   private volatile @Nullable SharedIndexInformer<Pod> podInformer;
   private final InformerWatchdog watchdog = new InformerWatchdog(this::restartInformers);
+  /** Namespaces, Services and workload controllers, where a profile's policy reads them. */
+  private final ClusterDataInformers clusterData;
+  private final ClusterEventMoves moves;
   private @Nullable Thread worker;
 
   /**
@@ -156,6 +163,10 @@ public final class PodController implements AutoCloseable {
         new SchedulingQueue(
             ticker, settings.initialBackoff(), settings.maxBackoff(), settings.unschedulableTimeout());
     this.cache = new SchedulerCache(ticker, settings.assumedPodTtl());
+    this.moves = new ClusterEventMoves(queue);
+    var reads = EnumSet.noneOf(ClusterData.class);
+    profiles.values().forEach(finder -> reads.addAll(finder.reads()));
+    this.clusterData = new ClusterDataInformers(client, reads, moves::namespaceChanged);
     this.metrics = SchedulerMetrics.of(meterRegistry);
     this.writes = TokenBucket.create(settings.qps(), settings.burst());
     // Reports get a bucket of their own, as kube-scheduler gives events a client of their own: a burst of
@@ -208,6 +219,7 @@ public final class PodController implements AutoCloseable {
     try {
       startAndSync(nodes);
       startAndSync(pods);
+      clusterData.start(settings.syncTimeout());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close();
@@ -220,7 +232,10 @@ public final class PodController implements AutoCloseable {
       close();
       var cause = e instanceof ExecutionException ? e.getCause() : e;
       throw new SchedulerException(
-          "cannot list nodes and pods from " + client.getMasterUrl() + ": " + cause, cause);
+          "cannot list nodes and pods"
+              + (clusterData.reads().isEmpty() ? "" : " and what the policy reads " + clusterData.reads())
+              + " from " + client.getMasterUrl() + ": " + cause,
+          cause);
     }
     metrics.queueDepths(
         () -> {
@@ -228,7 +243,8 @@ public final class PodController implements AutoCloseable {
           return Map.of(
               SchedulerMetrics.QUEUE_ACTIVE, depths.active(),
               SchedulerMetrics.QUEUE_BACKOFF, depths.backoff(),
-              SchedulerMetrics.QUEUE_UNSCHEDULABLE, depths.unschedulable());
+              SchedulerMetrics.QUEUE_UNSCHEDULABLE, depths.unschedulable(),
+              SchedulerMetrics.QUEUE_GATED, depths.gated());
         });
     metrics.pendingPods(queue::size);
     housekeeping.scheduleWithFixedDelay(this::expireAssumptions, 1, 1, TimeUnit.SECONDS);
@@ -239,8 +255,12 @@ public final class PodController implements AutoCloseable {
     thread.start();
     watchdog.start(
         "kubesched-watchdog-" + settings.schedulerName(),
-        () -> isWatching(nodeInformer) && isWatching(podInformer),
-        () -> Arrays.asList(version(nodeInformer), version(podInformer)));
+        () -> isWatching(nodeInformer) && isWatching(podInformer) && clusterData.isWatching(),
+        () -> {
+          var versions = new ArrayList<@Nullable String>(Arrays.asList(version(nodeInformer), version(podInformer)));
+          versions.addAll(clusterData.versions());
+          return versions;
+        });
     if (election != null) {
       election.start(() -> setLeading(true), () -> setLeading(false));
     }
@@ -340,6 +360,7 @@ public final class PodController implements AutoCloseable {
     if (nodeInformer != null) {
       nodeInformer.stop();
     }
+    clusterData.close();
     metrics.close();
     terminated.countDown();
     LOG.info("Scheduler {} stopped", profiles.keySet());
@@ -420,6 +441,7 @@ public final class PodController implements AutoCloseable {
     try {
       startAndSync(nodes);
       startAndSync(pods);
+      clusterData.restart(settings.syncTimeout());
     } catch (ExecutionException | TimeoutException e) {
       nodes.stop();
       pods.stop();
@@ -512,11 +534,17 @@ public final class PodController implements AutoCloseable {
       notify(() -> listener.failed(item.key(), e));
       return;
     }
+    var refusal = UnsupportedFeatures.refusal(info);
+    if (refusal.isPresent()) { // never given to the policy, which would place it as if it had no claims
+      unschedulable(item, cycle, startedNanos, pod, info, refusal.get(), QueueingHint.POD_UPDATE_ONLY);
+      return;
+    }
     var nodes = cache.snapshot();
     Decision decision;
     long algorithmStart = ticker.nanoTime();
     try {
-      decision = Objects.requireNonNull(finder.find(info, ClusterSnapshot.of(nodes)), "FinderFunc returned null");
+      decision =
+          Objects.requireNonNull(finder.find(info, clusterData.snapshot(nodes)), "FinderFunc returned null");
     } catch (RuntimeException e) {
       metrics.algorithm(ticker.nanoTime() - algorithmStart);
       fail(item, pod, startedNanos, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
@@ -524,16 +552,8 @@ public final class PodController implements AutoCloseable {
     }
     metrics.algorithm(ticker.nanoTime() - algorithmStart);
     if (decision instanceof Decision.Unschedulable unschedulable) {
-      var message = unschedulable.message(nodes.size());
-      if (message.equals(lastLogged.put(item.uid(), message))) {
-        LOG.debug("Pod {} is still unschedulable: {}", item.key(), message);
-      } else {
-        LOG.info("Pod {} is unschedulable: {}", item.key(), message);
-      }
-      queue.requeueUnschedulable(item, cycle);
-      metrics.attempt(item.profile(), SchedulerMetrics.UNSCHEDULABLE, ticker.nanoTime() - startedNanos);
-      report(item.profile(), reporter -> reporter.unschedulable(pod, message));
-      notify(() -> listener.unschedulable(info, message));
+      unschedulable(
+          item, cycle, startedNanos, pod, info, unschedulable.message(nodes.size()), QueueingHint.of(info));
       return;
     }
     var nodeName = ((Decision.Bind) decision).nodeName();
@@ -562,6 +582,20 @@ public final class PodController implements AutoCloseable {
       bindSlots.release();
       cache.forget(item.uid());
     }
+  }
+
+  /** The attempt found no node, or refused the pod: park it, and tell the log, the API server and the listener. */
+  private void unschedulable(
+      QueuedPod item, long cycle, long startedNanos, Pod pod, PodInfo info, String message, QueueingHint hint) {
+    if (message.equals(lastLogged.put(item.uid(), message))) {
+      LOG.debug("Pod {} is still unschedulable: {}", item.key(), message);
+    } else {
+      LOG.info("Pod {} is unschedulable: {}", item.key(), message);
+    }
+    queue.requeueUnschedulable(item, cycle, hint);
+    metrics.attempt(item.profile(), SchedulerMetrics.UNSCHEDULABLE, ticker.nanoTime() - startedNanos);
+    report(item.profile(), reporter -> reporter.unschedulable(pod, message));
+    notify(() -> listener.unschedulable(info, message));
   }
 
   private void bindAndRelease(QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos) {
@@ -765,6 +799,11 @@ public final class PodController implements AutoCloseable {
           }
         } else {
           putBoundPod(pod); // confirms the assumption if this controller bound it
+          if (oldPod == null || !PodFilters.isAssigned(oldPod)) {
+            moves.assignedPodAdded(pod);
+          } else {
+            moves.assignedPodUpdated(oldPod, pod);
+          }
         }
       } else if (isOurs(pod)) {
         // Our own condition and event writes change only the status: they must not retry the pod.
@@ -812,8 +851,9 @@ public final class PodController implements AutoCloseable {
 
     @Override
     public void onDelete(Node node, boolean deletedFinalStateUnknown) {
-      // Pods queued for it are decided again without it; nothing to wake.
       cache.removeNode(node.getMetadata().getName());
+      moves.nodeDeleted(node); // only pods that spread over its domains; the rest are decided without it
+
     }
 
     private void putNode(Node node) {

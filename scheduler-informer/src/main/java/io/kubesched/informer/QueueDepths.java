@@ -7,21 +7,22 @@ package io.kubesched.informer;
  * @param active pods ready to be taken
  * @param backoff pods waiting out their backoff
  * @param unschedulable pods whose last attempt found no node, waiting for a cluster event or the timeout
+ * @param gated pods with scheduling gates, waiting for an update that removes the last one
  * @param inFlight pods taken by the worker and neither requeued nor done yet
  */
-record QueueDepths(int active, int backoff, int unschedulable, int inFlight) {
+record QueueDepths(int active, int backoff, int unschedulable, int gated, int inFlight) {
 
   /** @throws IllegalArgumentException if a count is negative */
   QueueDepths {
-    if (active < 0 || backoff < 0 || unschedulable < 0 || inFlight < 0) {
+    if (active < 0 || backoff < 0 || unschedulable < 0 || gated < 0 || inFlight < 0) {
       throw new IllegalArgumentException(
           "queue depths must not be negative: active=" + active + ", backoff=" + backoff
-              + ", unschedulable=" + unschedulable + ", inFlight=" + inFlight);
+              + ", unschedulable=" + unschedulable + ", gated=" + gated + ", inFlight=" + inFlight);
     }
   }
 
-  /** @return the pods waiting in one of the three sub-queues, not counting those in flight */
+  /** @return the pods waiting in one of the four sub-queues, not counting those in flight */
   int waiting() {
-    return active + backoff + unschedulable;
+    return active + backoff + unschedulable + gated;
   }
 }

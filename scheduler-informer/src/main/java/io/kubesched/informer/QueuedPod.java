@@ -16,8 +16,10 @@ import io.kubesched.adapter.PodAdapter;
  * @param priority the pod's {@code spec.priority} (0 when it has none); higher is taken first
  * @param profile the scheduler profile the pod asks for ({@code spec.schedulerName}); opaque to the
  *     queue, carried for the worker and for metrics; not null
+ * @param gated whether the pod has {@code spec.schedulingGates}: kube-scheduler's {@code SchedulingGates}
+ *     PreEnqueue plugin keeps such a pod out of the queues it is taken from until its last gate is removed
  */
-record QueuedPod(String uid, String namespace, String name, int priority, String profile) {
+record QueuedPod(String uid, String namespace, String name, int priority, String profile, boolean gated) {
 
   /** @throws IllegalArgumentException if uid or name is blank, or namespace or profile is null */
   QueuedPod {
@@ -35,8 +37,14 @@ record QueuedPod(String uid, String namespace, String name, int priority, String
     }
   }
 
+  /** A pod without scheduling gates; validated as the canonical constructor. */
+  QueuedPod(String uid, String namespace, String name, int priority, String profile) {
+    this(uid, namespace, name, priority, profile, false);
+  }
+
   /**
-   * The queue entry for {@code pod}: its uid, namespace, name, priority and scheduler name.
+   * The queue entry for {@code pod}: its uid, namespace, name, priority, scheduler name and whether it has
+   * scheduling gates.
    *
    * @throws IllegalArgumentException if the pod has no uid or no name
    */
@@ -49,7 +57,8 @@ record QueuedPod(String uid, String namespace, String name, int priority, String
         metadata.getNamespace() == null ? "" : metadata.getNamespace(),
         metadata.getName(),
         priority == null ? 0 : priority,
-        PodAdapter.schedulerName(pod));
+        PodAdapter.schedulerName(pod),
+        spec != null && spec.getSchedulingGates() != null && !spec.getSchedulingGates().isEmpty());
   }
 
   /** @return {@code namespace/name}, the informer store's key for the pod */

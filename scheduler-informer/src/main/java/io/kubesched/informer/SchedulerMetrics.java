@@ -38,6 +38,9 @@ interface SchedulerMetrics extends AutoCloseable {
   /** {@link #queueDepths} key: pods that were unschedulable and wait for a cluster change. */
   String QUEUE_UNSCHEDULABLE = "unschedulable";
 
+  /** {@link #queueDepths} key: pods with scheduling gates, not tried until the last one is removed. */
+  String QUEUE_GATED = "gated";
+
   /** Records nothing; loads no Micrometer class. Still validates its arguments. */
   SchedulerMetrics NONE =
       new SchedulerMetrics() {
@@ -151,8 +154,8 @@ interface SchedulerMetrics extends AutoCloseable {
   void bound(String profile, long bindNanos, boolean success);
 
   /**
-   * Registers the gauges of the queue: one per {@link #QUEUE_ACTIVE}, {@link #QUEUE_BACKOFF} and
-   * {@link #QUEUE_UNSCHEDULABLE}. Each reads {@code depths} whenever the registry is read, on the reader's
+   * Registers the gauges of the queue: one per {@link #QUEUE_ACTIVE}, {@link #QUEUE_BACKOFF},
+   * {@link #QUEUE_UNSCHEDULABLE} and {@link #QUEUE_GATED}. Each reads {@code depths} whenever the registry is read, on the reader's
    * thread, so it must be cheap and thread-safe; a key missing from the map reads as 0, other keys are
    * ignored. Call once.
    *

@@ -10,13 +10,15 @@ import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The pods waiting to be scheduled, as kube-scheduler's {@code PriorityQueue}
- * ({@code pkg/scheduler/backend/queue/scheduling_queue.go}): one entry per pod uid, in one of three
+ * ({@code pkg/scheduler/backend/queue/scheduling_queue.go}): one entry per pod uid, in one of four
  * sub-queues or handed out to the worker ("in flight").
  *
  * <ul>
@@ -29,15 +31,21 @@ import org.slf4j.LoggerFactory;
  *       default); it counts errors if the last attempt ended in an error, else the attempts that found no
  *       node. A pod leaves for active once the backoff has passed, never earlier.
  *   <li><b>unschedulable</b>: pods whose last attempt found no node. Only a change can help them: a cluster
- *       event ({@link #moveAllToActiveOrBackoff}) or an update of the pod itself ({@link #add}) moves them to
- *       backoff if their backoff has not passed yet, else to active. A pod left there longer than
- *       {@code maxInUnschedulable} (5 min by default) is moved the same way at the next {@link #flush()}.
+ *       event that its {@link QueueingHint} says may help ({@link #moveAllToActiveOrBackoff},
+ *       {@link #moveWaitingForPods}, {@link #moveUnschedulableIf}) or an update of the pod itself
+ *       ({@link #add}) moves them to backoff if their backoff has not passed yet, else to active. A pod left
+ *       there longer than {@code maxInUnschedulable} (5 min by default) is moved the same way at the next
+ *       {@link #flush()}, whatever its hint.
+ *   <li><b>gated</b>: pods with scheduling gates (kube's {@code SchedulingGates} PreEnqueue plugin): never
+ *       handed out, moved by no event and no timeout; the update that removes the last gate moves the pod
+ *       to active at once (a pod created with gates was never tried, so it has no backoff to wait out).
  * </ul>
  *
  * <p>Move request cycle: every {@link #take()} starts a scheduling cycle. When a cluster event arrives
  * while a pod is in flight, a failure of that pod's attempt sends it to backoff instead of unschedulable,
  * because the attempt may have missed what the event changed. An update of the pod while it is in flight
- * counts as such an event for that pod.
+ * counts as such an event for that pod. Which events count depends on the hint the attempt returns the pod
+ * with: see {@link #requeueUnschedulable(QueuedPod, long, QueueingHint)}.
  *
  * <p>Time comes only from the {@link Ticker}; nothing runs on a timer: {@link #take()} and {@link #poll()}
  * first move what is due, and a waiting {@link #take()} wakes exactly when the next backoff or
@@ -57,6 +65,7 @@ final class SchedulingQueue {
     ACTIVE,
     BACKOFF,
     UNSCHEDULABLE,
+    GATED,
     IN_FLIGHT
   }
 
@@ -73,6 +82,8 @@ final class SchedulingQueue {
     int unschedulableAttempts;
     int consecutiveErrors;
     boolean updatedInFlight;
+    /** Which events may help the pod, as of its last attempt that found no node. */
+    QueueingHint hint = QueueingHint.ANY_CHANGE;
 
     Entry(QueuedPod pod) {
       this.pod = pod;
@@ -101,9 +112,14 @@ final class SchedulingQueue {
   private final TreeSet<Entry> active = new TreeSet<>(ACTIVE_ORDER);
   private final TreeSet<Entry> backoff = new TreeSet<>(BACKOFF_ORDER);
   private final TreeSet<Entry> unschedulable = new TreeSet<>(ARRIVAL_ORDER);
+  /** The unschedulable entries whose hint {@linkplain QueueingHint#waitsForAssignedPods() waits for pods}. */
+  private final TreeSet<Entry> waitingForPods = new TreeSet<>(ARRIVAL_ORDER);
+  private final TreeSet<Entry> gated = new TreeSet<>(ARRIVAL_ORDER);
   private long arrivals;
   private long cycle;
   private long moveRequestCycle = -1;
+  /** The cycle of the last event about bound pods ({@link #moveWaitingForPods}). */
+  private long podEventCycle = -1;
   private boolean closed;
 
   /**
@@ -140,11 +156,13 @@ final class SchedulingQueue {
   }
 
   /**
-   * Queues a pod that needs scheduling: new, or updated. A new pod goes to active. For a pod already
-   * known, the queue keeps this version and one entry: in active or backoff it stays where it is (active
-   * re-sorts it by its new priority); as unschedulable it moves to backoff or active, as an update may be
-   * what it waited for; in flight it is marked so that a failed attempt goes to backoff rather than
-   * unschedulable.
+   * Queues a pod that needs scheduling: new, or updated. A new pod goes to active, or to gated if it
+   * {@linkplain QueuedPod#gated() has scheduling gates}. For a pod already known, the queue keeps this
+   * version and one entry: a gated version goes to gated from wherever it waits; an ungated version of a
+   * gated pod goes to active at once (to backoff if an earlier attempt's backoff has not passed, which a pod
+   * created with gates, never tried, does not have); in active or backoff it stays where it is (active re-sorts it by its
+   * new priority); as unschedulable it moves to backoff or active, as an update may be what it waited for;
+   * in flight it is marked so that a failed attempt goes to backoff rather than unschedulable.
    *
    * <p>Because an update moves an unschedulable pod, call this only for a new pod or an update that may
    * change where it fits (kube-scheduler ignores updates of status and metadata bookkeeping), or the pod
@@ -163,23 +181,28 @@ final class SchedulingQueue {
         entry = new Entry(pod);
         stamp(entry, now);
         entries.put(pod.uid(), entry);
-        toActive(entry);
+        if (pod.gated()) {
+          toGated(entry);
+        } else {
+          toActive(entry);
+        }
+      } else if (entry.place == Place.IN_FLIGHT) {
+        entry.pod = pod;
+        entry.updatedInFlight = true;
       } else {
-        switch (entry.place) {
-          case IN_FLIGHT -> {
-            entry.pod = pod;
-            entry.updatedInFlight = true;
-          }
-          case ACTIVE -> {
-            active.remove(entry);
-            entry.pod = pod;
-            active.add(entry);
-          }
-          case BACKOFF -> entry.pod = pod;
-          case UNSCHEDULABLE -> {
-            unschedulable.remove(entry);
-            entry.pod = pod;
-            toActiveOrBackoff(entry, now);
+        var was = entry.place;
+        leave(entry);
+        entry.pod = pod;
+        if (pod.gated()) {
+          toGated(entry);
+        } else {
+          switch (was) {
+            case ACTIVE -> toActive(entry);
+            case BACKOFF -> {
+              entry.place = Place.BACKOFF;
+              backoff.add(entry);
+            }
+            default -> toActiveOrBackoff(entry, now);
           }
         }
       }
@@ -273,18 +296,32 @@ final class SchedulingQueue {
   }
 
   /**
-   * Returns an in-flight pod whose attempt found no node: it goes to unschedulable, or to backoff if a
-   * cluster event arrived or the pod was updated since it was taken, so that the change is not lost. Its
-   * unschedulable attempts count one more and its consecutive errors are forgotten.
+   * As {@link #requeueUnschedulable(QueuedPod, long, QueueingHint)} with {@link QueueingHint#ANY_CHANGE}.
+   *
+   * @throws IllegalArgumentException if {@code cycleAtTake} is negative or a cycle not started yet
+   */
+  boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake) {
+    return requeueUnschedulable(pod, cycleAtTake, QueueingHint.ANY_CHANGE);
+  }
+
+  /**
+   * Returns an in-flight pod whose attempt found no node: it goes to unschedulable, or to backoff if an
+   * event that its hint says may help arrived, or the pod was updated, since it was taken, so that the
+   * change is not lost (any cluster change counts unless the hint is {@link QueueingHint#POD_UPDATE_ONLY};
+   * an event about bound pods counts if the hint {@linkplain QueueingHint#waitsForAssignedPods() waits for
+   * them}). A pod updated to carry scheduling gates meanwhile goes to gated. Its unschedulable attempts
+   * count one more and its consecutive errors are forgotten.
    *
    * @param pod the pod as taken; only its uid is used, the queue keeps the latest version it was given
    * @param cycleAtTake {@link #schedulingCycle()} read right after the pod was taken
+   * @param hint which events may help the pod from now on
    * @return whether it was requeued: false if the pod is not in flight (deleted or done meanwhile, or never
    *     taken) or the queue is closed
    * @throws IllegalArgumentException if {@code cycleAtTake} is negative or a cycle not started yet
    */
-  boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake) {
+  boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake, QueueingHint hint) {
     Objects.requireNonNull(pod, "pod");
+    Objects.requireNonNull(hint, "hint");
     lock.lock();
     try {
       if (cycleAtTake < 0 || cycleAtTake > cycle) {
@@ -297,13 +334,17 @@ final class SchedulingQueue {
       }
       entry.unschedulableAttempts++;
       entry.consecutiveErrors = 0;
+      entry.hint = hint;
       long now = now();
       stamp(entry, now);
-      if (moveRequestCycle >= cycleAtTake || entry.updatedInFlight) {
+      if (entry.pod.gated()) {
+        toGated(entry);
+      } else if (entry.updatedInFlight
+          || (moveRequestCycle >= cycleAtTake && hint.movedByClusterChange())
+          || (podEventCycle >= cycleAtTake && hint.waitsForAssignedPods())) {
         toActiveOrBackoff(entry, now);
       } else {
-        entry.place = Place.UNSCHEDULABLE;
-        unschedulable.add(entry);
+        toUnschedulable(entry);
       }
       changed.signalAll();
       return true;
@@ -331,7 +372,11 @@ final class SchedulingQueue {
       entry.consecutiveErrors++;
       long now = now();
       stamp(entry, now);
-      toActiveOrBackoff(entry, now);
+      if (entry.pod.gated()) {
+        toGated(entry);
+      } else {
+        toActiveOrBackoff(entry, now);
+      }
       changed.signalAll();
       return true;
     } finally {
@@ -362,29 +407,80 @@ final class SchedulingQueue {
 
   /**
    * A cluster event that may let pods fit (a node added or changed, a pod removed): every unschedulable pod
-   * moves to backoff if its backoff has not passed, else to active; and the pods in flight remember it.
+   * whose hint is {@linkplain QueueingHint#movedByClusterChange() moved by cluster changes} moves to backoff
+   * if its backoff has not passed, else to active; and the pods in flight remember it. Gated pods stay.
    * Never blocks.
    *
    * @param event what happened, for logs
    * @return how many pods moved
    */
   int moveAllToActiveOrBackoff(String event) {
+    return move(event, false, (pod, hint) -> hint.movedByClusterChange(), true);
+  }
+
+  /**
+   * An event about bound pods (one bound, or relabelled): the unschedulable pods whose hint {@linkplain
+   * QueueingHint#waitsForAssignedPods() waits for bound pods} and for which {@code helps} holds move as in
+   * {@link #moveAllToActiveOrBackoff}; no other pod is looked at, so this costs nothing while no such pod
+   * waits. A pod in flight whose hint waits for bound pods goes to backoff if its attempt finds no node.
+   * Never blocks.
+   *
+   * @param event what happened, for logs
+   * @param helps whether the event may help a pod with this hint; called under the queue's lock, so cheap
+   *     and without calls back into the queue
+   * @return how many pods moved
+   */
+  int moveWaitingForPods(String event, Predicate<QueueingHint> helps) {
+    Objects.requireNonNull(helps, "helps");
+    return move(event, true, (pod, hint) -> helps.test(hint), false);
+  }
+
+  /**
+   * A rare cluster event that may help some pods (a namespace relabelled, a node deleted): every
+   * unschedulable pod for which {@code helps} holds moves as in {@link #moveAllToActiveOrBackoff}, and the
+   * pods in flight remember the event as a cluster change. Never blocks.
+   *
+   * @param event what happened, for logs
+   * @param helps whether the event may help this pod with this hint; called under the queue's lock
+   * @return how many pods moved
+   */
+  int moveUnschedulableIf(String event, BiPredicate<QueuedPod, QueueingHint> helps) {
+    Objects.requireNonNull(helps, "helps");
+    return move(event, false, helps, true);
+  }
+
+  private int move(
+      String event, boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps, boolean clusterChange) {
     Objects.requireNonNull(event, "event");
     lock.lock();
     try {
       if (closed) {
         return 0;
       }
-      moveRequestCycle = cycle;
-      if (unschedulable.isEmpty()) {
+      if (clusterChange) {
+        moveRequestCycle = cycle;
+      } else {
+        podEventCycle = cycle;
+      }
+      var candidates = onlyWaitingForPods ? waitingForPods : unschedulable;
+      if (candidates.isEmpty()) {
         return 0;
       }
       long now = now();
-      var moving = new ArrayList<>(unschedulable);
-      unschedulable.clear();
-      moving.forEach(entry -> toActiveOrBackoff(entry, now));
-      changed.signalAll();
-      LOG.debug("{} moved {} unschedulable pods to active or backoff", event, moving.size());
+      var moving = new ArrayList<Entry>();
+      for (var entry : candidates) {
+        if (helps.test(entry.pod, entry.hint)) {
+          moving.add(entry);
+        }
+      }
+      for (var entry : moving) {
+        leave(entry);
+        toActiveOrBackoff(entry, now);
+      }
+      if (!moving.isEmpty()) {
+        changed.signalAll();
+        LOG.debug("{} moved {} unschedulable pods to active or backoff", event, moving.size());
+      }
       return moving.size();
     } finally {
       lock.unlock();
@@ -395,14 +491,15 @@ final class SchedulingQueue {
   QueueDepths depths() {
     lock.lock();
     try {
-      int waiting = active.size() + backoff.size() + unschedulable.size();
-      return new QueueDepths(active.size(), backoff.size(), unschedulable.size(), entries.size() - waiting);
+      int waiting = active.size() + backoff.size() + unschedulable.size() + gated.size();
+      return new QueueDepths(
+          active.size(), backoff.size(), unschedulable.size(), gated.size(), entries.size() - waiting);
     } finally {
       lock.unlock();
     }
   }
 
-  /** @return how many pods wait in the three sub-queues, not counting those in flight */
+  /** @return how many pods wait in the four sub-queues, not counting those in flight */
   int size() {
     return depths().waiting();
   }
@@ -415,7 +512,7 @@ final class SchedulingQueue {
       entries.values().stream()
           .filter(entry -> entry.place == Place.IN_FLIGHT)
           .forEach(entry -> inFlight.add(entry.pod));
-      return new QueueSnapshot(pods(active), pods(backoff), pods(unschedulable), inFlight);
+      return new QueueSnapshot(pods(active), pods(backoff), pods(unschedulable), pods(gated), inFlight);
     } finally {
       lock.unlock();
     }
@@ -467,6 +564,35 @@ final class SchedulingQueue {
     active.add(entry);
   }
 
+  private void toGated(Entry entry) {
+    entry.place = Place.GATED;
+    gated.add(entry);
+  }
+
+  private void toUnschedulable(Entry entry) {
+    entry.place = Place.UNSCHEDULABLE;
+    unschedulable.add(entry);
+    if (entry.hint.waitsForAssignedPods()) {
+      waitingForPods.add(entry);
+    }
+  }
+
+  /** Takes a waiting entry out of its sorted set(s); the caller puts it somewhere else. */
+  private void leave(Entry entry) {
+    switch (entry.place) {
+      case ACTIVE -> active.remove(entry);
+      case BACKOFF -> backoff.remove(entry);
+      case UNSCHEDULABLE -> {
+        unschedulable.remove(entry);
+        waitingForPods.remove(entry);
+      }
+      case GATED -> gated.remove(entry);
+      case IN_FLIGHT -> {
+        // Not in a sorted set.
+      }
+    }
+  }
+
   private void toActiveOrBackoff(Entry entry, long now) {
     if (isBackingOff(entry, now)) {
       entry.place = Place.BACKOFF;
@@ -497,7 +623,7 @@ final class SchedulingQueue {
     for (var head = firstOrNull(unschedulable);
         head != null && now - head.queuedAt > maxInUnschedulableNanos;
         head = firstOrNull(unschedulable)) {
-      unschedulable.pollFirst();
+      leave(head);
       toActiveOrBackoff(head, now);
       moved++;
     }
@@ -531,14 +657,8 @@ final class SchedulingQueue {
       if (entry == null) {
         return false;
       }
-      switch (entry.place) {
-        case ACTIVE -> active.remove(entry);
-        case BACKOFF -> backoff.remove(entry);
-        case UNSCHEDULABLE -> unschedulable.remove(entry);
-        case IN_FLIGHT -> {
-          // Not in a sorted set; dropping the entry is what makes a later requeue a no-op.
-        }
-      }
+      // In flight it is in no sorted set; dropping the entry is what makes a later requeue a no-op.
+      leave(entry);
       changed.signalAll();
       return true;
     } finally {

@@ -154,9 +154,9 @@ class MicrometerMetricsProperties {
   @Provide
   Arbitrary<Map<String, Integer>> depths() {
     return Arbitraries.maps(
-            Arbitraries.of("active", "backoff", "unschedulable", "gated"),
+            Arbitraries.of("active", "backoff", "unschedulable", "gated", "nominated"),
             Arbitraries.integers().between(0, 5))
-        .ofMaxSize(4);
+        .ofMaxSize(5);
   }
 
   @Property(tries = 200)
@@ -168,15 +168,15 @@ class MicrometerMetricsProperties {
     current.clear();
     current.putAll(after);
 
-    for (var queue : List.of("active", "backoff", "unschedulable")) {
+    for (var queue : List.of("active", "backoff", "unschedulable", "gated")) {
       assertEquals(
           (double) after.getOrDefault(queue, 0),
           registry.find(MicrometerMetrics.PENDING_PODS).tag("queue", queue).gauge().value());
     }
     var keys =
-        after.size() == 4
+        after.size() == 5
             ? "all and an extra queue"
-            : after.containsKey("gated") ? "extra, some missing" : "some missing";
+            : after.containsKey("nominated") ? "extra, some missing" : "some missing";
     Statistics.label("keys").collect(keys);
     Statistics.label("keys")
         .coverage(c -> {

@@ -152,12 +152,15 @@ class MicrometerMetricsTest {
     assertEquals(1, gauge(MicrometerMetrics.PENDING_PODS, "queue", "backoff"));
     assertEquals(0, gauge(MicrometerMetrics.PENDING_PODS, "queue", "unschedulable"), "missing reads 0");
 
-    depths.set(Map.of("active", 0, "backoff", 2, "unschedulable", 7, "gated", 9));
+    assertEquals(0, gauge(MicrometerMetrics.PENDING_PODS, "queue", "gated"), "missing reads 0");
+
+    depths.set(Map.of("active", 0, "backoff", 2, "unschedulable", 7, "gated", 9, "nominated", 4));
 
     assertEquals(0, gauge(MicrometerMetrics.PENDING_PODS, "queue", "active"));
     assertEquals(2, gauge(MicrometerMetrics.PENDING_PODS, "queue", "backoff"));
     assertEquals(7, gauge(MicrometerMetrics.PENDING_PODS, "queue", "unschedulable"));
-    assertEquals(3, registry.find(MicrometerMetrics.PENDING_PODS).gauges().size(), "gated is ignored");
+    assertEquals(9, gauge(MicrometerMetrics.PENDING_PODS, "queue", "gated"));
+    assertEquals(4, registry.find(MicrometerMetrics.PENDING_PODS).gauges().size(), "nominated is ignored");
   }
 
   @Test

@@ -37,7 +37,7 @@ class MicrometerPrometheusTest {
     metrics.algorithm(Duration.ofMillis(2).toNanos());
     metrics.scheduled(2, Duration.ofSeconds(1).toNanos());
     metrics.bound("my-scheduler", Duration.ofMillis(1).toNanos(), true);
-    metrics.queueDepths(() -> Map.of("active", 3, "backoff", 2, "unschedulable", 1));
+    metrics.queueDepths(() -> Map.of("active", 3, "backoff", 2, "unschedulable", 1, "gated", 4));
     metrics.pendingPods(() -> 6);
     samples = parse(registry.scrape());
   }
@@ -85,6 +85,7 @@ class MicrometerPrometheusTest {
     assertEquals(3, value("scheduler_pending_pods", Map.of("queue", "active")));
     assertEquals(2, value("scheduler_pending_pods", Map.of("queue", "backoff")));
     assertEquals(1, value("scheduler_pending_pods", Map.of("queue", "unschedulable")));
+    assertEquals(4, value("scheduler_pending_pods", Map.of("queue", "gated")));
     assertEquals(6, value("kubesched_pending_pods", Map.of()));
     assertEquals(1, value("scheduler_pod_scheduling_attempts_count", Map.of()));
     assertEquals(2, value("scheduler_pod_scheduling_attempts_sum", Map.of()));

@@ -1,9 +1,12 @@
 package io.kubesched.informer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -34,6 +37,20 @@ class QueuedPodTest {
             .build();
 
     assertEquals(new QueuedPod("u-1", "team", "web", 0, "default-scheduler"), QueuedPod.of(pod));
+  }
+
+  @Test
+  void a_pod_with_scheduling_gates_is_queued_gated_and_one_without_is_not() {
+    var gatedPod =
+        new PodBuilder()
+            .withNewMetadata().withUid("u-1").withNamespace("team").withName("web").endMetadata()
+            .withNewSpec().addNewSchedulingGate("example.com/quota").endSpec()
+            .build();
+    var emptyGates =
+        new PodBuilder(gatedPod).editSpec().withSchedulingGates(List.of()).endSpec().build();
+
+    assertTrue(QueuedPod.of(gatedPod).gated());
+    assertFalse(QueuedPod.of(emptyGates).gated());
   }
 
   static Stream<Arguments> invalid() {

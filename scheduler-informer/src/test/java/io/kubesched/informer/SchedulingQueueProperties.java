@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.LabelSelector;
+import io.kubesched.api.PodAffinityTerm;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,6 +22,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
@@ -27,7 +30,8 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * {@link SchedulingQueue} driven by random chains of everything that can happen to it (pods added and
- * updated, taken, requeued, done, deleted; cluster events; time passing; flushes), checked after every step
+ * updated, with and without scheduling gates, taken, requeued with each kind of queueing hint, done,
+ * deleted; cluster events and events about bound pods; time passing; flushes), checked after every step
  * against the queue's rules, stated over a model that only records what happened to each pod, never where
  * the queue should have put it.
  *
@@ -56,6 +60,8 @@ class SchedulingQueueProperties {
   private static final List<String> TRANSITIONS =
       List.of(
           "add: nowhere->active",
+          "add: nowhere->gated",
+          "add: gated->active",
           "add: unschedulable->active",
           "add: unschedulable->backoff",
           "take: active->inFlight",
@@ -68,10 +74,12 @@ class SchedulingQueueProperties {
           "flush: unschedulable->active",
           "move: unschedulable->active",
           "move: unschedulable->backoff",
+          "podEvent: unschedulable->backoff",
           "done: inFlight->nowhere",
           "delete: active->nowhere",
           "delete: backoff->nowhere",
           "delete: unschedulable->nowhere",
+          "delete: gated->nowhere",
           "delete: inFlight->nowhere");
 
   @Property(tries = 300)
@@ -85,10 +93,16 @@ class SchedulingQueueProperties {
         .withInvariant("nothing stays in backoff past a flush after it ends", Machine::backoffEmptiedByFlush)
         .withInvariant("nothing stays unschedulable past a flush after the timeout", Machine::unschedulableEmptiedByFlush)
         .withInvariant("depths count the snapshot", Machine::depthsMatchSnapshot)
+        .withInvariant("gated are exactly the waiting pods with gates", Machine::gatedAreThePodsWithGates)
         .run();
 
     Statistics.label("transition")
         .coverage(coverage -> TRANSITIONS.forEach(t -> coverage.check(t).count(n -> n > 0)));
+    Statistics.label("stayed unschedulable")
+        .coverage(coverage -> {
+          coverage.check("move: only its update can help").count(n -> n > 0);
+          coverage.check("podEvent: waits for no pod").count(n -> n > 0);
+        });
   }
 
   @Provide
@@ -102,6 +116,7 @@ class SchedulingQueueProperties {
         .withAction(2, done())
         .withAction(2, delete())
         .withAction(2, move())
+        .withAction(2, podEvent())
         .withAction(5, advance())
         .withAction(2, flush())
         .withMaxTransformations(60);
@@ -111,8 +126,13 @@ class SchedulingQueueProperties {
     return new Action.Independent<>() {
       @Override
       public Arbitrary<Transformer<Machine>> transformer() {
-        return Combinators.combine(Arbitraries.of(NAMES), Arbitraries.of(0, 10))
-            .as((name, priority) -> Transformer.mutate("add " + name + "@" + priority, m -> m.add(name, priority)));
+        return Combinators.combine(
+                Arbitraries.of(NAMES),
+                Arbitraries.of(0, 10),
+                Arbitraries.frequency(Tuple.of(3, false), Tuple.of(1, true)))
+            .as((name, priority, gated) ->
+                Transformer.mutate(
+                    "add " + name + "@" + priority + (gated ? " gated" : ""), m -> m.add(name, priority, gated)));
       }
     };
   }
@@ -121,8 +141,31 @@ class SchedulingQueueProperties {
     return Action.just(Transformer.mutate("take", Machine::take));
   }
 
+  /** The hints an attempt can return a pod with: the default, one waiting for bound pods, and none. */
+  private static final List<QueueingHint> HINTS =
+      List.of(
+          QueueingHint.ANY_CHANGE,
+          new QueueingHint(
+              true, "ns", List.of(PodAffinityTerm.of(LabelSelector.EVERYTHING, "zone")), List.of(), List.of()),
+          QueueingHint.POD_UPDATE_ONLY);
+
   private static Action.Dependent<Machine> requeueUnschedulable() {
-    return inFlightAction("requeueUnschedulable", Machine::requeueUnschedulable);
+    return new Action.Dependent<>() {
+      @Override
+      public boolean precondition(Machine machine) {
+        return !machine.takenAtCycle.isEmpty();
+      }
+
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
+        return Combinators.combine(
+                Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet())),
+                Arbitraries.integers().between(0, HINTS.size() - 1))
+            .as((pod, hint) ->
+                Transformer.mutate(
+                    "requeueUnschedulable " + pod + " hint " + hint, m -> m.requeueUnschedulable(pod, HINTS.get(hint))));
+      }
+    };
   }
 
   private static Action.Dependent<Machine> requeueAfterError() {
@@ -153,6 +196,10 @@ class SchedulingQueueProperties {
 
   private static Action.Independent<Machine> move() {
     return Action.just(Transformer.mutate("move", Machine::move));
+  }
+
+  private static Action.Independent<Machine> podEvent() {
+    return Action.just(Transformer.mutate("podEvent", Machine::podEvent));
   }
 
   private static Action.Independent<Machine> advance() {
@@ -200,8 +247,16 @@ class SchedulingQueueProperties {
     final Map<String, Long> failedAt = new HashMap<>();
     /** The pods taken and not yet returned, with the cycle read right after taking them. */
     final Map<String, Long> takenAtCycle = new HashMap<>();
-    /** Pods in flight during which a cluster event arrived or the pod itself was updated. */
+    /** Pods updated while in flight. */
     final Set<String> changedInFlight = new HashSet<>();
+    /** Pods in flight while a cluster change arrived. */
+    final Set<String> clusterEventInFlight = new HashSet<>();
+    /** Pods in flight while an event about bound pods arrived. */
+    final Set<String> podEventInFlight = new HashSet<>();
+    /** Whether the version of each live pod last added has scheduling gates. */
+    final Map<String, Boolean> gated = new HashMap<>();
+    /** The hint each pod was last returned with as unschedulable. */
+    final Map<String, QueueingHint> hint = new HashMap<>();
 
     long arrivals;
     long lastFlushAt = clock.nanoTime();
@@ -210,21 +265,29 @@ class SchedulingQueueProperties {
       return new QueuedPod("uid-" + name, "ns", name, priority, "default-scheduler");
     }
 
-    void add(String name, int newPriority) {
+    void add(String name, int newPriority, boolean withGates) {
       step("add", () -> {
+        boolean wasGated = where(name).equals("gated");
         if (!priority.containsKey(name)) {
           arrival.put(name, arrivals++);
           unschedulableAttempts.put(name, 0);
           consecutiveErrors.put(name, 0);
         }
         priority.put(name, newPriority);
+        gated.put(name, withGates);
         if (takenAtCycle.containsKey(name)) {
           changedInFlight.add(name);
         }
         boolean wasUnschedulable = where(name).equals("unschedulable");
-        queue.add(pod(name, newPriority));
+        queue.add(new QueuedPod("uid-" + name, "ns", name, newPriority, "default-scheduler", withGates));
         if (wasUnschedulable) {
           assertFalse(where(name).equals("unschedulable"), "an update moves an unschedulable pod");
+        }
+        if (wasGated && !withGates) {
+          assertEquals(
+              isBackingOff(name) ? "backoff" : "active",
+              where(name),
+              "removing the last gate moves the pod to active, or to backoff while an earlier backoff lasts");
         }
       });
     }
@@ -241,35 +304,45 @@ class SchedulingQueueProperties {
         assertTrue(priority.containsKey(name), "took a pod that is not live: " + name);
         assertEquals(priority.get(name), taken.priority(), "took an old version of " + name);
         assertFalse(isBackingOff(name), name + " was taken before its backoff ended");
+        assertFalse(gated.get(name), name + " was taken with scheduling gates");
         for (var waiting : queue.snapshot().active()) {
           assertFalse(comesBefore(waiting.name(), name), waiting.name() + " should have been taken before " + name);
         }
         takenAtCycle.put(name, queue.schedulingCycle());
         changedInFlight.remove(name);
+        clusterEventInFlight.remove(name);
+        podEventInFlight.remove(name);
       });
     }
 
-    void requeueUnschedulable(String name) {
+    void requeueUnschedulable(String name, QueueingHint withHint) {
       step("requeueUnschedulable", () -> {
-        boolean changed = changedInFlight.remove(name);
+        boolean changed =
+            changedInFlight.remove(name)
+                | (clusterEventInFlight.remove(name) && withHint.movedByClusterChange())
+                | (podEventInFlight.remove(name) && withHint.waitsForAssignedPods());
         long cycle = takenAtCycle.remove(name);
         unschedulableAttempts.merge(name, 1, Integer::sum);
         consecutiveErrors.put(name, 0);
+        hint.put(name, withHint);
         failed(name);
-        assertTrue(queue.requeueUnschedulable(pod(name, priority.get(name)), cycle));
+        assertTrue(queue.requeueUnschedulable(pod(name, priority.get(name)), cycle, withHint));
         // Right after a failure every pod is backing off, so the move request cycle rule decides.
-        assertEquals(changed ? "backoff" : "unschedulable", where(name), "move request cycle");
+        assertEquals(
+            gated.get(name) ? "gated" : changed ? "backoff" : "unschedulable", where(name), "move request cycle");
       });
     }
 
     void requeueAfterError(String name) {
       step("requeueAfterError", () -> {
         changedInFlight.remove(name);
+        clusterEventInFlight.remove(name);
+        podEventInFlight.remove(name);
         takenAtCycle.remove(name);
         consecutiveErrors.merge(name, 1, Integer::sum);
         failed(name);
         assertTrue(queue.requeueAfterError(pod(name, priority.get(name))));
-        assertEquals("backoff", where(name));
+        assertEquals(gated.get(name) ? "gated" : "backoff", where(name));
       });
     }
 
@@ -302,9 +375,37 @@ class SchedulingQueueProperties {
 
     void move() {
       step("move", () -> {
-        changedInFlight.addAll(takenAtCycle.keySet());
+        clusterEventInFlight.addAll(takenAtCycle.keySet());
+        var before = SchedulingQueueTest.names(queue.snapshot().unschedulable());
         queue.moveAllToActiveOrBackoff("NodeAdd");
-        assertTrue(queue.snapshot().unschedulable().isEmpty(), "an event moves every unschedulable pod");
+        var after = SchedulingQueueTest.names(queue.snapshot().unschedulable());
+        for (var name : before) {
+          assertEquals(
+              !hint.get(name).movedByClusterChange(),
+              after.contains(name),
+              "a cluster change moves every unschedulable pod but those only their update can help: " + name);
+          if (after.contains(name)) {
+            Statistics.label("stayed unschedulable").collect("move: only its update can help");
+          }
+        }
+      });
+    }
+
+    void podEvent() {
+      step("podEvent", () -> {
+        podEventInFlight.addAll(takenAtCycle.keySet());
+        var before = SchedulingQueueTest.names(queue.snapshot().unschedulable());
+        queue.moveWaitingForPods("AssignedPodAdd", h -> true);
+        var after = SchedulingQueueTest.names(queue.snapshot().unschedulable());
+        for (var name : before) {
+          assertEquals(
+              !hint.get(name).waitsForAssignedPods(),
+              after.contains(name),
+              "an event about bound pods moves exactly the unschedulable pods waiting for them: " + name);
+          if (after.contains(name)) {
+            Statistics.label("stayed unschedulable").collect("podEvent: waits for no pod");
+          }
+        }
       });
     }
 
@@ -380,8 +481,19 @@ class SchedulingQueueProperties {
               snapshot.active().size(),
               snapshot.backoff().size(),
               snapshot.unschedulable().size(),
+              snapshot.gated().size(),
               snapshot.inFlight().size()),
           queue.depths());
+    }
+
+    void gatedAreThePodsWithGates() {
+      var expected = new HashSet<String>();
+      gated.forEach((name, withGates) -> {
+        if (withGates && !takenAtCycle.containsKey(name)) {
+          expected.add(name);
+        }
+      });
+      assertEquals(expected, new HashSet<>(SchedulingQueueTest.names(queue.snapshot().gated())));
     }
 
     // --- The rules, stated over the record ---
@@ -425,11 +537,16 @@ class SchedulingQueueProperties {
       failedAt.remove(name);
       takenAtCycle.remove(name);
       changedInFlight.remove(name);
+      clusterEventInFlight.remove(name);
+      podEventInFlight.remove(name);
+      gated.remove(name);
+      hint.remove(name);
     }
 
     private List<String> allWaitingOrInFlight() {
       var snapshot = queue.snapshot();
-      return Stream.of(snapshot.active(), snapshot.backoff(), snapshot.unschedulable(), snapshot.inFlight())
+      return Stream.of(
+              snapshot.active(), snapshot.backoff(), snapshot.unschedulable(), snapshot.gated(), snapshot.inFlight())
           .flatMap(List::stream)
           .map(QueuedPod::name)
           .toList();

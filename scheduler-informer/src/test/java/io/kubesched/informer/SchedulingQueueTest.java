@@ -44,7 +44,10 @@ class SchedulingQueueTest {
     return pod(name, LOW);
   }
 
-  /** Where the queue holds the pod with this name: active, backoff, unschedulable, inFlight or nowhere. */
+  /**
+   * Where the queue holds the pod with this name: active, backoff, unschedulable, gated, inFlight or
+   * nowhere.
+   */
   static String where(SchedulingQueue queue, String name) {
     var snapshot = queue.snapshot();
     var found = new ArrayList<String>();
@@ -56,6 +59,9 @@ class SchedulingQueueTest {
     }
     if (names(snapshot.unschedulable()).contains(name)) {
       found.add("unschedulable");
+    }
+    if (names(snapshot.gated()).contains(name)) {
+      found.add("gated");
     }
     if (names(snapshot.inFlight()).contains(name)) {
       found.add("inFlight");
@@ -472,7 +478,7 @@ class SchedulingQueueTest {
     var taken = queue.poll();
 
     assertTrue(queue.done(taken.uid()));
-    assertEquals(new QueueDepths(0, 0, 0, 0), queue.depths());
+    assertEquals(new QueueDepths(0, 0, 0, 0, 0), queue.depths());
 
     queue.add(pod("p"));
     assertTrue(queue.requeueAfterError(queue.poll()));
@@ -488,12 +494,12 @@ class SchedulingQueueTest {
     failUnschedulable(pod("high", HIGH));
     queue.add(pod("erring", HIGH));
     assertTrue(queue.requeueAfterError(queue.poll()));
-    assertEquals(new QueueDepths(0, 1, 2, 0), queue.depths());
+    assertEquals(new QueueDepths(0, 1, 2, 0, 0), queue.depths());
 
     assertEquals(2, queue.moveAllToActiveOrBackoff("NodeAdd"));
     queue.add(pod("mid", MID));
 
-    assertEquals(new QueueDepths(1, 3, 0, 0), queue.depths(), "all three are still backing off");
+    assertEquals(new QueueDepths(1, 3, 0, 0, 0), queue.depths(), "all three are still backing off");
     assertEquals("mid", queue.poll().name());
     queue.done("uid-mid");
 
@@ -587,7 +593,7 @@ class SchedulingQueueTest {
     queue.add(pod("ready-1"));
     queue.add(pod("ready-2"));
 
-    assertEquals(new QueueDepths(2, 1, 1, 1), queue.depths());
+    assertEquals(new QueueDepths(2, 1, 1, 0, 1), queue.depths());
     assertEquals(4, queue.size());
   }
 

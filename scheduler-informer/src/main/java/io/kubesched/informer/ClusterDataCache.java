@@ -1,0 +1,119 @@
+package io.kubesched.informer;
+
+import io.kubesched.api.ClusterData;
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.WorkloadSelector;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The parts of the cluster a policy reads beyond nodes and pods ({@link ClusterData}): each namespace's labels
+ * and the {@link WorkloadSelector}s of Services and workload controllers, as the informers last saw them,
+ * and the {@link ClusterSnapshot} of one decision built from them.
+ *
+ * <p>What a snapshot gets is an immutable map and list that are reused, the same instances, until a
+ * namespace's labels or a workload's selector actually change: the status updates a ReplicaSet gets for
+ * every pod it creates change nothing here and cost no copy.
+ *
+ * <p>Thread-safe: the informers' handlers write, the scheduling thread reads.
+ */
+final class ClusterDataCache {
+
+  private final Set<ClusterData> reads;
+  private final Map<String, Map<String, String>> namespaces = new HashMap<>();
+  /** By {@code kind/namespace/name}. */
+  private final Map<String, WorkloadSelector> workloads = new HashMap<>();
+  private @Nullable Map<String, Map<String, String>> namespacesView = Map.of();
+  private @Nullable List<WorkloadSelector> workloadsView = List.of();
+
+  /** @param reads what the policy reads: only these parts go into a snapshot */
+  ClusterDataCache(Set<ClusterData> reads) {
+    this.reads = reads.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(reads));
+  }
+
+  /** @return what the policy reads */
+  Set<ClusterData> reads() {
+    return reads;
+  }
+
+  /**
+   * Records a namespace seen added or updated.
+   *
+   * @return whether this is news for scheduling: a namespace not known before, or other labels
+   */
+  synchronized boolean putNamespace(String name, Map<String, String> labels) {
+    var copy = Map.copyOf(labels);
+    var before = namespaces.put(name, copy);
+    if (copy.equals(before)) {
+      return false;
+    }
+    namespacesView = null;
+    return true;
+  }
+
+  /** Forgets a deleted namespace. */
+  synchronized void removeNamespace(String name) {
+    if (namespaces.remove(name) != null) {
+      namespacesView = null;
+    }
+  }
+
+  /**
+   * Records the selector of a workload seen added or updated; an object without one is forgotten.
+   *
+   * @param key the object's informer key with its kind, unique across kinds
+   * @param selector the object's selector, or null if it has none
+   */
+  synchronized void putWorkload(String key, @Nullable WorkloadSelector selector) {
+    if (selector == null) {
+      removeWorkload(key);
+      return;
+    }
+    if (!selector.equals(workloads.put(key, selector))) {
+      workloadsView = null;
+    }
+  }
+
+  /** Forgets a deleted workload. */
+  synchronized void removeWorkload(String key) {
+    if (workloads.remove(key) != null) {
+      workloadsView = null;
+    }
+  }
+
+  /** @return each namespace's labels; the same instance until one changes */
+  synchronized Map<String, Map<String, String>> namespaces() {
+    var view = namespacesView;
+    if (view == null) {
+      namespacesView = view = Map.copyOf(namespaces);
+    }
+    return view;
+  }
+
+  /** @return every workload's selector, in no particular order; the same instance until one changes */
+  synchronized List<WorkloadSelector> workloads() {
+    var view = workloadsView;
+    if (view == null) {
+      workloadsView = view = List.copyOf(workloads.values());
+    }
+    return view;
+  }
+
+  /**
+   * @return the snapshot of one decision: {@code nodes}, and the namespaces and workloads if the policy reads
+   *     them (a policy that reads none gets a snapshot of the nodes alone)
+   */
+  ClusterSnapshot snapshot(List<NodeInfo> nodes) {
+    Objects.requireNonNull(nodes, "nodes");
+    if (reads.isEmpty()) {
+      return ClusterSnapshot.of(nodes);
+    }
+    return ClusterSnapshot.of(nodes, namespaces(), workloads());
+  }
+}

@@ -1,0 +1,270 @@
+package io.kubesched.informer;
+
+import io.kubesched.api.LabelSelector;
+import io.kubesched.api.LabelSelectorRequirement;
+import io.kubesched.api.LabelSelectorRequirement.Operator;
+import io.kubesched.api.PodAffinityTerm;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.TopologySpreadConstraint;
+import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Which cluster events may make a pod schedulable again after an attempt found no node for it: what the
+ * {@link SchedulingQueue} asks before it moves an unschedulable pod. It follows the {@code EventsToRegister}
+ * and queueing hints of kube-scheduler's InterPodAffinity and PodTopologySpread plugins
+ * ({@code plugins/interpodaffinity/plugin.go}, {@code plugins/podtopologyspread/plugin.go}), so that a bound
+ * pod's arrival moves only the pods it can help, never every waiting pod.
+ *
+ * <ul>
+ *   <li>Every pod that is not {@link #POD_UPDATE_ONLY} is moved by the changes that can let any pod fit
+ *       (a node added or changed, a pod removed): {@link #movedByClusterChange()}.
+ *   <li>A pod with required pod affinity or anti-affinity, or a {@code DoNotSchedule} topology spread
+ *       constraint, also {@linkplain #waitsForAssignedPods() waits for bound pods}: one added or relabelled
+ *       moves it when the hint says so, and a node deleted moves it if it has spread constraints.
+ * </ul>
+ *
+ * <p>Where kube's hint reads a namespace's labels (a term's {@code namespaceSelector}), this one does not
+ * look them up and takes the namespace as matching: it may move a pod that could not be helped, never miss
+ * one. Immutable.
+ *
+ * @param clusterChanges whether cluster changes that can let any pod fit move the pod; false for a pod only
+ *     an update of its own (or the unschedulable timeout) can help
+ * @param namespace the pod's namespace
+ * @param requiredAffinity the pod's required pod affinity terms, each with its {@code matchLabelKeys} and
+ *     {@code mismatchLabelKeys} merged into its selector
+ * @param requiredAntiAffinity the pod's required pod anti-affinity terms, merged likewise
+ * @param hardSpread the pod's {@code DoNotSchedule} topology spread constraints, each with its {@code
+ *     matchLabelKeys} merged into its selector
+ */
+record QueueingHint(
+    boolean clusterChanges,
+    String namespace,
+    List<PodAffinityTerm> requiredAffinity,
+    List<PodAffinityTerm> requiredAntiAffinity,
+    List<TopologySpreadConstraint> hardSpread) {
+
+  /** A pod that waits for the cluster to change: nodes, or pods removed. What an attempt sets by default. */
+  static final QueueingHint ANY_CHANGE = new QueueingHint(true, "", List.of(), List.of(), List.of());
+
+  /**
+   * A pod no cluster event can help (it uses a feature the library refuses): only an update of the pod, a
+   * relist or the unschedulable timeout moves it, so it does not retry on every node change.
+   */
+  static final QueueingHint POD_UPDATE_ONLY = new QueueingHint(false, "", List.of(), List.of(), List.of());
+
+  QueueingHint {
+    Objects.requireNonNull(namespace, "namespace");
+    requiredAffinity = List.copyOf(requiredAffinity);
+    requiredAntiAffinity = List.copyOf(requiredAntiAffinity);
+    hardSpread = List.copyOf(hardSpread);
+  }
+
+  /**
+   * @return the hint of a pod that an attempt found no node for: {@link #ANY_CHANGE} unless it has required
+   *     pod (anti-)affinity or {@code DoNotSchedule} spread constraints
+   */
+  static QueueingHint of(PodInfo pod) {
+    var hard = new ArrayList<TopologySpreadConstraint>();
+    for (var constraint : pod.topologySpreadConstraints()) {
+      if (constraint.whenUnsatisfiable() == WhenUnsatisfiable.DO_NOT_SCHEDULE) {
+        hard.add(withMatchLabelKeys(constraint, pod.labels()));
+      }
+    }
+    var affinity = merged(pod.podAffinity().required(), pod.labels());
+    var antiAffinity = merged(pod.podAntiAffinity().required(), pod.labels());
+    if (hard.isEmpty() && affinity.isEmpty() && antiAffinity.isEmpty()) {
+      return ANY_CHANGE;
+    }
+    return new QueueingHint(true, pod.namespace(), affinity, antiAffinity, hard);
+  }
+
+  /** @return whether a node added or changed, or a pod removed, moves the pod */
+  boolean movedByClusterChange() {
+    return clusterChanges;
+  }
+
+  /** @return whether a pod bound, relabelled on its node, or a node deleted, may move the pod */
+  boolean waitsForAssignedPods() {
+    return !requiredAffinity.isEmpty() || !requiredAntiAffinity.isEmpty() || !hardSpread.isEmpty();
+  }
+
+  /**
+   * A pod was bound (kube's AssignedPod/Add): it helps if it matches all of the pod's required affinity
+   * terms, or if it is in the pod's namespace and matches a spread constraint's selector.
+   */
+  boolean movedByAssignedPodAdded(String podNamespace, Map<String, String> labels) {
+    return matchesAll(requiredAffinity, podNamespace, labels)
+        || (namespace.equals(podNamespace) && matchesAnySpreadSelector(labels));
+  }
+
+  /**
+   * A bound pod's labels changed (kube's AssignedPod/UpdatePodLabel): it helps if it now matches all the
+   * required affinity terms and did not before, no longer matches a required anti-affinity term it matched,
+   * or is in the pod's namespace and its match of a spread constraint's selector changed.
+   */
+  boolean movedByAssignedPodRelabelled(
+      String podNamespace, Map<String, String> before, Map<String, String> after) {
+    if (!matchesAll(requiredAffinity, podNamespace, before) && matchesAll(requiredAffinity, podNamespace, after)) {
+      return true;
+    }
+    if (matchesAny(requiredAntiAffinity, podNamespace, before)
+        && !matchesAny(requiredAntiAffinity, podNamespace, after)) {
+      return true;
+    }
+    if (!namespace.equals(podNamespace) || before.equals(after)) {
+      return false;
+    }
+    for (var constraint : hardSpread) {
+      var selector = constraint.labelSelector();
+      if (selector != null && selector.matches(before) != selector.matches(after)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A node was deleted (kube's PodTopologySpread Node/Delete): it helps a pod with spread constraints if the
+   * node had every constraint's topology key, so that a domain may be gone.
+   */
+  boolean movedByNodeDeleted(Map<String, String> nodeLabels) {
+    if (hardSpread.isEmpty()) {
+      return false;
+    }
+    for (var constraint : hardSpread) {
+      if (!nodeLabels.containsKey(constraint.topologyKey())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A namespace was added or its labels changed: it may help a pod of that namespace (another pod's
+   * anti-affinity may select the namespace by its labels no more) or a pod whose required terms select
+   * namespaces by label.
+   */
+  boolean movedByNamespaceChanged(String podNamespace, String changedNamespace) {
+    if (!clusterChanges) {
+      return false;
+    }
+    if (podNamespace.equals(changedNamespace)) {
+      return true;
+    }
+    return selectsByNamespaceLabels(requiredAffinity) || selectsByNamespaceLabels(requiredAntiAffinity);
+  }
+
+  private boolean matchesAnySpreadSelector(Map<String, String> labels) {
+    for (var constraint : hardSpread) {
+      var selector = constraint.labelSelector();
+      if (selector != null && selector.matches(labels)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** As kube's {@code podMatchesAllAffinityTerms}: false when there are no terms. */
+  private boolean matchesAll(List<PodAffinityTerm> terms, String podNamespace, Map<String, String> labels) {
+    if (terms.isEmpty()) {
+      return false;
+    }
+    for (var term : terms) {
+      if (!matches(term, podNamespace, labels)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean matchesAny(List<PodAffinityTerm> terms, String podNamespace, Map<String, String> labels) {
+    for (var term : terms) {
+      if (matches(term, podNamespace, labels)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean matches(PodAffinityTerm term, String podNamespace, Map<String, String> labels) {
+    boolean inNamespace =
+        term.namespaces().isEmpty() && term.namespaceSelector() == null
+            ? namespace.equals(podNamespace)
+            : term.namespaces().contains(podNamespace) || term.namespaceSelector() != null;
+    var selector = term.labelSelector();
+    return inNamespace && selector != null && selector.matches(labels);
+  }
+
+  private static boolean selectsByNamespaceLabels(List<PodAffinityTerm> terms) {
+    for (var term : terms) {
+      if (term.namespaceSelector() != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static List<PodAffinityTerm> merged(List<PodAffinityTerm> terms, Map<String, String> podLabels) {
+    var result = new ArrayList<PodAffinityTerm>(terms.size());
+    for (var term : terms) {
+      var extra = new ArrayList<LabelSelectorRequirement>();
+      for (var key : term.matchLabelKeys()) {
+        var value = podLabels.get(key);
+        if (value != null) {
+          extra.add(LabelSelectorRequirement.of(key, Operator.IN, value));
+        }
+      }
+      for (var key : term.mismatchLabelKeys()) {
+        var value = podLabels.get(key);
+        if (value != null) {
+          extra.add(LabelSelectorRequirement.of(key, Operator.NOT_IN, value));
+        }
+      }
+      result.add(
+          extra.isEmpty()
+              ? term
+              : new PodAffinityTerm(
+                  and(term.labelSelector(), extra),
+                  term.namespaces(),
+                  term.namespaceSelector(),
+                  term.topologyKey(),
+                  List.of(),
+                  List.of()));
+    }
+    return result;
+  }
+
+  private static TopologySpreadConstraint withMatchLabelKeys(
+      TopologySpreadConstraint constraint, Map<String, String> podLabels) {
+    var extra = new ArrayList<LabelSelectorRequirement>();
+    for (var key : constraint.matchLabelKeys()) {
+      var value = podLabels.get(key);
+      if (value != null) {
+        extra.add(LabelSelectorRequirement.of(key, Operator.IN, value));
+      }
+    }
+    if (extra.isEmpty()) {
+      return constraint;
+    }
+    return new TopologySpreadConstraint(
+        constraint.maxSkew(),
+        constraint.topologyKey(),
+        constraint.whenUnsatisfiable(),
+        and(constraint.labelSelector(), extra),
+        constraint.minDomains(),
+        constraint.nodeAffinityPolicy(),
+        constraint.nodeTaintsPolicy(),
+        List.of());
+  }
+
+  /** A missing selector selects nothing, and stays so whatever is added to it. */
+  private static @Nullable LabelSelector and(
+      @Nullable LabelSelector selector, List<LabelSelectorRequirement> requirements) {
+    return selector == null ? null : selector.and(requirements);
+  }
+}

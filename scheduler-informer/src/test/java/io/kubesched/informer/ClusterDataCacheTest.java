@@ -1,0 +1,79 @@
+package io.kubesched.informer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubesched.api.ClusterData;
+import io.kubesched.api.LabelSelector;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.WorkloadSelector;
+import io.kubesched.api.WorkloadSelector.Kind;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ClusterDataCacheTest {
+
+  private static final WorkloadSelector WEB =
+      new WorkloadSelector(Kind.SERVICE, "shop", "web", LabelSelector.of(Map.of("app", "web")));
+
+  private final ClusterDataCache cache =
+      new ClusterDataCache(Set.of(ClusterData.NAMESPACES, ClusterData.SERVICES));
+
+  @Test
+  void a_snapshot_carries_the_namespaces_labels_and_the_workloads() {
+    cache.putNamespace("shop", Map.of("team", "a"));
+    cache.putWorkload("Service/shop/web", WEB);
+
+    var snapshot = cache.snapshot(List.of());
+
+    assertEquals(Map.of("team", "a"), snapshot.namespaceLabels("shop"));
+    assertEquals(List.of(WEB), snapshot.workloadsIn("shop"));
+  }
+
+  @Test
+  void the_same_map_and_list_serve_every_decision_until_something_changes() {
+    cache.putNamespace("shop", Map.of("team", "a"));
+    cache.putWorkload("Service/shop/web", WEB);
+    var namespaces = cache.namespaces();
+    var workloads = cache.workloads();
+
+    assertFalse(cache.putNamespace("shop", Map.of("team", "a")), "same labels: no news");
+    cache.putWorkload("Service/shop/web", new WorkloadSelector(Kind.SERVICE, "shop", "web", WEB.selector()));
+
+    assertSame(namespaces, cache.namespaces());
+    assertSame(workloads, cache.workloads());
+
+    assertTrue(cache.putNamespace("shop", Map.of("team", "b")));
+    cache.putWorkload("Service/shop/web", null);
+
+    assertNotSame(namespaces, cache.namespaces());
+    assertEquals(Map.of("shop", Map.of("team", "b")), cache.namespaces());
+    assertEquals(List.of(), cache.workloads(), "a Service without a selector is forgotten");
+  }
+
+  @Test
+  void a_new_namespace_is_news_and_a_deleted_one_is_forgotten() {
+    assertTrue(cache.putNamespace("shop", Map.of()));
+    cache.removeNamespace("shop");
+    cache.removeWorkload("Service/shop/unknown");
+
+    assertEquals(Map.of(), cache.namespaces());
+  }
+
+  @Test
+  void a_policy_that_reads_nothing_gets_the_nodes_alone() {
+    var nothing = new ClusterDataCache(Set.of());
+    var node = NodeInfo.builder("n1").build();
+
+    var snapshot = nothing.snapshot(List.of(node));
+
+    assertEquals(List.of(node), snapshot.nodes());
+    assertEquals(Map.of(), snapshot.namespaces());
+    assertEquals(List.of(), snapshot.workloads());
+  }
+}

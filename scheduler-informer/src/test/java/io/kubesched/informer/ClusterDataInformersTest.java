@@ -1,0 +1,165 @@
+package io.kubesched.informer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.kubesched.api.ClusterData;
+import io.kubesched.api.Decision;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.BindMode;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What the cluster data informers watch, and when they tell of a namespace change. */
+class ClusterDataInformersTest {
+
+  private static final Duration SYNC = Duration.ofSeconds(30);
+  private static final Map<String, ClusterData> PATHS =
+      Map.of(
+          "/api/v1/namespaces?", ClusterData.NAMESPACES,
+          "/api/v1/services", ClusterData.SERVICES,
+          "/api/v1/replicationcontrollers", ClusterData.REPLICATION_CONTROLLERS,
+          "/apis/apps/v1/replicasets", ClusterData.REPLICA_SETS,
+          "/apis/apps/v1/statefulsets", ClusterData.STATEFUL_SETS);
+
+  private KubernetesMockServer server;
+  private KubernetesClient client;
+
+  @BeforeEach
+  void startServer() {
+    server =
+        new KubernetesMockServer(
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+    server.init();
+    client = server.createClient(new JdkHttpClientFactory());
+  }
+
+  @AfterEach
+  void stopServer() {
+    client.close();
+    server.destroy();
+  }
+
+  private static FinderFunc reading(Set<ClusterData> reads) {
+    return new FinderFunc() {
+      @Override
+      public Decision find(PodInfo pod, List<NodeInfo> nodes) {
+        return Decision.unschedulable(Map.of());
+      }
+
+      @Override
+      public Set<ClusterData> reads() {
+        return reads;
+      }
+    };
+  }
+
+  /** The cluster data the controller asked the server about, from the requests it sent. */
+  private Set<ClusterData> requested() throws InterruptedException {
+    var found = EnumSet.noneOf(ClusterData.class);
+    for (var request = server.takeRequest(1, TimeUnit.SECONDS);
+        request != null;
+        request = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
+      var path = URLDecoder.decode(request.getPath(), StandardCharsets.UTF_8);
+      PATHS.forEach((prefix, data) -> {
+        if (path.startsWith(prefix)) {
+          found.add(data);
+        }
+      });
+    }
+    return found;
+  }
+
+  @Test
+  void the_controller_watches_the_union_of_what_its_profiles_read_and_nothing_more() throws Exception {
+    var settings = ControllerSettings.defaults("a", BindMode.SET_NODE_NAME);
+    var profiles =
+        Map.of(
+            "a", reading(Set.of(ClusterData.NAMESPACES)),
+            "b", reading(Set.of(ClusterData.REPLICA_SETS)),
+            "c", reading(Set.of()));
+    try (var controller = new PodController(client, settings, profiles, SchedulingListener.NONE, null)) {
+      controller.start();
+    }
+    assertEquals(EnumSet.of(ClusterData.NAMESPACES, ClusterData.REPLICA_SETS), requested());
+  }
+
+  @Test
+  void a_controller_whose_policy_reads_nothing_watches_none_of_them() throws Exception {
+    var settings = ControllerSettings.defaults("a", BindMode.SET_NODE_NAME);
+    try (var controller =
+        new PodController(client, settings, reading(Set.of()), SchedulingListener.NONE, null)) {
+      controller.start();
+    }
+    assertEquals(Set.of(), requested());
+  }
+
+  @Test
+  void a_namespace_change_is_told_after_the_initial_list_and_a_restart_lists_afresh() throws Exception {
+    client.namespaces().resource(namespace("before", "x")).create();
+    client.services().inNamespace("before").resource(
+        new ServiceBuilder().withNewMetadata().withName("web").endMetadata()
+            .withNewSpec().addToSelector("app", "web").endSpec().build()).create();
+    var changed = new CopyOnWriteArrayList<String>();
+    try (var informers =
+        new ClusterDataInformers(client, Set.of(ClusterData.NAMESPACES, ClusterData.SERVICES), changed::add)) {
+      informers.start(SYNC);
+
+      assertEquals(Map.of("team", "x"), informers.snapshot(List.of()).namespaceLabels("before"));
+      assertEquals(1, informers.snapshot(List.of()).workloadsIn("before").size());
+      assertEquals(List.of(), changed, "the initial list tells nothing");
+      assertEquals(2, informers.versions().size());
+
+      client.namespaces().resource(namespace("after", "y")).create();
+      client.namespaces().withName("before").edit(ns -> namespace("before", "z"));
+      eventually(() -> changed.size() == 2);
+      assertEquals(List.of("after", "before"), changed);
+      client.services().inNamespace("before").withName("web").delete();
+      eventually(() -> informers.snapshot(List.of()).workloads().isEmpty());
+
+      informers.restart(SYNC);
+
+      assertEquals(2, changed.size(), "a restart's list tells nothing");
+      assertEquals(Map.of("team", "z"), informers.snapshot(List.of()).namespaceLabels("before"));
+      assertEquals(Map.of("team", "y"), informers.snapshot(List.of()).namespaceLabels("after"));
+      eventually(informers::isWatching);
+    }
+  }
+
+  private static io.fabric8.kubernetes.api.model.Namespace namespace(String name, String team) {
+    return new NamespaceBuilder().withNewMetadata().withName(name).addToLabels("team", team).endMetadata().build();
+  }
+
+  private static void eventually(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "timed out");
+      Thread.sleep(20);
+    }
+  }
+}

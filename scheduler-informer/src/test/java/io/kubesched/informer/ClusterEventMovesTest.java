@@ -1,0 +1,118 @@
+package io.kubesched.informer;
+
+import static io.kubesched.informer.SchedulingQueueTest.where;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kubesched.api.LabelSelector;
+import io.kubesched.api.PodAffinity;
+import io.kubesched.api.PodAffinityTerm;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.TopologySpreadConstraint;
+import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Which waiting pods each targeted cluster event moves. */
+class ClusterEventMovesTest {
+
+  private static final LabelSelector WEB = LabelSelector.of(Map.of("app", "web"));
+
+  private final FakeTicker clock = new FakeTicker();
+  private final SchedulingQueue queue =
+      new SchedulingQueue(clock, Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofMinutes(5));
+  private final ClusterEventMoves moves = new ClusterEventMoves(queue);
+
+  @BeforeEach
+  void parkPods() {
+    park("affine", QueueingHint.of(
+        PodInfo.builder("default", "affine")
+            .podAffinity(new PodAffinity(List.of(PodAffinityTerm.of(WEB, "zone")), List.of()))
+            .build()));
+    park("spread", QueueingHint.of(
+        PodInfo.builder("default", "spread")
+            .topologySpreadConstraints(
+                List.of(TopologySpreadConstraint.of(1, "zone", WhenUnsatisfiable.DO_NOT_SCHEDULE, WEB)))
+            .build()));
+    park("plain", QueueingHint.of(PodInfo.builder("default", "plain").build()));
+    park("claims", QueueingHint.POD_UPDATE_ONLY);
+  }
+
+  private void park(String name, QueueingHint hint) {
+    queue.add(new QueuedPod("uid-" + name, "default", name, 0, "s"));
+    assertEquals(name, queue.poll().name());
+    queue.requeueUnschedulable(new QueuedPod("uid-" + name, "default", name, 0, "s"), queue.schedulingCycle(), hint);
+  }
+
+  private static Pod bound(String namespace, Map<String, String> labels) {
+    return new PodBuilder()
+        .withNewMetadata().withNamespace(namespace).withName("bound").withLabels(labels).endMetadata()
+        .withNewSpec().withNodeName("node-1").endSpec()
+        .build();
+  }
+
+  private Map<String, String> places() {
+    return Map.of(
+        "affine", where(queue, "affine"),
+        "spread", where(queue, "spread"),
+        "plain", where(queue, "plain"),
+        "claims", where(queue, "claims"));
+  }
+
+  @Test
+  void a_bound_pod_that_matches_moves_the_pods_with_affinity_to_it_or_spreading_over_it() {
+    moves.assignedPodAdded(bound("default", Map.of("app", "web")));
+
+    assertEquals(
+        Map.of("affine", "backoff", "spread", "backoff", "plain", "unschedulable", "claims", "unschedulable"),
+        places());
+  }
+
+  @Test
+  void a_bound_pod_that_matches_nothing_moves_nothing() {
+    moves.assignedPodAdded(bound("default", Map.of("app", "db")));
+    moves.assignedPodAdded(bound("other", Map.of("app", "web")));
+
+    assertEquals(
+        Map.of("affine", "unschedulable", "spread", "unschedulable", "plain", "unschedulable", "claims",
+            "unschedulable"),
+        places());
+  }
+
+  @Test
+  void a_bound_pod_relabelled_to_match_moves_them_and_one_updated_otherwise_does_not() {
+    moves.assignedPodUpdated(bound("default", Map.of("app", "web")), bound("default", Map.of("app", "web")));
+    assertEquals("unschedulable", where(queue, "affine"));
+
+    moves.assignedPodUpdated(bound("default", Map.of("app", "db")), bound("default", Map.of("app", "web")));
+
+    assertEquals(
+        Map.of("affine", "backoff", "spread", "backoff", "plain", "unschedulable", "claims", "unschedulable"),
+        places());
+  }
+
+  @Test
+  void a_node_deleted_moves_the_pods_that_spread_over_its_domain() {
+    moves.nodeDeleted(new NodeBuilder().withNewMetadata().withName("n").addToLabels("zone", "a").endMetadata().build());
+
+    assertEquals(
+        Map.of("affine", "unschedulable", "spread", "backoff", "plain", "unschedulable", "claims", "unschedulable"),
+        places());
+  }
+
+  @Test
+  void a_namespace_changed_moves_its_pods_but_not_one_only_its_update_can_help() {
+    moves.namespaceChanged("other");
+    assertEquals("unschedulable", where(queue, "plain"));
+
+    moves.namespaceChanged("default");
+
+    assertEquals(
+        Map.of("affine", "backoff", "spread", "backoff", "plain", "backoff", "claims", "unschedulable"), places());
+  }
+}

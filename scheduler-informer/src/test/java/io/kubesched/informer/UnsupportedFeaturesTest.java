@@ -1,0 +1,53 @@
+package io.kubesched.informer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.kubesched.api.PodInfo;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class UnsupportedFeaturesTest {
+
+  static Stream<Arguments> pods() {
+    var pod = PodInfo.builder("default", "db-0");
+    return Stream.of(
+        Arguments.of("a pod without claims is not refused", pod.build(), Optional.empty()),
+        Arguments.of(
+            "a PersistentVolumeClaim names the claim and volume binding",
+            pod.persistentVolumeClaims(List.of("data")).build(),
+            Optional.of(
+                "pod default/db-0 uses PersistentVolumeClaim \"data\": volume binding is not supported by kubesched yet")),
+        Arguments.of(
+            "several claims are all named",
+            PodInfo.builder("default", "db-0").persistentVolumeClaims(List.of("data", "db-0-scratch")).build(),
+            Optional.of(
+                "pod default/db-0 uses PersistentVolumeClaims \"data\", \"db-0-scratch\": volume binding is not"
+                    + " supported by kubesched yet")),
+        Arguments.of(
+            "a ResourceClaim names the claim and dynamic resource allocation",
+            PodInfo.builder("ml", "train").resourceClaims(List.of("gpu")).build(),
+            Optional.of(
+                "pod ml/train uses ResourceClaim \"gpu\": dynamic resource allocation is not supported by kubesched"
+                    + " yet")),
+        Arguments.of(
+            "both features give one sentence each",
+            PodInfo.builder("ml", "train")
+                .persistentVolumeClaims(List.of("data"))
+                .resourceClaims(List.of("gpu", "nic"))
+                .build(),
+            Optional.of(
+                "pod ml/train uses PersistentVolumeClaim \"data\": volume binding is not supported by kubesched yet;"
+                    + " pod ml/train uses ResourceClaims \"gpu\", \"nic\": dynamic resource allocation is not"
+                    + " supported by kubesched yet")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("pods")
+  void refusal(String name, PodInfo pod, Optional<String> message) {
+    assertEquals(message, UnsupportedFeatures.refusal(pod));
+  }
+}
