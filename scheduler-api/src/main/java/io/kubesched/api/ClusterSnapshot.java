@@ -40,15 +40,30 @@ public final class ClusterSnapshot {
   /**
    * @param nodes the nodes (copied: a list built with {@code List.of} or {@code List.copyOf} is taken as it
    *     is)
-   * @param namespaces each namespace's labels, by name; empty where the policy reads none
+   * @param namespaces each namespace's labels, by name; empty where the policy reads none (copied, unless
+   *     already an unmodifiable copy of unmodifiable copies, as {@code Map.copyOf} makes them)
    * @param workloads the selectors of Services and workload controllers; empty where the policy reads none
    * @return a snapshot of these
    */
   public static ClusterSnapshot of(
       List<NodeInfo> nodes, Map<String, Map<String, String>> namespaces, List<WorkloadSelector> workloads) {
-    var labels = new HashMap<String, Map<String, String>>();
-    namespaces.forEach((name, l) -> labels.put(name, Map.copyOf(l)));
-    return new ClusterSnapshot(List.copyOf(nodes), Map.copyOf(labels), List.copyOf(workloads));
+    return new ClusterSnapshot(List.copyOf(nodes), immutableLabels(namespaces), List.copyOf(workloads));
+  }
+
+  /**
+   * The namespaces' labels as an immutable map of immutable maps; the controller hands the same such map to
+   * every decision until a namespace changes, and then nothing is copied here.
+   */
+  private static Map<String, Map<String, String>> immutableLabels(Map<String, Map<String, String>> namespaces) {
+    var outer = Map.copyOf(namespaces); // the same instance when it already is an unmodifiable copy
+    for (var labels : outer.values()) {
+      if (Map.copyOf(labels) != labels) {
+        var copy = new HashMap<String, Map<String, String>>();
+        outer.forEach((name, l) -> copy.put(name, Map.copyOf(l)));
+        return Map.copyOf(copy);
+      }
+    }
+    return outer;
   }
 
   /** @return a snapshot of just {@code nodes}: no namespaces, no workloads */
