@@ -392,13 +392,23 @@ public final class HeapMeasurement {
         "spec.priority",
         "spec.nodeSelector",
         "spec.affinity.nodeAffinity",
+        "spec.affinity.podAffinity",
+        "spec.affinity.podAntiAffinity",
+        "spec.topologySpreadConstraints",
+        "spec.schedulingGates",
+        "spec.resourceClaims",
         "spec.tolerations",
         "spec.containers",
         "spec.initContainers",
         "spec.overhead",
         "spec.resources",
         "spec.volumes",
-        "status.phase");
+        "status.phase",
+        "status.conditions",
+        "status.allocatedResources",
+        "status.resources",
+        "status.containerStatuses",
+        "status.initContainerStatuses");
   }
 
   private static ItemStore<Node> reducedNodes() {

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.policy.plugins.Filters;
 import io.kubesched.policy.plugins.ImageLocalityScorer;
@@ -38,7 +40,11 @@ class PolicyBenchmarkTest {
   private static long feasibleCount(PodInfo pod, Iterable<NodeInfo> nodes) {
     long count = 0;
     for (var node : nodes) {
-      if (Filters.defaults().stream().allMatch(f -> f.filter(pod, node) instanceof FilterResult.Fit)) {
+      // Filters that look beyond one node are prepared over a snapshot of this node, as the policy would.
+      var cluster = ClusterSnapshot.of(List.of(node));
+      if (Filters.defaults().stream()
+          .map(f -> f instanceof PreFilter preFilter ? preFilter.prepare(pod, cluster) : f)
+          .allMatch(f -> f.filter(pod, node) instanceof FilterResult.Fit)) {
         count++;
       }
     }
