@@ -44,6 +44,16 @@ class PlacementConstraintsIT extends RealClusterTest {
         .build();
   }
 
+  /**
+   * Creates the node and takes off the {@code node.kubernetes.io/not-ready} taint the API server's
+   * TaintNodesByCondition admission puts on every new node (no node lifecycle controller runs here to do it),
+   * so that {@link DefaultPolicy}'s TaintToleration lets pods in, as on a cluster whose nodes are Ready.
+   */
+  private void createReady(Node node) {
+    create(admin, node);
+    admin.nodes().withName(node.getMetadata().getName()).edit(n -> new NodeBuilder(n).editSpec().withTaints().endSpec().build());
+  }
+
   private Pod labelled(String name, Map<String, String> labels) {
     return new PodBuilder(pod(namespace, name, SCHEDULER, "100m", "64Mi"))
         .editMetadata()
@@ -59,7 +69,7 @@ class PlacementConstraintsIT extends RealClusterTest {
   @Test
   void required_anti_affinity_on_hostname_puts_one_pod_per_node_and_leaves_the_rest_unschedulable() {
     for (int i = 0; i < 4; i++) {
-      create(admin, zonedNode("node-" + i, "zone-" + (i % 2)));
+      createReady(zonedNode("node-" + i, "zone-" + (i % 2)));
     }
     var term =
         new PodAffinityTermBuilder()
@@ -102,7 +112,7 @@ class PlacementConstraintsIT extends RealClusterTest {
   @Test
   void required_affinity_follows_the_first_pod_of_the_group_into_its_zone() {
     for (int i = 0; i < 4; i++) {
-      create(admin, zonedNode("node-" + i, "zone-" + (i % 2)));
+      createReady(zonedNode("node-" + i, "zone-" + (i % 2)));
     }
     var term =
         new PodAffinityTermBuilder()
@@ -132,10 +142,10 @@ class PlacementConstraintsIT extends RealClusterTest {
 
   @Test
   void zone_spread_with_max_skew_1_is_exact() {
-    create(admin, zonedNode("node-a1", "a"));
-    create(admin, zonedNode("node-a2", "a"));
-    create(admin, zonedNode("node-a3", "a"));
-    create(admin, zonedNode("node-b1", "b"));
+    createReady(zonedNode("node-a1", "a"));
+    createReady(zonedNode("node-a2", "a"));
+    createReady(zonedNode("node-a3", "a"));
+    createReady(zonedNode("node-b1", "b"));
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
       for (int i = 0; i < 6; i++) {
@@ -152,9 +162,9 @@ class PlacementConstraintsIT extends RealClusterTest {
 
   @Test
   void min_domains_above_the_zones_there_are_keeps_each_zone_at_one_pod() {
-    create(admin, zonedNode("node-a1", "a"));
-    create(admin, zonedNode("node-a2", "a"));
-    create(admin, zonedNode("node-b1", "b"));
+    createReady(zonedNode("node-a1", "a"));
+    createReady(zonedNode("node-a2", "a"));
+    createReady(zonedNode("node-b1", "b"));
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
       for (int i = 0; i < 4; i++) {
@@ -172,7 +182,7 @@ class PlacementConstraintsIT extends RealClusterTest {
 
   @Test
   void a_gated_pod_is_untouched_until_its_last_gate_is_removed_and_then_bound() throws InterruptedException {
-    create(admin, zonedNode("node-0", "a"));
+    createReady(zonedNode("node-0", "a"));
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
       create(
@@ -203,7 +213,7 @@ class PlacementConstraintsIT extends RealClusterTest {
   @Test
   void pods_of_a_service_are_spread_by_the_system_default_constraints() {
     for (int i = 0; i < 3; i++) {
-      create(admin, zonedNode("node-" + i, "zone-" + i));
+      createReady(zonedNode("node-" + i, "zone-" + i));
     }
     admin.services().inNamespace(namespace).resource(
         new ServiceBuilder().withNewMetadata().withName("svc").endMetadata()
@@ -235,7 +245,7 @@ class PlacementConstraintsIT extends RealClusterTest {
 
   @Test
   void a_pod_with_a_persistent_volume_claim_is_refused_with_a_message_naming_the_feature() {
-    create(admin, zonedNode("node-0", "a"));
+    createReady(zonedNode("node-0", "a"));
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
       create(
@@ -259,7 +269,7 @@ class PlacementConstraintsIT extends RealClusterTest {
 
   @Test
   void a_pod_with_a_resource_claim_is_refused_with_a_message_naming_the_feature() {
-    create(admin, zonedNode("node-0", "a"));
+    createReady(zonedNode("node-0", "a"));
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
       create(
