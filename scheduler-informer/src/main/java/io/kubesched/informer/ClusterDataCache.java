@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>What a snapshot gets is an immutable map and list that are reused, the same instances, until a
  * namespace's labels or a workload's selector actually change: the status updates a ReplicaSet gets for
- * every pod it creates change nothing here and cost no copy.
+ * every pod it creates change nothing here and cost no copy. Each snapshot is derived from the previous one
+ * ({@link ClusterSnapshot#withNodes}) while those stay the same.
  *
  * <p>Thread-safe: the informers' handlers write, the scheduling thread reads.
  */
@@ -31,6 +32,11 @@ final class ClusterDataCache {
   private final Map<String, WorkloadSelector> workloads = new HashMap<>();
   private @Nullable Map<String, Map<String, String>> namespacesView = Map.of();
   private @Nullable List<WorkloadSelector> workloadsView = List.of();
+  /**
+   * The snapshot of the last decision: the next is derived from it while namespaces and workloads are the
+   * same, so what it found out about unchanged nodes is reused. Read and written by the scheduling thread.
+   */
+  private volatile @Nullable ClusterSnapshot lastSnapshot;
 
   /** @param reads what the policy reads: only these parts go into a snapshot */
   ClusterDataCache(Set<ClusterData> reads) {
@@ -111,9 +117,19 @@ final class ClusterDataCache {
    */
   ClusterSnapshot snapshot(List<NodeInfo> nodes) {
     Objects.requireNonNull(nodes, "nodes");
+    var last = lastSnapshot;
+    ClusterSnapshot snapshot;
     if (reads.isEmpty()) {
-      return ClusterSnapshot.of(nodes);
+      snapshot = last == null ? ClusterSnapshot.of(nodes) : last.withNodes(nodes);
+    } else {
+      var namespaces = namespaces();
+      var workloads = workloads();
+      snapshot =
+          last != null && last.namespaces() == namespaces && last.workloads() == workloads
+              ? last.withNodes(nodes)
+              : ClusterSnapshot.of(nodes, namespaces, workloads);
     }
-    return ClusterSnapshot.of(nodes, namespaces(), workloads());
+    lastSnapshot = snapshot;
+    return snapshot;
   }
 }

@@ -35,7 +35,8 @@ import org.jspecify.annotations.Nullable;
  * generator seeded from the policy's seed and the pod's uid, so a fixed seed gives reproducible decisions.
  *
  * <p>Thread-safety: the filters and scorers are pure; the policy's only state is the round-robin start
- * index, kept atomically. The controller calls it from one thread.
+ * index, kept atomically, and the snapshot {@link #find(PodInfo, List)} made last (the next one reuses what
+ * it found about unchanged nodes). The controller calls it from one thread.
  */
 public final class Policy implements FinderFunc {
 
@@ -50,6 +51,8 @@ public final class Policy implements FinderFunc {
   private final int percentageOfNodesToScore;
   private final long seed;
   private final AtomicInteger nextStartIndex = new AtomicInteger();
+  /** The snapshot {@link #find(PodInfo, List)} made last: the next one is derived from it. */
+  private volatile @Nullable ClusterSnapshot lastSnapshot;
 
   private Policy(Builder builder) {
     this.filters = List.copyOf(builder.filters);
@@ -95,7 +98,18 @@ public final class Policy implements FinderFunc {
    */
   @Override
   public Decision find(PodInfo pod, List<NodeInfo> nodes) {
-    return find(pod, ClusterSnapshot.of(nodes));
+    return find(pod, snapshotOf(nodes));
+  }
+
+  /**
+   * A snapshot of {@code nodes} derived from the one made for the previous call, so that what it found out
+   * about unchanged nodes is reused (see {@link ClusterSnapshot#withNodes}).
+   */
+  private ClusterSnapshot snapshotOf(List<NodeInfo> nodes) {
+    var last = lastSnapshot;
+    var snapshot = last == null ? ClusterSnapshot.of(nodes) : last.withNodes(nodes);
+    lastSnapshot = snapshot;
+    return snapshot;
   }
 
   /**
@@ -122,7 +136,7 @@ public final class Policy implements FinderFunc {
    * @throws SchedulerException as {@link #find} does
    */
   public Explanation explain(PodInfo pod, List<NodeInfo> nodes) {
-    return explain(pod, ClusterSnapshot.of(nodes));
+    return explain(pod, snapshotOf(nodes));
   }
 
   /**
