@@ -195,7 +195,7 @@ final class InformerStores {
     }
     kept.setMetadata(meta);
     kept.setSpec(pod.getSpec() == null ? null : keptSpec(pod.getSpec(), parts));
-    kept.setStatus(pod.getStatus() == null ? null : parts.share(keptStatus(pod.getStatus())));
+    kept.setStatus(pod.getStatus() == null ? null : parts.share(keptStatus(pod.getStatus(), parts)));
     kept.setAdditionalProperties(Map.of());
     return kept;
   }
@@ -322,19 +322,21 @@ final class InformerStores {
     return conditions.stream().filter(c -> c != null && KEPT_CONDITIONS.contains(c.getType())).toList();
   }
 
-  private static PodStatus keptStatus(PodStatus status) {
+  private static PodStatus keptStatus(PodStatus status, SharedParts parts) {
     var kept = new PodStatus();
     kept.setPhase(status.getPhase());
-    kept.setAllocatedResources(status.getAllocatedResources());
-    kept.setResources(requestsOnly(status.getResources()));
+    kept.setAllocatedResources(parts.share(status.getAllocatedResources()));
+    kept.setResources(parts.share(requestsOnly(status.getResources())));
     // The reporter reads PodScheduled to write it only when it changes; without it, every attempt would
     // rewrite the condition, change the pod's resourceVersion and start a new event instead of a series.
     // PodResizePending says whether a resize is infeasible, which changes how the pod's requests count.
     kept.setConditions(keptConditions(status.getConditions()));
-    kept.setContainerStatuses(keptContainerStatuses(status.getContainerStatuses()));
+    // A status differs per pod (its PodScheduled condition's time), but the kept container statuses of the
+    // pods of one Deployment are equal: shared, they cost once per Deployment instead of once per pod.
+    kept.setContainerStatuses(parts.share(keptContainerStatuses(status.getContainerStatuses())));
     kept.setEphemeralContainerStatuses(List.of());
     kept.setHostIPs(List.of());
-    kept.setInitContainerStatuses(keptContainerStatuses(status.getInitContainerStatuses()));
+    kept.setInitContainerStatuses(parts.share(keptContainerStatuses(status.getInitContainerStatuses())));
     kept.setNodeAllocatableResourceClaimStatuses(List.of());
     kept.setPodIPs(List.of());
     kept.setResourceClaimStatuses(List.of());
