@@ -56,7 +56,8 @@ import org.jspecify.annotations.Nullable;
  * ClusterDataCache}), and a pod that gets a node is {@linkplain SchedulerCache#assume assumed} there at once,
  * so that the next decision counts it although its binding has not been confirmed. Between decisions,
  * assumptions are confirmed (the watch shows the pod bound), forgotten (the binding failed), pods are deleted
- * and nodes are added.
+ * and nodes are added; bound pods start terminating (they still count for pod affinity and anti-affinity, no
+ * longer for spreading) and are deleted.
  *
  * <p>The pods carry required pod affinity and anti-affinity and {@code DoNotSchedule} / {@code ScheduleAnyway}
  * spread constraints from the testkit's vocabulary; half the pods are replicas of an earlier one (same
@@ -122,8 +123,9 @@ class PlacementConstraintsStatefulProperties {
                       "confirm",
                       "forget",
                       "delete",
+                      "start deleting",
                       "add nodes")) {
-                coverage.check(step).count(n -> n >= 100);
+                coverage.check(step).count(n -> n >= 50);
               }
             });
     Statistics.label("decision")
@@ -177,6 +179,7 @@ class PlacementConstraintsStatefulProperties {
         .withAction(3, confirm())
         .withAction(2, forget())
         .withAction(2, delete())
+        .withAction(1, startDeleting())
         .withMaxTransformations(40);
   }
 
@@ -312,6 +315,21 @@ class PlacementConstraintsStatefulProperties {
       cache.putPod(pod);
       assertFalse(cache.isAssumed(uid), uid + " is still assumed after the watch showed it bound");
       bound.put(uid, pod);
+    }
+
+    /**
+     * The pod is being deleted: the watch shows it bound with a deletion timestamp. It still counts for pod
+     * affinity and anti-affinity, but no longer for spreading (as in kube).
+     */
+    void startDeleting(String uid) {
+      var pod = bound.get(uid);
+      if (pod == null || pod.terminating()) {
+        return;
+      }
+      Statistics.label("step").collect("start deleting");
+      var terminating = pod.toBuilder().terminating(true).build();
+      cache.putPod(terminating);
+      bound.put(uid, terminating);
     }
 
     /** The binding failed. */
@@ -708,6 +726,26 @@ class PlacementConstraintsStatefulProperties {
         return Arbitraries.of(List.copyOf(state.assumed.values()))
             .map(pod -> Transformer.mutate(what + " " + pod.name() + " on " + pod.nodeName(),
                 h -> step.accept(h, pod.uid())));
+      }
+    };
+  }
+
+  private static Action.Dependent<Harness> startDeleting() {
+    return new Action.Dependent<>() {
+      @Override
+      public boolean precondition(Harness state) {
+        return state.bound.values().stream().anyMatch(p -> !p.terminating());
+      }
+
+      @Override
+      public Arbitrary<Transformer<Harness>> transformer(Harness state) {
+        var running = state.bound.values().stream().filter(p -> !p.terminating()).toList();
+        if (running.isEmpty()) {
+          return Arbitraries.just(Transformer.noop());
+        }
+        return Arbitraries.of(running)
+            .map(pod -> Transformer.mutate(
+                "start deleting " + pod.name() + " on " + pod.nodeName(), h -> h.startDeleting(pod.uid())));
       }
     };
   }
