@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.LabelSelectorRequirement;
@@ -418,14 +419,16 @@ class PlacementConstraintsStatefulProperties {
 
     /** @return for each node, in snapshot order, why {@code pod} may not go there; empty if it may */
     Map<String, List<String>> reasons(PodInfo pod, List<NodeInfo> nodes) {
+      var cluster = ClusterSnapshot.of(nodes, NAMESPACES, List.of());
+      var prepared = others.stream().map(f -> f instanceof PreFilter pre ? pre.prepare(pod, cluster) : f).toList();
       var reasons = new LinkedHashMap<String, List<String>>();
       for (var node : nodes) {
-        reasons.put(node.name(), reasons(pod, node, nodes));
+        reasons.put(node.name(), reasons(prepared, pod, node, nodes));
       }
       return reasons;
     }
 
-    private List<String> reasons(PodInfo pod, NodeInfo node, List<NodeInfo> nodes) {
+    private static List<String> reasons(List<Filter> others, PodInfo pod, NodeInfo node, List<NodeInfo> nodes) {
       for (var filter : others) {
         var result = filter.filter(pod, node);
         if (result instanceof FilterResult.Rejected rejected) {
