@@ -254,6 +254,10 @@ public final class KubeArbitraries {
    * default}, {@code team-a}, {@code team-b}), in three a {@code namespaceSelector} over the labels of {@link
    * #snapshots()}' namespaces (the empty one among them), and sometimes {@code matchLabelKeys} or {@code
    * mismatchLabelKeys}, only where the API server accepts them (a selector is set and does not name the key).
+   * The keys are not merged into the selector: a 1.37 API server does that when it creates a pod, and
+   * kube-scheduler's InterPodAffinity then reads the selector only, so to test a policy on pods as the API
+   * server stores them, merge each key (as {@code key In (the pod's value)}, {@code NotIn} for mismatch) into
+   * the selector yourself.
    *
    * @return an arbitrary of pod affinity terms, never {@code null}
    */
