@@ -94,13 +94,14 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
   }
 
   /**
-   * Not supported: the verdict depends on pods of other nodes, counted by {@link #prepare}.
+   * Without {@link #prepare} this filter cannot see the pods of other nodes, as kube's Filter cannot without
+   * its PreFilter state.
    *
-   * @throws IllegalStateException always
+   * @return always an {@linkplain FilterResult#error error}
    */
   @Override
   public FilterResult filter(PodInfo pod, NodeInfo node) {
-    throw new IllegalStateException(NAME + " filters only through prepare(pod, cluster)");
+    return FilterResult.error(NAME + " filters only through prepare(pod, cluster)");
   }
 
   /**

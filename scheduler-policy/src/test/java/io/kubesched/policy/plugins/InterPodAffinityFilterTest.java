@@ -506,8 +506,8 @@ class InterPodAffinityFilterTest {
   void preFilterDisabled() {
     var pod = pod().build();
     var node = NodeInfo.builder("n").build();
-    var thrown = assertThrows(IllegalStateException.class, () -> filter.filter(pod, node));
-    assertTrue(thrown.getMessage().contains("prepare"), thrown.getMessage());
+    var result = filter.filter(pod, node);
+    assertEquals(FilterResult.error("InterPodAffinity filters only through prepare(pod, cluster)"), result);
   }
 
   @Test
