@@ -4,7 +4,7 @@
 # and kube-scheduler from the Go module proxy, cached as for the end-to-end tests), then runs every workload
 # three times and writes docs/e2e-benchmark-results.md.
 #
-#   scripts/e2e-benchmark.sh                       the published table (about 80 minutes on 2 CPUs)
+#   scripts/e2e-benchmark.sh                       the published table (about 70 minutes on 2 CPUs)
 #   scripts/e2e-benchmark.sh --workloads smoke --reps 1 --out /tmp/smoke.md    a one-minute check
 #   scripts/e2e-benchmark.sh --help                the runner's options
 #
