@@ -16,9 +16,7 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.kubesched.adapter.ClusterDataAdapter;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
@@ -35,7 +33,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -217,7 +214,7 @@ final class ClusterDataInformers implements AutoCloseable {
   private SharedIndexInformer<Namespace> namespaces(ClusterDataCache into) {
     var informer = client.namespaces().withLimit(PodController.LIST_PAGE).runnableInformer(0);
     informer.itemStore(
-        new KeptStore<>(
+        InformerStores.keeping(
             namespace ->
                 new NamespaceBuilder()
                     .withMetadata(
@@ -259,7 +256,7 @@ final class ClusterDataInformers implements AutoCloseable {
       String kind,
       Function<T, Optional<WorkloadSelector>> selector,
       UnaryOperator<T> keep) {
-    informer.itemStore(new KeptStore<>(keep));
+    informer.itemStore(InformerStores.keeping(keep));
     informer.addEventHandler(
         new ResourceEventHandler<>() {
           @Override
@@ -302,60 +299,5 @@ final class ClusterDataInformers implements AutoCloseable {
         .withUid(meta.getUid())
         .withResourceVersion(meta.getResourceVersion())
         .build();
-  }
-
-  /**
-   * fabric8's map-backed store, with each object replaced by its kept form on the way in, as {@link
-   * InformerStores} does for nodes and pods: a ReplicaSet's pod template is never held.
-   */
-  private static final class KeptStore<T extends HasMetadata> implements ItemStore<T> {
-
-    private final BasicItemStore<T> items = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
-    private final UnaryOperator<T> keep;
-
-    KeptStore(UnaryOperator<T> keep) {
-      this.keep = keep;
-    }
-
-    @Override
-    public String getKey(T object) {
-      return items.getKey(object);
-    }
-
-    @Override
-    public @Nullable T put(String key, T object) {
-      return items.put(key, keep.apply(object));
-    }
-
-    @Override
-    public @Nullable T remove(String key) {
-      return items.remove(key);
-    }
-
-    @Override
-    public Stream<String> keySet() {
-      return items.keySet();
-    }
-
-    @Override
-    public Stream<T> values() {
-      return items.values();
-    }
-
-    @Override
-    public int size() {
-      return items.size();
-    }
-
-    @Override
-    public @Nullable T get(String key) {
-      return items.get(key);
-    }
-
-    /** Not the full objects: the initial list's objects reach {@code onAdd} as they arrive, full. */
-    @Override
-    public boolean isFullState() {
-      return false;
-    }
   }
 }

@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
@@ -81,6 +82,15 @@ final class InformerStores {
   /** @return a new, empty store for one node informer, keeping of each node what the scheduler reads */
   static ItemStore<Node> nodes() {
     return new KeptFieldsStore<>(InformerStores::keptNode);
+  }
+
+  /**
+   * @param keep what to keep of each object; applied once, on the way in
+   * @return a new, empty store for an informer of other kinds (namespaces, workloads), keeping of each object
+   *     what {@code keep} returns
+   */
+  static <T extends HasMetadata> ItemStore<T> keeping(UnaryOperator<T> keep) {
+    return new KeptFieldsStore<>((object, parts) -> keep.apply(object));
   }
 
   /**
