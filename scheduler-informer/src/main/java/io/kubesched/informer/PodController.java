@@ -56,9 +56,9 @@ import org.slf4j.LoggerFactory;
  * into the {@link SchedulerCache}; where a profile's policy {@linkplain FinderFunc#reads() reads} namespaces,
  * Services or workload controllers, {@link ClusterDataInformers} watch those too. One worker thread takes a
  * pod, refuses it if it uses a feature the library does not support ({@link UnsupportedFeatures}), else asks
- * the profile's {@link FinderFunc} over the cache's snapshot, assumes the chosen node in the cache (so the next decision counts it) and hands the
- * binding to a bounded pool, going on with the next pod while bindings are in flight. A binding that fails
- * forgets the assumption and requeues the pod. Every binding takes a token of a {@link TokenBucket}; reports
+ * the profile's {@link FinderFunc} over the cache's snapshot, assumes the chosen node in the cache (so the
+ * next decision counts it) and hands the binding to a bounded pool, going on with the next pod while
+ * bindings are in flight. A binding that fails forgets the assumption and requeues the pod. Every binding takes a token of a {@link TokenBucket}; reports
  * (events, pod conditions) take tokens of a second bucket of the same size, as kube-scheduler's event client
  * has a limit of its own. With leader election, only the leader's worker takes pods; the informers and
  * cache keep running so a new leader starts warm.
@@ -853,7 +853,6 @@ public final class PodController implements AutoCloseable {
     public void onDelete(Node node, boolean deletedFinalStateUnknown) {
       cache.removeNode(node.getMetadata().getName());
       moves.nodeDeleted(node); // only pods that spread over its domains; the rest are decided without it
-
     }
 
     private void putNode(Node node) {
