@@ -119,12 +119,16 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
   }
 
   /**
-   * @return the selectors of Services, ReplicationControllers, ReplicaSets and StatefulSets when default
-   *     constraints are in use; none otherwise
+   * @return the selectors of Services, ReplicationControllers, ReplicaSets and StatefulSets when a default
+   *     constraint this filter uses ({@code DoNotSchedule}) is in force; none otherwise, as under the system
+   *     defaults, which are all {@code ScheduleAnyway}
    */
   @Override
   public Set<ClusterData> reads() {
-    return args.effectiveConstraints().isEmpty() ? Set.of() : TopologySpreading.WORKLOAD_SELECTORS;
+    return args.effectiveConstraints().stream()
+            .anyMatch(c -> c.whenUnsatisfiable() == WhenUnsatisfiable.DO_NOT_SCHEDULE)
+        ? TopologySpreading.WORKLOAD_SELECTORS
+        : Set.of();
   }
 
   /**

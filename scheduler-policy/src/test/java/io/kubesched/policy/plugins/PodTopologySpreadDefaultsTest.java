@@ -167,14 +167,17 @@ class PodTopologySpreadDefaultsTest {
   }
 
   @Test
-  void readsWorkloadSelectorsOnlyWithDefaultConstraints() {
+  void readsWorkloadSelectorsOnlyWithDefaultConstraintsItUses() {
     var all = Set.of(ClusterData.SERVICES, ClusterData.REPLICATION_CONTROLLERS,
         ClusterData.REPLICA_SETS, ClusterData.STATEFUL_SETS);
-    assertEquals(all, new PodTopologySpreadFilter().reads());
+    // The system defaults are all ScheduleAnyway: only the scorer uses them.
+    assertEquals(Set.of(), new PodTopologySpreadFilter().reads());
     assertEquals(all, new PodTopologySpreadScorer().reads());
     assertEquals(Set.of(), new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).reads());
     assertEquals(all, new PodTopologySpreadFilter(
         PodTopologySpreadArgs.list(List.of(defaultConstraint(1, "zone", DO_NOT_SCHEDULE).api()))).reads());
+    assertEquals(Set.of(), new PodTopologySpreadFilter(
+        PodTopologySpreadArgs.list(List.of(defaultConstraint(1, "zone", SCHEDULE_ANYWAY).api()))).reads());
   }
 
   @Test
