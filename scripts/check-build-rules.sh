@@ -80,6 +80,10 @@ break_rule "scheduler-binder depends on scheduler-api" validate "must not depend
   add_dependency scheduler-binder io.kubesched scheduler-api
 break_rule "scheduler-informer depends on scheduler-k8s" validate "only scheduler-facade may depend on it" \
   add_dependency scheduler-informer io.kubesched scheduler-k8s
+break_rule "scheduler-engine depends on fabric8" validate "scheduler-engine is pure" \
+  add_dependency scheduler-engine io.fabric8 kubernetes-model-core
+break_rule "scheduler-engine depends on the binder" validate "scheduler-engine is pure" \
+  add_dependency scheduler-engine io.kubesched scheduler-binder
 break_rule "scheduler-policy depends on fabric8" validate "scheduler-policy is pure" \
   add_dependency scheduler-policy io.fabric8 kubernetes-model-core
 break_rule "a plugin without a version" validate "Every Maven plugin must have a pinned version" \

@@ -66,7 +66,7 @@ final class DefaultClient implements Client {
       settings = settings.withSchedulerName(first);
     }
     var podController =
-        new PodController(connection.client(), settings, profiles, listener, options.meterRegistry());
+        new PodController(connection.client(), settings, profiles, listener, options.metrics());
     var controller = new DefaultController(podController, controllers::remove);
     controllers.add(controller);
     return controller;

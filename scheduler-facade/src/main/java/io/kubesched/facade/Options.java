@@ -1,6 +1,7 @@
 package io.kubesched.facade;
 
 import io.kubesched.api.ConfigurationException;
+import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindMode;
 import io.kubesched.binder.TokenBucket;
@@ -8,6 +9,7 @@ import io.kubesched.informer.ControllerSettings;
 import io.kubesched.informer.LeaderSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -37,17 +39,17 @@ public final class Options {
   private final Connection connection;
   private final @Nullable Path kubeconfig;
   private final ControllerSettings settings;
-  private final @Nullable Object meterRegistry;
+  private final SchedulerMetrics metrics;
 
   private Options(
       Connection connection,
       @Nullable Path kubeconfig,
       ControllerSettings settings,
-      @Nullable Object meterRegistry) {
+      SchedulerMetrics metrics) {
     this.connection = connection;
     this.kubeconfig = kubeconfig;
     this.settings = settings;
-    this.meterRegistry = meterRegistry;
+    this.metrics = metrics;
   }
 
   /**
@@ -119,9 +121,9 @@ public final class Options {
     return settings;
   }
 
-  /** @return the Micrometer registry to record metrics into, or null */
-  @Nullable Object meterRegistry() {
-    return meterRegistry;
+  /** @return what records the scheduling loop's metrics; {@link SchedulerMetrics#NONE} by default */
+  public SchedulerMetrics metrics() {
+    return metrics;
   }
 
   @Override
@@ -155,7 +157,7 @@ public final class Options {
     private Duration leaseDuration = LeaderSettings.DEFAULT_LEASE_DURATION;
     private Duration renewDeadline = LeaderSettings.DEFAULT_RENEW_DEADLINE;
     private Duration retryPeriod = LeaderSettings.DEFAULT_RETRY_PERIOD;
-    private @Nullable Object meterRegistry;
+    private SchedulerMetrics metrics = SchedulerMetrics.NONE;
 
     private Builder() {}
 
@@ -273,13 +275,12 @@ public final class Options {
     }
 
     /**
-     * Record kube-scheduler's metrics ({@code scheduler_schedule_attempts_total}, attempt, algorithm and
-     * bind latencies, {@code scheduler_pending_pods} per queue, ...) into {@code registry}, a Micrometer
-     * {@code io.micrometer.core.instrument.MeterRegistry}. Micrometer is optional: it is loaded only when this
-     * is set. Typed {@code Object} so that applications without Micrometer compile against this class.
+     * Record what the scheduling loop does (attempts, latencies, pending pods) into {@code metrics}; for
+     * kube-scheduler's metric names in a Micrometer registry, use {@code scheduler-micrometer}'s
+     * implementation.
      */
-    public Builder meterRegistry(Object registry) {
-      this.meterRegistry = registry;
+    public Builder metrics(SchedulerMetrics metrics) {
+      this.metrics = Objects.requireNonNull(metrics, "metrics");
       return this;
     }
 
@@ -290,11 +291,6 @@ public final class Options {
      */
     public Options build() {
       requireSchedulerName(schedulerName);
-      if (meterRegistry != null && !isMeterRegistry(meterRegistry.getClass())) {
-        throw new ConfigurationException(
-            "meterRegistry must be a Micrometer io.micrometer.core.instrument.MeterRegistry, was "
-                + meterRegistry.getClass().getName());
-      }
       var bindMode = connection == Connection.FAKE ? BindMode.SET_NODE_NAME : BindMode.SUBRESOURCE;
       try {
         var leader =
@@ -323,20 +319,10 @@ public final class Options {
                 parallelBindings,
                 shutdownTimeout,
                 leader),
-            meterRegistry);
+            metrics);
       } catch (IllegalArgumentException e) {
         throw new ConfigurationException(e.getMessage(), e);
       }
-    }
-
-    /** Whether {@code type} is a Micrometer registry, without loading Micrometer if it is not there. */
-    private static boolean isMeterRegistry(@Nullable Class<?> type) {
-      for (var t = type; t != null; t = t.getSuperclass()) {
-        if (t.getName().equals("io.micrometer.core.instrument.MeterRegistry")) {
-          return true;
-        }
-      }
-      return false;
     }
   }
 }

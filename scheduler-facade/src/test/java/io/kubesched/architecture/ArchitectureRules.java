@@ -27,6 +27,7 @@ final class ArchitectureRules {
         binderNeverSeesTheApi(root),
         onlyTheFacadeUsesK8s(root),
         policyAndTestkitSeeOnlyTheApi(root),
+        engineSeesOnlyTheApi(root),
         noPackageCycles(root),
         everyPackageIsNullMarked(root),
         noStandardStreams(root));
@@ -76,6 +77,16 @@ final class ArchitectureRules {
             root + ".k8s..",
             root + ".facade..")
         .as("policies and the testkit are pure: they see the api, never a Kubernetes client");
+  }
+
+  static ArchRule engineSeesOnlyTheApi(String root) {
+    return noClasses()
+        .that()
+        .resideInAPackage(root + ".engine..")
+        .should()
+        .dependOnClassesThat()
+        .resideOutsideOfPackages(root + ".engine..", root + ".api..", "java..", "org.jspecify..")
+        .as("the engine (queue and cache) sees only the api and the JDK: no Kubernetes type, no client");
   }
 
   static ArchRule noPackageCycles(String root) {

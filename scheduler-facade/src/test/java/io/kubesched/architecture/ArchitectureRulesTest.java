@@ -29,6 +29,7 @@ class ArchitectureRulesTest {
         Arguments.of(rule(ArchitectureRules::binderNeverSeesTheApi), "UsesApi"),
         Arguments.of(rule(ArchitectureRules::onlyTheFacadeUsesK8s), "UsesK8s"),
         Arguments.of(rule(ArchitectureRules::policyAndTestkitSeeOnlyTheApi), "ReadsPods"),
+        Arguments.of(rule(ArchitectureRules::engineSeesOnlyTheApi), "QueuesNodes"),
         Arguments.of(rule(ArchitectureRules::noPackageCycles), "cycle.a.A"),
         Arguments.of(rule(ArchitectureRules::everyPackageIsNullMarked), "Unmarked"),
         Arguments.of(rule(ArchitectureRules::noStandardStreams), "Prints"));

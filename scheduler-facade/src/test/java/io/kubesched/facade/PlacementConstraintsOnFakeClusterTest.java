@@ -29,9 +29,9 @@ import io.kubesched.api.FinderFunc;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.WorkloadSelector;
+import io.kubesched.api.SchedulerMetrics.Result;
 import io.kubesched.api.WorkloadSelector.Kind;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.kubesched.api.WorkloadSelector;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +51,7 @@ class PlacementConstraintsOnFakeClusterTest {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
 
-  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final RecordingMetrics metrics = new RecordingMetrics();
   private final FakeClusterFixture.Recorder recorder = new FakeClusterFixture.Recorder();
   /** Every pod the policy was asked about, by name. */
   private final Set<String> asked = ConcurrentHashMap.newKeySet();
@@ -66,7 +66,7 @@ class PlacementConstraintsOnFakeClusterTest {
                 .fake()
                 .schedulerName(SCHEDULER)
                 .backoff(Duration.ofMillis(100), Duration.ofMillis(400))
-                .meterRegistry(registry)
+                .metrics(metrics)
                 .build());
     kube = client.kubernetesClient();
   }
@@ -83,16 +83,6 @@ class PlacementConstraintsOnFakeClusterTest {
       asked.add(pod.name());
       return policy.find(pod, nodes);
     };
-  }
-
-  private double gauge(String name, String queue) {
-    var gauge = registry.find(name).tag("queue", queue).gauge();
-    return gauge == null ? -1 : gauge.value();
-  }
-
-  private double attempts(String result) {
-    var counter = registry.find("scheduler.schedule.attempts").tag("result", result).counter();
-    return counter == null ? 0 : counter.count();
   }
 
   /** Creates a pod and waits until it is bound: every event sent before it has been handled by then. */
@@ -128,12 +118,12 @@ class PlacementConstraintsOnFakeClusterTest {
               .endSpec()
               .build());
       barrier("first");
-      eventually(WAIT, "the gated pod is counted in the gated queue", () -> gauge("scheduler.pending.pods", "gated") == 1);
+      eventually(WAIT, "the gated pod is counted in the gated queue", () -> metrics.pending().gated() == 1);
 
       setGates("gated", "example.com/approval");
       barrier("second");
 
-      assertEquals(1, gauge("scheduler.pending.pods", "gated"), "one gate left: still gated");
+      assertEquals(1, metrics.pending().gated(), "one gate left: still gated");
       assertEquals("", nodeOf(kube, "gated"));
       assertFalse(asked.contains("gated"), "a gated pod is never given to the policy");
       assertFalse(recorder.events.stream().anyMatch(e -> e.endsWith(" gated") || e.endsWith("/gated")), "nor reported: " + recorder.events);
@@ -141,7 +131,7 @@ class PlacementConstraintsOnFakeClusterTest {
       setGates("gated");
 
       eventually(WAIT, "the pod is bound once its last gate is gone", () -> nodeOf(kube, "gated").equals("node-0"));
-      eventually(WAIT, "the gated queue is empty", () -> gauge("scheduler.pending.pods", "gated") == 0);
+      eventually(WAIT, "the gated queue is empty", () -> metrics.pending().gated() == 0);
     }
   }
 
@@ -176,8 +166,8 @@ class PlacementConstraintsOnFakeClusterTest {
 
       assertFalse(asked.contains("db-0"), "never given to the policy");
       assertEquals("", nodeOf(kube, "db-0"));
-      assertEquals(1, attempts("unschedulable"), "tried once");
-      assertEquals(1, gauge("scheduler.pending.pods", "unschedulable"));
+      assertEquals(1, metrics.attempts(Result.UNSCHEDULABLE), "tried once");
+      assertEquals(1, metrics.pending().unschedulable());
     }
   }
 
@@ -326,7 +316,7 @@ class PlacementConstraintsOnFakeClusterTest {
       controller.start();
       create(kube, pod("waiting", SCHEDULER, "100m", "64Mi"));
       eventually(WAIT, "the pod waits", () -> recorder.unschedulable.containsKey("waiting"));
-      eventually(WAIT, "as unschedulable", () -> gauge("scheduler.pending.pods", "unschedulable") == 1);
+      eventually(WAIT, "as unschedulable", () -> metrics.pending().unschedulable() == 1);
 
       kube.namespaces().withName(NAMESPACE).edit(ns -> new NamespaceBuilder(ns).editMetadata()
           .addToLabels("open", "yes").endMetadata().build());
@@ -355,7 +345,7 @@ class PlacementConstraintsOnFakeClusterTest {
       controller.start();
       create(kube, follower());
       eventually(WAIT, "the follower waits", () -> recorder.unschedulable.containsKey("follower"));
-      eventually(WAIT, "as unschedulable", () -> gauge("scheduler.pending.pods", "unschedulable") == 1);
+      eventually(WAIT, "as unschedulable", () -> metrics.pending().unschedulable() == 1);
 
       // Bound by another scheduler: no node changes and no pod goes away, only a bound pod arrives.
       create(kube, new PodBuilder(pod("leader", "someone-else", "100m", "64Mi"))

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.kubesched.api.SchedulerMetrics.Result;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
@@ -59,13 +59,13 @@ class SchedulingLoopTest {
 
   @Test
   void the_metrics_count_attempts_by_result_and_the_pending_pods_per_queue() {
-    var registry = new SimpleMeterRegistry();
+    var metrics = new RecordingMetrics();
     var options =
         Options.builder()
             .fake()
             .schedulerName(FakeClusterFixture.SCHEDULER)
             .backoff(Duration.ofMillis(100), Duration.ofMillis(400))
-            .meterRegistry(registry)
+            .metrics(metrics)
             .build();
     try (var client = Client.create(options)) {
       var kube = client.kubernetesClient();
@@ -77,21 +77,12 @@ class SchedulingLoopTest {
         create(kube, pod("too-big", FakeClusterFixture.SCHEDULER, "2", "64Mi"));
         eventually(WAIT, "one bound, one unschedulable", () -> recorder.bound.size() == 1
             && !recorder.unschedulable.isEmpty());
-        eventually(WAIT, "the attempts are counted", () -> attempts(registry, "scheduled") == 1
-            && attempts(registry, "unschedulable") >= 1);
-        eventually(WAIT, "the unschedulable pod waits in its queue", () -> pending(registry, "unschedulable") == 1);
+        eventually(WAIT, "the attempts are counted", () -> metrics.attempts(Result.SCHEDULED) == 1
+            && metrics.attempts(Result.UNSCHEDULABLE) >= 1);
+        eventually(WAIT, "the unschedulable pod waits in its queue", 
+            () -> metrics.pending().unschedulable() == 1);
       }
     }
-  }
-
-  private static double attempts(SimpleMeterRegistry registry, String result) {
-    var counter = registry.find("scheduler.schedule.attempts").tag("result", result).counter();
-    return counter == null ? 0 : counter.count();
-  }
-
-  private static double pending(SimpleMeterRegistry registry, String queue) {
-    var gauge = registry.find("scheduler.pending.pods").tag("queue", queue).gauge();
-    return gauge == null ? -1 : gauge.value();
   }
 
   @Test

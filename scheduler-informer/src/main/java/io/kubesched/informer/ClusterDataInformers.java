@@ -22,6 +22,7 @@ import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.WorkloadSelector;
+import io.kubesched.engine.ClusterDataCache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

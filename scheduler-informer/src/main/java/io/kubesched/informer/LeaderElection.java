@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
+import io.kubesched.engine.Ticker;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.UUID;

@@ -14,12 +14,24 @@ import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
+import io.kubesched.api.SchedulerMetrics.PendingPods;
+import io.kubesched.api.SchedulerMetrics.Result;
+import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.BindOptions;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.Binder;
 import io.kubesched.binder.SchedulingReporter;
 import io.kubesched.binder.TokenBucket;
+import io.kubesched.engine.ClusterDataCache;
+import io.kubesched.engine.ClusterEventMoves;
+import io.kubesched.engine.QueuedPod;
+import io.kubesched.engine.QueueingHint;
+import io.kubesched.engine.SchedulerCache;
+import io.kubesched.engine.SchedulingQueue;
+import io.kubesched.engine.Ticker;
+import io.kubesched.engine.UnsupportedFeatures;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -123,15 +135,15 @@ public final class PodController implements AutoCloseable {
    * @param settings how to run
    * @param finder the placement policy
    * @param listener hears about each pod's outcome
-   * @param meterRegistry a Micrometer {@code MeterRegistry} to record metrics into, or null for none
+   * @param metrics records what the loop does
    */
   public PodController(
       KubernetesClient client,
       ControllerSettings settings,
       FinderFunc finder,
       SchedulingListener listener,
-      @Nullable Object meterRegistry) {
-    this(client, settings, Map.of(settings.schedulerName(), finder), listener, meterRegistry);
+      SchedulerMetrics metrics) {
+    this(client, settings, Map.of(settings.schedulerName(), finder), listener, metrics);
   }
 
   /**
@@ -146,7 +158,7 @@ public final class PodController implements AutoCloseable {
       ControllerSettings settings,
       Map<String, FinderFunc> profiles,
       SchedulingListener listener,
-      @Nullable Object meterRegistry) {
+      SchedulerMetrics metrics) {
     if (profiles.isEmpty()) {
       throw new IllegalArgumentException("a controller needs at least one profile (scheduler name)");
     }
@@ -167,7 +179,7 @@ public final class PodController implements AutoCloseable {
     var reads = EnumSet.noneOf(ClusterData.class);
     profiles.values().forEach(finder -> reads.addAll(finder.reads()));
     this.clusterData = new ClusterDataInformers(client, reads, moves::namespaceChanged);
-    this.metrics = SchedulerMetrics.of(meterRegistry);
+    this.metrics = metrics;
     this.writes = TokenBucket.create(settings.qps(), settings.burst());
     // Reports get a bucket of their own, as kube-scheduler gives events a client of their own: a burst of
     // events must not slow the bindings down.
@@ -237,16 +249,11 @@ public final class PodController implements AutoCloseable {
               + " from " + client.getMasterUrl() + ": " + cause,
           cause);
     }
-    metrics.queueDepths(
+    metrics.pendingPods(
         () -> {
           var depths = queue.depths();
-          return Map.of(
-              SchedulerMetrics.QUEUE_ACTIVE, depths.active(),
-              SchedulerMetrics.QUEUE_BACKOFF, depths.backoff(),
-              SchedulerMetrics.QUEUE_UNSCHEDULABLE, depths.unschedulable(),
-              SchedulerMetrics.QUEUE_GATED, depths.gated());
+          return new PendingPods(depths.active(), depths.backoff(), depths.unschedulable(), depths.gated());
         });
-    metrics.pendingPods(queue::size);
     housekeeping.scheduleWithFixedDelay(this::expireAssumptions, 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(this::flushEventSeries, 30, 30, TimeUnit.SECONDS);
     var thread = new Thread(this::work, "kubesched-" + settings.schedulerName());
@@ -530,7 +537,7 @@ public final class PodController implements AutoCloseable {
       done(item.uid());
       LOG.warn("Cannot schedule {}", e.getMessage());
       report(item.profile(), reporter -> reporter.schedulingError(pod, e.getMessage()));
-      metrics.attempt(item.profile(), SchedulerMetrics.ERROR, ticker.nanoTime() - startedNanos);
+      metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
       notify(() -> listener.failed(item.key(), e));
       return;
     }
@@ -546,11 +553,11 @@ public final class PodController implements AutoCloseable {
       decision =
           Objects.requireNonNull(finder.find(info, clusterData.snapshot(nodes)), "FinderFunc returned null");
     } catch (RuntimeException e) {
-      metrics.algorithm(ticker.nanoTime() - algorithmStart);
+      metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
       fail(item, pod, startedNanos, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
       return;
     }
-    metrics.algorithm(ticker.nanoTime() - algorithmStart);
+    metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
     if (decision instanceof Decision.Unschedulable unschedulable) {
       unschedulable(
           item, cycle, startedNanos, pod, info, unschedulable.message(nodes.size()), QueueingHint.of(info));
@@ -593,7 +600,7 @@ public final class PodController implements AutoCloseable {
       LOG.info("Pod {} is unschedulable: {}", item.key(), message);
     }
     queue.requeueUnschedulable(item, cycle, hint);
-    metrics.attempt(item.profile(), SchedulerMetrics.UNSCHEDULABLE, ticker.nanoTime() - startedNanos);
+    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, Duration.ofNanos(ticker.nanoTime() - startedNanos));
     report(item.profile(), reporter -> reporter.unschedulable(pod, message));
     notify(() -> listener.unschedulable(info, message));
   }
@@ -621,16 +628,16 @@ public final class PodController implements AutoCloseable {
     var outcome =
         Binder.bind(new BindOptions(client, pod, nodeName, settings.bindTimeout(), settings.bindMode()));
     long now = ticker.nanoTime();
-    metrics.bound(item.profile(), now - bindStart, outcome instanceof BindOutcome.Bound);
+    metrics.bound(item.profile(), Duration.ofNanos(now - bindStart), outcome instanceof BindOutcome.Bound);
     if (outcome instanceof BindOutcome.Bound) {
       cache.finishBinding(item.uid());
       lastLogged.remove(item.uid());
       unconfirmed.remove(item.uid());
       var tried = attempts.remove(item.uid());
       queue.done(item.uid());
-      metrics.attempt(item.profile(), SchedulerMetrics.SCHEDULED, now - startedNanos);
+      metrics.attempt(item.profile(), Result.SCHEDULED, Duration.ofNanos(now - startedNanos));
       if (tried != null) {
-        metrics.scheduled(tried.count(), now - tried.firstQueuedNanos());
+        metrics.scheduled(tried.count(), Duration.ofNanos(now - tried.firstQueuedNanos()));
       }
       LOG.debug("Bound {} to {}", item.key(), nodeName);
       report(item.profile(), reporter -> reporter.scheduled(pod, nodeName));
@@ -672,7 +679,7 @@ public final class PodController implements AutoCloseable {
   private void fail(QueuedPod item, Pod pod, long startedNanos, SchedulerException error) {
     LOG.warn("{}; retrying after backoff", error.getMessage());
     queue.requeueAfterError(item);
-    metrics.attempt(item.profile(), SchedulerMetrics.ERROR, ticker.nanoTime() - startedNanos);
+    metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
     report(item.profile(), reporter -> reporter.schedulingError(pod, error.getMessage()));
     notify(() -> listener.failed(item.key(), error));
   }
@@ -800,15 +807,16 @@ public final class PodController implements AutoCloseable {
         } else {
           putBoundPod(pod); // confirms the assumption if this controller bound it
           if (oldPod == null || !PodFilters.isAssigned(oldPod)) {
-            moves.assignedPodAdded(pod);
+            moves.assignedPodAdded(PodFilters.namespace(pod), PodFilters.labels(pod));
           } else {
-            moves.assignedPodUpdated(oldPod, pod);
+            moves.assignedPodUpdated(
+                PodFilters.namespace(pod), PodFilters.labels(oldPod), PodFilters.labels(pod));
           }
         }
       } else if (isOurs(pod)) {
         // Our own condition and event writes change only the status: they must not retry the pod.
         if (oldPod == null || changedBeyondStatus(oldPod, pod)) {
-          queue.add(QueuedPod.of(pod));
+          queue.add(PodFilters.queueEntry(pod));
         }
       } else {
         queue.delete(uid); // e.g. now being deleted
@@ -852,7 +860,7 @@ public final class PodController implements AutoCloseable {
     @Override
     public void onDelete(Node node, boolean deletedFinalStateUnknown) {
       cache.removeNode(node.getMetadata().getName());
-      moves.nodeDeleted(node); // only pods that spread over its domains; the rest are decided without it
+      moves.nodeDeleted(PodFilters.labels(node)); // only pods that spread over its domains; the rest are decided without it
     }
 
     private void putNode(Node node) {

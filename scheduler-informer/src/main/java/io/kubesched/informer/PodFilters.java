@@ -1,7 +1,10 @@
 package io.kubesched.informer;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubesched.adapter.PodAdapter;
+import io.kubesched.engine.QueuedPod;
+import java.util.Map;
 
 /**
  * What the informer handlers sort pods by. Field selectors only narrow what the server sends (and a server
@@ -48,5 +51,36 @@ final class PodFilters {
   /** @return whether {@code pod} takes resources on a node: bound and not finished */
   static boolean occupiesNode(Pod pod) {
     return isAssigned(pod) && !isTerminal(pod);
+  }
+
+  /**
+   * The queue entry for {@code pod}: its uid, namespace, name, priority, scheduler name and whether it has
+   * scheduling gates.
+   *
+   * @throws IllegalArgumentException if the pod has no uid or no name
+   */
+  static QueuedPod queueEntry(Pod pod) {
+    var metadata = pod.getMetadata();
+    var spec = pod.getSpec();
+    Integer priority = spec == null ? null : spec.getPriority();
+    return new QueuedPod(
+        metadata.getUid(),
+        namespace(pod),
+        metadata.getName(),
+        priority == null ? 0 : priority,
+        PodAdapter.schedulerName(pod),
+        spec != null && spec.getSchedulingGates() != null && !spec.getSchedulingGates().isEmpty());
+  }
+
+  /** @return the object's namespace, or the empty string for a cluster-scoped one */
+  static String namespace(HasMetadata object) {
+    var namespace = object.getMetadata().getNamespace();
+    return namespace == null ? "" : namespace;
+  }
+
+  /** @return the object's labels, empty when it has none */
+  static Map<String, String> labels(HasMetadata object) {
+    var labels = object.getMetadata().getLabels();
+    return labels == null ? Map.of() : labels;
   }
 }

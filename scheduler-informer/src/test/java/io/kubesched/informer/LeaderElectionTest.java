@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.kubesched.engine.Ticker;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -31,6 +32,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
@@ -485,18 +487,18 @@ class LeaderElectionTest {
 
   @Test
   void a_leader_whose_renewal_hangs_stops_at_its_renew_deadline_and_leads_again_once_the_api_answers() {
-    var clock = new FakeTicker();
-    var a = new Candidate("a", SHORT, clock).start();
+    var now = new AtomicLong();
+    var a = new Candidate("a", SHORT, now::get).start();
     await("a leads", a::leads);
 
     var hang = new CountDownLatch(1);
     a.faults.hang = hang;
     await("a's renewal hangs", () -> a.faults.hungReads.get() > 0);
-    clock.advance(SHORT.renewDeadline());
+    now.addAndGet(SHORT.renewDeadline().toNanos());
     a.election.checkRenewal();
     assertTrue(a.leads(), "the renew deadline has not passed yet");
 
-    clock.advance(Duration.ofMillis(1));
+    now.addAndGet(Duration.ofMillis(1).toNanos());
     await("the watchdog stops a", () -> !a.leads());
     assertEquals(List.of("started", "stopped"), a.events);
     assertTrue(
@@ -515,7 +517,7 @@ class LeaderElectionTest {
   @Test
   void close_gives_up_a_release_that_hangs_and_stops_the_leader_on_the_closing_thread() {
     var before = leaderThreads();
-    var a = new Candidate("a", SHORT, new FakeTicker()).start();
+    var a = new Candidate("a", SHORT, () -> 0L).start();
     await("a leads", a::leads);
     a.faults.hang = new CountDownLatch(1);
     await("a's renewal hangs", () -> a.faults.hungReads.get() > 0);

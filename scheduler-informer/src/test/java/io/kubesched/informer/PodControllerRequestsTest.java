@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.api.Decision;
+import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.BindMode;
 import java.net.URLDecoder;
@@ -45,7 +46,7 @@ class PodControllerRequestsTest {
         var controller =
             new PodController(
                 client, settings, (pod, nodes) -> Decision.unschedulable(Map.of()),
-                SchedulingListener.NONE, null)) {
+                SchedulingListener.NONE, SchedulerMetrics.NONE)) {
       controller.start();
     }
     var podRequests = new ArrayList<String>();

@@ -1,10 +1,15 @@
 package io.kubesched.informer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kubesched.engine.QueuedPod;
+import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -62,5 +67,42 @@ class PodFiltersTest {
         .withPhase(phase)
         .endStatus()
         .build();
+  }
+
+  @Test
+  void a_pod_is_queued_with_its_priority_and_scheduler_name() {
+    var pod =
+        new PodBuilder()
+            .withNewMetadata().withUid("u-1").withNamespace("team").withName("web").endMetadata()
+            .withNewSpec().withPriority(1000).withSchedulerName("my-scheduler").endSpec()
+            .build();
+
+    assertEquals(new QueuedPod("u-1", "team", "web", 1000, "my-scheduler"), PodFilters.queueEntry(pod));
+    assertEquals("team/web", PodFilters.queueEntry(pod).key());
+  }
+
+  @Test
+  void a_pod_without_priority_or_scheduler_name_gets_zero_and_the_default_scheduler() {
+    var pod =
+        new PodBuilder()
+            .withNewMetadata().withUid("u-1").withNamespace("team").withName("web").endMetadata()
+            .withNewSpec().endSpec()
+            .build();
+
+    assertEquals(new QueuedPod("u-1", "team", "web", 0, "default-scheduler"), PodFilters.queueEntry(pod));
+  }
+
+  @Test
+  void a_pod_with_scheduling_gates_is_queued_gated_and_one_without_is_not() {
+    var gatedPod =
+        new PodBuilder()
+            .withNewMetadata().withUid("u-1").withNamespace("team").withName("web").endMetadata()
+            .withNewSpec().addNewSchedulingGate("example.com/quota").endSpec()
+            .build();
+    var emptyGates =
+        new PodBuilder(gatedPod).editSpec().withSchedulingGates(List.of()).endSpec().build();
+
+    assertTrue(PodFilters.queueEntry(gatedPod).gated());
+    assertFalse(PodFilters.queueEntry(emptyGates).gated());
   }
 }

@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 /**
  * How many pods a {@link SchedulingQueue} holds where, at one instant: kube-scheduler's
@@ -10,10 +10,10 @@ package io.kubesched.informer;
  * @param gated pods with scheduling gates, waiting for an update that removes the last one
  * @param inFlight pods taken by the worker and neither requeued nor done yet
  */
-record QueueDepths(int active, int backoff, int unschedulable, int gated, int inFlight) {
+public record QueueDepths(int active, int backoff, int unschedulable, int gated, int inFlight) {
 
   /** @throws IllegalArgumentException if a count is negative */
-  QueueDepths {
+  public QueueDepths {
     if (active < 0 || backoff < 0 || unschedulable < 0 || gated < 0 || inFlight < 0) {
       throw new IllegalArgumentException(
           "queue depths must not be negative: active=" + active + ", backoff=" + backoff
@@ -22,7 +22,7 @@ record QueueDepths(int active, int backoff, int unschedulable, int gated, int in
   }
 
   /** @return the pods waiting in one of the four sub-queues, not counting those in flight */
-  int waiting() {
+  public int waiting() {
     return active + backoff + unschedulable + gated;
   }
 }

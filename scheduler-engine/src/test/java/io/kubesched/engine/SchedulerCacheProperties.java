@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

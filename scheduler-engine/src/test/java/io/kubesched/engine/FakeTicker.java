@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

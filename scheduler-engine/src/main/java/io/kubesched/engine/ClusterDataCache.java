@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe: the informers' handlers write, the scheduling thread reads.
  */
-final class ClusterDataCache {
+public final class ClusterDataCache {
 
   private final Set<ClusterData> reads;
   private final Map<String, Map<String, String>> namespaces = new HashMap<>();
@@ -39,12 +39,12 @@ final class ClusterDataCache {
   private volatile @Nullable ClusterSnapshot lastSnapshot;
 
   /** @param reads what the policy reads: only these parts go into a snapshot */
-  ClusterDataCache(Set<ClusterData> reads) {
+  public ClusterDataCache(Set<ClusterData> reads) {
     this.reads = reads.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(reads));
   }
 
   /** @return what the policy reads */
-  Set<ClusterData> reads() {
+  public Set<ClusterData> reads() {
     return reads;
   }
 
@@ -53,7 +53,7 @@ final class ClusterDataCache {
    *
    * @return whether this is news for scheduling: a namespace not known before, or other labels
    */
-  synchronized boolean putNamespace(String name, Map<String, String> labels) {
+  public synchronized boolean putNamespace(String name, Map<String, String> labels) {
     var copy = Map.copyOf(labels);
     var before = namespaces.put(name, copy);
     if (copy.equals(before)) {
@@ -64,7 +64,7 @@ final class ClusterDataCache {
   }
 
   /** Forgets a deleted namespace. */
-  synchronized void removeNamespace(String name) {
+  public synchronized void removeNamespace(String name) {
     if (namespaces.remove(name) != null) {
       namespacesView = null;
     }
@@ -76,7 +76,7 @@ final class ClusterDataCache {
    * @param key the object's informer key with its kind, unique across kinds
    * @param selector the object's selector, or null if it has none
    */
-  synchronized void putWorkload(String key, @Nullable WorkloadSelector selector) {
+  public synchronized void putWorkload(String key, @Nullable WorkloadSelector selector) {
     if (selector == null) {
       removeWorkload(key);
       return;
@@ -87,14 +87,14 @@ final class ClusterDataCache {
   }
 
   /** Forgets a deleted workload. */
-  synchronized void removeWorkload(String key) {
+  public synchronized void removeWorkload(String key) {
     if (workloads.remove(key) != null) {
       workloadsView = null;
     }
   }
 
   /** @return each namespace's labels; the same instance until one changes */
-  synchronized Map<String, Map<String, String>> namespaces() {
+  public synchronized Map<String, Map<String, String>> namespaces() {
     var view = namespacesView;
     if (view == null) {
       namespacesView = view = Map.copyOf(namespaces);
@@ -103,7 +103,7 @@ final class ClusterDataCache {
   }
 
   /** @return every workload's selector, in no particular order; the same instance until one changes */
-  synchronized List<WorkloadSelector> workloads() {
+  public synchronized List<WorkloadSelector> workloads() {
     var view = workloadsView;
     if (view == null) {
       workloadsView = view = List.copyOf(workloads.values());
@@ -115,7 +115,7 @@ final class ClusterDataCache {
    * @return the snapshot of one decision: {@code nodes}, and the namespaces and workloads if the policy reads
    *     them (a policy that reads none gets a snapshot of the nodes alone)
    */
-  ClusterSnapshot snapshot(List<NodeInfo> nodes) {
+  public ClusterSnapshot snapshot(List<NodeInfo> nodes) {
     Objects.requireNonNull(nodes, "nodes");
     var last = lastSnapshot;
     ClusterSnapshot snapshot;

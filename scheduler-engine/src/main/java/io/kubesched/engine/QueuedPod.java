@@ -1,7 +1,5 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
-import io.fabric8.kubernetes.api.model.Pod;
-import io.kubesched.adapter.PodAdapter;
 
 /**
  * A pod waiting in the {@link SchedulingQueue}: what the queue needs to order it and the worker needs to
@@ -19,10 +17,10 @@ import io.kubesched.adapter.PodAdapter;
  * @param gated whether the pod has {@code spec.schedulingGates}: kube-scheduler's {@code SchedulingGates}
  *     PreEnqueue plugin keeps such a pod out of the queues it is taken from until its last gate is removed
  */
-record QueuedPod(String uid, String namespace, String name, int priority, String profile, boolean gated) {
+public record QueuedPod(String uid, String namespace, String name, int priority, String profile, boolean gated) {
 
   /** @throws IllegalArgumentException if uid or name is blank, or namespace or profile is null */
-  QueuedPod {
+  public QueuedPod {
     if (uid == null || uid.isBlank()) {
       throw new IllegalArgumentException("uid must not be blank: '" + uid + "'");
     }
@@ -38,31 +36,12 @@ record QueuedPod(String uid, String namespace, String name, int priority, String
   }
 
   /** A pod without scheduling gates; validated as the canonical constructor. */
-  QueuedPod(String uid, String namespace, String name, int priority, String profile) {
+  public QueuedPod(String uid, String namespace, String name, int priority, String profile) {
     this(uid, namespace, name, priority, profile, false);
   }
 
-  /**
-   * The queue entry for {@code pod}: its uid, namespace, name, priority, scheduler name and whether it has
-   * scheduling gates.
-   *
-   * @throws IllegalArgumentException if the pod has no uid or no name
-   */
-  static QueuedPod of(Pod pod) {
-    var metadata = pod.getMetadata();
-    var spec = pod.getSpec();
-    Integer priority = spec == null ? null : spec.getPriority();
-    return new QueuedPod(
-        metadata.getUid(),
-        metadata.getNamespace() == null ? "" : metadata.getNamespace(),
-        metadata.getName(),
-        priority == null ? 0 : priority,
-        PodAdapter.schedulerName(pod),
-        spec != null && spec.getSchedulingGates() != null && !spec.getSchedulingGates().isEmpty());
-  }
-
   /** @return {@code namespace/name}, the informer store's key for the pod */
-  String key() {
+  public String key() {
     return namespace + "/" + name;
   }
 }

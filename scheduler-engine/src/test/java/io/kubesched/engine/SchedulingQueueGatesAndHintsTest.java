@@ -1,7 +1,7 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
-import static io.kubesched.informer.SchedulingQueueTest.names;
-import static io.kubesched.informer.SchedulingQueueTest.where;
+import static io.kubesched.engine.SchedulingQueueTest.names;
+import static io.kubesched.engine.SchedulingQueueTest.where;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,8 +10,8 @@ import io.kubesched.api.LabelSelector;
 import io.kubesched.api.PodAffinity;
 import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
+import io.kubesched.api.TopologySpreadConstraint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

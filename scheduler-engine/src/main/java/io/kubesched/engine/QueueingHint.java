@@ -1,12 +1,12 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import io.kubesched.api.LabelSelector;
-import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.LabelSelectorRequirement.Operator;
+import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
+import io.kubesched.api.TopologySpreadConstraint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  * @param hardSpread the pod's {@code DoNotSchedule} topology spread constraints, each with its {@code
  *     matchLabelKeys} merged into its selector
  */
-record QueueingHint(
+public record QueueingHint(
     boolean clusterChanges,
     String namespace,
     List<PodAffinityTerm> requiredAffinity,
@@ -49,15 +49,15 @@ record QueueingHint(
     List<TopologySpreadConstraint> hardSpread) {
 
   /** A pod that waits for the cluster to change: nodes, or pods removed. What an attempt sets by default. */
-  static final QueueingHint ANY_CHANGE = new QueueingHint(true, "", List.of(), List.of(), List.of());
+  public static final QueueingHint ANY_CHANGE = new QueueingHint(true, "", List.of(), List.of(), List.of());
 
   /**
    * A pod no cluster event can help (it uses a feature the library refuses): only an update of the pod, a
    * relist or the unschedulable timeout moves it, so it does not retry on every node change.
    */
-  static final QueueingHint POD_UPDATE_ONLY = new QueueingHint(false, "", List.of(), List.of(), List.of());
+  public static final QueueingHint POD_UPDATE_ONLY = new QueueingHint(false, "", List.of(), List.of(), List.of());
 
-  QueueingHint {
+  public QueueingHint {
     Objects.requireNonNull(namespace, "namespace");
     requiredAffinity = List.copyOf(requiredAffinity);
     requiredAntiAffinity = List.copyOf(requiredAntiAffinity);
@@ -68,7 +68,7 @@ record QueueingHint(
    * @return the hint of a pod that an attempt found no node for: {@link #ANY_CHANGE} unless it has required
    *     pod (anti-)affinity or {@code DoNotSchedule} spread constraints
    */
-  static QueueingHint of(PodInfo pod) {
+  public static QueueingHint of(PodInfo pod) {
     var hard = new ArrayList<TopologySpreadConstraint>();
     for (var constraint : pod.topologySpreadConstraints()) {
       if (constraint.whenUnsatisfiable() == WhenUnsatisfiable.DO_NOT_SCHEDULE) {
@@ -84,12 +84,12 @@ record QueueingHint(
   }
 
   /** @return whether a node added or changed, or a pod removed, moves the pod */
-  boolean movedByClusterChange() {
+  public boolean movedByClusterChange() {
     return clusterChanges;
   }
 
   /** @return whether a pod bound, relabelled on its node, or a node deleted, may move the pod */
-  boolean waitsForAssignedPods() {
+  public boolean waitsForAssignedPods() {
     return !requiredAffinity.isEmpty() || !requiredAntiAffinity.isEmpty() || !hardSpread.isEmpty();
   }
 
@@ -97,7 +97,7 @@ record QueueingHint(
    * A pod was bound (kube's AssignedPod/Add): it helps if it matches all of the pod's required affinity
    * terms, or if it is in the pod's namespace and matches a spread constraint's selector.
    */
-  boolean movedByAssignedPodAdded(String podNamespace, Map<String, String> labels) {
+  public boolean movedByAssignedPodAdded(String podNamespace, Map<String, String> labels) {
     return matchesAll(requiredAffinity, podNamespace, labels)
         || (namespace.equals(podNamespace) && matchesAnySpreadSelector(labels));
   }
@@ -107,7 +107,7 @@ record QueueingHint(
    * required affinity terms and did not before, no longer matches a required anti-affinity term it matched,
    * or is in the pod's namespace and its match of a spread constraint's selector changed.
    */
-  boolean movedByAssignedPodRelabelled(
+  public boolean movedByAssignedPodRelabelled(
       String podNamespace, Map<String, String> before, Map<String, String> after) {
     if (!matchesAll(requiredAffinity, podNamespace, before) && matchesAll(requiredAffinity, podNamespace, after)) {
       return true;
@@ -132,7 +132,7 @@ record QueueingHint(
    * A node was deleted (kube's PodTopologySpread Node/Delete): it helps a pod with spread constraints if the
    * node had every constraint's topology key, so that a domain may be gone.
    */
-  boolean movedByNodeDeleted(Map<String, String> nodeLabels) {
+  public boolean movedByNodeDeleted(Map<String, String> nodeLabels) {
     if (hardSpread.isEmpty()) {
       return false;
     }
@@ -149,7 +149,7 @@ record QueueingHint(
    * anti-affinity may select the namespace by its labels no more) or a pod whose required terms select
    * namespaces by label.
    */
-  boolean movedByNamespaceChanged(String podNamespace, String changedNamespace) {
+  public boolean movedByNamespaceChanged(String podNamespace, String changedNamespace) {
     if (!clusterChanges) {
       return false;
     }

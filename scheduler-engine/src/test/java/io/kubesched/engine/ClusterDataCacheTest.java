@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.WorkloadSelector;
 import io.kubesched.api.WorkloadSelector.Kind;
+import io.kubesched.api.WorkloadSelector;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

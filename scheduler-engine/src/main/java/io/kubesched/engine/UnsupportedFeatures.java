@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import io.kubesched.api.PodInfo;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p>Pure; the controller asks before it gives a pod to the policy, reports the message as it reports an
  * unschedulable pod, and parks the pod until it is updated.
  */
-final class UnsupportedFeatures {
+public final class UnsupportedFeatures {
 
   private UnsupportedFeatures() {}
 
@@ -28,7 +28,7 @@ final class UnsupportedFeatures {
    *     uses, naming its claims: for example {@code pod default/db-0 uses PersistentVolumeClaim "data":
    *     volume binding is not supported by kubesched yet}; empty if it uses none
    */
-  static Optional<String> refusal(PodInfo pod) {
+  public static Optional<String> refusal(PodInfo pod) {
     var reasons = new ArrayList<String>(2);
     if (!pod.persistentVolumeClaims().isEmpty()) {
       reasons.add(

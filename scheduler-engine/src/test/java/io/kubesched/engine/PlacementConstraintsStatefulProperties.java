@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,9 +16,9 @@ import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.api.TaintEffect;
-import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.InclusionPolicy;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
+import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.WeightedPodAffinityTerm;
 import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;

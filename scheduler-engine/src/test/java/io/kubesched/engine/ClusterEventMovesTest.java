@@ -1,17 +1,14 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
-import static io.kubesched.informer.SchedulingQueueTest.where;
+import static io.kubesched.engine.SchedulingQueueTest.where;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.PodAffinity;
 import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
+import io.kubesched.api.TopologySpreadConstraint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -49,13 +46,6 @@ class ClusterEventMovesTest {
     queue.requeueUnschedulable(new QueuedPod("uid-" + name, "default", name, 0, "s"), queue.schedulingCycle(), hint);
   }
 
-  private static Pod bound(String namespace, Map<String, String> labels) {
-    return new PodBuilder()
-        .withNewMetadata().withNamespace(namespace).withName("bound").withLabels(labels).endMetadata()
-        .withNewSpec().withNodeName("node-1").endSpec()
-        .build();
-  }
-
   private Map<String, String> places() {
     return Map.of(
         "affine", where(queue, "affine"),
@@ -66,7 +56,7 @@ class ClusterEventMovesTest {
 
   @Test
   void a_bound_pod_that_matches_moves_the_pods_with_affinity_to_it_or_spreading_over_it() {
-    moves.assignedPodAdded(bound("default", Map.of("app", "web")));
+    moves.assignedPodAdded("default", Map.of("app", "web"));
 
     assertEquals(
         Map.of("affine", "backoff", "spread", "backoff", "plain", "unschedulable", "claims", "unschedulable"),
@@ -75,8 +65,8 @@ class ClusterEventMovesTest {
 
   @Test
   void a_bound_pod_that_matches_nothing_moves_nothing() {
-    moves.assignedPodAdded(bound("default", Map.of("app", "db")));
-    moves.assignedPodAdded(bound("other", Map.of("app", "web")));
+    moves.assignedPodAdded("default", Map.of("app", "db"));
+    moves.assignedPodAdded("other", Map.of("app", "web"));
 
     assertEquals(
         Map.of("affine", "unschedulable", "spread", "unschedulable", "plain", "unschedulable", "claims",
@@ -86,10 +76,10 @@ class ClusterEventMovesTest {
 
   @Test
   void a_bound_pod_relabelled_to_match_moves_them_and_one_updated_otherwise_does_not() {
-    moves.assignedPodUpdated(bound("default", Map.of("app", "web")), bound("default", Map.of("app", "web")));
+    moves.assignedPodUpdated("default", Map.of("app", "web"), Map.of("app", "web"));
     assertEquals("unschedulable", where(queue, "affine"));
 
-    moves.assignedPodUpdated(bound("default", Map.of("app", "db")), bound("default", Map.of("app", "web")));
+    moves.assignedPodUpdated("default", Map.of("app", "db"), Map.of("app", "web"));
 
     assertEquals(
         Map.of("affine", "backoff", "spread", "backoff", "plain", "unschedulable", "claims", "unschedulable"),
@@ -98,7 +88,7 @@ class ClusterEventMovesTest {
 
   @Test
   void a_node_deleted_moves_the_pods_that_spread_over_its_domain() {
-    moves.nodeDeleted(new NodeBuilder().withNewMetadata().withName("n").addToLabels("zone", "a").endMetadata().build());
+    moves.nodeDeleted(Map.of("zone", "a"));
 
     assertEquals(
         Map.of("affine", "unschedulable", "spread", "backoff", "plain", "unschedulable", "claims", "unschedulable"),

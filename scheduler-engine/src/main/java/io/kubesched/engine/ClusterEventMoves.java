@@ -1,8 +1,5 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Map;
 import java.util.Objects;
 
@@ -15,11 +12,11 @@ import java.util.Objects;
  *
  * <p>Called from the informers' handler threads; never blocks beyond the queue's lock.
  */
-final class ClusterEventMoves {
+public final class ClusterEventMoves {
 
   private final SchedulingQueue queue;
 
-  ClusterEventMoves(SchedulingQueue queue) {
+  public ClusterEventMoves(SchedulingQueue queue) {
     this.queue = Objects.requireNonNull(queue, "queue");
   }
 
@@ -28,47 +25,32 @@ final class ClusterEventMoves {
    * affinity, or change a spread constraint's counts. Looks only at the waiting pods that have such
    * constraints, so a stream of bindings costs nothing while none waits.
    */
-  void assignedPodAdded(Pod pod) {
-    var namespace = namespace(pod);
-    var labels = labels(pod);
+  public void assignedPodAdded(String namespace, Map<String, String> labels) {
     queue.moveWaitingForPods("AssignedPodAdd", hint -> hint.movedByAssignedPodAdded(namespace, labels));
   }
 
   /**
    * A bound pod was updated (kube's AssignedPod/UpdatePodLabel): only a change of its labels can help.
    *
-   * @param oldPod the pod before, as the informer's store kept it (labels are kept)
+   * @param before the pod's labels before the update
+   * @param after its labels now
    */
-  void assignedPodUpdated(Pod oldPod, Pod pod) {
-    var before = labels(oldPod);
-    var after = labels(pod);
+  public void assignedPodUpdated(String namespace, Map<String, String> before, Map<String, String> after) {
     if (before.equals(after)) {
       return;
     }
-    var namespace = namespace(pod);
     queue.moveWaitingForPods(
         "AssignedPodUpdate", hint -> hint.movedByAssignedPodRelabelled(namespace, before, after));
   }
 
   /** A node was deleted (kube's PodTopologySpread Node/Delete): a topology domain may be gone. */
-  void nodeDeleted(Node node) {
-    var labels = labels(node);
+  public void nodeDeleted(Map<String, String> labels) {
     queue.moveUnschedulableIf("NodeDelete", (pod, hint) -> hint.movedByNodeDeleted(labels));
   }
 
   /** A namespace was added or relabelled, where the policy reads namespaces. */
-  void namespaceChanged(String namespace) {
+  public void namespaceChanged(String namespace) {
     queue.moveUnschedulableIf(
         "NamespaceChange", (pod, hint) -> hint.movedByNamespaceChanged(pod.namespace(), namespace));
-  }
-
-  private static String namespace(HasMetadata object) {
-    var namespace = object.getMetadata().getNamespace();
-    return namespace == null ? "" : namespace;
-  }
-
-  private static Map<String, String> labels(HasMetadata object) {
-    var labels = object.getMetadata().getLabels();
-    return labels == null ? Map.of() : labels;
   }
 }

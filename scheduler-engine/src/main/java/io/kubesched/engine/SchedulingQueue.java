@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,8 +13,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The pods waiting to be scheduled, as kube-scheduler's {@code PriorityQueue}
@@ -54,12 +52,11 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: every method may be called from any thread; only {@link #take()} blocks. After
  * {@link #close()} the queue accepts nothing more and hands nothing out.
  */
-final class SchedulingQueue {
+public final class SchedulingQueue {
 
   /** How long a pod may wait as unschedulable before it is tried again without any event: kube's default. */
-  static final Duration DEFAULT_MAX_IN_UNSCHEDULABLE = Duration.ofMinutes(5);
+  public static final Duration DEFAULT_MAX_IN_UNSCHEDULABLE = Duration.ofMinutes(5);
 
-  private static final Logger LOG = LoggerFactory.getLogger(SchedulingQueue.class);
 
   private enum Place {
     ACTIVE,
@@ -127,7 +124,7 @@ final class SchedulingQueue {
    *
    * @throws IllegalArgumentException as {@link #SchedulingQueue(Ticker, Duration, Duration, Duration)}
    */
-  SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff) {
+  public SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff) {
     this(ticker, initialBackoff, maxBackoff, DEFAULT_MAX_IN_UNSCHEDULABLE);
   }
 
@@ -139,7 +136,7 @@ final class SchedulingQueue {
    *     {@code podMaxInUnschedulablePodsDuration}); positive
    * @throws IllegalArgumentException if a duration is out of range
    */
-  SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
+  public SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     requirePositive("initialBackoff", initialBackoff);
     requirePositive("maxBackoff", maxBackoff);
@@ -168,7 +165,7 @@ final class SchedulingQueue {
    * change where it fits (kube-scheduler ignores updates of status and metadata bookkeeping), or the pod
    * is retried after every update. Ignored once closed. Never blocks.
    */
-  void add(QueuedPod pod) {
+  public void add(QueuedPod pod) {
     Objects.requireNonNull(pod, "pod");
     lock.lock();
     try {
@@ -220,7 +217,7 @@ final class SchedulingQueue {
    * @return the pod, or null once the queue is closed
    * @throws InterruptedException if the thread is interrupted while waiting
    */
-  @Nullable QueuedPod take() throws InterruptedException {
+  public @Nullable QueuedPod take() throws InterruptedException {
     lock.lockInterruptibly();
     try {
       while (!closed) {
@@ -248,7 +245,7 @@ final class SchedulingQueue {
    *
    * @return the next active pod, now in flight, or null if none is active or the queue is closed
    */
-  @Nullable QueuedPod poll() {
+  public @Nullable QueuedPod poll() {
     lock.lock();
     try {
       if (closed) {
@@ -269,7 +266,7 @@ final class SchedulingQueue {
    *
    * @return how many pods moved
    */
-  int flush() {
+  public int flush() {
     lock.lock();
     try {
       if (closed) {
@@ -286,7 +283,7 @@ final class SchedulingQueue {
   }
 
   /** @return the number of pods handed out so far: the cycle of the pod {@link #take()} returned last */
-  long schedulingCycle() {
+  public long schedulingCycle() {
     lock.lock();
     try {
       return cycle;
@@ -300,7 +297,7 @@ final class SchedulingQueue {
    *
    * @throws IllegalArgumentException if {@code cycleAtTake} is negative or a cycle not started yet
    */
-  boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake) {
+  public boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake) {
     return requeueUnschedulable(pod, cycleAtTake, QueueingHint.ANY_CHANGE);
   }
 
@@ -319,7 +316,7 @@ final class SchedulingQueue {
    *     taken) or the queue is closed
    * @throws IllegalArgumentException if {@code cycleAtTake} is negative or a cycle not started yet
    */
-  boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake, QueueingHint hint) {
+  public boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake, QueueingHint hint) {
     Objects.requireNonNull(pod, "pod");
     Objects.requireNonNull(hint, "hint");
     lock.lock();
@@ -361,7 +358,7 @@ final class SchedulingQueue {
    * @param pod the pod as taken; only its uid is used
    * @return whether it was requeued: false if the pod is not in flight or the queue is closed
    */
-  boolean requeueAfterError(QueuedPod pod) {
+  public boolean requeueAfterError(QueuedPod pod) {
     Objects.requireNonNull(pod, "pod");
     lock.lock();
     try {
@@ -391,7 +388,7 @@ final class SchedulingQueue {
    *
    * @return whether the queue knew the pod
    */
-  boolean done(String uid) {
+  public boolean done(String uid) {
     return remove(uid);
   }
 
@@ -401,7 +398,7 @@ final class SchedulingQueue {
    *
    * @return whether the queue knew the pod
    */
-  boolean delete(String uid) {
+  public boolean delete(String uid) {
     return remove(uid);
   }
 
@@ -414,7 +411,7 @@ final class SchedulingQueue {
    * @param event what happened, for logs
    * @return how many pods moved
    */
-  int moveAllToActiveOrBackoff(String event) {
+  public int moveAllToActiveOrBackoff(String event) {
     return move(event, false, (pod, hint) -> hint.movedByClusterChange(), true);
   }
 
@@ -430,7 +427,7 @@ final class SchedulingQueue {
    *     and without calls back into the queue
    * @return how many pods moved
    */
-  int moveWaitingForPods(String event, Predicate<QueueingHint> helps) {
+  public int moveWaitingForPods(String event, Predicate<QueueingHint> helps) {
     Objects.requireNonNull(helps, "helps");
     return move(event, true, (pod, hint) -> helps.test(hint), false);
   }
@@ -444,7 +441,7 @@ final class SchedulingQueue {
    * @param helps whether the event may help this pod with this hint; called under the queue's lock
    * @return how many pods moved
    */
-  int moveUnschedulableIf(String event, BiPredicate<QueuedPod, QueueingHint> helps) {
+  public int moveUnschedulableIf(String event, BiPredicate<QueuedPod, QueueingHint> helps) {
     Objects.requireNonNull(helps, "helps");
     return move(event, false, helps, true);
   }
@@ -479,7 +476,6 @@ final class SchedulingQueue {
       }
       if (!moving.isEmpty()) {
         changed.signalAll();
-        LOG.debug("{} moved {} unschedulable pods to active or backoff", event, moving.size());
       }
       return moving.size();
     } finally {
@@ -488,7 +484,7 @@ final class SchedulingQueue {
   }
 
   /** @return how many pods are in each sub-queue and in flight; for metrics */
-  QueueDepths depths() {
+  public QueueDepths depths() {
     lock.lock();
     try {
       int waiting = active.size() + backoff.size() + unschedulable.size() + gated.size();
@@ -500,12 +496,12 @@ final class SchedulingQueue {
   }
 
   /** @return how many pods wait in the four sub-queues, not counting those in flight */
-  int size() {
+  public int size() {
     return depths().waiting();
   }
 
   /** @return which pods are where, each sub-queue in its order; for tests and debugging */
-  QueueSnapshot snapshot() {
+  public QueueSnapshot snapshot() {
     lock.lock();
     try {
       var inFlight = new ArrayList<QueuedPod>();
@@ -519,7 +515,7 @@ final class SchedulingQueue {
   }
 
   /** Wakes {@link #take()} for good: it returns null from now on, and the queue accepts nothing more. */
-  void close() {
+  public void close() {
     lock.lock();
     try {
       closed = true;
@@ -533,7 +529,7 @@ final class SchedulingQueue {
    * kube-scheduler's backoff: {@code initialNanos} doubled per failure after the first, at most
    * {@code maxNanos}; none before the first failure.
    */
-  static long backoffNanos(long initialNanos, long maxNanos, int failures) {
+  public static long backoffNanos(long initialNanos, long maxNanos, int failures) {
     if (failures <= 0) {
       return 0;
     }

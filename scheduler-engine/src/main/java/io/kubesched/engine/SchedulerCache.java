@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -49,7 +49,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe: the informers' handlers and the scheduling worker may call any method at the same time;
  * every method holds one short lock and never blocks otherwise. Time comes only from the {@link Ticker}.
  */
-final class SchedulerCache {
+public final class SchedulerCache {
 
   /** What the cache knows of one pod. Guarded by {@link #lock}. */
   private static final class PodState {
@@ -155,7 +155,7 @@ final class SchedulerCache {
    * @throws IllegalArgumentException if {@code assumedTtl} is negative or longer than {@link Long#MAX_VALUE}
    *     nanoseconds
    */
-  SchedulerCache(Ticker ticker, Duration assumedTtl) {
+  public SchedulerCache(Ticker ticker, Duration assumedTtl) {
     if (assumedTtl.isNegative()) {
       throw new IllegalArgumentException("assumedTtl must not be negative, was " + assumedTtl);
     }
@@ -174,7 +174,7 @@ final class SchedulerCache {
    * @param node the node without pods (its own {@code requested} sums are not read)
    * @throws IllegalArgumentException if {@code node} has pods or a blank name
    */
-  void putNode(NodeInfo node) {
+  public void putNode(NodeInfo node) {
     requireName("node name", node.name());
     if (!node.pods().isEmpty()) {
       throw new IllegalArgumentException(
@@ -224,7 +224,7 @@ final class SchedulerCache {
    *
    * @return whether the node was put
    */
-  boolean removeNode(String name) {
+  public boolean removeNode(String name) {
     lock.lock();
     try {
       var entry = nodes.get(name);
@@ -252,7 +252,7 @@ final class SchedulerCache {
    * @param pod a pod with a node name
    * @throws IllegalArgumentException if {@code pod} has a blank node name
    */
-  void putPod(PodInfo pod) {
+  public void putPod(PodInfo pod) {
     requireName("nodeName of pod " + pod.key(), pod.nodeName());
     lock.lock();
     try {
@@ -285,7 +285,7 @@ final class SchedulerCache {
    *
    * @return whether the cache knew the pod
    */
-  boolean removePod(String uid) {
+  public boolean removePod(String uid) {
     lock.lock();
     try {
       var state = pods.remove(uid);
@@ -307,7 +307,7 @@ final class SchedulerCache {
    *
    * @return how many nodes and pods were dropped
    */
-  int retainOnly(Set<String> nodeNames, Set<String> podUids) {
+  public int retainOnly(Set<String> nodeNames, Set<String> podUids) {
     lock.lock();
     try {
       int dropped = 0;
@@ -341,7 +341,7 @@ final class SchedulerCache {
    * @throws IllegalArgumentException if {@code nodeName} is blank
    * @throws IllegalStateException if the cache already knows the pod's uid, assumed or bound
    */
-  PodInfo assume(PodInfo pod, String nodeName) {
+  public PodInfo assume(PodInfo pod, String nodeName) {
     requireName("node name for pod " + pod.key(), nodeName);
     var placed = pod.nodeName().equals(nodeName) ? pod : pod.toBuilder().nodeName(nodeName).build();
     lock.lock();
@@ -373,7 +373,7 @@ final class SchedulerCache {
    *
    * @return whether the pod is assumed (if not, nothing changed)
    */
-  boolean finishBinding(String uid) {
+  public boolean finishBinding(String uid) {
     lock.lock();
     try {
       var state = assumed.get(uid);
@@ -394,7 +394,7 @@ final class SchedulerCache {
    *
    * @return whether an assumption was undone
    */
-  boolean forget(String uid) {
+  public boolean forget(String uid) {
     lock.lock();
     try {
       var state = assumed.remove(uid);
@@ -415,7 +415,7 @@ final class SchedulerCache {
    *
    * @return the expired pods, each with the node it was assumed on, in the order they were assumed
    */
-  List<PodInfo> expire() {
+  public List<PodInfo> expire() {
     if (assumedTtlNanos == 0) {
       return List.of();
     }
@@ -441,7 +441,7 @@ final class SchedulerCache {
   }
 
   /** @return whether the pod of this uid is assumed and not yet confirmed */
-  boolean isAssumed(String uid) {
+  public boolean isAssumed(String uid) {
     lock.lock();
     try {
       return assumed.containsKey(uid);
@@ -456,7 +456,7 @@ final class SchedulerCache {
    *
    * @return an immutable list, safe to keep and share; the same list while nothing changed
    */
-  NodeSnapshot snapshot() {
+  public NodeSnapshot snapshot() {
     lock.lock();
     try {
       var last = snapshot;
@@ -496,7 +496,7 @@ final class SchedulerCache {
   }
 
   /** @return how many nodes are put */
-  int nodeCount() {
+  public int nodeCount() {
     lock.lock();
     try {
       return putNodes;
@@ -506,7 +506,7 @@ final class SchedulerCache {
   }
 
   /** @return how many pods the cache knows, bound or assumed, including those whose node is not put */
-  int podCount() {
+  public int podCount() {
     lock.lock();
     try {
       return pods.size();
@@ -516,7 +516,7 @@ final class SchedulerCache {
   }
 
   /** @return how many pods are assumed and not yet confirmed */
-  int assumedCount() {
+  public int assumedCount() {
     lock.lock();
     try {
       return assumed.size();

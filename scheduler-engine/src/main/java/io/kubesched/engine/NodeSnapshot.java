@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import io.kubesched.api.NodeInfo;
 import java.util.AbstractList;
@@ -9,7 +9,7 @@ import java.util.RandomAccess;
  * The nodes one scheduling decision reads, in name order: an immutable list over an array that is never
  * written after it is handed out, plus the name index it shares with the snapshots of the same set of nodes.
  */
-final class NodeSnapshot extends AbstractList<NodeInfo> implements RandomAccess {
+public final class NodeSnapshot extends AbstractList<NodeInfo> implements RandomAccess {
 
   private final NodeInfo[] nodes;
   private final Map<String, Integer> positions;
@@ -18,7 +18,7 @@ final class NodeSnapshot extends AbstractList<NodeInfo> implements RandomAccess 
    * @param nodes the nodes, owned by this snapshot from now on
    * @param positions each node's index in {@code nodes}, by name; not modified by anyone
    */
-  NodeSnapshot(NodeInfo[] nodes, Map<String, Integer> positions) {
+  public NodeSnapshot(NodeInfo[] nodes, Map<String, Integer> positions) {
     this.nodes = nodes;
     this.positions = positions;
   }
@@ -34,16 +34,16 @@ final class NodeSnapshot extends AbstractList<NodeInfo> implements RandomAccess 
   }
 
   /** @return whether a node of this name is in the snapshot, in constant time */
-  boolean hasNode(String name) {
+  public boolean hasNode(String name) {
     return positions.containsKey(name);
   }
 
   /** A copy of the array, for the next snapshot to change a few entries of. */
-  NodeInfo[] copyOfNodes() {
+  public NodeInfo[] copyOfNodes() {
     return nodes.clone();
   }
 
-  Map<String, Integer> positions() {
+  public Map<String, Integer> positions() {
     return positions;
   }
 }

@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.LabelSelector;
-import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.LabelSelectorRequirement.Operator;
+import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.PodAffinity;
 import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
+import io.kubesched.api.TopologySpreadConstraint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
