@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.FakeClusterFixture;
 import io.kubesched.facade.Options;
+import io.kubesched.testcluster.TestCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -27,14 +28,14 @@ abstract class RealClusterTest {
   static final Duration WAIT = Duration.ofSeconds(60);
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
-  RealCluster cluster;
+  TestCluster cluster;
   KubernetesClient admin;
   String namespace;
   Client client;
   final FakeClusterFixture.Recorder recorder = new FakeClusterFixture.Recorder();
 
   @BeforeEach
-  void connect(RealCluster cluster) {
+  void connect(TestCluster cluster) {
     this.cluster = cluster;
     this.admin = cluster.admin();
     admin.nodes().delete(); // nodes are cluster-wide: start every test from none

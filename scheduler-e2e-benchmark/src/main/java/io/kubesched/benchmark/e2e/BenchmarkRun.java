@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
+import io.kubesched.testcluster.TestCluster;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -79,7 +80,7 @@ final class BenchmarkRun {
 
   RunResult run() throws IOException, InterruptedException, ExecutionException {
     long start = System.nanoTime();
-    try (var cluster = TestCluster.start(settings.projectDir(), settings.workDir().resolve(name));
+    try (var cluster = startCluster();
         var creators = new Creators()) {
       var admin = cluster.admin();
       populate(admin, creators);
@@ -146,6 +147,24 @@ final class BenchmarkRun {
     }
     creators.run(workload.nodes(), i -> admin.nodes().resource(workload.node(i)).create());
     creators.run(workload.initialPods(), i -> create(admin, workload.initialPod(i)));
+  }
+
+  /**
+   * A fresh kube-apiserver and etcd for this run alone, so that no run sees another's objects, watch cache
+   * or etcd history.
+   *
+   * <p>The TaintNodesByCondition admission plugin is off: it taints every new Node {@code
+   * node.kubernetes.io/not-ready:NoSchedule}, which the node lifecycle controller of kube-controller-manager
+   * removes once the kubelet reports Ready. Neither runs here, so the plugin is left out instead, and nodes
+   * are created Ready and untainted, as they would be in a running cluster. The runner's own requests may
+   * wait a minute for an answer (fabric8's default is ten seconds) while 16 creator threads share the client.
+   */
+  private TestCluster startCluster() throws IOException, InterruptedException {
+    return TestCluster.builder(settings.projectDir())
+        .stateDirectory(settings.workDir().resolve(name))
+        .apiServerFlags("--disable-admission-plugins=TaintNodesByCondition")
+        .requestTimeout(Duration.ofSeconds(60))
+        .start();
   }
 
   private Placer startPlacer(TestCluster cluster) throws IOException {

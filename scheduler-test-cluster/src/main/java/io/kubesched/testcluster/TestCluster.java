@@ -1,0 +1,281 @@
+package io.kubesched.testcluster;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One real control plane, kube-apiserver and etcd on loopback, run by the project's {@code
+ * test-cluster/cluster.sh} (which builds both from source on first use and caches them outside the
+ * repository), with a fabric8 client of the admin identity. The end-to-end tests share one for the whole run;
+ * the end-to-end benchmark starts a fresh one per measured run.
+ *
+ * <pre>{@code
+ * try (var cluster = TestCluster.builder(projectDirectory).start()) {
+ *   cluster.admin().nodes().resource(node).create();
+ *   var options = Options.builder().kubeconfig(cluster.schedulerKubeconfig());
+ * }
+ * }</pre>
+ *
+ * <p>What the script gives a started cluster: RBAC on; {@linkplain #adminKubeconfig() an admin identity}
+ * (system:masters); {@linkplain #schedulerKubeconfig() the identity of the service account}
+ * {@code kube-system/kubesched}, with no permissions until RBAC grants some; free ports picked at start; all
+ * state in {@linkplain #stateDirectory() one directory}, deleted by {@link #close}. It never skips: if Go is
+ * missing or the build or start fails, {@link Builder#start} throws with the script's output.
+ *
+ * <p>Each run of the script has its output captured (not streamed): on success it is logged at DEBUG under
+ * this class's logger, on failure it is the message of the {@link ClusterScriptException}.
+ *
+ * <p>Threads: {@link #admin()} is fabric8's client, safe from any thread. {@link #restartApiServer} and
+ * {@link #close} may be called from any thread; they run one at a time and block the caller while the script
+ * runs. A shutdown hook stops the processes if the JVM exits before {@link #close} (a run interrupted with
+ * Ctrl-C never reaches it); {@code close} removes the hook. Interrupting a thread that waits for the script
+ * throws {@link InterruptedException} there and leaves the script running to its end.
+ */
+public final class TestCluster implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TestCluster.class);
+
+  private final Path script;
+  private final Path stateDirectory;
+  private final KubernetesClient admin;
+  private final Thread stopAtExit;
+  private boolean closed; // guarded by this
+
+  private TestCluster(Path script, Path stateDirectory, KubernetesClient admin, Thread stopAtExit) {
+    this.script = script;
+    this.stateDirectory = stateDirectory;
+    this.admin = admin;
+    this.stopAtExit = stopAtExit;
+  }
+
+  /**
+   * @param projectDirectory the root of this project's checkout, where {@code test-cluster/cluster.sh} is
+   * @return a builder for a cluster run by that checkout's script
+   * @throws IllegalArgumentException if the directory has no {@code test-cluster/cluster.sh}
+   */
+  public static Builder builder(Path projectDirectory) {
+    return new Builder(projectDirectory);
+  }
+
+  /**
+   * @return a client of the admin identity (system:masters), for setting up and inspecting; closed by
+   *     {@link #close}, so callers do not close it
+   */
+  public KubernetesClient admin() {
+    return admin;
+  }
+
+  /** @return the kubeconfig of the admin identity (system:masters), for processes that run as admin */
+  public Path adminKubeconfig() {
+    return stateDirectory.resolve("admin.kubeconfig");
+  }
+
+  /**
+   * @return the kubeconfig of the service account {@code kube-system/kubesched}: a restricted identity,
+   *     allowed only what RBAC bound to that account grants
+   */
+  public Path schedulerKubeconfig() {
+    return stateDirectory.resolve("scheduler.kubeconfig");
+  }
+
+  /** @return the directory with all of the cluster's state (etcd's data, keys, logs, kubeconfigs) */
+  public Path stateDirectory() {
+    return stateDirectory;
+  }
+
+  /**
+   * Stops kube-apiserver and starts it again, with the same flags, on the same etcd; returns once it answers
+   * ready. Clients see their connections drop and requests fail meanwhile; the objects stay.
+   *
+   * @throws IllegalStateException if the cluster is closed
+   * @throws ClusterScriptException if the API server does not come back
+   */
+  public synchronized void restartApiServer() throws IOException, InterruptedException {
+    if (closed) {
+      throw new IllegalStateException("the test cluster in " + stateDirectory + " is closed");
+    }
+    run(script, Map.of(), "restart-apiserver", stateDirectory);
+  }
+
+  /**
+   * Closes the admin client, stops kube-apiserver and etcd, and deletes the state directory. Idempotent: a
+   * second call does nothing.
+   *
+   * @throws ClusterScriptException if the script fails to stop the cluster
+   */
+  @Override
+  public synchronized void close() throws IOException, InterruptedException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopAtExit);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down: the hook stops the cluster as well; stopping twice is harmless.
+    }
+    admin.close();
+    run(script, Map.of(), "stop", stateDirectory);
+  }
+
+  @Override
+  public String toString() {
+    return "TestCluster[" + stateDirectory + "]";
+  }
+
+  /**
+   * How to start a {@link TestCluster}. Not thread-safe; {@link #start} may be called again for another
+   * cluster, but only with another state directory.
+   */
+  public static final class Builder {
+
+    private final Path script;
+    private @Nullable Path stateDirectory;
+    private List<String> apiServerFlags = List.of();
+    private @Nullable Duration requestTimeout;
+
+    private Builder(Path projectDirectory) {
+      Objects.requireNonNull(projectDirectory, "projectDirectory");
+      this.script =
+          projectDirectory.toAbsolutePath().normalize().resolve("test-cluster").resolve("cluster.sh");
+      if (!Files.isRegularFile(script)) {
+        throw new IllegalArgumentException(
+            "projectDirectory has no test-cluster/cluster.sh: " + projectDirectory.toAbsolutePath());
+      }
+    }
+
+    /**
+     * Where the cluster keeps its state; the script deletes it when the cluster stops. Default: a new
+     * temporary directory.
+     *
+     * @param directory a directory that does not exist yet or is empty
+     */
+    public Builder stateDirectory(Path directory) {
+      this.stateDirectory = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    /**
+     * Flags added to kube-apiserver's command line, kept for {@link TestCluster#restartApiServer}. Default:
+     * none of its own, so the script reads {@code KUBESCHED_APISERVER_ARGS} from this process's environment.
+     *
+     * @param flags each one flag with its value, such as {@code
+     *     --disable-admission-plugins=TaintNodesByCondition}
+     * @throws IllegalArgumentException if a flag does not start with {@code --} or contains white space (the
+     *     script splits the flags at white space)
+     */
+    public Builder apiServerFlags(String... flags) {
+      for (var flag : flags) {
+        if (!flag.startsWith("--") || flag.chars().anyMatch(Character::isWhitespace)) {
+          throw new IllegalArgumentException(
+              "an API server flag must start with -- and contain no white space: '" + flag + "'");
+        }
+      }
+      this.apiServerFlags = List.of(flags);
+      return this;
+    }
+
+    /**
+     * How long the admin client waits for the answer to one request. Default: fabric8's.
+     *
+     * @throws IllegalArgumentException if the timeout is not positive or longer than {@link
+     *     Integer#MAX_VALUE} milliseconds
+     */
+    public Builder requestTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero() || timeout.toMillis() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("requestTimeout must be positive and at most ~24 days: " + timeout);
+      }
+      this.requestTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Builds kube-apiserver and etcd if they are not cached yet (10 to 30 minutes the first time), starts
+     * them and returns once the API server answers ready. Blocks the calling thread throughout.
+     *
+     * @return the running cluster; the caller closes it
+     * @throws ClusterScriptException if the build or the start fails; the script has then stopped whatever
+     *     it started
+     * @throws IOException if the script cannot be run or its output cannot be read
+     * @throws InterruptedException if the calling thread is interrupted while the script runs
+     */
+    public TestCluster start() throws IOException, InterruptedException {
+      var directory =
+          stateDirectory != null ? stateDirectory : Files.createTempDirectory("kubesched-test-cluster-");
+      Map<String, String> environment =
+          apiServerFlags.isEmpty()
+              ? Map.of()
+              : Map.of("KUBESCHED_APISERVER_ARGS", String.join(" ", apiServerFlags));
+      run(script, environment, "start", directory);
+      var stopAtExit = new Thread(() -> stopQuietly(script, directory), "stop-test-cluster");
+      Runtime.getRuntime().addShutdownHook(stopAtExit);
+      try {
+        return new TestCluster(
+            script, directory, connect(directory.resolve("admin.kubeconfig"), requestTimeout), stopAtExit);
+      } catch (RuntimeException e) {
+        Runtime.getRuntime().removeShutdownHook(stopAtExit);
+        try {
+          run(script, Map.of(), "stop", directory);
+        } catch (IOException | RuntimeException stopFailure) {
+          e.addSuppressed(stopFailure);
+        }
+        throw e;
+      }
+    }
+  }
+
+  /** The project's client recipe (see KubeConnections): the JDK HTTP client, HTTP/1.1. */
+  private static KubernetesClient connect(Path kubeconfig, @Nullable Duration requestTimeout) {
+    var config = Config.fromKubeconfig(kubeconfig.toFile());
+    config.setHttp2Disable(true);
+    if (requestTimeout != null) {
+      config.setRequestTimeout((int) requestTimeout.toMillis());
+    }
+    return new KubernetesClientBuilder()
+        .withConfig(config)
+        .withHttpClientFactory(new JdkHttpClientFactory())
+        .build();
+  }
+
+  private static void stopQuietly(Path script, Path stateDirectory) {
+    try {
+      run(script, Map.of(), "stop", stateDirectory);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      // the JVM is going away; nothing else to do
+    }
+  }
+
+  /**
+   * Runs the script to its end, its output captured in a file rather than a pipe: kube-apiserver and etcd
+   * outlive the script, and nothing of theirs should hold the caller's end open.
+   */
+  private static void run(Path script, Map<String, String> environment, String command, Path stateDirectory)
+      throws IOException, InterruptedException {
+    var line = List.of(script.toString(), command, stateDirectory.toString());
+    var log = Files.createTempFile("kubesched-cluster-", ".log");
+    try {
+      var builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
+      builder.environment().putAll(environment);
+      int exit = builder.start().waitFor();
+      var output = Files.readString(log);
+      if (exit != 0) {
+        throw new ClusterScriptException(String.join(" ", line), exit, output);
+      }
+      LOG.debug("{}:\n{}", String.join(" ", line), output);
+    } finally {
+      Files.deleteIfExists(log);
+    }
+  }
+}
