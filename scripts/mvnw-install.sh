@@ -46,7 +46,7 @@ command -v mvn >/dev/null 2>&1 || {
 command -v unzip >/dev/null 2>&1 || { echo "mvnw-install: unzip is needed" >&2; exit 1; }
 
 echo "mvnw-install: fetching Maven $version through the mvn on the PATH" >&2
-(cd "$tmp" && mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+(cd "$tmp" && mvn -q -B -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
   -Dartifact="org.apache.maven:apache-maven:$version:zip:bin" -DoutputDirectory="$tmp" >&2)
 if [ -n "$sha" ]; then
   if command -v sha256sum >/dev/null 2>&1; then
