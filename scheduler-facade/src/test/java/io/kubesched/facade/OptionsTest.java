@@ -183,6 +183,16 @@ class OptionsTest {
   }
 
   @Test
+  void the_readmes_leader_election_sample_is_valid() {
+    var options =
+        Options.builder().leaderElection(Options.LeaderElection.builder()
+            .lease("my-namespace", "my-lease").leaseDuration(Duration.ofSeconds(30))
+            .renewDeadline(Duration.ofSeconds(20)).retryPeriod(Duration.ofSeconds(4)).build())
+            .build();
+    assertEquals("my-lease", options.controllerSettings().leaderElection().lockName());
+  }
+
+  @Test
   void without_leader_election_the_controller_campaigns_for_nothing() {
     assertNull(Options.builder().build().controllerSettings().leaderElection());
   }
