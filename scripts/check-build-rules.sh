@@ -90,6 +90,10 @@ break_rule "a plugin without a version" validate "Every Maven plugin must have a
   unpinned_plugin
 break_rule "examples reach into scheduler-k8s" "compile -pl examples -am" "which does not export it to module io.kubesched.examples" \
   use_in_example "requires io.kubesched.k8s;" "io.kubesched.k8s.KubeConnections.fake();"
+break_rule "examples reach into scheduler-binder" "compile -pl examples -am" "which does not export it to module io.kubesched.examples" \
+  use_in_example "requires io.kubesched.binder;" "io.kubesched.binder.BindMode.class.getName();"
+break_rule "examples reach into scheduler-adapter" "compile -pl examples -am" "which does not export it to module io.kubesched.examples" \
+  use_in_example "requires io.kubesched.adapter;" "io.kubesched.adapter.PodAdapter.class.getName();"
 break_rule "examples reach past the facade" "compile -pl examples -am" "package io.kubesched.informer is not visible" \
   use_in_example "" "io.kubesched.informer.Snapshots.class.getName();"
 

@@ -1,7 +1,7 @@
 /**
  * Pure conversion of fabric8 {@code Pod} and {@code Node} objects into the scheduler's domain model, with
  * Kubernetes' rules for quantities and effective requests; and of the other objects a cluster snapshot
- * carries (namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets).
+ * carries (namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets). Internal.
  */
 module io.kubesched.adapter {
   requires static org.jspecify;
@@ -10,5 +10,8 @@ module io.kubesched.adapter {
   requires transitive kubernetes.model.apps;
   requires kubernetes.model.common;
 
-  exports io.kubesched.adapter;
+  // Internal: the loop converts with it, the benchmarks measure it; users never see fabric8 types here.
+  exports io.kubesched.adapter to
+      io.kubesched.informer,
+      io.kubesched.benchmarks;
 }

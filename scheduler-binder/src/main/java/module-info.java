@@ -1,7 +1,7 @@
 /**
  * Binds a pod to a node, and reports on scheduling (events, the PodScheduled condition) at a limited
  * request rate. It speaks fabric8's {@code Pod} and a node name only: it never sees the scheduler's domain
- * model, so it can be used (and tested) on its own.
+ * model, so it is tested on its own. Internal: exported only to the modules of the loop.
  */
 module io.kubesched.binder {
   requires static org.jspecify;
@@ -11,5 +11,8 @@ module io.kubesched.binder {
   requires kubernetes.model.events;
   requires org.slf4j;
 
-  exports io.kubesched.binder;
+  // Internal: the loop binds and reports with it, the facade picks the bind mode.
+  exports io.kubesched.binder to
+      io.kubesched.informer,
+      io.kubesched.facade;
 }

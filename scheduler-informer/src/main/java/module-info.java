@@ -4,7 +4,6 @@
  */
 module io.kubesched.informer {
   requires static org.jspecify;
-  requires static micrometer.core;
   requires transitive io.kubesched.api;
   requires transitive kubernetes.client.api;
   requires io.kubesched.adapter;

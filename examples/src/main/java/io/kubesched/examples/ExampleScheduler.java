@@ -172,7 +172,7 @@ public final class ExampleScheduler {
         out.println();
         out.println("Why one more pod (1 CPU, 2Gi) would go where it goes:");
         var extra = PodInfo.builder("default", "one-more").requests(1000, 2L << 30).build();
-        out.print(policy.explain(extra, controller.snapshot()).toTable());
+        out.print(policy.explain(extra, controller.nodes()).toTable());
       }
     }
     return 0;
@@ -251,7 +251,7 @@ public final class ExampleScheduler {
 
   private static void printTable(Controller controller, PrintStream out) {
     out.printf("%-8s %5s  %-34s  %-34s%n", "NODE", "PODS", "CPU requested/allocatable", "MEMORY requested/allocatable");
-    for (NodeInfo node : controller.snapshot()) {
+    for (NodeInfo node : controller.nodes()) {
       var used = node.requested();
       var total = node.allocatable();
       out.printf(

@@ -109,7 +109,7 @@ public final class PodAdapter {
   public static String schedulerName(Pod pod) {
     var spec = pod.getSpec();
     var name = spec == null ? null : spec.getSchedulerName();
-    return name == null || name.isEmpty() ? SchedulingConstants.DEFAULT_SCHEDULER_NAME : name;
+    return name == null || name.isEmpty() ? SchedulingConstants.KUBE_SCHEDULER_NAME : name;
   }
 
   /** @return {@code pod namespace/name}, how errors name a pod */

@@ -96,7 +96,7 @@ public record PodInfo(
 
   /**
    * Starts a pod for tests and examples: uid {@code namespace/name}, scheduler {@value
-   * SchedulingConstants#DEFAULT_SCHEDULER_NAME}, requests of one pod and nothing else, no constraints.
+   * SchedulingConstants#KUBE_SCHEDULER_NAME}, requests of one pod and nothing else, no constraints.
    *
    * @return a builder of a pod named {@code name} in {@code namespace}
    */
@@ -141,7 +141,7 @@ public record PodInfo(
     private final String namespace;
     private final String name;
     private String uid;
-    private String schedulerName = SchedulingConstants.DEFAULT_SCHEDULER_NAME;
+    private String schedulerName = SchedulingConstants.KUBE_SCHEDULER_NAME;
     private int priority;
     private Map<String, String> labels = Map.of();
     private @Nullable Owner owner;

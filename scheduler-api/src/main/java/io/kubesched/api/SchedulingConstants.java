@@ -3,8 +3,12 @@ package io.kubesched.api;
 /** Names the Kubernetes API and kube-scheduler use, shared by every module. */
 public final class SchedulingConstants {
 
-  /** The scheduler name Kubernetes sets on a pod that names none: pods with it are not ours by default. */
-  public static final String DEFAULT_SCHEDULER_NAME = "default-scheduler";
+  /**
+   * kube-scheduler's name, which Kubernetes sets on a pod that names no scheduler: such pods are
+   * kube-scheduler's, never ours (a scheduler of this library may not take this name). Our own default is
+   * {@code io.kubesched.facade.Options.DEFAULT_SCHEDULER_NAME}.
+   */
+  public static final String KUBE_SCHEDULER_NAME = "default-scheduler";
 
   /** Field selector key of the node a pod is bound to (empty while unscheduled). */
   public static final String FIELD_NODE_NAME = "spec.nodeName";

@@ -40,10 +40,11 @@ public interface Controller extends AutoCloseable {
   boolean isLeader();
 
   /**
-   * @return the nodes as the next decision would see them, with the pods placed on each
+   * @return the nodes as the next decision would see them, with the pods placed on each (those whose
+   *     binding the watch has not shown yet included)
    * @throws IllegalStateException if not started
    */
-  List<NodeInfo> snapshot();
+  List<NodeInfo> nodes();
 
   /**
    * Stops scheduling and gives up leadership, waits for the bindings in flight (up to {@link

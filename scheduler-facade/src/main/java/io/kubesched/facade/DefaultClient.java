@@ -25,12 +25,20 @@ final class DefaultClient implements Client {
 
   DefaultClient(Options options) {
     this.options = options;
-    this.connection =
-        switch (options.connection()) {
-          case KUBECONFIG -> KubeConnections.fromKubeconfig(options.kubeconfig().orElse(null));
-          case IN_CLUSTER -> KubeConnections.inCluster();
-          case FAKE -> KubeConnections.fake();
-        };
+    this.connection = connect(options.connection());
+  }
+
+  private static KubeConnection connect(Options.Connection connection) {
+    if (connection instanceof Options.Connection.Kubeconfig kubeconfig) {
+      return KubeConnections.fromKubeconfig(kubeconfig.path().orElse(null));
+    }
+    if (connection instanceof Options.Connection.InCluster) {
+      return KubeConnections.inCluster();
+    }
+    if (connection instanceof Options.Connection.Fake) {
+      return KubeConnections.fake();
+    }
+    throw new AssertionError("a Connection the sealed interface does not permit: " + connection);
   }
 
   @Override
@@ -63,6 +71,9 @@ final class DefaultClient implements Client {
     var first = profiles.keySet().stream().sorted().findFirst().orElseThrow();
     var settings = options.controllerSettings();
     if (!profiles.containsKey(settings.schedulerName())) {
+      if (options.leaderElection().map(e -> e.leaseName().isEmpty()).orElse(false)) {
+        Options.requireLeaseName("schedulerName (the default leaseName)", first);
+      }
       settings = settings.withSchedulerName(first);
     }
     var podController =

@@ -50,7 +50,7 @@ final class DefaultController implements Controller {
   }
 
   @Override
-  public List<NodeInfo> snapshot() {
+  public List<NodeInfo> nodes() {
     return delegate.snapshot();
   }
 

@@ -4,121 +4,427 @@ import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindMode;
-import io.kubesched.binder.TokenBucket;
 import io.kubesched.informer.ControllerSettings;
 import io.kubesched.informer.LeaderSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How to connect and how to schedule. Immutable; made with {@link #builder()}.
+ * How to connect and how to schedule. Immutable and thread-safe; made with {@link #builder()}, which checks
+ * every setting when it {@linkplain Builder#build() builds}.
  *
- * <p>Where the cluster is, one of: a kubeconfig ({@link Builder#kubeconfig(Path) an explicit path}, else
- * the first existing file in {@code KUBECONFIG}, else {@code ~/.kube/config}; the default), the pod's
- * service account ({@link Builder#inCluster()}), or an embedded fake cluster ({@link Builder#fake()}).
+ * <p>This class is the one place that holds the library's defaults (the {@code DEFAULT_*} constants here
+ * and in {@link LeaderElection}) and their rules: the parts underneath take the values it hands them.
  */
 public final class Options {
 
-  /** Where the cluster is. */
-  public enum Connection {
-    /** A kubeconfig file: explicit path, else {@code KUBECONFIG}, else {@code ~/.kube/config}. */
-    KUBECONFIG,
+  /** Our scheduler name when none is set: pods with {@code spec.schedulerName: kubesched} are ours. */
+  public static final String DEFAULT_SCHEDULER_NAME = "kubesched";
+
+  /** How long one binding request may take. */
+  public static final Duration DEFAULT_BIND_TIMEOUT = Duration.ofSeconds(30);
+
+  /** How long a pod waits after its first failed attempt: kube-scheduler's {@code podInitialBackoffSeconds}. */
+  public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(1);
+
+  /** The longest a pod waits between attempts: kube-scheduler's {@code podMaxBackoffSeconds}. */
+  public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(10);
+
+  /** How long starting a controller may take to list the cluster. */
+  public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofSeconds(60);
+
+  /**
+   * The longest a pod that fits nowhere waits for a helpful cluster event before it is tried anyway:
+   * kube-scheduler's {@code podMaxInUnschedulablePodsDuration}.
+   */
+  public static final Duration DEFAULT_UNSCHEDULABLE_TIMEOUT = Duration.ofMinutes(5);
+
+  /**
+   * How long a pod whose binding succeeded may stay unconfirmed by the watch before the assumption is
+   * dropped: kube-scheduler's assumed-pod expiry before it stopped expiring them.
+   */
+  public static final Duration DEFAULT_ASSUMED_POD_TTL = Duration.ofMinutes(15);
+
+  /** Writes per second to the API server: kube-scheduler's client QPS. */
+  public static final double DEFAULT_QPS = 50;
+
+  /** Writes that may go at once before {@link #DEFAULT_QPS} applies: kube-scheduler's client burst. */
+  public static final int DEFAULT_BURST = 100;
+
+  /** Bindings in flight at once while the scheduler decides the next pods. */
+  public static final int DEFAULT_PARALLEL_BINDINGS = 16;
+
+  /** How long {@code close()} waits for the bindings in flight. */
+  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+  private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern DNS_1123_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+  /** Where the cluster is: one of {@link Kubeconfig}, {@link InCluster} or {@link Fake}. */
+  public sealed interface Connection {
+
+    /**
+     * A kubeconfig file.
+     *
+     * @param path the file; empty for the first existing file in {@code KUBECONFIG}, else {@code
+     *     ~/.kube/config}
+     */
+    record Kubeconfig(Optional<Path> path) implements Connection {
+      /** @throws NullPointerException if {@code path} is null (use {@link Optional#empty()}) */
+      public Kubeconfig {
+        Objects.requireNonNull(path, "path");
+      }
+    }
+
     /** The service account of the pod this process runs in. */
-    IN_CLUSTER,
+    record InCluster() implements Connection {}
+
     /**
      * An embedded fabric8 mock server in CRUD mode, for demos and fast tests. Needs {@code
      * io.fabric8:kubernetes-server-mock} on the class path. It is not a Kubernetes API server: it ignores
      * field selectors and does not implement binding (the library sets {@code spec.nodeName} instead).
      */
-    FAKE
-  }
-
-  private final Connection connection;
-  private final @Nullable Path kubeconfig;
-  private final ControllerSettings settings;
-  private final SchedulerMetrics metrics;
-
-  private Options(
-      Connection connection,
-      @Nullable Path kubeconfig,
-      ControllerSettings settings,
-      SchedulerMetrics metrics) {
-    this.connection = connection;
-    this.kubeconfig = kubeconfig;
-    this.settings = settings;
-    this.metrics = metrics;
+    record Fake() implements Connection {}
   }
 
   /**
-   * @return a builder with the defaults: kubeconfig, scheduler name {@code kubesched}, 30 s bind timeout,
-   *     backoff from 1 s doubling to 10 s, unschedulable pods retried on cluster events or after 5 min, 60 s
-   *     to list the cluster at start, 50 writes per second with bursts of 100, 16 bindings in flight, 15 min
-   *     for the watch to confirm a binding, 30 s to shut down, no leader election, no metrics
+   * Schedule only while elected leader among the replicas that share one {@code coordination.k8s.io} Lease.
+   * Immutable; made with {@link #builder()} or {@link #defaults()}.
+   *
+   * <p>The timings follow client-go's rules ({@code leaseDuration > renewDeadline > 1.2 × retryPeriod}, all
+   * positive), tightened where fabric8 8.0.0's elector, which runs the election, needs more:
+   *
+   * <ul>
+   *   <li>every duration is at least 1 ms (fabric8 works in milliseconds);
+   *   <li>{@code leaseDuration} is a whole number of seconds: a Lease stores {@code leaseDurationSeconds}
+   *       and fabric8 truncates, so 1.5 s would be written as 1 s and a rival would take over early;
+   *   <li>{@code renewDeadline > retryPeriod + ceil(1.2 × retryPeriod)}: fabric8 adds its jitter to the
+   *       period, where client-go's rule counts only {@code 1.2 × retryPeriod}.
+   * </ul>
    */
+  public static final class LeaderElection {
+
+    /** The namespace of kube-scheduler's Lease. */
+    public static final String DEFAULT_LEASE_NAMESPACE = "kube-system";
+
+    /** kube-scheduler's {@code --leader-elect-lease-duration}. */
+    public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
+
+    /** kube-scheduler's {@code --leader-elect-renew-deadline}. */
+    public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
+
+    /** kube-scheduler's {@code --leader-elect-retry-period}. */
+    public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
+
+    /** client-go's and fabric8's {@code JitterFactor}. */
+    static final double JITTER_FACTOR = 1.2;
+
+    private final String leaseNamespace;
+    private final @Nullable String leaseName;
+    private final Duration leaseDuration;
+    private final Duration renewDeadline;
+    private final Duration retryPeriod;
+
+    private LeaderElection(LeaderElection.Builder builder) {
+      this.leaseNamespace = builder.leaseNamespace;
+      this.leaseName = builder.leaseName;
+      this.leaseDuration = builder.leaseDuration;
+      this.renewDeadline = builder.renewDeadline;
+      this.retryPeriod = builder.retryPeriod;
+    }
+
+    /**
+     * @return kube-scheduler's settings: the Lease {@code kube-system/<scheduler name>}, lease 15 s, renew
+     *     deadline 10 s, retry 2 s
+     */
+    public static LeaderElection defaults() {
+      return builder().build();
+    }
+
+    /** @return a builder that starts from {@link #defaults()} */
+    public static LeaderElection.Builder builder() {
+      return new LeaderElection.Builder();
+    }
+
+    /** @return the namespace of the Lease; {@value #DEFAULT_LEASE_NAMESPACE} by default */
+    public String leaseNamespace() {
+      return leaseNamespace;
+    }
+
+    /** @return the name of the Lease; empty (the default) for the controller's scheduler name */
+    public Optional<String> leaseName() {
+      return Optional.ofNullable(leaseName);
+    }
+
+    /** @return how long a rival waits after the leader's last renewal before it may take over */
+    public Duration leaseDuration() {
+      return leaseDuration;
+    }
+
+    /** @return how long the leader keeps retrying a failed renewal before it stops leading */
+    public Duration renewDeadline() {
+      return renewDeadline;
+    }
+
+    /** @return how long a candidate waits between attempts */
+    public Duration retryPeriod() {
+      return retryPeriod;
+    }
+
+    /** The longest wait between two attempts to acquire: the period plus fabric8's rounded-up jitter. */
+    static Duration longestJitteredRetry(Duration retryPeriod) {
+      return retryPeriod.plusMillis((long) Math.ceil(retryPeriod.toMillis() * JITTER_FACTOR));
+    }
+
+    LeaderSettings settings(String schedulerName) {
+      return new LeaderSettings(
+          leaseNamespace,
+          leaseName != null ? leaseName : schedulerName,
+          leaseDuration,
+          renewDeadline,
+          retryPeriod);
+    }
+
+    @Override
+    public boolean equals(@Nullable Object o) {
+      return o instanceof LeaderElection other
+          && leaseNamespace.equals(other.leaseNamespace)
+          && Objects.equals(leaseName, other.leaseName)
+          && leaseDuration.equals(other.leaseDuration)
+          && renewDeadline.equals(other.renewDeadline)
+          && retryPeriod.equals(other.retryPeriod);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(leaseNamespace, leaseName, leaseDuration, renewDeadline, retryPeriod);
+    }
+
+    @Override
+    public String toString() {
+      return "LeaderElection[lease="
+          + leaseNamespace
+          + "/"
+          + (leaseName != null ? leaseName : "<scheduler name>")
+          + ", leaseDuration="
+          + leaseDuration
+          + ", renewDeadline="
+          + renewDeadline
+          + ", retryPeriod="
+          + retryPeriod
+          + "]";
+    }
+
+    /** Builds {@link LeaderElection}. Not thread-safe. */
+    public static final class Builder {
+
+      private String leaseNamespace = DEFAULT_LEASE_NAMESPACE;
+      private @Nullable String leaseName;
+      private Duration leaseDuration = DEFAULT_LEASE_DURATION;
+      private Duration renewDeadline = DEFAULT_RENEW_DEADLINE;
+      private Duration retryPeriod = DEFAULT_RETRY_PERIOD;
+
+      private Builder() {}
+
+      /**
+       * Campaign for the Lease {@code namespace/name} instead of {@code kube-system/<scheduler name>}.
+       *
+       * @param namespace a DNS-1123 label
+       * @param name a DNS-1123 subdomain
+       */
+      public LeaderElection.Builder lease(String namespace, String name) {
+        this.leaseNamespace = Objects.requireNonNull(namespace, "namespace");
+        this.leaseName = Objects.requireNonNull(name, "name");
+        return this;
+      }
+
+      /** A rival may take over {@code duration} after the leader's last renewal (15 s). */
+      public LeaderElection.Builder leaseDuration(Duration duration) {
+        this.leaseDuration = Objects.requireNonNull(duration, "leaseDuration");
+        return this;
+      }
+
+      /** The leader stops leading when it could not renew for {@code deadline} (10 s). */
+      public LeaderElection.Builder renewDeadline(Duration deadline) {
+        this.renewDeadline = Objects.requireNonNull(deadline, "renewDeadline");
+        return this;
+      }
+
+      /** A candidate tries again every {@code period}, jittered (2 s). */
+      public LeaderElection.Builder retryPeriod(Duration period) {
+        this.retryPeriod = Objects.requireNonNull(period, "retryPeriod");
+        return this;
+      }
+
+      /**
+       * @throws ConfigurationException naming the setting and its value, if the namespace is not a DNS-1123
+       *     label, the name not a DNS-1123 subdomain, or a timing breaks a rule of {@link LeaderElection}
+       */
+      public LeaderElection build() {
+        if (leaseNamespace.length() > 63 || !DNS_1123_LABEL.matcher(leaseNamespace).matches()) {
+          throw new ConfigurationException(
+              "leaseNamespace must be a DNS-1123 label (lower-case letters, digits and '-', at most 63),"
+                  + " was '"
+                  + leaseNamespace
+                  + "'");
+        }
+        if (leaseName != null) {
+          requireLeaseName("leaseName", leaseName);
+        }
+        requireMillis("leaseDuration", leaseDuration);
+        requireMillis("renewDeadline", renewDeadline);
+        requireMillis("retryPeriod", retryPeriod);
+        if (leaseDuration.toNanosPart() != 0) {
+          throw new ConfigurationException(
+              "leaseDuration must be a whole number of seconds (a Lease stores seconds), was "
+                  + leaseDuration);
+        }
+        if (renewDeadline.compareTo(leaseDuration) >= 0) {
+          throw new ConfigurationException(
+              "renewDeadline " + renewDeadline + " must be shorter than leaseDuration " + leaseDuration);
+        }
+        var jitteredRetry = longestJitteredRetry(retryPeriod);
+        if (renewDeadline.compareTo(jitteredRetry) <= 0) {
+          throw new ConfigurationException(
+              "renewDeadline "
+                  + renewDeadline
+                  + " must be longer than retryPeriod "
+                  + retryPeriod
+                  + " plus its jitter, "
+                  + jitteredRetry);
+        }
+        return new LeaderElection(this);
+      }
+
+      private static void requireMillis(String name, Duration value) {
+        if (value.toMillis() < 1) {
+          throw new ConfigurationException(name + " must be at least 1 ms, was " + value);
+        }
+      }
+    }
+  }
+
+  private final Connection connection;
+  private final String schedulerName;
+  private final Duration bindTimeout;
+  private final Duration initialBackoff;
+  private final Duration maxBackoff;
+  private final Duration syncTimeout;
+  private final Duration unschedulableTimeout;
+  private final Duration assumedPodTtl;
+  private final double qps;
+  private final int burst;
+  private final int parallelBindings;
+  private final Duration shutdownTimeout;
+  private final @Nullable LeaderElection leaderElection;
+  private final SchedulerMetrics metrics;
+  private final ControllerSettings settings;
+
+  private Options(Builder b) {
+    this.connection = b.connection;
+    this.schedulerName = b.schedulerName;
+    this.bindTimeout = b.bindTimeout;
+    this.initialBackoff = b.initialBackoff;
+    this.maxBackoff = b.maxBackoff;
+    this.syncTimeout = b.syncTimeout;
+    this.unschedulableTimeout = b.unschedulableTimeout;
+    this.assumedPodTtl = b.assumedPodTtl;
+    this.qps = b.qps;
+    this.burst = b.burst;
+    this.parallelBindings = b.parallelBindings;
+    this.shutdownTimeout = b.shutdownTimeout;
+    this.leaderElection = b.leaderElection;
+    this.metrics = b.metrics;
+    this.settings =
+        new ControllerSettings(
+            schedulerName,
+            connection instanceof Connection.Fake ? BindMode.SET_NODE_NAME : BindMode.SUBRESOURCE,
+            bindTimeout,
+            initialBackoff,
+            maxBackoff,
+            syncTimeout,
+            unschedulableTimeout,
+            assumedPodTtl,
+            qps,
+            burst,
+            parallelBindings,
+            shutdownTimeout,
+            leaderElection == null ? null : leaderElection.settings(schedulerName));
+  }
+
+  /** @return a builder that starts from the {@code DEFAULT_*} values, the default kubeconfig, no leader election and no metrics */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** @return where the cluster is */
+  /** @return where the cluster is; the default kubeconfig unless chosen */
   public Connection connection() {
     return connection;
   }
 
-  /** @return the kubeconfig path given explicitly, if any */
-  public Optional<Path> kubeconfig() {
-    return Optional.ofNullable(kubeconfig);
-  }
-
   /** @return the {@code spec.schedulerName} of the pods to place */
   public String schedulerName() {
-    return settings.schedulerName();
+    return schedulerName;
   }
 
   /** @return how long one binding request may take */
   public Duration bindTimeout() {
-    return settings.bindTimeout();
+    return bindTimeout;
   }
 
   /** @return how long a pod waits after its first failed attempt */
   public Duration initialBackoff() {
-    return settings.initialBackoff();
+    return initialBackoff;
   }
 
   /** @return the longest a pod waits between attempts */
   public Duration maxBackoff() {
-    return settings.maxBackoff();
+    return maxBackoff;
   }
 
   /** @return how long starting a controller may take to list the cluster */
   public Duration syncTimeout() {
-    return settings.syncTimeout();
+    return syncTimeout;
   }
 
-  /**
-   * @throws ConfigurationException if {@code name} is blank or kube-scheduler's own
-   */
-  static void requireSchedulerName(String name) {
-    if (name.isBlank()) {
-      throw new ConfigurationException("schedulerName must not be blank");
-    }
-    if (name.equals(SchedulingConstants.DEFAULT_SCHEDULER_NAME)) {
-      throw new ConfigurationException(
-          "schedulerName must not be '" + name + "': that is kube-scheduler's, and two"
-              + " schedulers binding the same pods fight over them");
-    }
+  /** @return the longest a pod that fits nowhere waits for a helpful cluster event */
+  public Duration unschedulableTimeout() {
+    return unschedulableTimeout;
   }
 
-  /** @return whether only the elected leader among replicas schedules */
-  public boolean leaderElection() {
-    return settings.leaderElection() != null;
+  /** @return how long a bound pod may stay unconfirmed by the watch; {@link Duration#ZERO} for ever */
+  public Duration assumedPodTtl() {
+    return assumedPodTtl;
   }
 
-  /** @return the scheduling loop's settings */
-  ControllerSettings controllerSettings() {
-    return settings;
+  /** @return the sustained rate of writes (bindings; reports in a limit of their own), per second */
+  public double qps() {
+    return qps;
+  }
+
+  /** @return how many writes may go at once before {@link #qps()} applies */
+  public int burst() {
+    return burst;
+  }
+
+  /** @return how many bindings may be in flight at once */
+  public int parallelBindings() {
+    return parallelBindings;
+  }
+
+  /** @return how long {@code close()} waits for the bindings in flight */
+  public Duration shutdownTimeout() {
+    return shutdownTimeout;
+  }
+
+  /** @return how replicas elect the one that schedules; empty (the default) to schedule without election */
+  public Optional<LeaderElection> leaderElection() {
+    return Optional.ofNullable(leaderElection);
   }
 
   /** @return what records the scheduling loop's metrics; {@link SchedulerMetrics#NONE} by default */
@@ -126,109 +432,167 @@ public final class Options {
     return metrics;
   }
 
+  /** @return the scheduling loop's settings, for {@link DefaultClient} */
+  ControllerSettings controllerSettings() {
+    return settings;
+  }
+
+  /**
+   * @throws ConfigurationException if {@code name} is blank or kube-scheduler's own
+   */
+  static void requireSchedulerName(String name) {
+    if (name.isBlank()) {
+      throw new ConfigurationException("schedulerName must not be blank, was '" + name + "'");
+    }
+    if (name.equals(SchedulingConstants.KUBE_SCHEDULER_NAME)) {
+      throw new ConfigurationException(
+          "schedulerName must not be '"
+              + name
+              + "': that is kube-scheduler's, and two schedulers binding the same pods fight over them");
+    }
+  }
+
+  /** @throws ConfigurationException naming {@code option}, if {@code name} cannot name a Lease */
+  static void requireLeaseName(String option, String name) {
+    if (name.length() > 253 || !DNS_1123_SUBDOMAIN.matcher(name).matches()) {
+      throw new ConfigurationException(
+          option
+              + " must be a DNS-1123 subdomain to name a Lease (lower-case letters, digits, '-' and '.', at"
+              + " most 253), was '"
+              + name
+              + "'");
+    }
+  }
+
   @Override
   public String toString() {
-    return "Options[connection=" + connection + (kubeconfig == null ? "" : ", kubeconfig=" + kubeconfig)
-        + ", " + settings + "]";
+    return "Options[connection="
+        + connection
+        + ", schedulerName="
+        + schedulerName
+        + ", bindTimeout="
+        + bindTimeout
+        + ", initialBackoff="
+        + initialBackoff
+        + ", maxBackoff="
+        + maxBackoff
+        + ", syncTimeout="
+        + syncTimeout
+        + ", unschedulableTimeout="
+        + unschedulableTimeout
+        + ", assumedPodTtl="
+        + assumedPodTtl
+        + ", qps="
+        + qps
+        + ", burst="
+        + burst
+        + ", parallelBindings="
+        + parallelBindings
+        + ", shutdownTimeout="
+        + shutdownTimeout
+        + ", leaderElection="
+        + (leaderElection == null ? "off" : leaderElection)
+        + ", metrics="
+        + (metrics == SchedulerMetrics.NONE ? "none" : metrics)
+        + "]";
   }
 
   /** Builds {@link Options}. Not thread-safe. */
   public static final class Builder {
 
-    /** The scheduler name used when none is set. */
-    public static final String DEFAULT_SCHEDULER_NAME = "kubesched";
-
-    private Connection connection = Connection.KUBECONFIG;
-    private @Nullable Path kubeconfig;
+    private Connection connection = new Connection.Kubeconfig(Optional.empty());
     private String schedulerName = DEFAULT_SCHEDULER_NAME;
-    private Duration bindTimeout = Duration.ofSeconds(30);
-    private Duration initialBackoff = Duration.ofSeconds(1);
-    private Duration maxBackoff = Duration.ofSeconds(10);
-    private Duration syncTimeout = Duration.ofSeconds(60);
-    private Duration unschedulableTimeout = ControllerSettings.DEFAULT_UNSCHEDULABLE_TIMEOUT;
-    private Duration assumedPodTtl = ControllerSettings.DEFAULT_ASSUMED_POD_TTL;
-    private double qps = TokenBucket.DEFAULT_QPS;
-    private int burst = TokenBucket.DEFAULT_BURST;
-    private int parallelBindings = ControllerSettings.DEFAULT_PARALLEL_BINDINGS;
-    private Duration shutdownTimeout = Duration.ofSeconds(30);
-    private boolean leaderElection;
-    private String leaseNamespace = LeaderSettings.DEFAULT_NAMESPACE;
-    private @Nullable String leaseName;
-    private Duration leaseDuration = LeaderSettings.DEFAULT_LEASE_DURATION;
-    private Duration renewDeadline = LeaderSettings.DEFAULT_RENEW_DEADLINE;
-    private Duration retryPeriod = LeaderSettings.DEFAULT_RETRY_PERIOD;
+    private Duration bindTimeout = DEFAULT_BIND_TIMEOUT;
+    private Duration initialBackoff = DEFAULT_INITIAL_BACKOFF;
+    private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
+    private Duration syncTimeout = DEFAULT_SYNC_TIMEOUT;
+    private Duration unschedulableTimeout = DEFAULT_UNSCHEDULABLE_TIMEOUT;
+    private Duration assumedPodTtl = DEFAULT_ASSUMED_POD_TTL;
+    private double qps = DEFAULT_QPS;
+    private int burst = DEFAULT_BURST;
+    private int parallelBindings = DEFAULT_PARALLEL_BINDINGS;
+    private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+    private @Nullable LeaderElection leaderElection;
     private SchedulerMetrics metrics = SchedulerMetrics.NONE;
 
     private Builder() {}
 
+    /** Connect as {@code connection} says; the last connection chosen wins. */
+    public Builder connection(Connection connection) {
+      this.connection = Objects.requireNonNull(connection, "connection");
+      return this;
+    }
+
     /** Connect with the kubeconfig at {@code path} (it wins over {@code KUBECONFIG}). */
     public Builder kubeconfig(Path path) {
-      this.connection = Connection.KUBECONFIG;
-      this.kubeconfig = path;
-      return this;
+      return connection(new Connection.Kubeconfig(Optional.of(path)));
     }
 
     /** Connect with the pod's service account. */
     public Builder inCluster() {
-      this.connection = Connection.IN_CLUSTER;
-      this.kubeconfig = null;
-      return this;
+      return connection(new Connection.InCluster());
     }
 
-    /** Start and connect to an embedded fake cluster. */
+    /** Start and connect to an embedded fake cluster (see {@link Connection.Fake}). */
     public Builder fake() {
-      this.connection = Connection.FAKE;
-      this.kubeconfig = null;
-      return this;
+      return connection(new Connection.Fake());
     }
 
-    /** Place the pods whose {@code spec.schedulerName} is {@code name}. */
+    /**
+     * Place the pods whose {@code spec.schedulerName} is {@code name} ({@value Options#DEFAULT_SCHEDULER_NAME}
+     * by default). Must not be blank nor kube-scheduler's {@code default-scheduler}.
+     */
     public Builder schedulerName(String name) {
-      this.schedulerName = name;
+      this.schedulerName = Objects.requireNonNull(name, "schedulerName");
       return this;
     }
 
-    /** Give one binding request at most {@code timeout}. */
+    /** Give one binding request at most {@code timeout} (30 s); positive. */
     public Builder bindTimeout(Duration timeout) {
-      this.bindTimeout = timeout;
+      this.bindTimeout = Objects.requireNonNull(timeout, "bindTimeout");
       return this;
     }
 
-    /** Retry a failed pod after {@code initial}, doubling per attempt up to {@code max}. */
+    /**
+     * Retry a failed pod after {@code initial}, doubling per attempt up to {@code max} (1 s to 10 s, as
+     * kube-scheduler); both positive, {@code max} not shorter than {@code initial}.
+     */
     public Builder backoff(Duration initial, Duration max) {
-      this.initialBackoff = initial;
-      this.maxBackoff = max;
+      this.initialBackoff = Objects.requireNonNull(initial, "initialBackoff");
+      this.maxBackoff = Objects.requireNonNull(max, "maxBackoff");
       return this;
     }
 
-    /** Give a starting controller at most {@code timeout} to list the cluster. */
+    /** Give a starting controller at most {@code timeout} to list the cluster (60 s); positive. */
     public Builder syncTimeout(Duration timeout) {
-      this.syncTimeout = timeout;
+      this.syncTimeout = Objects.requireNonNull(timeout, "syncTimeout");
       return this;
     }
 
     /**
      * Try a pod that fits nowhere again after at most {@code timeout} even if no cluster event could have
-     * helped it (kube-scheduler's {@code podMaxInUnschedulablePodsDuration}, 5 min).
+     * helped it (kube-scheduler's {@code podMaxInUnschedulablePodsDuration}, 5 min); positive.
      */
     public Builder unschedulableTimeout(Duration timeout) {
-      this.unschedulableTimeout = timeout;
+      this.unschedulableTimeout = Objects.requireNonNull(timeout, "unschedulableTimeout");
       return this;
     }
 
     /**
      * Drop the assumption of a pod whose binding succeeded if the watch has not shown it bound after {@code
-     * ttl}, and schedule it again (15 min); {@link Duration#ZERO} keeps it until the watch shows it.
+     * ttl}, and schedule it again (15 min); {@link Duration#ZERO} keeps it until the watch shows it. Not
+     * negative.
      */
     public Builder assumedPodTtl(Duration ttl) {
-      this.assumedPodTtl = ttl;
+      this.assumedPodTtl = Objects.requireNonNull(ttl, "assumedPodTtl");
       return this;
     }
 
     /**
      * Limit the bindings to {@code qps} per second, with bursts of up to {@code burst} (kube-scheduler's
      * client: 50 and 100), and the reports (events, pod conditions) alike, in a limit of their own, as
-     * kube-scheduler's event client has. fabric8 has no limit of its own.
+     * kube-scheduler's event client has. fabric8 has no limit of its own. {@code qps} positive and finite,
+     * {@code burst} at least 1.
      */
     public Builder rateLimit(double qps, int burst) {
       this.qps = qps;
@@ -236,48 +600,37 @@ public final class Options {
       return this;
     }
 
-    /** Let up to {@code count} bindings be in flight while the scheduler decides the next pods (16). */
+    /** Let up to {@code count} bindings be in flight while the scheduler decides the next pods (16); at least 1. */
     public Builder parallelBindings(int count) {
       this.parallelBindings = count;
       return this;
     }
 
-    /** Let {@code close()} wait up to {@code timeout} for bindings in flight (30 s). */
+    /** Let {@code close()} wait up to {@code timeout} for bindings in flight (30 s); positive. */
     public Builder shutdownTimeout(Duration timeout) {
-      this.shutdownTimeout = timeout;
+      this.shutdownTimeout = Objects.requireNonNull(timeout, "shutdownTimeout");
       return this;
     }
 
     /**
-     * Schedule only while elected leader among the replicas that share the lease {@code
-     * kube-system/<schedulerName>}, with kube-scheduler's timings (lease 15 s, renew deadline 10 s, retry
-     * 2 s). A replica that loses the lease stops scheduling and campaigns again; the process goes on. Needs
-     * RBAC on {@code coordination.k8s.io} leases.
+     * Schedule only while elected leader, with kube-scheduler's settings ({@link LeaderElection#defaults()}:
+     * the Lease {@code kube-system/<schedulerName>}, 15 s / 10 s / 2 s). A replica that loses the lease stops
+     * scheduling and campaigns again; the process goes on. Needs RBAC on {@code coordination.k8s.io} leases.
      */
     public Builder leaderElection() {
-      this.leaderElection = true;
-      return this;
+      return leaderElection(LeaderElection.defaults());
     }
 
-    /**
-     * Leader election on the lease {@code namespace/name} with the given timings (see {@link
-     * #leaderElection()}).
-     */
-    public Builder leaderElection(
-        String namespace, String name, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
-      this.leaderElection = true;
-      this.leaseNamespace = namespace;
-      this.leaseName = name;
-      this.leaseDuration = leaseDuration;
-      this.renewDeadline = renewDeadline;
-      this.retryPeriod = retryPeriod;
+    /** Schedule only while elected leader, as {@code election} says (see {@link #leaderElection()}). */
+    public Builder leaderElection(LeaderElection election) {
+      this.leaderElection = Objects.requireNonNull(election, "leaderElection");
       return this;
     }
 
     /**
      * Record what the scheduling loop does (attempts, latencies, pending pods) into {@code metrics}; for
-     * kube-scheduler's metric names in a Micrometer registry, use {@code scheduler-micrometer}'s
-     * implementation.
+     * kube-scheduler's metric names in a Micrometer registry, use {@code
+     * io.kubesched.micrometer.MicrometerMetrics} from {@code io.kubesched:scheduler-micrometer}.
      */
     public Builder metrics(SchedulerMetrics metrics) {
       this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -286,42 +639,44 @@ public final class Options {
 
     /**
      * @throws ConfigurationException naming the option and its value, if the scheduler name is blank or
-     *     {@code default-scheduler}, a duration is not positive, or the maximum backoff is shorter than the
-     *     initial one
+     *     {@code default-scheduler}, a duration is not positive (the assumed-pod TTL: negative), the maximum
+     *     backoff is shorter than the initial one, {@code qps} is not a positive finite number, {@code burst}
+     *     or {@code parallelBindings} is below 1, or leader election would use a Lease named after a
+     *     scheduler name that cannot name one
      */
     public Options build() {
       requireSchedulerName(schedulerName);
-      var bindMode = connection == Connection.FAKE ? BindMode.SET_NODE_NAME : BindMode.SUBRESOURCE;
-      try {
-        var leader =
-            leaderElection
-                ? new LeaderSettings(
-                    leaseNamespace,
-                    leaseName != null ? leaseName : schedulerName,
-                    leaseDuration,
-                    renewDeadline,
-                    retryPeriod)
-                : null;
-        return new Options(
-            connection,
-            kubeconfig,
-            new ControllerSettings(
-                schedulerName,
-                bindMode,
-                bindTimeout,
-                initialBackoff,
-                maxBackoff,
-                syncTimeout,
-                unschedulableTimeout,
-                assumedPodTtl,
-                qps,
-                burst,
-                parallelBindings,
-                shutdownTimeout,
-                leader),
-            metrics);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigurationException(e.getMessage(), e);
+      requirePositive("bindTimeout", bindTimeout);
+      requirePositive("initialBackoff", initialBackoff);
+      requirePositive("maxBackoff", maxBackoff);
+      if (maxBackoff.compareTo(initialBackoff) < 0) {
+        throw new ConfigurationException(
+            "maxBackoff " + maxBackoff + " must not be shorter than initialBackoff " + initialBackoff);
+      }
+      requirePositive("syncTimeout", syncTimeout);
+      requirePositive("unschedulableTimeout", unschedulableTimeout);
+      if (assumedPodTtl.isNegative()) {
+        throw new ConfigurationException("assumedPodTtl must not be negative, was " + assumedPodTtl);
+      }
+      if (!(qps > 0) || Double.isInfinite(qps)) {
+        throw new ConfigurationException("qps must be a positive finite number, was " + qps);
+      }
+      if (burst < 1) {
+        throw new ConfigurationException("burst must be at least 1, was " + burst);
+      }
+      if (parallelBindings < 1) {
+        throw new ConfigurationException("parallelBindings must be at least 1, was " + parallelBindings);
+      }
+      requirePositive("shutdownTimeout", shutdownTimeout);
+      if (leaderElection != null && leaderElection.leaseName().isEmpty()) {
+        requireLeaseName("schedulerName (the default leaseName)", schedulerName);
+      }
+      return new Options(this);
+    }
+
+    private static void requirePositive(String option, Duration value) {
+      if (value.isNegative() || value.isZero()) {
+        throw new ConfigurationException(option + " must be positive, was " + value);
       }
     }
   }

@@ -59,7 +59,7 @@ class ControllerOnFakeClusterTest {
     var decided = new AtomicInteger();
     FinderFunc checkingPolicy =
         (pod, nodes) -> {
-          // The contract: every earlier decision is in the snapshot, whether its binding is still in
+          // The contract: every earlier decision is in nodes(), whether its binding is still in
           // flight, done but not yet watched, or watched.
           int placed = nodes.stream().mapToInt(node -> node.pods().size()).sum();
           if (placed != decided.get()) {
@@ -84,7 +84,7 @@ class ControllerOnFakeClusterTest {
         assertEquals(1, recorder.bound.get("pod-" + i).size(), "pod-" + i + " bound more than once");
         assertEquals(1, nodesSeen.get("pod-" + i).size(), "pod-" + i + " moved between nodes");
       }
-      for (var node : controller.snapshot()) {
+      for (var node : controller.nodes()) {
         assertEquals(2000, node.requested().milliCpu(), node.name() + " is not exactly full");
         assertEquals(20, node.pods().size(), node.name());
       }

@@ -19,7 +19,7 @@ class LifecycleTest {
     try (var client = Client.create(fakeOptions())) {
       var controller = client.newPodController(firstFit());
       assertFalse(controller.isRunning());
-      assertThrows(IllegalStateException.class, controller::snapshot);
+      assertThrows(IllegalStateException.class, controller::nodes);
 
       controller.start();
       assertTrue(controller.isRunning());

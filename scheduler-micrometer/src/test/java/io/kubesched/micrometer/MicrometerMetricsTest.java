@@ -1,22 +1,20 @@
-package io.kubesched.informer;
+package io.kubesched.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.SchedulerMetrics.PendingPods;
+import io.kubesched.api.SchedulerMetrics.Result;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,12 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class MicrometerMetricsTest {
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final SchedulerMetrics metrics = SchedulerMetrics.of(registry);
+  private final MicrometerMetrics metrics = MicrometerMetrics.of(registry);
 
   private Timer timer(String name, String... tags) {
     var timer = registry.find(name).tags(tags).timer();
@@ -56,9 +54,10 @@ class MicrometerMetricsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"scheduled", "unschedulable", "error"})
-  void an_attempt_counts_once_and_is_timed_under_its_result_and_profile(String result) {
-    metrics.attempt("my-scheduler", result, 3_000_000);
+  @EnumSource(Result.class)
+  void an_attempt_counts_once_and_is_timed_under_its_result_and_profile(Result outcome) {
+    metrics.attempt("my-scheduler", outcome, Duration.ofMillis(3));
+    var result = outcome.label();
 
     assertEquals(1, counter(MicrometerMetrics.ATTEMPTS, "result", result, "profile", "my-scheduler"));
     var timer = timer(MicrometerMetrics.ATTEMPT_DURATION, "result", result, "profile", "my-scheduler");
@@ -68,10 +67,10 @@ class MicrometerMetricsTest {
 
   @Test
   void attempts_of_other_profiles_and_results_are_series_of_their_own() {
-    metrics.attempt("a", SchedulerMetrics.SCHEDULED, 1);
-    metrics.attempt("a", SchedulerMetrics.SCHEDULED, 2);
-    metrics.attempt("a", SchedulerMetrics.ERROR, 4);
-    metrics.attempt("b", SchedulerMetrics.SCHEDULED, 8);
+    metrics.attempt("a", Result.SCHEDULED, Duration.ofNanos(1));
+    metrics.attempt("a", Result.SCHEDULED, Duration.ofNanos(2));
+    metrics.attempt("a", Result.ERROR, Duration.ofNanos(4));
+    metrics.attempt("b", Result.SCHEDULED, Duration.ofNanos(8));
 
     assertEquals(2, counter(MicrometerMetrics.ATTEMPTS, "result", "scheduled", "profile", "a"));
     assertEquals(1, counter(MicrometerMetrics.ATTEMPTS, "result", "error", "profile", "a"));
@@ -85,8 +84,8 @@ class MicrometerMetricsTest {
 
   @Test
   void the_algorithm_duration_is_one_series_without_labels() {
-    metrics.algorithm(5_000_000);
-    metrics.algorithm(7_000_000);
+    metrics.algorithm(Duration.ofMillis(5));
+    metrics.algorithm(Duration.ofMillis(7));
 
     var timers = registry.find(MicrometerMetrics.ALGORITHM_DURATION).timers();
     assertEquals(1, timers.size());
@@ -109,7 +108,7 @@ class MicrometerMetricsTest {
   @ParameterizedTest
   @MethodSource("attemptLabels")
   void a_bound_pod_records_its_end_to_end_latency_under_its_attempt_count(int attempts, String label) {
-    metrics.scheduled(attempts, Duration.ofSeconds(90).toNanos());
+    metrics.scheduled(attempts, Duration.ofSeconds(90));
 
     var sli = registry.find(MicrometerMetrics.SLI_DURATION).timers();
     assertEquals(1, sli.size(), "one series");
@@ -125,9 +124,9 @@ class MicrometerMetricsTest {
 
   @Test
   void a_bind_is_timed_as_kube_schedulers_bind_extension_point() {
-    metrics.bound("my-scheduler", 2_000_000, true);
-    metrics.bound("my-scheduler", 30_000_000, false);
-    metrics.bound("my-scheduler", 4_000_000, true);
+    metrics.bound("my-scheduler", Duration.ofMillis(2), true);
+    metrics.bound("my-scheduler", Duration.ofMillis(30), false);
+    metrics.bound("my-scheduler", Duration.ofMillis(4), true);
 
     var ok =
         timer(
@@ -144,40 +143,33 @@ class MicrometerMetricsTest {
   }
 
   @Test
-  void the_queue_gauges_follow_their_supplier() {
-    var depths = new AtomicReference<Map<String, Integer>>(Map.of("active", 3, "backoff", 1));
-    metrics.queueDepths(depths::get);
+  void the_queue_gauges_and_the_total_follow_their_supplier() {
+    var pending = new AtomicReference<>(new PendingPods(3, 1, 0, 0));
+    metrics.pendingPods(pending::get);
 
     assertEquals(3, gauge(MicrometerMetrics.PENDING_PODS, "queue", "active"));
     assertEquals(1, gauge(MicrometerMetrics.PENDING_PODS, "queue", "backoff"));
-    assertEquals(0, gauge(MicrometerMetrics.PENDING_PODS, "queue", "unschedulable"), "missing reads 0");
+    assertEquals(0, gauge(MicrometerMetrics.PENDING_PODS, "queue", "unschedulable"));
+    assertEquals(0, gauge(MicrometerMetrics.PENDING_PODS, "queue", "gated"));
+    assertEquals(4, gauge(MicrometerMetrics.ALL_PENDING_PODS));
 
-    assertEquals(0, gauge(MicrometerMetrics.PENDING_PODS, "queue", "gated"), "missing reads 0");
-
-    depths.set(Map.of("active", 0, "backoff", 2, "unschedulable", 7, "gated", 9, "nominated", 4));
+    pending.set(new PendingPods(0, 2, 7, 9));
 
     assertEquals(0, gauge(MicrometerMetrics.PENDING_PODS, "queue", "active"));
     assertEquals(2, gauge(MicrometerMetrics.PENDING_PODS, "queue", "backoff"));
     assertEquals(7, gauge(MicrometerMetrics.PENDING_PODS, "queue", "unschedulable"));
     assertEquals(9, gauge(MicrometerMetrics.PENDING_PODS, "queue", "gated"));
-    assertEquals(4, registry.find(MicrometerMetrics.PENDING_PODS).gauges().size(), "nominated is ignored");
-  }
-
-  @Test
-  void the_pending_pods_gauge_follows_its_supplier() {
-    var pending = new AtomicInteger(4);
-    metrics.pendingPods(pending::get);
-    assertEquals(4, gauge(MicrometerMetrics.ALL_PENDING_PODS));
-
-    pending.set(11);
-    assertEquals(11, gauge(MicrometerMetrics.ALL_PENDING_PODS));
+    assertEquals(18, gauge(MicrometerMetrics.ALL_PENDING_PODS));
+    assertEquals(4, registry.find(MicrometerMetrics.PENDING_PODS).gauges().size(), "one series per queue");
+    assertNull(
+        registry.find(MicrometerMetrics.PENDING_PODS).tag("queue", "all").gauge(),
+        "the total is a metric of its own, not a queue that would double every sum");
   }
 
   @Test
   void a_gauge_keeps_reading_a_supplier_nothing_else_holds() throws InterruptedException {
-    var counts = new HashMap<String, Integer>(Map.of("active", 5));
-    metrics.queueDepths(() -> Map.copyOf(counts));
-    metrics.pendingPods(() -> counts.get("active") + 1);
+    var active = new AtomicInteger(5);
+    metrics.pendingPods(() -> new PendingPods(active.get(), 1, 0, 0));
 
     for (int i = 0; i < 3; i++) {
       System.gc();
@@ -190,27 +182,34 @@ class MicrometerMetricsTest {
 
   @Test
   void a_second_controller_on_the_same_registry_cannot_take_over_the_gauges_until_the_first_closes() {
-    metrics.queueDepths(() -> Map.of("active", 1));
-    metrics.pendingPods(() -> 1);
-    var second = SchedulerMetrics.of(registry);
+    metrics.pendingPods(() -> new PendingPods(1, 0, 0, 0));
+    var second = MicrometerMetrics.of(registry);
 
-    var queues = assertThrows(IllegalStateException.class, () -> second.queueDepths(Map::of));
-    assertTrue(queues.getMessage().contains(MicrometerMetrics.PENDING_PODS), queues.getMessage());
-    assertThrows(IllegalStateException.class, () -> second.pendingPods(() -> 2));
-    assertThrows(IllegalStateException.class, () -> metrics.pendingPods(() -> 3));
+    var refused =
+        assertThrows(IllegalStateException.class, () -> second.pendingPods(() -> new PendingPods(2, 0, 0, 0)));
+    assertTrue(refused.getMessage().contains(MicrometerMetrics.PENDING_PODS), refused.getMessage());
+    assertThrows(IllegalStateException.class, () -> metrics.pendingPods(() -> new PendingPods(3, 0, 0, 0)));
+    assertEquals(1, gauge(MicrometerMetrics.PENDING_PODS, "queue", "active"), "the first one still reads");
 
     metrics.close();
-    second.queueDepths(() -> Map.of("active", 2));
-    second.pendingPods(() -> 2);
+    second.pendingPods(() -> new PendingPods(2, 0, 0, 0));
     assertEquals(2, gauge(MicrometerMetrics.PENDING_PODS, "queue", "active"));
     assertEquals(2, gauge(MicrometerMetrics.ALL_PENDING_PODS));
   }
 
   @Test
+  void a_refused_registration_registers_no_gauge_at_all() {
+    // Only the total is taken: the per-queue gauges must not be registered half-way either.
+    registry.gauge(MicrometerMetrics.ALL_PENDING_PODS, 42);
+
+    assertThrows(IllegalStateException.class, () -> metrics.pendingPods(() -> new PendingPods(1, 0, 0, 0)));
+    assertEquals(List.of(), List.copyOf(registry.find(MicrometerMetrics.PENDING_PODS).gauges()));
+  }
+
+  @Test
   void closing_removes_the_gauges_and_keeps_the_cumulative_meters() {
-    metrics.attempt("p", SchedulerMetrics.SCHEDULED, 1);
-    metrics.queueDepths(() -> Map.of("active", 1));
-    metrics.pendingPods(() -> 1);
+    metrics.attempt("p", Result.SCHEDULED, Duration.ofNanos(1));
+    metrics.pendingPods(() -> new PendingPods(1, 0, 0, 0));
 
     metrics.close();
     metrics.close();
@@ -246,10 +245,10 @@ class MicrometerMetricsTest {
   @MethodSource("timersAndKubeBuckets")
   void every_timer_has_kube_schedulers_bucket_bounds(
       String name, List<Duration> kubeBuckets, double startSeconds, int count) {
-    metrics.attempt("p", SchedulerMetrics.SCHEDULED, 1);
-    metrics.algorithm(1);
-    metrics.scheduled(1, 1);
-    metrics.bound("p", 1, true);
+    metrics.attempt("p", Result.SCHEDULED, Duration.ofNanos(1));
+    metrics.algorithm(Duration.ofNanos(1));
+    metrics.scheduled(1, Duration.ofNanos(1));
+    metrics.bound("p", Duration.ofNanos(1), true);
 
     var bounds =
         Arrays.stream(timer(name).takeSnapshot().histogramCounts())
@@ -267,7 +266,7 @@ class MicrometerMetricsTest {
 
   @Test
   void a_value_lands_in_the_first_kube_bucket_that_holds_it() {
-    metrics.attempt("p", SchedulerMetrics.SCHEDULED, Duration.ofMillis(3).toNanos());
+    metrics.attempt("p", Result.SCHEDULED, Duration.ofMillis(3));
 
     var counts = timer(MicrometerMetrics.ATTEMPT_DURATION).takeSnapshot().histogramCounts();
     for (var bucket : counts) {
@@ -280,69 +279,48 @@ class MicrometerMetricsTest {
     }
   }
 
-  @Test
-  void no_registry_means_no_metrics() {
-    assertSame(SchedulerMetrics.NONE, SchedulerMetrics.of(null));
-  }
-
-  @Test
-  void a_meter_registry_gives_micrometer_metrics() {
-    assertInstanceOf(MicrometerMetrics.class, metrics);
-  }
-
-  @Test
-  void anything_else_than_a_meter_registry_is_refused_by_name() {
-    var e = assertThrows(IllegalArgumentException.class, () -> SchedulerMetrics.of("registry"));
-    assertTrue(e.getMessage().contains("java.lang.String"), e.getMessage());
-    assertTrue(e.getMessage().contains("MeterRegistry"), e.getMessage());
-  }
-
   interface Call {
-    void on(SchedulerMetrics metrics);
+    void on(MicrometerMetrics metrics);
   }
 
   static Stream<Arguments> badCalls() {
     return Stream.of(
         Arguments.of(
-            Named.of("a blank profile", (Call) m -> m.attempt(" ", "scheduled", 1)), "profile", "' '"),
+            Named.of("a blank profile", (Call) m -> m.attempt(" ", Result.SCHEDULED, Duration.ZERO)),
+            "profile",
+            "' '"),
         Arguments.of(
-            Named.of("an unknown result", (Call) m -> m.attempt("p", "sucess", 1)), "result", "sucess"),
-        Arguments.of(
-            Named.of("kube's preemption result", (Call) m -> m.attempt("p", "waiting_on_preemption", 1)),
-            "result",
-            "waiting_on_preemption"),
-        Arguments.of(
-            Named.of("a negative attempt duration", (Call) m -> m.attempt("p", "error", -1)),
+            Named.of("a negative attempt duration", (Call) m -> m.attempt("p", Result.ERROR, Duration.ofNanos(-1))),
             "attempt duration",
-            "-1"),
+            "-"),
         Arguments.of(
-            Named.of("a negative algorithm duration", (Call) m -> m.algorithm(-5)),
+            Named.of("a negative algorithm duration", (Call) m -> m.algorithm(Duration.ofMillis(-5))),
             "algorithm duration",
-            "-5"),
+            "-0.005"),
+        Arguments.of(Named.of("zero attempts", (Call) m -> m.scheduled(0, Duration.ZERO)), "attempts", "0"),
         Arguments.of(
-            Named.of("zero attempts", (Call) m -> m.scheduled(0, 1)), "attempts", "0"),
-        Arguments.of(
-            Named.of("a negative end-to-end time", (Call) m -> m.scheduled(1, -2)),
+            Named.of("a negative end-to-end time", (Call) m -> m.scheduled(1, Duration.ofSeconds(-2))),
             "since first queued",
             "-2"),
         Arguments.of(
-            Named.of("a blank bind profile", (Call) m -> m.bound("", 1, true)), "profile", "''"),
+            Named.of("a blank bind profile", (Call) m -> m.bound("", Duration.ZERO, true)), "profile", "''"),
         Arguments.of(
-            Named.of("a negative bind duration", (Call) m -> m.bound("p", -3, false)),
+            Named.of("a negative bind duration", (Call) m -> m.bound("p", Duration.ofSeconds(-3), false)),
             "bind duration",
             "-3"));
   }
 
   @ParameterizedTest
   @MethodSource("badCalls")
-  void a_bad_argument_is_refused_naming_it_with_or_without_a_registry(
-      Call call, String thing, String value) {
-    for (var target : List.of(metrics, SchedulerMetrics.NONE)) {
-      var e = assertThrows(IllegalArgumentException.class, () -> call.on(target), target::toString);
-      assertTrue(e.getMessage().contains(thing), e.getMessage());
-      assertTrue(e.getMessage().contains(value), e.getMessage());
-    }
+  void a_bad_argument_is_refused_naming_it_and_records_nothing(Call call, String thing, String value) {
+    var e = assertThrows(IllegalArgumentException.class, () -> call.on(metrics));
+    assertTrue(e.getMessage().contains(thing), e.getMessage());
+    assertTrue(e.getMessage().contains(value), e.getMessage());
+    assertEquals(0, registry.find(MicrometerMetrics.ATTEMPTS).counters().size(), "nothing recorded on refusal");
+    assertEquals(0, registry.find(MicrometerMetrics.SLI_DURATION).timers().size(), "nothing recorded on refusal");
     assertEquals(
-        0, registry.find(MicrometerMetrics.ATTEMPTS).counters().size(), "nothing recorded on refusal");
+        0, registry.find(MicrometerMetrics.EXTENSION_POINT_DURATION).timers().size(), "nothing recorded on refusal");
+    assertEquals(0, timer(MicrometerMetrics.ALGORITHM_DURATION).count(), "nothing recorded on refusal");
+    assertEquals(0, registry.find(MicrometerMetrics.POD_ATTEMPTS).summary().count(), "nothing recorded on refusal");
   }
 }

@@ -1,14 +1,15 @@
-package io.kubesched.informer;
+package io.kubesched.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.SchedulerMetrics.PendingPods;
+import io.kubesched.api.SchedulerMetrics.Result;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -26,10 +27,9 @@ import net.jqwik.api.statistics.Statistics;
 class MicrometerMetricsProperties {
 
   private static final List<String> PROFILES = List.of("a", "b");
-  private static final List<String> RESULTS =
-      List.of(SchedulerMetrics.SCHEDULED, SchedulerMetrics.UNSCHEDULABLE, SchedulerMetrics.ERROR);
+  private static final List<Result> RESULTS = List.of(Result.values());
 
-  record Attempt(String profile, String result, long nanos) {}
+  record Attempt(String profile, Result result, long nanos) {}
 
   @Provide
   Arbitrary<List<Attempt>> attempts() {
@@ -45,8 +45,8 @@ class MicrometerMetricsProperties {
   @Property(tries = 300)
   void each_series_counts_and_sums_exactly_its_own_attempts(@ForAll("attempts") List<Attempt> calls) {
     var registry = new SimpleMeterRegistry();
-    var metrics = SchedulerMetrics.of(registry);
-    calls.forEach(c -> metrics.attempt(c.profile(), c.result(), c.nanos()));
+    var metrics = MicrometerMetrics.of(registry);
+    calls.forEach(c -> metrics.attempt(c.profile(), c.result(), Duration.ofNanos(c.nanos())));
 
     int absent = 0;
     for (var profile : PROFILES) {
@@ -55,7 +55,7 @@ class MicrometerMetricsProperties {
             calls.stream()
                 .filter(c -> c.profile().equals(profile) && c.result().equals(result))
                 .toList();
-        var tags = new String[] {"profile", profile, "result", result};
+        var tags = new String[] {"profile", profile, "result", result.label()};
         var counter = registry.find(MicrometerMetrics.ATTEMPTS).tags(tags).counter();
         var timer = registry.find(MicrometerMetrics.ATTEMPT_DURATION).tags(tags).timer();
         if (mine.isEmpty()) {
@@ -93,7 +93,7 @@ class MicrometerMetricsProperties {
   void a_duration_is_counted_in_every_kube_bucket_that_holds_it_and_in_no_other(
       @ForAll("durations") long nanos) {
     var registry = new SimpleMeterRegistry();
-    SchedulerMetrics.of(registry).attempt("p", SchedulerMetrics.SCHEDULED, nanos);
+    MicrometerMetrics.of(registry).attempt("p", Result.SCHEDULED, Duration.ofNanos(nanos));
 
     var counts =
         registry.find(MicrometerMetrics.ATTEMPT_DURATION).timer().takeSnapshot().histogramCounts();
@@ -128,8 +128,8 @@ class MicrometerMetricsProperties {
   void the_end_to_end_series_together_count_every_bound_pod_in_at_most_fifteen_series(
       @ForAll("attemptCounts") List<Integer> attempts) {
     var registry = new SimpleMeterRegistry();
-    var metrics = SchedulerMetrics.of(registry);
-    attempts.forEach(a -> metrics.scheduled(a, 1));
+    var metrics = MicrometerMetrics.of(registry);
+    attempts.forEach(a -> metrics.scheduled(a, Duration.ofNanos(1)));
 
     var sli = registry.find(MicrometerMetrics.SLI_DURATION).timers();
     assertEquals(attempts.size(), sli.stream().mapToLong(t -> t.count()).sum());
@@ -152,37 +152,40 @@ class MicrometerMetricsProperties {
   }
 
   @Provide
-  Arbitrary<Map<String, Integer>> depths() {
-    return Arbitraries.maps(
-            Arbitraries.of("active", "backoff", "unschedulable", "gated", "nominated"),
-            Arbitraries.integers().between(0, 5))
-        .ofMaxSize(5);
+  Arbitrary<PendingPods> pending() {
+    var count = Arbitraries.integers().between(0, 5);
+    return Combinators.combine(count, count, count, count).as(PendingPods::new);
   }
 
   @Property(tries = 200)
-  void the_queue_gauges_read_what_the_supplier_says_now(
-      @ForAll("depths") Map<String, Integer> before, @ForAll("depths") Map<String, Integer> after) {
+  void the_pending_gauges_read_what_the_supplier_says_now(
+      @ForAll("pending") PendingPods before, @ForAll("pending") PendingPods after) {
     var registry = new SimpleMeterRegistry();
-    var current = new HashMap<>(before);
-    SchedulerMetrics.of(registry).queueDepths(() -> Map.copyOf(current));
-    current.clear();
-    current.putAll(after);
+    var current = new AtomicReference<>(before);
+    MicrometerMetrics.of(registry).pendingPods(current::get);
+    current.set(after);
 
-    for (var queue : List.of("active", "backoff", "unschedulable", "gated")) {
-      assertEquals(
-          (double) after.getOrDefault(queue, 0),
-          registry.find(MicrometerMetrics.PENDING_PODS).tag("queue", queue).gauge().value());
-    }
-    var keys =
-        after.size() == 5
-            ? "all and an extra queue"
-            : after.containsKey("nominated") ? "extra, some missing" : "some missing";
-    Statistics.label("keys").collect(keys);
-    Statistics.label("keys")
+    assertEquals(after.active(), gauge(registry, "active"));
+    assertEquals(after.backoff(), gauge(registry, "backoff"));
+    assertEquals(after.unschedulable(), gauge(registry, "unschedulable"));
+    assertEquals(after.gated(), gauge(registry, "gated"));
+    assertEquals(after.total(), registry.find(MicrometerMetrics.ALL_PENDING_PODS).gauge().value());
+    var queuesInUse =
+        (after.active() > 0 ? 1 : 0)
+            + (after.backoff() > 0 ? 1 : 0)
+            + (after.unschedulable() > 0 ? 1 : 0)
+            + (after.gated() > 0 ? 1 : 0);
+    Statistics.label("queues in use")
+        .collect(queuesInUse == 0 ? "none" : queuesInUse == 4 ? "all" : "some");
+    Statistics.label("queues in use")
         .coverage(c -> {
-          c.check("all and an extra queue").count(n -> n > 0);
-          c.check("extra, some missing").count(n -> n > 0);
-          c.check("some missing").count(n -> n > 0);
+          c.check("none").count(n -> n > 0);
+          c.check("some").count(n -> n > 0);
+          c.check("all").count(n -> n > 0);
         });
+  }
+
+  private static double gauge(SimpleMeterRegistry registry, String queue) {
+    return registry.find(MicrometerMetrics.PENDING_PODS).tag("queue", queue).gauge().value();
   }
 }

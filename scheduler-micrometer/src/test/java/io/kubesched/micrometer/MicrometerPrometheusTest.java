@@ -1,8 +1,10 @@
-package io.kubesched.informer;
+package io.kubesched.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.SchedulerMetrics.PendingPods;
+import io.kubesched.api.SchedulerMetrics.Result;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -31,14 +33,13 @@ class MicrometerPrometheusTest {
 
   @BeforeEach
   void recordOneOfEach() {
-    var metrics = SchedulerMetrics.of(registry);
-    metrics.attempt("my-scheduler", SchedulerMetrics.SCHEDULED, Duration.ofMillis(3).toNanos());
-    metrics.attempt("my-scheduler", SchedulerMetrics.UNSCHEDULABLE, Duration.ofMillis(1).toNanos());
-    metrics.algorithm(Duration.ofMillis(2).toNanos());
-    metrics.scheduled(2, Duration.ofSeconds(1).toNanos());
-    metrics.bound("my-scheduler", Duration.ofMillis(1).toNanos(), true);
-    metrics.queueDepths(() -> Map.of("active", 3, "backoff", 2, "unschedulable", 1, "gated", 4));
-    metrics.pendingPods(() -> 6);
+    var metrics = MicrometerMetrics.of(registry);
+    metrics.attempt("my-scheduler", Result.SCHEDULED, Duration.ofMillis(3));
+    metrics.attempt("my-scheduler", Result.UNSCHEDULABLE, Duration.ofMillis(1));
+    metrics.algorithm(Duration.ofMillis(2));
+    metrics.scheduled(2, Duration.ofSeconds(1));
+    metrics.bound("my-scheduler", Duration.ofMillis(1), true);
+    metrics.pendingPods(() -> new PendingPods(3, 2, 1, 4));
     samples = parse(registry.scrape());
   }
 
@@ -86,7 +87,7 @@ class MicrometerPrometheusTest {
     assertEquals(2, value("scheduler_pending_pods", Map.of("queue", "backoff")));
     assertEquals(1, value("scheduler_pending_pods", Map.of("queue", "unschedulable")));
     assertEquals(4, value("scheduler_pending_pods", Map.of("queue", "gated")));
-    assertEquals(6, value("kubesched_pending_pods", Map.of()));
+    assertEquals(10, value("kubesched_pending_pods", Map.of()));
     assertEquals(1, value("scheduler_pod_scheduling_attempts_count", Map.of()));
     assertEquals(2, value("scheduler_pod_scheduling_attempts_sum", Map.of()));
   }

@@ -1,5 +1,6 @@
-package io.kubesched.informer;
+package io.kubesched.micrometer;
 
+import io.kubesched.api.SchedulerMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -8,18 +9,24 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
- * {@link SchedulerMetrics} recorded into a Micrometer {@link MeterRegistry}, under kube-scheduler's metric
+ * {@link SchedulerMetrics} recorded into a Micrometer {@link MeterRegistry} under kube-scheduler's metric
  * names (pkg/scheduler/metrics/metrics.go), labels and bucket bounds, so that dashboards and alerts made for
- * kube-scheduler read this scheduler too.
+ * kube-scheduler read this scheduler too. Hand it to the controller's options:
+ *
+ * <pre>{@code
+ * Options.builder().metrics(MicrometerMetrics.of(registry)).build()
+ * }</pre>
  *
  * <p>Names are given in Micrometer's dotted form without unit or {@code _total}: Micrometer's Prometheus
  * naming convention adds {@code _seconds} to timers (whose base unit is seconds there) and the registry adds
@@ -47,18 +54,30 @@ import java.util.function.Supplier;
  *
  * <p>Timers publish a percentile histogram over kube-scheduler's bucket range plus kube-scheduler's own
  * bucket bounds as service-level objectives, so the exposed {@code le} values include every kube-scheduler
- * bound. Thread-safe.
+ * bound.
+ *
+ * <p>One instance serves one controller at a time: the gauges of a second controller on the same registry
+ * are refused until the first one's are {@linkplain #close() closed}, because Micrometer would silently
+ * keep reading the first one's queue. Counters and timers are shared and carry on. Thread-safe.
  */
-final class MicrometerMetrics implements SchedulerMetrics {
+public final class MicrometerMetrics implements SchedulerMetrics {
 
-  static final String ATTEMPTS = "scheduler.schedule.attempts";
-  static final String ATTEMPT_DURATION = "scheduler.scheduling.attempt.duration";
-  static final String ALGORITHM_DURATION = "scheduler.scheduling.algorithm.duration";
-  static final String SLI_DURATION = "scheduler.pod.scheduling.sli.duration";
-  static final String POD_ATTEMPTS = "scheduler.pod.scheduling.attempts";
-  static final String EXTENSION_POINT_DURATION = "scheduler.framework.extension.point.duration";
-  static final String PENDING_PODS = "scheduler.pending.pods";
-  static final String ALL_PENDING_PODS = "kubesched.pending.pods";
+  /** {@code scheduler_schedule_attempts_total}. */
+  public static final String ATTEMPTS = "scheduler.schedule.attempts";
+  /** {@code scheduler_scheduling_attempt_duration_seconds}. */
+  public static final String ATTEMPT_DURATION = "scheduler.scheduling.attempt.duration";
+  /** {@code scheduler_scheduling_algorithm_duration_seconds}. */
+  public static final String ALGORITHM_DURATION = "scheduler.scheduling.algorithm.duration";
+  /** {@code scheduler_pod_scheduling_sli_duration_seconds}. */
+  public static final String SLI_DURATION = "scheduler.pod.scheduling.sli.duration";
+  /** {@code scheduler_pod_scheduling_attempts}. */
+  public static final String POD_ATTEMPTS = "scheduler.pod.scheduling.attempts";
+  /** {@code scheduler_framework_extension_point_duration_seconds}. */
+  public static final String EXTENSION_POINT_DURATION = "scheduler.framework.extension.point.duration";
+  /** {@code scheduler_pending_pods}. */
+  public static final String PENDING_PODS = "scheduler.pending.pods";
+  /** {@code kubesched_pending_pods}. */
+  public static final String ALL_PENDING_PODS = "kubesched.pending.pods";
 
   /** kube-scheduler's buckets for attempts and the algorithm: 1 ms doubling 15 times. */
   static final List<Duration> ATTEMPT_BUCKETS = doubling(Duration.ofMillis(1), 15);
@@ -75,7 +94,10 @@ final class MicrometerMetrics implements SchedulerMetrics {
   /** From this many attempts on, the SLI label is "15+", as kube-scheduler bounds its cardinality. */
   static final int ATTEMPTS_LABEL_CAP = 15;
 
-  private record Outcome(String profile, String result) {}
+  /** kube-scheduler's {@code queue} label values, each with how to read its count. */
+  private static final Map<String, ToIntFunction<PendingPods>> QUEUES = queues();
+
+  private record Outcome(String profile, Result result) {}
 
   private record Bind(String profile, boolean success) {}
 
@@ -104,17 +126,15 @@ final class MicrometerMetrics implements SchedulerMetrics {
   }
 
   /**
-   * Metrics recorded into {@code registry}.
+   * Metrics recorded into {@code registry}. Registers the algorithm timer and the attempts summary at
+   * once; the other meters when first recorded, the gauges when a controller starts.
    *
-   * @throws IllegalArgumentException if {@code registry} is not a {@link MeterRegistry}
+   * @param registry where to record; any Micrometer registry (a Prometheus one exposes kube-scheduler's
+   *     names exactly)
+   * @return metrics for one controller at a time
    */
-  static SchedulerMetrics over(Object registry) {
-    if (!(registry instanceof MeterRegistry meters)) {
-      throw new IllegalArgumentException(
-          "registry must be an io.micrometer.core.instrument.MeterRegistry: "
-              + registry.getClass().getName());
-    }
-    return new MicrometerMetrics(meters);
+  public static MicrometerMetrics of(MeterRegistry registry) {
+    return new MicrometerMetrics(Objects.requireNonNull(registry, "registry"));
   }
 
   /** The SLI's {@code attempts} label: the count up to 14, then "15+". */
@@ -122,18 +142,20 @@ final class MicrometerMetrics implements SchedulerMetrics {
     return attempts >= ATTEMPTS_LABEL_CAP ? ATTEMPTS_LABEL_CAP + "+" : Integer.toString(attempts);
   }
 
+  /** @throws IllegalArgumentException if {@code took} is negative */
   @Override
-  public void algorithm(long nanos) {
-    algorithm.record(MetricsArguments.duration("algorithm duration", nanos), TimeUnit.NANOSECONDS);
+  public void algorithm(Duration took) {
+    algorithm.record(nonNegative("algorithm duration", took));
   }
 
+  /** @throws IllegalArgumentException if {@code profile} is blank or {@code took} negative */
   @Override
-  public void attempt(String profile, String result, long attemptNanos) {
-    var key = new Outcome(MetricsArguments.profile(profile), MetricsArguments.result(result));
-    MetricsArguments.duration("attempt duration", attemptNanos);
+  public void attempt(String profile, Result result, Duration took) {
+    var key = new Outcome(profile(profile), Objects.requireNonNull(result, "result"));
+    nonNegative("attempt duration", took);
     var meters = attempts.computeIfAbsent(key, this::attemptMeters);
     meters.count().increment();
-    meters.duration().record(attemptNanos, TimeUnit.NANOSECONDS);
+    meters.duration().record(took);
   }
 
   private Meters attemptMeters(Outcome key) {
@@ -142,24 +164,27 @@ final class MicrometerMetrics implements SchedulerMetrics {
             .description(
                 "Attempts to schedule pods by result: unschedulable is the pod's doing, error the"
                     + " scheduler's")
-            .tag("result", key.result())
+            .tag("result", key.result().label())
             .tag("profile", key.profile())
             .register(registry);
     var duration =
         histogram(Timer.builder(ATTEMPT_DURATION), ATTEMPT_BUCKETS)
             .description("How long one scheduling attempt took, policy and bind included")
-            .tag("result", key.result())
+            .tag("result", key.result().label())
             .tag("profile", key.profile())
             .register(registry);
     return new Meters(count, duration);
   }
 
+  /** @throws IllegalArgumentException if {@code attempts} is below 1 or the duration negative */
   @Override
-  public void scheduled(int attempts, long sinceFirstQueuedNanos) {
-    var label = attemptsLabel(MetricsArguments.attempts(attempts));
-    MetricsArguments.duration("time since first queued", sinceFirstQueuedNanos);
+  public void scheduled(int attempts, Duration sinceFirstQueued) {
+    if (attempts < 1) {
+      throw new IllegalArgumentException("attempts must be at least 1: " + attempts);
+    }
+    nonNegative("time since first queued", sinceFirstQueued);
     sli.computeIfAbsent(
-            label,
+            attemptsLabel(attempts),
             l ->
                 histogram(Timer.builder(SLI_DURATION), SLI_BUCKETS)
                     .description(
@@ -167,14 +192,15 @@ final class MicrometerMetrics implements SchedulerMetrics {
                             + " attempts")
                     .tag("attempts", l)
                     .register(registry))
-        .record(sinceFirstQueuedNanos, TimeUnit.NANOSECONDS);
+        .record(sinceFirstQueued);
     podAttempts.record(attempts);
   }
 
+  /** @throws IllegalArgumentException if {@code profile} is blank or {@code took} negative */
   @Override
-  public void bound(String profile, long bindNanos, boolean success) {
-    var key = new Bind(MetricsArguments.profile(profile), success);
-    MetricsArguments.duration("bind duration", bindNanos);
+  public void bound(String profile, Duration took, boolean success) {
+    var key = new Bind(profile(profile), success);
+    nonNegative("bind duration", took);
     binds
         .computeIfAbsent(
             key,
@@ -185,42 +211,47 @@ final class MicrometerMetrics implements SchedulerMetrics {
                     .tag("status", k.success() ? "Success" : "Error")
                     .tag("profile", k.profile())
                     .register(registry))
-        .record(bindNanos, TimeUnit.NANOSECONDS);
+        .record(took);
   }
 
+  /**
+   * Registers {@value #PENDING_PODS} per queue ({@code active}, {@code backoff}, {@code unschedulable},
+   * {@code gated}) and {@value #ALL_PENDING_PODS}, each reading {@code pending} whenever the registry is
+   * read, on the reader's thread.
+   *
+   * @throws IllegalStateException if these gauges are registered already, by this or another controller's
+   *     metrics on the same registry that was not closed; nothing is registered then
+   */
   @Override
-  public synchronized void queueDepths(Supplier<Map<String, Integer>> depths) {
-    Objects.requireNonNull(depths, "depths");
-    var queues = List.of(QUEUE_ACTIVE, QUEUE_BACKOFF, QUEUE_UNSCHEDULABLE, QUEUE_GATED);
-    for (var queue : queues) {
+  public synchronized void pendingPods(Supplier<PendingPods> pending) {
+    Objects.requireNonNull(pending, "pending");
+    for (var queue : QUEUES.keySet()) {
       requireUnregistered(PENDING_PODS, "queue", queue);
     }
-    for (var queue : queues) {
-      gauges.add(
-          gauge(
-              Gauge.builder(
-                      PENDING_PODS,
-                      depths,
-                      d -> d.get().getOrDefault(queue, 0))
-                  .description("Pods waiting to be scheduled, by queue")
-                  .tag("queue", queue)));
-    }
-  }
-
-  @Override
-  public synchronized void pendingPods(Supplier<Integer> pending) {
-    Objects.requireNonNull(pending, "pending");
     requireUnregistered(ALL_PENDING_PODS);
+    QUEUES.forEach(
+        (queue, count) ->
+            gauges.add(
+                gauge(
+                    Gauge.builder(PENDING_PODS, pending, p -> count.applyAsInt(p.get()))
+                        .description("Pods waiting to be scheduled, by queue")
+                        .tag("queue", queue))));
     gauges.add(
         gauge(
-            Gauge.builder(ALL_PENDING_PODS, pending, p -> p.get())
+            Gauge.builder(ALL_PENDING_PODS, pending, p -> p.get().total())
                 .description("All pods this scheduler still has to place, wherever they wait")));
   }
 
+  /** Unregisters the gauges; counters and timers stay (they are cumulative). Idempotent. */
   @Override
   public synchronized void close() {
     gauges.forEach(registry::remove);
     gauges.clear();
+  }
+
+  @Override
+  public String toString() {
+    return "MicrometerMetrics[" + registry.getClass().getSimpleName() + "]";
   }
 
   /**
@@ -241,6 +272,29 @@ final class MicrometerMetrics implements SchedulerMetrics {
   /** Held strongly: Micrometer keeps only a weak reference by default, and a lambda has no other owner. */
   private Gauge gauge(Gauge.Builder<?> builder) {
     return builder.strongReference(true).register(registry);
+  }
+
+  private static String profile(String profile) {
+    if (profile.isBlank()) {
+      throw new IllegalArgumentException("profile must not be blank: '" + profile + "'");
+    }
+    return profile;
+  }
+
+  private static Duration nonNegative(String what, Duration took) {
+    if (took.isNegative()) {
+      throw new IllegalArgumentException(what + " must not be negative: " + took);
+    }
+    return took;
+  }
+
+  private static Map<String, ToIntFunction<PendingPods>> queues() {
+    var queues = new LinkedHashMap<String, ToIntFunction<PendingPods>>();
+    queues.put("active", PendingPods::active);
+    queues.put("backoff", PendingPods::backoff);
+    queues.put("unschedulable", PendingPods::unschedulable);
+    queues.put("gated", PendingPods::gated);
+    return Collections.unmodifiableMap(queues);
   }
 
   private static Timer.Builder histogram(Timer.Builder timer, List<Duration> kubeBuckets) {
