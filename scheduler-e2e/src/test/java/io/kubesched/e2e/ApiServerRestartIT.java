@@ -40,7 +40,7 @@ class ApiServerRestartIT extends RealClusterTest {
       eventually(
           WAIT,
           "the scheduler's view counts each pod once",
-          () -> controller.snapshot().stream().mapToLong(n -> n.requested().milliCpu()).sum() == 6000);
+          () -> controller.nodes().stream().mapToLong(n -> n.requested().milliCpu()).sum() == 6000);
     }
     recorder.bound.forEach((pod, nodes) -> assertEquals(1, nodes.size(), pod + " bound twice: " + nodes));
     Map<String, Long> perNode =

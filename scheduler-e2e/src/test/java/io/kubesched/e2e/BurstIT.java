@@ -96,8 +96,8 @@ class BurstIT extends RealClusterTest {
       eventually(
           WAIT,
           "the scheduler's view matches the API server's",
-          () -> cacheLoad(controller.snapshot()).equals(apiLoad()));
-      assertEquals(apiLoad(), cacheLoad(controller.snapshot()));
+          () -> cacheLoad(controller.nodes()).equals(apiLoad()));
+      assertEquals(apiLoad(), cacheLoad(controller.nodes()));
     } finally {
       creators.shutdownNow();
     }

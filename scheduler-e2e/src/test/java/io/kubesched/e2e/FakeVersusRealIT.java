@@ -75,7 +75,7 @@ class FakeVersusRealIT extends RealClusterTest {
             () -> recorder.bound.containsKey(name) || recorder.unschedulable.containsKey(name));
         eventually(WAIT, name + " is in the scheduler's view",
             () -> recorder.unschedulable.containsKey(name)
-                || controller.snapshot().stream().anyMatch(n -> n.pods().stream().anyMatch(p -> p.name().equals(name))));
+                || controller.nodes().stream().anyMatch(n -> n.pods().stream().anyMatch(p -> p.name().equals(name))));
       }
     }
     for (int i = 0; i < 30; i++) {

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
 import io.kubesched.facade.FakeClusterFixture.Recorder;
+import io.kubesched.facade.Options;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -41,7 +42,13 @@ class LeaderElectionIT extends RealClusterTest {
     create(admin, node("node-0", "8", "8Gi", "110"));
     var options =
         schedulerOptions()
-            .leaderElection(namespace, SCHEDULER + "-" + namespace, LEASE, RENEW_DEADLINE, RETRY)
+            .leaderElection(
+                Options.LeaderElection.builder()
+                    .lease(namespace, SCHEDULER + "-" + namespace)
+                    .leaseDuration(LEASE)
+                    .renewDeadline(RENEW_DEADLINE)
+                    .retryPeriod(RETRY)
+                    .build())
             .build();
     var before = kubeschedThreads();
     var recorderA = new Recorder();

@@ -101,7 +101,7 @@ class RacesIT extends RealClusterTest {
       eventually(WAIT, "all five wait", () -> recorder.unschedulable.size() == 5);
       admin.nodes().withName("big").delete();
       eventually(WAIT, "the scheduler no longer sees the deleted node",
-          () -> controller.snapshot().stream().noneMatch(n -> n.name().equals("big")));
+          () -> controller.nodes().stream().noneMatch(n -> n.name().equals("big")));
       create(admin, node("big-2", "16", "8Gi", "110"));
       eventually(WAIT, "all five are bound", () -> recorder.bound.size() == 5);
     }

@@ -30,7 +30,7 @@ class SchedulingIT extends RealClusterTest {
       create(admin, node("node-" + i, "2", "8Gi", "110"));
     }
     create(admin, pod(namespace, "theirs", "someone-else", "100m", "64Mi"));
-    create(admin, pod(namespace, "default-scheduled", SchedulingConstants.DEFAULT_SCHEDULER_NAME, "100m", "64Mi"));
+    create(admin, pod(namespace, "default-scheduled", SchedulingConstants.KUBE_SCHEDULER_NAME, "100m", "64Mi"));
     var nodesSeen = new ConcurrentHashMap<String, Set<String>>();
     try (var watch = admin.pods().inNamespace(namespace).watch(recordNodes(nodesSeen));
         var controller = client.newPodController(firstFit(), recorder)) {
@@ -44,7 +44,7 @@ class SchedulingIT extends RealClusterTest {
       eventually(
           WAIT,
           "every node is full in the scheduler's view",
-          () -> controller.snapshot().stream().allMatch(n -> n.requested().milliCpu() == 2000));
+          () -> controller.nodes().stream().allMatch(n -> n.requested().milliCpu() == 2000));
     }
     for (int i = 0; i < 100; i++) {
       assertEquals(1, recorder.bound.get("pod-" + i).size(), "pod-" + i + " bound more than once");
