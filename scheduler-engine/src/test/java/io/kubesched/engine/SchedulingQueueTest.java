@@ -171,7 +171,7 @@ class SchedulingQueueTest {
     clock.advance(INITIAL.plusSeconds(1));
     queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULABLE_TIMEOUT);
 
-    assertEquals(newer, queue.poll(), "newer was queued before the second failure");
+    assertEquals(newer, version(queue.poll()), "newer was queued before the second failure");
   }
 
   // --- TestHighPriorityBackoff ---
