@@ -114,7 +114,7 @@ class ClusterDataInformersTest {
   void a_controller_whose_policy_reads_nothing_watches_none_of_them() throws Exception {
     var settings = ControllerSettings.defaults("a", BindMode.SET_NODE_NAME);
     try (var controller =
-        new SchedulingLoop(client, settings, reading(Set.of()), SchedulingListener.NONE, SchedulerMetrics.NONE)) {
+        new SchedulingLoop(client, settings, Map.of("a", reading(Set.of())), SchedulingListener.NONE, SchedulerMetrics.NONE)) {
       controller.start();
     }
     assertEquals(Set.of(), requested());
