@@ -91,7 +91,9 @@ break_rule "a plugin without a version" validate "Every Maven plugin must have a
 break_rule "examples reach into scheduler-k8s" "compile -pl examples -am" "which does not export it to module io.kubesched.examples" \
   use_in_example "requires io.kubesched.k8s;" "io.kubesched.k8s.KubeConnections.fake();"
 break_rule "examples reach past the facade" "compile -pl examples -am" "package io.kubesched.informer is not visible" \
-  use_in_example "" "io.kubesched.informer.Snapshots.class.getName();"
+  use_in_example "" "io.kubesched.informer.NodeListing.class.getName();"
+break_rule "examples require the loop's module" "compile -pl examples -am" "which does not export it to module io.kubesched.examples" \
+  use_in_example "requires io.kubesched.informer;" "io.kubesched.informer.NodeListing.class.getName();"
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]
