@@ -11,6 +11,7 @@ import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.SchedulingReporter;
 import io.kubesched.binder.TokenBucket;
 import io.kubesched.engine.Ticker;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -252,7 +253,7 @@ public final class SchedulingLoop implements AutoCloseable {
       }
       drain(binders, deadline, "Bindings still in flight after " + timeout + "; interrupting them");
       drain(reports, deadline, "Reports still waiting after " + timeout + "; dropping them");
-      listener.close(java.time.Duration.ofMillis(remainingMillis(deadline) + 1000));
+      listener.close(Duration.ofMillis(remainingMillis(deadline) + 1000));
     } catch (InterruptedException e) {
       binders.shutdownNow();
       reports.shutdownNow();

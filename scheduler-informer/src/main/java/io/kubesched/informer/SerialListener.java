@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +26,7 @@ final class SerialListener implements SchedulingListener {
 
   private final SchedulingListener delegate;
   private final ExecutorService thread;
-  private volatile @org.jspecify.annotations.Nullable Thread runner;
+  private volatile @Nullable Thread runner;
 
   /** @param name the scheduler's name, for the thread's */
   SerialListener(SchedulingListener delegate, String name) {
