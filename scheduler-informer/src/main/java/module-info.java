@@ -1,6 +1,6 @@
 /**
  * The scheduling loop: informers on nodes and pods, a queue of pods to place, a worker that asks the
- * {@link io.kubesched.api.FinderFunc} and binds.
+ * {@link io.kubesched.api.FinderFunc} and binds. Internal: exported to the facade (and the benchmarks) only.
  */
 module io.kubesched.informer {
   requires static org.jspecify;
@@ -13,5 +13,7 @@ module io.kubesched.informer {
   requires kubernetes.model.common;
   requires org.slf4j;
 
-  exports io.kubesched.informer;
+  exports io.kubesched.informer to
+      io.kubesched.facade,
+      io.kubesched.benchmarks;
 }

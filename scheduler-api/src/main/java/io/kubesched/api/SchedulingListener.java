@@ -4,8 +4,16 @@ package io.kubesched.api;
  * Hears what the scheduler does with each pod, for progress displays, tests and metrics. Every method has
  * an empty default, so implement only what you need.
  *
- * <p>Called from the scheduling thread, one call at a time: keep it quick and never block. An exception
- * thrown here is logged and otherwise ignored.
+ * <p>Threads: every call comes from one thread of the controller's own, {@code kubesched-listener-<name>}
+ * (where {@code <name>} is the controller's first scheduler name), one call at a time, never from the
+ * scheduling or binding threads, which hand the calls over and go on. Calls are delivered in the order the
+ * controller made them, so the calls about one pod arrive in the order of its attempts. None is dropped,
+ * however slow the listener: keep it quick all the same, as calls wait for it. An exception thrown here is
+ * logged and the next call is delivered.
+ *
+ * <p>At close: the controller stops scheduling, waits for the bindings in flight, then delivers every call
+ * they made before its {@code close()} returns (up to its shutdown timeout); no call comes after that. A
+ * listener may close the controller itself.
  */
 public interface SchedulingListener {
 

@@ -26,7 +26,7 @@ public final class ClusterEventMoves {
    * constraints, so a stream of bindings costs nothing while none waits.
    */
   public void assignedPodAdded(String namespace, Map<String, String> labels) {
-    queue.moveWaitingForPods("AssignedPodAdd", hint -> hint.movedByAssignedPodAdded(namespace, labels));
+    queue.moveWaitingForPods(ClusterEvent.ASSIGNED_POD_ADD, hint -> hint.movedByAssignedPodAdded(namespace, labels));
   }
 
   /**
@@ -40,17 +40,17 @@ public final class ClusterEventMoves {
       return;
     }
     queue.moveWaitingForPods(
-        "AssignedPodUpdate", hint -> hint.movedByAssignedPodRelabelled(namespace, before, after));
+        ClusterEvent.ASSIGNED_POD_UPDATE, hint -> hint.movedByAssignedPodRelabelled(namespace, before, after));
   }
 
   /** A node was deleted (kube's PodTopologySpread Node/Delete): a topology domain may be gone. */
   public void nodeDeleted(Map<String, String> labels) {
-    queue.moveUnschedulableIf("NodeDelete", (pod, hint) -> hint.movedByNodeDeleted(labels));
+    queue.moveUnschedulableIf(ClusterEvent.NODE_DELETE, (pod, hint) -> hint.movedByNodeDeleted(labels));
   }
 
   /** A namespace was added or relabelled, where the policy reads namespaces. */
   public void namespaceChanged(String namespace) {
     queue.moveUnschedulableIf(
-        "NamespaceChange", (pod, hint) -> hint.movedByNamespaceChanged(pod.namespace(), namespace));
+        ClusterEvent.NAMESPACE_CHANGE, (pod, hint) -> hint.movedByNamespaceChanged(pod.namespace(), namespace));
   }
 }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -34,11 +35,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A pod may name a node the cache does not know (the pod watch ran ahead of the node watch, or the node
  * was deleted first): it is kept, and counts on the node as soon as {@link #putNode} adds it. Only put
- * nodes appear in {@link #snapshot()}.
+ * nodes appear in {@link #nodes()}.
  *
- * <p>Cost: a {@link #snapshot()} costs one step per node changed since the last one, plus a copy of the
+ * <p>Cost: {@link #nodes()} costs one step per node changed since the last one, plus a copy of the
  * array of references, as kube-scheduler's incremental {@code UpdateSnapshot}; only when nodes were added or
- * removed does it walk all nodes again. A node whose object and pods did not change since the last snapshot
+ * removed does it walk all nodes again. A node whose object and pods did not change since the last node list
  * is handed out as the very same {@link NodeInfo}, and a node whose images
  * did not change keeps the same {@link NodeInfo#images()} list, so that caches keyed on identity (the
  * image locality scorer's) stay valid. Only a changed node is rebuilt, in time proportional to its pods.
@@ -80,7 +81,7 @@ public final class SchedulerCache {
     boolean nodeChanged = true;
     boolean podsChanged = true;
 
-    /** Its index in the last snapshot; valid while no node was added or removed since. */
+    /** Its index in the last node list; valid while no node was added or removed since. */
     int position = -1;
     /** Whether it is in {@link #dirty}. */
     boolean queued;
@@ -132,7 +133,7 @@ public final class SchedulerCache {
   private final long assumedTtlNanos;
 
   private final ReentrantLock lock = new ReentrantLock();
-  /** Every node name that is put or has pods waiting for it, sorted so that snapshots come in name order. */
+  /** Every node name that is put or has pods waiting for it, sorted so that node lists come in name order. */
   private final TreeMap<String, NodeEntry> nodes = new TreeMap<>();
 
   private final Map<String, PodState> pods = new HashMap<>();
@@ -140,31 +141,23 @@ public final class SchedulerCache {
   private final LinkedHashMap<String, PodState> assumed = new LinkedHashMap<>();
 
   private int putNodes;
-  /** The last snapshot. */
-  private @Nullable NodeSnapshot snapshot;
-  /** Whether a node was added or removed since the last snapshot: the next one walks every node. */
+  /** The last node list handed out. */
+  private @Nullable CachedNodes lastNodes;
+  /** Whether a node was added or removed since the last node list: the next one walks every node. */
   private boolean structureChanged = true;
-  /** The put nodes whose object or pods changed since the last snapshot (when the structure did not). */
+  /** The put nodes whose object or pods changed since the last node list (when the structure did not). */
   private final List<NodeEntry> dirty = new ArrayList<>();
 
   /**
    * @param ticker the only source of time, for assumption deadlines
    * @param assumedTtl how long an assumption lives after {@link #finishBinding} unless the watch confirms it;
    *     {@link Duration#ZERO} keeps assumptions until confirmed, forgotten or removed (kube-scheduler's
-   *     behaviour since v1.23)
-   * @throws IllegalArgumentException if {@code assumedTtl} is negative or longer than {@link Long#MAX_VALUE}
-   *     nanoseconds
+   *     behaviour since v1.23); not negative (the facade's {@code Options} validates it)
    */
   public SchedulerCache(Ticker ticker, Duration assumedTtl) {
-    if (assumedTtl.isNegative()) {
-      throw new IllegalArgumentException("assumedTtl must not be negative, was " + assumedTtl);
-    }
-    try {
-      this.assumedTtlNanos = assumedTtl.toNanos();
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("assumedTtl is too long, was " + assumedTtl, e);
-    }
-    this.ticker = ticker;
+    assert !assumedTtl.isNegative() : "assumedTtl " + assumedTtl;
+    this.assumedTtlNanos = assumedTtl.toNanos();
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
   }
 
   /**
@@ -456,14 +449,14 @@ public final class SchedulerCache {
    *
    * @return an immutable list, safe to keep and share; the same list while nothing changed
    */
-  public NodeSnapshot snapshot() {
+  public CachedNodes nodes() {
     lock.lock();
     try {
-      var last = snapshot;
+      var last = lastNodes;
       if (last != null && !structureChanged && dirty.isEmpty()) {
         return last;
       }
-      NodeSnapshot fresh;
+      CachedNodes fresh;
       if (last == null || structureChanged) {
         var infos = new NodeInfo[putNodes];
         var positions = new HashMap<String, Integer>(putNodes * 2);
@@ -475,20 +468,20 @@ public final class SchedulerCache {
             infos[i++] = entry.current();
           }
         }
-        fresh = new NodeSnapshot(infos, positions);
+        fresh = new CachedNodes(infos, positions);
       } else {
         var infos = last.copyOfNodes();
         for (var entry : dirty) {
           infos[entry.position] = entry.current();
         }
-        fresh = new NodeSnapshot(infos, last.positions());
+        fresh = new CachedNodes(infos, last.positions());
       }
       for (var entry : dirty) {
         entry.queued = false;
       }
       dirty.clear();
       structureChanged = false;
-      snapshot = fresh;
+      lastNodes = fresh;
       return fresh;
     } finally {
       lock.unlock();
@@ -551,7 +544,7 @@ public final class SchedulerCache {
     }
   }
 
-  /** Notes a put node to rebuild at the next snapshot. Lock held. */
+  /** Notes a put node to rebuild at the next node list. Lock held. */
   private void markDirty(NodeEntry entry) {
     if (!entry.queued && !structureChanged) {
       entry.queued = true;

@@ -25,14 +25,14 @@ import org.jspecify.annotations.Nullable;
  *       added and each time an attempt fails, so a pod that keeps failing goes behind newer pods of its
  *       priority.
  *   <li><b>backoff</b>: pods whose last attempt failed less than their backoff ago. The backoff is
- *       {@code initialBackoff} doubled per consecutive failure, at most {@code maxBackoff} (1 s to 10 s by
- *       default); it counts errors if the last attempt ended in an error, else the attempts that found no
+ *       {@code initialBackoff} doubled per consecutive failure, at most {@code maxBackoff} (1 s to 10 s in
+ *       kube-scheduler); it counts errors if the last attempt ended in an error, else the attempts that found no
  *       node. A pod leaves for active once the backoff has passed, never earlier.
  *   <li><b>unschedulable</b>: pods whose last attempt found no node. Only a change can help them: a cluster
  *       event that its {@link QueueingHint} says may help ({@link #moveAllToActiveOrBackoff},
  *       {@link #moveWaitingForPods}, {@link #moveUnschedulableIf}) or an update of the pod itself
  *       ({@link #add}) moves them to backoff if their backoff has not passed yet, else to active. A pod left
- *       there longer than {@code maxInUnschedulable} (5 min by default) is moved the same way at the next
+ *       there longer than {@code maxInUnschedulable} (kube's default is 5 min) is moved the same way at the next
  *       {@link #flush()}, whatever its hint.
  *   <li><b>gated</b>: pods with scheduling gates (kube's {@code SchedulingGates} PreEnqueue plugin): never
  *       handed out, moved by no event and no timeout; the update that removes the last gate moves the pod
@@ -53,10 +53,6 @@ import org.jspecify.annotations.Nullable;
  * {@link #close()} the queue accepts nothing more and hands nothing out.
  */
 public final class SchedulingQueue {
-
-  /** How long a pod may wait as unschedulable before it is tried again without any event: kube's default. */
-  public static final Duration DEFAULT_MAX_IN_UNSCHEDULABLE = Duration.ofMinutes(5);
-
 
   private enum Place {
     ACTIVE,
@@ -120,31 +116,19 @@ public final class SchedulingQueue {
   private boolean closed;
 
   /**
-   * A queue whose pods wait at most {@link #DEFAULT_MAX_IN_UNSCHEDULABLE} as unschedulable.
+   * The durations are validated where the user sets them (the facade's {@code Options}); here they are
+   * only asserted.
    *
-   * @throws IllegalArgumentException as {@link #SchedulingQueue(Ticker, Duration, Duration, Duration)}
-   */
-  public SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff) {
-    this(ticker, initialBackoff, maxBackoff, DEFAULT_MAX_IN_UNSCHEDULABLE);
-  }
-
-  /**
    * @param ticker the only source of time
    * @param initialBackoff the backoff after the first failed attempt; positive
    * @param maxBackoff the longest backoff; not shorter than {@code initialBackoff}
    * @param maxInUnschedulable how long a pod may wait as unschedulable without any event (kube's
    *     {@code podMaxInUnschedulablePodsDuration}); positive
-   * @throws IllegalArgumentException if a duration is out of range
    */
   public SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
-    requirePositive("initialBackoff", initialBackoff);
-    requirePositive("maxBackoff", maxBackoff);
-    requirePositive("maxInUnschedulable", maxInUnschedulable);
-    if (maxBackoff.compareTo(initialBackoff) < 0) {
-      throw new IllegalArgumentException(
-          "maxBackoff " + maxBackoff + " must not be shorter than initialBackoff " + initialBackoff);
-    }
+    assert positive(initialBackoff) && positive(maxInUnschedulable) && maxBackoff.compareTo(initialBackoff) >= 0
+        : "backoff " + initialBackoff + ".." + maxBackoff + ", unschedulable " + maxInUnschedulable;
     this.initialBackoffNanos = initialBackoff.toNanos();
     this.maxBackoffNanos = maxBackoff.toNanos();
     this.maxInUnschedulableNanos = maxInUnschedulable.toNanos();
@@ -163,7 +147,8 @@ public final class SchedulingQueue {
    *
    * <p>Because an update moves an unschedulable pod, call this only for a new pod or an update that may
    * change where it fits (kube-scheduler ignores updates of status and metadata bookkeeping), or the pod
-   * is retried after every update. Ignored once closed. Never blocks.
+   * is retried after every update. The pod's {@link QueuedPod#progress() progress} is the queue's: a known
+   * pod keeps its own, whatever {@code pod} carries. Ignored once closed. Never blocks.
    */
   public void add(QueuedPod pod) {
     Objects.requireNonNull(pod, "pod");
@@ -184,12 +169,12 @@ public final class SchedulingQueue {
           toActive(entry);
         }
       } else if (entry.place == Place.IN_FLIGHT) {
-        entry.pod = pod;
+        entry.pod = pod.withProgress(entry.pod.progress());
         entry.updatedInFlight = true;
       } else {
         var was = entry.place;
         leave(entry);
-        entry.pod = pod;
+        entry.pod = pod.withProgress(entry.pod.progress());
         if (pod.gated()) {
           toGated(entry);
         } else {
@@ -211,7 +196,8 @@ public final class SchedulingQueue {
 
   /**
    * Waits for an active pod and hands it out: the pod is in flight, in no sub-queue, until it is requeued
-   * or {@linkplain #done done}. Moves what is due first, as {@link #flush()}. Read {@link #schedulingCycle()}
+   * or {@linkplain #done done}, and counts one attempt more in its {@link QueuedPod#progress() progress} (the
+   * first one stamped with the ticker's time). Moves what is due first, as {@link #flush()}. Read {@link #schedulingCycle()}
    * right after, on the same thread, for {@link #requeueUnschedulable}.
    *
    * @return the pod, or null once the queue is closed
@@ -309,7 +295,8 @@ public final class SchedulingQueue {
    * them}). A pod updated to carry scheduling gates meanwhile goes to gated. Its unschedulable attempts
    * count one more and its consecutive errors are forgotten.
    *
-   * @param pod the pod as taken; only its uid is used, the queue keeps the latest version it was given
+   * @param pod the pod as taken; the queue keeps its {@link QueuedPod#progress() progress} with the latest
+   *     version {@link #add} was given
    * @param cycleAtTake {@link #schedulingCycle()} read right after the pod was taken
    * @param hint which events may help the pod from now on
    * @return whether it was requeued: false if the pod is not in flight (deleted or done meanwhile, or never
@@ -329,6 +316,7 @@ public final class SchedulingQueue {
       if (entry == null) {
         return false;
       }
+      entry.pod = entry.pod.withProgress(pod.progress());
       entry.unschedulableAttempts++;
       entry.consecutiveErrors = 0;
       entry.hint = hint;
@@ -355,7 +343,8 @@ public final class SchedulingQueue {
    * waits out its backoff, counting one more consecutive error, and is tried again whatever happens in the
    * cluster.
    *
-   * @param pod the pod as taken; only its uid is used
+   * @param pod the pod as taken; the queue keeps its {@link QueuedPod#progress() progress} (with the node of
+   *     a binding whose outcome is unknown, say) with the latest version {@link #add} was given
    * @return whether it was requeued: false if the pod is not in flight or the queue is closed
    */
   public boolean requeueAfterError(QueuedPod pod) {
@@ -366,6 +355,7 @@ public final class SchedulingQueue {
       if (entry == null) {
         return false;
       }
+      entry.pod = entry.pod.withProgress(pod.progress());
       entry.consecutiveErrors++;
       long now = now();
       stamp(entry, now);
@@ -389,17 +379,18 @@ public final class SchedulingQueue {
    * @return whether the queue knew the pod
    */
   public boolean done(String uid) {
-    return remove(uid);
+    return removeEntry(uid) != null;
   }
 
   /**
-   * Removes a deleted pod wherever it is. A pod deleted while in flight is forgotten: requeueing it
-   * afterwards does nothing. Never blocks.
+   * Removes a pod deleted, bound, or no longer ours, wherever it is. A pod removed while in flight is
+   * forgotten: requeueing it afterwards does nothing. Never blocks.
    *
-   * @return whether the queue knew the pod
+   * @return the pod as the queue had it, with its progress, or null if the queue did not know it
    */
-  public boolean delete(String uid) {
-    return remove(uid);
+  public @Nullable QueuedPod delete(String uid) {
+    var entry = removeEntry(uid);
+    return entry == null ? null : entry.pod;
   }
 
   /**
@@ -408,10 +399,10 @@ public final class SchedulingQueue {
    * if its backoff has not passed, else to active; and the pods in flight remember it. Gated pods stay.
    * Never blocks.
    *
-   * @param event what happened, for logs
+   * @param event what happened
    * @return how many pods moved
    */
-  public int moveAllToActiveOrBackoff(String event) {
+  public int moveAllToActiveOrBackoff(ClusterEvent event) {
     return move(event, false, (pod, hint) -> hint.movedByClusterChange(), true);
   }
 
@@ -422,12 +413,12 @@ public final class SchedulingQueue {
    * waits. A pod in flight whose hint waits for bound pods goes to backoff if its attempt finds no node.
    * Never blocks.
    *
-   * @param event what happened, for logs
+   * @param event what happened
    * @param helps whether the event may help a pod with this hint; called under the queue's lock, so cheap
    *     and without calls back into the queue
    * @return how many pods moved
    */
-  public int moveWaitingForPods(String event, Predicate<QueueingHint> helps) {
+  public int moveWaitingForPods(ClusterEvent event, Predicate<QueueingHint> helps) {
     Objects.requireNonNull(helps, "helps");
     return move(event, true, (pod, hint) -> helps.test(hint), false);
   }
@@ -437,17 +428,17 @@ public final class SchedulingQueue {
    * unschedulable pod for which {@code helps} holds moves as in {@link #moveAllToActiveOrBackoff}, and the
    * pods in flight remember the event as a cluster change. Never blocks.
    *
-   * @param event what happened, for logs
+   * @param event what happened
    * @param helps whether the event may help this pod with this hint; called under the queue's lock
    * @return how many pods moved
    */
-  public int moveUnschedulableIf(String event, BiPredicate<QueuedPod, QueueingHint> helps) {
+  public int moveUnschedulableIf(ClusterEvent event, BiPredicate<QueuedPod, QueueingHint> helps) {
     Objects.requireNonNull(helps, "helps");
     return move(event, false, helps, true);
   }
 
   private int move(
-      String event, boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps, boolean clusterChange) {
+      ClusterEvent event, boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps, boolean clusterChange) {
     Objects.requireNonNull(event, "event");
     lock.lock();
     try {
@@ -501,14 +492,14 @@ public final class SchedulingQueue {
   }
 
   /** @return which pods are where, each sub-queue in its order; for tests and debugging */
-  public QueueSnapshot snapshot() {
+  public QueueContents contents() {
     lock.lock();
     try {
       var inFlight = new ArrayList<QueuedPod>();
       entries.values().stream()
           .filter(entry -> entry.place == Place.IN_FLIGHT)
           .forEach(entry -> inFlight.add(entry.pod));
-      return new QueueSnapshot(pods(active), pods(backoff), pods(unschedulable), pods(gated), inFlight);
+      return new QueueContents(pods(active), pods(backoff), pods(unschedulable), pods(gated), inFlight);
     } finally {
       lock.unlock();
     }
@@ -602,6 +593,7 @@ public final class SchedulingQueue {
     entry.place = Place.IN_FLIGHT;
     ++cycle;
     entry.updatedInFlight = false;
+    entry.pod = entry.pod.withProgress(entry.pod.progress().attempted(ticker.nanoTime()));
     return entry.pod;
   }
 
@@ -645,21 +637,25 @@ public final class SchedulingQueue {
     return due;
   }
 
-  private boolean remove(String uid) {
+  private @Nullable Entry removeEntry(String uid) {
     Objects.requireNonNull(uid, "uid");
     lock.lock();
     try {
       var entry = entries.remove(uid);
       if (entry == null) {
-        return false;
+        return null;
       }
       // In flight it is in no sorted set; dropping the entry is what makes a later requeue a no-op.
       leave(entry);
       changed.signalAll();
-      return true;
+      return entry;
     } finally {
       lock.unlock();
     }
+  }
+
+  private static boolean positive(Duration value) {
+    return !value.isNegative() && !value.isZero();
   }
 
   private static @Nullable Entry firstOrNull(TreeSet<Entry> set) {
@@ -672,10 +668,4 @@ public final class SchedulingQueue {
     return pods;
   }
 
-  private static void requirePositive(String name, Duration value) {
-    Objects.requireNonNull(value, name);
-    if (value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(name + " must be positive: " + value);
-    }
-  }
 }

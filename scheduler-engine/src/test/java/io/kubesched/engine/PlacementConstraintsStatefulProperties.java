@@ -243,7 +243,7 @@ class PlacementConstraintsStatefulProperties {
     /** One scheduling attempt, as the controller makes it, judged against the reference. */
     private void schedule(PodInfo pod) {
       decided.put(pod.name(), pod);
-      var snapshot = cache.snapshot();
+      var snapshot = cache.nodes();
       var cluster = clusterData.snapshot(snapshot);
 
       // A fresh copy of the policy per decision: its round-robin start index only orders the feasible nodes
@@ -363,7 +363,7 @@ class PlacementConstraintsStatefulProperties {
 
     /** The cache holds what was placed, and no two placed pods break a required anti-affinity term. */
     void checkInvariants() {
-      var snapshot = cache.snapshot();
+      var snapshot = cache.nodes();
       assertEquals(new ArrayList<>(nodes.keySet()), snapshot.stream().map(NodeInfo::name).toList(), "nodes");
       var expected = new TreeMap<String, String>();
       assumed.values().forEach(p -> expected.put(p.uid(), p.nodeName()));

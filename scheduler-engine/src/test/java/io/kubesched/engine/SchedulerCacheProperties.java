@@ -200,8 +200,8 @@ class SchedulerCacheProperties {
 
     void snapshot() {
       Statistics.label("action").collect("snapshot");
-      var first = cache.snapshot();
-      assertSame(first, cache.snapshot(), "a snapshot without changes in between is the same list");
+      var first = cache.nodes();
+      assertSame(first, cache.nodes(), "a snapshot without changes in between is the same list");
       assertThrows(UnsupportedOperationException.class, () -> first.remove(0));
     }
 
@@ -217,12 +217,12 @@ class SchedulerCacheProperties {
     }
 
     Optional<NodeInfo> snapshotNode(String name) {
-      return cache.snapshot().stream().filter(n -> n.name().equals(name)).findFirst();
+      return cache.nodes().stream().filter(n -> n.name().equals(name)).findFirst();
     }
 
     /** The cache agrees with the model. */
     void checkInvariants() {
-      var snapshot = cache.snapshot();
+      var snapshot = cache.nodes();
       assertEquals(
           new ArrayList<>(new TreeSet<>(putNodes.keySet())),
           snapshot.stream().map(NodeInfo::name).toList(),

@@ -3,6 +3,7 @@ package io.kubesched.engine;
 import static io.kubesched.engine.SchedulingQueueTest.names;
 import static io.kubesched.engine.SchedulingQueueTest.where;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,22 +60,22 @@ class SchedulingQueueGatesAndHintsTest {
     queue.add(pod("p"));
 
     assertEquals("active", where(queue, "p"));
-    assertEquals(pod("p"), queue.poll());
+    assertEquals(pod("p"), SchedulingQueueTest.version(queue.poll()));
   }
 
   @Test
   void a_gated_pod_stays_gated_through_cluster_events_timeouts_and_updates_that_keep_a_gate() {
     queue.add(gated("p"));
 
-    queue.moveAllToActiveOrBackoff("NodeAdd");
-    queue.moveWaitingForPods("AssignedPodAdd", hint -> true);
-    queue.moveUnschedulableIf("NamespaceUpdate", (pod, hint) -> true);
+    queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
+    queue.moveWaitingForPods(ClusterEvent.ASSIGNED_POD_ADD, hint -> true);
+    queue.moveUnschedulableIf(ClusterEvent.NAMESPACE_CHANGE, (pod, hint) -> true);
     clock.advance(TIMEOUT.multipliedBy(2));
     queue.flush();
     queue.add(new QueuedPod("uid-p", "ns", "p", 100, "default-scheduler", true));
 
     assertEquals("gated", where(queue, "p"));
-    assertEquals(100, queue.snapshot().gated().get(0).priority(), "the queue keeps the latest version");
+    assertEquals(100, queue.contents().gated().get(0).priority(), "the queue keeps the latest version");
     assertNull(queue.poll());
   }
 
@@ -85,7 +86,7 @@ class SchedulingQueueGatesAndHintsTest {
 
     queue.add(pod("first"));
 
-    assertEquals(List.of("first", "second"), names(queue.snapshot().active()), "arrival counts from the first add");
+    assertEquals(List.of("first", "second"), names(queue.contents().active()), "arrival counts from the first add");
   }
 
   @Test
@@ -96,14 +97,14 @@ class SchedulingQueueGatesAndHintsTest {
 
     assertEquals(new QueueDepths(1, 0, 0, 2, 0), queue.depths());
     assertEquals(3, queue.size());
-    assertEquals(List.of("a", "b"), names(queue.snapshot().gated()));
+    assertEquals(List.of("a", "b"), names(queue.contents().gated()));
   }
 
   @Test
   void a_deleted_gated_pod_is_forgotten() {
     queue.add(gated("p"));
 
-    assertTrue(queue.delete("uid-p"));
+    assertNotNull(queue.delete("uid-p"));
 
     assertEquals(new QueueDepths(0, 0, 0, 0, 0), queue.depths());
   }
@@ -120,7 +121,7 @@ class SchedulingQueueGatesAndHintsTest {
     queue.requeueUnschedulable(a, queue.schedulingCycle());
     queue.requeueAfterError(b);
 
-    assertEquals(List.of("a", "b"), names(queue.snapshot().gated()));
+    assertEquals(List.of("a", "b"), names(queue.contents().gated()));
   }
 
   // --- Queueing hints ---
@@ -133,7 +134,7 @@ class SchedulingQueueGatesAndHintsTest {
     failUnschedulable(pod("other"), notHelped);
     failUnschedulable(pod("plain"), QueueingHint.ANY_CHANGE);
 
-    int moved = queue.moveWaitingForPods("AssignedPodAdd", hint -> hint == helped);
+    int moved = queue.moveWaitingForPods(ClusterEvent.ASSIGNED_POD_ADD, hint -> hint == helped);
 
     assertEquals(1, moved);
     assertEquals("backoff", where(queue, "helped"));
@@ -145,8 +146,8 @@ class SchedulingQueueGatesAndHintsTest {
   void a_pod_with_an_unsupported_feature_is_moved_by_no_cluster_event_only_by_its_update_or_the_timeout() {
     failUnschedulable(pod("claims"), QueueingHint.POD_UPDATE_ONLY);
 
-    assertEquals(0, queue.moveAllToActiveOrBackoff("NodeAdd"));
-    assertEquals(0, queue.moveUnschedulableIf("NamespaceUpdate", (pod, hint) -> hint.movedByClusterChange()));
+    assertEquals(0, queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD));
+    assertEquals(0, queue.moveUnschedulableIf(ClusterEvent.NAMESPACE_CHANGE, (pod, hint) -> hint.movedByClusterChange()));
     assertEquals("unschedulable", where(queue, "claims"));
 
     clock.advance(TIMEOUT.plusNanos(1));
@@ -168,7 +169,7 @@ class SchedulingQueueGatesAndHintsTest {
     var b = queue.poll();
     long cycleB = queue.schedulingCycle();
 
-    queue.moveWaitingForPods("AssignedPodAdd", hint -> true);
+    queue.moveWaitingForPods(ClusterEvent.ASSIGNED_POD_ADD, hint -> true);
 
     assertTrue(queue.requeueUnschedulable(a, cycleA, waits));
     assertTrue(queue.requeueUnschedulable(b, cycleB, QueueingHint.ANY_CHANGE));
@@ -182,7 +183,7 @@ class SchedulingQueueGatesAndHintsTest {
     var a = queue.poll();
     long cycle = queue.schedulingCycle();
 
-    queue.moveAllToActiveOrBackoff("NodeAdd");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
 
     assertTrue(queue.requeueUnschedulable(a, cycle, QueueingHint.POD_UPDATE_ONLY));
     assertEquals("unschedulable", where(queue, "a"));
@@ -193,7 +194,7 @@ class SchedulingQueueGatesAndHintsTest {
     failUnschedulable(pod("a"), QueueingHint.ANY_CHANGE);
     failUnschedulable(new QueuedPod("uid-b", "other", "b", 0, "s", false), QueueingHint.ANY_CHANGE);
 
-    assertEquals(1, queue.moveUnschedulableIf("NamespaceUpdate", (pod, hint) -> pod.namespace().equals("other")));
+    assertEquals(1, queue.moveUnschedulableIf(ClusterEvent.NAMESPACE_CHANGE, (pod, hint) -> pod.namespace().equals("other")));
 
     assertEquals("unschedulable", where(queue, "a"));
     assertEquals("backoff", where(queue, "b"));

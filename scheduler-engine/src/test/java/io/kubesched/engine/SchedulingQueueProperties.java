@@ -297,7 +297,7 @@ class SchedulingQueueProperties {
         var taken = queue.poll();
         lastFlushAt = clock.nanoTime();
         if (taken == null) {
-          assertTrue(queue.snapshot().active().isEmpty(), "poll returned nothing while a pod was active");
+          assertTrue(queue.contents().active().isEmpty(), "poll returned nothing while a pod was active");
           return;
         }
         String name = taken.name();
@@ -305,7 +305,7 @@ class SchedulingQueueProperties {
         assertEquals(priority.get(name), taken.priority(), "took an old version of " + name);
         assertFalse(isBackingOff(name), name + " was taken before its backoff ended");
         assertFalse(gated.get(name), name + " was taken with scheduling gates");
-        for (var waiting : queue.snapshot().active()) {
+        for (var waiting : queue.contents().active()) {
           assertFalse(comesBefore(waiting.name(), name), waiting.name() + " should have been taken before " + name);
         }
         takenAtCycle.put(name, queue.schedulingCycle());
@@ -369,16 +369,16 @@ class SchedulingQueueProperties {
       step("delete", () -> {
         boolean live = priority.containsKey(name);
         forget(name);
-        assertEquals(live, queue.delete("uid-" + name));
+        assertEquals(live, queue.delete("uid-" + name) != null);
       });
     }
 
     void move() {
       step("move", () -> {
         clusterEventInFlight.addAll(takenAtCycle.keySet());
-        var before = SchedulingQueueTest.names(queue.snapshot().unschedulable());
-        queue.moveAllToActiveOrBackoff("NodeAdd");
-        var after = SchedulingQueueTest.names(queue.snapshot().unschedulable());
+        var before = SchedulingQueueTest.names(queue.contents().unschedulable());
+        queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
+        var after = SchedulingQueueTest.names(queue.contents().unschedulable());
         for (var name : before) {
           assertEquals(
               !hint.get(name).movedByClusterChange(),
@@ -394,9 +394,9 @@ class SchedulingQueueProperties {
     void podEvent() {
       step("podEvent", () -> {
         podEventInFlight.addAll(takenAtCycle.keySet());
-        var before = SchedulingQueueTest.names(queue.snapshot().unschedulable());
-        queue.moveWaitingForPods("AssignedPodAdd", h -> true);
-        var after = SchedulingQueueTest.names(queue.snapshot().unschedulable());
+        var before = SchedulingQueueTest.names(queue.contents().unschedulable());
+        queue.moveWaitingForPods(ClusterEvent.ASSIGNED_POD_ADD, h -> true);
+        var after = SchedulingQueueTest.names(queue.contents().unschedulable());
         for (var name : before) {
           assertEquals(
               !hint.get(name).waitsForAssignedPods(),
@@ -424,22 +424,22 @@ class SchedulingQueueProperties {
 
     void eachPodInOnePlace() {
       var all = allWaitingOrInFlight();
-      assertEquals(new HashSet<>(all).size(), all.size(), "duplicates in " + queue.snapshot());
+      assertEquals(new HashSet<>(all).size(), all.size(), "duplicates in " + queue.contents());
     }
 
     void exactlyTheLivePods() {
-      assertEquals(priority.keySet(), new HashSet<>(allWaitingOrInFlight()), queue.snapshot().toString());
+      assertEquals(priority.keySet(), new HashSet<>(allWaitingOrInFlight()), queue.contents().toString());
     }
 
     void inFlightAreTheTakenPods() {
       assertEquals(
           takenAtCycle.keySet(),
-          new HashSet<>(SchedulingQueueTest.names(queue.snapshot().inFlight())),
-          queue.snapshot().toString());
+          new HashSet<>(SchedulingQueueTest.names(queue.contents().inFlight())),
+          queue.contents().toString());
     }
 
     void activeInPriorityThenArrivalOrder() {
-      var active = queue.snapshot().active();
+      var active = queue.contents().active();
       for (var pod : active) {
         assertEquals(priority.get(pod.name()), pod.priority(), "active holds an old version of " + pod.name());
       }
@@ -451,13 +451,13 @@ class SchedulingQueueProperties {
     }
 
     void nothingActiveBeforeItsBackoffEnds() {
-      for (var pod : queue.snapshot().active()) {
+      for (var pod : queue.contents().active()) {
         assertFalse(isBackingOff(pod.name()), pod.name() + " is active before its backoff ended");
       }
     }
 
     void backoffEmptiedByFlush() {
-      for (var pod : queue.snapshot().backoff()) {
+      for (var pod : queue.contents().backoff()) {
         String name = pod.name();
         assertTrue(failures(name) > 0, name + " is in backoff without a failure");
         assertTrue(
@@ -466,7 +466,7 @@ class SchedulingQueueProperties {
     }
 
     void unschedulableEmptiedByFlush() {
-      for (var pod : queue.snapshot().unschedulable()) {
+      for (var pod : queue.contents().unschedulable()) {
         String name = pod.name();
         assertTrue(
             lastFlushAt - failedAt.get(name) <= TIMEOUT,
@@ -475,7 +475,7 @@ class SchedulingQueueProperties {
     }
 
     void depthsMatchSnapshot() {
-      var snapshot = queue.snapshot();
+      var snapshot = queue.contents();
       assertEquals(
           new QueueDepths(
               snapshot.active().size(),
@@ -493,7 +493,7 @@ class SchedulingQueueProperties {
           expected.add(name);
         }
       });
-      assertEquals(expected, new HashSet<>(SchedulingQueueTest.names(queue.snapshot().gated())));
+      assertEquals(expected, new HashSet<>(SchedulingQueueTest.names(queue.contents().gated())));
     }
 
     // --- The rules, stated over the record ---
@@ -544,7 +544,7 @@ class SchedulingQueueProperties {
     }
 
     private List<String> allWaitingOrInFlight() {
-      var snapshot = queue.snapshot();
+      var snapshot = queue.contents();
       return Stream.of(
               snapshot.active(), snapshot.backoff(), snapshot.unschedulable(), snapshot.gated(), snapshot.inFlight())
           .flatMap(List::stream)
@@ -572,7 +572,7 @@ class SchedulingQueueProperties {
 
     @Override
     public String toString() {
-      return "Machine" + queue.snapshot() + " live=" + new TreeMap<>(priority) + " inFlight=" + takenAtCycle.keySet();
+      return "Machine" + queue.contents() + " live=" + new TreeMap<>(priority) + " inFlight=" + takenAtCycle.keySet();
     }
   }
 }

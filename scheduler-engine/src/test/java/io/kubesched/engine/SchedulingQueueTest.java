@@ -2,6 +2,7 @@ package io.kubesched.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,12 +31,14 @@ class SchedulingQueueTest {
 
   private static final Duration INITIAL = Duration.ofSeconds(1);
   private static final Duration MAX = Duration.ofSeconds(10);
+  /** kube-scheduler's {@code podMaxInUnschedulablePodsDuration}. */
+  private static final Duration FIVE_MINUTES = Duration.ofMinutes(5);
   private static final int LOW = 0;
   private static final int MID = 100;
   private static final int HIGH = 1000;
 
   private final FakeTicker clock = new FakeTicker();
-  private final SchedulingQueue queue = new SchedulingQueue(clock, INITIAL, MAX);
+  private final SchedulingQueue queue = new SchedulingQueue(clock, INITIAL, MAX, FIVE_MINUTES);
 
   static QueuedPod pod(String name, int priority) {
     return new QueuedPod("uid-" + name, "ns", name, priority, "default-scheduler");
@@ -49,7 +53,7 @@ class SchedulingQueueTest {
    * nowhere.
    */
   static String where(SchedulingQueue queue, String name) {
-    var snapshot = queue.snapshot();
+    var snapshot = queue.contents();
     var found = new ArrayList<String>();
     if (names(snapshot.active()).contains(name)) {
       found.add("active");
@@ -68,6 +72,15 @@ class SchedulingQueueTest {
     }
     assertTrue(found.size() <= 1, name + " is in more than one place: " + found);
     return found.isEmpty() ? "nowhere" : found.get(0);
+  }
+
+  /** The pod version the queue holds, without the progress it keeps of the pod's attempts. */
+  static @Nullable QueuedPod version(@Nullable QueuedPod pod) {
+    return pod == null ? null : pod.withProgress(QueuedPod.Progress.NONE);
+  }
+
+  static List<QueuedPod> versions(List<QueuedPod> pods) {
+    return pods.stream().map(pod -> pod.withProgress(QueuedPod.Progress.NONE)).toList();
   }
 
   static List<String> names(List<QueuedPod> pods) {
@@ -89,7 +102,7 @@ class SchedulingQueueTest {
   /** Adds the pod, takes it (it must be the head) and reports it unschedulable, with no event meanwhile. */
   private void failUnschedulable(QueuedPod pod) {
     queue.add(pod);
-    assertEquals(pod, queue.poll());
+    assertEquals(pod, version(queue.poll()));
     assertTrue(queue.requeueUnschedulable(pod, queue.schedulingCycle()));
   }
 
@@ -121,8 +134,8 @@ class SchedulingQueueTest {
     queue.add(pod("a", HIGH));
 
     assertEquals(2, queue.size());
-    assertEquals(pod("a", HIGH), queue.poll(), "the update's priority re-sorts it");
-    assertEquals(pod("b", MID), queue.poll());
+    assertEquals(pod("a", HIGH), version(queue.poll()), "the update's priority re-sorts it");
+    assertEquals(pod("b", MID), version(queue.poll()));
     assertNull(queue.poll());
   }
 
@@ -138,7 +151,7 @@ class SchedulingQueueTest {
     assertEquals("p0", tried.name());
     assertTrue(queue.requeueUnschedulable(tried, queue.schedulingCycle()));
     clock.advance(MAX);
-    queue.moveAllToActiveOrBackoff("UnschedulableTimeout");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULABLE_TIMEOUT);
 
     assertEquals(List.of("p1", "p2", "p3", "p4", "p0"), takeAll());
   }
@@ -148,17 +161,17 @@ class SchedulingQueueTest {
     var unschedulable = pod("unschedulable", HIGH);
     failUnschedulable(unschedulable);
     clock.advance(INITIAL.plusSeconds(1));
-    queue.moveAllToActiveOrBackoff("UnschedulableTimeout");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULABLE_TIMEOUT);
 
-    assertEquals(unschedulable, queue.poll());
+    assertEquals(unschedulable, version(queue.poll()));
     long cycle = queue.schedulingCycle();
     var newer = pod("newer", HIGH);
     queue.add(newer); // arrives while the unschedulable pod is being tried
     assertTrue(queue.requeueUnschedulable(unschedulable, cycle));
     clock.advance(INITIAL.plusSeconds(1));
-    queue.moveAllToActiveOrBackoff("UnschedulableTimeout");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULABLE_TIMEOUT);
 
-    assertEquals(newer, queue.poll(), "newer was queued before the second failure");
+    assertEquals(newer, version(queue.poll()), "newer was queued before the second failure");
   }
 
   // --- TestHighPriorityBackoff ---
@@ -171,7 +184,7 @@ class SchedulingQueueTest {
     assertEquals("high", high.name());
     assertTrue(queue.requeueUnschedulable(high, queue.schedulingCycle()));
 
-    queue.moveAllToActiveOrBackoff("UnschedulableTimeout");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULABLE_TIMEOUT);
 
     assertEquals("backoff", where("high"));
     assertEquals("mid", queue.poll().name());
@@ -201,9 +214,9 @@ class SchedulingQueueTest {
     queue.add(pod("p"));
     for (long seconds : new long[] {1, 2, 4, 8, 10, 10, 10}) {
       var taken = queue.poll();
-      assertEquals(pod("p"), taken);
+      assertEquals(pod("p"), version(taken));
       assertTrue(queue.requeueUnschedulable(taken, queue.schedulingCycle()));
-      queue.moveAllToActiveOrBackoff("UnschedulableTimeout");
+      queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULABLE_TIMEOUT);
       assertEquals("backoff", where("p"));
 
       clock.advance(Duration.ofSeconds(seconds));
@@ -221,19 +234,19 @@ class SchedulingQueueTest {
     for (int i = 0; i < 2; i++) { // two unschedulable attempts: the next would back off 4 s
       assertTrue(queue.requeueUnschedulable(queue.poll(), queue.schedulingCycle()));
       clock.advance(MAX.plusNanos(1));
-      queue.moveAllToActiveOrBackoff("NodeAdd");
+      queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
     }
     assertTrue(queue.requeueAfterError(queue.poll()));
     clock.advance(INITIAL.plusNanos(1));
-    assertEquals(pod("p"), queue.poll(), "the first error backs off 1 s");
+    assertEquals(pod("p"), version(queue.poll()), "the first error backs off 1 s");
 
     assertTrue(queue.requeueUnschedulable(pod("p"), queue.schedulingCycle()));
-    queue.moveAllToActiveOrBackoff("NodeAdd");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
     clock.advance(Duration.ofSeconds(4));
     queue.flush();
     assertEquals("backoff", where("p"), "errors forgotten: the third unschedulable attempt backs off 4 s");
     clock.advance(Duration.ofNanos(1));
-    assertEquals(pod("p"), queue.poll());
+    assertEquals(pod("p"), version(queue.poll()));
   }
 
   @Test
@@ -242,10 +255,10 @@ class SchedulingQueueTest {
     assertTrue(queue.requeueAfterError(queue.poll()));
     assertEquals("backoff", where("p"));
 
-    queue.moveAllToActiveOrBackoff("NodeAdd");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
     assertNull(queue.poll());
     clock.advance(INITIAL.plusNanos(1));
-    assertEquals(pod("p"), queue.poll());
+    assertEquals(pod("p"), version(queue.poll()));
   }
 
   // --- TestPodTimestamp: "add one pod to BackoffQ and move it to activeQ" ---
@@ -287,7 +300,7 @@ class SchedulingQueueTest {
       assertEquals("pod" + i, taken.name());
       inFlight.add(taken);
     }
-    queue.moveAllToActiveOrBackoff("UnschedulableTimeout");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULABLE_TIMEOUT);
     long oldCycle = queue.schedulingCycle();
     assertEquals("pod0", queue.poll().name());
 
@@ -303,7 +316,7 @@ class SchedulingQueueTest {
   @Test
   void an_event_before_the_pod_was_taken_does_not_count_for_its_attempt() {
     queue.add(pod("p"));
-    queue.moveAllToActiveOrBackoff("NodeAdd");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
     var taken = queue.poll();
 
     assertTrue(queue.requeueUnschedulable(taken, queue.schedulingCycle()));
@@ -322,7 +335,7 @@ class SchedulingQueueTest {
 
     assertTrue(queue.requeueUnschedulable(taken, cycle));
 
-    assertEquals(List.of(pod("p", HIGH)), queue.snapshot().backoff());
+    assertEquals(List.of(pod("p", HIGH)), versions(queue.contents().backoff()));
   }
 
   @Test
@@ -450,7 +463,7 @@ class SchedulingQueueTest {
     queue.add(pod("p2"));
     String p2Before = where("p2");
 
-    assertTrue(queue.delete("uid-p1"));
+    assertNotNull(queue.delete("uid-p1"));
 
     assertEquals("nowhere", where("p1"));
     assertEquals(p2Before, where("p2"));
@@ -463,7 +476,7 @@ class SchedulingQueueTest {
   void deleting_a_pod_the_queue_does_not_know_changes_nothing() {
     failUnschedulable(pod("p1"));
 
-    assertFalse(queue.delete("uid-p2"));
+    assertNull(queue.delete("uid-p2"));
 
     assertEquals("unschedulable", where("p1"));
   }
@@ -483,7 +496,7 @@ class SchedulingQueueTest {
     queue.add(pod("p"));
     assertTrue(queue.requeueAfterError(queue.poll()));
     clock.advance(INITIAL.plusNanos(1));
-    assertEquals(pod("p"), queue.poll(), "the backoff starts again at 1 s, not 4 s");
+    assertEquals(pod("p"), version(queue.poll()), "the backoff starts again at 1 s, not 4 s");
   }
 
   // --- TestPriorityQueue_MoveAllToActiveOrBackoffQueue (without queueing hints: every event moves all) ---
@@ -496,7 +509,7 @@ class SchedulingQueueTest {
     assertTrue(queue.requeueAfterError(queue.poll()));
     assertEquals(new QueueDepths(0, 1, 2, 0, 0), queue.depths());
 
-    assertEquals(2, queue.moveAllToActiveOrBackoff("NodeAdd"));
+    assertEquals(2, queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD));
     queue.add(pod("mid", MID));
 
     assertEquals(new QueueDepths(1, 3, 0, 0, 0), queue.depths(), "all three are still backing off");
@@ -514,9 +527,9 @@ class SchedulingQueueTest {
     failUnschedulable(pod("b", HIGH));
     clock.advance(MAX);
 
-    queue.moveAllToActiveOrBackoff("NodeAdd");
+    queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
 
-    assertEquals(List.of("b", "a"), names(queue.snapshot().active()));
+    assertEquals(List.of("b", "a"), names(queue.contents().active()));
   }
 
   // --- TestHighPriorityFlushUnschedulableEntitiesLeftover, TestPriorityQueue_initPodMaxInUnschedulablePodsDuration ---
@@ -526,14 +539,14 @@ class SchedulingQueueTest {
     failUnschedulable(pod("high", HIGH));
     failUnschedulable(pod("mid", MID));
 
-    clock.advance(SchedulingQueue.DEFAULT_MAX_IN_UNSCHEDULABLE.plusSeconds(1));
+    clock.advance(FIVE_MINUTES.plusSeconds(1));
 
     assertEquals(List.of("high", "mid"), takeAll());
   }
 
   static Stream<Arguments> maxInUnschedulable() {
     return Stream.of(
-        Arguments.of(Named.of("the default, five minutes", SchedulingQueue.DEFAULT_MAX_IN_UNSCHEDULABLE)),
+        Arguments.of(Named.of("the default, five minutes", FIVE_MINUTES)),
         Arguments.of(Named.of("a user-defined thirty seconds", Duration.ofSeconds(30))));
   }
 
@@ -551,7 +564,7 @@ class SchedulingQueueTest {
     clock.advance(maxInUnschedulable);
     configured.flush();
 
-    assertEquals(List.of("pod2", "pod1"), names(configured.snapshot().active()));
+    assertEquals(List.of("pod2", "pod1"), names(configured.contents().active()));
   }
 
   @Test
@@ -608,7 +621,7 @@ class SchedulingQueueTest {
 
     assertNull(queue.poll());
     assertFalse(queue.requeueAfterError(taken));
-    assertEquals(List.of("b"), names(queue.snapshot().active()));
+    assertEquals(List.of("b"), names(queue.contents().active()));
   }
 
   @Test
@@ -619,11 +632,11 @@ class SchedulingQueueTest {
 
     var taken = CompletableFuture.supplyAsync(() -> takeQuietly(realTime));
     realTime.add(pod("a"));
-    assertEquals(pod("a"), taken.get(10, TimeUnit.SECONDS), "an add wakes a waiting take");
+    assertEquals(pod("a"), version(taken.get(10, TimeUnit.SECONDS)), "an add wakes a waiting take");
 
     assertTrue(realTime.requeueUnschedulable(pod("a"), realTime.schedulingCycle()));
     var retried = CompletableFuture.supplyAsync(() -> takeQuietly(realTime));
-    assertEquals(pod("a"), retried.get(10, TimeUnit.SECONDS), "the take wakes itself when the timeout ends");
+    assertEquals(pod("a"), version(retried.get(10, TimeUnit.SECONDS)), "the take wakes itself when the timeout ends");
 
     var afterClose = CompletableFuture.supplyAsync(() -> takeQuietly(realTime));
     realTime.close();
@@ -639,23 +652,35 @@ class SchedulingQueueTest {
     }
   }
 
-  // --- Construction, and the names the controller still uses ---
+  // --- The queued pod's progress: the one place the loop keeps per-pod state ---
 
-  static Stream<Arguments> badDurations() {
-    return Stream.of(
-        Arguments.of(Duration.ZERO, MAX, SchedulingQueue.DEFAULT_MAX_IN_UNSCHEDULABLE, "initialBackoff must be positive: PT0S"),
-        Arguments.of(INITIAL, Duration.ofSeconds(-1), SchedulingQueue.DEFAULT_MAX_IN_UNSCHEDULABLE, "maxBackoff must be positive: PT-1S"),
-        Arguments.of(INITIAL, MAX, Duration.ZERO, "maxInUnschedulable must be positive: PT0S"),
-        Arguments.of(MAX, INITIAL, SchedulingQueue.DEFAULT_MAX_IN_UNSCHEDULABLE, "maxBackoff PT1S must not be shorter than initialBackoff PT10S"));
+  @Test
+  void each_take_counts_an_attempt_and_stamps_the_first() {
+    queue.add(pod("p", LOW));
+    clock.advance(Duration.ofSeconds(3));
+    long firstTake = clock.nanoTime();
+    var first = queue.poll();
+    assertEquals(new QueuedPod.Progress(1, firstTake, null, null), first.progress());
+
+    queue.requeueAfterError(first);
+    clock.advance(MAX);
+    var second = queue.poll();
+
+    assertEquals(2, second.progress().attempts());
+    assertEquals(firstTake, second.progress().initialAttemptNanos(), "the first attempt's time stays");
   }
 
-  @ParameterizedTest
-  @MethodSource("badDurations")
-  void durations_out_of_range_are_refused_naming_them(
-      Duration initial, Duration max, Duration maxInUnschedulable, String message) {
-    var error =
-        assertThrows(
-            IllegalArgumentException.class, () -> new SchedulingQueue(clock, initial, max, maxInUnschedulable));
-    assertEquals(message, error.getMessage());
+  @Test
+  void an_update_keeps_the_progress_and_a_requeue_keeps_the_update() {
+    queue.add(pod("p", LOW));
+    var taken = queue.poll();
+    queue.add(pod("p", HIGH)); // updated while in flight: a new version, never taken
+    queue.requeueAfterError(taken.withProgress(taken.progress().withUnconfirmedNode("n1")));
+
+    var removed = queue.delete(taken.uid());
+
+    assertEquals(HIGH, removed.priority(), "the update's fields");
+    assertEquals(new QueuedPod.Progress(1, taken.progress().initialAttemptNanos(), "n1", null), removed.progress());
+    assertNull(queue.delete(taken.uid()), "gone with all its state");
   }
 }

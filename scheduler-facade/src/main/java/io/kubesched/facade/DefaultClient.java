@@ -5,8 +5,8 @@ import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulingListener;
-import io.kubesched.informer.PodController;
-import io.kubesched.informer.Snapshots;
+import io.kubesched.informer.SchedulingLoop;
+import io.kubesched.informer.NodeListing;
 import io.kubesched.k8s.KubeConnection;
 import io.kubesched.k8s.KubeConnections;
 import java.util.List;
@@ -48,7 +48,7 @@ final class DefaultClient implements Client {
 
   @Override
   public List<NodeInfo> listNodeInfos() {
-    return Snapshots.list(connection.client());
+    return NodeListing.list(connection.client());
   }
 
   @Override
@@ -76,9 +76,8 @@ final class DefaultClient implements Client {
       }
       settings = settings.withSchedulerName(first);
     }
-    var podController =
-        new PodController(connection.client(), settings, profiles, listener, options.metrics());
-    var controller = new DefaultController(podController, controllers::remove);
+    var loop = new SchedulingLoop(connection.client(), settings, profiles, listener, options.metrics());
+    var controller = new DefaultController(loop, controllers::remove);
     controllers.add(controller);
     return controller;
   }

@@ -1,19 +1,19 @@
 package io.kubesched.facade;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.informer.PodController;
+import io.kubesched.informer.SchedulingLoop;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** {@link Controller} over the informer's {@link PodController}. */
+/** {@link Controller} over the informer's {@link SchedulingLoop}. */
 final class DefaultController implements Controller {
 
-  private final PodController delegate;
+  private final SchedulingLoop delegate;
   private final Consumer<Controller> onClose;
   private final Object startLock = new Object();
   private boolean started;
 
-  DefaultController(PodController delegate, Consumer<Controller> onClose) {
+  DefaultController(SchedulingLoop delegate, Consumer<Controller> onClose) {
     this.delegate = delegate;
     this.onClose = onClose;
   }
@@ -51,7 +51,7 @@ final class DefaultController implements Controller {
 
   @Override
   public List<NodeInfo> nodes() {
-    return delegate.snapshot();
+    return delegate.nodes();
   }
 
   @Override

@@ -144,7 +144,7 @@ final class ClusterDataInformers implements AutoCloseable {
     if (reads.contains(ClusterData.SERVICES)) {
       created.add(
           workloads(
-              client.services().inAnyNamespace().withLimit(PodController.LIST_PAGE).runnableInformer(0),
+              client.services().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               into,
               "Service",
               ClusterDataAdapter::workloadSelector,
@@ -159,7 +159,7 @@ final class ClusterDataInformers implements AutoCloseable {
     if (reads.contains(ClusterData.REPLICATION_CONTROLLERS)) {
       created.add(
           workloads(
-              client.replicationControllers().inAnyNamespace().withLimit(PodController.LIST_PAGE).runnableInformer(0),
+              client.replicationControllers().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               into,
               "ReplicationController",
               ClusterDataAdapter::workloadSelector,
@@ -174,7 +174,7 @@ final class ClusterDataInformers implements AutoCloseable {
     if (reads.contains(ClusterData.REPLICA_SETS)) {
       created.add(
           workloads(
-              client.apps().replicaSets().inAnyNamespace().withLimit(PodController.LIST_PAGE).runnableInformer(0),
+              client.apps().replicaSets().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               into,
               "ReplicaSet",
               ClusterDataAdapter::workloadSelector,
@@ -189,7 +189,7 @@ final class ClusterDataInformers implements AutoCloseable {
     if (reads.contains(ClusterData.STATEFUL_SETS)) {
       created.add(
           workloads(
-              client.apps().statefulSets().inAnyNamespace().withLimit(PodController.LIST_PAGE).runnableInformer(0),
+              client.apps().statefulSets().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               into,
               "StatefulSet",
               ClusterDataAdapter::workloadSelector,
@@ -213,7 +213,7 @@ final class ClusterDataInformers implements AutoCloseable {
   }
 
   private SharedIndexInformer<Namespace> namespaces(ClusterDataCache into) {
-    var informer = client.namespaces().withLimit(PodController.LIST_PAGE).runnableInformer(0);
+    var informer = client.namespaces().withLimit(InformerSet.LIST_PAGE).runnableInformer(0);
     informer.itemStore(
         InformerStores.keeping(
             namespace ->

@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link PodController} runs.
+ * How a {@link SchedulingLoop} runs.
  *
  * @param schedulerName the {@code spec.schedulerName} of the pods to place (the first profile's name), also
  *     used to name the controller's threads
@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param bindTimeout how long one binding request may take
  * @param initialBackoff how long a pod waits after its first failed attempt
  * @param maxBackoff the longest a pod waits between attempts
- * @param syncTimeout how long {@link PodController#start()} waits for the first full list of nodes and pods
+ * @param syncTimeout how long {@link SchedulingLoop#start()} waits for the first full list of nodes and pods
  * @param unschedulableTimeout the longest a pod that fits nowhere waits for a cluster event before it is
  *     tried again anyway (kube-scheduler's {@code podMaxInUnschedulablePodsDuration}, 5 minutes)
  * @param assumedPodTtl how long a pod whose binding succeeded may stay unconfirmed by the watch before the
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * @param qps the sustained rate of writes to the API server (bindings, events, conditions), per second
  * @param burst how many writes may go at once before {@code qps} applies
  * @param parallelBindings how many bindings may be in flight at once
- * @param shutdownTimeout how long {@link PodController#close()} waits for bindings in flight
+ * @param shutdownTimeout how long {@link SchedulingLoop#close()} waits for bindings in flight
  * @param leaderElection where and how to campaign; null schedules without leader election
  */
 public record ControllerSettings(

@@ -104,7 +104,7 @@ class ClusterDataInformersTest {
             "a", reading(Set.of(ClusterData.NAMESPACES)),
             "b", reading(Set.of(ClusterData.REPLICA_SETS)),
             "c", reading(Set.of()));
-    try (var controller = new PodController(client, settings, profiles, SchedulingListener.NONE, SchedulerMetrics.NONE)) {
+    try (var controller = new SchedulingLoop(client, settings, profiles, SchedulingListener.NONE, SchedulerMetrics.NONE)) {
       controller.start();
     }
     assertEquals(EnumSet.of(ClusterData.NAMESPACES, ClusterData.REPLICA_SETS), requested());
@@ -114,7 +114,7 @@ class ClusterDataInformersTest {
   void a_controller_whose_policy_reads_nothing_watches_none_of_them() throws Exception {
     var settings = ControllerSettings.defaults("a", BindMode.SET_NODE_NAME);
     try (var controller =
-        new PodController(client, settings, reading(Set.of()), SchedulingListener.NONE, SchedulerMetrics.NONE)) {
+        new SchedulingLoop(client, settings, Map.of("a", reading(Set.of())), SchedulingListener.NONE, SchedulerMetrics.NONE)) {
       controller.start();
     }
     assertEquals(Set.of(), requested());

@@ -138,7 +138,7 @@ class InformerStoresInformerTest {
 
     client.pods().resource(created).delete();
     var deleted = next("delete");
-    assertEquals(created.getMetadata().getUid(), Snapshots.uid(deleted.pod()));
+    assertEquals(created.getMetadata().getUid(), NodeListing.uid(deleted.pod()));
     assertTrue(
         informer.getIndexer().byIndex(BY_NODE, "node-7").isEmpty(), "index entry of a deleted pod left");
     assertEquals(List.of(), informer.getStore().list());

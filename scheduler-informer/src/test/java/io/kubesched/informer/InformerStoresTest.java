@@ -85,7 +85,7 @@ class InformerStoresTest {
     for (var scheduler : List.of("my-scheduler", "default-scheduler")) {
       assertEquals(PodFilters.needsScheduling(pod, scheduler), PodFilters.needsScheduling(kept, scheduler));
     }
-    assertEquals(Snapshots.uid(pod), Snapshots.uid(kept));
+    assertEquals(NodeListing.uid(pod), NodeListing.uid(kept));
     assertEquals(PodAdapter.describe(pod), PodAdapter.describe(kept));
     assertEquals(pod.getMetadata().getResourceVersion(), kept.getMetadata().getResourceVersion());
   }

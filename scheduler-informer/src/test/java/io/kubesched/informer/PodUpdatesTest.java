@@ -33,16 +33,16 @@ class PodUpdatesTest {
             .endStatus()
             .build();
 
-    assertFalse(PodController.changedBeyondStatus(before, after));
+    assertFalse(EventHandlers.changedBeyondStatus(before, after));
   }
 
   @Test
   void a_change_of_what_the_scheduler_reads_counts() {
     var before = pod("500m");
 
-    assertTrue(PodController.changedBeyondStatus(before, pod("250m")));
+    assertTrue(EventHandlers.changedBeyondStatus(before, pod("250m")));
     assertTrue(
-        PodController.changedBeyondStatus(
+        EventHandlers.changedBeyondStatus(
             before, new PodBuilder(before).editMetadata().addToLabels("tier", "front").endMetadata().build()));
   }
 
@@ -52,12 +52,12 @@ class PodUpdatesTest {
     var stored = InformerStores.kept(before); // what the informer hands out as the old object
     var after = new PodBuilder(before).editMetadata().addToAnnotations("a", "b").endMetadata().build();
 
-    assertFalse(PodController.changedBeyondStatus(stored, after));
-    assertFalse(PodController.changedBeyondStatus(stored, before));
+    assertFalse(EventHandlers.changedBeyondStatus(stored, after));
+    assertFalse(EventHandlers.changedBeyondStatus(stored, before));
   }
 
   @Test
   void a_malformed_quantity_counts_as_a_change_instead_of_throwing() {
-    assertTrue(PodController.changedBeyondStatus(pod("12x"), pod("12x")));
+    assertTrue(EventHandlers.changedBeyondStatus(pod("12x"), pod("12x")));
   }
 }

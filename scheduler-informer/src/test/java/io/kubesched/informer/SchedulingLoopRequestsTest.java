@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What the controller asks the API server for. */
-class PodControllerRequestsTest {
+class SchedulingLoopRequestsTest {
 
   private KubernetesMockServer server;
 
@@ -44,8 +44,8 @@ class PodControllerRequestsTest {
     var settings = ControllerSettings.defaults("my-scheduler", BindMode.SET_NODE_NAME);
     try (var client = server.createClient(new JdkHttpClientFactory());
         var controller =
-            new PodController(
-                client, settings, (pod, nodes) -> Decision.unschedulable(Map.of()),
+            new SchedulingLoop(
+                client, settings, Map.of("my-scheduler", (pod, nodes) -> Decision.unschedulable(Map.of())),
                 SchedulingListener.NONE, SchedulerMetrics.NONE)) {
       controller.start();
     }

@@ -22,12 +22,12 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Builds the list of {@link NodeInfo}s a {@link io.kubesched.api.FinderFunc} decides over. */
-public final class Snapshots {
+/** Lists the nodes, with the pods on them, straight from the API server; and the pod list request the loop watches. */
+public final class NodeListing {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Snapshots.class);
+  private static final Logger LOG = LoggerFactory.getLogger(NodeListing.class);
 
-  private Snapshots() {}
+  private NodeListing() {}
 
   /**
    * Lists nodes and the pods bound to them straight from the API server (two LIST calls), for a one-off
@@ -43,7 +43,7 @@ public final class Snapshots {
           byNode.computeIfAbsent(PodFilters.nodeName(pod), n -> new ArrayList<>())
               .add(PodAdapter.toPodInfo(pod));
         } catch (MalformedObjectException e) {
-          LOG.warn("Leaving out of the snapshot: {}", e.getMessage());
+          LOG.warn("Leaving out of the node list: {}", e.getMessage());
         }
       }
     }
@@ -74,7 +74,7 @@ public final class Snapshots {
       try {
         infos.add(NodeAdapter.toNodeInfo(node, podsOnNode.apply(name)));
       } catch (MalformedObjectException e) {
-        LOG.warn("Leaving node out of the snapshot: {}", e.getMessage());
+        LOG.warn("Leaving node out of the node list: {}", e.getMessage());
       }
     }
     infos.sort(Comparator.comparing(NodeInfo::name));

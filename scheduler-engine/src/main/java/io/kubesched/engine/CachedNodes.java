@@ -7,18 +7,18 @@ import java.util.RandomAccess;
 
 /**
  * The nodes one scheduling decision reads, in name order: an immutable list over an array that is never
- * written after it is handed out, plus the name index it shares with the snapshots of the same set of nodes.
+ * written after it is handed out, plus the name index it shares with the other lists of the same set of nodes.
  */
-public final class NodeSnapshot extends AbstractList<NodeInfo> implements RandomAccess {
+public final class CachedNodes extends AbstractList<NodeInfo> implements RandomAccess {
 
   private final NodeInfo[] nodes;
   private final Map<String, Integer> positions;
 
   /**
-   * @param nodes the nodes, owned by this snapshot from now on
+   * @param nodes the nodes, owned by this list from now on
    * @param positions each node's index in {@code nodes}, by name; not modified by anyone
    */
-  public NodeSnapshot(NodeInfo[] nodes, Map<String, Integer> positions) {
+  public CachedNodes(NodeInfo[] nodes, Map<String, Integer> positions) {
     this.nodes = nodes;
     this.positions = positions;
   }
@@ -33,12 +33,12 @@ public final class NodeSnapshot extends AbstractList<NodeInfo> implements Random
     return nodes.length;
   }
 
-  /** @return whether a node of this name is in the snapshot, in constant time */
+  /** @return whether a node of this name is in the list, in constant time */
   public boolean hasNode(String name) {
     return positions.containsKey(name);
   }
 
-  /** A copy of the array, for the next snapshot to change a few entries of. */
+  /** A copy of the array, for the next list to change a few entries of. */
   public NodeInfo[] copyOfNodes() {
     return nodes.clone();
   }

@@ -11,14 +11,14 @@ import java.util.List;
  * @param gated the pods with scheduling gates, never handed out while they have one, in arrival order
  * @param inFlight the pods taken and not yet requeued or done, in no particular order
  */
-public record QueueSnapshot(
+public record QueueContents(
     List<QueuedPod> active,
     List<QueuedPod> backoff,
     List<QueuedPod> unschedulable,
     List<QueuedPod> gated,
     List<QueuedPod> inFlight) {
 
-  public QueueSnapshot {
+  public QueueContents {
     active = List.copyOf(active);
     backoff = List.copyOf(backoff);
     unschedulable = List.copyOf(unschedulable);

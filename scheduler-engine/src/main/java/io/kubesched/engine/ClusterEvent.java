@@ -1,0 +1,87 @@
+package io.kubesched.engine;
+
+import java.util.Objects;
+
+/**
+ * A change in the cluster that may let waiting pods fit, as kube-scheduler's {@code framework.ClusterEvent}:
+ * what changed ({@link Resource}) and how ({@link ActionType}). The queue moves pods by it; its {@link
+ * #label()} names it in logs and metrics.
+ *
+ * @param resource what kind of object changed
+ * @param actionType how it changed
+ * @param label the event's name, kube-scheduler's label where it has one ({@code "NodeAdd"}); not blank
+ */
+public record ClusterEvent(Resource resource, ActionType actionType, String label) {
+
+  /** What kind of object changed. */
+  public enum Resource {
+    /** A node. */
+    NODE,
+    /** A pod bound to a node. */
+    ASSIGNED_POD,
+    /** A namespace (where the policy reads namespaces). */
+    NAMESPACE,
+    /** Anything: the event is not about one kind of object (a relist, a timeout). */
+    WILDCARD
+  }
+
+  /** How the object changed. */
+  public enum ActionType {
+    ADD,
+    UPDATE,
+    DELETE,
+    /** Any of them, or not known. */
+    ALL
+  }
+
+  /** A node was added. */
+  public static final ClusterEvent NODE_ADD = new ClusterEvent(Resource.NODE, ActionType.ADD, "NodeAdd");
+
+  /** A node changed in what placement reads (labels, taints, unschedulable, allocatable). */
+  public static final ClusterEvent NODE_UPDATE = new ClusterEvent(Resource.NODE, ActionType.UPDATE, "NodeUpdate");
+
+  /** A node was deleted. */
+  public static final ClusterEvent NODE_DELETE = new ClusterEvent(Resource.NODE, ActionType.DELETE, "NodeDelete");
+
+  /** A pod was bound, by anyone. */
+  public static final ClusterEvent ASSIGNED_POD_ADD =
+      new ClusterEvent(Resource.ASSIGNED_POD, ActionType.ADD, "AssignedPodAdd");
+
+  /** A bound pod was relabelled. */
+  public static final ClusterEvent ASSIGNED_POD_UPDATE =
+      new ClusterEvent(Resource.ASSIGNED_POD, ActionType.UPDATE, "AssignedPodUpdate");
+
+  /** A bound pod was deleted: its node has room again. */
+  public static final ClusterEvent ASSIGNED_POD_DELETE =
+      new ClusterEvent(Resource.ASSIGNED_POD, ActionType.DELETE, "AssignedPodDelete");
+
+  /** A bound pod finished ({@code Succeeded} or {@code Failed}): it no longer holds its node's resources. */
+  public static final ClusterEvent ASSIGNED_POD_FINISHED =
+      new ClusterEvent(Resource.ASSIGNED_POD, ActionType.UPDATE, "AssignedPodFinished");
+
+  /** A namespace was added or relabelled. */
+  public static final ClusterEvent NAMESPACE_CHANGE =
+      new ClusterEvent(Resource.NAMESPACE, ActionType.ALL, "NamespaceChange");
+
+  /** The informers listed the cluster again after losing their watches: anything may have changed. */
+  public static final ClusterEvent RELIST = new ClusterEvent(Resource.WILDCARD, ActionType.ALL, "Relist");
+
+  /** A pod waited as unschedulable longer than the queue's limit (kube's {@code UnschedulableTimeout}). */
+  public static final ClusterEvent UNSCHEDULABLE_TIMEOUT =
+      new ClusterEvent(Resource.WILDCARD, ActionType.ALL, "UnschedulableTimeout");
+
+  /** @throws IllegalArgumentException if the label is blank */
+  public ClusterEvent {
+    Objects.requireNonNull(resource, "resource");
+    Objects.requireNonNull(actionType, "actionType");
+    if (label == null || label.isBlank()) {
+      throw new IllegalArgumentException("a cluster event needs a label");
+    }
+  }
+
+  /** @return the {@link #label()} */
+  @Override
+  public String toString() {
+    return label;
+  }
+}

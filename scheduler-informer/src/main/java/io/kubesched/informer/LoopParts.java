@@ -1,0 +1,70 @@
+package io.kubesched.informer;
+
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.binder.TokenBucket;
+import io.kubesched.engine.ClusterEventMoves;
+import io.kubesched.engine.SchedulerCache;
+import io.kubesched.engine.SchedulingQueue;
+import io.kubesched.engine.Ticker;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * The parts of the loop that need no API server, wired together: queue, cache, event handlers, the two
+ * cycles and the leadership gate. {@link SchedulingLoop} builds them with the system clock, its own threads
+ * and the API server's bind port; the loop's unit tests with a fake clock, inline executors and a fake port.
+ *
+ * @param clusterSnapshot builds the snapshot of one decision from the cache's nodes
+ */
+record LoopParts(
+    SchedulingQueue queue,
+    SchedulerCache cache,
+    ClusterEventMoves moves,
+    Leadership leadership,
+    EventHandlers handlers,
+    BindingCycle binding,
+    SchedulingCycle scheduling) {
+
+  /** What the loop is given from outside: clock, threads, ports. */
+  record Injected(
+      Ticker ticker,
+      Executor binders,
+      BindPort bindPort,
+      TokenBucket writes,
+      Reporting reporting,
+      Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot) {}
+
+  /**
+   * @param leading whether the loop leads from the start (no leader election)
+   * @param metrics already {@linkplain GuardedMetrics guarded}
+   */
+  static LoopParts create(
+      ControllerSettings settings,
+      Map<String, FinderFunc> profiles,
+      SchedulerMetrics metrics,
+      boolean leading,
+      Injected injected) {
+    var ticker = injected.ticker();
+    var queue =
+        new SchedulingQueue(
+            ticker, settings.initialBackoff(), settings.maxBackoff(), settings.unschedulableTimeout());
+    var cache = new SchedulerCache(ticker, settings.assumedPodTtl());
+    var moves = new ClusterEventMoves(queue);
+    var leadership = new Leadership(profiles.keySet(), leading);
+    var handlers = new EventHandlers(profiles.keySet(), queue, cache, moves, injected.reporting());
+    var binding =
+        new BindingCycle(
+            injected.bindPort(), injected.writes(), injected.binders(), settings.parallelBindings(), queue, cache,
+            injected.reporting(), metrics, ticker);
+    var scheduling =
+        new SchedulingCycle(
+            profiles, queue, cache, injected.clusterSnapshot(), handlers, binding, injected.reporting(), metrics,
+            leadership, ticker);
+    return new LoopParts(queue, cache, moves, leadership, handlers, binding, scheduling);
+  }
+}

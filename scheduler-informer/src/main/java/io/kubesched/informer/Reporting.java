@@ -1,0 +1,125 @@
+package io.kubesched.informer;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.SchedulingReporter;
+import io.kubesched.engine.QueuedPod;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells what happened to a pod: the log (an unschedulable pod that keeps waiting for the same reason is
+ * logged once), the API server ({@code Scheduled} / {@code FailedScheduling} events and the {@code
+ * PodScheduled} condition, through each profile's {@link SchedulingReporter}) and the {@link
+ * SchedulingListener}.
+ *
+ * <p>Called from the scheduling thread, the binding threads and the pod informer's handler; never blocks.
+ * API writes run on the {@code reports} executor (best effort: when the API server is slow they queue up to a
+ * bound, then are dropped with a log line, as client-go's event broadcaster does); listener calls go to the
+ * listener as given, which the loop makes a {@link SerialListener}.
+ */
+final class Reporting {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Reporting.class);
+
+  /** A write to the API server, best effort and off the scheduling thread. */
+  @FunctionalInterface
+  private interface Report {
+    boolean to(SchedulingReporter reporter) throws InterruptedException;
+  }
+
+  private final Map<String, SchedulingReporter> reporters;
+  private final Executor reports;
+  private final SchedulingListener listener;
+
+  /**
+   * @param reporters the API writer of each profile; empty writes nothing (the loop's unit tests)
+   * @param reports runs the API writes
+   * @param listener hears every outcome
+   */
+  Reporting(Map<String, SchedulingReporter> reporters, Executor reports, SchedulingListener listener) {
+    this.reporters = Map.copyOf(reporters);
+    this.reports = reports;
+    this.listener = listener;
+  }
+
+  /** The pod is bound to {@code nodeName} by this loop. */
+  void scheduled(QueuedPod item, Pod pod, PodInfo info, String nodeName) {
+    LOG.debug("Bound {} to {}", item.key(), nodeName);
+    report(item.profile(), reporter -> reporter.scheduled(pod, nodeName));
+    listener.bound(info, nodeName);
+  }
+
+  /**
+   * The attempt found no node, or refused the pod.
+   *
+   * @return the pod's progress with {@code message} as the last one logged, for the queue to keep
+   */
+  QueuedPod.Progress unschedulable(QueuedPod item, Pod pod, PodInfo info, String message) {
+    if (message.equals(item.progress().lastMessage())) {
+      LOG.debug("Pod {} is still unschedulable: {}", item.key(), message);
+    } else {
+      LOG.info("Pod {} is unschedulable: {}", item.key(), message);
+    }
+    report(item.profile(), reporter -> reporter.unschedulable(pod, message));
+    listener.unschedulable(info, message);
+    return item.progress().withLastMessage(message);
+  }
+
+  /** The attempt failed for a reason other than fit; the caller has logged it. */
+  void failed(QueuedPod item, Pod pod, Exception error) {
+    report(item.profile(), reporter -> reporter.schedulingError(pod, error.getMessage()));
+    listener.failed(item.key(), error);
+  }
+
+  /** A binding reported as failed had landed after all: the watch shows the pod on the node chosen. */
+  void lateBinding(PodInfo info, String nodeName) {
+    LOG.info("{} is bound to {}: an attempt whose answer was lost had succeeded", info.key(), nodeName);
+    listener.bound(info, nodeName);
+  }
+
+  /** Writes the event series each reporter has pending; from the housekeeping thread. */
+  void flushSeries() {
+    for (var reporter : reporters.values()) {
+      submit(
+          () -> {
+            try {
+              reporter.flushSeries();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+              LOG.warn("Writing event series failed: {}", e.toString());
+            }
+          });
+    }
+  }
+
+  private void report(String profile, Report report) {
+    var reporter = reporters.get(profile);
+    if (reporter == null) {
+      return;
+    }
+    submit(
+        () -> {
+          try {
+            report.to(reporter);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } catch (RuntimeException e) {
+            LOG.warn("Reporting to the API server failed: {}", e.toString());
+          }
+        });
+  }
+
+  private void submit(Runnable write) {
+    try {
+      reports.execute(write);
+    } catch (RejectedExecutionException closing) {
+      LOG.debug("Not reporting: the loop is closing");
+    }
+  }
+}

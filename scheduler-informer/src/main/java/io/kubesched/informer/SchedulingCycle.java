@@ -1,0 +1,188 @@
+package io.kubesched.informer;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.Decision;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulerException;
+import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.api.SchedulerMetrics.Result;
+import io.kubesched.engine.QueuedPod;
+import io.kubesched.engine.QueueingHint;
+import io.kubesched.engine.SchedulerCache;
+import io.kubesched.engine.SchedulingQueue;
+import io.kubesched.engine.Ticker;
+import io.kubesched.engine.UnsupportedFeatures;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduling cycle, as kube-scheduler's {@code schedulingCycle}: takes the next pod off the queue, refuses
+ * it if it uses a feature the library does not support ({@link UnsupportedFeatures}), else asks the
+ * profile's {@link FinderFunc} over the cache's nodes, assumes the chosen node in the cache (so the next
+ * decision counts it) and hands the pod to the {@link BindingCycle}, going on with the next pod while
+ * bindings are in flight. It reads the pod only from its queued item and the {@link EventHandlers}' kept
+ * object, never from an informer's store.
+ *
+ * <p>{@link #run} is the body of the one scheduling thread; it takes pods only while {@link Leadership}
+ * says this replica leads, and ends when the queue is closed.
+ */
+final class SchedulingCycle implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulingCycle.class);
+
+  private final Map<String, FinderFunc> profiles;
+  private final SchedulingQueue queue;
+  private final SchedulerCache cache;
+  private final Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot;
+  private final EventHandlers handlers;
+  private final BindingCycle binding;
+  private final Reporting reporting;
+  private final SchedulerMetrics metrics;
+  private final Leadership leadership;
+  private final Ticker ticker;
+
+  SchedulingCycle(
+      Map<String, FinderFunc> profiles,
+      SchedulingQueue queue,
+      SchedulerCache cache,
+      Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot,
+      EventHandlers handlers,
+      BindingCycle binding,
+      Reporting reporting,
+      SchedulerMetrics metrics,
+      Leadership leadership,
+      Ticker ticker) {
+    this.profiles = Map.copyOf(profiles);
+    this.queue = queue;
+    this.cache = cache;
+    this.clusterSnapshot = clusterSnapshot;
+    this.handlers = handlers;
+    this.binding = binding;
+    this.reporting = reporting;
+    this.metrics = metrics;
+    this.leadership = leadership;
+    this.ticker = ticker;
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (leadership.awaitLeading()) {
+        var item = queue.take();
+        if (item == null) {
+          return;
+        }
+        scheduleOne(item);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * One attempt of a pod just taken off the queue.
+   *
+   * @throws InterruptedException if the thread is interrupted while it waits for a binding slot
+   */
+  void scheduleOne(QueuedPod item) throws InterruptedException {
+    if (!leadership.isLeading()) { // lost leadership while waiting: the next leader will take it
+      queue.requeueAfterError(item);
+      return;
+    }
+    long cycle = queue.schedulingCycle();
+    long startedNanos = ticker.nanoTime();
+    try {
+      schedule(item, cycle, startedNanos);
+    } catch (RuntimeException e) {
+      LOG.error("Unexpected failure scheduling pod {}; it will be retried", item.key(), e);
+      queue.requeueAfterError(item);
+    }
+  }
+
+  private void schedule(QueuedPod item, long cycle, long startedNanos) throws InterruptedException {
+    var pod = handlers.pendingPod(item.uid());
+    var finder = profiles.get(item.profile());
+    var skip =
+        pod == null
+            ? "it is gone, bound or no longer ours"
+            : finder == null ? "no profile is named " + item.profile()
+            : cache.isAssumed(item.uid()) ? "it is being bound" : null;
+    if (skip != null) {
+      LOG.debug("Not scheduling pod {}: {}", item.key(), skip);
+      queue.done(item.uid());
+      return;
+    }
+    var info = item.info();
+    if (info == null) {
+      // Not retried until the pod changes: the update event queues it again.
+      var error = Objects.requireNonNull(item.unreadable(), "a queued pod without PodInfo says why");
+      queue.done(item.uid());
+      LOG.warn("Cannot schedule {}", error.getMessage());
+      metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
+      reporting.failed(item, pod, error);
+      return;
+    }
+    var refusal = UnsupportedFeatures.refusal(info);
+    if (refusal.isPresent()) { // never given to the policy, which would place it as if it had no claims
+      unschedulable(item, cycle, startedNanos, pod, info, refusal.get(), QueueingHint.POD_UPDATE_ONLY);
+      return;
+    }
+    var nodes = cache.nodes();
+    Decision decision;
+    long algorithmStart = ticker.nanoTime();
+    try {
+      decision = Objects.requireNonNull(finder.find(info, clusterSnapshot.apply(nodes)), "FinderFunc returned null");
+    } catch (RuntimeException e) {
+      metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
+      fail(item, pod, startedNanos, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
+      return;
+    }
+    metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
+    if (decision instanceof Decision.Unschedulable unschedulable) {
+      unschedulable(item, cycle, startedNanos, pod, info, unschedulable.message(nodes.size()), QueueingHint.of(info));
+      return;
+    }
+    var nodeName = ((Decision.Bind) decision).nodeName();
+    if (!nodes.hasNode(nodeName)) {
+      fail(
+          item,
+          pod,
+          startedNanos,
+          new SchedulerException(
+              "FinderFunc chose node '" + nodeName + "' for pod " + item.key()
+                  + ", which is not among the " + nodes.size() + " nodes it was given"));
+      return;
+    }
+    try {
+      cache.assume(info, nodeName);
+    } catch (IllegalStateException boundMeanwhile) {
+      // Someone bound it between the event we queued and now, and the watch already shows it: routine.
+      LOG.info("Pod {} was bound while it was being scheduled ({}); leaving it", item.key(), boundMeanwhile.getMessage());
+      queue.done(item.uid());
+      return;
+    }
+    binding.submit(item, pod, info, nodeName, startedNanos);
+  }
+
+  private void unschedulable(
+      QueuedPod item, long cycle, long startedNanos, Pod pod, PodInfo info, String message, QueueingHint hint) {
+    var progress = reporting.unschedulable(item, pod, info, message);
+    queue.requeueUnschedulable(item.withProgress(progress), cycle, hint);
+    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, Duration.ofNanos(ticker.nanoTime() - startedNanos));
+  }
+
+  private void fail(QueuedPod item, Pod pod, long startedNanos, SchedulerException error) {
+    LOG.warn("{}; retrying after backoff", error.getMessage());
+    queue.requeueAfterError(item);
+    metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
+    reporting.failed(item, pod, error);
+  }
+}

@@ -1,0 +1,298 @@
+package io.kubesched.informer;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.api.ClusterData;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.SchedulerException;
+import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.api.SchedulerMetrics.PendingPods;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.SchedulingReporter;
+import io.kubesched.binder.TokenBucket;
+import io.kubesched.engine.Ticker;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Places every pod whose {@code spec.schedulerName} is one of its profiles' scheduler names, as
+ * kube-scheduler's scheduling loop does, composed as kube-scheduler composes it: an {@link InformerSet}
+ * feeds the {@link EventHandlers}, which fill the queue and the cache; one scheduling thread runs the {@link
+ * SchedulingCycle}; a bounded pool runs the {@link BindingCycle}; {@link Reporting} writes events and
+ * conditions; {@link Leadership} gates the scheduling cycle under leader election.
+ *
+ * <p>Threads: the informers' handler threads; {@code kubesched-<name>} (the scheduling cycle); {@code
+ * kubesched-bind-<name>-N} (bindings, at most {@code parallelBindings}); {@code kubesched-report-<name>-1}
+ * (API writes of events and conditions); {@code kubesched-listener-<name>} (every {@link SchedulingListener}
+ * call); {@code kubesched-housekeeping-<name>-1} (assumption expiry, event series); {@code
+ * kubesched-watchdog-<name>} (relists); and the leader elector's.
+ *
+ * <p>Lifecycle: {@link #start()} once, {@link #close()} any number of times from any thread.
+ */
+public final class SchedulingLoop implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulingLoop.class);
+
+  /** How many reports (events, conditions) may wait for the API server before new ones are dropped. */
+  static final int REPORT_BACKLOG = 1000;
+
+  private enum State {
+    NEW,
+    RUNNING,
+    CLOSED
+  }
+
+  private final ControllerSettings settings;
+  private final Map<String, FinderFunc> profiles;
+  private final SchedulerMetrics metrics;
+  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private final ExecutorService binders;
+  private final ThreadPoolExecutor reports;
+  private final ScheduledExecutorService housekeeping;
+  private final SerialListener listener;
+  private final Reporting reporting;
+  private final LoopParts parts;
+  private final ClusterDataInformers clusterData;
+  private final InformerSet informers;
+  private final @Nullable LeaderElection election;
+  private final String masterUrl;
+  private @Nullable Thread worker;
+
+  /**
+   * A loop for several scheduler names (profiles), each with its own policy; one queue, one cache and one
+   * binding pool serve them all.
+   *
+   * @param client the client to watch and bind with; not closed by this loop
+   * @param settings how to run (validated by the facade's {@code Options})
+   * @param profiles the policy of each scheduler name, at least one
+   * @param listener hears about each pod's outcome, on a thread of its own
+   * @param metrics records what the loop does; a call that throws is logged and ignored
+   * @throws IllegalArgumentException if {@code profiles} is empty or a name is blank
+   */
+  public SchedulingLoop(
+      KubernetesClient client,
+      ControllerSettings settings,
+      Map<String, FinderFunc> profiles,
+      SchedulingListener listener,
+      SchedulerMetrics metrics) {
+    if (profiles.isEmpty()) {
+      throw new IllegalArgumentException("a controller needs at least one profile (scheduler name)");
+    }
+    profiles.keySet().forEach(name -> {
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("a profile's scheduler name must not be blank");
+      }
+    });
+    this.settings = settings;
+    this.profiles = Map.copyOf(profiles);
+    this.metrics = new GuardedMetrics(metrics);
+    this.masterUrl = String.valueOf(client.getMasterUrl());
+    this.binders = Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-bind-"));
+    // Reports are best effort: when the API server is slow they queue up to a bound, then are dropped
+    // (with a log line) rather than holding up scheduling, as client-go's event broadcaster does.
+    this.reports =
+        new ThreadPoolExecutor(
+            1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(REPORT_BACKLOG), threads("kubesched-report-"),
+            (task, pool) -> LOG.debug("Dropping a report: {} are waiting", REPORT_BACKLOG));
+    this.housekeeping = Executors.newSingleThreadScheduledExecutor(threads("kubesched-housekeeping-"));
+    this.listener = new SerialListener(listener, settings.schedulerName());
+    // Reports get a bucket of their own, as kube-scheduler gives events a client of their own: a burst of
+    // events must not slow the bindings down.
+    var reportWrites = TokenBucket.create(settings.qps(), settings.burst());
+    var reporters = new LinkedHashMap<String, SchedulingReporter>();
+    profiles.keySet().stream().sorted().forEach(
+        name -> reporters.put(name, SchedulingReporter.create(client, reportWrites, name)));
+    this.reporting = new Reporting(reporters, reports, this.listener);
+    var leaderSettings = settings.leaderElection();
+    this.election = leaderSettings == null ? null : new LeaderElection(client, leaderSettings);
+    var injected =
+        new LoopParts.Injected(
+            Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings),
+            TokenBucket.create(settings.qps(), settings.burst()), reporting, nodes -> clusterData().snapshot(nodes));
+    this.parts = LoopParts.create(settings, this.profiles, this.metrics, election == null, injected);
+    var reads = EnumSet.noneOf(ClusterData.class);
+    profiles.values().forEach(finder -> reads.addAll(finder.reads()));
+    this.clusterData = new ClusterDataInformers(client, reads, parts.moves()::namespaceChanged);
+    this.informers =
+        new InformerSet(
+            client, settings.syncTimeout(), parts.handlers(), clusterData, parts.cache(), parts.queue(), this::isRunning);
+  }
+
+  private ClusterDataInformers clusterData() {
+    return clusterData;
+  }
+
+  /**
+   * Starts the informers, waits until they have listed every node and pod, then starts the scheduling
+   * thread (and, with leader election, campaigns: the loop schedules only while it leads).
+   *
+   * @throws IllegalStateException if started before, or closed
+   * @throws SchedulerException if the informers cannot list within the sync timeout; the loop is closed
+   *     then. If {@link #close()} is called while this lists, this returns without starting.
+   */
+  public void start() {
+    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+      throw new IllegalStateException("controller was already started or is closed: " + state.get());
+    }
+    int nodes;
+    try {
+      nodes = informers.startAndSync();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      throw new SchedulerException("interrupted while listing nodes and pods", e);
+    } catch (ExecutionException | TimeoutException e) {
+      if (state.get() == State.CLOSED) {
+        LOG.info("Scheduler '{}' closed while it was starting", settings.schedulerName());
+        return; // close() stopped the informers under us: not a failure to list
+      }
+      close();
+      var cause = e instanceof ExecutionException ? e.getCause() : e;
+      throw new SchedulerException(
+          "cannot list nodes and pods"
+              + (clusterData.reads().isEmpty() ? "" : " and what the policy reads " + clusterData.reads())
+              + " from " + masterUrl + ": " + cause,
+          cause);
+    }
+    var queue = parts.queue();
+    metrics.pendingPods(
+        () -> {
+          var depths = queue.depths();
+          return new PendingPods(depths.active(), depths.backoff(), depths.unschedulable(), depths.gated());
+        });
+    var expiry = new AssumptionExpiry(parts.cache(), queue, settings.assumedPodTtl());
+    housekeeping.scheduleWithFixedDelay(expiry::run, 1, 1, TimeUnit.SECONDS);
+    housekeeping.scheduleWithFixedDelay(reporting::flushSeries, 30, 30, TimeUnit.SECONDS);
+    var thread = new Thread(parts.scheduling(), "kubesched-" + settings.schedulerName());
+    thread.setDaemon(true);
+    worker = thread;
+    thread.start();
+    informers.watch(settings.schedulerName());
+    if (election != null) {
+      var leadership = parts.leadership();
+      election.start(() -> leadership.set(true), () -> leadership.set(false));
+    }
+    LOG.info(
+        "Scheduler {} started: {} nodes, {} pods to schedule{}",
+        profiles.keySet(), nodes, queue.size(), election == null ? "" : "; campaigning for leadership");
+  }
+
+  /** @return whether the loop was started and is not closed */
+  public boolean isRunning() {
+    return state.get() == State.RUNNING;
+  }
+
+  /** @return whether this loop schedules now: always without leader election, else while it leads */
+  public boolean isLeader() {
+    return isRunning() && parts.leadership().isLeading();
+  }
+
+  /**
+   * Blocks until the loop is closed.
+   *
+   * @throws InterruptedException if the waiting thread is interrupted
+   */
+  public void awaitTermination() throws InterruptedException {
+    terminated.await();
+  }
+
+  /**
+   * The nodes as the next decision would see them: each with the pods bound to it and the pods this loop
+   * has chosen it for but whose binding the watch has not shown yet.
+   *
+   * @throws IllegalStateException if not started
+   */
+  public List<NodeInfo> nodes() {
+    if (!informers.isStarted()) {
+      throw new IllegalStateException("controller is not started");
+    }
+    return parts.cache().nodes();
+  }
+
+  /**
+   * Stops scheduling, gives up leadership, waits for the bindings in flight (up to {@link
+   * ControllerSettings#shutdownTimeout()}), delivers the listener calls they made, then stops the informers
+   * and every thread this loop started. Idempotent; callable from any thread, including a listener.
+   */
+  @Override
+  public void close() {
+    if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+      return;
+    }
+    parts.queue().close();
+    parts.leadership().close();
+    var timeout = settings.shutdownTimeout();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    var thread = worker;
+    try {
+      if (thread != null && thread != Thread.currentThread()) {
+        thread.join(timeout.toMillis());
+        if (thread.isAlive()) {
+          thread.interrupt();
+          thread.join(1000);
+        }
+      }
+      drain(binders, deadline, "Bindings still in flight after " + timeout + "; interrupting them");
+      drain(reports, deadline, "Reports still waiting after " + timeout + "; dropping them");
+      listener.close(Duration.ofMillis(remainingMillis(deadline) + 1000));
+    } catch (InterruptedException e) {
+      binders.shutdownNow();
+      reports.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    housekeeping.shutdownNow();
+    try {
+      housekeeping.awaitTermination(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (election != null) {
+      election.close();
+    }
+    informers.close();
+    metrics.close();
+    terminated.countDown();
+    LOG.info("Scheduler {} stopped", profiles.keySet());
+  }
+
+  private static void drain(ExecutorService pool, long deadline, String warning) throws InterruptedException {
+    pool.shutdown();
+    if (!pool.awaitTermination(remainingMillis(deadline), TimeUnit.MILLISECONDS)) {
+      LOG.warn(warning);
+      pool.shutdownNow();
+      pool.awaitTermination(1, TimeUnit.SECONDS);
+    }
+  }
+
+  private static long remainingMillis(long deadlineNanos) {
+    return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+  }
+
+  private ThreadFactory threads(String prefix) {
+    var count = new AtomicInteger();
+    return runnable -> {
+      var thread = new Thread(runnable, prefix + settings.schedulerName() + "-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

@@ -1,0 +1,257 @@
+package io.kubesched.informer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.Decision;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulerException;
+import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.BindMode;
+import io.kubesched.binder.BindOutcome;
+import io.kubesched.binder.TokenBucket;
+import io.kubesched.engine.QueueDepths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loop's parts without an API server: the event handlers driven with fabric8 objects, the cycles run
+ * inline on the test thread, a fake clock and a fake bind port.
+ */
+class SchedulingLoopPartsTest {
+
+  private static final String NAME = "my-scheduler";
+  private static final TokenBucket UNLIMITED =
+      new TokenBucket() {
+        @Override
+        public void acquire() {}
+
+        @Override
+        public boolean tryAcquire() {
+          return true;
+        }
+      };
+
+  private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+  private final List<String> heard = new ArrayList<>();
+  private final List<String> binds = new ArrayList<>();
+  private final AtomicInteger decisions = new AtomicInteger();
+  private final SchedulingListener listener =
+      new SchedulingListener() {
+        @Override
+        public void bound(PodInfo pod, String nodeName) {
+          heard.add("bound " + pod.name() + " to " + nodeName);
+        }
+
+        @Override
+        public void unschedulable(PodInfo pod, String message) {
+          heard.add("unschedulable " + pod.name());
+        }
+
+        @Override
+        public void failed(String podKey, Exception error) {
+          heard.add("failed " + podKey + ": " + error.getClass().getSimpleName());
+        }
+      };
+  private final FinderFunc firstNode =
+      (pod, nodes) -> {
+        decisions.incrementAndGet();
+        return Decision.bind(nodes.get(0).name());
+      };
+
+  private LoopParts parts(BindPort port, SchedulerMetrics metrics) {
+    var reporting = new Reporting(Map.of(), Runnable::run, listener);
+    var injected = new LoopParts.Injected(clock::get, Runnable::run, port, UNLIMITED, reporting, ClusterSnapshot::of);
+    var settings = ControllerSettings.defaults(NAME, BindMode.SET_NODE_NAME);
+    return LoopParts.create(settings, Map.of(NAME, firstNode), new GuardedMetrics(metrics), true, injected);
+  }
+
+  private LoopParts parts(BindPort port) {
+    return parts(port, SchedulerMetrics.NONE);
+  }
+
+  private BindPort recording(BindOutcome outcome) {
+    return (pod, nodeName) -> {
+      binds.add(pod.getMetadata().getName() + " to " + nodeName);
+      return outcome;
+    };
+  }
+
+  static Pod pod(String name) {
+    return new PodBuilder()
+        .withNewMetadata().withNamespace("default").withName(name).withUid("uid-" + name).endMetadata()
+        .withNewSpec().withSchedulerName(NAME).addNewContainer().withName("c").withImage("i").endContainer().endSpec()
+        .withNewStatus().withPhase("Pending").endStatus()
+        .build();
+  }
+
+  static Pod boundTo(Pod pod, String nodeName) {
+    return new PodBuilder(pod).editSpec().withNodeName(nodeName).endSpec().build();
+  }
+
+  static Node node(String name) {
+    return new NodeBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .withNewStatus()
+        .addToAllocatable("cpu", new Quantity("4"))
+        .addToAllocatable("memory", new Quantity("8Gi"))
+        .addToAllocatable("pods", new Quantity("110"))
+        .endStatus()
+        .build();
+  }
+
+  /** Takes the next pod off the queue and runs its scheduling cycle (and, inline, its binding cycle). */
+  private static void scheduleNext(LoopParts parts) throws InterruptedException {
+    parts.scheduling().scheduleOne(parts.queue().poll());
+  }
+
+  private static QueueDepths depths(LoopParts parts) {
+    return parts.queue().depths();
+  }
+
+  @Test
+  void a_pod_is_bound_and_the_watch_confirms_it() throws Exception {
+    var parts = parts(recording(new BindOutcome.Bound("n1", false)));
+    parts.handlers().nodes().onAdd(node("n1"));
+    var pod = pod("p");
+    parts.handlers().pods().onAdd(pod);
+
+    scheduleNext(parts);
+
+    assertEquals(List.of("p to n1"), binds);
+    assertEquals(List.of("bound p to n1"), heard);
+    assertEquals(new QueueDepths(0, 0, 0, 0, 0), depths(parts), "the queue forgot the pod");
+    assertTrue(parts.cache().isAssumed("uid-p"), "counted on n1 until the watch shows it there");
+
+    parts.handlers().pods().onUpdate(pod, boundTo(pod, "n1"));
+
+    assertFalse(parts.cache().isAssumed("uid-p"));
+    assertEquals(1, parts.cache().nodes().get(0).pods().size());
+  }
+
+  @Test
+  void a_bind_failure_is_forgotten_and_requeued_and_reported_bound_if_it_had_landed() throws Exception {
+    var parts = parts(recording(new BindOutcome.Failed("connection reset")));
+    parts.handlers().nodes().onAdd(node("n1"));
+    var pod = pod("p");
+    parts.handlers().pods().onAdd(pod);
+
+    scheduleNext(parts);
+
+    assertEquals(List.of("failed default/p: " + SchedulerException.class.getSimpleName()), heard);
+    assertFalse(parts.cache().isAssumed("uid-p"), "the assumption is forgotten");
+    assertEquals(0, parts.cache().nodes().get(0).pods().size());
+    var waiting = parts.queue().contents().backoff();
+    assertEquals(1, waiting.size(), "requeued to wait out its backoff");
+    assertEquals("n1", waiting.get(0).progress().unconfirmedNode());
+
+    parts.handlers().pods().onUpdate(pod, boundTo(pod, "n1")); // the write had landed after all
+
+    assertEquals("bound p to n1", heard.get(heard.size() - 1));
+    assertEquals(new QueueDepths(0, 0, 0, 0, 0), depths(parts), "seen bound: out of the queue at once");
+  }
+
+  @Test
+  void a_pod_deleted_mid_bind_is_forgotten_everywhere() throws Exception {
+    var pod = pod("p");
+    var holder = new LoopParts[1];
+    var parts =
+        parts(
+            (bound, nodeName) -> {
+              holder[0].handlers().pods().onDelete(pod, false); // the watch delivers the deletion meanwhile
+              return new BindOutcome.PodGone("pod default/p is gone");
+            });
+    holder[0] = parts;
+    parts.handlers().nodes().onAdd(node("n1"));
+    parts.handlers().pods().onAdd(pod);
+
+    scheduleNext(parts);
+
+    assertEquals(List.of(), heard, "neither bound nor failed");
+    assertFalse(parts.cache().isAssumed("uid-p"));
+    assertEquals(0, parts.cache().podCount());
+    assertEquals(new QueueDepths(0, 0, 0, 0, 0), depths(parts));
+    assertEquals(null, parts.handlers().pendingPod("uid-p"));
+  }
+
+  @Test
+  void a_pod_taken_after_leadership_was_lost_is_requeued_untried() throws Exception {
+    var parts = parts(recording(new BindOutcome.Bound("n1", false)));
+    parts.handlers().nodes().onAdd(node("n1"));
+    parts.handlers().pods().onAdd(pod("p"));
+    var taken = parts.queue().poll();
+
+    parts.leadership().set(false);
+    parts.scheduling().scheduleOne(taken);
+
+    assertEquals(0, decisions.get(), "the policy was not asked");
+    assertEquals(List.of(), binds);
+    assertEquals(1, depths(parts).waiting(), "back in the queue for the next leader");
+
+    parts.leadership().set(true);
+    clock.addAndGet(Duration.ofSeconds(2).toNanos()); // past its one-second backoff
+    scheduleNext(parts);
+
+    assertEquals(List.of("p to n1"), binds);
+  }
+
+  @Test
+  void a_pod_is_converted_once_per_update_and_a_status_write_does_not_requeue_it() {
+    var parts = parts(recording(new BindOutcome.Bound("n1", false)));
+    var pod = pod("p");
+    parts.handlers().pods().onAdd(pod);
+    var queued = parts.queue().contents().active().get(0);
+    var withCondition =
+        new PodBuilder(pod).editStatus().addNewCondition().withType("PodScheduled").withStatus("False").endCondition()
+            .endStatus().build();
+
+    parts.handlers().pods().onUpdate(pod, withCondition);
+
+    assertTrue(queued.info() != null && queued.info().uid().equals("uid-p"), "converted in the handler");
+    assertEquals(withCondition, parts.handlers().pendingPod("uid-p"), "the latest object, for the reporter");
+    assertEquals(1, depths(parts).active());
+  }
+
+  @Test
+  void a_metrics_implementation_that_throws_does_not_stop_a_binding() throws Exception {
+    var throwing =
+        new SchedulerMetrics() {
+          @Override
+          public void algorithm(Duration took) {
+            throw new IllegalStateException("broken gauge");
+          }
+
+          @Override
+          public void attempt(String profile, Result result, Duration took) {
+            throw new IllegalStateException("broken counter");
+          }
+
+          @Override
+          public void bound(String profile, Duration took, boolean success) {
+            throw new IllegalStateException("broken timer");
+          }
+        };
+    var parts = parts(recording(new BindOutcome.Bound("n1", false)), throwing);
+    parts.handlers().nodes().onAdd(node("n1"));
+    parts.handlers().pods().onAdd(pod("p"));
+
+    scheduleNext(parts);
+
+    assertEquals(List.of("bound p to n1"), heard);
+    assertEquals(new QueueDepths(0, 0, 0, 0, 0), depths(parts));
+  }
+}
