@@ -1,12 +1,12 @@
 package io.kubesched.informer;
 
 import io.kubesched.binder.BindMode;
-import io.kubesched.binder.TokenBucket;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link SchedulingLoop} runs.
+ * How a {@link SchedulingLoop} runs. The facade's {@code Options} owns the defaults and validates every
+ * value before it reaches this record, which takes them as they are.
  *
  * @param schedulerName the {@code spec.schedulerName} of the pods to place (the first profile's name), also
  *     used to name the controller's threads
@@ -40,70 +40,6 @@ public record ControllerSettings(
     Duration shutdownTimeout,
     @Nullable LeaderSettings leaderElection) {
 
-  /** kube-scheduler's {@code podMaxInUnschedulablePodsDuration}. */
-  public static final Duration DEFAULT_UNSCHEDULABLE_TIMEOUT = Duration.ofMinutes(5);
-
-  /** kube-scheduler's assumed-pod expiry before it stopped expiring them. */
-  public static final Duration DEFAULT_ASSUMED_POD_TTL = Duration.ofMinutes(15);
-
-  /** Bindings in flight at once by default. */
-  public static final int DEFAULT_PARALLEL_BINDINGS = 16;
-
-  /**
-   * @throws IllegalArgumentException naming the setting and value, if the name is blank, a duration is not
-   *     positive (the TTL may be zero), qps or burst or parallelBindings is not positive, or the maximum
-   *     backoff is shorter than the initial one
-   */
-  public ControllerSettings {
-    if (schedulerName.isBlank()) {
-      throw new IllegalArgumentException("schedulerName must not be blank");
-    }
-    requirePositive("bindTimeout", bindTimeout);
-    requirePositive("initialBackoff", initialBackoff);
-    requirePositive("maxBackoff", maxBackoff);
-    requirePositive("syncTimeout", syncTimeout);
-    requirePositive("unschedulableTimeout", unschedulableTimeout);
-    requirePositive("shutdownTimeout", shutdownTimeout);
-    if (assumedPodTtl.isNegative()) {
-      throw new IllegalArgumentException("assumedPodTtl must not be negative, was " + assumedPodTtl);
-    }
-    if (maxBackoff.compareTo(initialBackoff) < 0) {
-      throw new IllegalArgumentException(
-          "maxBackoff " + maxBackoff + " must not be shorter than initialBackoff " + initialBackoff);
-    }
-    if (!(qps > 0) || Double.isInfinite(qps)) {
-      throw new IllegalArgumentException("qps must be a positive number, was " + qps);
-    }
-    if (burst < 1) {
-      throw new IllegalArgumentException("burst must be at least 1, was " + burst);
-    }
-    if (parallelBindings < 1) {
-      throw new IllegalArgumentException("parallelBindings must be at least 1, was " + parallelBindings);
-    }
-  }
-
-  /**
-   * @return kube-scheduler's defaults for {@code schedulerName}: 30 s bind timeout, backoff from 1 s to 10 s,
-   *     60 s to list, 5 min unschedulable timeout, 15 min assumed-pod TTL, 50 writes per second with bursts of
-   *     100, 16 bindings in flight, 30 s to shut down, no leader election
-   */
-  public static ControllerSettings defaults(String schedulerName, BindMode bindMode) {
-    return new ControllerSettings(
-        schedulerName,
-        bindMode,
-        Duration.ofSeconds(30),
-        Duration.ofSeconds(1),
-        Duration.ofSeconds(10),
-        Duration.ofSeconds(60),
-        DEFAULT_UNSCHEDULABLE_TIMEOUT,
-        DEFAULT_ASSUMED_POD_TTL,
-        TokenBucket.DEFAULT_QPS,
-        TokenBucket.DEFAULT_BURST,
-        DEFAULT_PARALLEL_BINDINGS,
-        Duration.ofSeconds(30),
-        null);
-  }
-
   /**
    * @return these settings for {@code name}; a lease named after the old scheduler name is named after the
    *     new one, a lease named explicitly keeps its name
@@ -129,11 +65,5 @@ public record ControllerSettings(
         parallelBindings,
         shutdownTimeout,
         leader);
-  }
-
-  private static void requirePositive(String name, Duration value) {
-    if (value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(name + " must be positive, was " + value);
-    }
   }
 }

@@ -19,7 +19,6 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
-import io.kubesched.binder.BindMode;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -98,7 +97,7 @@ class ClusterDataInformersTest {
 
   @Test
   void the_controller_watches_the_union_of_what_its_profiles_read_and_nothing_more() throws Exception {
-    var settings = ControllerSettings.defaults("a", BindMode.SET_NODE_NAME);
+    var settings = TestSettings.forFakeCluster("a");
     var profiles =
         Map.of(
             "a", reading(Set.of(ClusterData.NAMESPACES)),
@@ -112,7 +111,7 @@ class ClusterDataInformersTest {
 
   @Test
   void a_controller_whose_policy_reads_nothing_watches_none_of_them() throws Exception {
-    var settings = ControllerSettings.defaults("a", BindMode.SET_NODE_NAME);
+    var settings = TestSettings.forFakeCluster("a");
     try (var controller =
         new SchedulingLoop(client, settings, Map.of("a", reading(Set.of())), SchedulingListener.NONE, SchedulerMetrics.NONE)) {
       controller.start();

@@ -16,7 +16,6 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
-import io.kubesched.binder.BindMode;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.TokenBucket;
 import io.kubesched.engine.QueueDepths;
@@ -76,7 +75,7 @@ class SchedulingLoopPartsTest {
   private LoopParts parts(BindPort port, SchedulerMetrics metrics) {
     var reporting = new Reporting(Map.of(), Runnable::run, listener);
     var injected = new LoopParts.Injected(clock::get, Runnable::run, port, UNLIMITED, reporting, ClusterSnapshot::of);
-    var settings = ControllerSettings.defaults(NAME, BindMode.SET_NODE_NAME);
+    var settings = TestSettings.forFakeCluster(NAME);
     return LoopParts.create(settings, Map.of(NAME, firstNode), new GuardedMetrics(metrics), true, injected);
   }
 

@@ -10,7 +10,6 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.api.Decision;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
-import io.kubesched.binder.BindMode;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,7 +40,7 @@ class SchedulingLoopRequestsTest {
 
   @Test
   void pods_are_listed_and_watched_with_kube_schedulers_non_terminal_field_selector() throws Exception {
-    var settings = ControllerSettings.defaults("my-scheduler", BindMode.SET_NODE_NAME);
+    var settings = TestSettings.forFakeCluster("my-scheduler");
     try (var client = server.createClient(new JdkHttpClientFactory());
         var controller =
             new SchedulingLoop(

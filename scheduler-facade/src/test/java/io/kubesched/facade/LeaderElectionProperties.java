@@ -1,4 +1,4 @@
-package io.kubesched.informer;
+package io.kubesched.facade;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.kubesched.api.ConfigurationException;
+import io.kubesched.facade.Options.LeaderElection;
 import java.time.Duration;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -16,12 +18,12 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 
 /**
- * The settings' validation against two independent judges: fabric8's own
+ * {@link LeaderElection}'s validation against two independent judges: fabric8's own
  * {@code LeaderElectorBuilder}, which must accept whatever the settings accept (else the election would
  * fail when it starts), and client-go's {@code NewLeaderElector} rules, restated from its source, which
  * every accepted setting must also meet.
  */
-class LeaderSettingsProperties {
+class LeaderElectionProperties {
 
   /** Millisecond values around the boundaries: whole seconds or not, 1.2 × and 2.2 × the periods. */
   @Provide
@@ -42,14 +44,13 @@ class LeaderSettingsProperties {
 
   private static boolean oursAccept(long lease, long renew, long retry) {
     try {
-      new LeaderSettings(
-          "kube-system",
-          "s",
-          Duration.ofMillis(lease),
-          Duration.ofMillis(renew),
-          Duration.ofMillis(retry));
+      LeaderElection.builder()
+          .leaseDuration(Duration.ofMillis(lease))
+          .renewDeadline(Duration.ofMillis(renew))
+          .retryPeriod(Duration.ofMillis(retry))
+          .build();
       return true;
-    } catch (IllegalArgumentException e) {
+    } catch (ConfigurationException e) {
       return false;
     }
   }
