@@ -7,19 +7,13 @@ import java.util.function.LongSupplier;
  * {@code flowcontrol.NewTokenBucketRateLimiter(qps, burst)}: the bucket starts with {@code burst} tokens,
  * gains {@code qps} tokens per second up to {@code burst}, and every request takes one.
  *
- * <p>kube-scheduler's client writes at most 50 requests per second with bursts of 100
- * ({@link #DEFAULT_QPS}, {@link #DEFAULT_BURST}); fabric8 has no such limit of its own.
+ * <p>fabric8 has no such limit of its own. The rate a scheduler uses (kube-scheduler's client: 50 per
+ * second, bursts of 100) is the facade's {@code Options} default; this bucket takes whatever it is given.
  *
  * <p>Implementations are thread-safe. Concurrent callers each get a token of their own: no token is
  * handed out twice.
  */
 public interface TokenBucket {
-
-  /** kube-scheduler's client QPS. */
-  double DEFAULT_QPS = 50;
-
-  /** kube-scheduler's client burst. */
-  int DEFAULT_BURST = 100;
 
   /**
    * Takes a token, waiting until one is available. Callers that come while the bucket is empty are
@@ -59,10 +53,5 @@ public interface TokenBucket {
    */
   static TokenBucket create(double qps, int burst, LongSupplier nanoTime, Sleeper sleeper) {
     return new TokenBucketLimiter(qps, burst, nanoTime, sleeper);
-  }
-
-  /** @return a bucket on the real clock with kube-scheduler's {@link #DEFAULT_QPS} and {@link #DEFAULT_BURST} */
-  static TokenBucket withDefaults() {
-    return create(DEFAULT_QPS, DEFAULT_BURST);
   }
 }

@@ -217,10 +217,8 @@ class TokenBucketTest {
   }
 
   @Test
-  void kube_schedulers_client_limits_are_the_defaults() {
-    assertEquals(50, TokenBucket.DEFAULT_QPS);
-    assertEquals(100, TokenBucket.DEFAULT_BURST);
-    assertEquals("TokenBucket[qps=50.0, burst=100]", TokenBucket.withDefaults().toString());
+  void a_bucket_tells_its_rate_and_size() {
+    assertEquals("TokenBucket[qps=50.0, burst=100]", TokenBucket.create(50, 100).toString());
   }
 
   @Test
