@@ -17,9 +17,6 @@ import java.time.Duration;
 public record BindOptions(
     KubernetesClient client, Pod pod, String nodeName, Duration timeout, BindMode mode) {
 
-  /** The request timeout {@link #of} uses. */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
-
   /**
    * @throws IllegalArgumentException if the pod has no namespace, name or uid, the node name is blank, or
    *     the timeout is not positive
@@ -44,11 +41,6 @@ public record BindOptions(
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("timeout must be positive, was " + timeout);
     }
-  }
-
-  /** @return options with the {@link #DEFAULT_TIMEOUT} and {@link BindMode#SUBRESOURCE} */
-  public static BindOptions of(KubernetesClient client, Pod pod, String nodeName) {
-    return new BindOptions(client, pod, nodeName, DEFAULT_TIMEOUT, BindMode.SUBRESOURCE);
   }
 
   /** @return {@code namespace/name} of the pod */

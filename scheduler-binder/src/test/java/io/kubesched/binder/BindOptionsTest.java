@@ -116,15 +116,6 @@ class BindOptionsTest {
     assertEquals(NS + "/" + NAME, options.podKey());
   }
 
-  @Test
-  @DisplayName("of() uses the default timeout and the subresource")
-  void ofUsesDefaults() {
-    var options = BindOptions.of(client, pod(), NODE);
-
-    assertEquals(Duration.ofSeconds(30), options.timeout());
-    assertEquals(BindMode.SUBRESOURCE, options.mode());
-  }
-
   private static BindOptions options(Pod pod, String nodeName, Duration timeout) {
     return new BindOptions(client, pod, nodeName, timeout, BindMode.SET_NODE_NAME);
   }

@@ -263,14 +263,12 @@ class BinderSubresourceTest extends ExpectationsServerTest {
   }
 
   @Test
-  @DisplayName("options made with of() bind through the subresource")
+  @DisplayName("options for the subresource bind through it")
   void defaultOptionsUseTheSubresource() throws Exception {
     expectBinding(201);
 
-    var options = BindOptions.of(client, pod(), NODE);
+    var options = new BindOptions(client, pod(), NODE, Duration.ofSeconds(30), BindMode.SUBRESOURCE);
 
-    assertEquals(BindMode.SUBRESOURCE, options.mode());
-    assertEquals(BindOptions.DEFAULT_TIMEOUT, options.timeout());
     assertEquals(new BindOutcome.Bound(NODE, false), Binder.bind(options));
     assertEquals("POST " + BINDING_PATH, requests().get(0));
   }
