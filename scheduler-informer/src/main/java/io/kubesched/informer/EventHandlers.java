@@ -43,7 +43,10 @@ final class EventHandlers {
   private final SchedulerCache cache;
   private final ClusterEventMoves moves;
   private final Reporting reporting;
-  /** The pods in the queue (or in a cycle), as the last event showed them: what the binder writes about. */
+  /**
+   * The pods in the queue (or in a cycle), as the last event showed them, in their {@linkplain
+   * InformerStores kept form}: what the binder and the reporter write about.
+   */
   private final Map<String, Pod> pending = new ConcurrentHashMap<>();
 
   EventHandlers(
@@ -139,7 +142,9 @@ final class EventHandlers {
         moves.assignedPodUpdated(PodFilters.namespace(pod), PodFilters.labels(oldPod), PodFilters.labels(pod));
       }
     } else if (isOurs(pod)) {
-      pending.put(uid, pod);
+      // The kept form, as the informer's store holds it: the object an add or update hands over is the
+      // full one (managed fields, annotations, env...), and a backlog of pending pods would hold all of it.
+      pending.put(uid, InformerStores.kept(pod));
       // Our own condition and event writes change only the status: they must not retry the pod.
       if (oldPod == null || changedBeyondStatus(oldPod, pod)) {
         queue.add(toQueued(pod));

@@ -216,12 +216,15 @@ class SchedulingLoopPartsTest {
     var queued = parts.queue().contents().active().get(0);
     var withCondition =
         new PodBuilder(pod).editStatus().addNewCondition().withType("PodScheduled").withStatus("False").endCondition()
-            .endStatus().build();
+            .endStatus().editMetadata().addToAnnotations("note", "not read by the scheduler").endMetadata().build();
 
     parts.handlers().pods().onUpdate(pod, withCondition);
 
     assertTrue(queued.info() != null && queued.info().uid().equals("uid-p"), "converted in the handler");
-    assertEquals(withCondition, parts.handlers().pendingPod("uid-p"), "the latest object, for the reporter");
+    var kept = parts.handlers().pendingPod("uid-p");
+    assertEquals(InformerStores.kept(withCondition), kept, "the latest object, for the reporter");
+    assertEquals("PodScheduled", kept.getStatus().getConditions().get(0).getType(), "with its condition");
+    assertTrue(kept.getMetadata().getAnnotations().isEmpty(), "kept as the store keeps it, not in full");
     assertEquals(1, depths(parts).active());
   }
 
