@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,7 @@ final class EventHandlers {
    * InformerStores kept form}: what the binder and the reporter write about.
    */
   private final Map<String, Pod> pending = new ConcurrentHashMap<>();
+  private final UnaryOperator<Pod> keep = InformerStores.podKeeper();
 
   EventHandlers(
       Set<String> profiles, SchedulingQueue queue, SchedulerCache cache, ClusterEventMoves moves, Reporting reporting) {
@@ -144,7 +146,7 @@ final class EventHandlers {
     } else if (isOurs(pod)) {
       // The kept form, as the informer's store holds it: the object an add or update hands over is the
       // full one (managed fields, annotations, env...), and a backlog of pending pods would hold all of it.
-      pending.put(uid, InformerStores.kept(pod));
+      pending.put(uid, keep.apply(pod));
       // Our own condition and event writes change only the status: they must not retry the pod.
       if (oldPod == null || changedBeyondStatus(oldPod, pod)) {
         queue.add(toQueued(pod));

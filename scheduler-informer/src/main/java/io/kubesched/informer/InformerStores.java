@@ -102,6 +102,16 @@ final class InformerStores {
   }
 
   /**
+   * @return a function that keeps pods as a store does, sharing equal kept parts among the pods it has kept
+   *     and still referenced (the pods of one Deployment then hold one set of containers, labels and
+   *     tolerations); thread-safe
+   */
+  static UnaryOperator<Pod> podKeeper() {
+    var parts = new SharedParts();
+    return pod -> keptPod(pod, parts);
+  }
+
+  /**
    * fabric8's map-backed store, with each object replaced by its kept form on the way in. Reads return the
    * stored instance: no copy per read, which matters because every scheduling cycle lists all nodes and the
    * pods on each.

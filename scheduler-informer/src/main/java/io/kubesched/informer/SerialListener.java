@@ -71,6 +71,9 @@ final class SerialListener implements SchedulingListener {
   }
 
   private void deliver(Runnable call) {
+    if (delegate == SchedulingListener.NONE) {
+      return; // nothing would hear it: no task per pod for the thread to run
+    }
     try {
       thread.execute(
           () -> {
