@@ -3,16 +3,10 @@ package io.kubesched.engine;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The node state every scheduling decision reads, kept up to date event by event as kube-scheduler's cache
@@ -52,101 +46,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SchedulerCache {
 
-  /** What the cache knows of one pod. Guarded by {@link #lock}. */
-  private static final class PodState {
-    /** The pod, with {@link PodInfo#nodeName()} the node it counts on. */
-    PodInfo pod;
-
-    boolean assumed;
-    boolean bindingFinished;
-    long deadline;
-
-    PodState(PodInfo pod, boolean assumed) {
-      this.pod = pod;
-      this.assumed = assumed;
-    }
-  }
-
-  /** One node name's state: the node as put (if it is), its pods, and the last {@link NodeInfo} built. */
-  private static final class NodeEntry {
-    /** The node as put, without pods; null while the node is not put (its pods wait for it). */
-    @Nullable NodeInfo node;
-
-    /** The pods counted on the node, by uid, in the order they came. */
-    final LinkedHashMap<String, PodInfo> pods = new LinkedHashMap<>();
-
-    /** The last {@link NodeInfo} handed out; null if none was built yet. */
-    @Nullable NodeInfo built;
-
-    boolean nodeChanged = true;
-    boolean podsChanged = true;
-
-    /** Its index in the last node list; valid while no node was added or removed since. */
-    int position = -1;
-    /** Whether it is in {@link #dirty}. */
-    boolean queued;
-
-    /** @return this node with its pods, rebuilt only as far as something changed; node must be put */
-    NodeInfo current() {
-      var n = node;
-      if (n == null) {
-        throw new IllegalStateException("a node that is not put has no NodeInfo");
-      }
-      var last = built;
-      if (last != null && !nodeChanged && !podsChanged) {
-        return last;
-      }
-      NodeInfo fresh;
-      if (last != null && !podsChanged) {
-        // Only the node object changed: its pods and their sums stay as they were.
-        fresh =
-            new NodeInfo(
-                n.name(),
-                n.labels(),
-                n.taints(),
-                n.unschedulable(),
-                n.allocatable(),
-                last.requested(),
-                last.nonZeroRequested(),
-                n.images(),
-                last.pods());
-      } else {
-        fresh =
-            NodeInfo.builder(n.name())
-                .labels(n.labels())
-                .taints(n.taints())
-                .unschedulable(n.unschedulable())
-                .allocatable(n.allocatable())
-                .images(n.images())
-                .pods(new ArrayList<>(pods.values()))
-                .build();
-      }
-      built = fresh;
-      nodeChanged = false;
-      podsChanged = false;
-      return fresh;
-    }
-  }
-
   private final Ticker ticker;
-  /** How long a finished binding's assumption lives unconfirmed; 0 means forever. */
-  private final long assumedTtlNanos;
 
   private final ReentrantLock lock = new ReentrantLock();
-  /** Every node name that is put or has pods waiting for it, sorted so that node lists come in name order. */
-  private final TreeMap<String, NodeEntry> nodes = new TreeMap<>();
-
-  private final Map<String, PodState> pods = new HashMap<>();
-  /** The assumed subset of {@link #pods}, in the order they were assumed. */
-  private final LinkedHashMap<String, PodState> assumed = new LinkedHashMap<>();
-
-  private int putNodes;
-  /** The last node list handed out. */
-  private @Nullable CachedNodes lastNodes;
-  /** Whether a node was added or removed since the last node list: the next one walks every node. */
-  private boolean structureChanged = true;
-  /** The put nodes whose object or pods changed since the last node list (when the structure did not). */
-  private final List<NodeEntry> dirty = new ArrayList<>();
+  /** The nodes and the pods counted on them, and the node list handed out. Guarded by {@link #lock}. */
+  private final NodeList nodes = new NodeList();
+  /** Every pod known, bound or assumed, with the assumptions' deadlines. Guarded by {@link #lock}. */
+  private final PodStates pods;
 
   /**
    * @param ticker the only source of time, for assumption deadlines
@@ -156,7 +62,7 @@ public final class SchedulerCache {
    */
   public SchedulerCache(Ticker ticker, Duration assumedTtl) {
     assert !assumedTtl.isNegative() : "assumedTtl " + assumedTtl;
-    this.assumedTtlNanos = assumedTtl.toNanos();
+    this.pods = new PodStates(assumedTtl.toNanos());
     this.ticker = Objects.requireNonNull(ticker, "ticker");
   }
 
@@ -175,37 +81,7 @@ public final class SchedulerCache {
     }
     lock.lock();
     try {
-      var entry = nodes.computeIfAbsent(node.name(), name -> new NodeEntry());
-      var previous = entry.node;
-      if (node.equals(previous)) {
-        return;
-      }
-      var lastBuilt = entry.built;
-      var previousImages =
-          previous != null ? previous.images() : lastBuilt != null ? lastBuilt.images() : null;
-      if (previousImages != null
-          && previousImages != node.images()
-          && previousImages.equals(node.images())) {
-        // Same images in a new list: keep the old list so identity-keyed image counts stay valid.
-        node =
-            new NodeInfo(
-                node.name(),
-                node.labels(),
-                node.taints(),
-                node.unschedulable(),
-                node.allocatable(),
-                node.requested(),
-                node.nonZeroRequested(),
-                previousImages,
-                node.pods());
-      }
-      if (previous == null) {
-        putNodes++;
-        structureChanged = true;
-      }
-      entry.node = node;
-      entry.nodeChanged = true;
-      markDirty(entry);
+      nodes.putNode(node);
     } finally {
       lock.unlock();
     }
@@ -220,17 +96,7 @@ public final class SchedulerCache {
   public boolean removeNode(String name) {
     lock.lock();
     try {
-      var entry = nodes.get(name);
-      if (entry == null || entry.node == null) {
-        return false;
-      }
-      entry.node = null;
-      putNodes--;
-      if (entry.pods.isEmpty()) {
-        nodes.remove(name);
-      }
-      structureChanged = true;
-      return true;
+      return nodes.removeNode(name);
     } finally {
       lock.unlock();
     }
@@ -251,23 +117,21 @@ public final class SchedulerCache {
     try {
       var state = pods.get(pod.uid());
       if (state == null) {
-        pods.put(pod.uid(), new PodState(pod, false));
-        addToNode(pod);
+        pods.add(pod, false);
+        nodes.addPod(pod);
         return;
       }
-      if (state.assumed) {
-        state.assumed = false;
-        assumed.remove(pod.uid());
-      }
-      if (state.pod.equals(pod)) {
+      pods.confirm(state);
+      var previous = state.pod();
+      if (previous.equals(pod)) {
         return;
       }
-      if (!state.pod.nodeName().equals(pod.nodeName())) {
-        removeFromNode(state.pod);
+      if (!previous.nodeName().equals(pod.nodeName())) {
+        nodes.removePod(previous);
       }
-      state.pod = pod;
+      state.replace(pod);
       // On the same node this replaces the pod in place, keeping its position.
-      addToNode(pod);
+      nodes.addPod(pod);
     } finally {
       lock.unlock();
     }
@@ -281,12 +145,11 @@ public final class SchedulerCache {
   public boolean removePod(String uid) {
     lock.lock();
     try {
-      var state = pods.remove(uid);
-      if (state == null) {
+      var removed = pods.remove(uid);
+      if (removed == null) {
         return false;
       }
-      assumed.remove(uid);
-      removeFromNode(state.pod);
+      nodes.removePod(removed);
       return true;
     } finally {
       lock.unlock();
@@ -303,21 +166,11 @@ public final class SchedulerCache {
   public int retainOnly(Set<String> nodeNames, Set<String> podUids) {
     lock.lock();
     try {
-      int dropped = 0;
-      for (var uid : new ArrayList<>(pods.keySet())) {
-        var state = pods.get(uid);
-        if (!state.assumed && !podUids.contains(uid)) {
-          pods.remove(uid);
-          removeFromNode(state.pod);
-          dropped++;
-        }
+      var droppedPods = pods.retainBound(podUids);
+      for (var pod : droppedPods) {
+        nodes.removePod(pod);
       }
-      for (var name : new ArrayList<>(nodes.keySet())) {
-        if (!nodeNames.contains(name) && removeNode(name)) {
-          dropped++;
-        }
-      }
-      return dropped;
+      return droppedPods.size() + nodes.retainNodes(nodeNames);
     } finally {
       lock.unlock();
     }
@@ -347,13 +200,11 @@ public final class SchedulerCache {
                 + " (uid "
                 + pod.uid()
                 + ") cannot be assumed: it is already "
-                + (known.assumed ? "assumed on " : "bound to ")
-                + known.pod.nodeName());
+                + (known.isAssumed() ? "assumed on " : "bound to ")
+                + known.pod().nodeName());
       }
-      var state = new PodState(placed, true);
-      pods.put(pod.uid(), state);
-      assumed.put(pod.uid(), state);
-      addToNode(placed);
+      pods.add(placed, true);
+      nodes.addPod(placed);
       return placed;
     } finally {
       lock.unlock();
@@ -369,13 +220,7 @@ public final class SchedulerCache {
   public boolean finishBinding(String uid) {
     lock.lock();
     try {
-      var state = assumed.get(uid);
-      if (state == null) {
-        return false;
-      }
-      state.bindingFinished = true;
-      state.deadline = ticker.nanoTime() + assumedTtlNanos;
-      return true;
+      return pods.finishBinding(uid, ticker.nanoTime());
     } finally {
       lock.unlock();
     }
@@ -390,12 +235,11 @@ public final class SchedulerCache {
   public boolean forget(String uid) {
     lock.lock();
     try {
-      var state = assumed.remove(uid);
-      if (state == null) {
+      var forgotten = pods.forget(uid);
+      if (forgotten == null) {
         return false;
       }
-      pods.remove(uid);
-      removeFromNode(state.pod);
+      nodes.removePod(forgotten);
       return true;
     } finally {
       lock.unlock();
@@ -409,23 +253,14 @@ public final class SchedulerCache {
    * @return the expired pods, each with the node it was assumed on, in the order they were assumed
    */
   public List<PodInfo> expire() {
-    if (assumedTtlNanos == 0) {
+    if (!pods.expires()) {
       return List.of();
     }
     lock.lock();
     try {
-      long now = ticker.nanoTime();
-      var expired = new ArrayList<PodInfo>();
-      var it = assumed.values().iterator();
-      while (it.hasNext()) {
-        var state = it.next();
-        // Compared as a difference: nanoTime may wrap around.
-        if (state.bindingFinished && now - state.deadline > 0) {
-          it.remove();
-          pods.remove(state.pod.uid());
-          removeFromNode(state.pod);
-          expired.add(state.pod);
-        }
+      var expired = pods.expire(ticker.nanoTime());
+      for (var pod : expired) {
+        nodes.removePod(pod);
       }
       return List.copyOf(expired);
     } finally {
@@ -437,7 +272,7 @@ public final class SchedulerCache {
   public boolean isAssumed(String uid) {
     lock.lock();
     try {
-      return assumed.containsKey(uid);
+      return pods.isAssumed(uid);
     } finally {
       lock.unlock();
     }
@@ -452,37 +287,7 @@ public final class SchedulerCache {
   public CachedNodes nodes() {
     lock.lock();
     try {
-      var last = lastNodes;
-      if (last != null && !structureChanged && dirty.isEmpty()) {
-        return last;
-      }
-      CachedNodes fresh;
-      if (last == null || structureChanged) {
-        var infos = new NodeInfo[putNodes];
-        var positions = new HashMap<String, Integer>(putNodes * 2);
-        int i = 0;
-        for (var entry : nodes.values()) {
-          if (entry.node != null) {
-            entry.position = i;
-            positions.put(entry.node.name(), i);
-            infos[i++] = entry.current();
-          }
-        }
-        fresh = new CachedNodes(infos, positions);
-      } else {
-        var infos = last.copyOfNodes();
-        for (var entry : dirty) {
-          infos[entry.position] = entry.current();
-        }
-        fresh = new CachedNodes(infos, last.positions());
-      }
-      for (var entry : dirty) {
-        entry.queued = false;
-      }
-      dirty.clear();
-      structureChanged = false;
-      lastNodes = fresh;
-      return fresh;
+      return nodes.current();
     } finally {
       lock.unlock();
     }
@@ -492,7 +297,7 @@ public final class SchedulerCache {
   public int nodeCount() {
     lock.lock();
     try {
-      return putNodes;
+      return nodes.size();
     } finally {
       lock.unlock();
     }
@@ -512,43 +317,9 @@ public final class SchedulerCache {
   public int assumedCount() {
     lock.lock();
     try {
-      return assumed.size();
+      return pods.assumedCount();
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** Counts {@code pod} on its node, replacing a pod of the same uid there. Lock held. */
-  private void addToNode(PodInfo pod) {
-    var entry = nodes.computeIfAbsent(pod.nodeName(), name -> new NodeEntry());
-    entry.pods.put(pod.uid(), pod);
-    changedPods(entry);
-  }
-
-  /** Stops counting {@code pod} on its node. Lock held. */
-  private void removeFromNode(PodInfo pod) {
-    var entry = nodes.get(pod.nodeName());
-    if (entry == null || entry.pods.remove(pod.uid()) == null) {
-      throw new IllegalStateException("pod " + pod.key() + " was not counted on node " + pod.nodeName());
-    }
-    changedPods(entry);
-    if (entry.node == null && entry.pods.isEmpty()) {
-      nodes.remove(pod.nodeName());
-    }
-  }
-
-  private void changedPods(NodeEntry entry) {
-    entry.podsChanged = true;
-    if (entry.node != null) {
-      markDirty(entry);
-    }
-  }
-
-  /** Notes a put node to rebuild at the next node list. Lock held. */
-  private void markDirty(NodeEntry entry) {
-    if (!entry.queued && !structureChanged) {
-      entry.queued = true;
-      dirty.add(entry);
     }
   }
 
