@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The node state every scheduling decision reads, kept up to date event by event as kube-scheduler's cache
@@ -79,12 +80,7 @@ public final class SchedulerCache {
       throw new IllegalArgumentException(
           "node " + node.name() + " must be put without pods, had " + node.pods().size());
     }
-    lock.lock();
-    try {
-      nodes.putNode(node);
-    } finally {
-      lock.unlock();
-    }
+    locked(() -> nodes.putNode(node));
   }
 
   /**
@@ -94,12 +90,7 @@ public final class SchedulerCache {
    * @return whether the node was put
    */
   public boolean removeNode(String name) {
-    lock.lock();
-    try {
-      return nodes.removeNode(name);
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> nodes.removeNode(name));
   }
 
   /**
@@ -113,28 +104,26 @@ public final class SchedulerCache {
    */
   public void putPod(PodInfo pod) {
     requireName("nodeName of pod " + pod.key(), pod.nodeName());
-    lock.lock();
-    try {
-      var state = pods.get(pod.uid());
-      if (state == null) {
-        pods.add(pod, false);
-        nodes.addPod(pod);
-        return;
-      }
-      pods.confirm(state);
-      var previous = state.pod();
-      if (previous.equals(pod)) {
-        return;
-      }
-      if (!previous.nodeName().equals(pod.nodeName())) {
-        nodes.removePod(previous);
-      }
-      state.replace(pod);
-      // On the same node this replaces the pod in place, keeping its position.
-      nodes.addPod(pod);
-    } finally {
-      lock.unlock();
-    }
+    locked(
+        () -> {
+          var state = pods.get(pod.uid());
+          if (state == null) {
+            pods.add(pod, false);
+            nodes.addPod(pod);
+            return;
+          }
+          pods.confirm(state);
+          var previous = state.pod();
+          if (previous.equals(pod)) {
+            return;
+          }
+          if (!previous.nodeName().equals(pod.nodeName())) {
+            nodes.removePod(previous);
+          }
+          state.replace(pod);
+          // On the same node this replaces the pod in place, keeping its position.
+          nodes.addPod(pod);
+        });
   }
 
   /**
@@ -143,17 +132,15 @@ public final class SchedulerCache {
    * @return whether the cache knew the pod
    */
   public boolean removePod(String uid) {
-    lock.lock();
-    try {
-      var removed = pods.remove(uid);
-      if (removed == null) {
-        return false;
-      }
-      nodes.removePod(removed);
-      return true;
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> {
+          var removed = pods.remove(uid);
+          if (removed == null) {
+            return false;
+          }
+          nodes.removePod(removed);
+          return true;
+        });
   }
 
   /**
@@ -164,16 +151,14 @@ public final class SchedulerCache {
    * @return how many nodes and pods were dropped
    */
   public int retainOnly(Set<String> nodeNames, Set<String> podUids) {
-    lock.lock();
-    try {
-      var droppedPods = pods.retainBound(podUids);
-      for (var pod : droppedPods) {
-        nodes.removePod(pod);
-      }
-      return droppedPods.size() + nodes.retainNodes(nodeNames);
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> {
+          var droppedPods = pods.retainBound(podUids);
+          for (var pod : droppedPods) {
+            nodes.removePod(pod);
+          }
+          return droppedPods.size() + nodes.retainNodes(nodeNames);
+        });
   }
 
   /**
@@ -190,25 +175,23 @@ public final class SchedulerCache {
   public PodInfo assume(PodInfo pod, String nodeName) {
     requireName("node name for pod " + pod.key(), nodeName);
     var placed = pod.nodeName().equals(nodeName) ? pod : pod.toBuilder().nodeName(nodeName).build();
-    lock.lock();
-    try {
-      var known = pods.get(pod.uid());
-      if (known != null) {
-        throw new IllegalStateException(
-            "pod "
-                + pod.key()
-                + " (uid "
-                + pod.uid()
-                + ") cannot be assumed: it is already "
-                + (known.isAssumed() ? "assumed on " : "bound to ")
-                + known.pod().nodeName());
-      }
-      pods.add(placed, true);
-      nodes.addPod(placed);
-      return placed;
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> {
+          var known = pods.get(pod.uid());
+          if (known != null) {
+            throw new IllegalStateException(
+                "pod "
+                    + pod.key()
+                    + " (uid "
+                    + pod.uid()
+                    + ") cannot be assumed: it is already "
+                    + (known.isAssumed() ? "assumed on " : "bound to ")
+                    + known.pod().nodeName());
+          }
+          pods.add(placed, true);
+          nodes.addPod(placed);
+          return placed;
+        });
   }
 
   /**
@@ -218,12 +201,7 @@ public final class SchedulerCache {
    * @return whether the pod is assumed (if not, nothing changed)
    */
   public boolean finishBinding(String uid) {
-    lock.lock();
-    try {
-      return pods.finishBinding(uid, ticker.nanoTime());
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> pods.finishBinding(uid, ticker.nanoTime()));
   }
 
   /**
@@ -233,17 +211,15 @@ public final class SchedulerCache {
    * @return whether an assumption was undone
    */
   public boolean forget(String uid) {
-    lock.lock();
-    try {
-      var forgotten = pods.forget(uid);
-      if (forgotten == null) {
-        return false;
-      }
-      nodes.removePod(forgotten);
-      return true;
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> {
+          var forgotten = pods.forget(uid);
+          if (forgotten == null) {
+            return false;
+          }
+          nodes.removePod(forgotten);
+          return true;
+        });
   }
 
   /**
@@ -256,26 +232,19 @@ public final class SchedulerCache {
     if (!pods.expires()) {
       return List.of();
     }
-    lock.lock();
-    try {
-      var expired = pods.expire(ticker.nanoTime());
-      for (var pod : expired) {
-        nodes.removePod(pod);
-      }
-      return List.copyOf(expired);
-    } finally {
-      lock.unlock();
-    }
+    return locked(
+        () -> {
+          var expired = pods.expire(ticker.nanoTime());
+          for (var pod : expired) {
+            nodes.removePod(pod);
+          }
+          return List.copyOf(expired);
+        });
   }
 
   /** @return whether the pod of this uid is assumed and not yet confirmed */
   public boolean isAssumed(String uid) {
-    lock.lock();
-    try {
-      return pods.isAssumed(uid);
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> pods.isAssumed(uid));
   }
 
   /**
@@ -285,39 +254,39 @@ public final class SchedulerCache {
    * @return an immutable list, safe to keep and share; the same list while nothing changed
    */
   public CachedNodes nodes() {
-    lock.lock();
-    try {
-      return nodes.current();
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> nodes.current());
   }
 
   /** @return how many nodes are put */
   public int nodeCount() {
-    lock.lock();
-    try {
-      return nodes.size();
-    } finally {
-      lock.unlock();
-    }
+    return locked(() -> nodes.size());
   }
 
   /** @return how many pods the cache knows, bound or assumed, including those whose node is not put */
   public int podCount() {
+    return locked(() -> pods.size());
+  }
+
+  /** @return how many pods are assumed and not yet confirmed */
+  public int assumedCount() {
+    return locked(() -> pods.assumedCount());
+  }
+
+  /** @return what {@code read} returns, run under the lock */
+  private <T> T locked(Supplier<T> read) {
     lock.lock();
     try {
-      return pods.size();
+      return read.get();
     } finally {
       lock.unlock();
     }
   }
 
-  /** @return how many pods are assumed and not yet confirmed */
-  public int assumedCount() {
+  /** Runs {@code change} under the lock. */
+  private void locked(Runnable change) {
     lock.lock();
     try {
-      return pods.assumedCount();
+      change.run();
     } finally {
       lock.unlock();
     }
