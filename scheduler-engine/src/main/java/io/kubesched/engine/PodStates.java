@@ -109,12 +109,7 @@ final class PodStates {
    * @return the pod as it was counted, or null if it was not assumed
    */
   @Nullable PodInfo forget(String uid) {
-    var state = assumed.remove(uid);
-    if (state == null) {
-      return null;
-    }
-    pods.remove(uid);
-    return state.pod;
+    return assumed.containsKey(uid) ? remove(uid) : null;
   }
 
   /**

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The node state every scheduling decision reads, kept up to date event by event as kube-scheduler's cache
@@ -132,15 +133,7 @@ public final class SchedulerCache {
    * @return whether the cache knew the pod
    */
   public boolean removePod(String uid) {
-    return locked(
-        () -> {
-          var removed = pods.remove(uid);
-          if (removed == null) {
-            return false;
-          }
-          nodes.removePod(removed);
-          return true;
-        });
+    return locked(() -> uncount(pods.remove(uid)));
   }
 
   /**
@@ -211,15 +204,7 @@ public final class SchedulerCache {
    * @return whether an assumption was undone
    */
   public boolean forget(String uid) {
-    return locked(
-        () -> {
-          var forgotten = pods.forget(uid);
-          if (forgotten == null) {
-            return false;
-          }
-          nodes.removePod(forgotten);
-          return true;
-        });
+    return locked(() -> uncount(pods.forget(uid)));
   }
 
   /**
@@ -270,6 +255,19 @@ public final class SchedulerCache {
   /** @return how many pods are assumed and not yet confirmed */
   public int assumedCount() {
     return locked(() -> pods.assumedCount());
+  }
+
+  /**
+   * Stops counting a pod the pod books just forgot on its node. Lock held.
+   *
+   * @return whether there was such a pod
+   */
+  private boolean uncount(@Nullable PodInfo forgotten) {
+    if (forgotten == null) {
+      return false;
+    }
+    nodes.removePod(forgotten);
+    return true;
   }
 
   /** @return what {@code read} returns, run under the lock */
