@@ -1,5 +1,6 @@
 package io.kubesched.engine;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,12 +32,14 @@ final class QueueEntries {
   private long arrivals;
   private boolean closed;
 
-  /** Durations in nanos, as {@link SchedulingQueue}'s constructor takes them. */
-  QueueEntries(Ticker ticker, long initialBackoffNanos, long maxBackoffNanos, long maxInUnschedulableNanos) {
+  /** As {@link SchedulingQueue}'s constructor; the durations were validated where the user set them. */
+  QueueEntries(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
+    assert positive(initialBackoff) && positive(maxInUnschedulable) && maxBackoff.compareTo(initialBackoff) >= 0
+        : "backoff " + initialBackoff + ".." + maxBackoff + ", unschedulable " + maxInUnschedulable;
     this.ticker = ticker;
     this.activeQ = new ActiveQueue(ticker);
-    this.backoffQ = new BackoffQueue(initialBackoffNanos, maxBackoffNanos);
-    this.unschedulablePods = new UnschedulablePods(maxInUnschedulableNanos);
+    this.backoffQ = new BackoffQueue(initialBackoff.toNanos(), maxBackoff.toNanos());
+    this.unschedulablePods = new UnschedulablePods(maxInUnschedulable.toNanos());
     // Elapsed time from here on cannot overflow, whatever origin the ticker has.
     this.origin = ticker.nanoTime();
   }
@@ -55,7 +58,11 @@ final class QueueEntries {
     closed = true;
   }
 
-  /** As {@link SchedulingQueue#add}. @return false if closed, and nothing changed */
+  /**
+   * As {@link SchedulingQueue#add}.
+   *
+   * @return false if closed, and nothing changed
+   */
   boolean add(QueuedPod pod) {
     if (closed) {
       return false;
@@ -86,7 +93,11 @@ final class QueueEntries {
     return true;
   }
 
-  /** Moves what is due at {@code now}, then hands out the head of active. @return it, or null if none */
+  /**
+   * Moves what is due at {@code now}, then hands out the head of active.
+   *
+   * @return the pod handed out, or null if none is active or the queue is closed
+   */
   @Nullable QueuedPod pop(long now) {
     if (closed) {
       return null;
@@ -95,7 +106,11 @@ final class QueueEntries {
     return activeQ.pop();
   }
 
-  /** As {@link SchedulingQueue#flush()}, at {@code now}. @return how many pods moved */
+  /**
+   * As {@link SchedulingQueue#flush()}, at {@code now}.
+   *
+   * @return how many pods moved
+   */
   int flush(long now) {
     if (closed) {
       return 0;
@@ -241,6 +256,10 @@ final class QueueEntries {
         // In no sub-queue.
       }
     }
+  }
+
+  private static boolean positive(Duration value) {
+    return !value.isNegative() && !value.isZero();
   }
 
   private void toActiveOrBackoff(QueueEntry entry, long now) {

@@ -64,11 +64,7 @@ public final class SchedulingQueue {
    *     {@code podMaxInUnschedulablePodsDuration}); positive
    */
   public SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
-    Objects.requireNonNull(ticker, "ticker");
-    assert positive(initialBackoff) && positive(maxInUnschedulable) && maxBackoff.compareTo(initialBackoff) >= 0
-        : "backoff " + initialBackoff + ".." + maxBackoff + ", unschedulable " + maxInUnschedulable;
-    this.queue = new QueueEntries(
-        ticker, initialBackoff.toNanos(), maxBackoff.toNanos(), maxInUnschedulable.toNanos());
+    this.queue = new QueueEntries(Objects.requireNonNull(ticker, "ticker"), initialBackoff, maxBackoff, maxInUnschedulable);
   }
 
   /**
@@ -199,7 +195,7 @@ public final class SchedulingQueue {
    * @return whether the queue knew the pod
    */
   public boolean done(String uid) {
-    return removeEntry(uid) != null;
+    return delete(uid) != null;
   }
 
   /**
@@ -209,8 +205,12 @@ public final class SchedulingQueue {
    * @return the pod as the queue had it, with its progress, or null if the queue did not know it
    */
   public @Nullable QueuedPod delete(String uid) {
-    var entry = removeEntry(uid);
-    return entry == null ? null : entry.pod;
+    Objects.requireNonNull(uid, "uid");
+    return underLock(() -> {
+      var entry = queue.remove(uid);
+      signalIf(entry != null);
+      return entry == null ? null : entry.pod;
+    });
   }
 
   /**
@@ -294,15 +294,6 @@ public final class SchedulingQueue {
     return underLock(() -> signalIf(queue.move(onlyWaitingForPods, helps, clusterChange)));
   }
 
-  private @Nullable QueueEntry removeEntry(String uid) {
-    Objects.requireNonNull(uid, "uid");
-    return underLock(() -> {
-      var entry = queue.remove(uid);
-      signalIf(entry != null);
-      return entry;
-    });
-  }
-
   private <T> T underLock(Supplier<T> action) {
     lock.lock();
     try {
@@ -312,7 +303,11 @@ public final class SchedulingQueue {
     }
   }
 
-  /** Wakes the waiting {@link #take()}s if {@code changed}, under the lock. @return {@code changed} */
+  /**
+   * Wakes the threads waiting in {@link #take()} if {@code changed}; called under the lock.
+   *
+   * @return {@code changed}
+   */
   private boolean signalIf(boolean changed) {
     if (changed) {
       this.changed.signalAll();
@@ -320,13 +315,13 @@ public final class SchedulingQueue {
     return changed;
   }
 
-  /** As {@link #signalIf(boolean)}, for a count of pods moved. @return {@code moved} */
+  /**
+   * As {@link #signalIf(boolean)}, for a count of pods moved.
+   *
+   * @return {@code moved}
+   */
   private int signalIf(int moved) {
     signalIf(moved > 0);
     return moved;
-  }
-
-  private static boolean positive(Duration value) {
-    return !value.isNegative() && !value.isZero();
   }
 }
