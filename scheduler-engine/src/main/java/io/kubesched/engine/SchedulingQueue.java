@@ -1,17 +1,12 @@
 package io.kubesched.engine;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -54,66 +49,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SchedulingQueue {
 
-  private enum Place {
-    ACTIVE,
-    BACKOFF,
-    UNSCHEDULABLE,
-    GATED,
-    IN_FLIGHT
-  }
-
-  /** One pod's queueing state. Mutated only under the lock, and only while it is in no sorted set. */
-  private static final class Entry {
-    QueuedPod pod;
-    Place place = Place.ACTIVE;
-    /** Elapsed nanos when the pod was last queued: added while unknown, or requeued after an attempt. */
-    long queuedAt;
-    /** Stamped with {@link #queuedAt}: orders entries queued at the same instant as they arrived. */
-    long arrival;
-    /** The last instant of the backoff; the pod is backing off while now is not after it. */
-    long backoffEnds;
-    int unschedulableAttempts;
-    int consecutiveErrors;
-    boolean updatedInFlight;
-    /** Which events may help the pod, as of its last attempt that found no node. */
-    QueueingHint hint = QueueingHint.ANY_CHANGE;
-
-    Entry(QueuedPod pod) {
-      this.pod = pod;
-    }
-
-    int failures() {
-      return consecutiveErrors > 0 ? consecutiveErrors : unschedulableAttempts;
-    }
-  }
-
-  private static final Comparator<Entry> ACTIVE_ORDER =
-      ((Comparator<Entry>) (a, b) -> Integer.compare(b.pod.priority(), a.pod.priority()))
-          .thenComparingLong(e -> e.arrival);
-  private static final Comparator<Entry> BACKOFF_ORDER =
-      Comparator.<Entry>comparingLong(e -> e.backoffEnds).thenComparingLong(e -> e.arrival);
-  private static final Comparator<Entry> ARRIVAL_ORDER = Comparator.comparingLong(e -> e.arrival);
-
-  private final Ticker ticker;
-  private final long origin;
-  private final long initialBackoffNanos;
-  private final long maxBackoffNanos;
-  private final long maxInUnschedulableNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final Map<String, Entry> entries = new HashMap<>();
-  private final TreeSet<Entry> active = new TreeSet<>(ACTIVE_ORDER);
-  private final TreeSet<Entry> backoff = new TreeSet<>(BACKOFF_ORDER);
-  private final TreeSet<Entry> unschedulable = new TreeSet<>(ARRIVAL_ORDER);
-  /** The unschedulable entries whose hint {@linkplain QueueingHint#waitsForAssignedPods() waits for pods}. */
-  private final TreeSet<Entry> waitingForPods = new TreeSet<>(ARRIVAL_ORDER);
-  private final TreeSet<Entry> gated = new TreeSet<>(ARRIVAL_ORDER);
-  private long arrivals;
-  private long cycle;
-  private long moveRequestCycle = -1;
-  /** The cycle of the last event about bound pods ({@link #moveWaitingForPods}). */
-  private long podEventCycle = -1;
-  private boolean closed;
+  private final QueueEntries queue;
 
   /**
    * The durations are validated where the user sets them (the facade's {@code Options}); here they are
@@ -126,14 +64,7 @@ public final class SchedulingQueue {
    *     {@code podMaxInUnschedulablePodsDuration}); positive
    */
   public SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
-    this.ticker = Objects.requireNonNull(ticker, "ticker");
-    assert positive(initialBackoff) && positive(maxInUnschedulable) && maxBackoff.compareTo(initialBackoff) >= 0
-        : "backoff " + initialBackoff + ".." + maxBackoff + ", unschedulable " + maxInUnschedulable;
-    this.initialBackoffNanos = initialBackoff.toNanos();
-    this.maxBackoffNanos = maxBackoff.toNanos();
-    this.maxInUnschedulableNanos = maxInUnschedulable.toNanos();
-    // Elapsed time from here on cannot overflow, whatever origin the ticker has.
-    this.origin = ticker.nanoTime();
+    this.queue = new QueueEntries(Objects.requireNonNull(ticker, "ticker"), initialBackoff, maxBackoff, maxInUnschedulable);
   }
 
   /**
@@ -152,46 +83,7 @@ public final class SchedulingQueue {
    */
   public void add(QueuedPod pod) {
     Objects.requireNonNull(pod, "pod");
-    lock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      long now = now();
-      var entry = entries.get(pod.uid());
-      if (entry == null) {
-        entry = new Entry(pod);
-        stamp(entry, now);
-        entries.put(pod.uid(), entry);
-        if (pod.gated()) {
-          toGated(entry);
-        } else {
-          toActive(entry);
-        }
-      } else if (entry.place == Place.IN_FLIGHT) {
-        entry.pod = pod.withProgress(entry.pod.progress());
-        entry.updatedInFlight = true;
-      } else {
-        var was = entry.place;
-        leave(entry);
-        entry.pod = pod.withProgress(entry.pod.progress());
-        if (pod.gated()) {
-          toGated(entry);
-        } else {
-          switch (was) {
-            case ACTIVE -> toActive(entry);
-            case BACKOFF -> {
-              entry.place = Place.BACKOFF;
-              backoff.add(entry);
-            }
-            default -> toActiveOrBackoff(entry, now);
-          }
-        }
-      }
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    underLock(() -> signalIf(queue.add(pod)));
   }
 
   /**
@@ -206,14 +98,13 @@ public final class SchedulingQueue {
   public @Nullable QueuedPod take() throws InterruptedException {
     lock.lockInterruptibly();
     try {
-      while (!closed) {
-        long now = now();
-        flushLocked(now);
-        var head = active.pollFirst();
-        if (head != null) {
-          return handOut(head);
+      while (!queue.isClosed()) {
+        long now = queue.now();
+        var pod = queue.pop(now);
+        if (pod != null) {
+          return pod;
         }
-        long due = nextDue();
+        long due = queue.nextDue();
         if (due == Long.MAX_VALUE) {
           changed.await();
         } else {
@@ -232,17 +123,7 @@ public final class SchedulingQueue {
    * @return the next active pod, now in flight, or null if none is active or the queue is closed
    */
   public @Nullable QueuedPod poll() {
-    lock.lock();
-    try {
-      if (closed) {
-        return null;
-      }
-      flushLocked(now());
-      var head = active.pollFirst();
-      return head == null ? null : handOut(head);
-    } finally {
-      lock.unlock();
-    }
+    return underLock(() -> queue.pop(queue.now()));
   }
 
   /**
@@ -253,29 +134,12 @@ public final class SchedulingQueue {
    * @return how many pods moved
    */
   public int flush() {
-    lock.lock();
-    try {
-      if (closed) {
-        return 0;
-      }
-      int moved = flushLocked(now());
-      if (moved > 0) {
-        changed.signalAll();
-      }
-      return moved;
-    } finally {
-      lock.unlock();
-    }
+    return underLock(() -> signalIf(queue.flush(queue.now())));
   }
 
   /** @return the number of pods handed out so far: the cycle of the pod {@link #take()} returned last */
   public long schedulingCycle() {
-    lock.lock();
-    try {
-      return cycle;
-    } finally {
-      lock.unlock();
-    }
+    return underLock(queue::schedulingCycle);
   }
 
   /**
@@ -306,36 +170,7 @@ public final class SchedulingQueue {
   public boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake, QueueingHint hint) {
     Objects.requireNonNull(pod, "pod");
     Objects.requireNonNull(hint, "hint");
-    lock.lock();
-    try {
-      if (cycleAtTake < 0 || cycleAtTake > cycle) {
-        throw new IllegalArgumentException(
-            "cycleAtTake " + cycleAtTake + " is not a scheduling cycle started so far (0.." + cycle + ")");
-      }
-      var entry = inFlight(pod.uid());
-      if (entry == null) {
-        return false;
-      }
-      entry.pod = entry.pod.withProgress(pod.progress());
-      entry.unschedulableAttempts++;
-      entry.consecutiveErrors = 0;
-      entry.hint = hint;
-      long now = now();
-      stamp(entry, now);
-      if (entry.pod.gated()) {
-        toGated(entry);
-      } else if (entry.updatedInFlight
-          || (moveRequestCycle >= cycleAtTake && hint.movedByClusterChange())
-          || (podEventCycle >= cycleAtTake && hint.waitsForAssignedPods())) {
-        toActiveOrBackoff(entry, now);
-      } else {
-        toUnschedulable(entry);
-      }
-      changed.signalAll();
-      return true;
-    } finally {
-      lock.unlock();
-    }
+    return underLock(() -> signalIf(queue.requeueUnschedulable(pod, cycleAtTake, hint)));
   }
 
   /**
@@ -349,26 +184,7 @@ public final class SchedulingQueue {
    */
   public boolean requeueAfterError(QueuedPod pod) {
     Objects.requireNonNull(pod, "pod");
-    lock.lock();
-    try {
-      var entry = inFlight(pod.uid());
-      if (entry == null) {
-        return false;
-      }
-      entry.pod = entry.pod.withProgress(pod.progress());
-      entry.consecutiveErrors++;
-      long now = now();
-      stamp(entry, now);
-      if (entry.pod.gated()) {
-        toGated(entry);
-      } else {
-        toActiveOrBackoff(entry, now);
-      }
-      changed.signalAll();
-      return true;
-    } finally {
-      lock.unlock();
-    }
+    return underLock(() -> signalIf(queue.requeueAfterError(pod)));
   }
 
   /**
@@ -379,7 +195,7 @@ public final class SchedulingQueue {
    * @return whether the queue knew the pod
    */
   public boolean done(String uid) {
-    return removeEntry(uid) != null;
+    return delete(uid) != null;
   }
 
   /**
@@ -389,8 +205,12 @@ public final class SchedulingQueue {
    * @return the pod as the queue had it, with its progress, or null if the queue did not know it
    */
   public @Nullable QueuedPod delete(String uid) {
-    var entry = removeEntry(uid);
-    return entry == null ? null : entry.pod;
+    Objects.requireNonNull(uid, "uid");
+    return underLock(() -> {
+      var entry = queue.remove(uid);
+      signalIf(entry != null);
+      return entry == null ? null : entry.pod;
+    });
   }
 
   /**
@@ -437,53 +257,9 @@ public final class SchedulingQueue {
     return move(event, false, helps, true);
   }
 
-  private int move(
-      ClusterEvent event, boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps, boolean clusterChange) {
-    Objects.requireNonNull(event, "event");
-    lock.lock();
-    try {
-      if (closed) {
-        return 0;
-      }
-      if (clusterChange) {
-        moveRequestCycle = cycle;
-      } else {
-        podEventCycle = cycle;
-      }
-      var candidates = onlyWaitingForPods ? waitingForPods : unschedulable;
-      if (candidates.isEmpty()) {
-        return 0;
-      }
-      long now = now();
-      var moving = new ArrayList<Entry>();
-      for (var entry : candidates) {
-        if (helps.test(entry.pod, entry.hint)) {
-          moving.add(entry);
-        }
-      }
-      for (var entry : moving) {
-        leave(entry);
-        toActiveOrBackoff(entry, now);
-      }
-      if (!moving.isEmpty()) {
-        changed.signalAll();
-      }
-      return moving.size();
-    } finally {
-      lock.unlock();
-    }
-  }
-
   /** @return how many pods are in each sub-queue and in flight; for metrics */
   public QueueDepths depths() {
-    lock.lock();
-    try {
-      int waiting = active.size() + backoff.size() + unschedulable.size() + gated.size();
-      return new QueueDepths(
-          active.size(), backoff.size(), unschedulable.size(), gated.size(), entries.size() - waiting);
-    } finally {
-      lock.unlock();
-    }
+    return underLock(queue::depths);
   }
 
   /** @return how many pods wait in the four sub-queues, not counting those in flight */
@@ -493,27 +269,15 @@ public final class SchedulingQueue {
 
   /** @return which pods are where, each sub-queue in its order; for tests and debugging */
   public QueueContents contents() {
-    lock.lock();
-    try {
-      var inFlight = new ArrayList<QueuedPod>();
-      entries.values().stream()
-          .filter(entry -> entry.place == Place.IN_FLIGHT)
-          .forEach(entry -> inFlight.add(entry.pod));
-      return new QueueContents(pods(active), pods(backoff), pods(unschedulable), pods(gated), inFlight);
-    } finally {
-      lock.unlock();
-    }
+    return underLock(queue::contents);
   }
 
   /** Wakes {@link #take()} for good: it returns null from now on, and the queue accepts nothing more. */
   public void close() {
-    lock.lock();
-    try {
-      closed = true;
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    underLock(() -> {
+      queue.close();
+      return signalIf(true);
+    });
   }
 
   /**
@@ -521,151 +285,43 @@ public final class SchedulingQueue {
    * {@code maxNanos}; none before the first failure.
    */
   public static long backoffNanos(long initialNanos, long maxNanos, int failures) {
-    if (failures <= 0) {
-      return 0;
-    }
-    int shift = failures - 1;
-    // Compare before shifting, so that neither the shift nor the product can overflow.
-    if (shift >= Long.SIZE - 1 || initialNanos > maxNanos >> shift) {
-      return maxNanos;
-    }
-    return initialNanos << shift;
+    return BackoffQueue.backoffNanos(initialNanos, maxNanos, failures);
   }
 
-  private long now() {
-    return ticker.nanoTime() - origin;
+  private int move(
+      ClusterEvent event, boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps, boolean clusterChange) {
+    Objects.requireNonNull(event, "event");
+    return underLock(() -> signalIf(queue.move(onlyWaitingForPods, helps, clusterChange)));
   }
 
-  private void stamp(Entry entry, long now) {
-    entry.queuedAt = now;
-    entry.arrival = arrivals++;
-    entry.backoffEnds = now + backoffNanos(initialBackoffNanos, maxBackoffNanos, entry.failures());
-  }
-
-  private boolean isBackingOff(Entry entry, long now) {
-    return entry.failures() > 0 && now <= entry.backoffEnds;
-  }
-
-  private void toActive(Entry entry) {
-    entry.place = Place.ACTIVE;
-    active.add(entry);
-  }
-
-  private void toGated(Entry entry) {
-    entry.place = Place.GATED;
-    gated.add(entry);
-  }
-
-  private void toUnschedulable(Entry entry) {
-    entry.place = Place.UNSCHEDULABLE;
-    unschedulable.add(entry);
-    if (entry.hint.waitsForAssignedPods()) {
-      waitingForPods.add(entry);
-    }
-  }
-
-  /** Takes a waiting entry out of its sorted set(s); the caller puts it somewhere else. */
-  private void leave(Entry entry) {
-    switch (entry.place) {
-      case ACTIVE -> active.remove(entry);
-      case BACKOFF -> backoff.remove(entry);
-      case UNSCHEDULABLE -> {
-        unschedulable.remove(entry);
-        waitingForPods.remove(entry);
-      }
-      case GATED -> gated.remove(entry);
-      case IN_FLIGHT -> {
-        // Not in a sorted set.
-      }
-    }
-  }
-
-  private void toActiveOrBackoff(Entry entry, long now) {
-    if (isBackingOff(entry, now)) {
-      entry.place = Place.BACKOFF;
-      backoff.add(entry);
-    } else {
-      toActive(entry);
-    }
-  }
-
-  private QueuedPod handOut(Entry entry) {
-    entry.place = Place.IN_FLIGHT;
-    ++cycle;
-    entry.updatedInFlight = false;
-    entry.pod = entry.pod.withProgress(entry.pod.progress().attempted(ticker.nanoTime()));
-    return entry.pod;
-  }
-
-  private @Nullable Entry inFlight(String uid) {
-    if (closed) {
-      return null;
-    }
-    var entry = entries.get(uid);
-    return entry != null && entry.place == Place.IN_FLIGHT ? entry : null;
-  }
-
-  private int flushLocked(long now) {
-    int moved = 0;
-    // Sorted by the time they were queued, so the first one not overdue ends the scan.
-    for (var head = firstOrNull(unschedulable);
-        head != null && now - head.queuedAt > maxInUnschedulableNanos;
-        head = firstOrNull(unschedulable)) {
-      leave(head);
-      toActiveOrBackoff(head, now);
-      moved++;
-    }
-    for (var head = firstOrNull(backoff); head != null && !isBackingOff(head, now); head = firstOrNull(backoff)) {
-      backoff.pollFirst();
-      toActive(head);
-      moved++;
-    }
-    return moved;
-  }
-
-  /** @return the elapsed nanos at which the next backoff or unschedulable wait ends, or Long.MAX_VALUE */
-  private long nextDue() {
-    long due = Long.MAX_VALUE;
-    var backingOff = firstOrNull(backoff);
-    if (backingOff != null) {
-      due = backingOff.backoffEnds + 1;
-    }
-    var waiting = firstOrNull(unschedulable);
-    if (waiting != null) {
-      due = Math.min(due, waiting.queuedAt + maxInUnschedulableNanos + 1);
-    }
-    return due;
-  }
-
-  private @Nullable Entry removeEntry(String uid) {
-    Objects.requireNonNull(uid, "uid");
+  private <T> T underLock(Supplier<T> action) {
     lock.lock();
     try {
-      var entry = entries.remove(uid);
-      if (entry == null) {
-        return null;
-      }
-      // In flight it is in no sorted set; dropping the entry is what makes a later requeue a no-op.
-      leave(entry);
-      changed.signalAll();
-      return entry;
+      return action.get();
     } finally {
       lock.unlock();
     }
   }
 
-  private static boolean positive(Duration value) {
-    return !value.isNegative() && !value.isZero();
+  /**
+   * Wakes the threads waiting in {@link #take()} if {@code changed}; called under the lock.
+   *
+   * @return {@code changed}
+   */
+  private boolean signalIf(boolean changed) {
+    if (changed) {
+      this.changed.signalAll();
+    }
+    return changed;
   }
 
-  private static @Nullable Entry firstOrNull(TreeSet<Entry> set) {
-    return set.isEmpty() ? null : set.first();
+  /**
+   * As {@link #signalIf(boolean)}, for a count of pods moved.
+   *
+   * @return {@code moved}
+   */
+  private int signalIf(int moved) {
+    signalIf(moved > 0);
+    return moved;
   }
-
-  private static List<QueuedPod> pods(TreeSet<Entry> set) {
-    var pods = new ArrayList<QueuedPod>(set.size());
-    set.forEach(entry -> pods.add(entry.pod));
-    return pods;
-  }
-
 }

@@ -1,0 +1,51 @@
+package io.kubesched.engine;
+
+import java.util.Comparator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The pods ready to be tried, as kube-scheduler's {@code activeQueue}
+ * ({@code pkg/scheduler/backend/queue/active_queue.go}): highest {@link QueuedPod#priority() priority}
+ * first, then in the order they were queued (kube's {@code PrioritySort}). Popping a pod hands it out: it
+ * goes in flight and starts a scheduling cycle, which this queue counts.
+ *
+ * <p>Guarded by the {@link SchedulingQueue}'s lock; not thread-safe on its own.
+ */
+final class ActiveQueue extends SubQueue {
+
+  private static final Comparator<QueueEntry> ORDER =
+      ((Comparator<QueueEntry>) (a, b) -> Integer.compare(b.pod.priority(), a.pod.priority()))
+          .thenComparingLong(e -> e.arrival);
+
+  private final Ticker ticker;
+  private long cycle;
+
+  /** @param ticker stamps the first attempt of each pod handed out */
+  ActiveQueue(Ticker ticker) {
+    super(QueueEntry.Place.ACTIVE, ORDER);
+    this.ticker = ticker;
+  }
+
+  /**
+   * Hands out the first pod: its entry goes in flight, forgets any update made during its previous attempt,
+   * and its pod counts one attempt more (the first one stamped with the ticker's time).
+   *
+   * @return the pod as handed out, or null if no pod is active
+   */
+  @Nullable QueuedPod pop() {
+    var head = poll();
+    if (head == null) {
+      return null;
+    }
+    head.place = QueueEntry.Place.IN_FLIGHT;
+    ++cycle;
+    head.updatedInFlight = false;
+    head.pod = head.pod.withProgress(head.pod.progress().attempted(ticker.nanoTime()));
+    return head.pod;
+  }
+
+  /** @return the number of pods handed out so far: the cycle of the pod {@link #pop()} returned last */
+  long schedulingCycle() {
+    return cycle;
+  }
+}

@@ -1,0 +1,268 @@
+package io.kubesched.engine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a {@link SchedulingQueue} holds, without its lock, as kube-scheduler's {@code PriorityQueue} minus
+ * its locking and waiting: one {@link QueueEntry} per known pod uid, in one of the four sub-queues
+ * ({@link ActiveQueue}, {@link BackoffQueue}, {@link UnschedulablePods}, {@link GatedPods}) or in flight,
+ * and every move between them, with the {@link MoveRequests} that decide where a failed attempt goes. The
+ * queue's Javadoc states what each move does; this class does it.
+ *
+ * <p>Guarded by the {@link SchedulingQueue}'s lock; not thread-safe on its own. Methods that change what
+ * {@link SchedulingQueue#take()} may hand out or when say so in their result, so that the queue wakes its
+ * waiters. Time comes only from the ticker, as elapsed nanos since construction.
+ */
+final class QueueEntries {
+
+  private final Ticker ticker;
+  private final long origin;
+  private final Map<String, QueueEntry> entries = new HashMap<>();
+  private final ActiveQueue activeQ;
+  private final BackoffQueue backoffQ;
+  private final UnschedulablePods unschedulablePods;
+  private final GatedPods gatedPods = new GatedPods();
+  private final MoveRequests moveRequests = new MoveRequests();
+  private long arrivals;
+  private boolean closed;
+
+  /** As {@link SchedulingQueue}'s constructor; the durations were validated where the user set them. */
+  QueueEntries(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
+    assert positive(initialBackoff) && positive(maxInUnschedulable) && maxBackoff.compareTo(initialBackoff) >= 0
+        : "backoff " + initialBackoff + ".." + maxBackoff + ", unschedulable " + maxInUnschedulable;
+    this.ticker = ticker;
+    this.activeQ = new ActiveQueue(ticker);
+    this.backoffQ = new BackoffQueue(initialBackoff.toNanos(), maxBackoff.toNanos());
+    this.unschedulablePods = new UnschedulablePods(maxInUnschedulable.toNanos());
+    // Elapsed time from here on cannot overflow, whatever origin the ticker has.
+    this.origin = ticker.nanoTime();
+  }
+
+  /** @return the elapsed nanos since construction */
+  long now() {
+    return ticker.nanoTime() - origin;
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  /** From now on nothing is accepted and nothing handed out. */
+  void close() {
+    closed = true;
+  }
+
+  /**
+   * As {@link SchedulingQueue#add}.
+   *
+   * @return false if closed, and nothing changed
+   */
+  boolean add(QueuedPod pod) {
+    if (closed) {
+      return false;
+    }
+    long now = now();
+    var entry = entries.get(pod.uid());
+    if (entry == null) {
+      entry = new QueueEntry(pod);
+      stamp(entry, now);
+      entries.put(pod.uid(), entry);
+      (pod.gated() ? gatedPods : activeQ).add(entry);
+    } else if (entry.place == QueueEntry.Place.IN_FLIGHT) {
+      entry.pod = pod.withProgress(entry.pod.progress());
+      entry.updatedInFlight = true;
+    } else {
+      var was = entry.place;
+      leave(entry);
+      entry.pod = pod.withProgress(entry.pod.progress());
+      if (pod.gated()) {
+        gatedPods.add(entry);
+      } else if (was == QueueEntry.Place.ACTIVE || was == QueueEntry.Place.BACKOFF) {
+        // Stays where it was; active re-sorts it by its new priority.
+        (was == QueueEntry.Place.ACTIVE ? activeQ : backoffQ).add(entry);
+      } else {
+        toActiveOrBackoff(entry, now);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Moves what is due at {@code now}, then hands out the head of active.
+   *
+   * @return the pod handed out, or null if none is active or the queue is closed
+   */
+  @Nullable QueuedPod pop(long now) {
+    if (closed) {
+      return null;
+    }
+    flush(now);
+    return activeQ.pop();
+  }
+
+  /**
+   * As {@link SchedulingQueue#flush()}, at {@code now}.
+   *
+   * @return how many pods moved
+   */
+  int flush(long now) {
+    if (closed) {
+      return 0;
+    }
+    int moved = 0;
+    for (var entry = unschedulablePods.pollOverdue(now); entry != null; entry = unschedulablePods.pollOverdue(now)) {
+      toActiveOrBackoff(entry, now);
+      moved++;
+    }
+    for (var entry = backoffQ.pollCompleted(now); entry != null; entry = backoffQ.pollCompleted(now)) {
+      activeQ.add(entry);
+      moved++;
+    }
+    return moved;
+  }
+
+  /** @return the elapsed nanos at which the next backoff or unschedulable wait ends, or Long.MAX_VALUE */
+  long nextDue() {
+    return Math.min(backoffQ.nextDue(), unschedulablePods.nextDue());
+  }
+
+  long schedulingCycle() {
+    return activeQ.schedulingCycle();
+  }
+
+  /** As {@link SchedulingQueue#requeueUnschedulable(QueuedPod, long, QueueingHint)}. */
+  boolean requeueUnschedulable(QueuedPod pod, long cycleAtTake, QueueingHint hint) {
+    long cycle = activeQ.schedulingCycle();
+    if (cycleAtTake < 0 || cycleAtTake > cycle) {
+      throw new IllegalArgumentException(
+          "cycleAtTake " + cycleAtTake + " is not a scheduling cycle started so far (0.." + cycle + ")");
+    }
+    return requeue(pod, entry -> {
+      entry.unschedulableAttempts++;
+      entry.consecutiveErrors = 0;
+      entry.hint = hint;
+      return moveRequests.missedBy(entry, cycleAtTake);
+    });
+  }
+
+  /** As {@link SchedulingQueue#requeueAfterError}. */
+  boolean requeueAfterError(QueuedPod pod) {
+    return requeue(pod, entry -> {
+      entry.consecutiveErrors++;
+      return true;
+    });
+  }
+
+  /**
+   * Forgets a pod wherever it is. An entry in flight is in no sub-queue; dropping it is what makes a later
+   * requeue a no-op.
+   *
+   * @return its entry, or null if the pod was not known
+   */
+  @Nullable QueueEntry remove(String uid) {
+    var entry = entries.remove(uid);
+    if (entry != null) {
+      leave(entry);
+    }
+    return entry;
+  }
+
+  /**
+   * As the queue's {@code move…} methods: records the event for the pods in flight, then moves the
+   * unschedulable pods it may help.
+   *
+   * @param onlyWaitingForPods whether only pods whose hint waits for bound pods are looked at
+   * @param clusterChange whether the event is a cluster change (else an event about bound pods)
+   * @return how many pods moved
+   */
+  int move(boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps, boolean clusterChange) {
+    if (closed) {
+      return 0;
+    }
+    if (clusterChange) {
+      moveRequests.clusterChange(activeQ.schedulingCycle());
+    } else {
+      moveRequests.podEvent(activeQ.schedulingCycle());
+    }
+    var moving = unschedulablePods.removeIf(onlyWaitingForPods, helps);
+    if (!moving.isEmpty()) {
+      long now = now();
+      moving.forEach(entry -> toActiveOrBackoff(entry, now));
+    }
+    return moving.size();
+  }
+
+  QueueDepths depths() {
+    int waiting = activeQ.size() + backoffQ.size() + unschedulablePods.size() + gatedPods.size();
+    return new QueueDepths(
+        activeQ.size(), backoffQ.size(), unschedulablePods.size(), gatedPods.size(), entries.size() - waiting);
+  }
+
+  QueueContents contents() {
+    var inFlight = new ArrayList<QueuedPod>();
+    entries.values().stream()
+        .filter(entry -> entry.place == QueueEntry.Place.IN_FLIGHT)
+        .forEach(entry -> inFlight.add(entry.pod));
+    return new QueueContents(activeQ.pods(), backoffQ.pods(), unschedulablePods.pods(), gatedPods.pods(), inFlight);
+  }
+
+  /** Marks the entry as queued {@code now}: behind those queued before, with its backoff from now on. */
+  private void stamp(QueueEntry entry, long now) {
+    entry.queuedAt = now;
+    entry.arrival = arrivals++;
+    entry.backoffEnds = backoffQ.backoffEnds(entry, now);
+  }
+
+  /**
+   * Returns an in-flight pod after its attempt, keeping the progress it carries: {@code outcome} counts the
+   * attempt in its entry and says whether the pod may be retried after its backoff rather than wait as
+   * unschedulable.
+   *
+   * @return false if the pod is not in flight or the queue is closed, and nothing changed
+   */
+  private boolean requeue(QueuedPod pod, Predicate<QueueEntry> outcome) {
+    var entry = closed ? null : entries.get(pod.uid());
+    if (entry == null || entry.place != QueueEntry.Place.IN_FLIGHT) {
+      return false;
+    }
+    entry.pod = entry.pod.withProgress(pod.progress());
+    boolean retry = outcome.test(entry);
+    long now = now();
+    stamp(entry, now);
+    if (entry.pod.gated()) {
+      gatedPods.add(entry);
+    } else if (retry) {
+      toActiveOrBackoff(entry, now);
+    } else {
+      unschedulablePods.add(entry);
+    }
+    return true;
+  }
+
+  /** Takes a waiting entry out of its sub-queue; the caller puts it somewhere else. */
+  private void leave(QueueEntry entry) {
+    switch (entry.place) {
+      case ACTIVE -> activeQ.remove(entry);
+      case BACKOFF -> backoffQ.remove(entry);
+      case UNSCHEDULABLE -> unschedulablePods.remove(entry);
+      case GATED -> gatedPods.remove(entry);
+      case IN_FLIGHT -> {
+        // In no sub-queue.
+      }
+    }
+  }
+
+  private static boolean positive(Duration value) {
+    return !value.isNegative() && !value.isZero();
+  }
+
+  private void toActiveOrBackoff(QueueEntry entry, long now) {
+    (BackoffQueue.isBackingOff(entry, now) ? backoffQ : activeQ).add(entry);
+  }
+}

@@ -1,0 +1,48 @@
+package io.kubesched.engine;
+
+/**
+ * One pod's state in a {@link SchedulingQueue}: the pod as the queue keeps it, where it waits, and what
+ * orders it and decides its backoff. kube-scheduler keeps the same in its {@code QueuedPodInfo}.
+ *
+ * <p>Guarded by the queue's lock; not thread-safe on its own. The fields a {@link SubQueue} sorts by
+ * ({@link #pod}'s priority, {@link #arrival}, {@link #backoffEnds}, {@link #queuedAt}) change only while
+ * the entry is in no sub-queue, or the sub-queue loses it.
+ */
+final class QueueEntry {
+
+  /** Where an entry is: in one of the four sub-queues, or handed out to the worker. */
+  enum Place {
+    ACTIVE,
+    BACKOFF,
+    UNSCHEDULABLE,
+    GATED,
+    IN_FLIGHT
+  }
+
+  QueuedPod pod;
+  Place place = Place.ACTIVE;
+  /** Elapsed nanos when the pod was last queued: added while unknown, or requeued after an attempt. */
+  long queuedAt;
+  /** Stamped with {@link #queuedAt}: orders entries queued at the same instant as they arrived. */
+  long arrival;
+  /** The last instant of the backoff; the pod is backing off while now is not after it. */
+  long backoffEnds;
+  int unschedulableAttempts;
+  int consecutiveErrors;
+  /** Whether the pod was updated since it was last handed out; reset when it is handed out. */
+  boolean updatedInFlight;
+  /** Which events may help the pod, as of its last attempt that found no node. */
+  QueueingHint hint = QueueingHint.ANY_CHANGE;
+
+  QueueEntry(QueuedPod pod) {
+    this.pod = pod;
+  }
+
+  /**
+   * @return the failures the backoff counts: the consecutive errors if the last attempt ended in one, else
+   *     the attempts that found no node
+   */
+  int failures() {
+    return consecutiveErrors > 0 ? consecutiveErrors : unschedulableAttempts;
+  }
+}
