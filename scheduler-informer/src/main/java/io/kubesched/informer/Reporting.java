@@ -28,8 +28,8 @@ final class Reporting {
 
   /** A write to the API server, best effort and off the scheduling thread. */
   @FunctionalInterface
-  private interface Report {
-    boolean to(SchedulingReporter reporter) throws InterruptedException;
+  private interface Write {
+    void to(SchedulingReporter reporter) throws InterruptedException;
   }
 
   private final Map<String, SchedulingReporter> reporters;
@@ -85,39 +85,30 @@ final class Reporting {
   /** Writes the event series each reporter has pending; from the housekeeping thread. */
   void flushSeries() {
     for (var reporter : reporters.values()) {
-      submit(
+      submit(reporter, "Writing event series", SchedulingReporter::flushSeries);
+    }
+  }
+
+  private void report(String profile, Write write) {
+    var reporter = reporters.get(profile);
+    if (reporter != null) {
+      submit(reporter, "Reporting to the API server", write);
+    }
+  }
+
+  /** Runs {@code write} on the reports executor; a failure is logged as {@code what} failed. */
+  private void submit(SchedulingReporter reporter, String what, Write write) {
+    try {
+      reports.execute(
           () -> {
             try {
-              reporter.flushSeries();
+              write.to(reporter);
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
-              LOG.warn("Writing event series failed: {}", e.toString());
+              LOG.warn("{} failed: {}", what, e.toString());
             }
           });
-    }
-  }
-
-  private void report(String profile, Report report) {
-    var reporter = reporters.get(profile);
-    if (reporter == null) {
-      return;
-    }
-    submit(
-        () -> {
-          try {
-            report.to(reporter);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          } catch (RuntimeException e) {
-            LOG.warn("Reporting to the API server failed: {}", e.toString());
-          }
-        });
-  }
-
-  private void submit(Runnable write) {
-    try {
-      reports.execute(write);
     } catch (RejectedExecutionException closing) {
       LOG.debug("Not reporting: the loop is closing");
     }
