@@ -146,10 +146,12 @@ final class EventHandlers {
     } else if (isOurs(pod)) {
       // The kept form, as the informer's store holds it: the object an add or update hands over is the
       // full one (managed fields, annotations, env...), and a backlog of pending pods would hold all of it.
-      pending.put(uid, keep.apply(pod));
+      // Kept once, then converted, compared and handed to the binder in that one form.
+      var kept = keep.apply(pod);
+      pending.put(uid, kept);
       // Our own condition and event writes change only the status: they must not retry the pod.
-      if (oldPod == null || changedBeyondStatus(oldPod, pod)) {
-        queue.add(toQueued(pod));
+      if (oldPod == null || changedBeyondStatus(oldPod, kept)) {
+        queue.add(toQueued(kept));
       }
     } else {
       pending.remove(uid); // e.g. now being deleted
