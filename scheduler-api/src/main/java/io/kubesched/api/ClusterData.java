@@ -14,5 +14,17 @@ public enum ClusterData {
   /** The selectors of ReplicaSets: system default topology spreading. */
   REPLICA_SETS,
   /** The selectors of StatefulSets: system default topology spreading. */
-  STATEFUL_SETS
+  STATEFUL_SETS,
+  /** PersistentVolumeClaims: volume binding, volume zones, attach limits, {@code ReadWriteOncePod}. */
+  PERSISTENT_VOLUME_CLAIMS,
+  /** PersistentVolumes: volume binding, volume zones, attach limits. */
+  PERSISTENT_VOLUMES,
+  /** StorageClasses: volume binding (binding mode, provisioner, allowed topologies), volume zones. */
+  STORAGE_CLASSES,
+  /** CSINodes: attach limits per CSI driver. */
+  CSI_NODES,
+  /** CSIDrivers: whether a driver's volumes are attached, and whether it tracks storage capacity. */
+  CSI_DRIVERS,
+  /** CSIStorageCapacities: capacity left for dynamic provisioning, where a CSI driver tracks it. */
+  CSI_STORAGE_CAPACITIES
 }

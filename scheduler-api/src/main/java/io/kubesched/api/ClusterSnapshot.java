@@ -21,11 +21,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ClusterSnapshot {
 
-  private static final ClusterSnapshot EMPTY = new ClusterSnapshot(List.of(), Map.of(), List.of());
+  private static final ClusterSnapshot EMPTY =
+      new ClusterSnapshot(List.of(), Map.of(), List.of(), Storage.empty());
 
   private final List<NodeInfo> nodes;
   private final Map<String, Map<String, String>> namespaces;
   private final List<WorkloadSelector> workloads;
+  private final Storage storage;
   private volatile @Nullable Map<String, NodeInfo> byName;
   private volatile @Nullable List<NodeInfo> withAffinity;
   private volatile @Nullable List<NodeInfo> withRequiredAntiAffinity;
@@ -43,10 +45,14 @@ public final class ClusterSnapshot {
   private volatile @Nullable Map<String, List<WorkloadSelector>> workloadsByNamespace;
 
   private ClusterSnapshot(
-      List<NodeInfo> nodes, Map<String, Map<String, String>> namespaces, List<WorkloadSelector> workloads) {
+      List<NodeInfo> nodes,
+      Map<String, Map<String, String>> namespaces,
+      List<WorkloadSelector> workloads,
+      Storage storage) {
     this.nodes = nodes;
     this.namespaces = namespaces;
     this.workloads = workloads;
+    this.storage = storage;
   }
 
   /**
@@ -59,7 +65,8 @@ public final class ClusterSnapshot {
    */
   public static ClusterSnapshot of(
       List<NodeInfo> nodes, Map<String, Map<String, String>> namespaces, List<WorkloadSelector> workloads) {
-    return new ClusterSnapshot(List.copyOf(nodes), immutableLabels(namespaces), List.copyOf(workloads));
+    return new ClusterSnapshot(
+        List.copyOf(nodes), immutableLabels(namespaces), List.copyOf(workloads), Storage.empty());
   }
 
   /**
@@ -80,7 +87,7 @@ public final class ClusterSnapshot {
 
   /** @return a snapshot of just {@code nodes}: no namespaces, no workloads */
   public static ClusterSnapshot of(List<NodeInfo> nodes) {
-    return nodes.isEmpty() ? EMPTY : new ClusterSnapshot(List.copyOf(nodes), Map.of(), List.of());
+    return nodes.isEmpty() ? EMPTY : new ClusterSnapshot(List.copyOf(nodes), Map.of(), List.of(), Storage.empty());
   }
 
   /**
@@ -93,7 +100,22 @@ public final class ClusterSnapshot {
    * @return the new snapshot
    */
   public ClusterSnapshot withNodes(List<NodeInfo> nodes) {
-    var next = new ClusterSnapshot(List.copyOf(nodes), namespaces, workloads);
+    return derived(List.copyOf(nodes), storage);
+  }
+
+  /**
+   * This snapshot with other storage objects ({@link #storage()}): the same nodes, namespaces and workloads,
+   * and what was found out about the nodes is kept.
+   *
+   * @param storage the claims, volumes, classes and CSI objects the volume rules read
+   * @return the new snapshot
+   */
+  public ClusterSnapshot withStorage(Storage storage) {
+    return derived(nodes, storage);
+  }
+
+  private ClusterSnapshot derived(List<NodeInfo> nodes, Storage storage) {
+    var next = new ClusterSnapshot(nodes, namespaces, workloads, storage);
     var known = flags;
     if (known != null) {
       next.previousNodes = this.nodes;
@@ -119,6 +141,14 @@ public final class ClusterSnapshot {
       byName = index = built;
     }
     return Optional.ofNullable(index.get(name));
+  }
+
+  /**
+   * @return the storage objects (claims, volumes, classes, CSI objects), with the volumes reserved for pods
+   *     being bound shown as reserved; empty unless the policy reads them
+   */
+  public Storage storage() {
+    return storage;
   }
 
   /** @return each namespace's labels, by namespace name; empty unless the policy reads namespaces */

@@ -16,6 +16,14 @@ public sealed interface Decision {
   }
 
   /**
+   * @param volumeBindings what must be done for the pod's unbound claims before it is bound there
+   * @return a decision to bind the pod to {@code nodeName} once its volumes are bound
+   */
+  static Bind bind(String nodeName, List<VolumeBinding> volumeBindings) {
+    return new Bind(nodeName, volumeBindings);
+  }
+
+  /**
    * @param reasonsByNode for each node that was considered, why it does not fit (one or more reasons)
    * @return a decision that the pod fits nowhere now
    */
@@ -27,14 +35,23 @@ public sealed interface Decision {
    * Bind the pod to a node.
    *
    * @param nodeName the node's name; must be one of the nodes the {@link FinderFunc} was given
+   * @param volumeBindings what must be done for the pod's unbound PersistentVolumeClaims before it is bound,
+   *     one entry per claim (kube-scheduler's VolumeBinding reserve and pre-bind); empty for a pod without
+   *     unbound claims
    */
-  record Bind(String nodeName) implements Decision {
+  record Bind(String nodeName, List<VolumeBinding> volumeBindings) implements Decision {
 
     /** @throws IllegalArgumentException if {@code nodeName} is blank */
     public Bind {
       if (nodeName.isBlank()) {
         throw new IllegalArgumentException("nodeName must not be blank");
       }
+      volumeBindings = List.copyOf(volumeBindings);
+    }
+
+    /** A decision to bind to {@code nodeName} with no volume to bind first. */
+    public Bind(String nodeName) {
+      this(nodeName, List.of());
     }
   }
 

@@ -35,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  * @param persistentVolumeClaims the claims the pod's volumes use: {@code persistentVolumeClaim} volumes by
  *     claim name, and generic {@code ephemeral} volumes by the name of the claim Kubernetes creates for them
  *     ({@code <pod>-<volume>})
+ * @param ephemeralVolumeClaims the claims of {@code persistentVolumeClaims} that Kubernetes creates for the
+ *     pod's generic {@code ephemeral} volumes (a subset of them)
  * @param resourceClaims the names of the pod's {@code spec.resourceClaims} (dynamic resource allocation)
  * @param terminating whether the pod is being deleted ({@code metadata.deletionTimestamp} is set): a pod on a
  *     node that is terminating still holds its resources, but kube-scheduler's topology spreading does not
@@ -62,6 +64,7 @@ public record PodInfo(
     List<TopologySpreadConstraint> topologySpreadConstraints,
     List<String> schedulingGates,
     List<String> persistentVolumeClaims,
+    List<String> ephemeralVolumeClaims,
     List<String> resourceClaims,
     boolean terminating) {
 
@@ -81,6 +84,7 @@ public record PodInfo(
     topologySpreadConstraints = List.copyOf(topologySpreadConstraints);
     schedulingGates = List.copyOf(schedulingGates);
     persistentVolumeClaims = List.copyOf(persistentVolumeClaims);
+    ephemeralVolumeClaims = List.copyOf(ephemeralVolumeClaims);
     resourceClaims = List.copyOf(resourceClaims);
   }
 
@@ -126,6 +130,7 @@ public record PodInfo(
     b.topologySpreadConstraints = topologySpreadConstraints;
     b.schedulingGates = schedulingGates;
     b.persistentVolumeClaims = persistentVolumeClaims;
+    b.ephemeralVolumeClaims = ephemeralVolumeClaims;
     b.resourceClaims = resourceClaims;
     b.terminating = terminating;
     return b;
@@ -159,6 +164,7 @@ public record PodInfo(
     private List<TopologySpreadConstraint> topologySpreadConstraints = List.of();
     private List<String> schedulingGates = List.of();
     private List<String> persistentVolumeClaims = List.of();
+    private List<String> ephemeralVolumeClaims = List.of();
     private List<String> resourceClaims = List.of();
     private boolean terminating;
 
@@ -269,6 +275,11 @@ public record PodInfo(
       return this;
     }
 
+    public Builder ephemeralVolumeClaims(List<String> ephemeralVolumeClaims) {
+      this.ephemeralVolumeClaims = ephemeralVolumeClaims;
+      return this;
+    }
+
     public Builder resourceClaims(List<String> resourceClaims) {
       this.resourceClaims = resourceClaims;
       return this;
@@ -312,6 +323,7 @@ public record PodInfo(
           topologySpreadConstraints,
           schedulingGates,
           persistentVolumeClaims,
+          ephemeralVolumeClaims,
           resourceClaims,
           terminating);
     }

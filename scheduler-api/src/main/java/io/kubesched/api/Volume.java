@@ -3,8 +3,10 @@ package io.kubesched.api;
 import java.util.List;
 
 /**
- * A pod volume of a kind whose use by two pods on one node can conflict: the kinds kube-scheduler's
- * volume restrictions check. Other volume kinds never conflict and are not carried.
+ * A pod's inline volume of a kind the volume rules read: the kinds whose use by two pods on one node can
+ * conflict (kube-scheduler's volume restrictions) and inline CSI volumes, which count against a node's attach
+ * limit. Other inline volume kinds are not carried; volumes of claims are in {@link
+ * PodInfo#persistentVolumeClaims()}.
  */
 public sealed interface Volume {
 
@@ -50,4 +52,14 @@ public sealed interface Volume {
    * @param readOnly whether it is mounted read-only
    */
   record Iscsi(String targetPortal, String iqn, int lun, boolean readOnly) implements Volume {}
+
+  /**
+   * An inline CSI volume ({@code csi}): never in conflict with another pod's, but attached by its driver, so
+   * it counts against the node's attach limit for that driver.
+   *
+   * @param driver the CSI driver's name
+   * @param volumeName the volume's name in the pod
+   * @param readOnly whether it is mounted read-only
+   */
+  record Csi(String driver, String volumeName, boolean readOnly) implements Volume {}
 }

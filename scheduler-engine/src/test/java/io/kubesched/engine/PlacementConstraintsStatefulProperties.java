@@ -237,7 +237,7 @@ class PlacementConstraintsStatefulProperties {
           pod.owner(), "", pod.requests(), pod.nonZeroRequests(), pod.nodeSelector(), pod.affinity(),
           pod.tolerations(), pod.hostPorts(), pod.volumes(), pod.images(), pod.podAffinity(),
           pod.podAntiAffinity(), pod.topologySpreadConstraints(), pod.schedulingGates(),
-          pod.persistentVolumeClaims(), pod.resourceClaims(), pod.terminating()));
+          pod.persistentVolumeClaims(), pod.ephemeralVolumeClaims(), pod.resourceClaims(), pod.terminating()));
     }
 
     /** One scheduling attempt, as the controller makes it, judged against the reference. */
@@ -894,6 +894,7 @@ class PlacementConstraintsStatefulProperties {
         template.nodeSelector(), template.affinity(), template.tolerations(), template.hostPorts(),
         template.volumes(), template.images(), template.podAffinity(), template.podAntiAffinity(),
         template.topologySpreadConstraints(), template.schedulingGates(), template.persistentVolumeClaims(),
+        template.ephemeralVolumeClaims(),
         template.resourceClaims(), template.terminating());
   }
 

@@ -7,6 +7,7 @@ import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
+import io.kubesched.api.VolumeBinding;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -213,10 +214,30 @@ public final class Policy implements FinderFunc {
       if (recorder != null) {
         recorder.note = "Only one node is feasible: it is chosen without scoring.";
       }
-      return new Evaluation(Decision.bind(feasible.get(0).name()), processed);
+      return new Evaluation(bind(podFilters, feasible.get(0)), processed);
     }
     var totals = score(pod, cluster, feasible, recorder);
-    return new Evaluation(Decision.bind(feasible.get(selectBest(pod, totals)).name()), processed);
+    return new Evaluation(bind(podFilters, feasible.get(selectBest(pod, totals))), processed);
+  }
+
+  /** The decision to bind to {@code node}, with the volume bindings the pod's prepared filters planned there. */
+  private static Decision bind(List<Filter> podFilters, NodeInfo node) {
+    List<VolumeBinding> volumeBindings = List.of();
+    for (var filter : podFilters) {
+      if (filter instanceof VolumeBinder binder) {
+        var planned = binder.volumeBindings(node);
+        if (!planned.isEmpty()) {
+          volumeBindings = volumeBindings.isEmpty() ? planned : concat(volumeBindings, planned);
+        }
+      }
+    }
+    return Decision.bind(node.name(), volumeBindings);
+  }
+
+  private static <T> List<T> concat(List<T> first, List<T> second) {
+    var all = new ArrayList<T>(first);
+    all.addAll(second);
+    return all;
   }
 
   private static List<String> messages(List<Reason> reasons) {

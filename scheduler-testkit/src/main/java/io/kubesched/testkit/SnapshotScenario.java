@@ -81,6 +81,7 @@ public record SnapshotScenario(PodInfo pod, ClusterSnapshot snapshot) {
         placed.topologySpreadConstraints(),
         pod.schedulingGates(),
         pod.persistentVolumeClaims(),
+        pod.ephemeralVolumeClaims(),
         pod.resourceClaims(),
         pod.terminating());
   }
