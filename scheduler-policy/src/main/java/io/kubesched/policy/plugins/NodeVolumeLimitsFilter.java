@@ -12,6 +12,8 @@ import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.Reason;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -273,7 +275,8 @@ public final class NodeVolumeLimitsFilter implements Filter, PreFilter {
    * Adds the pod's inline GCE PD and AWS EBS volumes to {@code into}, with the driver and handle Kubernetes'
    * CSI translation gives them.
    *
-   * @return null, or the error kube's translation gives
+   * @return null, or the error kube's translation gives (naming the volume by its EBS id: the domain model does
+   *     not keep the names of a pod's volumes)
    */
   private static @Nullable FilterResult addInlineVolumes(PodInfo pod, Map<VolumeKey, String> into) {
     for (var volume : pod.volumes()) {
@@ -308,9 +311,41 @@ public final class NodeVolumeLimitsFilter implements Filter, PreFilter {
       rest = rest.substring(0, end);
     }
     int slash = rest.indexOf('/');
-    var path = slash < 0 ? "" : rest.substring(slash);
+    var path = slash < 0 ? "" : unescape(rest.substring(slash));
+    if (path == null) {
+      return null;
+    }
     var id = trimSlashes(path);
     return EBS_VOLUME_ID.matcher(id).matches() ? id : null;
+  }
+
+  /** @return a URL path with its {@code %XX} escapes decoded (as a URL parser gives it); null if one is bad */
+  private static @Nullable String unescape(String path) {
+    if (path.indexOf('%') < 0) {
+      return path;
+    }
+    var bytes = new ByteArrayOutputStream();
+    int i = 0;
+    while (i < path.length()) {
+      int escape = path.indexOf('%', i);
+      int end = escape < 0 ? path.length() : escape;
+      var text = path.substring(i, end).getBytes(StandardCharsets.UTF_8);
+      bytes.write(text, 0, text.length);
+      if (escape < 0) {
+        break;
+      }
+      if (escape + 2 >= path.length()) {
+        return null;
+      }
+      int high = Character.digit(path.charAt(escape + 1), 16);
+      int low = Character.digit(path.charAt(escape + 2), 16);
+      if (high < 0 || low < 0) {
+        return null;
+      }
+      bytes.write(high * 16 + low);
+      i = escape + 3;
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
   }
 
   private static int indexOfAny(String s, char a, char b) {

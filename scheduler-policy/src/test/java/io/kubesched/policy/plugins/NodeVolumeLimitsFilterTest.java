@@ -334,13 +334,20 @@ class NodeVolumeLimitsFilterTest {
     "aws:///vol-0123, vol-0123",
     "aws://us-east-1a/vol-0123/, vol-0123",
     "aws://us-east-1a/vol-0123?x=y, vol-0123",
+    "aws://us-east-1a/vol-%30123, vol-0123",
   })
   void ebsVolumeIdsAreTranslatedAsKubeDoes(String kubernetesId, String volumeId) {
     assertEquals(volumeId, NodeVolumeLimitsFilter.ebsVolumeId(kubernetesId));
   }
 
   @ParameterizedTest
-  @CsvSource({"aws://vol-0123", "aws://us-east-1a/disk-1", "aws://us-east-1a/vol-1/extra"})
+  @CsvSource({
+    "aws://vol-0123",
+    "aws://us-east-1a/disk-1",
+    "aws://us-east-1a/vol-1/extra",
+    "aws://us-east-1a/vol-1%2Fextra",
+    "aws://us-east-1a/vol-1%zz",
+  })
   void ebsVolumeIdsKubeRejects(String kubernetesId) {
     assertNull(NodeVolumeLimitsFilter.ebsVolumeId(kubernetesId));
   }
