@@ -4,9 +4,9 @@ import java.util.List;
 
 /**
  * A pod's inline volume of a kind the volume rules read: the kinds whose use by two pods on one node can
- * conflict (kube-scheduler's volume restrictions) and inline CSI volumes, which count against a node's attach
- * limit. Other inline volume kinds are not carried; volumes of claims are in {@link
- * PodInfo#persistentVolumeClaims()}.
+ * conflict (kube-scheduler's volume restrictions; GCE PD and AWS EBS ones also count against the node's
+ * attach limit of the CSI driver they migrate to) and inline CSI volumes. Other inline volume kinds are not
+ * carried; volumes of claims are in {@link PodInfo#persistentVolumeClaims()}.
  */
 public sealed interface Volume {
 
@@ -54,8 +54,8 @@ public sealed interface Volume {
   record Iscsi(String targetPortal, String iqn, int lun, boolean readOnly) implements Volume {}
 
   /**
-   * An inline CSI volume ({@code csi}): never in conflict with another pod's, but attached by its driver, so
-   * it counts against the node's attach limit for that driver.
+   * An inline CSI volume ({@code csi}): never in conflict with another pod's; kube-scheduler 1.37 does not
+   * count it against the node's attach limit either (only volumes of claims and migrated in-tree ones).
    *
    * @param driver the CSI driver's name
    * @param volumeName the volume's name in the pod
