@@ -28,7 +28,17 @@ public sealed interface Decision {
    * @return a decision that the pod fits nowhere now
    */
   static Unschedulable unschedulable(Map<String, List<String>> reasonsByNode) {
-    return new Unschedulable(reasonsByNode);
+    return new Unschedulable(reasonsByNode, "");
+  }
+
+  /**
+   * @param reasonsByNode every node, each with the reason the pod was turned away before any node was looked at
+   * @param preFilterMessage that reason, which the message states once (kube-scheduler's PreFilter rejection,
+   *     e.g. {@code persistentvolumeclaim "data" not found})
+   * @return a decision that the pod fits nowhere now, for a reason of its own rather than of the nodes'
+   */
+  static Unschedulable unschedulable(Map<String, List<String>> reasonsByNode, String preFilterMessage) {
+    return new Unschedulable(reasonsByNode, preFilterMessage);
   }
 
   /**
@@ -59,8 +69,10 @@ public sealed interface Decision {
    * The pod fits on no node now. It stays pending and is tried again later.
    *
    * @param reasonsByNode why each node was rejected, by node name
+   * @param preFilterMessage when the pod was turned away before any node was looked at (kube-scheduler's
+   *     PreFilter rejection: a claim that does not exist, say), why; empty when nodes were rejected one by one
    */
-  record Unschedulable(Map<String, List<String>> reasonsByNode) implements Decision {
+  record Unschedulable(Map<String, List<String>> reasonsByNode, String preFilterMessage) implements Decision {
 
     /** kube-scheduler's message when the cluster has no node. */
     public static final String NO_NODES = "no nodes available to schedule pods";
@@ -78,13 +90,18 @@ public sealed interface Decision {
      * then each distinct reason with the number of nodes that gave it, sorted as Go sorts strings (by
      * UTF-8 bytes).
      *
-     * <p>With no node at all it is kube-scheduler's {@value #NO_NODES}.
+     * <p>With no node at all it is kube-scheduler's {@value #NO_NODES}. When the pod was turned away before
+     * any node was looked at, the reason is stated once: {@code "0/6 nodes are available: persistentvolumeclaim
+     * \"data\" not found."}.
      *
      * @param nodeCount how many nodes the decision was made over
      */
     public String message(int nodeCount) {
       if (nodeCount == 0) {
         return NO_NODES;
+      }
+      if (!preFilterMessage.isEmpty()) {
+        return "0/" + nodeCount + " nodes are available: " + preFilterMessage + ".";
       }
       var counts = new TreeMap<String, Integer>();
       reasonsByNode.values().forEach(reasons -> reasons.forEach(r -> counts.merge(r, 1, Integer::sum)));

@@ -194,6 +194,10 @@ public final class Policy implements FinderFunc {
     int toFind = scorers.isEmpty() ? 1 : numFeasibleNodesToFind(percentageOfNodesToScore, nodeCount);
     int start = startIndex % nodeCount;
     var podFilters = prepareFilters(pod, cluster);
+    var turnedAway = rejectedPod(podFilters);
+    if (turnedAway != null) {
+      return new Evaluation(rejectEveryNode(pod, nodes, turnedAway, recorder), 0);
+    }
     var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
     Map<String, List<String>> reasons = new HashMap<>();
     int processed = 0;
@@ -238,6 +242,30 @@ public final class Policy implements FinderFunc {
     var all = new ArrayList<T>(first);
     all.addAll(second);
     return all;
+  }
+
+  /** @return the first prepared filter that turned the pod away before any node, in filter order; null if none */
+  private static PreFilter.@Nullable PodRejected rejectedPod(List<Filter> podFilters) {
+    for (var filter : podFilters) {
+      if (filter instanceof PreFilter.PodRejected rejected) {
+        return rejected;
+      }
+    }
+    return null;
+  }
+
+  /** kube-scheduler's outcome of a PreFilter rejection: every node has its status, the message states it once. */
+  private static Decision rejectEveryNode(
+      PodInfo pod, List<NodeInfo> nodes, PreFilter.PodRejected rejected, @Nullable Recorder recorder) {
+    var messages = messages(rejected.rejection().reasons());
+    Map<String, List<String>> reasons = new HashMap<>(nodes.size() * 4 / 3 + 1);
+    for (var node : nodes) {
+      reasons.put(node.name(), messages);
+      if (recorder != null) {
+        recorder.filtered(node.name(), rejected.name(), rejected.filter(pod, node));
+      }
+    }
+    return Decision.unschedulable(reasons, rejected.message());
   }
 
   private static List<String> messages(List<Reason> reasons) {

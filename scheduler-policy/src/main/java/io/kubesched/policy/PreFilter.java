@@ -1,7 +1,9 @@
 package io.kubesched.policy;
 
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import java.util.ArrayList;
 
 /**
  * An optional capability of a {@link Filter} that computes something once per pod before any node is
@@ -19,4 +21,39 @@ public interface PreFilter {
    *     not changed). It may reject every node, for example when the pod's own rules cannot be met anywhere.
    */
   Filter prepare(PodInfo pod, ClusterSnapshot cluster);
+
+  /**
+   * What {@link #prepare} returns for a pod it turns away before any node is looked at, as kube-scheduler's
+   * PreFilter rejects a pod whose claim does not exist: every node gets {@code rejection}, and the {@link
+   * Policy} states its reasons once in the pod's message ({@code 0/3 nodes are available: persistentvolumeclaim
+   * "data" not found.}) rather than once per node, and looks at no node.
+   *
+   * @param name the filter's name
+   * @param rejection why the pod fits nowhere
+   * @return the filter for this pod
+   */
+  static Filter rejectPod(String name, FilterResult.Rejected rejection) {
+    return new PodRejected(name, rejection);
+  }
+
+  /**
+   * The filter {@link #rejectPod} makes: it rejects every node with the same rejection.
+   *
+   * @param name the filter's name
+   * @param rejection why the pod fits nowhere
+   */
+  record PodRejected(String name, FilterResult.Rejected rejection) implements Filter {
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      return rejection;
+    }
+
+    /** @return the rejection's messages joined as kube-scheduler joins a status's reasons */
+    public String message() {
+      var messages = new ArrayList<String>(rejection.reasons().size());
+      rejection.reasons().forEach(reason -> messages.add(reason.message()));
+      return String.join(", ", messages);
+    }
+  }
 }
