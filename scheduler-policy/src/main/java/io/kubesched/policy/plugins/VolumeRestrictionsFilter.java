@@ -31,7 +31,7 @@ import java.util.Set;
  *   <li>iSCSI: the same IQN, unless both are read-only (portal and lun do not count, as in Kubernetes 1.37).
  * </ul>
  *
- * Inline CSI volumes ({@link Volume.Csi}) never conflict. A rejection has kube-scheduler's reason "node(s) had
+ * <p>Inline CSI volumes ({@link Volume.Csi}) never conflict. A rejection has kube-scheduler's reason "node(s) had
  * no available disk" ({@link Reason.DiskConflict}, describing the pod's volume) and code {@link
  * FilterResult.Code#UNSCHEDULABLE}: evicting the other pod frees the disk.
  *
