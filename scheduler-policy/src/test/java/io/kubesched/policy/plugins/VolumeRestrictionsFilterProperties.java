@@ -1,18 +1,26 @@
 package io.kubesched.policy.plugins;
 
+import static io.kubesched.policy.plugins.FilterFixtures.node;
 import static io.kubesched.policy.plugins.FilterFixtures.nodeWith;
 import static io.kubesched.policy.plugins.FilterFixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.AccessMode;
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Volume;
 import io.kubesched.policy.FilterResult.Code;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Label;
 import net.jqwik.api.Property;
@@ -89,6 +97,124 @@ class VolumeRestrictionsFilterProperties {
   void noVolumesNoConflict(@ForAll("volumeLists") List<Volume> volumes) {
     assertTrue(filter.filter(pod("p").build(), nodeWith(pod("a").volumes(volumes).build())).fits());
     assertTrue(filter.filter(pod("p").volumes(volumes).build(), nodeWith(pod("a").build())).fits());
+  }
+
+  @Property
+  @Label("for a pod without claims the prepared filter says what the unprepared one says, and inline CSI "
+      + "volumes change nothing")
+  void preparedAgreesOnDisks(
+      @ForAll("volumeLists") List<Volume> wanted,
+      @ForAll("volumeLists") List<Volume> existing,
+      @ForAll("csiVolumes") List<Volume> csi) {
+    var node = nodeWith(pod("a").volumes(existing).build());
+    var pod = pod("p").volumes(wanted).build();
+    var withCsi = pod("p").volumes(concat(wanted, csi)).build();
+    var nodeWithCsi = nodeWith(pod("a").volumes(concat(csi, existing)).build());
+
+    var unprepared = filter.filter(pod, node);
+    var cluster = ClusterSnapshot.of(List.of(nodeWithCsi));
+
+    assertEquals(unprepared, filter.prepare(pod, cluster).filter(pod, node));
+    assertEquals(unprepared, filter.prepare(withCsi, cluster).filter(withCsi, nodeWithCsi));
+    Statistics.label("fits").collect(unprepared.fits());
+    Statistics.label("fits").coverage(c -> {
+      c.check(true).count(n -> n > 0);
+      c.check(false).count(n -> n > 0);
+    });
+  }
+
+  @Provide
+  Arbitrary<List<Volume>> csiVolumes() {
+    return Combinators.combine(Arbitraries.of("csi.a", "csi.b"), Arbitraries.of("a", "b"), Arbitraries.of(true, false))
+        .as((driver, name, readOnly) -> (Volume) new Volume.Csi(driver, name, readOnly))
+        .list()
+        .ofMaxSize(2);
+  }
+
+  private static List<Volume> concat(List<Volume> a, List<Volume> b) {
+    var all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  /**
+   * A pod of a placement sequence.
+   *
+   * @param namespace its namespace
+   * @param claims the claims its {@code persistentVolumeClaim} volumes name
+   * @param nodeIndex the node it is tried on
+   */
+  record Placement(String namespace, List<String> claims, int nodeIndex) {}
+
+  private static final List<String> NAMESPACES = List.of("default", "other");
+  private static final List<String> NODE_NAMES = List.of("n0", "n1", "n2");
+
+  @Property
+  @Label("in any placement sequence the filter accepts, a ReadWriteOncePod claim is used by at most one pod, "
+      + "and a pod is turned away only for a claim in use")
+  void readWriteOncePodClaimsHaveOnePod(@ForAll("placements") List<Placement> sequence) {
+    var claims = new ArrayList<PersistentVolumeClaim>();
+    for (var namespace : NAMESPACES) {
+      claims.add(StorageFixtures.claim(namespace, "r1", "", "", Set.of(AccessMode.READ_WRITE_ONCE_POD)));
+      claims.add(StorageFixtures.claim(
+          namespace, "r2", "", "", Set.of(AccessMode.READ_WRITE_ONCE_POD, AccessMode.READ_WRITE_ONCE)));
+      claims.add(StorageFixtures.claim(namespace, "x", "", "", Set.of(AccessMode.READ_WRITE_MANY)));
+    }
+    var storage = StorageFixtures.storage(claims, List.of(), List.of());
+    var placed = new ArrayList<List<PodInfo>>();
+    NODE_NAMES.forEach(name -> placed.add(new ArrayList<>()));
+
+    int step = 0;
+    for (var placement : sequence) {
+      var pod = PodInfo.builder(placement.namespace(), "p" + step++)
+          .persistentVolumeClaims(placement.claims())
+          .build();
+      var nodes = new ArrayList<NodeInfo>();
+      for (int i = 0; i < NODE_NAMES.size(); i++) {
+        nodes.add(node(NODE_NAMES.get(i)).pods(placed.get(i)).build());
+      }
+      var result = filter.prepare(pod, ClusterSnapshot.of(nodes).withStorage(storage))
+          .filter(pod, nodes.get(placement.nodeIndex()));
+
+      boolean claimInUse = placement.claims().stream()
+          .filter(claim -> claim.startsWith("r"))
+          .anyMatch(claim -> placed.stream().flatMap(List::stream).anyMatch(other ->
+              other.namespace().equals(placement.namespace()) && other.persistentVolumeClaims().contains(claim)));
+      assertEquals(!claimInUse, result.fits(), result::toString);
+      if (result.fits()) {
+        placed.get(placement.nodeIndex()).add(pod);
+      } else {
+        assertEquals(Code.UNSCHEDULABLE, result.code());
+      }
+      Statistics.label("step").collect(result.fits() ? "accepted" : "rejected");
+    }
+
+    for (var namespace : NAMESPACES) {
+      for (var claim : List.of("r1", "r2")) {
+        long users = placed.stream().flatMap(List::stream)
+            .filter(pod -> pod.namespace().equals(namespace) && pod.persistentVolumeClaims().contains(claim))
+            .count();
+        assertTrue(users <= 1, () -> namespace + "/" + claim + " is used by " + users + " pods");
+      }
+    }
+    Statistics.label("step")
+        .coverage(
+            c -> {
+              c.check("accepted").count(n -> n > 0);
+              c.check("rejected").count(n -> n > 0);
+            });
+  }
+
+  @Provide
+  Arbitrary<List<Placement>> placements() {
+    return Combinators.combine(
+            Arbitraries.of(NAMESPACES),
+            Arbitraries.of("r1", "r2", "x").list().ofMaxSize(2),
+            Arbitraries.integers().between(0, NODE_NAMES.size() - 1))
+        .as(Placement::new)
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(8);
   }
 
   private static Set<String> ebsIds(List<Volume> volumes) {

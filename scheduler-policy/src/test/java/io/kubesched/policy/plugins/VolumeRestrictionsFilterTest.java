@@ -1,22 +1,35 @@
 package io.kubesched.policy.plugins;
 
+import static io.kubesched.api.AccessMode.READ_WRITE_MANY;
+import static io.kubesched.api.AccessMode.READ_WRITE_ONCE_POD;
 import static io.kubesched.policy.plugins.FilterFixtures.assertOutcome;
+import static io.kubesched.policy.plugins.FilterFixtures.node;
 import static io.kubesched.policy.plugins.FilterFixtures.nodeWith;
 import static io.kubesched.policy.plugins.FilterFixtures.pod;
 import static io.kubesched.policy.plugins.FilterFixtures.podWithVolumes;
+import static io.kubesched.policy.plugins.StorageFixtures.claimWithModes;
+import static io.kubesched.policy.plugins.StorageFixtures.snapshot;
+import static io.kubesched.policy.plugins.StorageFixtures.storage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
+import io.kubesched.api.ClusterData;
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.Volume;
 import io.kubesched.api.Volume.AwsElasticBlockStore;
 import io.kubesched.api.Volume.GcePersistentDisk;
 import io.kubesched.api.Volume.Iscsi;
 import io.kubesched.api.Volume.Rbd;
+import io.kubesched.api.Volume;
+import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.Reason;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,8 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The cases of kube-scheduler's {@code volumerestrictions/volume_restrictions_test.go} ({@code
  * TestGCEDiskConflicts}, {@code TestAWSDiskConflicts}, {@code TestRBDDiskConflicts}, {@code
- * TestISCSIDiskConflicts}), and edge cases. Its {@code ReadWriteOncePod} cases need persistent volume claims,
- * which the domain model does not carry.
+ * TestISCSIDiskConflicts}, {@code TestAccessModeConflicts}), and edge cases. Its other tests are of queueing
+ * hints and of in-place resize, which this library does not have.
  */
 class VolumeRestrictionsFilterTest {
 
@@ -164,6 +177,172 @@ class VolumeRestrictionsFilterTest {
             nodeWith(podWithVolumes(new Rbd(List.of("m"), "pool", "image", true))));
 
     assertEquals(List.of(new Reason.DiskConflict("RBD image pool/image")), FilterFixtures.reasons(result));
+  }
+
+  // ---------------------------------------------------------------- TestAccessModeConflicts
+
+  private static final String RWOP_CONFLICT =
+      "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by "
+          + "another pod";
+
+  /** kube's {@code preFilterWantStatus}: success, Skip (every node fits), or a rejection of every node. */
+  enum Pre {
+    SUCCESS,
+    SKIP,
+    REJECT
+  }
+
+  private static final PersistentVolumeClaim RWOP_1 = claimWithModes("claim-with-rwop-1", READ_WRITE_ONCE_POD);
+  private static final PersistentVolumeClaim RWOP_2 = claimWithModes("claim-with-rwop-2", READ_WRITE_ONCE_POD);
+  private static final PersistentVolumeClaim RWX = claimWithModes("claim-with-rwx", READ_WRITE_MANY);
+
+  private static PodInfo podWithClaims(String name, String... claims) {
+    return pod(name).persistentVolumeClaims(List.of(claims)).nodeName("node-1").build();
+  }
+
+  static Stream<Arguments> accessModeCases() {
+    var podWithOnePvc = podWithClaims("pod-with-one-pvc", "claim-with-rwop-1");
+    var podWithTwoPvcs = podWithClaims("pod-with-two-pvcs", "claim-with-rwop-1", "claim-with-rwop-2");
+    var podWithOneConflict = podWithClaims("pod-with-one-conflict", "claim-with-rwop-1");
+    var podWithTwoConflicts = podWithClaims("pod-with-two-conflicts", "claim-with-rwop-1", "claim-with-rwop-2");
+    var podWithReadWriteManyPvc = podWithClaims("pod-with-rwx", "claim-with-rwx");
+    return Stream.of(
+        argumentSet("nothing", PodInfo.builder("", "").build(), List.of(), List.of(), Pre.SKIP, Outcome.FIT),
+        argumentSet(
+            "failed to get PVC",
+            podWithOnePvc,
+            List.of(),
+            List.of(),
+            Pre.REJECT,
+            Outcome.unresolvable("persistentvolumeclaim \"claim-with-rwop-1\" not found")),
+        argumentSet(
+            "no access mode conflict",
+            podWithOnePvc,
+            List.of(podWithReadWriteManyPvc),
+            List.of(RWOP_1, RWX),
+            Pre.SKIP,
+            Outcome.FIT),
+        argumentSet(
+            "access mode conflict, unschedulable",
+            podWithOneConflict,
+            List.of(podWithOnePvc, podWithReadWriteManyPvc),
+            List.of(RWOP_1, RWX),
+            Pre.SUCCESS,
+            Outcome.unschedulable(RWOP_CONFLICT)),
+        argumentSet(
+            "two conflicts, unschedulable",
+            podWithTwoConflicts,
+            List.of(podWithTwoPvcs, podWithReadWriteManyPvc),
+            List.of(RWOP_1, RWOP_2, RWX),
+            Pre.SUCCESS,
+            Outcome.unschedulable(RWOP_CONFLICT)));
+  }
+
+  @ParameterizedTest
+  @MethodSource("accessModeCases")
+  void testAccessModeConflicts(
+      PodInfo pod, List<PodInfo> existingPods, List<PersistentVolumeClaim> claims, Pre pre, Outcome expected) {
+    var node = node("node-1").pods(existingPods).build();
+    var prepared = (VolumeRestrictionsFilter.Prepared)
+        filter.prepare(pod, snapshot(storage(claims, List.of(), List.of()), node));
+
+    switch (pre) {
+      case SKIP -> assertEquals(new VolumeRestrictionsFilter.Prepared(FilterResult.fit(), false), prepared);
+      case SUCCESS -> assertTrue(prepared.checkDisks() || !prepared.everyNode().fits());
+      case REJECT -> assertEquals(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, prepared.everyNode().code());
+    }
+    assertOutcome(expected, prepared.filter(pod, node));
+  }
+
+  static Stream<Arguments> readWriteOncePodEdges() {
+    var user = podWithClaims("user", "claim-with-rwop-1");
+    return Stream.of(
+        argumentSet(
+            "a claim in use on another node rejects every node, an empty one too",
+            podWithClaims("p", "claim-with-rwop-1"),
+            List.of(node("node-2").pods(List.of(user)).build()),
+            List.of(RWOP_1),
+            Outcome.unschedulable(RWOP_CONFLICT)),
+        argumentSet(
+            "a claim of the same name in another namespace is another claim",
+            podWithClaims("p", "claim-with-rwop-1"),
+            List.of(node("node-2").pods(List.of(PodInfo.builder("other", "user")
+                .persistentVolumeClaims(List.of("claim-with-rwop-1")).build())).build()),
+            List.of(RWOP_1),
+            Outcome.FIT),
+        argumentSet(
+            "another pod's generic ephemeral claim is not counted as in use",
+            podWithClaims("p", "claim-with-rwop-1"),
+            List.of(node("node-2").pods(List.of(pod("user").persistentVolumeClaims(List.of("claim-with-rwop-1"))
+                .ephemeralVolumeClaims(List.of("claim-with-rwop-1")).build())).build()),
+            List.of(RWOP_1),
+            Outcome.FIT),
+        argumentSet(
+            "the pod's own generic ephemeral claims are not looked up",
+            pod("p").persistentVolumeClaims(List.of("p-scratch")).ephemeralVolumeClaims(List.of("p-scratch"))
+                .build(),
+            List.of(node("node-2").pods(List.of(user)).build()),
+            List.of(),
+            Outcome.FIT),
+        argumentSet(
+            "a claim without ReadWriteOncePod may be shared",
+            podWithClaims("p", "claim-with-rwx"),
+            List.of(node("node-2").pods(List.of(podWithClaims("user", "claim-with-rwx"))).build()),
+            List.of(RWX),
+            Outcome.FIT),
+        argumentSet(
+            "a missing claim rejects the pod even when others are fine",
+            podWithClaims("p", "claim-with-rwx", "nowhere"),
+            List.of(),
+            List.of(RWX),
+            Outcome.unresolvable("persistentvolumeclaim \"nowhere\" not found")),
+        argumentSet(
+            "a disk conflict on the node is reported before the claim in use",
+            pod("p").volumes(List.of(new GcePersistentDisk("d", false)))
+                .persistentVolumeClaims(List.of("claim-with-rwop-1")).build(),
+            List.of(node("n").pods(List.of(podWithVolumes(new GcePersistentDisk("d", false)), user)).build()),
+            List.of(RWOP_1),
+            CONFLICT),
+        argumentSet(
+            "inline CSI volumes never conflict",
+            podWithVolumes(new Volume.Csi("csi.example.com", "v", false)),
+            List.of(node("n").pods(List.of(podWithVolumes(new Volume.Csi("csi.example.com", "v", false))))
+                .build()),
+            List.of(),
+            Outcome.FIT));
+  }
+
+  @ParameterizedTest
+  @MethodSource("readWriteOncePodEdges")
+  void read_write_once_pod_edge_case(
+      PodInfo pod, List<NodeInfo> nodes, List<PersistentVolumeClaim> claims, Outcome expected) {
+    var cluster = ClusterSnapshot.of(nodes).withStorage(storage(claims, List.of(), List.of()));
+    var prepared = filter.prepare(pod, cluster);
+
+    assertOutcome(expected, prepared.filter(pod, nodes.isEmpty() ? node("n").build() : nodes.get(0)));
+    if (expected.code() != Code.SUCCESS && expected != CONFLICT) {
+      assertOutcome(expected, prepared.filter(pod, node("empty").build()));
+    }
+  }
+
+  @Test
+  void the_claims_in_use_are_named_in_the_pods_order() {
+    var pod = podWithClaims("p", "claim-with-rwop-2", "claim-with-rwx", "claim-with-rwop-1");
+    var node = node("n").pods(List.of(podWithClaims("u", "claim-with-rwop-1", "claim-with-rwop-2"))).build();
+
+    var result =
+        filter.prepare(pod, snapshot(storage(List.of(RWOP_1, RWOP_2, RWX), List.of(), List.of()), node))
+            .filter(pod, node);
+
+    assertEquals(
+        List.of(new VolumeRestrictionsFilter.ReadWriteOncePodConflict(
+            List.of("claim-with-rwop-2", "claim-with-rwop-1"))),
+        FilterFixtures.reasons(result));
+  }
+
+  @Test
+  void it_reads_the_claims_only() {
+    assertEquals(Set.of(ClusterData.PERSISTENT_VOLUME_CLAIMS), filter.reads());
   }
 
   @Test
