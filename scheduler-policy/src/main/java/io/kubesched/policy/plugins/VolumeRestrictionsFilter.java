@@ -109,7 +109,7 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
     for (var claimName : PodVolumeClaims.direct(pod)) {
       var claim = storage.claim(pod.namespace(), claimName);
       if (claim.isEmpty()) {
-        return new Prepared(FilterResult.unresolvable(StorageObjectNotFound.claim(claimName)), false);
+        return PreFilter.rejectPod(NAME, FilterResult.unresolvable(StorageObjectNotFound.claim(claimName)));
       }
       if (claim.get().accessModes().contains(AccessMode.READ_WRITE_ONCE_POD)) {
         readWriteOncePod.add(claimName);

@@ -174,9 +174,9 @@ public final class VolumeZoneFilter implements Filter, PreFilter {
     var topologies = new ArrayList<Topology>();
     var rejection = volumeTopologies(pod, cluster.storage(), topologies);
     if (rejection.isPresent()) {
-      return new Prepared(List.of(), rejection.get());
+      return PreFilter.rejectPod(NAME, rejection.get());
     }
-    return new Prepared(topologies, null);
+    return new Prepared(topologies);
   }
 
   /**
@@ -184,7 +184,7 @@ public final class VolumeZoneFilter implements Filter, PreFilter {
    *
    * @return why every node is rejected, if one is
    */
-  private static Optional<FilterResult> volumeTopologies(PodInfo pod, Storage storage, List<Topology> topologies) {
+  private static Optional<FilterResult.Rejected> volumeTopologies(PodInfo pod, Storage storage, List<Topology> topologies) {
     for (var claimName : PodVolumeClaims.direct(pod)) {
       if (claimName.isEmpty()) {
         return Optional.of(FilterResult.unresolvable(new ClaimWithoutName()));
@@ -296,14 +296,12 @@ public final class VolumeZoneFilter implements Filter, PreFilter {
   }
 
   /**
-   * One pod's filter: kube's {@code stateData}, or a PreFilter rejection of every node.
+   * One pod's filter: kube's {@code stateData}.
    *
    * @param topologies the zone and region labels of the pod's volumes, in claim order; empty when every node
-   *     fits or is rejected
-   * @param rejection the rejection of every node, or null
+   *     fits
    */
-  record Prepared(List<Topology> topologies, @Nullable FilterResult rejection)
-      implements Filter {
+  record Prepared(List<Topology> topologies) implements Filter {
 
     Prepared {
       topologies = List.copyOf(topologies);
@@ -321,9 +319,6 @@ public final class VolumeZoneFilter implements Filter, PreFilter {
 
     @Override
     public FilterResult filter(PodInfo pod, NodeInfo node) {
-      if (rejection != null) {
-        return rejection;
-      }
       if (topologies.isEmpty() || !hasTopologyLabel(node.labels())) {
         return FilterResult.fit();
       }

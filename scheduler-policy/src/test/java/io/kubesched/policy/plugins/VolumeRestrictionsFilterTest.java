@@ -11,6 +11,7 @@ import static io.kubesched.policy.plugins.StorageFixtures.claimWithModes;
 import static io.kubesched.policy.plugins.StorageFixtures.snapshot;
 import static io.kubesched.policy.plugins.StorageFixtures.storage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
@@ -26,6 +27,7 @@ import io.kubesched.api.Volume.Rbd;
 import io.kubesched.api.Volume;
 import io.kubesched.policy.FilterResult.Code;
 import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.Reason;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import java.util.List;
@@ -243,13 +245,18 @@ class VolumeRestrictionsFilterTest {
   void testAccessModeConflicts(
       PodInfo pod, List<PodInfo> existingPods, List<PersistentVolumeClaim> claims, Pre pre, Outcome expected) {
     var node = node("node-1").pods(existingPods).build();
-    var prepared = (VolumeRestrictionsFilter.Prepared)
-        filter.prepare(pod, snapshot(storage(claims, List.of(), List.of()), node));
+    var prepared = filter.prepare(pod, snapshot(storage(claims, List.of(), List.of()), node));
 
     switch (pre) {
       case SKIP -> assertEquals(new VolumeRestrictionsFilter.Prepared(FilterResult.fit(), false), prepared);
-      case SUCCESS -> assertTrue(prepared.checkDisks() || !prepared.everyNode().fits());
-      case REJECT -> assertEquals(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, prepared.everyNode().code());
+      case SUCCESS -> {
+        var kept = assertInstanceOf(VolumeRestrictionsFilter.Prepared.class, prepared);
+        assertTrue(kept.checkDisks() || !kept.everyNode().fits());
+      }
+      case REJECT -> {
+        var rejected = assertInstanceOf(PreFilter.PodRejected.class, prepared, "kube's PreFilter turns the pod away");
+        assertEquals(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, rejected.rejection().code());
+      }
     }
     assertOutcome(expected, prepared.filter(pod, node));
   }

@@ -13,6 +13,7 @@ import static io.kubesched.policy.plugins.VolumeZoneFilter.LABEL_BETA_ZONE;
 import static io.kubesched.policy.plugins.VolumeZoneFilter.LABEL_REGION;
 import static io.kubesched.policy.plugins.VolumeZoneFilter.LABEL_ZONE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +24,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Storage;
 import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import java.util.List;
 import java.util.Map;
@@ -290,19 +292,19 @@ class VolumeZoneFilterTest {
   // ---------------------------------------------------------------- helpers
 
   private void check(Storage storage, PodInfo pod, NodeInfo node, Pre pre, Outcome expected) {
-    var prepared = (VolumeZoneFilter.Prepared) plugin.prepare(pod, snapshot(storage, node));
+    var prepared = plugin.prepare(pod, snapshot(storage, node));
 
     switch (pre) {
       case SKIP -> {
-        assertNull(prepared.rejection());
-        assertTrue(prepared.topologies().isEmpty(), "kube's PreFilter skips the plugin");
+        var kept = assertInstanceOf(VolumeZoneFilter.Prepared.class, prepared);
+        assertTrue(kept.topologies().isEmpty(), "kube's PreFilter skips the plugin");
       }
       case SUCCESS -> {
-        assertNull(prepared.rejection());
-        assertTrue(!prepared.topologies().isEmpty(), "kube's PreFilter keeps the volumes' topologies");
+        var kept = assertInstanceOf(VolumeZoneFilter.Prepared.class, prepared);
+        assertTrue(!kept.topologies().isEmpty(), "kube's PreFilter keeps the volumes' topologies");
       }
       case REJECT -> {
-        assertNotNull(prepared.rejection());
+        assertInstanceOf(PreFilter.PodRejected.class, prepared, "kube's PreFilter turns the pod away");
         assertOutcome(expected, prepared.filter(pod, host(Map.of())));
       }
     }
