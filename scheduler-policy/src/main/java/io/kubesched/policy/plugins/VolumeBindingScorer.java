@@ -6,8 +6,10 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.Scorer;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -112,20 +114,28 @@ public final class VolumeBindingScorer implements Scorer, PreScorer {
     return NAME + "{shape=" + shape + "}";
   }
 
-  /** Kube's {@code StorageResource}: bytes requested of and offered by one storage class on a node. */
-  private static final class ClassResource {
-    long requested;
-    long capacity;
-  }
+  /**
+   * Kube's {@code StorageResource}: bytes requested of and offered by one storage class on a node.
+   *
+   * @param requested the bytes the pod's claims of the class request
+   * @param capacity the bytes the class offers them on the node
+   */
+  record StorageResource(long requested, long capacity) {}
 
-  /** kube's {@code buildScorerFunction}: the rounded mean of the classes' shape scores; 0 without a class. */
-  long score(VolumePlanner.Plan plan) {
-    var classes = new LinkedHashMap<String, ClassResource>();
+  /**
+   * Kube's class resources of a node's plan: with static bindings, per class of the chosen volumes the claims'
+   * requests and the volumes' capacities summed; without, per class of the provisioned claims whose capacity
+   * was checked the requests summed and the class's capacity on the node (not a sum: two claims of one class
+   * share it).
+   */
+  static Map<String, StorageResource> classResources(VolumePlanner.Plan plan) {
+    var classes = new LinkedHashMap<String, StorageResource>();
     if (!plan.staticBindings().isEmpty()) {
       for (var binding : plan.staticBindings()) {
-        var resource = classes.computeIfAbsent(binding.volume().storageClassName(), c -> new ClassResource());
-        resource.requested += binding.claim().requestedBytes();
-        resource.capacity += binding.volume().capacityBytes();
+        classes.merge(
+            binding.volume().storageClassName(),
+            new StorageResource(binding.claim().requestedBytes(), binding.volume().capacityBytes()),
+            (a, b) -> new StorageResource(a.requested() + b.requested(), a.capacity() + b.capacity()));
       }
     } else {
       for (var provision : plan.provisions()) {
@@ -133,20 +143,30 @@ public final class VolumeBindingScorer implements Scorer, PreScorer {
         if (capacity == null) {
           continue;
         }
-        var resource = classes.computeIfAbsent(provision.claim().storageClassName(), c -> new ClassResource());
-        // The class's capacity on the node, not a sum: two claims of one class share it.
-        resource.capacity = Math.max(0, capacity.capacityBytes());
-        resource.requested += provision.claim().requestedBytes();
+        // An absent capacity (only a maximum volume size given) reads as 0, which scores as full.
+        long offered = Math.max(0, capacity.capacityBytes());
+        classes.merge(
+            provision.claim().storageClassName(),
+            new StorageResource(provision.claim().requestedBytes(), offered),
+            (a, b) -> new StorageResource(a.requested() + b.requested(), b.capacity()));
       }
     }
+    return classes;
+  }
+
+  /**
+   * kube's {@code buildScorerFunction}: each class scores the shape at {@code requested × 100 / capacity} (at
+   * 100 when the capacity is 0 or below the request); the node scores their rounded mean, 0 without a class.
+   */
+  long score(Collection<StorageResource> classes) {
     if (classes.isEmpty()) {
       return 0;
     }
     long total = 0;
-    for (var resource : classes.values()) {
-      long utilization = resource.capacity == 0 || resource.requested > resource.capacity
+    for (var resource : classes) {
+      long utilization = resource.capacity() == 0 || resource.requested() > resource.capacity()
           ? MAX_UTILIZATION
-          : resource.requested * MAX_UTILIZATION / resource.capacity;
+          : resource.requested() * MAX_UTILIZATION / resource.capacity();
       total += RequestedToCapacityRatioScorer.brokenLinear(utilizations, scores, utilization);
     }
     return Math.round((double) total / classes.size());
@@ -172,7 +192,7 @@ public final class VolumeBindingScorer implements Scorer, PreScorer {
         return 0;
       }
       var plan = planner.plan(node);
-      return plan.fits() ? VolumeBindingScorer.this.score(plan) : 0;
+      return plan.fits() ? VolumeBindingScorer.this.score(classResources(plan).values()) : 0;
     }
   }
 }
