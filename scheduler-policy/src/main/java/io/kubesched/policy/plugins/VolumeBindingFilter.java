@@ -128,7 +128,7 @@ public final class VolumeBindingFilter implements Filter, PreFilter {
     var planner = VolumePlanner.of(pod, cluster.storage());
     var rejection = planner.rejection();
     if (rejection.isPresent()) {
-      return new Rejecting(FilterResult.unresolvable(new ClaimsUnusable(rejection.get())));
+      return PreFilter.rejectPod(NAME, FilterResult.unresolvable(new ClaimsUnusable(rejection.get())));
     }
     return new Prepared(planner);
   }
@@ -136,24 +136,6 @@ public final class VolumeBindingFilter implements Filter, PreFilter {
   @Override
   public String toString() {
     return NAME;
-  }
-
-  /** The filter of a pod whose claims cannot be used: rejects every node with the same reason. */
-  private record Rejecting(FilterResult.Rejected result) implements Filter, VolumeBinder {
-    @Override
-    public String name() {
-      return NAME;
-    }
-
-    @Override
-    public FilterResult filter(PodInfo pod, NodeInfo node) {
-      return result;
-    }
-
-    @Override
-    public List<VolumeBinding> volumeBindings(NodeInfo node) {
-      return List.of();
-    }
   }
 
   /**

@@ -71,7 +71,7 @@ class VolumeBindingFilterTest {
     var bindings = new ArrayList<List<VolumeBinding>>();
     for (var node : nodes) {
       results.add(filter.filter(pod, node));
-      bindings.add(((VolumeBinder) filter).volumeBindings(node));
+      bindings.add(filter instanceof VolumeBinder binder ? binder.volumeBindings(node) : List.of());
     }
     var prepared = scorer.prepare(pod, nodes, cluster);
     var scores = new ArrayList<Long>();

@@ -18,6 +18,7 @@ import io.kubesched.api.PersistentVolume;
 import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.StorageClass;
+import io.kubesched.api.VolumeBinding;
 import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.Reason;
 import io.kubesched.policy.VolumeBinder;
@@ -318,7 +319,7 @@ class VolumeBindingProperties {
     var filter = new VolumeBindingFilter().prepare(world.pod(), cluster);
     int mostStatic = 0;
     for (var node : NODES) {
-      var bindings = ((VolumeBinder) filter).volumeBindings(node);
+      var bindings = filter instanceof VolumeBinder binder ? binder.volumeBindings(node) : List.<VolumeBinding>of();
       if (!(filter instanceof VolumeBindingFilter.Prepared prepared)) {
         assertEquals(List.of(), bindings);
         continue;
