@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * <p>What a snapshot gets is an immutable map and list that are reused, the same instances, until a
  * namespace's labels or a workload's selector actually change: the status updates a ReplicaSet gets for
  * every pod it creates change nothing here and cost no copy. Each snapshot is derived from the previous one
- * ({@link ClusterSnapshot#withNodes}) while those stay the same.
+ * ({@link ClusterSnapshot#withNodes}) while those stay the same, and while the {@link io.kubesched.api.Storage}
+ * handed in (a {@link StorageCache}'s) is the same instance.
  *
  * <p>Thread-safe: the informers' handlers write, the scheduling thread reads.
  */

@@ -86,7 +86,7 @@ final class InformerStores {
 
   /**
    * @param keep what to keep of each object; applied once, on the way in
-   * @return a new, empty store for an informer of other kinds (namespaces, workloads), keeping of each object
+   * @return a new, empty store for an informer of other kinds (namespaces, workloads, storage objects), keeping of each object
    *     what {@code keep} returns
    */
   static <T extends HasMetadata> ItemStore<T> keeping(UnaryOperator<T> keep) {
