@@ -1,13 +1,15 @@
 /**
  * Pure conversion of fabric8 {@code Pod} and {@code Node} objects into the scheduler's domain model, with
  * Kubernetes' rules for quantities and effective requests; and of the other objects a cluster snapshot
- * carries (namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets). Internal.
+ * carries (namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets, and the storage objects:
+ * claims, volumes, storage classes, CSI nodes, drivers and capacities). Internal.
  */
 module io.kubesched.adapter {
   requires static org.jspecify;
   requires transitive io.kubesched.api;
   requires transitive kubernetes.model.core;
   requires transitive kubernetes.model.apps;
+  requires transitive kubernetes.model.storageclass;
   requires kubernetes.model.common;
 
   // Internal: the loop converts with it, the benchmarks measure it; users never see fabric8 types here.

@@ -10,6 +10,7 @@ module io.kubesched.informer {
   requires io.kubesched.engine;
   requires io.kubesched.binder;
   requires kubernetes.model.core;
+  requires kubernetes.model.storageclass;
   requires kubernetes.model.common;
   requires org.slf4j;
 

@@ -67,7 +67,7 @@ final class Affinities {
     return new NodeAffinity(required, preferred);
   }
 
-  private static NodeSelectorTerm term(
+  static NodeSelectorTerm term(
       io.fabric8.kubernetes.api.model.@Nullable NodeSelectorTerm term, String object, String field) {
     if (term == null) {
       return new NodeSelectorTerm(List.of(), List.of());

@@ -61,6 +61,7 @@ public final class PodAdapter {
         .topologySpreadConstraints(SpreadConstraints.read(spec, object))
         .schedulingGates(schedulingGates(spec))
         .persistentVolumeClaims(PodVolumes.claims(spec, orEmpty(meta.getName())))
+        .ephemeralVolumeClaims(PodVolumes.ephemeralClaims(spec, orEmpty(meta.getName())))
         .resourceClaims(resourceClaims(spec))
         .build();
   }

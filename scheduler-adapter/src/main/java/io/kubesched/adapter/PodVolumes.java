@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The volumes of a pod that kube-scheduler's volume restrictions compare (GCE persistent disks, AWS EBS,
- * Ceph RBD, iSCSI), read into {@link Volume}s. Other kinds are skipped. The API server's defaults apply (an
+ * Ceph RBD, iSCSI) and its inline CSI volumes (which count against a node's attach limit), read into {@link
+ * Volume}s. Other kinds are skipped. The API server's defaults apply (an
  * RBD pool left unset is {@code rbd}; an unset {@code readOnly} is false, an unset iSCSI lun 0), so a pod
  * from a server that does not default them compares as one from a real API server would.
  */
@@ -26,10 +27,10 @@ final class PodVolumes {
 
   /**
    * @param object the pod, for error messages
-   * @return the pod's volumes of the four kinds, in order
+   * @return the pod's volumes of the five kinds, in order
    * @throws MalformedObjectException naming {@code object}, the field and its value, if a field the
    *     comparison uses is one the API server would refuse: an empty disk name, volume id, RBD image, iSCSI
-   *     portal or IQN, no RBD monitor, an iSCSI lun outside 0..255, or a volume of more than one kind
+   *     portal or IQN, CSI driver, no RBD monitor, an iSCSI lun outside 0..255, or a volume of more than one kind
    */
   static List<Volume> read(PodSpec spec, String object) {
     var volumes = new ArrayList<Volume>();
@@ -43,7 +44,8 @@ final class PodVolumes {
                   volume.getGcePersistentDisk() == null ? null : "gcePersistentDisk",
                   volume.getAwsElasticBlockStore() == null ? null : "awsElasticBlockStore",
                   volume.getRbd() == null ? null : "rbd",
-                  volume.getIscsi() == null ? null : "iscsi")
+                  volume.getIscsi() == null ? null : "iscsi",
+                  volume.getCsi() == null ? null : "csi")
               .filter(Objects::nonNull)
               .toList();
       if (kinds.size() > 1) {
@@ -86,6 +88,13 @@ final class PodVolumes {
               object, field + ".iscsi.lun", String.valueOf(lun), "is not a lun (0..255)", null);
         }
         volumes.add(new Volume.Iscsi(portal, iqn, lun, Boolean.TRUE.equals(iscsi.getReadOnly())));
+      } else if (volume.getCsi() != null) {
+        var csi = volume.getCsi();
+        volumes.add(
+            new Volume.Csi(
+                required(csi.getDriver(), object, field + ".csi.driver"),
+                orEmpty(volume.getName()),
+                Boolean.TRUE.equals(csi.getReadOnly())));
       }
     }
     return volumes;
@@ -114,6 +123,20 @@ final class PodVolumes {
       if (volume.getPersistentVolumeClaim() != null) {
         claims.add(orEmpty(volume.getPersistentVolumeClaim().getClaimName()));
       } else if (volume.getEphemeral() != null) {
+        claims.add(podName + "-" + orEmpty(volume.getName()));
+      }
+    }
+    return claims;
+  }
+
+  /**
+   * The claims of the pod's generic {@code ephemeral} volumes, {@code <podName>-<volumeName>} each, in the
+   * order of the volumes: the subset of {@link #claims} that Kubernetes creates for the pod.
+   */
+  static List<String> ephemeralClaims(PodSpec spec, String podName) {
+    var claims = new ArrayList<String>();
+    for (var volume : orEmpty(spec.getVolumes())) {
+      if (volume != null && volume.getPersistentVolumeClaim() == null && volume.getEphemeral() != null) {
         claims.add(podName + "-" + orEmpty(volume.getName()));
       }
     }

@@ -73,6 +73,18 @@ class PodClaimsTest {
 
     assertEquals(
         List.of("data-web-0", "web-0-scratch", "shared-logs"), PodAdapter.toPodInfo(pod).persistentVolumeClaims());
+    assertEquals(List.of("web-0-scratch"), PodAdapter.toPodInfo(pod).ephemeralVolumeClaims());
+  }
+
+  @Test
+  void a_pod_without_ephemeral_volumes_has_no_ephemeral_claims() {
+    var pod = pod("ns", "web-0")
+        .volume(new VolumeBuilder().withName("data").withNewPersistentVolumeClaim().withClaimName("d")
+            .endPersistentVolumeClaim().build())
+        .build();
+
+    assertEquals(List.of("d"), PodAdapter.toPodInfo(pod).persistentVolumeClaims());
+    assertEquals(List.of(), PodAdapter.toPodInfo(pod).ephemeralVolumeClaims());
   }
 
   @Test

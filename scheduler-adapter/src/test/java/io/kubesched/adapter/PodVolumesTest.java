@@ -97,4 +97,26 @@ class PodVolumesTest {
         List.of(new Volume.Iscsi("p", "iqn.a", 0, false), new Volume.Iscsi("p", "iqn.b", 255, false)),
         PodAdapter.toPodInfo(pod.build()).volumes());
   }
+
+  @Test
+  void an_inline_csi_volume_is_read_with_its_driver_name_and_read_only_flag() {
+    var pod = pod()
+        .volume(volume("secrets").withNewCsi().withDriver("secrets-store.csi.k8s.io").withReadOnly(true).endCsi().build())
+        .volume(volume("scratch").withNewCsi().withDriver("inline.csi.example.com").endCsi().build());
+
+    assertEquals(
+        List.of(
+            new Volume.Csi("secrets-store.csi.k8s.io", "secrets", true),
+            new Volume.Csi("inline.csi.example.com", "scratch", false)),
+        PodAdapter.toPodInfo(pod.build()).volumes());
+  }
+
+  @Test
+  void an_inline_csi_volume_without_a_driver_is_malformed() {
+    var pod = pod().volume(volume("scratch").withNewCsi().endCsi().build()).build();
+
+    var e = org.junit.jupiter.api.Assertions.assertThrows(
+        io.kubesched.api.MalformedObjectException.class, () -> PodAdapter.toPodInfo(pod));
+    assertEquals("spec.volumes[scratch].csi.driver", e.field());
+  }
 }

@@ -3,6 +3,7 @@ package io.kubesched.engine;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Storage;
 import io.kubesched.api.WorkloadSelector;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -20,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * <p>What a snapshot gets is an immutable map and list that are reused, the same instances, until a
  * namespace's labels or a workload's selector actually change: the status updates a ReplicaSet gets for
  * every pod it creates change nothing here and cost no copy. Each snapshot is derived from the previous one
- * ({@link ClusterSnapshot#withNodes}) while those stay the same.
+ * ({@link ClusterSnapshot#withNodes}) while those stay the same, and while the {@link io.kubesched.api.Storage}
+ * handed in (a {@link StorageCache}'s) is the same instance.
  *
  * <p>Thread-safe: the informers' handlers write, the scheduling thread reads.
  */
@@ -113,10 +115,22 @@ public final class ClusterDataCache {
 
   /**
    * @return the snapshot of one decision: {@code nodes}, and the namespaces and workloads if the policy reads
-   *     them (a policy that reads none gets a snapshot of the nodes alone)
+   *     them (a policy that reads none gets a snapshot of the nodes alone); no storage objects
    */
   public ClusterSnapshot snapshot(List<NodeInfo> nodes) {
+    return snapshot(nodes, Storage.empty());
+  }
+
+  /**
+   * @param storage the storage objects of this decision ({@link StorageCache#storage()}), {@link
+   *     Storage#empty()} where the policy reads none; the snapshot is derived from the previous one without a
+   *     copy while this is the same instance as before
+   * @return the snapshot of one decision: {@code nodes}, the namespaces and workloads if the policy reads
+   *     them, and {@code storage}
+   */
+  public ClusterSnapshot snapshot(List<NodeInfo> nodes, Storage storage) {
     Objects.requireNonNull(nodes, "nodes");
+    Objects.requireNonNull(storage, "storage");
     var last = lastSnapshot;
     ClusterSnapshot snapshot;
     if (reads.isEmpty()) {
@@ -128,6 +142,9 @@ public final class ClusterDataCache {
           last != null && last.namespaces() == namespaces && last.workloads() == workloads
               ? last.withNodes(nodes)
               : ClusterSnapshot.of(nodes, namespaces, workloads);
+    }
+    if (snapshot.storage() != storage) {
+      snapshot = snapshot.withStorage(storage);
     }
     lastSnapshot = snapshot;
     return snapshot;

@@ -21,6 +21,18 @@ public record ClusterEvent(Resource resource, ActionType actionType, String labe
     ASSIGNED_POD,
     /** A namespace (where the policy reads namespaces). */
     NAMESPACE,
+    /** A PersistentVolumeClaim (where the policy reads them). */
+    PERSISTENT_VOLUME_CLAIM,
+    /** A PersistentVolume (where the policy reads them). */
+    PERSISTENT_VOLUME,
+    /** A StorageClass (where the policy reads them). */
+    STORAGE_CLASS,
+    /** A CSINode (where the policy reads them). */
+    CSI_NODE,
+    /** A CSIDriver (where the policy reads them). */
+    CSI_DRIVER,
+    /** A CSIStorageCapacity (where the policy reads them). */
+    CSI_STORAGE_CAPACITY,
     /** Anything: the event is not about one kind of object (a relist, a timeout). */
     WILDCARD
   }
@@ -62,6 +74,54 @@ public record ClusterEvent(Resource resource, ActionType actionType, String labe
   /** A namespace was added or relabelled. */
   public static final ClusterEvent NAMESPACE_CHANGE =
       new ClusterEvent(Resource.NAMESPACE, ActionType.ALL, "NamespaceChange");
+
+  // The storage events kube-scheduler's VolumeBinding, VolumeZone, NodeVolumeLimits and VolumeRestrictions
+  // plugins register (EventsToRegister), under kube's labels: the resource's name (with its API group for
+  // storage.k8s.io) and the action. Deletes are not among them: a storage object gone helps no pod.
+
+  /** A PersistentVolumeClaim was added. */
+  public static final ClusterEvent PERSISTENT_VOLUME_CLAIM_ADD =
+      new ClusterEvent(Resource.PERSISTENT_VOLUME_CLAIM, ActionType.ADD, "PersistentVolumeClaimAdd");
+
+  /** A PersistentVolumeClaim changed in what the volume rules read. */
+  public static final ClusterEvent PERSISTENT_VOLUME_CLAIM_UPDATE =
+      new ClusterEvent(Resource.PERSISTENT_VOLUME_CLAIM, ActionType.UPDATE, "PersistentVolumeClaimUpdate");
+
+  /** A PersistentVolume was added. */
+  public static final ClusterEvent PERSISTENT_VOLUME_ADD =
+      new ClusterEvent(Resource.PERSISTENT_VOLUME, ActionType.ADD, "PersistentVolumeAdd");
+
+  /** A PersistentVolume changed in what the volume rules read. */
+  public static final ClusterEvent PERSISTENT_VOLUME_UPDATE =
+      new ClusterEvent(Resource.PERSISTENT_VOLUME, ActionType.UPDATE, "PersistentVolumeUpdate");
+
+  /** A StorageClass was added. */
+  public static final ClusterEvent STORAGE_CLASS_ADD =
+      new ClusterEvent(Resource.STORAGE_CLASS, ActionType.ADD, "storage.k8s.io/StorageClassAdd");
+
+  /** A StorageClass changed in what the volume rules read. */
+  public static final ClusterEvent STORAGE_CLASS_UPDATE =
+      new ClusterEvent(Resource.STORAGE_CLASS, ActionType.UPDATE, "storage.k8s.io/StorageClassUpdate");
+
+  /** A CSINode was added. */
+  public static final ClusterEvent CSI_NODE_ADD =
+      new ClusterEvent(Resource.CSI_NODE, ActionType.ADD, "storage.k8s.io/CSINodeAdd");
+
+  /** A CSINode changed in what the volume rules read (its drivers, their limits or topology keys). */
+  public static final ClusterEvent CSI_NODE_UPDATE =
+      new ClusterEvent(Resource.CSI_NODE, ActionType.UPDATE, "storage.k8s.io/CSINodeUpdate");
+
+  /** A CSIDriver changed in what the volume rules read (kube registers no CSIDriver add). */
+  public static final ClusterEvent CSI_DRIVER_UPDATE =
+      new ClusterEvent(Resource.CSI_DRIVER, ActionType.UPDATE, "storage.k8s.io/CSIDriverUpdate");
+
+  /** A CSIStorageCapacity was added. */
+  public static final ClusterEvent CSI_STORAGE_CAPACITY_ADD =
+      new ClusterEvent(Resource.CSI_STORAGE_CAPACITY, ActionType.ADD, "storage.k8s.io/CSIStorageCapacityAdd");
+
+  /** A CSIStorageCapacity changed in what the volume rules read. */
+  public static final ClusterEvent CSI_STORAGE_CAPACITY_UPDATE =
+      new ClusterEvent(Resource.CSI_STORAGE_CAPACITY, ActionType.UPDATE, "storage.k8s.io/CSIStorageCapacityUpdate");
 
   /** The informers listed the cluster again after losing their watches: anything may have changed. */
   public static final ClusterEvent RELIST = new ClusterEvent(Resource.WILDCARD, ActionType.ALL, "Relist");

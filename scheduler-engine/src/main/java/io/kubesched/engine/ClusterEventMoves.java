@@ -48,6 +48,52 @@ public final class ClusterEventMoves {
     queue.moveUnschedulableIf(ClusterEvent.NODE_DELETE, (pod, hint) -> hint.movedByNodeDeleted(labels));
   }
 
+  /**
+   * A claim was added or changed in what the volume rules read, where the policy reads claims: it moves the
+   * unschedulable pods that use it.
+   *
+   * @param event {@link ClusterEvent#PERSISTENT_VOLUME_CLAIM_ADD} or {@link
+   *     ClusterEvent#PERSISTENT_VOLUME_CLAIM_UPDATE}
+   * @throws IllegalArgumentException for another event
+   */
+  public void claimChanged(ClusterEvent event, String namespace, String name) {
+    if (event.resource() != ClusterEvent.Resource.PERSISTENT_VOLUME_CLAIM || !registered(event)) {
+      throw new IllegalArgumentException("not a claim added or updated: " + event);
+    }
+    queue.moveUnschedulableIf(event, (pod, hint) -> hint.movedByClaimChanged(namespace, name));
+  }
+
+  /**
+   * A PersistentVolume, StorageClass, CSINode, CSIDriver or CSIStorageCapacity was added or changed in what
+   * the volume rules read, where the policy reads them. As kube registers: volumes, classes and capacities
+   * move the unschedulable pods with claims; CSINodes and CSIDrivers also those with attached inline volumes.
+   * A CSIDriver added, and any storage object deleted, moves nothing (kube registers neither).
+   *
+   * @param event one of the storage constants of {@link ClusterEvent} other than the claims'
+   * @throws IllegalArgumentException for another event
+   */
+  public void storageChanged(ClusterEvent event) {
+    if (!registered(event)) {
+      throw new IllegalArgumentException("not a storage event kube-scheduler registers: " + event);
+    }
+    switch (event.resource()) {
+      case PERSISTENT_VOLUME, STORAGE_CLASS, CSI_STORAGE_CAPACITY ->
+          queue.moveUnschedulableIf(event, (pod, hint) -> hint.movedByVolumeSupplyChanged());
+      case CSI_NODE, CSI_DRIVER -> queue.moveUnschedulableIf(event, (pod, hint) -> hint.movedByCsiChanged());
+      default -> throw new IllegalArgumentException("not a storage event kube-scheduler registers: " + event);
+    }
+  }
+
+  /** Whether kube's volume plugins register {@code event}: an add or update, no CSIDriver add. */
+  private static boolean registered(ClusterEvent event) {
+    return switch (event.resource()) {
+      case PERSISTENT_VOLUME_CLAIM, PERSISTENT_VOLUME, STORAGE_CLASS, CSI_NODE, CSI_STORAGE_CAPACITY ->
+          event.actionType() == ClusterEvent.ActionType.ADD || event.actionType() == ClusterEvent.ActionType.UPDATE;
+      case CSI_DRIVER -> event.actionType() == ClusterEvent.ActionType.UPDATE;
+      default -> false;
+    };
+  }
+
   /** A namespace was added or relabelled, where the policy reads namespaces. */
   public void namespaceChanged(String namespace) {
     queue.moveUnschedulableIf(

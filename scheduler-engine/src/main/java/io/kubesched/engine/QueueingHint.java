@@ -7,6 +7,7 @@ import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.api.TopologySpreadConstraint;
+import io.kubesched.api.Volume;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,13 @@ import org.jspecify.annotations.Nullable;
  *       moves it when the hint says so, and a node deleted moves it if it has spread constraints.
  * </ul>
  *
+ * <p>A pod with persistent volume claims or inline volumes a CSI driver attaches also waits for storage
+ * objects ({@link #waitsForStorage()}), as kube's VolumeBinding, VolumeZone, NodeVolumeLimits and
+ * VolumeRestrictions register: a claim of its own added or updated moves it; a volume, storage class or
+ * capacity added or updated moves it if it has claims; a CSINode added or updated, or a CSIDriver updated,
+ * moves it if it has claims or such volumes. Kube's finer hints (which class, which driver) are not
+ * followed: such an event may move a pod it cannot help, never misses one.
+ *
  * <p>Where kube's hint reads a namespace's labels (a term's {@code namespaceSelector}), this one does not
  * look them up and takes the namespace as matching: it may move a pod that could not be helped, never miss
  * one. Immutable.
@@ -40,13 +48,18 @@ import org.jspecify.annotations.Nullable;
  * @param requiredAntiAffinity the pod's required pod anti-affinity terms, merged likewise
  * @param hardSpread the pod's {@code DoNotSchedule} topology spread constraints, each with its {@code
  *     matchLabelKeys} merged into its selector
+ * @param claims the names of the persistent volume claims the pod's volumes use (in its namespace)
+ * @param attachedVolumes whether the pod has inline volumes a CSI driver attaches: {@code csi} volumes, and
+ *     GCE persistent disks and AWS EBS volumes, which Kubernetes migrates to CSI drivers
  */
 public record QueueingHint(
     boolean clusterChanges,
     String namespace,
     List<PodAffinityTerm> requiredAffinity,
     List<PodAffinityTerm> requiredAntiAffinity,
-    List<TopologySpreadConstraint> hardSpread) {
+    List<TopologySpreadConstraint> hardSpread,
+    List<String> claims,
+    boolean attachedVolumes) {
 
   /** A pod that waits for the cluster to change: nodes, or pods removed. What an attempt sets by default. */
   public static final QueueingHint ANY_CHANGE = new QueueingHint(true, "", List.of(), List.of(), List.of());
@@ -62,11 +75,22 @@ public record QueueingHint(
     requiredAffinity = List.copyOf(requiredAffinity);
     requiredAntiAffinity = List.copyOf(requiredAntiAffinity);
     hardSpread = List.copyOf(hardSpread);
+    claims = List.copyOf(claims);
+  }
+
+  /** A hint without storage: no claims, no attached inline volumes. */
+  public QueueingHint(
+      boolean clusterChanges,
+      String namespace,
+      List<PodAffinityTerm> requiredAffinity,
+      List<PodAffinityTerm> requiredAntiAffinity,
+      List<TopologySpreadConstraint> hardSpread) {
+    this(clusterChanges, namespace, requiredAffinity, requiredAntiAffinity, hardSpread, List.of(), false);
   }
 
   /**
    * @return the hint of a pod that an attempt found no node for: {@link #ANY_CHANGE} unless it has required
-   *     pod (anti-)affinity or {@code DoNotSchedule} spread constraints
+   *     pod (anti-)affinity, {@code DoNotSchedule} spread constraints, claims or attached inline volumes
    */
   public static QueueingHint of(PodInfo pod) {
     var hard = new ArrayList<TopologySpreadConstraint>();
@@ -77,10 +101,45 @@ public record QueueingHint(
     }
     var affinity = merged(pod.podAffinity().required(), pod.labels());
     var antiAffinity = merged(pod.podAntiAffinity().required(), pod.labels());
-    if (hard.isEmpty() && affinity.isEmpty() && antiAffinity.isEmpty()) {
+    var claims = pod.persistentVolumeClaims();
+    boolean attached =
+        pod.volumes().stream()
+            .anyMatch(v -> v instanceof Volume.Csi
+                || v instanceof Volume.GcePersistentDisk
+                || v instanceof Volume.AwsElasticBlockStore);
+    if (hard.isEmpty() && affinity.isEmpty() && antiAffinity.isEmpty() && claims.isEmpty() && !attached) {
       return ANY_CHANGE;
     }
-    return new QueueingHint(true, pod.namespace(), affinity, antiAffinity, hard);
+    return new QueueingHint(true, pod.namespace(), affinity, antiAffinity, hard, claims, attached);
+  }
+
+  /** @return whether storage objects changing may move the pod: it has claims or attached inline volumes */
+  public boolean waitsForStorage() {
+    return clusterChanges && (!claims.isEmpty() || attachedVolumes);
+  }
+
+  /**
+   * A claim was added or updated (kube's PersistentVolumeClaim/Add and Update, as VolumeBinding, VolumeZone,
+   * NodeVolumeLimits and VolumeRestrictions hint them): it helps a pod that uses it.
+   */
+  public boolean movedByClaimChanged(String claimNamespace, String claimName) {
+    return clusterChanges && namespace.equals(claimNamespace) && claims.contains(claimName);
+  }
+
+  /**
+   * A PersistentVolume, StorageClass or CSIStorageCapacity was added or updated (kube's VolumeBinding and
+   * VolumeZone): it may help a pod with claims.
+   */
+  public boolean movedByVolumeSupplyChanged() {
+    return clusterChanges && !claims.isEmpty();
+  }
+
+  /**
+   * A CSINode was added or updated, or a CSIDriver updated (kube's VolumeBinding and NodeVolumeLimits): it may
+   * help a pod with claims or attached inline volumes.
+   */
+  public boolean movedByCsiChanged() {
+    return waitsForStorage();
   }
 
   /** @return whether a node added or changed, or a pod removed, moves the pod */

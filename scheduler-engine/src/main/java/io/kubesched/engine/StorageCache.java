@@ -109,6 +109,68 @@ public final class StorageCache {
     removed(capacities.remove(namespace + "/" + name));
   }
 
+  /**
+   * Replaces every storage object with those {@code source} holds, keeping this cache's reservations: what a
+   * relist does, listing everything again into a fresh cache and handing it over once synced, so that what
+   * was deleted while unwatched is gone while the volumes reserved for pods being bound stay reserved. A
+   * reservation whose claim or volume is gone is kept and lays over nothing until it is released.
+   *
+   * @param source the cache the relist filled; its reservations are ignored, and it is not changed
+   * @return whether any object changed
+   */
+  public boolean replaceObjects(StorageCache source) {
+    if (source == this) {
+      return false;
+    }
+    ObjectMaps objects;
+    synchronized (source) { // never both locks at once: two caches could be replaced into each other
+      objects = new ObjectMaps(source);
+    }
+    synchronized (this) {
+      boolean changed =
+          !claims.equals(objects.claims)
+              || !volumes.equals(objects.volumes)
+              || !classes.equals(objects.classes)
+              || !csiNodes.equals(objects.csiNodes)
+              || !csiDrivers.equals(objects.csiDrivers)
+              || !capacities.equals(objects.capacities);
+      if (changed) {
+        replace(claims, objects.claims);
+        replace(volumes, objects.volumes);
+        replace(classes, objects.classes);
+        replace(csiNodes, objects.csiNodes);
+        replace(csiDrivers, objects.csiDrivers);
+        replace(capacities, objects.capacities);
+        view = null;
+      }
+      return changed;
+    }
+  }
+
+  private static <V> void replace(Map<String, V> target, Map<String, V> source) {
+    target.clear();
+    target.putAll(source);
+  }
+
+  /** Copies of a cache's object maps, taken under its lock. */
+  private static final class ObjectMaps {
+    final Map<String, PersistentVolumeClaim> claims;
+    final Map<String, PersistentVolume> volumes;
+    final Map<String, StorageClass> classes;
+    final Map<String, CsiNode> csiNodes;
+    final Map<String, CsiDriver> csiDrivers;
+    final Map<String, CsiStorageCapacity> capacities;
+
+    ObjectMaps(StorageCache cache) {
+      claims = new HashMap<>(cache.claims);
+      volumes = new HashMap<>(cache.volumes);
+      classes = new HashMap<>(cache.classes);
+      csiNodes = new HashMap<>(cache.csiNodes);
+      csiDrivers = new HashMap<>(cache.csiDrivers);
+      capacities = new HashMap<>(cache.capacities);
+    }
+  }
+
   private boolean changed(@Nullable Object before, Object after) {
     if (after.equals(before)) {
       return false;

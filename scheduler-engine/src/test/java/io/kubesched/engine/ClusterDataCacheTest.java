@@ -76,4 +76,26 @@ class ClusterDataCacheTest {
     assertEquals(Map.of(), snapshot.namespaces());
     assertEquals(List.of(), snapshot.workloads());
   }
+
+  @Test
+  void a_snapshot_carries_the_storage_and_is_derived_without_a_copy_while_it_is_the_same() {
+    var storage = new StorageCache();
+    storage.putStorageClass(new io.kubesched.api.StorageClass("fast", "csi.example.com", true, List.of()));
+    var reads = new ClusterDataCache(Set.of(ClusterData.STORAGE_CLASSES));
+    var node = NodeInfo.builder("node-a").build();
+
+    var first = reads.snapshot(List.of(node), storage.storage());
+    var second = reads.snapshot(List.of(node), storage.storage());
+
+    assertSame(storage.storage(), first.storage());
+    assertSame(first.storage(), second.storage());
+    assertTrue(second.storage().storageClass("fast").isPresent());
+
+    storage.removeStorageClass("fast");
+    var third = reads.snapshot(List.of(node), storage.storage());
+
+    assertNotSame(first.storage(), third.storage());
+    assertTrue(third.storage().storageClass("fast").isEmpty());
+    assertSame(io.kubesched.api.Storage.empty(), reads.snapshot(List.of(node)).storage());
+  }
 }

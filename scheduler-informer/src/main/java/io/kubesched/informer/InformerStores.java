@@ -38,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * ownerReferences and deletionTimestamp; {@code spec} nodeName, schedulerName, priority, nodeSelector,
  * {@code affinity} (nodeAffinity, podAffinity, podAntiAffinity), topologySpreadConstraints, schedulingGates,
  * resourceClaims, tolerations, overhead, resources (pod level), the volumes of the four kinds whose conflicts
- * the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI) and those that use a claim ({@code
+ * the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI), inline {@code csi} volumes and those that use a claim ({@code
  * persistentVolumeClaim}, generic {@code ephemeral}), and of each container and init container its name,
  * image, resources, ports and restartPolicy; {@code status.phase}, the {@code PodScheduled}, {@code
  * PodResizePending} and {@code PodResizeInProgress} conditions, the pod-level {@code allocatedResources} and
@@ -86,7 +86,7 @@ final class InformerStores {
 
   /**
    * @param keep what to keep of each object; applied once, on the way in
-   * @return a new, empty store for an informer of other kinds (namespaces, workloads), keeping of each object
+   * @return a new, empty store for an informer of other kinds (namespaces, workloads, storage objects), keeping of each object
    *     what {@code keep} returns
    */
   static <T extends HasMetadata> ItemStore<T> keeping(UnaryOperator<T> keep) {
@@ -281,7 +281,8 @@ final class InformerStores {
   }
 
   /**
-   * The volumes whose conflicts the scheduler checks and those that use a persistent volume claim (by name,
+   * The volumes whose conflicts the scheduler checks, inline CSI volumes (counted against attach limits) and
+   * those that use a persistent volume claim (by name,
    * or a generic ephemeral one), whole: a volume naming one of these kinds and another is kept, so that it is
    * refused as before.
    */
@@ -297,6 +298,7 @@ final class InformerStores {
                     || v.getAwsElasticBlockStore() != null
                     || v.getRbd() != null
                     || v.getIscsi() != null
+                    || v.getCsi() != null
                     || v.getPersistentVolumeClaim() != null
                     || v.getEphemeral() != null)
         .toList();

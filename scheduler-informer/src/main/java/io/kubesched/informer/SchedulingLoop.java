@@ -131,7 +131,7 @@ public final class SchedulingLoop implements AutoCloseable {
     this.parts = LoopParts.create(settings, this.profiles, this.metrics, election == null, injected);
     var reads = EnumSet.noneOf(ClusterData.class);
     profiles.values().forEach(finder -> reads.addAll(finder.reads()));
-    this.clusterData = new ClusterDataInformers(client, reads, parts.moves()::namespaceChanged);
+    this.clusterData = new ClusterDataInformers(client, reads, parts.moves());
     this.informers =
         new InformerSet(
             client, settings.syncTimeout(), parts.handlers(), clusterData, parts.cache(), parts.queue(), this::isRunning);

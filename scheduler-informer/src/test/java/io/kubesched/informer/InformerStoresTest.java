@@ -113,7 +113,8 @@ class InformerStoresTest {
             new Volume.GcePersistentDisk("trainer-disk", true),
             new Volume.AwsElasticBlockStore("vol-0abc", false),
             new Volume.Rbd(List.of("10.1.0.1:6789", "10.1.0.2:6789"), "rbd", "trainer-img", false),
-            new Volume.Iscsi("10.2.0.1:3260", "iqn.2001-04.com.example:storage", 3, false)),
+            new Volume.Iscsi("10.2.0.1:3260", "iqn.2001-04.com.example:storage", 3, false),
+            new Volume.Csi("secrets-store.csi.k8s.io", "secrets", true)),
         info.volumes());
     assertEquals(4, info.images().size());
     assertEquals(1, info.podAffinity().required().size());
@@ -289,10 +290,10 @@ class InformerStoresTest {
   }
 
   @Test
-  void of_the_volumes_only_those_whose_conflicts_are_checked_or_that_use_a_claim_are_kept() {
+  void of_the_volumes_only_those_whose_conflicts_are_checked_inline_csi_or_that_use_a_claim_are_kept() {
     var kept = stored(fixture(SCHEDULING_POD, Pod.class));
     assertEquals(
-        List.of("gce", "ebs", "ceph", "iscsi", "data", "scratch"),
+        List.of("gce", "ebs", "ceph", "iscsi", "data", "scratch", "secrets"),
         kept.getSpec().getVolumes().stream().map(io.fabric8.kubernetes.api.model.Volume::getName).toList());
     assertTrue(kept.getMetadata().getFinalizers().isEmpty());
   }
