@@ -58,13 +58,6 @@ public record PersistentVolumeClaim(
     return !volumeName.isEmpty();
   }
 
-  /** @return this claim with {@code volumeName} set, as a scheduler's reservation of a volume makes it look */
-  public PersistentVolumeClaim withVolumeName(String volumeName) {
-    return new PersistentVolumeClaim(
-        namespace, name, uid, storageClassName, volumeName, accessModes, volumeMode, requestedBytes, selector,
-        volumeAttributesClassName, lost, deleting, bindCompleted, selectedNode, ownerPodUid);
-  }
-
   /** @return this claim annotated with the node chosen for it ({@code volume.kubernetes.io/selected-node}) */
   public PersistentVolumeClaim withSelectedNode(String selectedNode) {
     return new PersistentVolumeClaim(

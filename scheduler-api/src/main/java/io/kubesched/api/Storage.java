@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The storage objects of the cluster the volume rules read: PersistentVolumeClaims, PersistentVolumes,
  * StorageClasses, CSINodes, CSIDrivers and CSIStorageCapacities, as one {@link ClusterSnapshot} sees them.
- * Volumes and claims a scheduler has reserved for a pod being bound appear as reserved ({@link
- * PersistentVolume#withClaimRef}, {@link PersistentVolumeClaim#withVolumeName}), so that no two pods are
- * given the same volume.
+ * What a scheduler has reserved for a pod being bound appears as reserved, as kube-scheduler's assume cache
+ * shows it: a volume chosen for a claim with that claim in its {@code claimRef} ({@link
+ * PersistentVolume#withClaimRef}), a claim to be provisioned with its selected node ({@link
+ * PersistentVolumeClaim#withSelectedNode}); so no two pods are given the same volume.
  *
  * <p>Immutable; the lookups are indexed on first use (from immutable data, published through volatile
  * fields), so one instance can be shared by many snapshots and threads.
@@ -165,8 +166,11 @@ public final class Storage {
     csiNodes.forEach(n -> nodes.put(n.nodeName(), n));
     var drivers = new HashMap<String, CsiDriver>();
     csiDrivers.forEach(d -> drivers.put(d.name(), d));
+    var capacitiesByKey = new HashMap<String, CsiStorageCapacity>();
+    capacities.forEach(c -> capacitiesByKey.put(c.namespace() + "/" + c.name(), c));
     var capacityByClass = new HashMap<String, List<CsiStorageCapacity>>();
-    capacities.forEach(c -> capacityByClass.computeIfAbsent(c.storageClassName(), k -> new ArrayList<>()).add(c));
+    capacitiesByKey.values()
+        .forEach(c -> capacityByClass.computeIfAbsent(c.storageClassName(), k -> new ArrayList<>()).add(c));
     return new Indexes(
         Map.copyOf(claimsByKey),
         Map.copyOf(volumesByName),

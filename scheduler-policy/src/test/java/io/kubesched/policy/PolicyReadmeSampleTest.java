@@ -68,7 +68,8 @@ class PolicyReadmeSampleTest {
         ((Decision.Unschedulable) POLICY.find(licensed, List.of(full, none))).message(2));
     assertEquals(
         List.of("NodeName", "NodeUnschedulable", "TaintToleration", "NodeAffinity", "NodePorts",
-            "NodeResourcesFit", "VolumeRestrictions", "PodTopologySpread", "InterPodAffinity", "OracleLicences"),
+            "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
+            "PodTopologySpread", "InterPodAffinity", "OracleLicences"),
         POLICY.filters().stream().map(Filter::name).toList());
   }
 

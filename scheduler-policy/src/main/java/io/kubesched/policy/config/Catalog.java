@@ -26,7 +26,8 @@ import tools.jackson.databind.JsonNode;
  * ports, node selector), {@code MatchNodeSelector}, {@code NoDiskConflict}, {@code PodFitsHost}, {@code
  * PodFitsHostPorts}, {@code PodFitsResources}, {@code PodToleratesNodeTaints}, {@code MatchInterPodAffinity}
  * or {@code InterPodAffinity}, {@code EvenPodsSpread} or {@code PodTopologySpread} (system default
- * constraints); any name with argument {@code
+ * constraints), {@code CheckVolumeBinding} or {@code VolumeBinding}, {@code NoVolumeZoneConflict} or {@code
+ * VolumeZone}, {@code MaxCSIVolumeCountPred} or {@code NodeVolumeLimits}; any name with argument {@code
  * labelsPresence: {labels: [...], presence: bool}} (the former {@code CheckNodeLabelPresence}) or {@code
  * serviceAffinity: {labels: [...]}} (the former {@code CheckServiceAffinity}, {@link ServiceAffinityFilter}).
  *
@@ -75,6 +76,12 @@ final class Catalog {
     PREDICATES.put("InterPodAffinity", () -> List.of(Filters.interPodAffinity()));
     PREDICATES.put("EvenPodsSpread", () -> List.of(Filters.podTopologySpread()));
     PREDICATES.put("PodTopologySpread", () -> List.of(Filters.podTopologySpread()));
+    PREDICATES.put("CheckVolumeBinding", () -> List.of(Filters.volumeBinding()));
+    PREDICATES.put("VolumeBinding", () -> List.of(Filters.volumeBinding()));
+    PREDICATES.put("NoVolumeZoneConflict", () -> List.of(Filters.volumeZone()));
+    PREDICATES.put("VolumeZone", () -> List.of(Filters.volumeZone()));
+    PREDICATES.put("MaxCSIVolumeCountPred", () -> List.of(Filters.nodeVolumeLimits()));
+    PREDICATES.put("NodeVolumeLimits", () -> List.of(Filters.nodeVolumeLimits()));
 
     PRIORITIES.put("BalancedResourceAllocation", Scorers::balancedAllocation);
     PRIORITIES.put("ImageLocalityPriority", Scorers::imageLocality);

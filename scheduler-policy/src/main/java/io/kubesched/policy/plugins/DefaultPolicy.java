@@ -7,8 +7,9 @@ import io.kubesched.policy.Policy;
  * Filters#defaults()}, the scorers of {@link Scorers#defaults()} with kube's weights, the adaptive percentage
  * of nodes to score. It reads namespaces (pod affinity's namespace selectors) and the selectors of Services,
  * ReplicationControllers, ReplicaSets and StatefulSets (system default topology spreading): see {@link
- * Policy#reads()}. What it leaves out (volume binding, zones and limits, dynamic resources, preemption) is
- * listed in docs/policy.md; the controller refuses pods that need those.
+ * Policy#reads()}, and the storage objects (claims, volumes, storage classes, CSI nodes, drivers and
+ * capacities) for volume binding, zones and attach limits. What it leaves out (dynamic resources,
+ * preemption) is listed in docs/policy.md; the controller refuses pods that need those.
  */
 public final class DefaultPolicy {
 

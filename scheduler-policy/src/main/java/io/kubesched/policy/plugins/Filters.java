@@ -17,9 +17,8 @@ public final class Filters {
    * The filters of kube-scheduler's default profile that this library implements, in the order the default
    * profile runs them: {@code NodeName}, {@code NodeUnschedulable}, {@code TaintToleration}, {@code
    * NodeAffinity}, {@code NodePorts}, {@code NodeResourcesFit}, {@code VolumeRestrictions}, {@code
-   * PodTopologySpread} (with the system default constraints), {@code InterPodAffinity}. (The default
-   * profile's volume filters, {@code NodeVolumeLimits}, {@code VolumeBinding} and {@code VolumeZone}, are not
-   * implemented: the controller refuses pods with claims instead.)
+   * NodeVolumeLimits}, {@code VolumeBinding}, {@code VolumeZone}, {@code PodTopologySpread} (with the system
+   * default constraints), {@code InterPodAffinity}.
    *
    * @return a new immutable list of the default filters, without arguments
    */
@@ -32,6 +31,9 @@ public final class Filters {
         nodePorts(),
         resourcesFit(),
         volumeRestrictions(),
+        nodeVolumeLimits(),
+        volumeBinding(),
+        volumeZone(),
         podTopologySpread(),
         interPodAffinity());
   }
@@ -90,6 +92,25 @@ public final class Filters {
   /** @return kube-scheduler's {@code VolumeRestrictions} filter */
   public static VolumeRestrictionsFilter volumeRestrictions() {
     return new VolumeRestrictionsFilter();
+  }
+
+  /** @return kube-scheduler's {@code NodeVolumeLimits} filter: the CSI attach limits of CSINodes */
+  public static NodeVolumeLimitsFilter nodeVolumeLimits() {
+    return new NodeVolumeLimitsFilter();
+  }
+
+  /**
+   * @return kube-scheduler's {@code VolumeBinding} filter: a pod's bound claims' volumes must reach the node,
+   *     and its unbound ones must find a volume or be provisionable there; it plans the bindings the controller
+   *     makes before it binds the pod
+   */
+  public static VolumeBindingFilter volumeBinding() {
+    return new VolumeBindingFilter();
+  }
+
+  /** @return kube-scheduler's {@code VolumeZone} filter: the zone and region labels of the pod's volumes */
+  public static VolumeZoneFilter volumeZone() {
+    return new VolumeZoneFilter();
   }
 
   /** @return kube-scheduler's {@code PodTopologySpread} filter with the system default constraints */

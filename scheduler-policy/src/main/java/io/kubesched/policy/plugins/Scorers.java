@@ -20,9 +20,9 @@ public final class Scorers {
   /**
    * kube-scheduler's default profile (v1 {@code default_plugins.go}), restricted to the scores this library
    * implements, in kube's order and with kube's weights: {@code TaintToleration} 3, {@code NodeAffinity} 2,
-   * {@code NodeResourcesFit} (LeastAllocated over CPU and memory) 1, {@code PodTopologySpread} (system default
-   * constraints) 2, {@code InterPodAffinity} 2, {@code NodeResourcesBalancedAllocation} 1, {@code
-   * ImageLocality} 1.
+   * {@code NodeResourcesFit} (LeastAllocated over CPU and memory) 1, {@code VolumeBinding} (storage capacity
+   * scoring, on by default since 1.37) 1, {@code PodTopologySpread} (system default constraints) 2, {@code
+   * InterPodAffinity} 2, {@code NodeResourcesBalancedAllocation} 1, {@code ImageLocality} 1.
    *
    * @return the weighted scorers, a new immutable list
    */
@@ -31,10 +31,19 @@ public final class Scorers {
         new WeightedScorer(taintToleration(), 3),
         new WeightedScorer(nodeAffinity(), 2),
         new WeightedScorer(leastAllocated(), 1),
+        new WeightedScorer(volumeBinding(), 1),
         new WeightedScorer(podTopologySpread(), 2),
         new WeightedScorer(interPodAffinity(), 2),
         new WeightedScorer(balancedAllocation(), 1),
         new WeightedScorer(imageLocality(), 1));
+  }
+
+  /**
+   * @return kube-scheduler's {@code VolumeBinding} score with its default shape: nodes where the pod's volumes
+   *     leave more of a storage class's capacity free score higher
+   */
+  public static VolumeBindingScorer volumeBinding() {
+    return new VolumeBindingScorer();
   }
 
   /** @return {@link LeastAllocatedScorer} over CPU and memory, weight 1 each */

@@ -128,9 +128,10 @@ class PolicyFileLoaderTest {
             ConfigurationException.class, () -> PolicyFile.parse("predicates: [{name: PredicateOne}]", "p.yaml"));
     assertEquals(
         "policy file p.yaml: predicates[0].name \"PredicateOne\" is not a known predicate; valid: "
-            + "[CheckNodeUnschedulable, EvenPodsSpread, GeneralPredicates, InterPodAffinity, MatchInterPodAffinity, "
-            + "MatchNodeSelector, NoDiskConflict, PodFitsHost, PodFitsHostPorts, PodFitsResources, "
-            + "PodToleratesNodeTaints, PodTopologySpread], registered: [], or any name with an "
+            + "[CheckNodeUnschedulable, CheckVolumeBinding, EvenPodsSpread, GeneralPredicates, InterPodAffinity, "
+            + "MatchInterPodAffinity, MatchNodeSelector, MaxCSIVolumeCountPred, NoDiskConflict, NoVolumeZoneConflict, "
+            + "NodeVolumeLimits, PodFitsHost, PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints, "
+            + "PodTopologySpread, VolumeBinding, VolumeZone], registered: [], or any name with an "
             + "argument [labelsPresence, serviceAffinity]",
         error.getMessage());
   }
@@ -161,9 +162,10 @@ class PolicyFileLoaderTest {
 
     assertEquals(
         "policy file p.yaml: predicates[0].name \"PredicateThree\" is not a known predicate; valid: "
-            + "[CheckNodeUnschedulable, EvenPodsSpread, GeneralPredicates, InterPodAffinity, MatchInterPodAffinity, "
-            + "MatchNodeSelector, NoDiskConflict, PodFitsHost, PodFitsHostPorts, PodFitsResources, "
-            + "PodToleratesNodeTaints, PodTopologySpread], registered: [PredicateOne], or any "
+            + "[CheckNodeUnschedulable, CheckVolumeBinding, EvenPodsSpread, GeneralPredicates, InterPodAffinity, "
+            + "MatchInterPodAffinity, MatchNodeSelector, MaxCSIVolumeCountPred, NoDiskConflict, NoVolumeZoneConflict, "
+            + "NodeVolumeLimits, PodFitsHost, PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints, "
+            + "PodTopologySpread, VolumeBinding, VolumeZone], registered: [PredicateOne], or any "
             + "name with an argument [labelsPresence, serviceAffinity]",
         predicate.getMessage());
     assertEquals(

@@ -191,9 +191,10 @@ class PolicyFileTest {
             "an unknown predicate lists the valid names",
             "predicates: [{name: PodFitsGpu}]",
             "policy file p.yaml: predicates[0].name \"PodFitsGpu\" is not a known predicate; valid: "
-                + "[CheckNodeUnschedulable, EvenPodsSpread, GeneralPredicates, InterPodAffinity, MatchInterPodAffinity, "
-                + "MatchNodeSelector, NoDiskConflict, PodFitsHost, PodFitsHostPorts, PodFitsResources, "
-                + "PodToleratesNodeTaints, PodTopologySpread], registered: [], or any name with "
+                + "[CheckNodeUnschedulable, CheckVolumeBinding, EvenPodsSpread, GeneralPredicates, InterPodAffinity, "
+                + "MatchInterPodAffinity, MatchNodeSelector, MaxCSIVolumeCountPred, NoDiskConflict, NoVolumeZoneConflict, "
+                + "NodeVolumeLimits, PodFitsHost, PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints, "
+                + "PodTopologySpread, VolumeBinding, VolumeZone], registered: [], or any name with "
                 + "an argument [labelsPresence, serviceAffinity]"),
         Arguments.of(
             "an unknown priority lists the valid names",

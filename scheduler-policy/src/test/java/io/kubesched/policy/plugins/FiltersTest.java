@@ -44,6 +44,9 @@ class FiltersTest {
             "NodePorts",
             "NodeResourcesFit",
             "VolumeRestrictions",
+            "NodeVolumeLimits",
+            "VolumeBinding",
+            "VolumeZone",
             "PodTopologySpread",
             "InterPodAffinity"),
         Filters.defaults().stream().map(Filter::name).toList());

@@ -23,6 +23,7 @@ class ScorersTest {
         Map.entry("TaintToleration", 3),
         Map.entry("NodeAffinity", 2),
         Map.entry("NodeResourcesLeastAllocated", 1),
+        Map.entry("VolumeBinding", 1),
         Map.entry("PodTopologySpread", 2),
         Map.entry("InterPodAffinity", 2),
         Map.entry("NodeResourcesBalancedAllocation", 1),
@@ -32,7 +33,7 @@ class ScorersTest {
   @Test
   void the_default_resource_scores_look_at_cpu_and_memory_with_weight_1() {
     var fit = assertInstanceOf(LeastAllocatedScorer.class, Scorers.defaults().get(2).scorer());
-    var balanced = assertInstanceOf(BalancedAllocationScorer.class, Scorers.defaults().get(5).scorer());
+    var balanced = assertInstanceOf(BalancedAllocationScorer.class, Scorers.defaults().get(6).scorer());
     var cpuAndMemory = List.of(new ScoredResource("cpu", 1), new ScoredResource("memory", 1));
     assertEquals(cpuAndMemory, fit.resources());
     assertEquals(cpuAndMemory, balanced.resources());
