@@ -16,11 +16,13 @@
 #   test-cluster/cluster.sh start-controller-manager DIR
 #                                               start kube-controller-manager on a started cluster, as
 #                                               admin, leader election off, running only the controllers
-#                                               in $controllers below (the PersistentVolume binder, which
-#                                               binds claims and volumes and hands claims of a class with
-#                                               an external provisioner to it, and the two protection
-#                                               controllers, without which deleted claims and volumes
-#                                               stay Terminating); log in DIR/kube-controller-manager.log
+#                                               named in $controllers below: the PersistentVolume binder
+#                                               (binds claims and volumes, hands claims of a class with an
+#                                               external provisioner to it), the two protection
+#                                               controllers (without them deleted claims and volumes stay
+#                                               Terminating) and the ephemeral volume controller (creates
+#                                               the claims of pods' generic ephemeral volumes); log in
+#                                               DIR/kube-controller-manager.log
 #   test-cluster/cluster.sh restart-apiserver DIR   stop kube-apiserver and start it again (etcd and
 #                                               kube-controller-manager stay; the latter reconnects)
 #   test-cluster/cluster.sh stop DIR            stop everything started in DIR and delete DIR
@@ -38,7 +40,7 @@ cache="${KUBESCHED_CLUSTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubesched/test
 bin="$cache/k8s-$k8s_version-etcd-$etcd_version-$(cat "$here/go.sum" "$here/cmd/clusterutil/main.go" | sha256sum | cut -c1-12)"
 
 # The controllers of kube-controller-manager that start-controller-manager runs (1.37's names).
-controllers=persistentvolume-binder-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller
+controllers=persistentvolume-binder-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,ephemeral-volume-controller
 
 log() { echo "cluster: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -116,11 +118,13 @@ start_controller_manager() { # dir
   port=$("$bin/clusterutil" ports 1)
   echo "controller_manager_port=$port" >>"$dir/ports"
   # As admin (system:masters, one identity for every controller); its own serving certificate in memory;
-  # /healthz needs no authorization (the default always-allow paths). A short resync: a claim the
+  # /healthz needs no authorization (the default always-allow paths), and bearer tokens are checked with
+  # the API server (no client CA to look up: the API server has none). A short resync: a claim the
   # controller could not bind yet is looked at again within 2 s instead of 15.
   "$bin/kube-controller-manager" \
     --kubeconfig="$dir/admin.kubeconfig" \
     --authentication-kubeconfig="$dir/admin.kubeconfig" --authorization-kubeconfig="$dir/admin.kubeconfig" \
+    --authentication-skip-lookup \
     --bind-address=127.0.0.1 --secure-port="$port" \
     --leader-elect=false \
     --controllers="$controllers" \
@@ -227,5 +231,5 @@ case "${1:-}" in
     start_apiserver "$2"
     log "kube-apiserver restarted" ;;
   stop) stop "${2:?usage: cluster.sh stop DIR}" ;;
-  *) sed -n '2,30p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,32p' "$0" >&2; exit 2 ;;
 esac

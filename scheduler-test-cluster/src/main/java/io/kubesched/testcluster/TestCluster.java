@@ -40,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * persistentvolume-binder-controller} (binds claims to volumes, pre-bound ones included, and hands a claim
  * of a class whose provisioner is not built in to that provisioner by annotating it with {@code
  * volume.kubernetes.io/storage-provisioner}, for a {@code WaitForFirstConsumer} class only once the claim
- * carries {@code volume.kubernetes.io/selected-node}), and the claim and volume protection controllers (so
- * that deleted claims and volumes go away). It does not provision: a provisioner, such as the end-to-end
+ * carries {@code volume.kubernetes.io/selected-node}), the claim and volume protection controllers (so that
+ * deleted claims and volumes go away), and {@code ephemeral-volume-controller} (creates the claim of each
+ * generic ephemeral volume of a pod). It does not provision: a provisioner, such as the end-to-end
  * suite's test provisioner, watches for the claims handed to it and creates their volumes. Without it,
  * claims and volumes stay unbound. Its log is {@link #controllerManagerLog()}.
  *
