@@ -58,7 +58,7 @@ build() {
   if [ ! -x "$bin/clusterutil" ] || [ ! -x "$bin/kube-controller-manager" ]; then
     local tmp="$bin.tmp.$$" started=$SECONDS
     rm -rf "$tmp" && mkdir -p "$tmp"
-    log "building kube-apiserver $k8s_version, kube-controller-manager and etcd $etcd_version with $(go version | cut -d' ' -f3) (first time: 15-45 min)"
+    log "building kube-apiserver $k8s_version, kube-controller-manager and etcd $etcd_version with $(go version | cut -d' ' -f3) (first time: 10-35 min)"
     (cd "$here" &&
       go build -trimpath -o "$tmp/etcd" go.etcd.io/etcd/server/v3 &&
       go build -trimpath -o "$tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver &&

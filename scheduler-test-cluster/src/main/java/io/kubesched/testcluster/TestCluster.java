@@ -256,7 +256,7 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /**
-     * Builds kube-apiserver, kube-controller-manager and etcd if they are not cached yet (15 to 45 minutes
+     * Builds kube-apiserver, kube-controller-manager and etcd if they are not cached yet (10 to 35 minutes
      * the first time), starts etcd and kube-apiserver, and kube-controller-manager if {@linkplain
      * #controllerManager() asked for}, and returns once they answer ready. Blocks the calling thread
      * throughout.
