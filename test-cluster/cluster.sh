@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# A real Kubernetes control plane for the end-to-end tests: kube-apiserver and etcd, built from the Go
-# module proxy at the versions go.mod pins, cached by version outside the repository, run on loopback.
+# A real Kubernetes control plane for the end-to-end tests: kube-apiserver and etcd, and on request
+# kube-controller-manager with the PersistentVolume controllers only, built from the Go module proxy at the
+# versions go.mod pins, cached by version outside the repository, run on loopback.
 #
-#   test-cluster/cluster.sh build               build (or reuse) the binaries; prints their directory
+#   test-cluster/cluster.sh build               build (or reuse) the binaries (etcd, kube-apiserver,
+#                                               kube-controller-manager); prints their directory
 #   test-cluster/cluster.sh build-scheduler     also build (or reuse) kube-scheduler from the same
 #                                               k8s.io/kubernetes version (for the end-to-end benchmark);
 #                                               prints the path of the binary
@@ -11,8 +13,19 @@
 #                                               and DIR/scheduler.kubeconfig (the service account
 #                                               kube-system/kubesched, with no permissions until RBAC
 #                                               grants some); stops everything again if it fails
-#   test-cluster/cluster.sh restart-apiserver DIR   stop kube-apiserver and start it again (etcd stays)
-#   test-cluster/cluster.sh stop DIR            stop both and delete DIR
+#   test-cluster/cluster.sh start-controller-manager DIR
+#                                               start kube-controller-manager on a started cluster, as
+#                                               admin, leader election off, running only the controllers
+#                                               named in $controllers below: the PersistentVolume binder
+#                                               (binds claims and volumes, hands claims of a class with an
+#                                               external provisioner to it), the two protection
+#                                               controllers (without them deleted claims and volumes stay
+#                                               Terminating) and the ephemeral volume controller (creates
+#                                               the claims of pods' generic ephemeral volumes); log in
+#                                               DIR/kube-controller-manager.log
+#   test-cluster/cluster.sh restart-apiserver DIR   stop kube-apiserver and start it again (etcd and
+#                                               kube-controller-manager stay; the latter reconnects)
+#   test-cluster/cluster.sh stop DIR            stop everything started in DIR and delete DIR
 #
 # Needs Go (the version go.mod names or newer) and about 2 GB of disk for the module and build caches.
 # The cache directory is $KUBESCHED_CLUSTER_CACHE, else ~/.cache/kubesched/test-cluster.
@@ -26,11 +39,15 @@ etcd_version=$(awk '$1 == "go.etcd.io/etcd/server/v3" {print $2}' "$here/go.mod"
 cache="${KUBESCHED_CLUSTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubesched/test-cluster}"
 bin="$cache/k8s-$k8s_version-etcd-$etcd_version-$(cat "$here/go.sum" "$here/cmd/clusterutil/main.go" | sha256sum | cut -c1-12)"
 
+# The controllers of kube-controller-manager that start-controller-manager runs (1.37's names).
+controllers=persistentvolume-binder-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,ephemeral-volume-controller
+
 log() { echo "cluster: $*" >&2; }
 die() { log "$*"; exit 1; }
 
 build() {
-  if [ -x "$bin/kube-apiserver" ] && [ -x "$bin/etcd" ] && [ -x "$bin/clusterutil" ]; then
+  if [ -x "$bin/kube-apiserver" ] && [ -x "$bin/etcd" ] && [ -x "$bin/kube-controller-manager" ] &&
+    [ -x "$bin/clusterutil" ]; then
     echo "$bin"
     return
   fi
@@ -38,13 +55,14 @@ build() {
   mkdir -p "$cache"
   exec 9>"$cache/.build.lock"
   flock 9 # one build at a time; a second caller reuses the first one's result
-  if [ ! -x "$bin/clusterutil" ]; then
+  if [ ! -x "$bin/clusterutil" ] || [ ! -x "$bin/kube-controller-manager" ]; then
     local tmp="$bin.tmp.$$" started=$SECONDS
     rm -rf "$tmp" && mkdir -p "$tmp"
-    log "building kube-apiserver $k8s_version and etcd $etcd_version with $(go version | cut -d' ' -f3) (first time: 10-30 min)"
+    log "building kube-apiserver $k8s_version, kube-controller-manager and etcd $etcd_version with $(go version | cut -d' ' -f3) (first time: 10-35 min)"
     (cd "$here" &&
       go build -trimpath -o "$tmp/etcd" go.etcd.io/etcd/server/v3 &&
       go build -trimpath -o "$tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver &&
+      go build -trimpath -o "$tmp/kube-controller-manager" k8s.io/kubernetes/cmd/kube-controller-manager &&
       go build -trimpath -o "$tmp/clusterutil" ./cmd/clusterutil) >&2 || die "building the binaries failed (see above)"
     rm -rf "$bin" && mv "$tmp" "$bin"
     log "built in $((SECONDS - started)) s into $bin"
@@ -89,6 +107,34 @@ start_apiserver() { # dir
   echo $! >"$dir/kube-apiserver.pid"
   "$bin/clusterutil" wait-ready "https://127.0.0.1:$api_port/readyz" "$(cat "$dir/admin.token")" 90 "$!" ||
     { tail -20 "$dir/kube-apiserver.log" >&2; return 1; }
+}
+
+start_controller_manager() { # dir
+  local dir=$1
+  # shellcheck disable=SC1091
+  . "$dir/ports"
+  [ ! -f "$dir/kube-controller-manager.pid" ] || die "kube-controller-manager is already running in $dir"
+  local port
+  port=$("$bin/clusterutil" ports 1)
+  echo "controller_manager_port=$port" >>"$dir/ports"
+  # As admin (system:masters, one identity for every controller); its own serving certificate in memory;
+  # /healthz needs no authorization (the default always-allow paths), and bearer tokens are checked with
+  # the API server (no client CA to look up: the API server has none). A short resync: a claim the
+  # controller could not bind yet is looked at again within 2 s instead of 15.
+  "$bin/kube-controller-manager" \
+    --kubeconfig="$dir/admin.kubeconfig" \
+    --authentication-kubeconfig="$dir/admin.kubeconfig" --authorization-kubeconfig="$dir/admin.kubeconfig" \
+    --authentication-skip-lookup \
+    --bind-address=127.0.0.1 --secure-port="$port" \
+    --leader-elect=false \
+    --controllers="$controllers" \
+    --pvclaimbinder-sync-period=2s \
+    --profiling=false \
+    >"$dir/kube-controller-manager.log" 2>&1 &
+  echo $! >"$dir/kube-controller-manager.pid"
+  "$bin/clusterutil" wait-ready "https://127.0.0.1:$port/healthz" "$(cat "$dir/admin.token")" 60 "$!" ||
+    { tail -20 "$dir/kube-controller-manager.log" >&2; stop_pid "$dir/kube-controller-manager.pid"; return 1; }
+  log "kube-controller-manager ($controllers) running, log in $dir/kube-controller-manager.log"
 }
 
 stop_pid() { # pidfile
@@ -164,6 +210,7 @@ start() { # dir
 
 stop() { # dir [keep]
   local dir=$1
+  stop_pid "$dir/kube-controller-manager.pid"
   stop_pid "$dir/kube-apiserver.pid"
   stop_pid "$dir/etcd.pid"
   [ "${2:-}" = keep ] || rm -rf "$dir"
@@ -173,6 +220,10 @@ case "${1:-}" in
   build) build ;;
   build-scheduler) build_scheduler ;;
   start) start "${2:-}" ;;
+  start-controller-manager)
+    [ -f "${2:-}/ports" ] || die "usage: cluster.sh start-controller-manager DIR (of a started cluster)"
+    build >/dev/null
+    start_controller_manager "$(cd "$2" && pwd)" ;;
   restart-apiserver)
     [ -f "${2:-}/ports" ] || die "usage: cluster.sh restart-apiserver DIR (of a started cluster)"
     build >/dev/null
@@ -180,5 +231,5 @@ case "${1:-}" in
     start_apiserver "$2"
     log "kube-apiserver restarted" ;;
   stop) stop "${2:?usage: cluster.sh stop DIR}" ;;
-  *) sed -n '2,19p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,32p' "$0" >&2; exit 2 ;;
 esac

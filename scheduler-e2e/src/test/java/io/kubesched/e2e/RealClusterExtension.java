@@ -11,7 +11,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Gives tests a {@link TestCluster}: one for the whole run, started at first use with the README's RBAC
+ * Gives tests a {@link TestCluster}: one for the whole run, started at first use with kube-controller-manager's
+ * PersistentVolume controllers running ({@link TestCluster.Builder#controllerManager()}) and the README's RBAC
  * applied for the scheduler's service account, and stopped when the run ends (JUnit closes it as an {@link
  * AutoCloseable} value of the root store). If the cluster cannot be built or started, the tests fail with the
  * script's output: the end-to-end run never skips.
@@ -38,7 +39,7 @@ final class RealClusterExtension implements ParameterResolver {
     // The failsafe configuration sets it to the reactor's root; ".." is that root seen from this module.
     var projectDir = Path.of(System.getProperty("kubesched.projectDir", ".."));
     try {
-      var cluster = TestCluster.builder(projectDir).start();
+      var cluster = TestCluster.builder(projectDir).controllerManager().start();
       try {
         applyReadmeRbac(cluster, projectDir);
       } catch (IOException | RuntimeException e) {

@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One real control plane, kube-apiserver and etcd on loopback, run by the project's {@code
- * test-cluster/cluster.sh} (which builds both from source on first use and caches them outside the
- * repository), with a fabric8 client of the admin identity. The end-to-end tests share one for the whole run;
+ * One real control plane, kube-apiserver and etcd on loopback, and on request kube-controller-manager with
+ * the PersistentVolume controllers, run by the project's {@code test-cluster/cluster.sh} (which builds them
+ * from source on first use and caches them outside the repository), with a fabric8 client of the admin
+ * identity. The end-to-end tests share one for the whole run;
  * the end-to-end benchmark starts a fresh one per measured run.
  *
  * <pre>{@code
@@ -33,6 +34,17 @@ import org.slf4j.LoggerFactory;
  * {@code kube-system/kubesched}, with no permissions until RBAC grants some; free ports picked at start; all
  * state in {@linkplain #stateDirectory() one directory}, deleted by {@link #close}. It never skips: if Go is
  * missing or the build or start fails, {@link Builder#start} throws with the script's output.
+ *
+ * <p>The controller-manager ({@link Builder#controllerManager()} or {@link #startControllerManager()}) runs
+ * only the controllers that claims and volumes need, as the admin identity: {@code
+ * persistentvolume-binder-controller} (binds claims to volumes, pre-bound ones included, and hands a claim
+ * of a class whose provisioner is not built in to that provisioner by annotating it with {@code
+ * volume.kubernetes.io/storage-provisioner}, for a {@code WaitForFirstConsumer} class only once the claim
+ * carries {@code volume.kubernetes.io/selected-node}), the claim and volume protection controllers (so that
+ * deleted claims and volumes go away), and {@code ephemeral-volume-controller} (creates the claim of each
+ * generic ephemeral volume of a pod). It does not provision: a provisioner, such as the end-to-end
+ * suite's test provisioner, watches for the claims handed to it and creates their volumes. Without it,
+ * claims and volumes stay unbound. Its log is {@link #controllerManagerLog()}.
  *
  * <p>Each run of the script has its output captured (not streamed): on success it is logged at DEBUG under
  * this class's logger, on failure it is the message of the {@link ClusterScriptException}.
@@ -52,6 +64,7 @@ public final class TestCluster implements AutoCloseable {
   private final KubernetesClient admin;
   private final Thread stopAtExit;
   private boolean closed; // guarded by this
+  private boolean controllerManager; // guarded by this
 
   private TestCluster(Path script, Path stateDirectory, KubernetesClient admin, Thread stopAtExit) {
     this.script = script;
@@ -90,6 +103,14 @@ public final class TestCluster implements AutoCloseable {
     return stateDirectory.resolve("scheduler.kubeconfig");
   }
 
+  /**
+   * @return the log file of kube-controller-manager in the {@linkplain #stateDirectory() state directory}
+   *     (there once it has been started), for diagnosing a claim that does not bind
+   */
+  public Path controllerManagerLog() {
+    return stateDirectory.resolve("kube-controller-manager.log");
+  }
+
   /** @return the directory with all of the cluster's state (etcd's data, keys, logs, kubeconfigs) */
   public Path stateDirectory() {
     return stateDirectory;
@@ -110,7 +131,30 @@ public final class TestCluster implements AutoCloseable {
   }
 
   /**
-   * Closes the admin client, stops kube-apiserver and etcd, and deletes the state directory. Idempotent: a
+   * Starts kube-controller-manager with the PersistentVolume controllers (see the class comment) unless it
+   * runs already; returns once it answers healthy. It runs until {@link #close}, and across {@link
+   * #restartApiServer} (it reconnects).
+   *
+   * @throws IllegalStateException if the cluster is closed
+   * @throws ClusterScriptException if it does not start (the message has the end of its log)
+   */
+  public synchronized void startControllerManager() throws IOException, InterruptedException {
+    if (closed) {
+      throw new IllegalStateException("the test cluster in " + stateDirectory + " is closed");
+    }
+    if (!controllerManager) {
+      run(script, Map.of(), "start-controller-manager", stateDirectory);
+      controllerManager = true;
+    }
+  }
+
+  /** @return whether kube-controller-manager has been started (and the cluster is not closed) */
+  public synchronized boolean controllerManagerRunning() {
+    return controllerManager && !closed;
+  }
+
+  /**
+   * Closes the admin client, stops kube-controller-manager, kube-apiserver and etcd, and deletes the state directory. Idempotent: a
    * second call does nothing.
    *
    * @throws ClusterScriptException if the script fails to stop the cluster
@@ -145,6 +189,7 @@ public final class TestCluster implements AutoCloseable {
     private @Nullable Path stateDirectory;
     private List<String> apiServerFlags = List.of();
     private @Nullable Duration requestTimeout;
+    private boolean controllerManager;
 
     private Builder(Path projectDirectory) {
       Objects.requireNonNull(projectDirectory, "projectDirectory");
@@ -202,8 +247,19 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /**
-     * Builds kube-apiserver and etcd if they are not cached yet (10 to 30 minutes the first time), starts
-     * them and returns once the API server answers ready. Blocks the calling thread throughout.
+     * Starts kube-controller-manager with the PersistentVolume controllers as well, once the API server is
+     * ready (as {@link TestCluster#startControllerManager()} does). Default: not started.
+     */
+    public Builder controllerManager() {
+      this.controllerManager = true;
+      return this;
+    }
+
+    /**
+     * Builds kube-apiserver, kube-controller-manager and etcd if they are not cached yet (10 to 35 minutes
+     * the first time), starts etcd and kube-apiserver, and kube-controller-manager if {@linkplain
+     * #controllerManager() asked for}, and returns once they answer ready. Blocks the calling thread
+     * throughout.
      *
      * @return the running cluster; the caller closes it
      * @throws ClusterScriptException if the build or the start fails; the script has then stopped whatever
@@ -222,9 +278,19 @@ public final class TestCluster implements AutoCloseable {
       var stopAtExit = new Thread(() -> stopQuietly(script, directory), "stop-test-cluster");
       Runtime.getRuntime().addShutdownHook(stopAtExit);
       try {
-        return new TestCluster(
-            script, directory, connect(directory.resolve("admin.kubeconfig"), requestTimeout), stopAtExit);
-      } catch (RuntimeException e) {
+        var cluster =
+            new TestCluster(
+                script, directory, connect(directory.resolve("admin.kubeconfig"), requestTimeout), stopAtExit);
+        if (controllerManager) {
+          try {
+            cluster.startControllerManager();
+          } catch (IOException | InterruptedException | RuntimeException e) {
+            cluster.admin.close();
+            throw e;
+          }
+        }
+        return cluster;
+      } catch (IOException | InterruptedException | RuntimeException e) {
         Runtime.getRuntime().removeShutdownHook(stopAtExit);
         try {
           run(script, Map.of(), "stop", directory);

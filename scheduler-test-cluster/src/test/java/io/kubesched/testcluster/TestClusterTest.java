@@ -156,6 +156,56 @@ class TestClusterTest {
   }
 
   @Test
+  void the_controller_manager_starts_after_the_api_server_once_and_stops_with_the_cluster() throws Exception {
+    var state = work.resolve("state");
+    var cluster = TestCluster.builder(project).stateDirectory(state).controllerManager().start();
+
+    assertTrue(cluster.controllerManagerRunning());
+    cluster.startControllerManager(); // runs already: nothing to do
+    assertEquals(state.resolve("kube-controller-manager.log"), cluster.controllerManagerLog());
+    cluster.close();
+
+    assertEquals(List.of("start " + state, "start-controller-manager " + state, "stop " + state), calls().stream()
+        .map(c -> c.substring(0, c.indexOf(" args=")))
+        .toList());
+    assertFalse(cluster.controllerManagerRunning());
+    assertThrows(IllegalStateException.class, cluster::startControllerManager);
+  }
+
+  @Test
+  void without_being_asked_for_the_controller_manager_is_started_only_by_the_test() throws Exception {
+    var state = work.resolve("state");
+    try (var cluster = TestCluster.builder(project).stateDirectory(state).start()) {
+      assertFalse(cluster.controllerManagerRunning());
+      assertEquals(List.of("start " + state), calls().stream()
+          .map(c -> c.substring(0, c.indexOf(" args=")))
+          .toList());
+
+      cluster.startControllerManager();
+
+      assertTrue(cluster.controllerManagerRunning());
+      assertEquals("start-controller-manager " + state + " args=", calls().get(1));
+    }
+  }
+
+  @Test
+  void a_controller_manager_that_does_not_start_stops_the_cluster_again() throws IOException {
+    Files.writeString(bin.resolve("fail-start-controller-manager"), "");
+    var state = work.resolve("state");
+
+    var failure =
+        assertThrows(
+            ClusterScriptException.class,
+            () -> TestCluster.builder(project).stateDirectory(state).controllerManager().start());
+
+    assertEquals("cluster: start-controller-manager went wrong\n", failure.output());
+    assertEquals(List.of("start " + state, "start-controller-manager " + state, "stop " + state), calls().stream()
+        .map(c -> c.substring(0, c.indexOf(" args=")))
+        .toList());
+    assertFalse(Files.exists(state));
+  }
+
+  @Test
   void the_builder_refuses_what_the_script_would_misread() {
     assertThrows(IllegalArgumentException.class, () -> TestCluster.builder(work));
     var builder = TestCluster.builder(project);
