@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The placement constraints pods carry themselves — pod affinity and anti-affinity, topology spread,
  * scheduling gates — honoured by {@link DefaultPolicy} on a real API server, and what the library does not
- * implement yet refused with a message naming it.
+ * implement yet (ResourceClaims) refused with a message naming it. Volumes: {@link VolumesIT}.
  */
 class PlacementConstraintsIT extends RealClusterTest {
 
@@ -42,16 +42,6 @@ class PlacementConstraintsIT extends RealClusterTest {
         .withLabels(Map.of(HOSTNAME, name, ZONE, zone))
         .endMetadata()
         .build();
-  }
-
-  /**
-   * Creates the node and takes off the {@code node.kubernetes.io/not-ready} taint the API server's
-   * TaintNodesByCondition admission puts on every new node (no node lifecycle controller runs here to do it),
-   * so that {@link DefaultPolicy}'s TaintToleration lets pods in, as on a cluster whose nodes are Ready.
-   */
-  private void createReady(Node node) {
-    create(admin, node);
-    admin.nodes().withName(node.getMetadata().getName()).edit(n -> new NodeBuilder(n).editSpec().withTaints().endSpec().build());
   }
 
   private Pod labelled(String name, Map<String, String> labels) {
@@ -241,30 +231,6 @@ class PlacementConstraintsIT extends RealClusterTest {
     }
     assertEquals(Map.of("node-0", 2, "node-1", 2, "node-2", 2), countByNode(bound("svc-")));
     assertEquals(1, countByNode(bound("packed-")).size(), "without a Service they pack: " + bound("packed-"));
-  }
-
-  @Test
-  void a_pod_with_a_persistent_volume_claim_is_refused_with_a_message_naming_the_feature() {
-    createReady(zonedNode("node-0", "a"));
-    try (var controller = client.newPodController(defaultPolicy(), recorder)) {
-      controller.start();
-      create(
-          admin,
-          new PodBuilder(pod(namespace, "db", SCHEDULER, "100m", "64Mi"))
-              .editSpec()
-              .addNewVolume()
-              .withName("data")
-              .withNewPersistentVolumeClaim()
-              .withClaimName("db-data")
-              .endPersistentVolumeClaim()
-              .endVolume()
-              .endSpec()
-              .build());
-      eventually(REPORTED, "PodScheduled=False", () -> podScheduled("db").isPresent());
-    }
-    var message = podScheduled("db").orElseThrow().getMessage();
-    assertTrue(message.contains("db-data") && message.contains("PersistentVolumeClaim"), message);
-    assertEquals("", nodeOf("db"));
   }
 
   @Test

@@ -1,6 +1,10 @@
 package io.kubesched.e2e;
 
+import static io.kubesched.facade.FakeClusterFixture.create;
+
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,6 +62,16 @@ abstract class RealClusterTest {
     client.close();
     // Without a kubelet, a bound pod is only removed by a deletion without grace period.
     admin.pods().inNamespace(namespace).withGracePeriod(0).delete();
+  }
+
+  /**
+   * Creates the node and takes off the {@code node.kubernetes.io/not-ready} taint the API server's
+   * TaintNodesByCondition admission puts on every new node (no node lifecycle controller runs here to do it),
+   * so that {@link DefaultPolicy}'s TaintToleration lets pods in, as on a cluster whose nodes are Ready.
+   */
+  void createReady(Node node) {
+    create(admin, node);
+    admin.nodes().withName(node.getMetadata().getName()).edit(n -> new NodeBuilder(n).editSpec().withTaints().endSpec().build());
   }
 
   String nodeOf(String pod) {
