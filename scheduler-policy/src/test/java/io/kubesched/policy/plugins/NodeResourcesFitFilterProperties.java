@@ -61,7 +61,8 @@ class NodeResourcesFitFilterProperties {
     Statistics.label("reasons")
         .coverage(
             c -> {
-              c.check(0).percentage(p -> p > 10);
+              // About 10-15% of draws fit: a bound at 10 failed runs at 9.9%; 5 still proves the case is reached.
+              c.check(0).percentage(p -> p > 5);
               c.check(1).percentage(p -> p > 10);
               c.check(2).count(n -> n > 0);
             });
