@@ -240,7 +240,9 @@ public final class SchedulingLoop implements AutoCloseable {
   /**
    * Stops scheduling, gives up leadership, waits for the bindings in flight (up to {@link
    * ControllerSettings#shutdownTimeout()}), delivers the listener calls they made, then stops the informers
-   * and every thread this loop started. Idempotent; callable from any thread, including a listener.
+   * and every thread this loop started. Pods waiting for their volumes to be bound are left pending (their
+   * volume writes stay, as kube-scheduler leaves them), for the next scheduler. Idempotent; callable from any
+   * thread, including a listener.
    */
   @Override
   public void close() {
