@@ -23,7 +23,8 @@ class UnsupportedFeaturesTest {
             "a PersistentVolumeClaim names the claim and volume binding",
             pod.persistentVolumeClaims(List.of("data")).build(),
             Optional.of(
-                "pod default/db-0 uses PersistentVolumeClaim \"data\": the scheduling policy has no volume binding rule (it does not read PersistentVolumeClaims)")),
+                "pod default/db-0 uses PersistentVolumeClaim \"data\": the scheduling policy has no volume binding"
+                    + " rule (it does not read PersistentVolumeClaims)")),
         Arguments.of(
             "several claims are all named",
             PodInfo.builder("default", "db-0").persistentVolumeClaims(List.of("data", "db-0-scratch")).build(),

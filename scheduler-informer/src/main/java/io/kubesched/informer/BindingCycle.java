@@ -34,19 +34,21 @@ import org.slf4j.LoggerFactory;
  * forgets the assumption and requeues the pod after backoff, remembering the node in the pod's progress in
  * case the write had landed after all (the {@link EventHandlers} see it then).
  *
- * <p>A pod with volume bindings first goes through kube's VolumeBinding PreBind: its volumes' {@code claimRef}s
- * and its claims' selected nodes are written ({@link VolumePort}), then the pod waits, up to {@code
+ * <p>A pod with volume bindings first goes through kube's VolumeBinding PreBind: its volumes' {@code
+ * claimRef}s and its claims' selected nodes are written ({@link VolumePort}), then the pod waits, up to {@code
  * volumeBindingTimeout}, until the PersistentVolume controller and the provisioners have bound its claims
- * ({@link VolumeBindingCheck}); only then is the pod bound. The wait holds neither a binding slot nor a
- * thread: kube-scheduler's PreBind blocks a goroutine for up to ten minutes, which costs Go little, but a
- * thread of the bounded pool blocked per pod waiting for a provisioner would stop every other pod's binding
- * once {@code parallelBindings} pods wait. So the writes take a slot for as long as they last, the pod is
- * then parked among the waiting ones, and {@link #checkVolumeWaits} (called every second by the loop's
- * housekeeping, as kube polls every second, and whenever a claim or volume changes) checks each waiting pod
- * against what the informers show; a pod found done is handed back to the binding pool, one that failed or
- * timed out is undone: its reservation released, its assumption forgotten, the pod requeued after backoff and
- * reported as kube reports a PreBind failure ({@code running PreBind plugin "VolumeBinding": ...}). A pod
- * deleted or bound elsewhere while it waits is dropped at the next check.
+ * ({@link VolumeBindingCheck}); only then is the pod bound.
+ *
+ * <p>The wait holds neither a binding slot nor a thread. kube-scheduler's PreBind blocks a goroutine for up
+ * to ten minutes, which costs Go little; a thread of the bounded pool blocked per pod waiting for a
+ * provisioner would stop every other pod's binding once {@code parallelBindings} pods wait. So the writes take
+ * a slot for as long as they last, the pod is then parked among the waiting ones, and {@link
+ * #checkVolumeWaits} checks each waiting pod against what the informers show. It is called every second by
+ * the loop's housekeeping thread, as kube polls every second; the storage informers' handlers may call it too,
+ * on each claim and volume event, for a quicker answer. A pod found done is handed back to the binding pool;
+ * one that failed or timed out is undone (its reservation released, its assumption forgotten), requeued after
+ * backoff and reported as kube reports a PreBind failure ({@code running PreBind plugin "VolumeBinding":
+ * ...}). A pod deleted or bound elsewhere while it waits is dropped at the next check.
  *
  * <p>{@link #submit} is called from the scheduling thread and blocks while every slot is taken; the
  * bindings run on the {@code binders} executor; {@link #checkVolumeWaits} may be called from any thread.
@@ -234,7 +236,8 @@ final class BindingCycle {
       }
       waiting.remove(uid, wait);
       if (result instanceof VolumeBindingCheck.Result.Failed failed) {
-        preBindFailed(wait.item(), wait.pod(), wait.nodeName(), wait.startedNanos(), "binding volumes: " + failed.message());
+        var detail = "binding volumes: " + failed.message();
+        preBindFailed(wait.item(), wait.pod(), wait.nodeName(), wait.startedNanos(), detail);
         return;
       }
     }

@@ -28,11 +28,12 @@ import org.slf4j.LoggerFactory;
  * The scheduling cycle, as kube-scheduler's {@code schedulingCycle}: takes the next pod off the queue, refuses
  * it if it uses a feature the library does not support ({@link UnsupportedFeatures}), else asks the
  * profile's {@link FinderFunc} over the cache's nodes, assumes the chosen node in the cache (so the next
- * decision counts it), reserves the volumes the decision binds in the {@link StorageCache} (kube's VolumeBinding
- * Reserve, so the next decision never gives them to another claim) and hands the pod to the {@link
- * BindingCycle}, going on with the next pod while bindings are in flight. A reservation refused (a volume taken
- * meanwhile) forgets the assumption and requeues the pod after backoff, as kube's Reserve failure does. It reads the pod only from its queued item and the {@link EventHandlers}' kept
- * object, never from an informer's store.
+ * decision counts it), reserves the volumes the decision binds in the {@link StorageCache} (kube's
+ * VolumeBinding Reserve, so the next decision never gives them to another claim) and hands the pod to the
+ * {@link BindingCycle}, going on with the next pod while bindings are in flight. A reservation refused (a
+ * volume taken meanwhile) forgets the assumption and requeues the pod after backoff, as kube's Reserve
+ * failure does. It reads the pod only from its queued item and the {@link EventHandlers}' kept object, never
+ * from an informer's store.
  *
  * <p>{@link #run} is the body of the one scheduling thread; it takes pods only while {@link Leadership}
  * says this replica leads, and ends when the queue is closed.
@@ -181,7 +182,8 @@ final class SchedulingCycle implements Runnable {
       var refused = storage.reserve(item.uid(), nodeName, volumeBindings);
       if (refused.isPresent()) {
         cache.forget(item.uid());
-        fail(item, pod, startedNanos, new SchedulerException("running Reserve plugin \"VolumeBinding\": " + refused.get()));
+        var error = new SchedulerException("running Reserve plugin \"VolumeBinding\": " + refused.get());
+        fail(item, pod, startedNanos, error);
         return;
       }
     }
