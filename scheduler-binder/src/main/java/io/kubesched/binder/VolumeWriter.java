@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The API writes of kube-scheduler's volume binding PreBind ({@code bindAPIUpdate} in the VolumeBinding
- * plugin's binder.go): a volume chosen for a claim gets the claim in its {@code spec.claimRef}, and a claim
+ * plugin's binder.go): a volume chosen for a claim gets the claim in its {@code spec.claimRef} (and, unless it
+ * was pre-bound to the claim by name, the annotation {@code pv.kubernetes.io/bound-by-controller: yes}, as
+ * kube's {@code GetBindVolumeToClaim} sets it), and a claim
  * whose volume is to be provisioned gets the chosen node in its {@code volume.kubernetes.io/selected-node}
  * annotation. The PersistentVolume controller and the provisioner do the rest; the caller waits for them.
  *
@@ -31,6 +33,12 @@ public final class VolumeWriter {
   /** The annotation a scheduler sets on a claim to have its volume provisioned where the pod goes. */
   public static final String SELECTED_NODE = "volume.kubernetes.io/selected-node";
 
+  /**
+   * The annotation that tells the PersistentVolume controller it bound the volume (a scheduler binding counts
+   * as the controller's), so that it may unbind it again; a volume pre-bound by its creator does not get it.
+   */
+  static final String BOUND_BY_CONTROLLER = "pv.kubernetes.io/bound-by-controller";
+
   private static final Logger LOG = LoggerFactory.getLogger(VolumeWriter.class);
 
   private final KubernetesClient client;
@@ -47,10 +55,12 @@ public final class VolumeWriter {
 
   /**
    * Binds volume {@code volumeName} to a claim: sets its {@code spec.claimRef} to the claim (kind {@code
-   * PersistentVolumeClaim}, apiVersion {@code v1}, namespace, name, uid).
+   * PersistentVolumeClaim}, apiVersion {@code v1}, namespace, name, uid). A volume pre-bound to the claim by
+   * name (a claimRef without uid) gets the uid.
    *
    * @return {@link VolumeOutcome.Written} if the volume refers to the claim now; {@link VolumeOutcome.Failed}
-   *     if it is gone, already refers to another claim, or changed while it was written
+   *     if it is gone, already refers to another claim (or to an earlier claim of that name), or changed while
+   *     it was written
    * @throws InterruptedException if the thread is interrupted while it waits for a token
    */
   public VolumeOutcome bindVolume(String volumeName, String claimNamespace, String claimName, String claimUid)
@@ -65,13 +75,24 @@ public final class VolumeWriter {
         return new VolumeOutcome.Written();
       }
       var ref = current.getSpec() == null ? null : current.getSpec().getClaimRef();
-      if (ref != null && ref.getName() != null && !ref.getName().isEmpty()) {
+      // Pre-bound by name (no uid): the claim's already; it gets the uid, not the bound-by-controller mark.
+      boolean preBound =
+          ref != null
+              && claimNamespace.equals(ref.getNamespace())
+              && claimName.equals(ref.getName())
+              && (ref.getUid() == null || ref.getUid().isEmpty());
+      if (ref != null && ref.getName() != null && !ref.getName().isEmpty() && !preBound) {
         return new VolumeOutcome.Failed(
             "persistentvolume \"" + volumeName + "\" is already bound to claim " + ref.getNamespace() + "/"
                 + ref.getName());
       }
+      var builder = new PersistentVolumeBuilder(current);
+      var annotations = current.getMetadata().getAnnotations();
+      if (!preBound && (annotations == null || !annotations.containsKey(BOUND_BY_CONTROLLER))) {
+        builder.editMetadata().addToAnnotations(BOUND_BY_CONTROLLER, "yes").endMetadata();
+      }
       PersistentVolume updated =
-          new PersistentVolumeBuilder(current)
+          builder
               .editOrNewSpec()
               .withClaimRef(
                   new ObjectReferenceBuilder()

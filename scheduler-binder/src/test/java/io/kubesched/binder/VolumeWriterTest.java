@@ -96,8 +96,33 @@ class VolumeWriterTest {
           new ObjectReferenceBuilder().withKind("PersistentVolumeClaim").withApiVersion("v1").withNamespace(NS)
               .withName(CLAIM).withUid(CLAIM_UID).build(),
           ref);
-      assertEquals("local", client.persistentVolumes().withName(PV).get().getSpec().getStorageClassName());
+      var stored = client.persistentVolumes().withName(PV).get();
+      assertEquals("local", stored.getSpec().getStorageClassName());
+      assertEquals("yes", stored.getMetadata().getAnnotations().get(VolumeWriter.BOUND_BY_CONTROLLER));
       assertEquals(1, tokens.get(), "one write, one token");
+    }
+
+    @Test
+    @DisplayName("a volume pre-bound to the claim by name gets its uid and no bound-by-controller mark")
+    void preBoundVolumeGetsTheUid() throws Exception {
+      var writer = writer();
+      client.persistentVolumes().resource(volume(NS, CLAIM, "")).create();
+
+      assertEquals(new VolumeOutcome.Written(), writer.bindVolume(PV, NS, CLAIM, CLAIM_UID));
+
+      var stored = client.persistentVolumes().withName(PV).get();
+      assertEquals(CLAIM_UID, stored.getSpec().getClaimRef().getUid());
+      var annotations = stored.getMetadata().getAnnotations();
+      assertNull(annotations == null ? null : annotations.get(VolumeWriter.BOUND_BY_CONTROLLER));
+    }
+
+    @Test
+    @DisplayName("a volume bound to an earlier claim of the same name fails")
+    void volumeOfAnEarlierClaimOfTheNameFails() throws Exception {
+      var writer = writer();
+      client.persistentVolumes().resource(volume(NS, CLAIM, "old-uid")).create();
+
+      assertInstanceOf(VolumeOutcome.Failed.class, writer.bindVolume(PV, NS, CLAIM, CLAIM_UID));
     }
 
     @Test
