@@ -39,8 +39,6 @@ public final class StorageCache {
   private final Map<String, CsiStorageCapacity> capacities = new HashMap<>();
   /** Each pod's reservation, by pod uid. */
   private final Map<String, Reservation> reservations = new HashMap<>();
-  /** The pod uid each reserved volume is held for, by volume name. */
-  private final Map<String, String> reservedVolumes = new HashMap<>();
   private @Nullable Storage view = Storage.empty();
 
   private record Reservation(String nodeName, List<VolumeBinding> bindings) {}
@@ -195,6 +193,8 @@ public final class StorageCache {
    */
   public synchronized Optional<String> reserve(String podUid, String nodeName, List<VolumeBinding> bindings) {
     release(podUid);
+    // The claim each volume is taken for by this call, so that one call cannot give a volume to two claims.
+    var taking = new HashMap<String, String>();
     for (var binding : bindings) {
       var claimKey = binding.claimNamespace() + "/" + binding.claimName();
       var claim = claims.get(claimKey);
@@ -206,9 +206,11 @@ public final class StorageCache {
         if (volume == null) {
           return Optional.of("persistentvolume \"" + bound.volumeName() + "\" not found");
         }
-        var holder = reservedVolumes.get(bound.volumeName());
         var ref = volume.claimRef();
-        if ((ref != null && !ref.refersTo(claim)) || (holder != null && !reservedFor(holder, bound))) {
+        var taker = taking.putIfAbsent(bound.volumeName(), claimOf(bound));
+        if ((ref != null && !ref.refersTo(claim))
+            || (taker != null && !taker.equals(claimOf(bound)))
+            || reservedToAnotherClaim(bound)) {
           return Optional.of(
               "persistentvolume \"" + bound.volumeName() + "\" is already bound or reserved to another claim");
         }
@@ -216,39 +218,37 @@ public final class StorageCache {
     }
     if (!bindings.isEmpty()) {
       reservations.put(podUid, new Reservation(nodeName, List.copyOf(bindings)));
-      for (var binding : bindings) {
-        if (binding instanceof VolumeBinding.Static bound) {
-          reservedVolumes.put(bound.volumeName(), podUid);
-        }
-      }
       view = null;
     }
     return Optional.empty();
   }
 
-  /** Whether the pod {@code holder} reserved the same volume for the same claim (two pods sharing a claim). */
-  private boolean reservedFor(String holder, VolumeBinding.Static binding) {
-    var reservation = reservations.get(holder);
-    return reservation != null
-        && reservation.bindings.stream()
-            .anyMatch(b -> b instanceof VolumeBinding.Static s
-                && s.volumeName().equals(binding.volumeName())
-                && s.claimNamespace().equals(binding.claimNamespace())
-                && s.claimName().equals(binding.claimName()));
+  /**
+   * Whether another pod holds {@code binding}'s volume reserved for another claim. Pods sharing a claim may
+   * each hold its volume reserved: the volume stays reserved until the last of them releases it.
+   */
+  private boolean reservedToAnotherClaim(VolumeBinding.Static binding) {
+    for (var reservation : reservations.values()) {
+      for (var held : reservation.bindings) {
+        if (held instanceof VolumeBinding.Static s
+            && s.volumeName().equals(binding.volumeName())
+            && !claimOf(s).equals(claimOf(binding))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static String claimOf(VolumeBinding.Static binding) {
+    return binding.claimNamespace() + "/" + binding.claimName() + "/" + binding.claimUid();
   }
 
   /** Drops the reservation of pod {@code podUid}, if it holds one: its pod was bound, failed or is gone. */
   public synchronized void release(String podUid) {
-    var reservation = reservations.remove(podUid);
-    if (reservation == null) {
-      return;
+    if (reservations.remove(podUid) != null) {
+      view = null;
     }
-    for (var binding : reservation.bindings) {
-      if (binding instanceof VolumeBinding.Static bound) {
-        reservedVolumes.remove(bound.volumeName(), podUid);
-      }
-    }
-    view = null;
   }
 
   /** @return the bindings pod {@code podUid} holds reserved, empty if none */

@@ -1,9 +1,11 @@
 package io.kubesched.engine;
 
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.PodInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The features a pod can ask for that the library cannot honour yet, so that such a pod is refused with a
@@ -11,8 +13,10 @@ import java.util.Optional;
  * could land in a zone its volume cannot reach, and a pod whose device was never allocated would not start.
  *
  * <ul>
- *   <li>PersistentVolumeClaims, whether named by a volume or created for a generic ephemeral volume: volume
- *       binding (kube's VolumeBinding, VolumeZone and the attach limits) is not implemented.
+ *   <li>PersistentVolumeClaims, whether named by a volume or created for a generic ephemeral volume, when the
+ *       policy does not read {@link ClusterData#PERSISTENT_VOLUME_CLAIMS}: it has no volume binding rule (kube's
+ *       VolumeBinding), so it would place the pod as if it had no claims. A policy that reads them binds the
+ *       pod's volumes through the {@code VolumeBinding}s of its decision.
  *   <li>ResourceClaims: dynamic resource allocation (kube's DynamicResources) is not implemented.
  * </ul>
  *
@@ -24,16 +28,18 @@ public final class UnsupportedFeatures {
   private UnsupportedFeatures() {}
 
   /**
-   * @return why {@code pod} cannot be scheduled by this library, one sentence per unsupported feature it
-   *     uses, naming its claims: for example {@code pod default/db-0 uses PersistentVolumeClaim "data":
-   *     volume binding is not supported by kubesched yet}; empty if it uses none
+   * @param reads what the policy of the pod's profile reads ({@code FinderFunc.reads()})
+   * @return why {@code pod} cannot be scheduled by this library with that policy, one sentence per unsupported
+   *     feature it uses, naming its claims: for example {@code pod default/db-0 uses PersistentVolumeClaim
+   *     "data": the scheduling policy has no volume binding rule (it does not read PersistentVolumeClaims)};
+   *     empty if it uses none
    */
-  public static Optional<String> refusal(PodInfo pod) {
+  public static Optional<String> refusal(PodInfo pod, Set<ClusterData> reads) {
     var reasons = new ArrayList<String>(2);
-    if (!pod.persistentVolumeClaims().isEmpty()) {
+    if (!pod.persistentVolumeClaims().isEmpty() && !reads.contains(ClusterData.PERSISTENT_VOLUME_CLAIMS)) {
       reasons.add(
           uses(pod, "PersistentVolumeClaim", pod.persistentVolumeClaims())
-              + ": volume binding is not supported by kubesched yet");
+              + ": the scheduling policy has no volume binding rule (it does not read PersistentVolumeClaims)");
     }
     if (!pod.resourceClaims().isEmpty()) {
       reasons.add(

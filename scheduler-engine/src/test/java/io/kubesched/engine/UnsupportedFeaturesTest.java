@@ -2,9 +2,12 @@ package io.kubesched.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.PodInfo;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -20,13 +23,14 @@ class UnsupportedFeaturesTest {
             "a PersistentVolumeClaim names the claim and volume binding",
             pod.persistentVolumeClaims(List.of("data")).build(),
             Optional.of(
-                "pod default/db-0 uses PersistentVolumeClaim \"data\": volume binding is not supported by kubesched yet")),
+                "pod default/db-0 uses PersistentVolumeClaim \"data\": the scheduling policy has no volume binding"
+                    + " rule (it does not read PersistentVolumeClaims)")),
         Arguments.of(
             "several claims are all named",
             PodInfo.builder("default", "db-0").persistentVolumeClaims(List.of("data", "db-0-scratch")).build(),
             Optional.of(
-                "pod default/db-0 uses PersistentVolumeClaims \"data\", \"db-0-scratch\": volume binding is not"
-                    + " supported by kubesched yet")),
+                "pod default/db-0 uses PersistentVolumeClaims \"data\", \"db-0-scratch\": the scheduling policy has"
+                    + " no volume binding rule (it does not read PersistentVolumeClaims)")),
         Arguments.of(
             "a ResourceClaim names the claim and dynamic resource allocation",
             PodInfo.builder("ml", "train").resourceClaims(List.of("gpu")).build(),
@@ -40,14 +44,38 @@ class UnsupportedFeaturesTest {
                 .resourceClaims(List.of("gpu", "nic"))
                 .build(),
             Optional.of(
-                "pod ml/train uses PersistentVolumeClaim \"data\": volume binding is not supported by kubesched yet;"
-                    + " pod ml/train uses ResourceClaims \"gpu\", \"nic\": dynamic resource allocation is not"
-                    + " supported by kubesched yet")));
+                "pod ml/train uses PersistentVolumeClaim \"data\": the scheduling policy has no volume binding rule"
+                    + " (it does not read PersistentVolumeClaims); pod ml/train uses ResourceClaims \"gpu\", \"nic\":"
+                    + " dynamic resource allocation is not supported by kubesched yet")));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("pods")
   void refusal(String name, PodInfo pod, Optional<String> message) {
-    assertEquals(message, UnsupportedFeatures.refusal(pod));
+    assertEquals(message, UnsupportedFeatures.refusal(pod, Set.of(ClusterData.NAMESPACES)));
+  }
+
+  static Stream<Arguments> podsForAVolumeBindingPolicy() {
+    return Stream.of(
+        Arguments.of(
+            "claims are bound by a policy that reads them",
+            PodInfo.builder("default", "db-0").persistentVolumeClaims(List.of("data")).build(),
+            Optional.empty()),
+        Arguments.of(
+            "a ResourceClaim is still refused, and only it",
+            PodInfo.builder("ml", "train")
+                .persistentVolumeClaims(List.of("data"))
+                .resourceClaims(List.of("gpu"))
+                .build(),
+            Optional.of(
+                "pod ml/train uses ResourceClaim \"gpu\": dynamic resource allocation is not supported by kubesched"
+                    + " yet")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("podsForAVolumeBindingPolicy")
+  void refusalWhenThePolicyReadsClaims(String name, PodInfo pod, Optional<String> message) {
+    var reads = EnumSet.of(ClusterData.PERSISTENT_VOLUME_CLAIMS, ClusterData.PERSISTENT_VOLUMES);
+    assertEquals(message, UnsupportedFeatures.refusal(pod, reads));
   }
 }

@@ -28,6 +28,13 @@ public final class Options {
   /** How long one binding request may take. */
   public static final Duration DEFAULT_BIND_TIMEOUT = Duration.ofSeconds(30);
 
+  /**
+   * How long a pod's volume bindings may take to be carried out (its claims bound by the PersistentVolume
+   * controller, its volumes provisioned) before the pod is tried again: kube-scheduler's VolumeBindingArgs
+   * {@code bindTimeoutSeconds}.
+   */
+  public static final Duration DEFAULT_VOLUME_BINDING_TIMEOUT = Duration.ofSeconds(600);
+
   /** How long a pod waits after its first failed attempt: kube-scheduler's {@code podInitialBackoffSeconds}. */
   public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(1);
 
@@ -312,6 +319,7 @@ public final class Options {
   private final Connection connection;
   private final String schedulerName;
   private final Duration bindTimeout;
+  private final Duration volumeBindingTimeout;
   private final Duration initialBackoff;
   private final Duration maxBackoff;
   private final Duration syncTimeout;
@@ -329,6 +337,7 @@ public final class Options {
     this.connection = b.connection;
     this.schedulerName = b.schedulerName;
     this.bindTimeout = b.bindTimeout;
+    this.volumeBindingTimeout = b.volumeBindingTimeout;
     this.initialBackoff = b.initialBackoff;
     this.maxBackoff = b.maxBackoff;
     this.syncTimeout = b.syncTimeout;
@@ -345,6 +354,7 @@ public final class Options {
             schedulerName,
             connection instanceof Connection.Fake ? BindMode.SET_NODE_NAME : BindMode.SUBRESOURCE,
             bindTimeout,
+            volumeBindingTimeout,
             initialBackoff,
             maxBackoff,
             syncTimeout,
@@ -375,6 +385,14 @@ public final class Options {
   /** @return how long one binding request may take */
   public Duration bindTimeout() {
     return bindTimeout;
+  }
+
+  /**
+   * @return how long a pod's volume bindings may take to be carried out before the pod is unreserved and
+   *     tried again
+   */
+  public Duration volumeBindingTimeout() {
+    return volumeBindingTimeout;
   }
 
   /** @return how long a pod waits after its first failed attempt */
@@ -472,6 +490,8 @@ public final class Options {
         + schedulerName
         + ", bindTimeout="
         + bindTimeout
+        + ", volumeBindingTimeout="
+        + volumeBindingTimeout
         + ", initialBackoff="
         + initialBackoff
         + ", maxBackoff="
@@ -503,6 +523,7 @@ public final class Options {
     private Connection connection = new Connection.Kubeconfig(Optional.empty());
     private String schedulerName = DEFAULT_SCHEDULER_NAME;
     private Duration bindTimeout = DEFAULT_BIND_TIMEOUT;
+    private Duration volumeBindingTimeout = DEFAULT_VOLUME_BINDING_TIMEOUT;
     private Duration initialBackoff = DEFAULT_INITIAL_BACKOFF;
     private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
     private Duration syncTimeout = DEFAULT_SYNC_TIMEOUT;
@@ -550,6 +571,18 @@ public final class Options {
     /** Give one binding request at most {@code timeout} (30 s); positive. */
     public Builder bindTimeout(Duration timeout) {
       this.bindTimeout = Objects.requireNonNull(timeout, "bindTimeout");
+      return this;
+    }
+
+    /**
+     * Wait at most {@code timeout} (600 s, kube-scheduler's VolumeBindingArgs {@code bindTimeoutSeconds}) for a
+     * pod's volume bindings to be carried out: its static volumes bound to its claims by the PersistentVolume
+     * controller, its delayed-binding claims provisioned for the chosen node. Then the pod's volume
+     * reservations are released and it is tried again after backoff. Waiting pods hold no binding slot.
+     * Positive.
+     */
+    public Builder volumeBindingTimeout(Duration timeout) {
+      this.volumeBindingTimeout = Objects.requireNonNull(timeout, "volumeBindingTimeout");
       return this;
     }
 
@@ -647,6 +680,7 @@ public final class Options {
     public Options build() {
       requireSchedulerName(schedulerName);
       requirePositive("bindTimeout", bindTimeout);
+      requirePositive("volumeBindingTimeout", volumeBindingTimeout);
       requirePositive("initialBackoff", initialBackoff);
       requirePositive("maxBackoff", maxBackoff);
       if (maxBackoff.compareTo(initialBackoff) < 0) {

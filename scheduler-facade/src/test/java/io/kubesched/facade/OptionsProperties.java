@@ -30,6 +30,7 @@ class OptionsProperties {
   /** One try's settings. */
   record Settings(
       Duration bindTimeout,
+      Duration volumeBindingTimeout,
       Duration initialBackoff,
       Duration maxBackoff,
       Duration syncTimeout,
@@ -45,6 +46,9 @@ class OptionsProperties {
       var broken = new ArrayList<String>();
       if (!positive(bindTimeout)) {
         broken.add("bindTimeout");
+      }
+      if (!positive(volumeBindingTimeout)) {
+        broken.add("volumeBindingTimeout");
       }
       if (!positive(initialBackoff)) {
         broken.add("initialBackoff");
@@ -82,6 +86,7 @@ class OptionsProperties {
     Options.Builder apply(Options.Builder builder) {
       return builder
           .bindTimeout(bindTimeout)
+          .volumeBindingTimeout(volumeBindingTimeout)
           .backoff(initialBackoff, maxBackoff)
           .syncTimeout(syncTimeout)
           .unschedulableTimeout(unschedulableTimeout)
@@ -119,7 +124,7 @@ class OptionsProperties {
         Arbitraries.frequencyOf(
             Tuple.of(12, Arbitraries.longs().between(0, 100_000).map(Duration::ofMillis)),
             Tuple.of(1, Arbitraries.of(Duration.ofNanos(-1), Duration.ofMinutes(-1))));
-    return Builders.withBuilder(() -> new Object[10])
+    return Builders.withBuilder(() -> new Object[11])
         .use(duration()).in((a, d) -> set(a, 0, d))
         .use(duration()).in((a, d) -> set(a, 1, d))
         .use(duration()).in((a, d) -> set(a, 2, d))
@@ -130,10 +135,12 @@ class OptionsProperties {
         .use(count()).in((a, c) -> set(a, 7, c))
         .use(count()).in((a, c) -> set(a, 8, c))
         .use(duration()).in((a, d) -> set(a, 9, d))
+        .use(duration()).in((a, d) -> set(a, 10, d))
         .build(
             a ->
                 new Settings(
                     (Duration) a[0],
+                    (Duration) a[10],
                     (Duration) a[1],
                     (Duration) a[2],
                     (Duration) a[3],
@@ -158,6 +165,7 @@ class OptionsProperties {
     if (broken.isEmpty()) {
       var options = builder.build();
       assertEquals(settings.bindTimeout(), options.bindTimeout());
+      assertEquals(settings.volumeBindingTimeout(), options.volumeBindingTimeout());
       assertEquals(settings.initialBackoff(), options.initialBackoff());
       assertEquals(settings.maxBackoff(), options.maxBackoff());
       assertEquals(settings.syncTimeout(), options.syncTimeout());
@@ -181,6 +189,7 @@ class OptionsProperties {
                   List.of(
                       "none",
                       "bindTimeout",
+                      "volumeBindingTimeout",
                       "initialBackoff",
                       "maxBackoff",
                       "maxBackoff shorter",

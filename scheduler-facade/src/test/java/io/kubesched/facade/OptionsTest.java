@@ -35,6 +35,7 @@ class OptionsTest {
     assertEquals(new Connection.Kubeconfig(Optional.empty()), options.connection());
     assertEquals("kubesched", options.schedulerName());
     assertEquals(Duration.ofSeconds(30), options.bindTimeout());
+    assertEquals(Duration.ofSeconds(600), options.volumeBindingTimeout());
     assertEquals(Duration.ofSeconds(1), options.initialBackoff());
     assertEquals(Duration.ofSeconds(10), options.maxBackoff());
     assertEquals(Duration.ofSeconds(60), options.syncTimeout());
@@ -54,6 +55,7 @@ class OptionsTest {
 
     assertEquals(Options.DEFAULT_SCHEDULER_NAME, options.schedulerName());
     assertEquals(Options.DEFAULT_BIND_TIMEOUT, options.bindTimeout());
+    assertEquals(Options.DEFAULT_VOLUME_BINDING_TIMEOUT, options.volumeBindingTimeout());
     assertEquals(Options.DEFAULT_INITIAL_BACKOFF, options.initialBackoff());
     assertEquals(Options.DEFAULT_MAX_BACKOFF, options.maxBackoff());
     assertEquals(Options.DEFAULT_SYNC_TIMEOUT, options.syncTimeout());
@@ -74,6 +76,7 @@ class OptionsTest {
             .inCluster()
             .schedulerName("my-scheduler")
             .bindTimeout(Duration.ofSeconds(3))
+            .volumeBindingTimeout(Duration.ofSeconds(11))
             .backoff(Duration.ofMillis(200), Duration.ofSeconds(4))
             .syncTimeout(Duration.ofSeconds(5))
             .unschedulableTimeout(Duration.ofMinutes(6))
@@ -88,6 +91,7 @@ class OptionsTest {
     assertEquals(new Connection.InCluster(), options.connection());
     assertEquals("my-scheduler", options.schedulerName());
     assertEquals(Duration.ofSeconds(3), options.bindTimeout());
+    assertEquals(Duration.ofSeconds(11), options.volumeBindingTimeout());
     assertEquals(Duration.ofMillis(200), options.initialBackoff());
     assertEquals(Duration.ofSeconds(4), options.maxBackoff());
     assertEquals(Duration.ofSeconds(5), options.syncTimeout());
@@ -104,6 +108,7 @@ class OptionsTest {
     assertEquals("my-scheduler", settings.schedulerName());
     assertEquals(BindMode.SUBRESOURCE, settings.bindMode());
     assertEquals(Duration.ofSeconds(3), settings.bindTimeout());
+    assertEquals(Duration.ofSeconds(11), settings.volumeBindingTimeout());
     assertEquals(Duration.ofMillis(200), settings.initialBackoff());
     assertEquals(Duration.ofSeconds(4), settings.maxBackoff());
     assertEquals(Duration.ofSeconds(5), settings.syncTimeout());
@@ -212,6 +217,7 @@ class OptionsTest {
             "connection=Fake[]",
             "schedulerName=my-scheduler",
             "bindTimeout=PT30S",
+            "volumeBindingTimeout=PT10M",
             "initialBackoff=PT1S",
             "maxBackoff=PT10S",
             "syncTimeout=PT1M",
@@ -234,6 +240,9 @@ class OptionsTest {
             Map.entry("schedulerName must not be blank, was ' '", b -> b.schedulerName(" ")),
             Map.entry("schedulerName must not be 'default-scheduler'", b -> b.schedulerName("default-scheduler")),
             Map.entry("bindTimeout must be positive, was PT0S", b -> b.bindTimeout(Duration.ZERO)),
+            Map.entry(
+                "volumeBindingTimeout must be positive, was PT-1S",
+                b -> b.volumeBindingTimeout(Duration.ofSeconds(-1))),
             Map.entry(
                 "initialBackoff must be positive, was PT-1S",
                 b -> b.backoff(Duration.ofSeconds(-1), Duration.ofSeconds(1))),

@@ -138,7 +138,7 @@ class PlacementConstraintsOnFakeClusterTest {
   // --- What the library refuses ---
 
   @Test
-  void a_pod_with_a_persistent_volume_claim_is_refused_clearly_reported_and_parked() {
+  void a_pod_with_a_persistent_volume_claim_is_refused_by_a_policy_without_volume_binding_and_parked() {
     create(kube, node("node-0", "4", "8Gi", "110"));
     try (var controller = client.newPodController(recordingFirstFit(), recorder)) {
       controller.start();
@@ -154,7 +154,9 @@ class PlacementConstraintsOnFakeClusterTest {
               .endVolume()
               .endSpec()
               .build());
-      var message = "pod default/db-0 uses PersistentVolumeClaim \"data\": volume binding is not supported by kubesched yet";
+      var message =
+          "pod default/db-0 uses PersistentVolumeClaim \"data\": the scheduling policy has no volume binding rule"
+              + " (it does not read PersistentVolumeClaims)";
       eventually(WAIT, "the pod is reported unschedulable", () -> recorder.unschedulable.containsKey("db-0"));
       assertEquals(message, recorder.unschedulable.get("db-0"));
       eventually(WAIT, "the pod's PodScheduled condition says why", () -> message.equals(podScheduledMessage("db-0")));

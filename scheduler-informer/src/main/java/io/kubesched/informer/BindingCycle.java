@@ -1,20 +1,29 @@
 package io.kubesched.informer;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulerMetrics.Result;
+import io.kubesched.api.VolumeBinding;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.TokenBucket;
+import io.kubesched.binder.VolumeOutcome;
 import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
+import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,39 +34,81 @@ import org.slf4j.LoggerFactory;
  * forgets the assumption and requeues the pod after backoff, remembering the node in the pod's progress in
  * case the write had landed after all (the {@link EventHandlers} see it then).
  *
+ * <p>A pod with volume bindings first goes through kube's VolumeBinding PreBind: its volumes' {@code
+ * claimRef}s and its claims' selected nodes are written ({@link VolumePort}), then the pod waits, up to {@code
+ * volumeBindingTimeout}, until the PersistentVolume controller and the provisioners have bound its claims
+ * ({@link VolumeBindingCheck}); only then is the pod bound.
+ *
+ * <p>The wait holds neither a binding slot nor a thread. kube-scheduler's PreBind blocks a goroutine for up
+ * to ten minutes, which costs Go little; a thread of the bounded pool blocked per pod waiting for a
+ * provisioner would stop every other pod's binding once {@code parallelBindings} pods wait. So the writes take
+ * a slot for as long as they last, the pod is then parked among the waiting ones, and {@link
+ * #checkVolumeWaits} checks each waiting pod against what the informers show. It is called every second by
+ * the loop's housekeeping thread, as kube polls every second; the storage informers' handlers may call it too,
+ * on each claim and volume event, for a quicker answer. A pod found done is handed back to the binding pool;
+ * one that failed or timed out is undone (its reservation released, its assumption forgotten), requeued after
+ * backoff and reported as kube reports a PreBind failure ({@code running PreBind plugin "VolumeBinding":
+ * ...}). A pod deleted or bound elsewhere while it waits is dropped at the next check.
+ *
  * <p>{@link #submit} is called from the scheduling thread and blocks while every slot is taken; the
- * bindings run on the {@code binders} executor.
+ * bindings run on the {@code binders} executor; {@link #checkVolumeWaits} may be called from any thread.
  */
 final class BindingCycle {
 
   private static final Logger LOG = LoggerFactory.getLogger(BindingCycle.class);
 
+  /** The plugin kube-scheduler names in a PreBind failure. */
+  static final String PRE_BIND_FAILED = "running PreBind plugin \"VolumeBinding\": ";
+
   private final BindPort port;
+  private final VolumePort volumes;
   private final TokenBucket writes;
   private final Executor binders;
   private final Semaphore slots;
+  private final Duration volumeBindingTimeout;
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
+  private final StorageCache storage;
+  private final Function<String, @Nullable Pod> pendingPod;
   private final Reporting reporting;
   private final SchedulerMetrics metrics;
   private final Ticker ticker;
+  /** The pods whose volume bindings are written and awaited, by uid. */
+  private final Map<String, VolumeWait> waiting = new ConcurrentHashMap<>();
 
+  /** One pod waiting for its volumes; checked by one thread at a time. */
+  private record VolumeWait(
+      QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos, long deadlineNanos,
+      VolumeBindingCheck check) {}
+
+  /**
+   * @param pendingPod the pod of a uid while it is pending and ours ({@link EventHandlers#pendingPod}); null
+   *     once it is deleted or bound
+   */
   BindingCycle(
       BindPort port,
+      VolumePort volumes,
       TokenBucket writes,
       Executor binders,
       int parallelBindings,
+      Duration volumeBindingTimeout,
       SchedulingQueue queue,
       SchedulerCache cache,
+      StorageCache storage,
+      Function<String, @Nullable Pod> pendingPod,
       Reporting reporting,
       SchedulerMetrics metrics,
       Ticker ticker) {
     this.port = port;
+    this.volumes = volumes;
     this.writes = writes;
     this.binders = binders;
     this.slots = new Semaphore(parallelBindings);
+    this.volumeBindingTimeout = volumeBindingTimeout;
     this.queue = queue;
     this.cache = cache;
+    this.storage = storage;
+    this.pendingPod = pendingPod;
     this.reporting = reporting;
     this.metrics = metrics;
     this.ticker = ticker;
@@ -66,21 +117,166 @@ final class BindingCycle {
   /**
    * Hands an assumed pod to a binding thread, waiting for a free slot first.
    *
+   * @param volumeBindings what to write before the pod is bound, already reserved in the {@link StorageCache};
+   *     empty for none
    * @param startedNanos when the pod was taken off the queue, for the attempt's duration
    * @throws InterruptedException if the scheduling thread is interrupted while it waits for a slot
    */
-  void submit(QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos)
+  void submit(
+      QueuedPod item, Pod pod, PodInfo info, String nodeName, List<VolumeBinding> volumeBindings, long startedNanos)
       throws InterruptedException {
     slots.acquire();
     try {
-      binders.execute(() -> bindAndRelease(item, pod, info, nodeName, startedNanos));
+      binders.execute(() -> {
+        try {
+          if (volumeBindings.isEmpty()) {
+            bindPod(item, pod, info, nodeName, startedNanos);
+          } else {
+            preBind(item, pod, info, nodeName, volumeBindings, startedNanos);
+          }
+        } finally {
+          slots.release();
+        }
+      });
     } catch (RejectedExecutionException closing) {
       slots.release();
-      cache.forget(item.uid());
+      undo(item.uid());
     }
   }
 
-  private void bindAndRelease(QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos) {
+  /** @return how many binding slots are free now (a pod waiting for its volumes holds none) */
+  int freeSlots() {
+    return slots.availablePermits();
+  }
+
+  /** @return how many pods wait for their volumes to be bound */
+  int volumeWaits() {
+    return waiting.size();
+  }
+
+  /**
+   * Checks every pod waiting for its volumes: binds those whose claims are bound, undoes and requeues those
+   * whose binding failed, timed out, or that are gone. Cheap (no API request); callable from any thread, at
+   * any time: on a timer, and on every claim and volume event.
+   */
+  void checkVolumeWaits() {
+    for (var wait : waiting.values()) {
+      try {
+        check(wait);
+      } catch (RuntimeException e) {
+        if (waiting.remove(wait.item().uid(), wait)) {
+          undo(wait.item().uid());
+          LOG.error("Unexpected failure checking the volumes of pod {}; it will be retried", wait.item().key(), e);
+          queue.requeueAfterError(wait.item());
+        }
+      }
+    }
+  }
+
+  /** Writes the volume bindings (kube's {@code bindAPIUpdate}), then parks the pod until they are carried out. */
+  private void preBind(
+      QueuedPod item, Pod pod, PodInfo info, String nodeName, List<VolumeBinding> bindings, long startedNanos) {
+    try {
+      for (var binding : bindings) {
+        var outcome =
+            binding instanceof VolumeBinding.Static bound
+                ? volumes.bindVolume(
+                    bound.volumeName(), bound.claimNamespace(), bound.claimName(), bound.claimUid())
+                : volumes.selectNode(
+                    binding.claimNamespace(), binding.claimName(),
+                    ((VolumeBinding.Provision) binding).claimUid(), nodeName);
+        if (outcome instanceof VolumeOutcome.Failed failed) {
+          preBindFailed(item, pod, nodeName, startedNanos, failed.detail());
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      undo(item.uid()); // shutting down: the pod stays pending for the next scheduler
+      Thread.currentThread().interrupt();
+      return;
+    } catch (RuntimeException e) {
+      undo(item.uid());
+      LOG.error("Unexpected failure binding the volumes of pod {}; it will be retried", item.key(), e);
+      queue.requeueAfterError(item);
+      return;
+    }
+    var wait =
+        new VolumeWait(
+            item, pod, info, nodeName, startedNanos, ticker.nanoTime() + volumeBindingTimeout.toNanos(),
+            new VolumeBindingCheck(nodeName, bindings));
+    waiting.put(item.uid(), wait);
+    LOG.debug("Waiting for the volumes of pod {} to be bound", item.key());
+    check(wait);
+  }
+
+  private void check(VolumeWait wait) {
+    synchronized (wait) {
+      if (waiting.get(wait.item().uid()) != wait) {
+        return; // finished by another thread
+      }
+      var uid = wait.item().uid();
+      if (pendingPod.apply(uid) == null) {
+        waiting.remove(uid, wait);
+        undo(uid);
+        queue.done(uid);
+        LOG.info("Stopped binding the volumes of pod {}: it was deleted or bound elsewhere", wait.item().key());
+        return;
+      }
+      var node = node(wait.nodeName());
+      VolumeBindingCheck.Result result =
+          node == null
+              ? new VolumeBindingCheck.Result.Failed(
+                  "failed to get node \"" + wait.nodeName() + "\": node \"" + wait.nodeName() + "\" not found")
+              : wait.check().check(storage, node.labels());
+      if (result instanceof VolumeBindingCheck.Result.Pending) {
+        if (ticker.nanoTime() - wait.deadlineNanos() < 0) {
+          return;
+        }
+        result = new VolumeBindingCheck.Result.Failed("context deadline exceeded");
+      }
+      waiting.remove(uid, wait);
+      if (result instanceof VolumeBindingCheck.Result.Failed failed) {
+        var detail = "binding volumes: " + failed.message();
+        preBindFailed(wait.item(), wait.pod(), wait.nodeName(), wait.startedNanos(), detail);
+        return;
+      }
+    }
+    LOG.debug("The volumes of pod {} are bound", wait.item().key());
+    try {
+      binders.execute(() -> bindPod(wait.item(), wait.pod(), wait.info(), wait.nodeName(), wait.startedNanos()));
+    } catch (RejectedExecutionException closing) {
+      undo(wait.item().uid());
+    }
+  }
+
+  private @Nullable NodeInfo node(String name) {
+    for (var node : cache.nodes()) {
+      if (node.name().equals(name)) {
+        return node;
+      }
+    }
+    return null;
+  }
+
+  /** kube's Unreserve after a failed PreBind, then the pod back to the queue after backoff. */
+  private void preBindFailed(QueuedPod item, Pod pod, String nodeName, long startedNanos, String detail) {
+    undo(item.uid());
+    var error = new SchedulerException(PRE_BIND_FAILED + detail);
+    LOG.warn("Binding the volumes of pod {} for node {} failed: {}; retrying after backoff", item.key(), nodeName,
+        error.getMessage());
+    queue.requeueAfterError(item);
+    metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
+    var current = pendingPod.apply(item.uid());
+    reporting.failed(item, current == null ? pod : current, error);
+  }
+
+  /** Unreserve: releases the pod's volume reservation and forgets its assumption. */
+  private void undo(String uid) {
+    storage.release(uid);
+    cache.forget(uid);
+  }
+
+  private void bindPod(QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos) {
     try {
       bind(item, pod, info, nodeName, startedNanos);
     } catch (InterruptedException e) {
@@ -91,7 +287,8 @@ final class BindingCycle {
       LOG.error("Unexpected failure binding pod {}; it will be retried", item.key(), e);
       queue.requeueAfterError(item);
     } finally {
-      slots.release();
+      // Bound: the informers show its claims bound already (the wait saw them), the overlay is not needed.
+      storage.release(item.uid());
     }
   }
 

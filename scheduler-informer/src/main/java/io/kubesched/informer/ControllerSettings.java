@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
  *     used to name the controller's threads
  * @param bindMode how bindings are written (the fake cluster needs {@link BindMode#SET_NODE_NAME})
  * @param bindTimeout how long one binding request may take
+ * @param volumeBindingTimeout how long a pod's volume bindings may take to be carried out by the
+ *     PersistentVolume controller and the provisioners before the pod is tried again (kube's VolumeBindingArgs
+ *     {@code bindTimeoutSeconds}, 600 s)
  * @param initialBackoff how long a pod waits after its first failed attempt
  * @param maxBackoff the longest a pod waits between attempts
  * @param syncTimeout how long {@link SchedulingLoop#start()} waits for the first full list of nodes and pods
@@ -29,6 +32,7 @@ public record ControllerSettings(
     String schedulerName,
     BindMode bindMode,
     Duration bindTimeout,
+    Duration volumeBindingTimeout,
     Duration initialBackoff,
     Duration maxBackoff,
     Duration syncTimeout,
@@ -55,6 +59,7 @@ public record ControllerSettings(
         name,
         bindMode,
         bindTimeout,
+        volumeBindingTimeout,
         initialBackoff,
         maxBackoff,
         syncTimeout,

@@ -12,6 +12,7 @@ import io.kubesched.engine.ClusterEventMoves;
 import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
+import io.kubesched.engine.StorageCache;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * and queued as a {@link QueuedPod}; the fabric8 {@link Pod} it came from is kept beside it ({@link
  * #pendingPod}) for the binder and the reporter, until the pod is bound, deleted or no longer ours. A pod
  * seen bound leaves the queue at once; if a binding of ours whose answer was lost had put it there, the
- * {@link Reporting} hears of it then.
+ * {@link Reporting} hears of it then. A pod deleted, bound (by anyone) or no longer ours releases the volumes it
+ * held reserved in the {@link StorageCache} (kube's Unreserve).
  *
  * <p>Called from the informers' threads (fabric8 calls one informer's handlers one at a time); never blocks.
  */
@@ -42,6 +44,7 @@ final class EventHandlers {
   private final Set<String> profiles;
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
+  private final StorageCache storage;
   private final ClusterEventMoves moves;
   private final Reporting reporting;
   /**
@@ -52,10 +55,16 @@ final class EventHandlers {
   private final UnaryOperator<Pod> keep = InformerStores.podKeeper();
 
   EventHandlers(
-      Set<String> profiles, SchedulingQueue queue, SchedulerCache cache, ClusterEventMoves moves, Reporting reporting) {
+      Set<String> profiles,
+      SchedulingQueue queue,
+      SchedulerCache cache,
+      StorageCache storage,
+      ClusterEventMoves moves,
+      Reporting reporting) {
     this.profiles = Set.copyOf(profiles);
     this.queue = queue;
     this.cache = cache;
+    this.storage = storage;
     this.moves = moves;
     this.reporting = reporting;
   }
@@ -72,6 +81,7 @@ final class EventHandlers {
         return false;
       }
       queue.delete(uid);
+      storage.release(uid);
       return true;
     });
   }
@@ -125,6 +135,7 @@ final class EventHandlers {
     var uid = NodeListing.uid(pod);
     if (PodFilters.isAssigned(pod)) {
       pending.remove(uid);
+      storage.release(uid); // its volumes are bound (by us) or no longer wait for it (bound elsewhere)
       var queued = queue.delete(uid); // bound, by us or anyone: nothing left to schedule
       if (PodFilters.isTerminal(pod)) {
         cache.removePod(uid);
@@ -155,6 +166,7 @@ final class EventHandlers {
       }
     } else {
       pending.remove(uid); // e.g. now being deleted
+      storage.release(uid);
       queue.delete(uid);
     }
   }
@@ -162,6 +174,7 @@ final class EventHandlers {
   private void podDeleted(Pod pod) {
     var uid = NodeListing.uid(pod);
     pending.remove(uid);
+    storage.release(uid);
     boolean wasCounted = cache.removePod(uid);
     queue.delete(uid);
     if (wasCounted || PodFilters.occupiesNode(pod)) {

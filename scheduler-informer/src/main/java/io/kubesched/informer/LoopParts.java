@@ -8,6 +8,7 @@ import io.kubesched.binder.TokenBucket;
 import io.kubesched.engine.ClusterEventMoves;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
+import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.function.Function;
 record LoopParts(
     SchedulingQueue queue,
     SchedulerCache cache,
+    StorageCache storage,
     ClusterEventMoves moves,
     Leadership leadership,
     EventHandlers handlers,
@@ -35,6 +37,7 @@ record LoopParts(
       Ticker ticker,
       Executor binders,
       BindPort bindPort,
+      VolumePort volumePort,
       TokenBucket writes,
       Reporting reporting,
       Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot) {}
@@ -42,12 +45,15 @@ record LoopParts(
   /**
    * @param leading whether the loop leads from the start (no leader election)
    * @param metrics already {@linkplain GuardedMetrics guarded}
+   * @param storage the storage objects the informers feed, and the volume reservations laid over them; shared
+   *     with whoever feeds it
    */
   static LoopParts create(
       ControllerSettings settings,
       Map<String, FinderFunc> profiles,
       SchedulerMetrics metrics,
       boolean leading,
+      StorageCache storage,
       Injected injected) {
     var ticker = injected.ticker();
     var queue =
@@ -56,15 +62,16 @@ record LoopParts(
     var cache = new SchedulerCache(ticker, settings.assumedPodTtl());
     var moves = new ClusterEventMoves(queue);
     var leadership = new Leadership(profiles.keySet(), leading);
-    var handlers = new EventHandlers(profiles.keySet(), queue, cache, moves, injected.reporting());
+    var handlers = new EventHandlers(profiles.keySet(), queue, cache, storage, moves, injected.reporting());
     var binding =
         new BindingCycle(
-            injected.bindPort(), injected.writes(), injected.binders(), settings.parallelBindings(), queue, cache,
+            injected.bindPort(), injected.volumePort(), injected.writes(), injected.binders(),
+            settings.parallelBindings(), settings.volumeBindingTimeout(), queue, cache, storage, handlers::pendingPod,
             injected.reporting(), metrics, ticker);
     var scheduling =
         new SchedulingCycle(
-            profiles, queue, cache, injected.clusterSnapshot(), handlers, binding, injected.reporting(), metrics,
-            leadership, ticker);
-    return new LoopParts(queue, cache, moves, leadership, handlers, binding, scheduling);
+            profiles, queue, cache, storage, injected.clusterSnapshot(), handlers, binding, injected.reporting(),
+            metrics, leadership, ticker);
+    return new LoopParts(queue, cache, storage, moves, leadership, handlers, binding, scheduling);
   }
 }

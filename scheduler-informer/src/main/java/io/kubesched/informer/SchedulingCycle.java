@@ -13,6 +13,7 @@ import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.QueueingHint;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
+import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import io.kubesched.engine.UnsupportedFeatures;
 import java.time.Duration;
@@ -27,9 +28,12 @@ import org.slf4j.LoggerFactory;
  * The scheduling cycle, as kube-scheduler's {@code schedulingCycle}: takes the next pod off the queue, refuses
  * it if it uses a feature the library does not support ({@link UnsupportedFeatures}), else asks the
  * profile's {@link FinderFunc} over the cache's nodes, assumes the chosen node in the cache (so the next
- * decision counts it) and hands the pod to the {@link BindingCycle}, going on with the next pod while
- * bindings are in flight. It reads the pod only from its queued item and the {@link EventHandlers}' kept
- * object, never from an informer's store.
+ * decision counts it), reserves the volumes the decision binds in the {@link StorageCache} (kube's
+ * VolumeBinding Reserve, so the next decision never gives them to another claim) and hands the pod to the
+ * {@link BindingCycle}, going on with the next pod while bindings are in flight. A reservation refused (a
+ * volume taken meanwhile) forgets the assumption and requeues the pod after backoff, as kube's Reserve
+ * failure does. It reads the pod only from its queued item and the {@link EventHandlers}' kept object, never
+ * from an informer's store.
  *
  * <p>{@link #run} is the body of the one scheduling thread; it takes pods only while {@link Leadership}
  * says this replica leads, and ends when the queue is closed.
@@ -41,6 +45,7 @@ final class SchedulingCycle implements Runnable {
   private final Map<String, FinderFunc> profiles;
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
+  private final StorageCache storage;
   private final Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot;
   private final EventHandlers handlers;
   private final BindingCycle binding;
@@ -53,6 +58,7 @@ final class SchedulingCycle implements Runnable {
       Map<String, FinderFunc> profiles,
       SchedulingQueue queue,
       SchedulerCache cache,
+      StorageCache storage,
       Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot,
       EventHandlers handlers,
       BindingCycle binding,
@@ -63,6 +69,7 @@ final class SchedulingCycle implements Runnable {
     this.profiles = Map.copyOf(profiles);
     this.queue = queue;
     this.cache = cache;
+    this.storage = storage;
     this.clusterSnapshot = clusterSnapshot;
     this.handlers = handlers;
     this.binding = binding;
@@ -130,7 +137,7 @@ final class SchedulingCycle implements Runnable {
       reporting.failed(item, pod, error);
       return;
     }
-    var refusal = UnsupportedFeatures.refusal(info);
+    var refusal = UnsupportedFeatures.refusal(info, finder.reads());
     if (refusal.isPresent()) { // never given to the policy, which would place it as if it had no claims
       unschedulable(item, cycle, startedNanos, pod, info, refusal.get(), QueueingHint.POD_UPDATE_ONLY);
       return;
@@ -150,7 +157,8 @@ final class SchedulingCycle implements Runnable {
       unschedulable(item, cycle, startedNanos, pod, info, unschedulable.message(nodes.size()), QueueingHint.of(info));
       return;
     }
-    var nodeName = ((Decision.Bind) decision).nodeName();
+    var bind = (Decision.Bind) decision;
+    var nodeName = bind.nodeName();
     if (!nodes.hasNode(nodeName)) {
       fail(
           item,
@@ -169,7 +177,17 @@ final class SchedulingCycle implements Runnable {
       queue.done(item.uid());
       return;
     }
-    binding.submit(item, pod, info, nodeName, startedNanos);
+    var volumeBindings = bind.volumeBindings();
+    if (!volumeBindings.isEmpty()) {
+      var refused = storage.reserve(item.uid(), nodeName, volumeBindings);
+      if (refused.isPresent()) {
+        cache.forget(item.uid());
+        var error = new SchedulerException("running Reserve plugin \"VolumeBinding\": " + refused.get());
+        fail(item, pod, startedNanos, error);
+        return;
+      }
+    }
+    binding.submit(item, pod, info, nodeName, volumeBindings, startedNanos);
   }
 
   private void unschedulable(

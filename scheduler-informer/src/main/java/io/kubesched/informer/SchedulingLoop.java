@@ -10,6 +10,7 @@ import io.kubesched.api.SchedulerMetrics.PendingPods;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.SchedulingReporter;
 import io.kubesched.binder.TokenBucket;
+import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: the informers' handler threads; {@code kubesched-<name>} (the scheduling cycle); {@code
  * kubesched-bind-<name>-N} (bindings, at most {@code parallelBindings}); {@code kubesched-report-<name>-1}
  * (API writes of events and conditions); {@code kubesched-listener-<name>} (every {@link SchedulingListener}
- * call); {@code kubesched-housekeeping-<name>-1} (assumption expiry, event series); {@code
+ * call); {@code kubesched-housekeeping-<name>-1} (assumption expiry, event series, checks of the pods waiting
+ * for their volumes to be bound); {@code
  * kubesched-watchdog-<name>} (relists); and the leader elector's.
  *
  * <p>Lifecycle: {@link #start()} once, {@link #close()} any number of times from any thread.
@@ -124,11 +126,16 @@ public final class SchedulingLoop implements AutoCloseable {
     this.reporting = new Reporting(reporters, reports, this.listener);
     var leaderSettings = settings.leaderElection();
     this.election = leaderSettings == null ? null : new LeaderElection(client, leaderSettings);
+    // Bindings and volume bindings share one bucket: kube-scheduler writes both through one client.
+    var writes = TokenBucket.create(settings.qps(), settings.burst());
     var injected =
         new LoopParts.Injected(
-            Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings),
-            TokenBucket.create(settings.qps(), settings.burst()), reporting, nodes -> clusterData().snapshot(nodes));
-    this.parts = LoopParts.create(settings, this.profiles, this.metrics, election == null, injected);
+            Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings), VolumePort.toApiServer(client, writes),
+            writes, reporting, nodes -> clusterData().snapshot(nodes));
+    // The one StorageCache of this loop: the scheduling cycle reserves in it, the binding cycle waits on it, and
+    // ClusterDataInformers' storage informers must feed this same instance (MERGE: pass `storage` to it below).
+    var storage = new StorageCache();
+    this.parts = LoopParts.create(settings, this.profiles, this.metrics, election == null, storage, injected);
     var reads = EnumSet.noneOf(ClusterData.class);
     profiles.values().forEach(finder -> reads.addAll(finder.reads()));
     this.clusterData = new ClusterDataInformers(client, reads, parts.moves());
@@ -182,6 +189,8 @@ public final class SchedulingLoop implements AutoCloseable {
     var expiry = new AssumptionExpiry(parts.cache(), queue, settings.assumedPodTtl());
     housekeeping.scheduleWithFixedDelay(expiry::run, 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(reporting::flushSeries, 30, 30, TimeUnit.SECONDS);
+    // kube's PreBind polls every second; claim and volume events may check sooner.
+    housekeeping.scheduleWithFixedDelay(parts.binding()::checkVolumeWaits, 1, 1, TimeUnit.SECONDS);
     var thread = new Thread(parts.scheduling(), "kubesched-" + settings.schedulerName());
     thread.setDaemon(true);
     worker = thread;
@@ -231,7 +240,9 @@ public final class SchedulingLoop implements AutoCloseable {
   /**
    * Stops scheduling, gives up leadership, waits for the bindings in flight (up to {@link
    * ControllerSettings#shutdownTimeout()}), delivers the listener calls they made, then stops the informers
-   * and every thread this loop started. Idempotent; callable from any thread, including a listener.
+   * and every thread this loop started. Pods waiting for their volumes to be bound are left pending (their
+   * volume writes stay, as kube-scheduler leaves them), for the next scheduler. Idempotent; callable from any
+   * thread, including a listener.
    */
   @Override
   public void close() {

@@ -19,6 +19,7 @@ import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.TokenBucket;
 import io.kubesched.engine.QueueDepths;
+import io.kubesched.engine.StorageCache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,9 +75,13 @@ class SchedulingLoopPartsTest {
 
   private LoopParts parts(BindPort port, SchedulerMetrics metrics) {
     var reporting = new Reporting(Map.of(), Runnable::run, listener);
-    var injected = new LoopParts.Injected(clock::get, Runnable::run, port, UNLIMITED, reporting, ClusterSnapshot::of);
+    var injected =
+        new LoopParts.Injected(
+            clock::get, Runnable::run, port, VolumeBindingCycleTest.NO_VOLUME_WRITES, UNLIMITED, reporting,
+            ClusterSnapshot::of);
     var settings = TestSettings.forFakeCluster(NAME);
-    return LoopParts.create(settings, Map.of(NAME, firstNode), new GuardedMetrics(metrics), true, injected);
+    return LoopParts.create(
+        settings, Map.of(NAME, firstNode), new GuardedMetrics(metrics), true, new StorageCache(), injected);
   }
 
   private LoopParts parts(BindPort port) {

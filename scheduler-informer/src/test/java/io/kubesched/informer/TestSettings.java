@@ -19,6 +19,7 @@ final class TestSettings {
         schedulerName,
         BindMode.SET_NODE_NAME,
         Duration.ofSeconds(30),
+        Duration.ofSeconds(600),
         Duration.ofSeconds(1),
         Duration.ofSeconds(10),
         Duration.ofSeconds(60),
