@@ -119,17 +119,27 @@ final class ClusterDataInformers implements AutoCloseable {
   private final boolean readsStorage;
   private final Consumer<String> namespaceChanged;
   private final StorageEvents storageEvents;
-  private final StorageCache storage = new StorageCache();
+  private final StorageCache storage;
   private volatile ClusterDataCache cache;
   private volatile List<SharedIndexInformer<?>> informers = List.of();
   private volatile StorageFeed feed = new StorageFeed();
 
   /**
+   * The loop's informers: storage changes move the pods they may help (as kube's volume plugins register) and
+   * then run {@code storageSeen} (the binding cycle's check of pods waiting for their volumes).
+   *
    * @param client the client to watch with; not closed here
    * @param reads what the policy reads; nothing is watched for an empty set
    * @param moves hears of namespaces and storage objects changed
+   * @param storage the loop's one storage cache, which these informers fill
+   * @param storageSeen runs on the informer's thread after each reported storage change; must not block
    */
-  ClusterDataInformers(KubernetesClient client, Set<ClusterData> reads, ClusterEventMoves moves) {
+  ClusterDataInformers(
+      KubernetesClient client,
+      Set<ClusterData> reads,
+      ClusterEventMoves moves,
+      StorageCache storage,
+      Runnable storageSeen) {
     this(
         client,
         reads,
@@ -138,13 +148,16 @@ final class ClusterDataInformers implements AutoCloseable {
           @Override
           public void claimChanged(ClusterEvent event, String namespace, String name) {
             moves.claimChanged(event, namespace, name);
+            storageSeen.run();
           }
 
           @Override
           public void storageChanged(ClusterEvent event) {
             moves.storageChanged(event);
+            storageSeen.run();
           }
-        });
+        },
+        storage);
   }
 
   /**
@@ -153,7 +166,7 @@ final class ClusterDataInformers implements AutoCloseable {
    * @param namespaceChanged hears the name of a namespace added, or whose labels changed
    */
   ClusterDataInformers(KubernetesClient client, Set<ClusterData> reads, Consumer<String> namespaceChanged) {
-    this(client, reads, namespaceChanged, StorageEvents.NONE);
+    this(client, reads, namespaceChanged, StorageEvents.NONE, new StorageCache());
   }
 
   /**
@@ -167,11 +180,21 @@ final class ClusterDataInformers implements AutoCloseable {
       Set<ClusterData> reads,
       Consumer<String> namespaceChanged,
       StorageEvents storageEvents) {
+    this(client, reads, namespaceChanged, storageEvents, new StorageCache());
+  }
+
+  private ClusterDataInformers(
+      KubernetesClient client,
+      Set<ClusterData> reads,
+      Consumer<String> namespaceChanged,
+      StorageEvents storageEvents,
+      StorageCache storage) {
     this.client = client;
     this.reads = Set.copyOf(reads);
     this.readsStorage = this.reads.stream().anyMatch(STORAGE::contains);
     this.namespaceChanged = namespaceChanged;
     this.storageEvents = storageEvents;
+    this.storage = storage;
     this.cache = new ClusterDataCache(this.reads);
   }
 

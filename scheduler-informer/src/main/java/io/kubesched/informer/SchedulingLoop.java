@@ -132,13 +132,14 @@ public final class SchedulingLoop implements AutoCloseable {
         new LoopParts.Injected(
             Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings), VolumePort.toApiServer(client, writes),
             writes, reporting, nodes -> clusterData().snapshot(nodes));
-    // The one StorageCache of this loop: the scheduling cycle reserves in it, the binding cycle waits on it, and
-    // ClusterDataInformers' storage informers must feed this same instance (MERGE: pass `storage` to it below).
+    // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
+    // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();
     this.parts = LoopParts.create(settings, this.profiles, this.metrics, election == null, storage, injected);
     var reads = EnumSet.noneOf(ClusterData.class);
     profiles.values().forEach(finder -> reads.addAll(finder.reads()));
-    this.clusterData = new ClusterDataInformers(client, reads, parts.moves());
+    this.clusterData =
+        new ClusterDataInformers(client, reads, parts.moves(), storage, parts.binding()::checkVolumeWaits);
     this.informers =
         new InformerSet(
             client, settings.syncTimeout(), parts.handlers(), clusterData, parts.cache(), parts.queue(), this::isRunning);
