@@ -262,7 +262,7 @@ class VolumesIT extends RealClusterTest {
       create(admin, withClaims(pod(namespace, "racer-a", SCHEDULER, "100m", "64Mi"), "claim-a"));
       create(admin, withClaims(pod(namespace, "racer-b", SCHEDULER, "100m", "64Mi"), "claim-b"));
       eventually(BOUND, "one racer bound", () -> !nodeOf("racer-a").isEmpty() || !nodeOf("racer-b").isEmpty());
-      loser = nodeOf("racer-a").isEmpty() ? "racer-b" : "racer-a";
+      loser = nodeOf("racer-a").isEmpty() ? "racer-a" : "racer-b";
       var winner = loser.equals("racer-a") ? "racer-b" : "racer-a";
       eventually(BOUND, "the loser reported unschedulable", () -> podScheduled(loser).isPresent());
       assertEquals("node-0", nodeOf(winner));
