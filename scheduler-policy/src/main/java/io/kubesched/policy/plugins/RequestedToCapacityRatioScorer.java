@@ -57,9 +57,7 @@ public final class RequestedToCapacityRatioScorer implements Scorer, PreScorer {
     }
   }
 
-  private final List<ShapePoint> shape;
-  private final long[] utilizations;
-  private final long[] scores;
+  private final ScoringShape shape;
   private final ResourceAllocation allocation;
 
   /**
@@ -69,28 +67,13 @@ public final class RequestedToCapacityRatioScorer implements Scorer, PreScorer {
    *     {@code resources} is empty
    */
   public RequestedToCapacityRatioScorer(List<ShapePoint> shape, List<ScoredResource> resources) {
-    if (shape.isEmpty()) {
-      throw new IllegalArgumentException(NAME + " needs at least one shape point");
-    }
-    this.shape = List.copyOf(shape);
-    this.utilizations = new long[shape.size()];
-    this.scores = new long[shape.size()];
-    for (int i = 0; i < shape.size(); i++) {
-      var point = shape.get(i);
-      if (i > 0 && point.utilization() <= shape.get(i - 1).utilization()) {
-        throw new IllegalArgumentException(
-            NAME + " shape points must be in strictly increasing utilization, but point " + i
-                + " has utilization " + point.utilization() + " after " + shape.get(i - 1).utilization());
-      }
-      utilizations[i] = point.utilization();
-      scores[i] = (long) point.score() * (Scorer.MAX_SCORE / MAX_SHAPE_SCORE);
-    }
+    this.shape = new ScoringShape(NAME, shape);
     this.allocation = ResourceAllocation.nonZero(NAME, resources);
   }
 
   /** @return the scoring function's points, as given (scores 0..10) */
   public List<ShapePoint> shape() {
-    return shape;
+    return shape.points();
   }
 
   /** @return the resources scored and their weights */
@@ -116,25 +99,6 @@ public final class RequestedToCapacityRatioScorer implements Scorer, PreScorer {
 
   private long ratio(ResourceAllocation.Usage usage) {
     return allocation.requestedToCapacityRatio(
-        usage, utilization -> brokenLinear(utilizations, scores, utilization));
-  }
-
-  /**
-   * kube's {@code BuildBrokenLinearFunction}: the score at {@code p}, linearly interpolated between the
-   * neighbouring points in integer arithmetic (division truncating towards zero, as Go's), the first point's
-   * score below it and the last point's score above it.
-   */
-  static long brokenLinear(long[] utilizations, long[] scores, long p) {
-    for (int i = 0; i < utilizations.length; i++) {
-      if (p <= utilizations[i]) {
-        if (i == 0) {
-          return scores[0];
-        }
-        return scores[i - 1]
-            + (scores[i] - scores[i - 1]) * (p - utilizations[i - 1])
-                / (utilizations[i] - utilizations[i - 1]);
-      }
-    }
-    return scores[scores.length - 1];
+        usage, shape::score);
   }
 }

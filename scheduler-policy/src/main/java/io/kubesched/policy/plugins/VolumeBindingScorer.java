@@ -42,9 +42,7 @@ public final class VolumeBindingScorer implements Scorer, PreScorer {
 
   private static final Set<ClusterData> READS = new VolumeBindingFilter().reads();
 
-  private final List<RequestedToCapacityRatioScorer.ShapePoint> shape;
-  private final long[] utilizations;
-  private final long[] scores;
+  private final ScoringShape shape;
 
   /** Creates the scorer with kube's {@link #DEFAULT_SHAPE}. */
   public VolumeBindingScorer() {
@@ -57,27 +55,12 @@ public final class VolumeBindingScorer implements Scorer, PreScorer {
    * @throws IllegalArgumentException if {@code shape} is empty or not strictly increasing in utilization
    */
   public VolumeBindingScorer(List<RequestedToCapacityRatioScorer.ShapePoint> shape) {
-    if (shape.isEmpty()) {
-      throw new IllegalArgumentException(NAME + " needs at least one shape point");
-    }
-    this.shape = List.copyOf(shape);
-    this.utilizations = new long[shape.size()];
-    this.scores = new long[shape.size()];
-    for (int i = 0; i < shape.size(); i++) {
-      var point = shape.get(i);
-      if (i > 0 && point.utilization() <= shape.get(i - 1).utilization()) {
-        throw new IllegalArgumentException(
-            NAME + " shape points must be in strictly increasing utilization, but point " + i
-                + " has utilization " + point.utilization() + " after " + shape.get(i - 1).utilization());
-      }
-      utilizations[i] = point.utilization();
-      scores[i] = (long) point.score() * (Scorer.MAX_SCORE / RequestedToCapacityRatioScorer.MAX_SHAPE_SCORE);
-    }
+    this.shape = new ScoringShape(NAME, shape);
   }
 
   /** @return the scoring function's points, as given (scores 0..10) */
   public List<RequestedToCapacityRatioScorer.ShapePoint> shape() {
-    return shape;
+    return shape.points();
   }
 
   @Override
@@ -167,7 +150,7 @@ public final class VolumeBindingScorer implements Scorer, PreScorer {
       long utilization = resource.capacity() == 0 || resource.requested() > resource.capacity()
           ? MAX_UTILIZATION
           : resource.requested() * MAX_UTILIZATION / resource.capacity();
-      total += RequestedToCapacityRatioScorer.brokenLinear(utilizations, scores, utilization);
+      total += shape.score(utilization);
     }
     return Math.round((double) total / classes.size());
   }

@@ -138,7 +138,7 @@ class RequestedToCapacityRatioScorerTest {
   void the_broken_linear_function_interpolates_as_kube_does(
       String name, long[] utilizations, long[] scores, long[][] assertions) {
     for (long[] assertion : assertions) {
-      assertEquals(assertion[1], RequestedToCapacityRatioScorer.brokenLinear(utilizations, scores, assertion[0]),
+      assertEquals(assertion[1], ScoringShape.brokenLinear(utilizations, scores, assertion[0]),
           "at utilization " + assertion[0]);
     }
   }
