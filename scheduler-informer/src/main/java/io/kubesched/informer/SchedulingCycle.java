@@ -1,6 +1,7 @@
 package io.kubesched.informer;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
@@ -17,9 +18,11 @@ import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import io.kubesched.engine.UnsupportedFeatures;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +46,8 @@ final class SchedulingCycle implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulingCycle.class);
 
   private final Map<String, FinderFunc> profiles;
+  /** What each profile's policy reads, asked once (FinderFunc.reads() is called when the controller is made). */
+  private final Map<String, Set<ClusterData>> reads;
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
   private final StorageCache storage;
@@ -67,6 +72,9 @@ final class SchedulingCycle implements Runnable {
       Leadership leadership,
       Ticker ticker) {
     this.profiles = Map.copyOf(profiles);
+    var readsByProfile = new HashMap<String, Set<ClusterData>>();
+    profiles.forEach((name, finder) -> readsByProfile.put(name, Set.copyOf(finder.reads())));
+    this.reads = Map.copyOf(readsByProfile);
     this.queue = queue;
     this.cache = cache;
     this.storage = storage;
@@ -137,7 +145,7 @@ final class SchedulingCycle implements Runnable {
       reporting.failed(item, pod, error);
       return;
     }
-    var refusal = UnsupportedFeatures.refusal(info, finder.reads());
+    var refusal = UnsupportedFeatures.refusal(info, reads.getOrDefault(item.profile(), Set.of()));
     if (refusal.isPresent()) { // never given to the policy, which would place it as if it had no claims
       unschedulable(item, cycle, startedNanos, pod, info, refusal.get(), QueueingHint.POD_UPDATE_ONLY);
       return;
