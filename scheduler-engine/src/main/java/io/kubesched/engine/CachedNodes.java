@@ -4,6 +4,7 @@ import io.kubesched.api.NodeInfo;
 import java.util.AbstractList;
 import java.util.Map;
 import java.util.RandomAccess;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The nodes one scheduling decision reads, in name order: an immutable list over an array that is never
@@ -36,6 +37,12 @@ public final class CachedNodes extends AbstractList<NodeInfo> implements RandomA
   /** @return whether a node of this name is in the list, in constant time */
   public boolean hasNode(String name) {
     return positions.containsKey(name);
+  }
+
+  /** @return the node of this name, in constant time; null if the list has none */
+  public @Nullable NodeInfo node(String name) {
+    var position = positions.get(name);
+    return position == null ? null : nodes[position];
   }
 
   /** A copy of the array, for the next list to change a few entries of. */

@@ -1,7 +1,6 @@
 package io.kubesched.informer;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics;
@@ -222,7 +221,7 @@ final class BindingCycle {
         LOG.info("Stopped binding the volumes of pod {}: it was deleted or bound elsewhere", wait.item().key());
         return;
       }
-      var node = node(wait.nodeName());
+      var node = cache.nodes().node(wait.nodeName());
       VolumeBindingCheck.Result result =
           node == null
               ? new VolumeBindingCheck.Result.Failed(
@@ -247,15 +246,6 @@ final class BindingCycle {
     } catch (RejectedExecutionException closing) {
       undo(wait.item().uid());
     }
-  }
-
-  private @Nullable NodeInfo node(String name) {
-    for (var node : cache.nodes()) {
-      if (node.name().equals(name)) {
-        return node;
-      }
-    }
-    return null;
   }
 
   /** kube's Unreserve after a failed PreBind, then the pod back to the queue after backoff. */
