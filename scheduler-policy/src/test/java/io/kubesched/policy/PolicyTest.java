@@ -125,6 +125,40 @@ class PolicyTest {
     assertEquals(List.of("n2"), taint.calls, "a rejected node is not shown to later filters");
   }
 
+  /** A PreFilter that turns the pod away before any node, as VolumeBinding does for a missing claim. */
+  record TurningAway(String name, String message) implements Filter, PreFilter {
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      throw new AssertionError("only the prepared filter runs");
+    }
+
+    @Override
+    public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
+      return PreFilter.rejectPod(name, FilterResult.unresolvable(Reason.of(message)));
+    }
+  }
+
+  @Test
+  void a_pod_turned_away_by_a_pre_filter_is_told_once_and_no_node_is_filtered() {
+    var later = new Rejecting("Later", "never asked");
+    var policy =
+        Policy.builder()
+            .filter(new TurningAway("Claims", "persistentvolumeclaim \"data\" not found"))
+            .filter(later)
+            .build();
+
+    var decision = (Decision.Unschedulable) policy.find(POD, nodes(3));
+    var next = (Decision.Unschedulable) policy.find(POD, nodes(3));
+
+    assertEquals("0/3 nodes are available: persistentvolumeclaim \"data\" not found.", decision.message(3));
+    assertEquals(Set.of("n0", "n1", "n2"), decision.reasonsByNode().keySet(), "every node has the reason");
+    assertEquals(List.of("persistentvolumeclaim \"data\" not found"), decision.reasonsByNode().get("n1"));
+    assertEquals(List.of(), later.calls, "no node is filtered");
+    assertEquals(decision, next);
+    var explanation = policy.explain(POD, nodes(3));
+    assertEquals(3, explanation.nodes().size(), "the explanation shows every node's rejection");
+  }
+
   @Test
   void a_single_feasible_node_is_chosen_without_scoring() {
     var scorer = new CountingScorer();
