@@ -206,6 +206,32 @@ class VolumesIT extends RealClusterTest {
   }
 
   @Test
+  void a_generic_ephemeral_volume_is_created_by_the_controller_provisioned_on_the_chosen_node_and_the_pod_bound()
+      throws InterruptedException {
+    List.of("node-0", "node-1").forEach(n -> createReady(labelled(n, "a")));
+    var provisioned = storageClass("ephemeral", TestProvisioner.NAME, "WaitForFirstConsumer");
+    try (var provisioner = TestProvisioner.start(admin);
+        var controller = client.newPodController(defaultPolicy(), recorder)) {
+      controller.start();
+      create(admin, new PodBuilder(pod(namespace, "cruncher", SCHEDULER, "100m", "64Mi"))
+          .editSpec()
+          .addNewVolume().withName("scratch").withNewEphemeral().withNewVolumeClaimTemplate().withNewSpec()
+          .withAccessModes("ReadWriteOnce")
+          .withStorageClassName(provisioned.getMetadata().getName())
+          .withNewResources().withRequests(Map.of("storage", new Quantity("1Gi"))).endResources()
+          .endSpec().endVolumeClaimTemplate().endEphemeral().endVolume()
+          .endSpec()
+          .build());
+      eventually(BOUND, "the cruncher bound", () -> !nodeOf("cruncher").isEmpty());
+      eventually(BOUND, "its ephemeral claim provisioned and bound", () -> claimsBound("cruncher-scratch"));
+      var claim = claimOf("cruncher-scratch");
+      volumes.add(claim.getSpec().getVolumeName());
+      assertEquals("Pod", claim.getMetadata().getOwnerReferences().get(0).getKind(), "the controller made it");
+      assertEquals(nodeOf("cruncher"), pinnedNode(claim.getSpec().getVolumeName()));
+    }
+  }
+
+  @Test
   void a_node_at_its_attach_limit_is_skipped_and_a_pod_that_fits_no_limit_waits_with_kubes_message() {
     createReady(labelled("node-0", "a"));
     createReady(labelled("node-1", "a"));
