@@ -1,6 +1,7 @@
 package io.kubesched.api;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A term of a node selector: a node matches it when it meets every requirement of both lists. A term with
@@ -13,6 +14,9 @@ import java.util.List;
 public record NodeSelectorTerm(
     List<NodeSelectorRequirement> matchExpressions, List<NodeSelectorRequirement> matchFields) {
 
+  /** The only node field a {@code matchFields} requirement may name. */
+  public static final String NODE_NAME_FIELD = "metadata.name";
+
   public NodeSelectorTerm {
     matchExpressions = List.copyOf(matchExpressions);
     matchFields = List.copyOf(matchFields);
@@ -21,5 +25,96 @@ public record NodeSelectorTerm(
   /** @return a term with label requirements only */
   public static NodeSelectorTerm ofExpressions(NodeSelectorRequirement... matchExpressions) {
     return new NodeSelectorTerm(List.of(matchExpressions), List.of());
+  }
+
+  /**
+   * Whether a node matches this term, with Kubernetes' rules ({@code component-helpers/scheduling/corev1/
+   * nodeaffinity}): every label requirement and every field requirement holds. A term with no requirement,
+   * or with an invalid one (wrong number of values, a {@code Gt}/{@code Lt} value that is not an integer, a key
+   * that is not a {@linkplain LabelSyntax#isQualifiedName qualified name}, a value that is not a label value, a
+   * field other than {@code metadata.name} or a field operator other than {@code In}/{@code NotIn}), matches no
+   * node, as Kubernetes ignores such a term. Fields are checked only for a named node.
+   *
+   * @param nodeLabels the node's labels
+   * @param nodeName the node's name; empty for a node without one (its fields are not checked)
+   */
+  public boolean matches(Map<String, String> nodeLabels, String nodeName) {
+    if (matchExpressions.isEmpty() && matchFields.isEmpty()) {
+      return false;
+    }
+    for (var requirement : matchExpressions) {
+      if (!isValidLabelRequirement(requirement)) {
+        return false;
+      }
+    }
+    for (var requirement : matchFields) {
+      if (!isValidFieldRequirement(requirement)) {
+        return false;
+      }
+    }
+    for (var requirement : matchExpressions) {
+      if (!matchesLabels(requirement, nodeLabels)) {
+        return false;
+      }
+    }
+    if (!nodeName.isEmpty()) {
+      for (var requirement : matchFields) {
+        boolean equal = requirement.values().get(0).equals(nodeName);
+        if (equal != (requirement.operator() == NodeSelectorRequirement.Operator.IN)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** As Kubernetes' {@code labels.NewRequirement}: the operator's number of values, and valid names. */
+  private static boolean isValidLabelRequirement(NodeSelectorRequirement requirement) {
+    var values = requirement.values();
+    boolean countValid =
+        switch (requirement.operator()) {
+          case IN, NOT_IN -> !values.isEmpty();
+          case EXISTS, DOES_NOT_EXIST -> values.isEmpty();
+          case GT, LT -> values.size() == 1 && LabelSyntax.parseInteger(values.get(0)).isPresent();
+        };
+    if (!countValid || !LabelSyntax.isQualifiedName(requirement.key())) {
+      return false;
+    }
+    for (var value : values) {
+      if (!LabelSyntax.isLabelValue(value)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isValidFieldRequirement(NodeSelectorRequirement requirement) {
+    return requirement.key().equals(NODE_NAME_FIELD)
+        && (requirement.operator() == NodeSelectorRequirement.Operator.IN
+            || requirement.operator() == NodeSelectorRequirement.Operator.NOT_IN)
+        && requirement.values().size() == 1;
+  }
+
+  private static boolean matchesLabels(NodeSelectorRequirement requirement, Map<String, String> labels) {
+    var value = labels.get(requirement.key());
+    return switch (requirement.operator()) {
+      case IN -> value != null && requirement.values().contains(value);
+      case NOT_IN -> value == null || !requirement.values().contains(value);
+      case EXISTS -> value != null;
+      case DOES_NOT_EXIST -> value == null;
+      case GT, LT -> {
+        if (value == null) {
+          yield false;
+        }
+        var actual = LabelSyntax.parseInteger(value);
+        if (actual.isEmpty()) {
+          yield false;
+        }
+        long bound = LabelSyntax.parseInteger(requirement.values().get(0)).orElseThrow();
+        yield requirement.operator() == NodeSelectorRequirement.Operator.GT
+            ? actual.getAsLong() > bound
+            : actual.getAsLong() < bound;
+      }
+    };
   }
 }

@@ -1,7 +1,5 @@
 package io.kubesched.informer;
 
-import io.kubesched.api.NodeSelectorRequirement;
-import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.PersistentVolume;
 import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.VolumeBinding;
@@ -10,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Whether the volume bindings written for one pod have been carried out, as kube-scheduler's {@code
@@ -137,39 +134,6 @@ final class VolumeBindingCheck {
   /** Whether the chosen node matches the volume's required node affinity (kube's {@code CheckNodeAffinity}). */
   private boolean reachable(PersistentVolume volume, Map<String, String> labels) {
     var terms = volume.nodeAffinity();
-    return terms.isEmpty() || terms.stream().anyMatch(term -> matches(term, labels));
-  }
-
-  private boolean matches(NodeSelectorTerm term, Map<String, String> labels) {
-    if (term.matchExpressions().isEmpty() && term.matchFields().isEmpty()) {
-      return false;
-    }
-    return term.matchExpressions().stream().allMatch(r -> matches(r, labels.get(r.key())))
-        && term.matchFields().stream()
-            .allMatch(r -> r.key().equals("metadata.name")
-                && (r.operator() == NodeSelectorRequirement.Operator.IN
-                    || r.operator() == NodeSelectorRequirement.Operator.NOT_IN)
-                && matches(r, nodeName));
-  }
-
-  private static boolean matches(NodeSelectorRequirement requirement, @Nullable String value) {
-    var values = requirement.values();
-    return switch (requirement.operator()) {
-      case IN -> value != null && values.contains(value);
-      case NOT_IN -> value == null || !values.contains(value);
-      case EXISTS -> value != null;
-      case DOES_NOT_EXIST -> value == null;
-      case GT, LT -> value != null && values.size() == 1 && compare(requirement, value);
-    };
-  }
-
-  private static boolean compare(NodeSelectorRequirement requirement, String value) {
-    try {
-      long actual = Long.parseLong(value);
-      long bound = Long.parseLong(requirement.values().get(0));
-      return requirement.operator() == NodeSelectorRequirement.Operator.GT ? actual > bound : actual < bound;
-    } catch (NumberFormatException malformed) {
-      return false;
-    }
+    return terms.isEmpty() || terms.stream().anyMatch(term -> term.matches(labels, nodeName));
   }
 }

@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.LabelSyntax;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.Filter;
@@ -11,7 +12,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * kube-scheduler's {@code NodeResourcesFit} filter plugin (formerly the {@code PodFitsResources} predicate):
@@ -44,10 +44,6 @@ public final class NodeResourcesFitFilter implements Filter {
   /** The kube-scheduler plugin name, {@value}. */
   public static final String NAME = "NodeResourcesFit";
 
-  private static final Pattern NAME_PART = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-
   private final Set<String> ignoredResources;
   private final Set<String> ignoredResourceGroups;
 
@@ -69,7 +65,7 @@ public final class NodeResourcesFitFilter implements Filter {
       Collection<String> ignoredResources, Collection<String> ignoredResourceGroups) {
     int i = 0;
     for (var resource : ignoredResources) {
-      if (!isQualifiedName(resource)) {
+      if (!LabelSyntax.isQualifiedName(resource)) {
         throw new IllegalArgumentException(
             "ignoredResources[" + i + "] must be a qualified name (an optional DNS subdomain prefix and "
                 + "'/', then alphanumerics, '-', '_' or '.'), was '" + resource + "'");
@@ -78,7 +74,7 @@ public final class NodeResourcesFitFilter implements Filter {
     }
     i = 0;
     for (var group : ignoredResourceGroups) {
-      if (group.contains("/") || !isQualifiedName(group)) {
+      if (group.contains("/") || !LabelSyntax.isQualifiedName(group)) {
         throw new IllegalArgumentException(
             "ignoredResourceGroups[" + i + "] must be a resource group name without '/', was '" + group
                 + "'");
@@ -194,25 +190,7 @@ public final class NodeResourcesFitFilter implements Filter {
     if (isNative || name.startsWith("requests.")) {
       return false;
     }
-    return isQualifiedName("requests." + name);
-  }
-
-  /** Kubernetes' {@code IsQualifiedName}: an optional DNS subdomain prefix and {@code /}, then a name part. */
-  static boolean isQualifiedName(String value) {
-    var parts = value.split("/", -1);
-    String name;
-    if (parts.length == 1) {
-      name = parts[0];
-    } else if (parts.length == 2) {
-      var prefix = parts[0];
-      if (prefix.isEmpty() || prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
-        return false;
-      }
-      name = parts[1];
-    } else {
-      return false;
-    }
-    return !name.isEmpty() && name.length() <= 63 && NAME_PART.matcher(name).matches();
+    return LabelSyntax.isQualifiedName("requests." + name);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.LabelSyntax;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import java.util.ArrayList;
@@ -112,7 +113,7 @@ public record PodTopologySpreadArgs(List<TopologySpreadConstraint> defaultConstr
       }
       if (c.topologyKey() == null || c.topologyKey().isEmpty()) {
         errors.add(path + ".topologyKey: Required value: can not be empty");
-      } else if (!NodeSelectors.isQualifiedName(c.topologyKey())) {
+      } else if (!LabelSyntax.isQualifiedName(c.topologyKey())) {
         errors.add(path + ".topologyKey: Invalid value: \"" + c.topologyKey()
             + "\": must be a qualified name (an optional DNS subdomain prefix and '/', then a name of at most 63"
             + " alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character)");

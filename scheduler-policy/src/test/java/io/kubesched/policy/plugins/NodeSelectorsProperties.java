@@ -2,6 +2,7 @@ package io.kubesched.policy.plugins;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.kubesched.api.LabelSyntax;
 import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -59,7 +60,7 @@ class NodeSelectorsProperties {
       c.check(true).percentage(p -> p > 15);
       c.check(false).percentage(p -> p > 15);
     });
-    assertEquals(expected, NodeSelectors.isQualifiedName(key), key);
+    assertEquals(expected, LabelSyntax.isQualifiedName(key), key);
   }
 
   @Property(tries = 3000)
@@ -70,7 +71,7 @@ class NodeSelectorsProperties {
       c.check(true).percentage(p -> p > 10);
       c.check(false).percentage(p -> p > 10);
     });
-    assertEquals(expected, NodeSelectors.isLabelValue(value), value);
+    assertEquals(expected, LabelSyntax.isLabelValue(value), value);
   }
 
   @Example
@@ -79,12 +80,12 @@ class NodeSelectorsProperties {
         "now-with-dashes/simple", "now-with-dashes/now-with-dashes", "now.with.dots/simple",
         "now-with.dashes-and.dots/simple", "1-num.2-num/3-num", "1234/5678", "1.2.3.4/5678", "Uppercase_Is_OK_123",
         "example.com/Uppercase_Is_OK_123", "a".repeat(63)}) {
-      assertEquals(true, NodeSelectors.isQualifiedName(valid), valid);
+      assertEquals(true, LabelSyntax.isQualifiedName(valid), valid);
     }
     for (var invalid : new String[] {"nospecialchars%^=@", "cantendwithadash-", "-cantstartwithadash-",
         "only/one/slash", "Example.com/abc", "example_com/abc", "example.com/", "/simple", "a".repeat(64),
         "a".repeat(254) + "/abc", ""}) {
-      assertEquals(false, NodeSelectors.isQualifiedName(invalid), invalid);
+      assertEquals(false, LabelSyntax.isQualifiedName(invalid), invalid);
     }
   }
 }
