@@ -6,7 +6,7 @@
 #   test-cluster/cluster.sh build               build (or reuse) the binaries (etcd, kube-apiserver,
 #                                               kube-controller-manager); prints their directory
 #   test-cluster/cluster.sh build-scheduler     also build (or reuse) kube-scheduler from the same
-#                                               k8s.io/kubernetes version (for the end-to-end benchmark);
+#                                               k8s.io/kubernetes version (end-to-end benchmark, parity test);
 #                                               prints the path of the binary
 #   test-cluster/cluster.sh start DIR           start etcd and kube-apiserver with all state in DIR (new
 #                                               or empty); writes DIR/admin.kubeconfig (system:masters)

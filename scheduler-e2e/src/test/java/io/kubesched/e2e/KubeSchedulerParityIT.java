@@ -1,0 +1,423 @@
+package io.kubesched.e2e;
+
+import static io.kubesched.facade.FakeClusterFixture.create;
+import static io.kubesched.facade.FakeClusterFixture.eventually;
+import static io.kubesched.facade.FakeClusterFixture.node;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.kubesched.facade.FakeClusterFixture;
+import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.testcluster.TestCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The same volume scenarios scheduled by kube-scheduler of the test cluster's Kubernetes version and by this
+ * library's {@link DefaultPolicy}, on the same real cluster, with the same outcome: the node where placement
+ * is determined, else the {@code PodScheduled=False} condition's reason and message and the note of the
+ * pod's {@code FailedScheduling} event.
+ *
+ * <p>One kube-scheduler process serves the whole class ({@link KubeSchedulerProcess}, built by {@code
+ * test-cluster/cluster.sh build-scheduler} on first use), as admin, for pods whose scheduler name is {@value
+ * KubeSchedulerProcess#NAME}. This library's scheduler runs as the restricted identity of the README's RBAC,
+ * as in every end-to-end test. Each scenario is built twice in the test's namespace on the same nodes: first
+ * for kube-scheduler (names end in {@code -kube}), whose pods are deleted once its outcome is read, then for
+ * this library (names end in {@code -ours}); storage classes, volumes and claims are never shared between the
+ * two runs. Names in messages are compared with the run's suffix taken out.
+ *
+ * <p>kube-scheduler runs its PostFilter plugins after a failed scheduling attempt and appends their message
+ * to the pod's: this library has no PostFilter (no preemption) yet, so only the part before it is compared.
+ * When Filter rejected the nodes, DefaultPreemption adds {@code " preemption: ..."}, and the part before {@code
+ * " preemption:"} is compared. When a PreFilter plugin (here VolumeBinding) rejected the pod, 1.37's first
+ * PostFilter plugin, DynamicResources, finds no state of its own in the cycle (its PreFilter never ran), fails
+ * with {@code "not found"}, and the framework stops there and appends {@code " not found"} (no {@code
+ * "preemption:"}); that suffix is cut too, and only from kube-scheduler's messages.
+ */
+class KubeSchedulerParityIT extends RealClusterTest {
+
+  private static final String HOSTNAME = "kubernetes.io/hostname";
+  private static final String ZONE = "topology.kubernetes.io/zone";
+  private static final String DRIVER = "csi.kubesched.io";
+  private static final String NO_PROVISIONER = "kubernetes.io/no-provisioner";
+  private static final Duration BOUND = Duration.ofSeconds(60);
+  /** What kube-scheduler appends after a PreFilter rejection (see the class comment). */
+  private static final String DRA_POST_FILTER_ERROR = "not found";
+  private static final Logger LOG = LoggerFactory.getLogger(KubeSchedulerParityIT.class);
+
+  private static @Nullable KubeSchedulerProcess kubeScheduler;
+
+  /** Cluster-scoped objects this test made, removed after it. */
+  private final List<String> volumes = new ArrayList<>();
+  private final List<String> classes = new ArrayList<>();
+  private final List<String> csiNodes = new ArrayList<>();
+
+  /** Each run's PodScheduled messages as written, for failure messages and the test log. */
+  private final List<String> asWritten = new ArrayList<>();
+
+  /** Who schedules a scenario's pods, and the suffix of the names of the scenario's objects. */
+  private enum Side {
+    KUBE(KubeSchedulerProcess.NAME),
+    OURS(SCHEDULER);
+
+    final String schedulerName;
+
+    Side(String schedulerName) {
+      this.schedulerName = schedulerName;
+    }
+
+    String name(String base) {
+      return base + "-" + suffix();
+    }
+
+    String suffix() {
+      return name().toLowerCase();
+    }
+  }
+
+  /**
+   * Where a pod ended up: bound to {@code node}, or not bound ({@code node} empty) with the PodScheduled
+   * condition's reason and message and the latest FailedScheduling event's note, each cut before {@code "
+   * preemption:"} and with the run's suffix taken out of names.
+   */
+  private record Outcome(String node, @Nullable String reason, @Nullable String message, @Nullable String event) {}
+
+  @BeforeAll
+  static void startKubeScheduler(TestCluster cluster) throws Exception {
+    var projectDir = Path.of(System.getProperty("kubesched.projectDir", ".."));
+    kubeScheduler =
+        KubeSchedulerProcess.start(projectDir, cluster.adminKubeconfig(), Path.of("target", "kube-scheduler-parity"));
+  }
+
+  @AfterAll
+  static void stopKubeScheduler() throws InterruptedException {
+    if (kubeScheduler != null) {
+      kubeScheduler.close();
+      kubeScheduler = null;
+    }
+  }
+
+  @AfterEach
+  void removeClusterScopedObjects() {
+    admin.pods().inNamespace(namespace).withGracePeriod(0).delete();
+    admin.persistentVolumeClaims().inNamespace(namespace).delete();
+    volumes.forEach(name -> admin.persistentVolumes().withName(name).delete());
+    classes.forEach(name -> admin.storage().v1().storageClasses().withName(name).delete());
+    csiNodes.forEach(name -> admin.storage().v1().csiNodes().withName(name).delete());
+  }
+
+  @Test
+  void a_pod_whose_claim_does_not_exist() {
+    twoNodes();
+    var outcome = same(side -> {
+      create(admin, withClaims(pod(side, "orphan"), side.name("missing")));
+      return outcomeOf(side, side.name("orphan"));
+    });
+    assertEquals("0/2 nodes are available: persistentvolumeclaim \"missing\" not found.", outcome.message());
+  }
+
+  @Test
+  void an_unbound_claim_of_an_immediate_class_with_no_volume() {
+    twoNodes();
+    var outcome = same(side -> {
+      var immediate = storageClass(side.name("immediate"), NO_PROVISIONER, "Immediate");
+      createClaim(claim(side.name("early"), immediate.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
+      create(admin, withClaims(pod(side, "eager"), side.name("early")));
+      return outcomeOf(side, side.name("eager"));
+    });
+    assertEquals("0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims.", outcome.message());
+  }
+
+  @Test
+  void two_claims_and_one_static_local_volume_the_second_pod_finds_none() {
+    twoNodes();
+    var outcome = same(side -> {
+      var local = storageClass(side.name("local"), NO_PROVISIONER, "WaitForFirstConsumer");
+      createVolume(localVolume(namespace + "-" + side.name("only"), local, "1Gi", "node-0"));
+      createClaim(claim(side.name("first"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
+      createClaim(claim(side.name("second"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
+      create(admin, withClaims(pod(side, "one"), side.name("first")));
+      var first = outcomeOf(side, side.name("one"));
+      assertEquals("node-0", first.node(), side + ": the first pod goes where the volume is; " + first);
+      eventually(BOUND, "the first claim bound", () -> phase(side.name("first")).equals("Bound"));
+      create(admin, withClaims(pod(side, "two"), side.name("second")));
+      return outcomeOf(side, side.name("two"));
+    });
+    assertEquals("0/2 nodes are available: 2 node(s) didn't find available persistent volumes to bind.", outcome.message());
+  }
+
+  @Test
+  void a_bound_claim_whose_volume_is_pinned_to_node_1() {
+    List.of("node-0", "node-1", "node-2").forEach(n -> createReady(labelled(n, "a")));
+    var outcome = same(side -> {
+      var local = storageClass(side.name("pinned"), NO_PROVISIONER, "WaitForFirstConsumer");
+      var volume = namespace + "-" + side.name("pinned");
+      createVolume(new PersistentVolumeBuilder(localVolume(volume, local, "1Gi", "node-1"))
+          .editSpec().withNewClaimRef().withNamespace(namespace).withName(side.name("data")).endClaimRef().endSpec().build());
+      createClaim(new PersistentVolumeClaimBuilder(claim(side.name("data"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"))
+          .editSpec().withVolumeName(volume).endSpec().build());
+      eventually(BOUND, "the claim bound to its volume", () -> phase(side.name("data")).equals("Bound"));
+      create(admin, withClaims(pod(side, "user"), side.name("data")));
+      return outcomeOf(side, side.name("user"));
+    });
+    assertEquals("node-1", outcome.node());
+  }
+
+  @Test
+  void a_csi_attach_limit_of_one_reached_on_both_nodes() {
+    twoNodes();
+    List.of("node-0", "node-1").forEach(n -> {
+      admin.storage().v1().csiNodes().resource(new CSINodeBuilder()
+          .withNewMetadata().withName(n).endMetadata()
+          .withNewSpec().addNewDriver().withName(DRIVER).withNodeID(n).withNewAllocatable().withCount(1).endAllocatable().endDriver().endSpec()
+          .build()).create();
+      csiNodes.add(n);
+    });
+    var outcome = same(side -> {
+      var claims = List.of(side.name("c-0"), side.name("c-1"), side.name("c-2"));
+      for (var claim : claims) {
+        var volume = namespace + "-" + claim;
+        createVolume(new PersistentVolumeBuilder()
+            .withNewMetadata().withName(volume).endMetadata()
+            .withNewSpec()
+            .withCapacity(Map.of("storage", new Quantity("1Gi")))
+            .withAccessModes("ReadWriteOnce")
+            .withStorageClassName("")
+            .withNewCsi().withDriver(DRIVER).withVolumeHandle(volume).endCsi()
+            .withNewClaimRef().withNamespace(namespace).withName(claim).endClaimRef()
+            .endSpec()
+            .build());
+        createClaim(new PersistentVolumeClaimBuilder(claim(claim, "", "1Gi", "ReadWriteOnce"))
+            .editSpec().withVolumeName(volume).endSpec().build());
+      }
+      eventually(BOUND, "the claims bound", () -> claims.stream().allMatch(c -> phase(c).equals("Bound")));
+      for (int i = 0; i < 2; i++) { // each node has its one volume attached: pods placed there by hand
+        create(admin, new PodBuilder(withClaims(pod(side, "attached-" + i), claims.get(i)))
+            .editSpec().withNodeName("node-" + i).endSpec().build());
+      }
+      create(admin, withClaims(pod(side, "third"), claims.get(2)));
+      return outcomeOf(side, side.name("third"));
+    });
+    assertEquals("0/2 nodes are available: 2 node(s) exceed max volume count.", outcome.message());
+  }
+
+  @Test
+  void a_zonal_volume_in_zone_b_and_nodes_only_in_zone_a() {
+    twoNodes();
+    var outcome = same(side -> {
+      var volume = namespace + "-" + side.name("zonal");
+      createVolume(new PersistentVolumeBuilder()
+          .withNewMetadata().withName(volume).withLabels(Map.of(ZONE, "b")).endMetadata()
+          .withNewSpec()
+          .withCapacity(Map.of("storage", new Quantity("1Gi")))
+          .withAccessModes("ReadWriteOnce")
+          .withStorageClassName("")
+          .withNewHostPath().withPath("/tmp/" + volume).endHostPath()
+          .withNewClaimRef().withNamespace(namespace).withName(side.name("zonal")).endClaimRef()
+          .endSpec()
+          .build());
+      createClaim(new PersistentVolumeClaimBuilder(claim(side.name("zonal"), "", "1Gi", "ReadWriteOnce"))
+          .editSpec().withVolumeName(volume).endSpec().build());
+      eventually(BOUND, "the claim bound to its volume", () -> phase(side.name("zonal")).equals("Bound"));
+      create(admin, withClaims(pod(side, "far"), side.name("zonal")));
+      return outcomeOf(side, side.name("far"));
+    });
+    assertEquals("0/2 nodes are available: 2 node(s) had no available volume zone.", outcome.message());
+  }
+
+  @Test
+  void a_read_write_once_pod_claim_in_use_by_a_bound_pod() {
+    twoNodes();
+    var outcome = same(side -> {
+      var volume = namespace + "-" + side.name("single");
+      createVolume(new PersistentVolumeBuilder()
+          .withNewMetadata().withName(volume).endMetadata()
+          .withNewSpec()
+          .withCapacity(Map.of("storage", new Quantity("1Gi")))
+          .withAccessModes("ReadWriteOncePod")
+          .withStorageClassName("")
+          .withNewHostPath().withPath("/tmp/" + volume).endHostPath()
+          .withNewClaimRef().withNamespace(namespace).withName(side.name("single")).endClaimRef()
+          .endSpec()
+          .build());
+      createClaim(new PersistentVolumeClaimBuilder(claim(side.name("single"), "", "1Gi", "ReadWriteOncePod"))
+          .editSpec().withVolumeName(volume).endSpec().build());
+      eventually(BOUND, "the claim bound to its volume", () -> phase(side.name("single")).equals("Bound"));
+      create(admin, new PodBuilder(withClaims(pod(side, "holder"), side.name("single")))
+          .editSpec().withNodeName("node-0").endSpec().build());
+      create(admin, withClaims(pod(side, "contender"), side.name("single")));
+      return outcomeOf(side, side.name("contender"));
+    });
+    assertEquals("0/2 nodes are available: 2 node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod"
+        + " access mode already in-use by another pod.", outcome.message());
+  }
+
+  // ---------------------------------------------------------------- the two runs
+
+  /**
+   * Runs the scenario for kube-scheduler, deletes that run's pods, runs it again with this library's scheduler
+   * running, and asserts both outcomes are equal.
+   *
+   * @return the outcome both had
+   */
+  private Outcome same(Function<Side, Outcome> scenario) {
+    var kube = scenario.apply(Side.KUBE);
+    admin.pods().inNamespace(namespace).withGracePeriod(0).delete();
+    eventually(WAIT, "kube-scheduler's pods deleted", () -> admin.pods().inNamespace(namespace).list().getItems().isEmpty());
+    Outcome ours;
+    try (var controller = client.newPodController(DefaultPolicy.builder().seed(13).build(), recorder)) {
+      controller.start();
+      ours = scenario.apply(Side.OURS);
+    }
+    assertEquals(kube, ours, "kube-scheduler's outcome, then this library's; the messages as written: " + asWritten);
+    LOG.info("{}: {}; as written: {}", namespace, ours, asWritten);
+    return ours;
+  }
+
+  /** Waits until the pod is bound, or is reported unschedulable with a FailedScheduling event. */
+  private Outcome outcomeOf(Side side, String pod) {
+    var who = side == Side.KUBE ? String.valueOf(kubeScheduler) : "this library's scheduler";
+    if (side == Side.KUBE) {
+      var process = Objects.requireNonNull(kubeScheduler);
+      assertTrue(process.alive(), process::tail);
+    }
+    eventually(BOUND, pod + " bound or reported unschedulable by " + who,
+        () -> !nodeOf(pod).isEmpty() || podScheduled(pod).filter(c -> "False".equals(c.getStatus())).isPresent());
+    if (!nodeOf(pod).isEmpty()) {
+      return new Outcome(nodeOf(pod), null, null, null);
+    }
+    eventually(BOUND, "a FailedScheduling event about " + pod, () -> failedScheduling(pod) != null);
+    var condition = podScheduled(pod).orElseThrow();
+    var event = failedScheduling(pod);
+    asWritten.add(side + ": " + condition.getMessage());
+    assertNotNull(event);
+    return new Outcome("", condition.getReason(), normalized(side, condition.getMessage()), normalized(side, event.getNote()));
+  }
+
+  /**
+   * The message with kube-scheduler's PostFilter part cut off (see the class comment; this library writes
+   * none) and the side's name suffix taken out.
+   */
+  private static String normalized(Side side, String message) {
+    var kept = message;
+    if (side == Side.KUBE) {
+      var preemption = message.indexOf(" preemption:");
+      if (preemption >= 0) {
+        kept = message.substring(0, preemption);
+      } else if (message.endsWith(". " + DRA_POST_FILTER_ERROR)) {
+        kept = message.substring(0, message.length() - DRA_POST_FILTER_ERROR.length() - 1);
+      }
+    }
+    return kept.replace("-" + side.suffix(), "");
+  }
+
+  private @Nullable Event failedScheduling(String pod) {
+    return eventsAbout(pod).stream()
+        .filter(e -> "FailedScheduling".equals(e.getReason()))
+        .max(Comparator.comparing(e -> e.getMetadata().getCreationTimestamp()))
+        .orElse(null);
+  }
+
+  // ---------------------------------------------------------------- fixtures
+
+  private void twoNodes() {
+    List.of("node-0", "node-1").forEach(n -> createReady(labelled(n, "a")));
+  }
+
+  private static Node labelled(String name, String zone) {
+    return new NodeBuilder(node(name, "4", "8Gi", "110"))
+        .editMetadata().withLabels(Map.of(HOSTNAME, name, ZONE, zone)).endMetadata()
+        .build();
+  }
+
+  private Pod pod(Side side, String base) {
+    return FakeClusterFixture.pod(namespace, side.name(base), side.schedulerName, "100m", "64Mi");
+  }
+
+  private StorageClass storageClass(String suffix, String provisioner, String bindingMode) {
+    var name = namespace + "-" + suffix;
+    var storageClass = TestProvisioner.storageClass(name, provisioner, bindingMode);
+    admin.storage().v1().storageClasses().resource(storageClass).create();
+    classes.add(name);
+    return storageClass;
+  }
+
+  private static PersistentVolume localVolume(String name, StorageClass storageClass, String size, String node) {
+    return new PersistentVolumeBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .withNewSpec()
+        .withCapacity(Map.of("storage", new Quantity(size)))
+        .withAccessModes("ReadWriteOnce")
+        .withStorageClassName(storageClass.getMetadata().getName())
+        .withPersistentVolumeReclaimPolicy("Retain")
+        .withNewLocal().withPath("/mnt/" + name).endLocal()
+        .withNewNodeAffinity().withNewRequired().addNewNodeSelectorTerm()
+        .withMatchExpressions(new NodeSelectorRequirementBuilder().withKey(HOSTNAME).withOperator("In").withValues(node).build())
+        .endNodeSelectorTerm().endRequired().endNodeAffinity()
+        .endSpec()
+        .build();
+  }
+
+  private PersistentVolumeClaim claim(String name, String className, String size, String accessMode) {
+    return new PersistentVolumeClaimBuilder()
+        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+        .withNewSpec()
+        .withStorageClassName(className)
+        .withAccessModes(accessMode)
+        .withNewResources().withRequests(Map.of("storage", new Quantity(size))).endResources()
+        .endSpec()
+        .build();
+  }
+
+  private void createVolume(PersistentVolume volume) {
+    admin.persistentVolumes().resource(volume).create();
+    volumes.add(volume.getMetadata().getName());
+  }
+
+  private void createClaim(PersistentVolumeClaim claim) {
+    admin.persistentVolumeClaims().inNamespace(namespace).resource(claim).create();
+  }
+
+  private static Pod withClaims(Pod pod, String... claims) {
+    var builder = new PodBuilder(pod).editSpec();
+    for (var claim : claims) {
+      builder = builder.addNewVolume().withName("v-" + claim).withNewPersistentVolumeClaim().withClaimName(claim)
+          .endPersistentVolumeClaim().endVolume();
+    }
+    return builder.endSpec().build();
+  }
+
+  /** The claim's status phase, "" while it has none or does not exist. */
+  private String phase(String claim) {
+    var current = admin.persistentVolumeClaims().inNamespace(namespace).withName(claim).get();
+    return current == null || current.getStatus() == null || current.getStatus().getPhase() == null
+        ? "" : current.getStatus().getPhase();
+  }
+}
