@@ -1,5 +1,9 @@
 package io.kubesched.e2e;
 
+import static io.kubesched.e2e.StorageObjects.ZONE;
+import static io.kubesched.e2e.StorageObjects.labelled;
+import static io.kubesched.e2e.StorageObjects.localVolume;
+import static io.kubesched.e2e.StorageObjects.withClaims;
 import static io.kubesched.facade.FakeClusterFixture.create;
 import static io.kubesched.facade.FakeClusterFixture.eventually;
 import static io.kubesched.facade.FakeClusterFixture.node;
@@ -7,10 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
@@ -18,8 +18,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
-import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
-import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.kubesched.facade.FakeClusterFixture;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.testcluster.TestCluster;
@@ -35,6 +33,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,8 +62,6 @@ import org.slf4j.LoggerFactory;
  */
 class KubeSchedulerParityIT extends RealClusterTest {
 
-  private static final String HOSTNAME = "kubernetes.io/hostname";
-  private static final String ZONE = "topology.kubernetes.io/zone";
   private static final String DRIVER = "csi.kubesched.io";
   private static final String NO_PROVISIONER = "kubernetes.io/no-provisioner";
   private static final Duration BOUND = Duration.ofSeconds(60);
@@ -74,10 +71,7 @@ class KubeSchedulerParityIT extends RealClusterTest {
 
   private static @Nullable KubeSchedulerProcess kubeScheduler;
 
-  /** Cluster-scoped objects this test made, removed after it. */
-  private final List<String> volumes = new ArrayList<>();
-  private final List<String> classes = new ArrayList<>();
-  private final List<String> csiNodes = new ArrayList<>();
+  private StorageObjects storage;
 
   /** Each run's PodScheduled messages as written, for failure messages and the test log. */
   private final List<String> asWritten = new ArrayList<>();
@@ -124,13 +118,14 @@ class KubeSchedulerParityIT extends RealClusterTest {
     }
   }
 
+  @BeforeEach
+  void storage() {
+    storage = new StorageObjects(admin, namespace);
+  }
+
   @AfterEach
   void removeClusterScopedObjects() {
-    admin.pods().inNamespace(namespace).withGracePeriod(0).delete();
-    admin.persistentVolumeClaims().inNamespace(namespace).delete();
-    volumes.forEach(name -> admin.persistentVolumes().withName(name).delete());
-    classes.forEach(name -> admin.storage().v1().storageClasses().withName(name).delete());
-    csiNodes.forEach(name -> admin.storage().v1().csiNodes().withName(name).delete());
+    storage.close();
   }
 
   @Test
@@ -147,8 +142,8 @@ class KubeSchedulerParityIT extends RealClusterTest {
   void an_unbound_claim_of_an_immediate_class_with_no_volume() {
     twoNodes();
     var outcome = same(side -> {
-      var immediate = storageClass(side.name("immediate"), NO_PROVISIONER, "Immediate");
-      createClaim(claim(side.name("early"), immediate.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
+      var immediate = storage.storageClass(side.name("immediate"), NO_PROVISIONER, "Immediate");
+      storage.createClaim(storage.claim(side.name("early"), immediate.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
       create(admin, withClaims(pod(side, "eager"), side.name("early")));
       return outcomeOf(side, side.name("eager"));
     });
@@ -159,10 +154,10 @@ class KubeSchedulerParityIT extends RealClusterTest {
   void two_claims_and_one_static_local_volume_the_second_pod_finds_none() {
     twoNodes();
     var outcome = same(side -> {
-      var local = storageClass(side.name("local"), NO_PROVISIONER, "WaitForFirstConsumer");
-      createVolume(localVolume(namespace + "-" + side.name("only"), local, "1Gi", "node-0"));
-      createClaim(claim(side.name("first"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
-      createClaim(claim(side.name("second"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
+      var local = storage.storageClass(side.name("local"), NO_PROVISIONER, "WaitForFirstConsumer");
+      storage.createVolume(localVolume(namespace + "-" + side.name("only"), local, "1Gi", "node-0"));
+      storage.createClaim(storage.claim(side.name("first"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
+      storage.createClaim(storage.claim(side.name("second"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
       create(admin, withClaims(pod(side, "one"), side.name("first")));
       var first = outcomeOf(side, side.name("one"));
       assertEquals("node-0", first.node(), side + ": the first pod goes where the volume is; " + first);
@@ -177,11 +172,11 @@ class KubeSchedulerParityIT extends RealClusterTest {
   void a_bound_claim_whose_volume_is_pinned_to_node_1() {
     List.of("node-0", "node-1", "node-2").forEach(n -> createReady(labelled(n, "a")));
     var outcome = same(side -> {
-      var local = storageClass(side.name("pinned"), NO_PROVISIONER, "WaitForFirstConsumer");
+      var local = storage.storageClass(side.name("pinned"), NO_PROVISIONER, "WaitForFirstConsumer");
       var volume = namespace + "-" + side.name("pinned");
-      createVolume(new PersistentVolumeBuilder(localVolume(volume, local, "1Gi", "node-1"))
+      storage.createVolume(new PersistentVolumeBuilder(localVolume(volume, local, "1Gi", "node-1"))
           .editSpec().withNewClaimRef().withNamespace(namespace).withName(side.name("data")).endClaimRef().endSpec().build());
-      createClaim(new PersistentVolumeClaimBuilder(claim(side.name("data"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"))
+      storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(side.name("data"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"))
           .editSpec().withVolumeName(volume).endSpec().build());
       eventually(BOUND, "the claim bound to its volume", () -> phase(side.name("data")).equals("Bound"));
       create(admin, withClaims(pod(side, "user"), side.name("data")));
@@ -193,18 +188,12 @@ class KubeSchedulerParityIT extends RealClusterTest {
   @Test
   void a_csi_attach_limit_of_one_reached_on_both_nodes() {
     twoNodes();
-    List.of("node-0", "node-1").forEach(n -> {
-      admin.storage().v1().csiNodes().resource(new CSINodeBuilder()
-          .withNewMetadata().withName(n).endMetadata()
-          .withNewSpec().addNewDriver().withName(DRIVER).withNodeID(n).withNewAllocatable().withCount(1).endAllocatable().endDriver().endSpec()
-          .build()).create();
-      csiNodes.add(n);
-    });
+    List.of("node-0", "node-1").forEach(n -> storage.createCsiNode(n, DRIVER, 1));
     var outcome = same(side -> {
       var claims = List.of(side.name("c-0"), side.name("c-1"), side.name("c-2"));
       for (var claim : claims) {
         var volume = namespace + "-" + claim;
-        createVolume(new PersistentVolumeBuilder()
+        storage.createVolume(new PersistentVolumeBuilder()
             .withNewMetadata().withName(volume).endMetadata()
             .withNewSpec()
             .withCapacity(Map.of("storage", new Quantity("1Gi")))
@@ -214,7 +203,7 @@ class KubeSchedulerParityIT extends RealClusterTest {
             .withNewClaimRef().withNamespace(namespace).withName(claim).endClaimRef()
             .endSpec()
             .build());
-        createClaim(new PersistentVolumeClaimBuilder(claim(claim, "", "1Gi", "ReadWriteOnce"))
+        storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(claim, "", "1Gi", "ReadWriteOnce"))
             .editSpec().withVolumeName(volume).endSpec().build());
       }
       eventually(BOUND, "the claims bound", () -> claims.stream().allMatch(c -> phase(c).equals("Bound")));
@@ -233,7 +222,7 @@ class KubeSchedulerParityIT extends RealClusterTest {
     twoNodes();
     var outcome = same(side -> {
       var volume = namespace + "-" + side.name("zonal");
-      createVolume(new PersistentVolumeBuilder()
+      storage.createVolume(new PersistentVolumeBuilder()
           .withNewMetadata().withName(volume).withLabels(Map.of(ZONE, "b")).endMetadata()
           .withNewSpec()
           .withCapacity(Map.of("storage", new Quantity("1Gi")))
@@ -243,7 +232,7 @@ class KubeSchedulerParityIT extends RealClusterTest {
           .withNewClaimRef().withNamespace(namespace).withName(side.name("zonal")).endClaimRef()
           .endSpec()
           .build());
-      createClaim(new PersistentVolumeClaimBuilder(claim(side.name("zonal"), "", "1Gi", "ReadWriteOnce"))
+      storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(side.name("zonal"), "", "1Gi", "ReadWriteOnce"))
           .editSpec().withVolumeName(volume).endSpec().build());
       eventually(BOUND, "the claim bound to its volume", () -> phase(side.name("zonal")).equals("Bound"));
       create(admin, withClaims(pod(side, "far"), side.name("zonal")));
@@ -257,7 +246,7 @@ class KubeSchedulerParityIT extends RealClusterTest {
     twoNodes();
     var outcome = same(side -> {
       var volume = namespace + "-" + side.name("single");
-      createVolume(new PersistentVolumeBuilder()
+      storage.createVolume(new PersistentVolumeBuilder()
           .withNewMetadata().withName(volume).endMetadata()
           .withNewSpec()
           .withCapacity(Map.of("storage", new Quantity("1Gi")))
@@ -267,7 +256,7 @@ class KubeSchedulerParityIT extends RealClusterTest {
           .withNewClaimRef().withNamespace(namespace).withName(side.name("single")).endClaimRef()
           .endSpec()
           .build());
-      createClaim(new PersistentVolumeClaimBuilder(claim(side.name("single"), "", "1Gi", "ReadWriteOncePod"))
+      storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(side.name("single"), "", "1Gi", "ReadWriteOncePod"))
           .editSpec().withVolumeName(volume).endSpec().build());
       eventually(BOUND, "the claim bound to its volume", () -> phase(side.name("single")).equals("Bound"));
       create(admin, new PodBuilder(withClaims(pod(side, "holder"), side.name("single")))
@@ -351,67 +340,8 @@ class KubeSchedulerParityIT extends RealClusterTest {
     List.of("node-0", "node-1").forEach(n -> createReady(labelled(n, "a")));
   }
 
-  private static Node labelled(String name, String zone) {
-    return new NodeBuilder(node(name, "4", "8Gi", "110"))
-        .editMetadata().withLabels(Map.of(HOSTNAME, name, ZONE, zone)).endMetadata()
-        .build();
-  }
-
   private Pod pod(Side side, String base) {
     return FakeClusterFixture.pod(namespace, side.name(base), side.schedulerName, "100m", "64Mi");
-  }
-
-  private StorageClass storageClass(String suffix, String provisioner, String bindingMode) {
-    var name = namespace + "-" + suffix;
-    var storageClass = TestProvisioner.storageClass(name, provisioner, bindingMode);
-    admin.storage().v1().storageClasses().resource(storageClass).create();
-    classes.add(name);
-    return storageClass;
-  }
-
-  private static PersistentVolume localVolume(String name, StorageClass storageClass, String size, String node) {
-    return new PersistentVolumeBuilder()
-        .withNewMetadata().withName(name).endMetadata()
-        .withNewSpec()
-        .withCapacity(Map.of("storage", new Quantity(size)))
-        .withAccessModes("ReadWriteOnce")
-        .withStorageClassName(storageClass.getMetadata().getName())
-        .withPersistentVolumeReclaimPolicy("Retain")
-        .withNewLocal().withPath("/mnt/" + name).endLocal()
-        .withNewNodeAffinity().withNewRequired().addNewNodeSelectorTerm()
-        .withMatchExpressions(new NodeSelectorRequirementBuilder().withKey(HOSTNAME).withOperator("In").withValues(node).build())
-        .endNodeSelectorTerm().endRequired().endNodeAffinity()
-        .endSpec()
-        .build();
-  }
-
-  private PersistentVolumeClaim claim(String name, String className, String size, String accessMode) {
-    return new PersistentVolumeClaimBuilder()
-        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-        .withNewSpec()
-        .withStorageClassName(className)
-        .withAccessModes(accessMode)
-        .withNewResources().withRequests(Map.of("storage", new Quantity(size))).endResources()
-        .endSpec()
-        .build();
-  }
-
-  private void createVolume(PersistentVolume volume) {
-    admin.persistentVolumes().resource(volume).create();
-    volumes.add(volume.getMetadata().getName());
-  }
-
-  private void createClaim(PersistentVolumeClaim claim) {
-    admin.persistentVolumeClaims().inNamespace(namespace).resource(claim).create();
-  }
-
-  private static Pod withClaims(Pod pod, String... claims) {
-    var builder = new PodBuilder(pod).editSpec();
-    for (var claim : claims) {
-      builder = builder.addNewVolume().withName("v-" + claim).withNewPersistentVolumeClaim().withClaimName(claim)
-          .endPersistentVolumeClaim().endVolume();
-    }
-    return builder.endSpec().build();
   }
 
   /** The claim's status phase, "" while it has none or does not exist. */

@@ -1,5 +1,10 @@
 package io.kubesched.e2e;
 
+import static io.kubesched.e2e.StorageObjects.HOSTNAME;
+import static io.kubesched.e2e.StorageObjects.ZONE;
+import static io.kubesched.e2e.StorageObjects.labelled;
+import static io.kubesched.e2e.StorageObjects.localVolume;
+import static io.kubesched.e2e.StorageObjects.withClaims;
 import static io.kubesched.facade.FakeClusterFixture.create;
 import static io.kubesched.facade.FakeClusterFixture.eventually;
 import static io.kubesched.facade.FakeClusterFixture.node;
@@ -7,9 +12,6 @@ import static io.kubesched.facade.FakeClusterFixture.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -17,18 +19,16 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.storage.CSINodeBuilder;
-import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,18 +39,18 @@ import org.junit.jupiter.api.Test;
  */
 class VolumesIT extends RealClusterTest {
 
-  private static final String HOSTNAME = "kubernetes.io/hostname";
-  private static final String ZONE = "topology.kubernetes.io/zone";
   private static final String DRIVER = "csi.kubesched.io";
   private static final Duration BOUND = Duration.ofSeconds(60);
 
-  /** Cluster-scoped objects this test made, removed after it. */
-  private final List<String> volumes = new ArrayList<>();
-  private final List<String> classes = new ArrayList<>();
-  private final List<String> csiNodes = new ArrayList<>();
+  private StorageObjects storage;
 
   private static FinderFunc defaultPolicy() {
     return DefaultPolicy.builder().seed(13).build();
+  }
+
+  @BeforeEach
+  void storage() {
+    storage = new StorageObjects(admin, namespace);
   }
 
   @AfterEach
@@ -86,11 +86,7 @@ class VolumesIT extends RealClusterTest {
         }
       }
     } finally {
-      admin.pods().inNamespace(namespace).withGracePeriod(0).delete();
-      admin.persistentVolumeClaims().inNamespace(namespace).delete();
-      volumes.forEach(name -> admin.persistentVolumes().withName(name).delete());
-      classes.forEach(name -> admin.storage().v1().storageClasses().withName(name).delete());
-      csiNodes.forEach(name -> admin.storage().v1().csiNodes().withName(name).delete());
+      storage.close();
     }
   }
 
@@ -113,10 +109,10 @@ class VolumesIT extends RealClusterTest {
   void pods_of_a_stateful_set_with_local_volumes_land_each_on_its_volumes_node() {
     var nodes = List.of("node-0", "node-1", "node-2");
     nodes.forEach(n -> createReady(labelled(n, "a")));
-    var local = storageClass("local", "kubernetes.io/no-provisioner", "WaitForFirstConsumer");
+    var local = storage.storageClass("local", "kubernetes.io/no-provisioner", "WaitForFirstConsumer");
     for (int i = 0; i < 3; i++) {
-      createVolume(localVolume(namespace + "-local-" + i, local, "1Gi", nodes.get(i)));
-      createClaim(claim("data-db-" + i, local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
+      storage.createVolume(localVolume(namespace + "-local-" + i, local, "1Gi", nodes.get(i)));
+      storage.createClaim(storage.claim("data-db-" + i, local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
     }
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
@@ -137,11 +133,11 @@ class VolumesIT extends RealClusterTest {
   @Test
   void a_pod_whose_claim_is_bound_goes_to_the_node_its_volume_is_pinned_to() {
     List.of("node-0", "node-1", "node-2").forEach(n -> createReady(labelled(n, "a")));
-    var local = storageClass("pinned", "kubernetes.io/no-provisioner", "WaitForFirstConsumer");
+    var local = storage.storageClass("pinned", "kubernetes.io/no-provisioner", "WaitForFirstConsumer");
     var volume = namespace + "-pinned";
-    createVolume(new PersistentVolumeBuilder(localVolume(volume, local, "1Gi", "node-2"))
+    storage.createVolume(new PersistentVolumeBuilder(localVolume(volume, local, "1Gi", "node-2"))
         .editSpec().withNewClaimRef().withNamespace(namespace).withName("pinned-data").endClaimRef().endSpec().build());
-    createClaim(new PersistentVolumeClaimBuilder(claim("pinned-data", local.getMetadata().getName(), "1Gi", "ReadWriteOnce"))
+    storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim("pinned-data", local.getMetadata().getName(), "1Gi", "ReadWriteOnce"))
         .editSpec().withVolumeName(volume).endSpec().build());
     eventually(BOUND, "the claim bound to its volume", () -> claimsBound("pinned-data"));
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
@@ -161,7 +157,7 @@ class VolumesIT extends RealClusterTest {
     List.of("a-0", "a-1").forEach(n -> createReady(labelled(n, "a")));
     List.of("b-0", "b-1").forEach(n -> createReady(labelled(n, "b")));
     var volume = namespace + "-zonal";
-    createVolume(new PersistentVolumeBuilder()
+    storage.createVolume(new PersistentVolumeBuilder()
         .withNewMetadata().withName(volume).withLabels(Map.of(ZONE, "b")).endMetadata()
         .withNewSpec()
         .withCapacity(Map.of("storage", new Quantity("5Gi")))
@@ -171,7 +167,7 @@ class VolumesIT extends RealClusterTest {
         .withNewClaimRef().withNamespace(namespace).withName("shared").endClaimRef()
         .endSpec()
         .build());
-    createClaim(new PersistentVolumeClaimBuilder(claim("shared", "", "5Gi", "ReadWriteMany"))
+    storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim("shared", "", "5Gi", "ReadWriteMany"))
         .editSpec().withVolumeName(volume).endSpec().build());
     eventually(BOUND, "the claim bound to its volume", () -> claimsBound("shared"));
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
@@ -189,8 +185,8 @@ class VolumesIT extends RealClusterTest {
   @Test
   void a_wait_for_first_consumer_claim_is_provisioned_on_the_node_chosen_for_its_pod() throws InterruptedException {
     List.of("node-0", "node-1", "node-2").forEach(n -> createReady(labelled(n, "a")));
-    var provisioned = storageClass("provisioned", TestProvisioner.NAME, "WaitForFirstConsumer");
-    createClaim(claim("scratch", provisioned.getMetadata().getName(), "2Gi", "ReadWriteOnce"));
+    var provisioned = storage.storageClass("provisioned", TestProvisioner.NAME, "WaitForFirstConsumer");
+    storage.createClaim(storage.claim("scratch", provisioned.getMetadata().getName(), "2Gi", "ReadWriteOnce"));
     try (var provisioner = TestProvisioner.start(admin);
         var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
@@ -198,7 +194,7 @@ class VolumesIT extends RealClusterTest {
       eventually(BOUND, "the worker bound", () -> !nodeOf("worker").isEmpty());
       eventually(BOUND, "its claim provisioned and bound", () -> claimsBound("scratch"));
       var claim = claimOf("scratch");
-      volumes.add(claim.getSpec().getVolumeName());
+      storage.removeOnClose(claim.getSpec().getVolumeName());
       assertEquals(nodeOf("worker"), claim.getMetadata().getAnnotations().get(TestProvisioner.SELECTED_NODE));
       assertEquals(nodeOf("worker"), pinnedNode(claim.getSpec().getVolumeName()));
       assertTrue(provisioner.provisionedVolumes().contains(claim.getSpec().getVolumeName()));
@@ -209,7 +205,7 @@ class VolumesIT extends RealClusterTest {
   void a_generic_ephemeral_volume_is_created_by_the_controller_provisioned_on_the_chosen_node_and_the_pod_bound()
       throws InterruptedException {
     List.of("node-0", "node-1").forEach(n -> createReady(labelled(n, "a")));
-    var provisioned = storageClass("ephemeral", TestProvisioner.NAME, "WaitForFirstConsumer");
+    var provisioned = storage.storageClass("ephemeral", TestProvisioner.NAME, "WaitForFirstConsumer");
     try (var provisioner = TestProvisioner.start(admin);
         var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
@@ -225,7 +221,7 @@ class VolumesIT extends RealClusterTest {
       eventually(BOUND, "the cruncher bound", () -> !nodeOf("cruncher").isEmpty());
       eventually(BOUND, "its ephemeral claim provisioned and bound", () -> claimsBound("cruncher-scratch"));
       var claim = claimOf("cruncher-scratch");
-      volumes.add(claim.getSpec().getVolumeName());
+      storage.removeOnClose(claim.getSpec().getVolumeName());
       assertEquals("Pod", claim.getMetadata().getOwnerReferences().get(0).getKind(), "the controller made it");
       assertEquals(nodeOf("cruncher"), pinnedNode(claim.getSpec().getVolumeName()));
     }
@@ -235,16 +231,10 @@ class VolumesIT extends RealClusterTest {
   void a_node_at_its_attach_limit_is_skipped_and_a_pod_that_fits_no_limit_waits_with_kubes_message() {
     createReady(labelled("node-0", "a"));
     createReady(labelled("node-1", "a"));
-    List.of("node-0", "node-1").forEach(n -> {
-      admin.storage().v1().csiNodes().resource(new CSINodeBuilder()
-          .withNewMetadata().withName(n).endMetadata()
-          .withNewSpec().addNewDriver().withName(DRIVER).withNodeID(n).withNewAllocatable().withCount(1).endAllocatable().endDriver().endSpec()
-          .build()).create();
-      csiNodes.add(n);
-    });
+    List.of("node-0", "node-1").forEach(n -> storage.createCsiNode(n, DRIVER, 1));
     for (var name : List.of("c-0", "c-1", "c-2")) {
       var volume = namespace + "-" + name;
-      createVolume(new PersistentVolumeBuilder()
+      storage.createVolume(new PersistentVolumeBuilder()
           .withNewMetadata().withName(volume).endMetadata()
           .withNewSpec()
           .withCapacity(Map.of("storage", new Quantity("1Gi")))
@@ -254,7 +244,7 @@ class VolumesIT extends RealClusterTest {
           .withNewClaimRef().withNamespace(namespace).withName(name).endClaimRef()
           .endSpec()
           .build());
-      createClaim(new PersistentVolumeClaimBuilder(claim(name, "", "1Gi", "ReadWriteOnce"))
+      storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(name, "", "1Gi", "ReadWriteOnce"))
           .editSpec().withVolumeName(volume).endSpec().build());
     }
     eventually(BOUND, "the claims bound", () -> claimsBound("c-0", "c-1", "c-2"));
@@ -278,10 +268,10 @@ class VolumesIT extends RealClusterTest {
   void two_pods_racing_for_the_last_static_volume_one_wins_and_the_other_waits_until_its_claim_is_deleted() {
     createReady(labelled("node-0", "a"));
     createReady(labelled("node-1", "a"));
-    var local = storageClass("last", "kubernetes.io/no-provisioner", "WaitForFirstConsumer");
-    createVolume(localVolume(namespace + "-last", local, "1Gi", "node-0"));
-    createClaim(claim("claim-a", local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
-    createClaim(claim("claim-b", local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
+    var local = storage.storageClass("last", "kubernetes.io/no-provisioner", "WaitForFirstConsumer");
+    storage.createVolume(localVolume(namespace + "-last", local, "1Gi", "node-0"));
+    storage.createClaim(storage.claim("claim-a", local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
+    storage.createClaim(storage.claim("claim-b", local.getMetadata().getName(), "1Gi", "ReadWriteOnce"));
     String loser;
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
@@ -308,65 +298,6 @@ class VolumesIT extends RealClusterTest {
   }
 
   // ---------------------------------------------------------------- fixtures
-
-  private Node labelled(String name, String zone) {
-    return new NodeBuilder(node(name, "4", "8Gi", "110"))
-        .editMetadata().withLabels(Map.of(HOSTNAME, name, ZONE, zone)).endMetadata()
-        .build();
-  }
-
-  private StorageClass storageClass(String suffix, String provisioner, String bindingMode) {
-    var name = namespace + "-" + suffix;
-    var storageClass = TestProvisioner.storageClass(name, provisioner, bindingMode);
-    admin.storage().v1().storageClasses().resource(storageClass).create();
-    classes.add(name);
-    return storageClass;
-  }
-
-  private static PersistentVolume localVolume(String name, StorageClass storageClass, String size, String node) {
-    return new PersistentVolumeBuilder()
-        .withNewMetadata().withName(name).endMetadata()
-        .withNewSpec()
-        .withCapacity(Map.of("storage", new Quantity(size)))
-        .withAccessModes("ReadWriteOnce")
-        .withStorageClassName(storageClass.getMetadata().getName())
-        .withPersistentVolumeReclaimPolicy("Retain")
-        .withNewLocal().withPath("/mnt/" + name).endLocal()
-        .withNewNodeAffinity().withNewRequired().addNewNodeSelectorTerm()
-        .withMatchExpressions(new NodeSelectorRequirementBuilder().withKey(HOSTNAME).withOperator("In").withValues(node).build())
-        .endNodeSelectorTerm().endRequired().endNodeAffinity()
-        .endSpec()
-        .build();
-  }
-
-  private PersistentVolumeClaim claim(String name, String className, String size, String accessMode) {
-    return new PersistentVolumeClaimBuilder()
-        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-        .withNewSpec()
-        .withStorageClassName(className)
-        .withAccessModes(accessMode)
-        .withNewResources().withRequests(Map.of("storage", new Quantity(size))).endResources()
-        .endSpec()
-        .build();
-  }
-
-  private void createVolume(PersistentVolume volume) {
-    admin.persistentVolumes().resource(volume).create();
-    volumes.add(volume.getMetadata().getName());
-  }
-
-  private void createClaim(PersistentVolumeClaim claim) {
-    admin.persistentVolumeClaims().inNamespace(namespace).resource(claim).create();
-  }
-
-  private static Pod withClaims(Pod pod, String... claims) {
-    var builder = new PodBuilder(pod).editSpec();
-    for (var claim : claims) {
-      builder = builder.addNewVolume().withName("v-" + claim).withNewPersistentVolumeClaim().withClaimName(claim)
-          .endPersistentVolumeClaim().endVolume();
-    }
-    return builder.endSpec().build();
-  }
 
   private PersistentVolumeClaim claimOf(String name) {
     return Objects.requireNonNull(admin.persistentVolumeClaims().inNamespace(namespace).withName(name).get(), name);
