@@ -1,6 +1,8 @@
 package io.kubesched.e2e;
 
 import static io.kubesched.e2e.StorageObjects.ZONE;
+import static io.kubesched.e2e.StorageObjects.csiVolume;
+import static io.kubesched.e2e.StorageObjects.hostPathVolume;
 import static io.kubesched.e2e.StorageObjects.labelled;
 import static io.kubesched.e2e.StorageObjects.localVolume;
 import static io.kubesched.e2e.StorageObjects.withClaims;
@@ -11,12 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.kubesched.facade.FakeClusterFixture;
 import io.kubesched.policy.plugins.DefaultPolicy;
@@ -161,7 +160,7 @@ class KubeSchedulerParityIT extends RealClusterTest {
       create(admin, withClaims(pod(side, "one"), side.name("first")));
       var first = outcomeOf(side, side.name("one"));
       assertEquals("node-0", first.node(), side + ": the first pod goes where the volume is; " + first);
-      eventually(BOUND, "the first claim bound", () -> phase(side.name("first")).equals("Bound"));
+      eventually(BOUND, "the first claim bound", () -> storage.bound(side.name("first")));
       create(admin, withClaims(pod(side, "two"), side.name("second")));
       return outcomeOf(side, side.name("two"));
     });
@@ -174,11 +173,8 @@ class KubeSchedulerParityIT extends RealClusterTest {
     var outcome = same(side -> {
       var local = storage.storageClass(side.name("pinned"), NO_PROVISIONER, "WaitForFirstConsumer");
       var volume = namespace + "-" + side.name("pinned");
-      storage.createVolume(new PersistentVolumeBuilder(localVolume(volume, local, "1Gi", "node-1"))
-          .editSpec().withNewClaimRef().withNamespace(namespace).withName(side.name("data")).endClaimRef().endSpec().build());
-      storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(side.name("data"), local.getMetadata().getName(), "1Gi", "ReadWriteOnce"))
-          .editSpec().withVolumeName(volume).endSpec().build());
-      eventually(BOUND, "the claim bound to its volume", () -> phase(side.name("data")).equals("Bound"));
+      storage.createBound(localVolume(volume, local, "1Gi", "node-1"), side.name("data"));
+      eventually(BOUND, "the claim bound to its volume", () -> storage.bound(side.name("data")));
       create(admin, withClaims(pod(side, "user"), side.name("data")));
       return outcomeOf(side, side.name("user"));
     });
@@ -192,21 +188,9 @@ class KubeSchedulerParityIT extends RealClusterTest {
     var outcome = same(side -> {
       var claims = List.of(side.name("c-0"), side.name("c-1"), side.name("c-2"));
       for (var claim : claims) {
-        var volume = namespace + "-" + claim;
-        storage.createVolume(new PersistentVolumeBuilder()
-            .withNewMetadata().withName(volume).endMetadata()
-            .withNewSpec()
-            .withCapacity(Map.of("storage", new Quantity("1Gi")))
-            .withAccessModes("ReadWriteOnce")
-            .withStorageClassName("")
-            .withNewCsi().withDriver(DRIVER).withVolumeHandle(volume).endCsi()
-            .withNewClaimRef().withNamespace(namespace).withName(claim).endClaimRef()
-            .endSpec()
-            .build());
-        storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(claim, "", "1Gi", "ReadWriteOnce"))
-            .editSpec().withVolumeName(volume).endSpec().build());
+        storage.createBound(csiVolume(namespace + "-" + claim, DRIVER), claim);
       }
-      eventually(BOUND, "the claims bound", () -> claims.stream().allMatch(c -> phase(c).equals("Bound")));
+      eventually(BOUND, "the claims bound", () -> claims.stream().allMatch(c -> storage.bound(c)));
       for (int i = 0; i < 2; i++) { // each node has its one volume attached: pods placed there by hand
         create(admin, new PodBuilder(withClaims(pod(side, "attached-" + i), claims.get(i)))
             .editSpec().withNodeName("node-" + i).endSpec().build());
@@ -222,19 +206,8 @@ class KubeSchedulerParityIT extends RealClusterTest {
     twoNodes();
     var outcome = same(side -> {
       var volume = namespace + "-" + side.name("zonal");
-      storage.createVolume(new PersistentVolumeBuilder()
-          .withNewMetadata().withName(volume).withLabels(Map.of(ZONE, "b")).endMetadata()
-          .withNewSpec()
-          .withCapacity(Map.of("storage", new Quantity("1Gi")))
-          .withAccessModes("ReadWriteOnce")
-          .withStorageClassName("")
-          .withNewHostPath().withPath("/tmp/" + volume).endHostPath()
-          .withNewClaimRef().withNamespace(namespace).withName(side.name("zonal")).endClaimRef()
-          .endSpec()
-          .build());
-      storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(side.name("zonal"), "", "1Gi", "ReadWriteOnce"))
-          .editSpec().withVolumeName(volume).endSpec().build());
-      eventually(BOUND, "the claim bound to its volume", () -> phase(side.name("zonal")).equals("Bound"));
+      storage.createBound(hostPathVolume(volume, "1Gi", "ReadWriteOnce", Map.of(ZONE, "b")), side.name("zonal"));
+      eventually(BOUND, "the claim bound to its volume", () -> storage.bound(side.name("zonal")));
       create(admin, withClaims(pod(side, "far"), side.name("zonal")));
       return outcomeOf(side, side.name("far"));
     });
@@ -246,19 +219,8 @@ class KubeSchedulerParityIT extends RealClusterTest {
     twoNodes();
     var outcome = same(side -> {
       var volume = namespace + "-" + side.name("single");
-      storage.createVolume(new PersistentVolumeBuilder()
-          .withNewMetadata().withName(volume).endMetadata()
-          .withNewSpec()
-          .withCapacity(Map.of("storage", new Quantity("1Gi")))
-          .withAccessModes("ReadWriteOncePod")
-          .withStorageClassName("")
-          .withNewHostPath().withPath("/tmp/" + volume).endHostPath()
-          .withNewClaimRef().withNamespace(namespace).withName(side.name("single")).endClaimRef()
-          .endSpec()
-          .build());
-      storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(side.name("single"), "", "1Gi", "ReadWriteOncePod"))
-          .editSpec().withVolumeName(volume).endSpec().build());
-      eventually(BOUND, "the claim bound to its volume", () -> phase(side.name("single")).equals("Bound"));
+      storage.createBound(hostPathVolume(volume, "1Gi", "ReadWriteOncePod", Map.of()), side.name("single"));
+      eventually(BOUND, "the claim bound to its volume", () -> storage.bound(side.name("single")));
       create(admin, new PodBuilder(withClaims(pod(side, "holder"), side.name("single")))
           .editSpec().withNodeName("node-0").endSpec().build());
       create(admin, withClaims(pod(side, "contender"), side.name("single")));
@@ -342,12 +304,5 @@ class KubeSchedulerParityIT extends RealClusterTest {
 
   private Pod pod(Side side, String base) {
     return FakeClusterFixture.pod(namespace, side.name(base), side.schedulerName, "100m", "64Mi");
-  }
-
-  /** The claim's status phase, "" while it has none or does not exist. */
-  private String phase(String claim) {
-    var current = admin.persistentVolumeClaims().inNamespace(namespace).withName(claim).get();
-    return current == null || current.getStatus() == null || current.getStatus().getPhase() == null
-        ? "" : current.getStatus().getPhase();
   }
 }

@@ -97,6 +97,60 @@ final class StorageObjects implements AutoCloseable {
     volumes.add(volumeName);
   }
 
+  /**
+   * Creates {@code volume} pre-bound to a new claim {@code claimName} of the volume's class, size and first
+   * access mode, which names the volume: the PersistentVolume controller then binds the two. Both removed on
+   * close.
+   */
+  void createBound(PersistentVolume volume, String claimName) {
+    var spec = volume.getSpec();
+    createVolume(new PersistentVolumeBuilder(volume)
+        .editSpec().withNewClaimRef().withNamespace(namespace).withName(claimName).endClaimRef().endSpec()
+        .build());
+    createClaim(new PersistentVolumeClaimBuilder(
+            claim(claimName, spec.getStorageClassName(), spec.getCapacity().get("storage").toString(),
+                spec.getAccessModes().get(0)))
+        .editSpec().withVolumeName(volume.getMetadata().getName()).endSpec()
+        .build());
+  }
+
+  /** @return a 1 GiB {@code ReadWriteOnce} volume of {@code driver}, without class (not created) */
+  static PersistentVolume csiVolume(String name, String driver) {
+    return new PersistentVolumeBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .withNewSpec()
+        .withCapacity(Map.of("storage", new Quantity("1Gi")))
+        .withAccessModes("ReadWriteOnce")
+        .withStorageClassName("")
+        .withNewCsi().withDriver(driver).withVolumeHandle(name).endCsi()
+        .endSpec()
+        .build();
+  }
+
+  /** @return a {@code hostPath} volume without class and node affinity, with these labels (not created) */
+  static PersistentVolume hostPathVolume(String name, String size, String accessMode, Map<String, String> labels) {
+    return new PersistentVolumeBuilder()
+        .withNewMetadata().withName(name).withLabels(labels).endMetadata()
+        .withNewSpec()
+        .withCapacity(Map.of("storage", new Quantity(size)))
+        .withAccessModes(accessMode)
+        .withStorageClassName("")
+        .withNewHostPath().withPath("/tmp/" + name).endHostPath()
+        .endSpec()
+        .build();
+  }
+
+  /** @return whether each claim exists and is {@code Bound} */
+  boolean bound(String... claims) {
+    for (var name : claims) {
+      var claim = admin.persistentVolumeClaims().inNamespace(namespace).withName(name).get();
+      if (claim == null || claim.getStatus() == null || !"Bound".equals(claim.getStatus().getPhase())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   void createClaim(PersistentVolumeClaim claim) {
     admin.persistentVolumeClaims().inNamespace(namespace).resource(claim).create();
   }

@@ -2,6 +2,8 @@ package io.kubesched.e2e;
 
 import static io.kubesched.e2e.StorageObjects.HOSTNAME;
 import static io.kubesched.e2e.StorageObjects.ZONE;
+import static io.kubesched.e2e.StorageObjects.csiVolume;
+import static io.kubesched.e2e.StorageObjects.hostPathVolume;
 import static io.kubesched.e2e.StorageObjects.labelled;
 import static io.kubesched.e2e.StorageObjects.localVolume;
 import static io.kubesched.e2e.StorageObjects.withClaims;
@@ -13,9 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -120,7 +120,7 @@ class VolumesIT extends RealClusterTest {
         create(admin, withClaims(pod(namespace, "db-" + i, SCHEDULER, "100m", "64Mi"), "data-db-" + i));
       }
       eventually(BOUND, "every db pod bound", () -> List.of("db-0", "db-1", "db-2").stream().noneMatch(p -> nodeOf(p).isEmpty()));
-      eventually(BOUND, "every claim bound by the PersistentVolume controller", () -> claimsBound("data-db-0", "data-db-1", "data-db-2"));
+      eventually(BOUND, "every claim bound by the PersistentVolume controller", () -> storage.bound("data-db-0", "data-db-1", "data-db-2"));
     }
     var used = new HashSet<String>();
     for (int i = 0; i < 3; i++) {
@@ -135,11 +135,8 @@ class VolumesIT extends RealClusterTest {
     List.of("node-0", "node-1", "node-2").forEach(n -> createReady(labelled(n, "a")));
     var local = storage.storageClass("pinned", "kubernetes.io/no-provisioner", "WaitForFirstConsumer");
     var volume = namespace + "-pinned";
-    storage.createVolume(new PersistentVolumeBuilder(localVolume(volume, local, "1Gi", "node-2"))
-        .editSpec().withNewClaimRef().withNamespace(namespace).withName("pinned-data").endClaimRef().endSpec().build());
-    storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim("pinned-data", local.getMetadata().getName(), "1Gi", "ReadWriteOnce"))
-        .editSpec().withVolumeName(volume).endSpec().build());
-    eventually(BOUND, "the claim bound to its volume", () -> claimsBound("pinned-data"));
+    storage.createBound(localVolume(volume, local, "1Gi", "node-2"), "pinned-data");
+    eventually(BOUND, "the claim bound to its volume", () -> storage.bound("pinned-data"));
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
       for (int i = 0; i < 3; i++) {
@@ -157,19 +154,8 @@ class VolumesIT extends RealClusterTest {
     List.of("a-0", "a-1").forEach(n -> createReady(labelled(n, "a")));
     List.of("b-0", "b-1").forEach(n -> createReady(labelled(n, "b")));
     var volume = namespace + "-zonal";
-    storage.createVolume(new PersistentVolumeBuilder()
-        .withNewMetadata().withName(volume).withLabels(Map.of(ZONE, "b")).endMetadata()
-        .withNewSpec()
-        .withCapacity(Map.of("storage", new Quantity("5Gi")))
-        .withAccessModes("ReadWriteMany")
-        .withStorageClassName("")
-        .withNewHostPath().withPath("/tmp/" + volume).endHostPath()
-        .withNewClaimRef().withNamespace(namespace).withName("shared").endClaimRef()
-        .endSpec()
-        .build());
-    storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim("shared", "", "5Gi", "ReadWriteMany"))
-        .editSpec().withVolumeName(volume).endSpec().build());
-    eventually(BOUND, "the claim bound to its volume", () -> claimsBound("shared"));
+    storage.createBound(hostPathVolume(volume, "5Gi", "ReadWriteMany", Map.of(ZONE, "b")), "shared");
+    eventually(BOUND, "the claim bound to its volume", () -> storage.bound("shared"));
     try (var controller = client.newPodController(defaultPolicy(), recorder)) {
       controller.start();
       for (int i = 0; i < 6; i++) {
@@ -192,7 +178,7 @@ class VolumesIT extends RealClusterTest {
       controller.start();
       create(admin, withClaims(pod(namespace, "worker", SCHEDULER, "100m", "64Mi"), "scratch"));
       eventually(BOUND, "the worker bound", () -> !nodeOf("worker").isEmpty());
-      eventually(BOUND, "its claim provisioned and bound", () -> claimsBound("scratch"));
+      eventually(BOUND, "its claim provisioned and bound", () -> storage.bound("scratch"));
       var claim = claimOf("scratch");
       storage.removeOnClose(claim.getSpec().getVolumeName());
       assertEquals(nodeOf("worker"), claim.getMetadata().getAnnotations().get(TestProvisioner.SELECTED_NODE));
@@ -219,7 +205,7 @@ class VolumesIT extends RealClusterTest {
           .endSpec()
           .build());
       eventually(BOUND, "the cruncher bound", () -> !nodeOf("cruncher").isEmpty());
-      eventually(BOUND, "its ephemeral claim provisioned and bound", () -> claimsBound("cruncher-scratch"));
+      eventually(BOUND, "its ephemeral claim provisioned and bound", () -> storage.bound("cruncher-scratch"));
       var claim = claimOf("cruncher-scratch");
       storage.removeOnClose(claim.getSpec().getVolumeName());
       assertEquals("Pod", claim.getMetadata().getOwnerReferences().get(0).getKind(), "the controller made it");
@@ -233,21 +219,9 @@ class VolumesIT extends RealClusterTest {
     createReady(labelled("node-1", "a"));
     List.of("node-0", "node-1").forEach(n -> storage.createCsiNode(n, DRIVER, 1));
     for (var name : List.of("c-0", "c-1", "c-2")) {
-      var volume = namespace + "-" + name;
-      storage.createVolume(new PersistentVolumeBuilder()
-          .withNewMetadata().withName(volume).endMetadata()
-          .withNewSpec()
-          .withCapacity(Map.of("storage", new Quantity("1Gi")))
-          .withAccessModes("ReadWriteOnce")
-          .withStorageClassName("")
-          .withNewCsi().withDriver(DRIVER).withVolumeHandle(volume).endCsi()
-          .withNewClaimRef().withNamespace(namespace).withName(name).endClaimRef()
-          .endSpec()
-          .build());
-      storage.createClaim(new PersistentVolumeClaimBuilder(storage.claim(name, "", "1Gi", "ReadWriteOnce"))
-          .editSpec().withVolumeName(volume).endSpec().build());
+      storage.createBound(csiVolume(namespace + "-" + name, DRIVER), name);
     }
-    eventually(BOUND, "the claims bound", () -> claimsBound("c-0", "c-1", "c-2"));
+    eventually(BOUND, "the claims bound", () -> storage.bound("c-0", "c-1", "c-2"));
     // node-0 has its one volume attached already: a pod placed there by hand.
     create(admin, new PodBuilder(withClaims(pod(namespace, "attached", SCHEDULER, "100m", "64Mi"), "c-0"))
         .editSpec().withNodeName("node-0").endSpec().build());
@@ -282,7 +256,7 @@ class VolumesIT extends RealClusterTest {
       var winner = loser.equals("racer-a") ? "racer-b" : "racer-a";
       eventually(BOUND, "the loser reported unschedulable", () -> podScheduled(loser).isPresent());
       assertEquals("node-0", nodeOf(winner));
-      eventually(BOUND, "the winner's claim bound", () -> claimsBound("claim-" + winner.substring(6)));
+      eventually(BOUND, "the winner's claim bound", () -> storage.bound("claim-" + winner.substring(6)));
       assertEquals("0/2 nodes are available: 2 node(s) didn't find available persistent volumes to bind.",
           podScheduled(loser).orElseThrow().getMessage());
       assertEquals("", nodeOf(loser));
@@ -301,17 +275,6 @@ class VolumesIT extends RealClusterTest {
 
   private PersistentVolumeClaim claimOf(String name) {
     return Objects.requireNonNull(admin.persistentVolumeClaims().inNamespace(namespace).withName(name).get(), name);
-  }
-
-  /** Whether each claim is Bound, with the PersistentVolume controller's bind-completed annotation. */
-  private boolean claimsBound(String... names) {
-    for (var name : names) {
-      var claim = admin.persistentVolumeClaims().inNamespace(namespace).withName(name).get();
-      if (claim == null || claim.getStatus() == null || !"Bound".equals(claim.getStatus().getPhase())) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** The node a volume's {@code kubernetes.io/hostname In [node]} affinity names. */
