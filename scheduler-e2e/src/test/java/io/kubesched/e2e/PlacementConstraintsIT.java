@@ -278,14 +278,6 @@ class PlacementConstraintsIT extends RealClusterTest {
             .endSpec().build());
   }
 
-  private List<String> pods(String prefix) {
-    return admin.pods().inNamespace(namespace).list().getItems().stream()
-        .map(p -> p.getMetadata().getName())
-        .filter(n -> n.startsWith(prefix))
-        .sorted()
-        .toList();
-  }
-
   /** @return pod name to node, of the pods named {@code prefix…} that are bound */
   private Map<String, String> bound(String prefix) {
     var bound = new TreeMap<String, String>();

@@ -74,6 +74,15 @@ abstract class RealClusterTest {
     admin.nodes().withName(node.getMetadata().getName()).edit(n -> new NodeBuilder(n).editSpec().withTaints().endSpec().build());
   }
 
+  /** @return the names of this test's pods that start with {@code prefix}, sorted */
+  List<String> pods(String prefix) {
+    return admin.pods().inNamespace(namespace).list().getItems().stream()
+        .map(p -> p.getMetadata().getName())
+        .filter(n -> n.startsWith(prefix))
+        .sorted()
+        .toList();
+  }
+
   String nodeOf(String pod) {
     return FakeClusterFixture.nodeOf(admin, namespace, pod);
   }

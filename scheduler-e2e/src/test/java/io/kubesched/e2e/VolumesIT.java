@@ -284,12 +284,4 @@ class VolumesIT extends RealClusterTest {
         .filter(r -> HOSTNAME.equals(r.getKey()))
         .findFirst().orElseThrow().getValues().get(0);
   }
-
-  private List<String> pods(String prefix) {
-    return admin.pods().inNamespace(namespace).list().getItems().stream()
-        .map(p -> p.getMetadata().getName())
-        .filter(n -> n.startsWith(prefix))
-        .sorted()
-        .toList();
-  }
 }
