@@ -23,6 +23,30 @@ public interface PreFilter {
   Filter prepare(PodInfo pod, ClusterSnapshot cluster);
 
   /**
+   * What {@link #prepare} returns for a pod the filter has nothing to check for (kube's PreFilter {@code Skip}):
+   * it fits every node.
+   *
+   * @param name the filter's name
+   * @return the filter for this pod
+   */
+  static Filter skip(String name) {
+    return new Skipped(name);
+  }
+
+  /**
+   * The filter {@link #skip} makes: it fits every node.
+   *
+   * @param name the filter's name
+   */
+  record Skipped(String name) implements Filter {
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      return FilterResult.fit();
+    }
+  }
+
+  /**
    * What {@link #prepare} returns for a pod it turns away before any node is looked at, as kube-scheduler's
    * PreFilter rejects a pod whose claim does not exist: every node gets {@code rejection}, and the {@link
    * Policy} states its reasons once in the pod's message ({@code 0/3 nodes are available: persistentvolumeclaim

@@ -179,7 +179,7 @@ public final class NodeVolumeLimitsFilter implements Filter, PreFilter {
   public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
     boolean inlineMigratable = pod.volumes().stream().anyMatch(NodeVolumeLimitsFilter::isInlineMigratable);
     if (pod.persistentVolumeClaims().isEmpty() && !inlineMigratable) {
-      return new Skipped();
+      return PreFilter.skip(NAME); // no volume this plugin counts
     }
     var storage = cluster.storage();
     var claimVolumes = new LinkedHashMap<VolumeKey, String>();
@@ -394,24 +394,6 @@ public final class NodeVolumeLimitsFilter implements Filter, PreFilter {
   }
 
   // ---------------------------------------------------------------- prepared filters
-
-  /** The filter of a pod with no volume this plugin counts: kube's PreFilter Skip. */
-  private record Skipped() implements Filter {
-    @Override
-    public String name() {
-      return NAME;
-    }
-
-    @Override
-    public FilterResult filter(PodInfo pod, NodeInfo node) {
-      return FilterResult.fit();
-    }
-
-    @Override
-    public Set<ClusterData> reads() {
-      return READS;
-    }
-  }
 
   /**
    * The filter of one pod: its claims' volumes, found once, and its inline volumes.

@@ -151,7 +151,7 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
     var constraints =
         TopologySpreading.constraints(pod, WhenUnsatisfiable.DO_NOT_SCHEDULE, args.effectiveConstraints(), cluster);
     if (constraints.isEmpty()) {
-      return Unconstrained.INSTANCE;
+      return PreFilter.skip(NAME); // no DoNotSchedule constraint
     }
     return new Prepared(pod, constraints, State.of(pod, constraints, cluster.nodes()));
   }
@@ -199,21 +199,6 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
     /** Kube's {@code minMatchNum}: the smallest count, or 0 with fewer eligible domains than {@code minDomains}. */
     int globalMinimum(int constraint, int minDomains) {
       return counts.get(constraint).size() < minDomains ? 0 : minimums[constraint];
-    }
-  }
-
-  /** The filter of a pod without {@code DoNotSchedule} constraints (kube's PreFilter returns Skip). */
-  private static final class Unconstrained implements Filter {
-    static final Unconstrained INSTANCE = new Unconstrained();
-
-    @Override
-    public String name() {
-      return NAME;
-    }
-
-    @Override
-    public FilterResult filter(PodInfo pod, NodeInfo node) {
-      return FilterResult.fit();
     }
   }
 
