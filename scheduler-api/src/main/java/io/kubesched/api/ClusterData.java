@@ -26,5 +26,7 @@ public enum ClusterData {
   /** CSIDrivers: whether a driver's volumes are attached, and whether it tracks storage capacity. */
   CSI_DRIVERS,
   /** CSIStorageCapacities: capacity left for dynamic provisioning, where a CSI driver tracks it. */
-  CSI_STORAGE_CAPACITIES
+  CSI_STORAGE_CAPACITIES,
+  /** PodDisruptionBudgets ({@code policy/v1}): preemption prefers victims whose eviction violates none. */
+  POD_DISRUPTION_BUDGETS
 }

@@ -22,12 +22,14 @@ import org.jspecify.annotations.Nullable;
 public final class ClusterSnapshot {
 
   private static final ClusterSnapshot EMPTY =
-      new ClusterSnapshot(List.of(), Map.of(), List.of(), Storage.empty());
+      new ClusterSnapshot(List.of(), Map.of(), List.of(), Storage.empty(), List.of(), Nominations.NONE);
 
   private final List<NodeInfo> nodes;
   private final Map<String, Map<String, String>> namespaces;
   private final List<WorkloadSelector> workloads;
   private final Storage storage;
+  private final List<PodDisruptionBudget> disruptionBudgets;
+  private final Nominations nominations;
   private volatile @Nullable Map<String, NodeInfo> byName;
   private volatile @Nullable List<NodeInfo> withAffinity;
   private volatile @Nullable List<NodeInfo> withRequiredAntiAffinity;
@@ -48,11 +50,15 @@ public final class ClusterSnapshot {
       List<NodeInfo> nodes,
       Map<String, Map<String, String>> namespaces,
       List<WorkloadSelector> workloads,
-      Storage storage) {
+      Storage storage,
+      List<PodDisruptionBudget> disruptionBudgets,
+      Nominations nominations) {
     this.nodes = nodes;
     this.namespaces = namespaces;
     this.workloads = workloads;
     this.storage = storage;
+    this.disruptionBudgets = disruptionBudgets;
+    this.nominations = nominations;
   }
 
   /**
@@ -66,7 +72,12 @@ public final class ClusterSnapshot {
   public static ClusterSnapshot of(
       List<NodeInfo> nodes, Map<String, Map<String, String>> namespaces, List<WorkloadSelector> workloads) {
     return new ClusterSnapshot(
-        List.copyOf(nodes), immutableLabels(namespaces), List.copyOf(workloads), Storage.empty());
+        List.copyOf(nodes),
+        immutableLabels(namespaces),
+        List.copyOf(workloads),
+        Storage.empty(),
+        List.of(),
+        Nominations.NONE);
   }
 
   /**
@@ -87,7 +98,9 @@ public final class ClusterSnapshot {
 
   /** @return a snapshot of just {@code nodes}: no namespaces, no workloads */
   public static ClusterSnapshot of(List<NodeInfo> nodes) {
-    return nodes.isEmpty() ? EMPTY : new ClusterSnapshot(List.copyOf(nodes), Map.of(), List.of(), Storage.empty());
+    return nodes.isEmpty()
+        ? EMPTY
+        : new ClusterSnapshot(List.copyOf(nodes), Map.of(), List.of(), Storage.empty(), List.of(), Nominations.NONE);
   }
 
   /**
@@ -100,7 +113,7 @@ public final class ClusterSnapshot {
    * @return the new snapshot
    */
   public ClusterSnapshot withNodes(List<NodeInfo> nodes) {
-    return derived(List.copyOf(nodes), storage);
+    return derived(List.copyOf(nodes), storage, disruptionBudgets, nominations);
   }
 
   /**
@@ -111,11 +124,36 @@ public final class ClusterSnapshot {
    * @return the new snapshot
    */
   public ClusterSnapshot withStorage(Storage storage) {
-    return derived(nodes, storage);
+    return derived(nodes, storage, disruptionBudgets, nominations);
   }
 
-  private ClusterSnapshot derived(List<NodeInfo> nodes, Storage storage) {
-    var next = new ClusterSnapshot(nodes, namespaces, workloads, storage);
+  /**
+   * This snapshot with other PodDisruptionBudgets ({@link #disruptionBudgets()}); what was found out about the
+   * nodes is kept.
+   *
+   * @param disruptionBudgets every PodDisruptionBudget of the cluster (copied)
+   * @return the new snapshot
+   */
+  public ClusterSnapshot withDisruptionBudgets(List<PodDisruptionBudget> disruptionBudgets) {
+    return derived(nodes, storage, List.copyOf(disruptionBudgets), nominations);
+  }
+
+  /**
+   * This snapshot with other nominations ({@link #nominations()}); what was found out about the nodes is kept.
+   *
+   * @param nominations the pending pods nominated to nodes by preemption
+   * @return the new snapshot
+   */
+  public ClusterSnapshot withNominations(Nominations nominations) {
+    return derived(nodes, storage, disruptionBudgets, nominations);
+  }
+
+  private ClusterSnapshot derived(
+      List<NodeInfo> nodes,
+      Storage storage,
+      List<PodDisruptionBudget> disruptionBudgets,
+      Nominations nominations) {
+    var next = new ClusterSnapshot(nodes, namespaces, workloads, storage, disruptionBudgets, nominations);
     var known = flags;
     if (known != null) {
       next.previousNodes = this.nodes;
@@ -149,6 +187,22 @@ public final class ClusterSnapshot {
    */
   public Storage storage() {
     return storage;
+  }
+
+  /**
+   * @return every PodDisruptionBudget of the cluster; empty unless the policy {@link FinderFunc#reads() reads}
+   *     {@link ClusterData#POD_DISRUPTION_BUDGETS}
+   */
+  public List<PodDisruptionBudget> disruptionBudgets() {
+    return disruptionBudgets;
+  }
+
+  /**
+   * @return the pending pods nominated to nodes by preemption, whose room a decision for a pod of lower
+   *     priority must leave free; {@link Nominations#NONE} unless the scheduler sets them
+   */
+  public Nominations nominations() {
+    return nominations;
   }
 
   /** @return each namespace's labels, by namespace name; empty unless the policy reads namespaces */

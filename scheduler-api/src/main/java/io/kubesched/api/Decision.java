@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** What a {@link FinderFunc} decides for one pod: a node, or that no node fits. */
@@ -28,7 +29,7 @@ public sealed interface Decision {
    * @return a decision that the pod fits nowhere now
    */
   static Unschedulable unschedulable(Map<String, List<String>> reasonsByNode) {
-    return new Unschedulable(reasonsByNode, "");
+    return new Unschedulable(reasonsByNode, "", Set.of(), "", Nomination.CLEAR);
   }
 
   /**
@@ -38,7 +39,7 @@ public sealed interface Decision {
    * @return a decision that the pod fits nowhere now, for a reason of its own rather than of the nodes'
    */
   static Unschedulable unschedulable(Map<String, List<String>> reasonsByNode, String preFilterMessage) {
-    return new Unschedulable(reasonsByNode, preFilterMessage);
+    return new Unschedulable(reasonsByNode, preFilterMessage, Set.of(), "", Nomination.CLEAR);
   }
 
   /**
@@ -66,13 +67,27 @@ public sealed interface Decision {
   }
 
   /**
-   * The pod fits on no node now. It stays pending and is tried again later.
+   * The pod fits on no node now. It stays pending and is tried again later, unless preemption makes room for it.
    *
    * @param reasonsByNode why each node was rejected, by node name
    * @param preFilterMessage when the pod was turned away before any node was looked at (kube-scheduler's
    *     PreFilter rejection: a claim that does not exist, say), why; empty when nodes were rejected one by one
+   * @param unresolvableNodes the nodes of {@code reasonsByNode} that evicting pods could not make fit
+   *     (kube-scheduler's {@code UnschedulableAndUnresolvable}: the wrong name, affinity, a taint, too small):
+   *     never preemption candidates
+   * @param postFilterMessage what preemption found, appended to the message (kube-scheduler's PostFilter
+   *     status, e.g. {@code preemption: 0/3 nodes are available: 3 No preemption victims found for incoming
+   *     pod.}); empty when nothing was tried
+   * @param nomination what becomes of the pod's nomination: kept, cleared, or a node where room is made by
+   *     evicting victims
    */
-  record Unschedulable(Map<String, List<String>> reasonsByNode, String preFilterMessage) implements Decision {
+  record Unschedulable(
+      Map<String, List<String>> reasonsByNode,
+      String preFilterMessage,
+      Set<String> unresolvableNodes,
+      String postFilterMessage,
+      Nomination nomination)
+      implements Decision {
 
     /** kube-scheduler's message when the cluster has no node. */
     public static final String NO_NODES = "no nodes available to schedule pods";
@@ -82,6 +97,24 @@ public sealed interface Decision {
       var copy = new HashMap<String, List<String>>(reasonsByNode.size() * 4 / 3 + 1);
       reasonsByNode.forEach((node, reasons) -> copy.put(node, List.copyOf(reasons)));
       reasonsByNode = Map.copyOf(copy);
+      unresolvableNodes = Set.copyOf(unresolvableNodes);
+    }
+
+    /**
+     * @param unresolvableNodes the nodes that evicting pods could not make fit
+     * @return this decision with those nodes marked so
+     */
+    public Unschedulable withUnresolvableNodes(Set<String> unresolvableNodes) {
+      return new Unschedulable(reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination);
+    }
+
+    /**
+     * @param postFilterMessage what preemption found (appended to {@link #message})
+     * @param nomination what becomes of the pod's nomination
+     * @return this decision with the outcome of preemption
+     */
+    public Unschedulable withPostFilter(String postFilterMessage, Nomination nomination) {
+      return new Unschedulable(reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination);
     }
 
     /**
@@ -92,7 +125,8 @@ public sealed interface Decision {
      *
      * <p>With no node at all it is kube-scheduler's {@value #NO_NODES}. When the pod was turned away before
      * any node was looked at, the reason is stated once: {@code "0/6 nodes are available: persistentvolumeclaim
-     * \"data\" not found."}.
+     * \"data\" not found."}. A {@link #postFilterMessage} follows after a space, as kube-scheduler adds its
+     * PostFilter's status.
      *
      * @param nodeCount how many nodes the decision was made over
      */
@@ -101,7 +135,7 @@ public sealed interface Decision {
         return NO_NODES;
       }
       if (!preFilterMessage.isEmpty()) {
-        return "0/" + nodeCount + " nodes are available: " + preFilterMessage + ".";
+        return withPostFilter("0/" + nodeCount + " nodes are available: " + preFilterMessage + ".");
       }
       var counts = new TreeMap<String, Integer>();
       reasonsByNode.values().forEach(reasons -> reasons.forEach(r -> counts.merge(r, 1, Integer::sum)));
@@ -113,7 +147,11 @@ public sealed interface Decision {
       if (!parts.isEmpty()) {
         message.append(' ').append(String.join(", ", parts)).append('.');
       }
-      return message.toString();
+      return withPostFilter(message.toString());
+    }
+
+    private String withPostFilter(String message) {
+      return postFilterMessage.isEmpty() ? message : message + " " + postFilterMessage;
     }
 
     /** Orders strings as Go's {@code sort.Strings} does: by UTF-8 bytes, which is by code point. */

@@ -83,6 +83,38 @@ public record NodeInfo(
         morePods);
   }
 
+  /**
+   * The node as it would be if the pod of {@code uid} were gone: what preemption looks at when it considers
+   * evicting the pod.
+   *
+   * @return this node without that pod, its requests subtracted; this node if the pod is not on it
+   */
+  public NodeInfo withoutPod(String uid) {
+    int index = -1;
+    for (int i = 0; i < pods.size(); i++) {
+      if (pods.get(i).uid().equals(uid)) {
+        index = i;
+        break;
+      }
+    }
+    if (index < 0) {
+      return this;
+    }
+    var pod = pods.get(index);
+    var fewerPods = new ArrayList<>(pods);
+    fewerPods.remove(index);
+    return new NodeInfo(
+        name,
+        labels,
+        taints,
+        unschedulable,
+        allocatable,
+        requested.minus(pod.requests()),
+        nonZeroRequested.minus(pod.nonZeroRequests()),
+        images,
+        fewerPods);
+  }
+
   /** @return the host ports the node's pods bind */
   public List<HostPort> usedHostPorts() {
     return pods.stream().flatMap(pod -> pod.hostPorts().stream()).toList();

@@ -1,5 +1,6 @@
 package io.kubesched.api;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +42,14 @@ import org.jspecify.annotations.Nullable;
  * @param terminating whether the pod is being deleted ({@code metadata.deletionTimestamp} is set): a pod on a
  *     node that is terminating still holds its resources, but kube-scheduler's topology spreading does not
  *     count it
+ * @param preemptionPolicy {@code spec.preemptionPolicy}: whether the pod may have lower-priority pods evicted
+ *     to make room for it
+ * @param startTime {@code status.startTime}: when the kubelet started the pod; {@code null} while it has not
+ *     (preemption spares, among victims of equal priority, the pods that started first)
+ * @param nominatedNodeName {@code status.nominatedNodeName}: the node on which room is being made for the pod
+ *     by preemption; empty if none
+ * @param preemptedByScheduler whether the pod carries the {@code DisruptionTarget} condition with status
+ *     {@code True} and reason {@code PreemptionByScheduler}: a scheduler chose it as a preemption victim
  */
 public record PodInfo(
     String namespace,
@@ -66,7 +75,11 @@ public record PodInfo(
     List<String> persistentVolumeClaims,
     List<String> ephemeralVolumeClaims,
     List<String> resourceClaims,
-    boolean terminating) {
+    boolean terminating,
+    PreemptionPolicy preemptionPolicy,
+    @Nullable Instant startTime,
+    String nominatedNodeName,
+    boolean preemptedByScheduler) {
 
   /** Millicores kube-scheduler's scores count for a container that requests no CPU. */
   public static final long DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -86,6 +99,14 @@ public record PodInfo(
     persistentVolumeClaims = List.copyOf(persistentVolumeClaims);
     ephemeralVolumeClaims = List.copyOf(ephemeralVolumeClaims);
     resourceClaims = List.copyOf(resourceClaims);
+  }
+
+  /**
+   * @return whether the pod is being deleted because a scheduler preempted it ({@link #terminating()} and
+   *     {@link #preemptedByScheduler()}): room is being made on its node for a higher-priority pod
+   */
+  public boolean terminatingByPreemption() {
+    return terminating && preemptedByScheduler;
   }
 
   /** @return {@code namespace/name}, the pod's key in logs and messages */
@@ -133,6 +154,10 @@ public record PodInfo(
     b.ephemeralVolumeClaims = ephemeralVolumeClaims;
     b.resourceClaims = resourceClaims;
     b.terminating = terminating;
+    b.preemptionPolicy = preemptionPolicy;
+    b.startTime = startTime;
+    b.nominatedNodeName = nominatedNodeName;
+    b.preemptedByScheduler = preemptedByScheduler;
     return b;
   }
 
@@ -167,6 +192,10 @@ public record PodInfo(
     private List<String> ephemeralVolumeClaims = List.of();
     private List<String> resourceClaims = List.of();
     private boolean terminating;
+    private PreemptionPolicy preemptionPolicy = PreemptionPolicy.PREEMPT_LOWER_PRIORITY;
+    private @Nullable Instant startTime;
+    private String nominatedNodeName = "";
+    private boolean preemptedByScheduler;
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -291,6 +320,26 @@ public record PodInfo(
       return this;
     }
 
+    public Builder preemptionPolicy(PreemptionPolicy preemptionPolicy) {
+      this.preemptionPolicy = preemptionPolicy;
+      return this;
+    }
+
+    public Builder startTime(@Nullable Instant startTime) {
+      this.startTime = startTime;
+      return this;
+    }
+
+    public Builder nominatedNodeName(String nominatedNodeName) {
+      this.nominatedNodeName = nominatedNodeName;
+      return this;
+    }
+
+    public Builder preemptedByScheduler(boolean preemptedByScheduler) {
+      this.preemptedByScheduler = preemptedByScheduler;
+      return this;
+    }
+
     public PodInfo build() {
       var nonZero =
           nonZeroRequests != null
@@ -325,7 +374,11 @@ public record PodInfo(
           persistentVolumeClaims,
           ephemeralVolumeClaims,
           resourceClaims,
-          terminating);
+          terminating,
+          preemptionPolicy,
+          startTime,
+          nominatedNodeName,
+          preemptedByScheduler);
     }
   }
 }

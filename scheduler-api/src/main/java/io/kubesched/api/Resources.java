@@ -59,6 +59,14 @@ public record Resources(
     return combine(other, Resources::saturatedAdd);
   }
 
+  /**
+   * @return this amount less {@code other}, per resource, never below 0 (an extended resource that reaches 0
+   *     stays listed with 0)
+   */
+  public Resources minus(Resources other) {
+    return combine(other, (a, b) -> Math.max(0, a - b));
+  }
+
   /** @return the larger of both amounts, per resource */
   public Resources max(Resources other) {
     return combine(other, Math::max);

@@ -237,7 +237,8 @@ class PlacementConstraintsStatefulProperties {
           pod.owner(), "", pod.requests(), pod.nonZeroRequests(), pod.nodeSelector(), pod.affinity(),
           pod.tolerations(), pod.hostPorts(), pod.volumes(), pod.images(), pod.podAffinity(),
           pod.podAntiAffinity(), pod.topologySpreadConstraints(), pod.schedulingGates(),
-          pod.persistentVolumeClaims(), pod.ephemeralVolumeClaims(), pod.resourceClaims(), pod.terminating()));
+          pod.persistentVolumeClaims(), pod.ephemeralVolumeClaims(), pod.resourceClaims(), pod.terminating(),
+          pod.preemptionPolicy(), pod.startTime(), pod.nominatedNodeName(), pod.preemptedByScheduler()));
     }
 
     /** One scheduling attempt, as the controller makes it, judged against the reference. */
@@ -895,7 +896,8 @@ class PlacementConstraintsStatefulProperties {
         template.volumes(), template.images(), template.podAffinity(), template.podAntiAffinity(),
         template.topologySpreadConstraints(), template.schedulingGates(), template.persistentVolumeClaims(),
         template.ephemeralVolumeClaims(),
-        template.resourceClaims(), template.terminating());
+        template.resourceClaims(), template.terminating(), template.preemptionPolicy(), template.startTime(),
+        template.nominatedNodeName(), template.preemptedByScheduler());
   }
 
   /** {@code node} without pods, named {@code name} (its hostname label too), with plenty to offer. */

@@ -83,6 +83,10 @@ public record SnapshotScenario(PodInfo pod, ClusterSnapshot snapshot) {
         pod.persistentVolumeClaims(),
         pod.ephemeralVolumeClaims(),
         pod.resourceClaims(),
-        pod.terminating());
+        pod.terminating(),
+        pod.preemptionPolicy(),
+        pod.startTime(),
+        pod.nominatedNodeName(),
+        pod.preemptedByScheduler());
   }
 }
