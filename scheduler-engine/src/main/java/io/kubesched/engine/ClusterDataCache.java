@@ -3,6 +3,7 @@ package io.kubesched.engine;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodDisruptionBudget;
 import io.kubesched.api.Storage;
 import io.kubesched.api.WorkloadSelector;
 import java.util.EnumSet;
@@ -34,6 +35,9 @@ public final class ClusterDataCache {
   private final Map<String, WorkloadSelector> workloads = new HashMap<>();
   private @Nullable Map<String, Map<String, String>> namespacesView = Map.of();
   private @Nullable List<WorkloadSelector> workloadsView = List.of();
+  /** By {@code namespace/name}. */
+  private final Map<String, PodDisruptionBudget> budgets = new HashMap<>();
+  private @Nullable List<PodDisruptionBudget> budgetsView = List.of();
   /**
    * The snapshot of the last decision: the next is derived from it while namespaces and workloads are the
    * same, so what it found out about unchanged nodes is reused. Read and written by the scheduling thread.
@@ -95,6 +99,33 @@ public final class ClusterDataCache {
     }
   }
 
+  /**
+   * Records a PodDisruptionBudget seen added or updated.
+   *
+   * @param key the budget's {@code namespace/name}
+   */
+  public synchronized void putDisruptionBudget(String key, PodDisruptionBudget budget) {
+    if (!budget.equals(budgets.put(key, budget))) {
+      budgetsView = null;
+    }
+  }
+
+  /** Forgets a deleted PodDisruptionBudget. */
+  public synchronized void removeDisruptionBudget(String key) {
+    if (budgets.remove(key) != null) {
+      budgetsView = null;
+    }
+  }
+
+  /** @return every PodDisruptionBudget, in no particular order; the same instance until one changes */
+  public synchronized List<PodDisruptionBudget> disruptionBudgets() {
+    var view = budgetsView;
+    if (view == null) {
+      budgetsView = view = List.copyOf(budgets.values());
+    }
+    return view;
+  }
+
   /** @return each namespace's labels; the same instance until one changes */
   public synchronized Map<String, Map<String, String>> namespaces() {
     var view = namespacesView;
@@ -145,6 +176,12 @@ public final class ClusterDataCache {
     }
     if (snapshot.storage() != storage) {
       snapshot = snapshot.withStorage(storage);
+    }
+    if (reads.contains(ClusterData.POD_DISRUPTION_BUDGETS)) {
+      var disruptionBudgets = disruptionBudgets();
+      if (snapshot.disruptionBudgets() != disruptionBudgets) {
+        snapshot = snapshot.withDisruptionBudgets(disruptionBudgets);
+      }
     }
     lastSnapshot = snapshot;
     return snapshot;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodDisruptionBudget;
 import io.kubesched.api.WorkloadSelector.Kind;
 import io.kubesched.api.WorkloadSelector;
 import java.util.List;
@@ -97,5 +98,22 @@ class ClusterDataCacheTest {
     assertNotSame(first.storage(), third.storage());
     assertTrue(third.storage().storageClass("fast").isEmpty());
     assertSame(io.kubesched.api.Storage.empty(), reads.snapshot(List.of(node)).storage());
+  }
+
+  @Test
+  void disruption_budgets_reach_the_snapshot_only_where_the_policy_reads_them() {
+    var budget = new PodDisruptionBudget("shop", "web", LabelSelector.of(Map.of("app", "web")), 1, Set.of());
+    var reads = new ClusterDataCache(Set.of(ClusterData.POD_DISRUPTION_BUDGETS));
+    reads.putDisruptionBudget("shop/web", budget);
+    cache.putDisruptionBudget("shop/web", budget);
+
+    var first = reads.snapshot(List.of());
+    assertEquals(List.of(budget), first.disruptionBudgets());
+    assertEquals(List.of(), cache.snapshot(List.of()).disruptionBudgets());
+    reads.putDisruptionBudget("shop/web", budget);
+    assertSame(first.disruptionBudgets(), reads.snapshot(List.of()).disruptionBudgets(), "unchanged: same list");
+
+    reads.removeDisruptionBudget("shop/web");
+    assertEquals(List.of(), reads.snapshot(List.of()).disruptionBudgets());
   }
 }
