@@ -60,8 +60,7 @@ public record Resources(
   }
 
   /**
-   * @return this amount less {@code other}, per resource, never below 0 (an extended resource that reaches 0
-   *     stays listed with 0)
+   * @return this amount less {@code other}, per resource, never below 0
    */
   public Resources minus(Resources other) {
     return combine(other, (a, b) -> Math.max(0, a - b));

@@ -1,17 +1,21 @@
 package io.kubesched.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Label;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 
 class NodeInfoProperties {
 
@@ -44,6 +48,28 @@ class NodeInfoProperties {
     }
 
     assertEquals(NodeInfo.of("n1", Map.of("zone", "a"), List.of(), true, Resources.of(4000, 1 << 30), pods), node);
+  }
+
+  @Property
+  @Label("withoutPod gives the node made of the other pods, when no sum saturated")
+  void withoutPodAgreesWithOf(@ForAll("pods") List<PodInfo> pods, @ForAll @IntRange(max = 5) int which) {
+    Assume.that(!pods.isEmpty());
+    var uniquePods = new ArrayList<PodInfo>();
+    for (int i = 0; i < pods.size(); i++) {
+      uniquePods.add(pods.get(i).toBuilder().uid("uid-" + i).build());
+    }
+    var node = NodeInfo.of("n1", Map.of(), List.of(), false, Resources.ZERO, uniquePods);
+    Assume.that(node.requested().milliCpu() < Long.MAX_VALUE && node.requested().memory() < Long.MAX_VALUE
+        && node.nonZeroRequested().milliCpu() < Long.MAX_VALUE
+        && node.nonZeroRequested().memory() < Long.MAX_VALUE);
+    int index = which % uniquePods.size();
+    var rest = new ArrayList<>(uniquePods);
+    var removed = rest.remove(index);
+
+    var without = node.withoutPod(removed.uid());
+
+    assertEquals(NodeInfo.of("n1", Map.of(), List.of(), false, Resources.ZERO, rest), without);
+    assertSame(without, without.withoutPod("no-such-uid"), "a pod not on the node: the same node");
   }
 
   private static long capped(BigInteger exact) {
