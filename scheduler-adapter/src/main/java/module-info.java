@@ -2,7 +2,7 @@
  * Pure conversion of fabric8 {@code Pod} and {@code Node} objects into the scheduler's domain model, with
  * Kubernetes' rules for quantities and effective requests; and of the other objects a cluster snapshot
  * carries (namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets, and the storage objects:
- * claims, volumes, storage classes, CSI nodes, drivers and capacities). Internal.
+ * claims, volumes, storage classes, CSI nodes, drivers and capacities; PodDisruptionBudgets). Internal.
  */
 module io.kubesched.adapter {
   requires static org.jspecify;
@@ -10,6 +10,7 @@ module io.kubesched.adapter {
   requires transitive kubernetes.model.core;
   requires transitive kubernetes.model.apps;
   requires transitive kubernetes.model.storageclass;
+  requires transitive kubernetes.model.policy;
   requires kubernetes.model.common;
 
   // Internal: the loop converts with it, the benchmarks measure it; users never see fabric8 types here.

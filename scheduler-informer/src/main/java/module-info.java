@@ -11,6 +11,7 @@ module io.kubesched.informer {
   requires io.kubesched.binder;
   requires kubernetes.model.core;
   requires kubernetes.model.storageclass;
+  requires kubernetes.model.policy;
   requires kubernetes.model.common;
   requires org.slf4j;
 

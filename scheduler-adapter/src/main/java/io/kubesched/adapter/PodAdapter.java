@@ -3,15 +3,25 @@ package io.kubesched.adapter;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.kubesched.api.HostPort;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.Resources;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.api.TaintEffect;
 import io.kubesched.api.Toleration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.time.temporal.ChronoField;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +31,32 @@ import org.jspecify.annotations.Nullable;
 /** {@code Pod} to {@link PodInfo}, as pure functions. */
 public final class PodAdapter {
 
+  /** The condition a scheduler sets on the pods it preempts ({@code v1.DisruptionTarget}). */
+  static final String DISRUPTION_TARGET = "DisruptionTarget";
+
+  /** The reason of {@link #DISRUPTION_TARGET} when a scheduler preempted the pod. */
+  static final String PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler";
+
+  /**
+   * Go's {@code time.RFC3339} as {@code metav1.Time} parses it: date, {@code T}, time with seconds, an
+   * optional fraction of up to nine digits, then {@code Z} or a {@code +hh:mm} offset.
+   */
+  private static final DateTimeFormatter RFC_3339 =
+      new DateTimeFormatterBuilder()
+          .append(DateTimeFormatter.ISO_LOCAL_DATE)
+          .appendLiteral('T')
+          .appendValue(ChronoField.HOUR_OF_DAY, 2)
+          .appendLiteral(':')
+          .appendValue(ChronoField.MINUTE_OF_HOUR, 2)
+          .appendLiteral(':')
+          .appendValue(ChronoField.SECOND_OF_MINUTE, 2)
+          .optionalStart()
+          .appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true)
+          .optionalEnd()
+          .appendOffset("+HH:MM", "Z")
+          .toFormatter()
+          .withResolverStyle(ResolverStyle.STRICT);
+
   private PodAdapter() {}
 
   /**
@@ -29,10 +65,14 @@ public final class PodAdapter {
    *     its {@link #effectiveRequests effective} and {@link #nonZeroRequests non-zero} requests, node
    *     affinity, the volumes that can conflict on a node, its containers' and init containers' images, its
    *     pod affinity and anti-affinity, topology spread constraints, scheduling gates, the persistent volume
-   *     claims its volumes use and its resource claims
+   *     claims its volumes use and its resource claims; and what preemption reads: {@code
+   *     spec.preemptionPolicy}, {@code status.startTime}, {@code status.nominatedNodeName} and whether its
+   *     first {@code DisruptionTarget} condition has status {@code True} and reason {@code
+   *     PreemptionByScheduler} (as kube-scheduler's {@code PodTerminatingByPreemption} reads it)
    * @throws MalformedObjectException naming the pod, field and value, if a quantity, toleration, port, node
    *     affinity operator, volume, label selector of a pod affinity term or spread constraint, {@code
-   *     whenUnsatisfiable} or inclusion policy cannot be read
+   *     whenUnsatisfiable}, inclusion policy, preemption policy (neither {@code Never} nor {@code
+   *     PreemptLowerPriority}) or start time (not RFC 3339) cannot be read
    */
   public static PodInfo toPodInfo(Pod pod) {
     var meta = pod.getMetadata();
@@ -40,6 +80,7 @@ public final class PodAdapter {
     var object = describe(pod);
     var resources = PodRequests.of(spec, pod.getStatus(), object);
     var requests = resources.effective();
+    var status = pod.getStatus();
     return PodInfo.builder(orEmpty(meta.getNamespace()), orEmpty(meta.getName()))
         .uid(orEmpty(meta.getUid()))
         .schedulerName(schedulerName(pod))
@@ -63,6 +104,10 @@ public final class PodAdapter {
         .persistentVolumeClaims(PodVolumes.claims(spec, orEmpty(meta.getName())))
         .ephemeralVolumeClaims(PodVolumes.ephemeralClaims(spec, orEmpty(meta.getName())))
         .resourceClaims(resourceClaims(spec))
+        .preemptionPolicy(preemptionPolicy(spec, object))
+        .startTime(startTime(status, object))
+        .nominatedNodeName(status == null ? "" : orEmpty(status.getNominatedNodeName()))
+        .preemptedByScheduler(preemptedByScheduler(status))
         .build();
   }
 
@@ -174,6 +219,52 @@ public final class PodAdapter {
       }
     }
     return ports;
+  }
+
+  /**
+   * {@code spec.preemptionPolicy}: unset is Kubernetes' default, {@code PreemptLowerPriority}; any value the
+   * API server's validation would refuse (the empty string included) is malformed.
+   */
+  private static PreemptionPolicy preemptionPolicy(PodSpec spec, String object) {
+    var policy = spec.getPreemptionPolicy();
+    if (policy == null) {
+      return PreemptionPolicy.PREEMPT_LOWER_PRIORITY;
+    }
+    return switch (policy) {
+      case "PreemptLowerPriority" -> PreemptionPolicy.PREEMPT_LOWER_PRIORITY;
+      case "Never" -> PreemptionPolicy.NEVER;
+      default -> throw new MalformedObjectException(
+          object, "spec.preemptionPolicy", policy, "is not PreemptLowerPriority or Never", null);
+    };
+  }
+
+  /** {@code status.startTime}; {@code null} while unset (the kubelet has not started the pod). */
+  private static @Nullable Instant startTime(@Nullable PodStatus status, String object) {
+    var text = status == null ? null : status.getStartTime();
+    if (text == null) {
+      return null;
+    }
+    try {
+      return OffsetDateTime.parse(text, RFC_3339).toInstant();
+    } catch (DateTimeParseException e) {
+      throw new MalformedObjectException(object, "status.startTime", text, "is not an RFC 3339 time", e);
+    }
+  }
+
+  /**
+   * Whether the first {@code DisruptionTarget} condition says a scheduler preempted the pod: status {@code
+   * True}, reason {@code PreemptionByScheduler}. Later conditions of the type are not read, as in kube.
+   */
+  private static boolean preemptedByScheduler(@Nullable PodStatus status) {
+    if (status == null) {
+      return false;
+    }
+    for (PodCondition condition : orEmpty(status.getConditions())) {
+      if (condition != null && DISRUPTION_TARGET.equals(condition.getType())) {
+        return "True".equals(condition.getStatus()) && PREEMPTION_BY_SCHEDULER.equals(condition.getReason());
+      }
+    }
+    return false;
   }
 
   /** The names of the scheduling gates, in order; an unset name reads as empty. */

@@ -246,6 +246,27 @@ final class Fixtures {
       return this;
     }
 
+    /** Marks the pod as being deleted ({@code metadata.deletionTimestamp} set), as kube's {@code Terminating()}. */
+    PodFixture terminating() {
+      builder.editMetadata().withDeletionTimestamp("2026-03-02T10:00:00Z").endMetadata();
+      return this;
+    }
+
+    PodFixture preemptionPolicy(@Nullable String policy) {
+      builder.editSpec().withPreemptionPolicy(policy).endSpec();
+      return this;
+    }
+
+    PodFixture startTime(@Nullable String startTime) {
+      builder.editOrNewStatus().withStartTime(startTime).endStatus();
+      return this;
+    }
+
+    PodFixture nominatedNodeName(@Nullable String node) {
+      builder.editOrNewStatus().withNominatedNodeName(node).endStatus();
+      return this;
+    }
+
     PodFixture label(String key, String value) {
       builder.editMetadata().addToLabels(key, value).endMetadata();
       return this;

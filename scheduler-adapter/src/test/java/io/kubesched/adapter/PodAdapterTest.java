@@ -2,8 +2,10 @@ package io.kubesched.adapter;
 
 import static io.kubesched.adapter.Fixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
@@ -11,12 +13,19 @@ import io.kubesched.api.HostPort;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.Resources;
 import io.kubesched.api.TaintEffect;
 import io.kubesched.api.Toleration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link PodAdapter#toPodInfo}: every field a placement policy sees. */
 class PodAdapterTest {
@@ -287,5 +296,143 @@ class PodAdapterTest {
   @Test
   void describe_names_the_pod_by_namespace_and_name() {
     assertEquals("pod shop/cart", PodAdapter.describe(pod("shop", "cart").build()));
+  }
+
+  // ---- what preemption reads
+
+  @Test
+  void a_pod_without_preemption_policy_may_preempt_lower_priority_pods() {
+    var info = PodAdapter.toPodInfo(pod().build());
+
+    assertEquals(PreemptionPolicy.PREEMPT_LOWER_PRIORITY, info.preemptionPolicy());
+    assertNull(info.startTime());
+    assertEquals("", info.nominatedNodeName());
+    assertFalse(info.preemptedByScheduler());
+  }
+
+  @Test
+  void the_preemption_policy_is_read_by_its_api_name() {
+    assertEquals(
+        PreemptionPolicy.NEVER, PodAdapter.toPodInfo(pod().preemptionPolicy("Never").build()).preemptionPolicy());
+    assertEquals(
+        PreemptionPolicy.PREEMPT_LOWER_PRIORITY,
+        PodAdapter.toPodInfo(pod().preemptionPolicy("PreemptLowerPriority").build()).preemptionPolicy());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "never", "PreemptNever", "PreemptLowerPriority "})
+  void a_preemption_policy_the_api_server_would_refuse_is_malformed(String policy) {
+    var e =
+        assertThrows(
+            MalformedObjectException.class,
+            () -> PodAdapter.toPodInfo(pod("shop", "cart").preemptionPolicy(policy).build()));
+
+    assertEquals("pod shop/cart", e.object());
+    assertEquals("spec.preemptionPolicy", e.field());
+    assertEquals(policy, e.value());
+    assertEquals(
+        "pod shop/cart: spec.preemptionPolicy '" + policy + "' is not PreemptLowerPriority or Never", e.getMessage());
+  }
+
+  @Test
+  void the_start_time_is_read_as_rfc_3339() {
+    assertEquals(
+        Instant.parse("2026-03-02T09:14:31Z"),
+        PodAdapter.toPodInfo(pod().startTime("2026-03-02T09:14:31Z").build()).startTime());
+    assertEquals(
+        Instant.parse("2026-03-02T07:44:31.250Z"),
+        PodAdapter.toPodInfo(pod().startTime("2026-03-02T09:14:31.25+01:30").build()).startTime());
+    assertEquals(
+        Instant.parse("2026-03-02T09:14:31.123456789Z"),
+        PodAdapter.toPodInfo(pod().startTime("2026-03-02T09:14:31.123456789Z").build()).startTime());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "", "yesterday", "2026-03-02", "2026-03-02 09:14:31Z", "2026-03-02T09:14Z", "2026-03-02T09:14:31",
+        "2026-02-30T09:14:31Z", "2026-03-02T25:14:31Z", "2026-03-02T09:14:31.Z", "2026-03-02T09:14:31+0100"
+      })
+  void a_start_time_that_is_not_rfc_3339_is_malformed(String startTime) {
+    var e =
+        assertThrows(
+            MalformedObjectException.class, () -> PodAdapter.toPodInfo(pod("shop", "cart").startTime(startTime).build()));
+
+    assertEquals("pod shop/cart", e.object());
+    assertEquals("status.startTime", e.field());
+    assertEquals(startTime, e.value());
+    assertEquals("pod shop/cart: status.startTime '" + startTime + "' is not an RFC 3339 time", e.getMessage());
+  }
+
+  @Test
+  void the_nominated_node_is_copied_and_empty_when_unset() {
+    assertEquals("n2", PodAdapter.toPodInfo(pod().nominatedNodeName("n2").build()).nominatedNodeName());
+    assertEquals("", PodAdapter.toPodInfo(pod().startTime("2026-03-02T09:14:31Z").build()).nominatedNodeName());
+  }
+
+  @Test
+  void a_pod_without_status_has_none_of_the_status_fields() {
+    var pod = pod().build();
+    pod.setStatus(null);
+
+    var info = PodAdapter.toPodInfo(pod);
+
+    assertNull(info.startTime());
+    assertEquals("", info.nominatedNodeName());
+    assertFalse(info.preemptedByScheduler());
+  }
+
+  /**
+   * kube's {@code TestPodTerminatingByPreemption} (framework/preemption/util_test.go): terminating by preemption
+   * is a deletion timestamp and a {@code DisruptionTarget} condition with status {@code True} and reason {@code
+   * PreemptionByScheduler}.
+   */
+  static Stream<Arguments> podTerminatingByPreemption() {
+    return Stream.of(
+        Arguments.of("pod without DeletionTimestamp", pod("default", "p1"), false),
+        Arguments.of(
+            "pod with DeletionTimestamp but no DisruptionTarget condition", pod("default", "p1").terminating(), false),
+        Arguments.of(
+            "pod with DeletionTimestamp, DisruptionTarget condition status False",
+            pod("default", "p1").terminating().condition("DisruptionTarget", "False", "PreemptionByScheduler"),
+            false),
+        Arguments.of(
+            "pod with DeletionTimestamp, DisruptionTarget condition reason not PreemptionByScheduler",
+            pod("default", "p1").terminating().condition("DisruptionTarget", "True", "SomeOtherReason"),
+            false),
+        Arguments.of(
+            "pod with DeletionTimestamp, DisruptionTarget condition status True and reason PreemptionByScheduler",
+            pod("default", "p1").terminating().condition("DisruptionTarget", "True", "PreemptionByScheduler"),
+            true));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("podTerminatingByPreemption")
+  void terminating_by_preemption_as_kube_tells_it(String name, Fixtures.PodFixture pod, boolean want) {
+    assertEquals(want, PodAdapter.toPodInfo(pod.build()).terminatingByPreemption());
+  }
+
+  @Test
+  void the_disruption_target_mark_is_read_without_a_deletion_timestamp_too() {
+    var info =
+        PodAdapter.toPodInfo(pod().condition("DisruptionTarget", "True", "PreemptionByScheduler").build());
+
+    assertTrue(info.preemptedByScheduler());
+    assertFalse(info.terminating());
+    assertFalse(info.terminatingByPreemption());
+  }
+
+  @Test
+  void only_the_first_disruption_target_condition_counts_as_kube_reads_it() {
+    var first =
+        pod().condition("DisruptionTarget", "False", "PreemptionByScheduler")
+            .condition("DisruptionTarget", "True", "PreemptionByScheduler");
+    var second =
+        pod().condition("PodScheduled", "True", "")
+            .condition("DisruptionTarget", "True", "PreemptionByScheduler")
+            .condition("DisruptionTarget", "False", "EvictionByEvictionAPI");
+
+    assertFalse(PodAdapter.toPodInfo(first.build()).preemptedByScheduler());
+    assertTrue(PodAdapter.toPodInfo(second.build()).preemptedByScheduler());
   }
 }

@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
@@ -24,6 +26,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kubesched.adapter.ClusterDataAdapter;
+import io.kubesched.adapter.DisruptionBudgetAdapter;
 import io.kubesched.adapter.StorageAdapter;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
@@ -57,10 +60,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches what the policy reads beyond nodes and pods ({@link ClusterData}, the union of the profiles'
  * {@link io.kubesched.api.FinderFunc#reads()}): namespaces, Services, ReplicationControllers, ReplicaSets
- * and StatefulSets, PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes, CSIDrivers and
- * CSIStorageCapacities, each only when it is read, so a policy that reads none costs no watch and needs no
- * permission. Their informers keep of each object only its name and what the snapshot needs (a namespace's
- * labels, a workload's selector; of a storage object only its name, as its record is kept in the {@link
+ * and StatefulSets, PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes, CSIDrivers,
+ * CSIStorageCapacities and ({@code policy/v1}) PodDisruptionBudgets, each only when it is read, so a policy
+ * that reads none costs no watch and needs no permission. Their informers keep of each object only its name
+ * and what the snapshot needs (a namespace's labels, a workload's selector, a budget's selector and the
+ * status preemption counts with; of a storage object only its name, as its record is kept in the {@link
  * StorageCache}), and fill a {@link ClusterDataCache} and the {@link #storage() StorageCache}.
  *
  * <p>Started and synced with the node and pod informers; {@link #restart} lists everything again into a
@@ -329,6 +333,9 @@ final class ClusterDataInformers implements AutoCloseable {
                       .endSpec()
                       .build()));
     }
+    if (reads.contains(ClusterData.POD_DISRUPTION_BUDGETS)) {
+      created.add(disruptionBudgets(into));
+    }
     if (reads.contains(ClusterData.STATEFUL_SETS)) {
       created.add(
           workloads(
@@ -393,6 +400,62 @@ final class ClusterDataInformers implements AutoCloseable {
           }
         });
     return informer;
+  }
+
+  /**
+   * PodDisruptionBudgets, by {@code namespace/name}. A change moves no waiting pod: kube-scheduler registers no
+   * event for them (a budget only decides which victims preemption prefers, on the pod's next attempt).
+   */
+  private SharedIndexInformer<PodDisruptionBudget> disruptionBudgets(ClusterDataCache into) {
+    var informer =
+        client.policy().v1().podDisruptionBudget().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0);
+    informer.itemStore(InformerStores.keeping(ClusterDataInformers::keptBudget));
+    informer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(PodDisruptionBudget budget) {
+            put(budget);
+          }
+
+          @Override
+          public void onUpdate(PodDisruptionBudget oldBudget, PodDisruptionBudget budget) {
+            put(budget);
+          }
+
+          @Override
+          public void onDelete(PodDisruptionBudget budget, boolean deletedFinalStateUnknown) {
+            into.removeDisruptionBudget(Cache.metaNamespaceKeyFunc(budget));
+          }
+
+          private void put(PodDisruptionBudget budget) {
+            var key = Cache.metaNamespaceKeyFunc(budget);
+            try {
+              into.putDisruptionBudget(key, DisruptionBudgetAdapter.toBudget(budget));
+            } catch (RuntimeException e) { // a handler that throws would stop fabric8's event delivery
+              // kube-scheduler counts a budget whose selector it cannot parse as protecting no pod.
+              into.removeDisruptionBudget(key);
+              LOG.warn("Leaving PodDisruptionBudget {} out of the snapshot: {}", key, e.toString());
+            }
+          }
+        });
+    return informer;
+  }
+
+  /** What {@link DisruptionBudgetAdapter} reads of a budget: its selector, allowed disruptions and disrupted pods. */
+  static PodDisruptionBudget keptBudget(PodDisruptionBudget budget) {
+    var spec = budget.getSpec();
+    var status = budget.getStatus();
+    var kept = new PodDisruptionBudgetBuilder().withMetadata(name(budget));
+    if (spec != null) {
+      kept.withNewSpec().withSelector(spec.getSelector()).endSpec();
+    }
+    if (status != null) {
+      kept.withNewStatus()
+          .withDisruptionsAllowed(status.getDisruptionsAllowed())
+          .withDisruptedPods(status.getDisruptedPods())
+          .endStatus();
+    }
+    return kept.build();
   }
 
   private static <T extends HasMetadata> SharedIndexInformer<T> workloads(

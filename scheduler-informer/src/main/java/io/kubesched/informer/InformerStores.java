@@ -35,13 +35,14 @@ import org.jspecify.annotations.Nullable;
  * informer.itemStore(InformerStores.pods())}.
  *
  * <p><b>What is kept.</b> Of a pod: {@code metadata} name, namespace, uid, resourceVersion, labels,
- * ownerReferences and deletionTimestamp; {@code spec} nodeName, schedulerName, priority, nodeSelector,
- * {@code affinity} (nodeAffinity, podAffinity, podAntiAffinity), topologySpreadConstraints, schedulingGates,
- * resourceClaims, tolerations, overhead, resources (pod level), the volumes of the four kinds whose conflicts
- * the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI), inline {@code csi} volumes and those that use a claim ({@code
- * persistentVolumeClaim}, generic {@code ephemeral}), and of each container and init container its name,
- * image, resources, ports and restartPolicy; {@code status.phase}, the {@code PodScheduled}, {@code
- * PodResizePending} and {@code PodResizeInProgress} conditions, the pod-level {@code allocatedResources} and
+ * ownerReferences and deletionTimestamp; {@code spec} nodeName, schedulerName, priority, preemptionPolicy,
+ * nodeSelector, {@code affinity} (nodeAffinity, podAffinity, podAntiAffinity), topologySpreadConstraints,
+ * schedulingGates, resourceClaims, tolerations, overhead, resources (pod level), the volumes of the four kinds
+ * whose conflicts the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI), inline {@code csi} volumes
+ * and those that use a claim ({@code persistentVolumeClaim}, generic {@code ephemeral}), and of each container
+ * and init container its name, image, resources, ports and restartPolicy; {@code status} phase, startTime and
+ * nominatedNodeName (what preemption reads), the {@code PodScheduled}, {@code PodResizePending}, {@code
+ * PodResizeInProgress} and {@code DisruptionTarget} conditions, the pod-level {@code allocatedResources} and
  * {@code resources.requests}, and of each container and init container status its name, {@code
  * allocatedResources} and {@code resources.requests} (what an in-place resize is counted from). Of a node:
  * {@code metadata} name, namespace, uid, resourceVersion and labels; {@code spec} unschedulable and taints;
@@ -244,6 +245,7 @@ final class InformerStores {
     kept.setNodeName(parts.share(spec.getNodeName()));
     kept.setSchedulerName(parts.share(spec.getSchedulerName()));
     kept.setPriority(spec.getPriority());
+    kept.setPreemptionPolicy(parts.share(spec.getPreemptionPolicy()));
     kept.setNodeSelector(parts.share(spec.getNodeSelector()));
     kept.setAffinity(parts.share(keptAffinity(spec.getAffinity())));
     kept.setTolerations(parts.share(spec.getTolerations()));
@@ -333,9 +335,12 @@ final class InformerStores {
     return kept;
   }
 
-  /** The conditions kept: PodScheduled, and the two that say how far an in-place resize is. */
+  /**
+   * The conditions kept: PodScheduled, the two that say how far an in-place resize is, and DisruptionTarget,
+   * which marks a pod a scheduler preempted.
+   */
   private static final Set<String> KEPT_CONDITIONS =
-      Set.of("PodScheduled", "PodResizePending", "PodResizeInProgress");
+      Set.of("PodScheduled", "PodResizePending", "PodResizeInProgress", "DisruptionTarget");
 
   private static List<PodCondition> keptConditions(@Nullable List<PodCondition> conditions) {
     if (conditions == null || conditions.isEmpty()) {
@@ -347,14 +352,20 @@ final class InformerStores {
   private static PodStatus keptStatus(PodStatus status, SharedParts parts) {
     var kept = new PodStatus();
     kept.setPhase(status.getPhase());
+    // Preemption reads them: victims of equal priority that started first are spared, a nominated pod has
+    // room held on its node, and a victim marked DisruptionTarget stops its preemptor from preempting again.
+    kept.setStartTime(status.getStartTime());
+    kept.setNominatedNodeName(status.getNominatedNodeName());
     kept.setAllocatedResources(parts.share(status.getAllocatedResources()));
     kept.setResources(parts.share(requestsOnly(status.getResources())));
     // The reporter reads PodScheduled to write it only when it changes; without it, every attempt would
     // rewrite the condition, change the pod's resourceVersion and start a new event instead of a series.
     // PodResizePending says whether a resize is infeasible, which changes how the pod's requests count.
+    // DisruptionTarget (True, PreemptionByScheduler) marks a pod being deleted as a preemption victim.
     kept.setConditions(keptConditions(status.getConditions()));
-    // A status differs per pod (its PodScheduled condition's time), but the kept container statuses of the
-    // pods of one Deployment are equal: shared, they cost once per Deployment instead of once per pod.
+    // A status differs per pod (its PodScheduled condition's time, its start time), but the kept container
+    // statuses of the pods of one Deployment are equal: shared, they cost once per Deployment instead of once
+    // per pod.
     kept.setContainerStatuses(parts.share(keptContainerStatuses(status.getContainerStatuses())));
     kept.setEphemeralContainerStatuses(List.of());
     kept.setHostIPs(List.of());

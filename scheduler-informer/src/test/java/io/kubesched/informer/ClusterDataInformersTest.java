@@ -2,20 +2,26 @@ package io.kubesched.informer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.kubesched.adapter.DisruptionBudgetAdapter;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
+import io.kubesched.api.LabelSelector;
+import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodDisruptionBudget;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
@@ -45,7 +51,8 @@ class ClusterDataInformersTest {
           "/api/v1/services", ClusterData.SERVICES,
           "/api/v1/replicationcontrollers", ClusterData.REPLICATION_CONTROLLERS,
           "/apis/apps/v1/replicasets", ClusterData.REPLICA_SETS,
-          "/apis/apps/v1/statefulsets", ClusterData.STATEFUL_SETS);
+          "/apis/apps/v1/statefulsets", ClusterData.STATEFUL_SETS,
+          "/apis/policy/v1/poddisruptionbudgets", ClusterData.POD_DISRUPTION_BUDGETS);
 
   private KubernetesMockServer server;
   private KubernetesClient client;
@@ -102,11 +109,13 @@ class ClusterDataInformersTest {
         Map.of(
             "a", reading(Set.of(ClusterData.NAMESPACES)),
             "b", reading(Set.of(ClusterData.REPLICA_SETS)),
-            "c", reading(Set.of()));
+            "c", reading(Set.of()),
+            "d", reading(Set.of(ClusterData.POD_DISRUPTION_BUDGETS)));
     try (var controller = new SchedulingLoop(client, settings, profiles, SchedulingListener.NONE, SchedulerMetrics.NONE)) {
       controller.start();
     }
-    assertEquals(EnumSet.of(ClusterData.NAMESPACES, ClusterData.REPLICA_SETS), requested());
+    assertEquals(
+        EnumSet.of(ClusterData.NAMESPACES, ClusterData.REPLICA_SETS, ClusterData.POD_DISRUPTION_BUDGETS), requested());
   }
 
   @Test
@@ -149,6 +158,113 @@ class ClusterDataInformersTest {
       assertEquals(Map.of("team", "y"), informers.snapshot(List.of()).namespaceLabels("after"));
       eventually(informers::isWatching);
     }
+  }
+
+  @Test
+  void disruption_budgets_are_read_into_the_snapshot_followed_and_a_malformed_one_is_left_out() throws Exception {
+    var budgets = client.policy().v1().podDisruptionBudget();
+    budgets.inNamespace("shop").resource(budget("web", "In", 1, "web-1")).create();
+    budgets.inNamespace("shop").resource(budget("broken", "Near", 5)).create();
+    try (var informers = new ClusterDataInformers(client, Set.of(ClusterData.POD_DISRUPTION_BUDGETS), name -> {})) {
+      informers.start(SYNC);
+
+      assertEquals(
+          List.of(
+              new PodDisruptionBudget(
+                  "shop",
+                  "web",
+                  new LabelSelector(
+                      Map.of("app", "web"),
+                      List.of(LabelSelectorRequirement.of("tier", LabelSelectorRequirement.Operator.IN, "front"))),
+                  1,
+                  Set.of("web-1"))),
+          informers.snapshot(List.of()).disruptionBudgets(),
+          "the budget whose selector kube cannot parse protects no pod: left out");
+      assertEquals(1, informers.versions().size());
+
+      budgets.inNamespace("shop").resource(budget("broken", "In", 0)).update();
+      budgets.inNamespace("shop").resource(budget("web", "In", 0)).update();
+      eventually(() -> informers.snapshot(List.of()).disruptionBudgets().size() == 2
+          && informers.snapshot(List.of()).disruptionBudgets().stream().allMatch(b -> b.disruptionsAllowed() == 0));
+      assertEquals(
+          Set.of(),
+          informers.snapshot(List.of()).disruptionBudgets().stream()
+              .filter(b -> b.name().equals("web"))
+              .findFirst()
+              .orElseThrow()
+              .disruptedPods());
+
+      budgets.inNamespace("shop").resource(budget("web", "Near", 0)).update();
+      eventually(() -> informers.snapshot(List.of()).disruptionBudgets().size() == 1);
+      assertEquals("broken", informers.snapshot(List.of()).disruptionBudgets().get(0).name());
+
+      budgets.inNamespace("shop").withName("broken").delete();
+      eventually(() -> informers.snapshot(List.of()).disruptionBudgets().isEmpty());
+      budgets.inNamespace("shop").resource(budget("later", "In", 2)).create();
+      informers.restart(SYNC);
+      assertEquals(
+          List.of("later"),
+          informers.snapshot(List.of()).disruptionBudgets().stream().map(PodDisruptionBudget::name).toList());
+    }
+  }
+
+  @Test
+  void the_budget_store_keeps_what_the_adapter_reads_and_nothing_else() {
+    var budget =
+        new PodDisruptionBudgetBuilder(budget("web", "In", 1, "web-1"))
+            .editMetadata()
+            .addToAnnotations("note", "dropped")
+            .addToLabels("team", "dropped")
+            .endMetadata()
+            .editSpec()
+            .withNewMinAvailable(2)
+            .endSpec()
+            .editStatus()
+            .withCurrentHealthy(3)
+            .withExpectedPods(3)
+            .endStatus()
+            .build();
+
+    var kept = ClusterDataInformers.keptBudget(budget);
+
+    assertEquals(DisruptionBudgetAdapter.toBudget(budget), DisruptionBudgetAdapter.toBudget(kept));
+    assertTrue(kept.getMetadata().getAnnotations().isEmpty());
+    assertTrue(kept.getMetadata().getLabels().isEmpty());
+    assertNull(kept.getSpec().getMinAvailable());
+    assertNull(kept.getStatus().getCurrentHealthy());
+    assertEquals("shop", kept.getMetadata().getNamespace());
+    var bare = new PodDisruptionBudgetBuilder().withNewMetadata().withNamespace("shop").withName("bare").endMetadata().build();
+    assertEquals(DisruptionBudgetAdapter.toBudget(bare), DisruptionBudgetAdapter.toBudget(ClusterDataInformers.keptBudget(bare)));
+  }
+
+  /** A budget in {@code shop} selecting {@code app=web} and {@code tier <operator> front}. */
+  private static io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget budget(
+      String name, String operator, int allowed, String... disrupted) {
+    var disruptedPods = new HashMap<String, String>();
+    for (var pod : disrupted) {
+      disruptedPods.put(pod, "2026-03-02T10:00:00Z");
+    }
+    return new PodDisruptionBudgetBuilder()
+        .withNewMetadata()
+        .withNamespace("shop")
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withNewMinAvailable(1)
+        .withNewSelector()
+        .addToMatchLabels("app", "web")
+        .addNewMatchExpression()
+        .withKey("tier")
+        .withOperator(operator)
+        .withValues("front")
+        .endMatchExpression()
+        .endSelector()
+        .endSpec()
+        .withNewStatus()
+        .withDisruptionsAllowed(allowed)
+        .withDisruptedPods(disruptedPods)
+        .endStatus()
+        .build();
   }
 
   private static io.fabric8.kubernetes.api.model.Namespace namespace(String name, String team) {

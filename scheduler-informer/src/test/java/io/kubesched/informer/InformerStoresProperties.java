@@ -41,6 +41,7 @@ import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.PreemptionPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -100,6 +101,18 @@ class InformerStoresProperties {
         outcome instanceof PodInfo info
             && outcome(() -> PodAdapter.toPodInfo(new PodBuilder(pod).withStatus(null).build())) instanceof PodInfo spec
             && !info.requests().equals(spec.requests());
+    boolean preempted = outcome instanceof PodInfo info && info.preemptedByScheduler();
+    boolean started = outcome instanceof PodInfo info && info.startTime() != null;
+    boolean never = outcome instanceof PodInfo info && info.preemptionPolicy() == PreemptionPolicy.NEVER;
+    boolean nominated = outcome instanceof PodInfo info && !info.nominatedNodeName().isEmpty();
+    Statistics.label("read as preempted by a scheduler").collect(preempted);
+    Statistics.label("read as preempted by a scheduler").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("read with a start time").collect(started);
+    Statistics.label("read with a start time").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("read as never preempting").collect(never);
+    Statistics.label("read as never preempting").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("read with a nominated node").collect(nominated);
+    Statistics.label("read with a nominated node").coverage(c -> c.check(true).count(n -> n > 0));
     Statistics.label("read with pod affinity").collect(podAffinity);
     Statistics.label("read with a spread constraint").collect(spread);
     Statistics.label("read with gates, volume claims and resource claims").collect(gatedOrClaiming);
@@ -218,17 +231,26 @@ class InformerStoresProperties {
             podAffinities(),
             spreadConstraints().list().ofMaxSize(2),
             Arbitraries.of("example.com/quota", "example.com/gang").list().ofMaxSize(2),
-            Arbitraries.of("gpu", "nic").list().ofMaxSize(2));
+            Arbitraries.of("gpu", "nic").list().ofMaxSize(2),
+            seldom("Sometimes", Arbitraries.of("Never", "PreemptLowerPriority").injectNull(0.5)));
     var status =
         Combinators.combine(
             Arbitraries.of(
-                    "PodResizePending/Infeasible", "PodResizePending/Deferred", "PodResizeInProgress/", "Ready/")
+                    "PodResizePending/Infeasible",
+                    "PodResizePending/Deferred",
+                    "PodResizeInProgress/",
+                    "Ready/",
+                    "DisruptionTarget/PreemptionByScheduler",
+                    "DisruptionTarget/PreemptionByScheduler/False",
+                    "DisruptionTarget/EvictionByEvictionAPI")
                 .list()
                 .ofMaxSize(2),
             containerStatuses().list().ofMaxSize(2),
             containerStatuses().list().ofMaxSize(1),
             quantityTexts(STATUS_QUANTITIES).injectNull(0.5),
-            quantityTexts(STATUS_QUANTITIES).injectNull(0.5));
+            quantityTexts(STATUS_QUANTITIES).injectNull(0.5),
+            seldom("yesterday", Arbitraries.of("2026-01-01T00:00:00Z", "2026-01-01T01:00:00.5+01:00").injectNull(0.4)),
+            Arbitraries.of("node-1", "node-2").injectNull(0.6));
     return Combinators.combine(
             meta.as(Meta::new),
             spec.as(Spec::new),
@@ -354,18 +376,23 @@ class InformerStoresProperties {
       @Nullable PodAffinityModel podAntiAffinity,
       List<TopologySpreadConstraint> spread,
       List<String> gates,
-      List<String> claims) {}
+      List<String> claims,
+      @Nullable String preemptionPolicy) {}
 
   /**
-   * The status fields an in-place resize is counted from: conditions as {@code type/reason}, container and
-   * init container statuses, and the pod-level allocated and actuated requests ({@code null}: unset).
+   * The status fields an in-place resize is counted from: conditions as {@code type/reason} or {@code
+   * type/reason/status} (status {@code True} if not given), container and init container statuses, and the
+   * pod-level allocated and actuated requests ({@code null}: unset); and those preemption reads: the start time
+   * and the nominated node.
    */
   private record StatusModel(
       List<String> conditions,
       List<ContainerStatusModel> containers,
       List<ContainerStatusModel> initContainers,
       @Nullable Map<String, String> allocated,
-      @Nullable Map<String, String> actuated) {}
+      @Nullable Map<String, String> actuated,
+      @Nullable String startTime,
+      @Nullable String nominatedNodeName) {}
 
   private record Meta(
       String name,
@@ -422,10 +449,17 @@ class InformerStoresProperties {
             .withPodIP("10.0.0.9")
             .withContainerStatuses(model.containers().stream().map(ContainerStatusModel::toStatus).toList())
             .withInitContainerStatuses(
-                model.initContainers().stream().map(ContainerStatusModel::toStatus).toList());
+                model.initContainers().stream().map(ContainerStatusModel::toStatus).toList())
+            .withStartTime(model.startTime())
+            .withNominatedNodeName(model.nominatedNodeName());
     for (var condition : model.conditions()) {
-      var typeAndReason = condition.split("/", -1);
-      status.addNewCondition().withType(typeAndReason[0]).withStatus("True").withReason(typeAndReason[1]).endCondition();
+      var parts = condition.split("/", -1);
+      status
+          .addNewCondition()
+          .withType(parts[0])
+          .withStatus(parts.length > 2 ? parts[2] : "True")
+          .withReason(parts[1])
+          .endCondition();
     }
     if (model.allocated() != null) {
       status.withAllocatedResources(quantities(model.allocated()));
@@ -457,6 +491,7 @@ class InformerStoresProperties {
         .withNodeName(spec.nodeName())
         .withSchedulerName(spec.schedulerName())
         .withPriority(spec.priority())
+        .withPreemptionPolicy(placement.preemptionPolicy())
         .withNodeSelector(spec.nodeSelector())
         .withAffinity(affinity(spec.affinity(), placement))
         .withTolerations(spec.tolerations())

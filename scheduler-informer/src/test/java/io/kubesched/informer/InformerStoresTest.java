@@ -22,10 +22,12 @@ import io.kubesched.api.HostPort;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
+import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.Volume;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -139,6 +141,8 @@ class InformerStoresTest {
     assertEquals(List.of("example.com/quota", "example.com/dataset-ready"), info.schedulingGates());
     assertEquals(List.of("trainer-data", "trainer-0-scratch"), info.persistentVolumeClaims());
     assertEquals(List.of("gpu", "nic"), info.resourceClaims());
+    assertEquals(PreemptionPolicy.NEVER, info.preemptionPolicy());
+    assertEquals("gpu-node-7", info.nominatedNodeName());
     // Pod level 9 CPU over the containers' 12 (init) + overhead 100m; GPU and hugepages from the limits.
     assertEquals(9_100, info.requests().milliCpu());
     assertEquals(2L, info.requests().extended().get("nvidia.com/gpu"));
@@ -267,7 +271,7 @@ class InformerStoresTest {
     assertEquals(
         List.of("PodScheduled"),
         status.getConditions().stream().map(c -> c.getType()).toList(),
-        "of the conditions only PodScheduled (the reporter compares it) and the resize ones stay");
+        "of the conditions only PodScheduled (the reporter compares it), the resize ones and DisruptionTarget stay");
     assertEquals(2, status.getContainerStatuses().size());
     for (var containerStatus : status.getContainerStatuses()) {
       assertNotNull(containerStatus.getName());
@@ -285,8 +289,63 @@ class InformerStoresTest {
     }
     assertTrue(status.getPodIPs().isEmpty());
     assertNull(status.getPodIP());
-    assertNull(status.getStartTime());
+    assertEquals("2026-03-02T09:14:31Z", status.getStartTime(), "preemption spares the pods that started first");
     assertNull(status.getQosClass());
+  }
+
+  @Test
+  void a_preemption_victim_being_deleted_is_stored_with_its_start_time_and_disruption_target_mark() {
+    var pod =
+        new PodBuilder(fixture(DEPLOYMENT_POD, Pod.class))
+            .editMetadata()
+            .withDeletionTimestamp("2026-03-02T10:00:30Z")
+            .endMetadata()
+            .editStatus()
+            .addNewCondition()
+            .withType("DisruptionTarget")
+            .withStatus("True")
+            .withReason("PreemptionByScheduler")
+            .withMessage("my-scheduler: preempting to accommodate a higher priority pod")
+            .withLastTransitionTime("2026-03-02T10:00:29Z")
+            .endCondition()
+            .endStatus()
+            .build();
+
+    var info = PodAdapter.toPodInfo(pod);
+    assertTrue(info.terminatingByPreemption());
+    assertEquals(Instant.parse("2026-03-02T09:14:31Z"), info.startTime());
+    assertEquals(info, PodAdapter.toPodInfo(stored(pod)));
+    assertEquals(
+        List.of("PodScheduled", "DisruptionTarget"),
+        stored(pod).getStatus().getConditions().stream().map(c -> c.getType()).toList());
+  }
+
+  @Test
+  void a_disruption_target_condition_of_another_cause_is_kept_as_written_and_reads_as_not_preempted() {
+    var pod =
+        new PodBuilder(fixture(DEPLOYMENT_POD, Pod.class))
+            .editMetadata()
+            .withDeletionTimestamp("2026-03-02T10:00:30Z")
+            .endMetadata()
+            .editStatus()
+            .addNewCondition()
+            .withType("DisruptionTarget")
+            .withStatus("True")
+            .withReason("EvictionByEvictionAPI")
+            .endCondition()
+            .endStatus()
+            .build();
+
+    assertFalse(PodAdapter.toPodInfo(pod).preemptedByScheduler());
+    assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(stored(pod)));
+  }
+
+  @Test
+  void a_pending_pod_s_nomination_and_preemption_policy_are_kept() {
+    var kept = stored(fixture(SCHEDULING_POD, Pod.class));
+
+    assertEquals("gpu-node-7", kept.getStatus().getNominatedNodeName());
+    assertEquals("Never", kept.getSpec().getPreemptionPolicy());
   }
 
   @Test
