@@ -5,35 +5,39 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What makes two events "the same" for client-go's events recorder (its isomorphic key): type, action,
- * reason and the whole reference to the object. The note is not part of it, and neither is the time. The
- * reporting controller and instance are, in client-go; here they are fixed per {@link EventRecorder}.
+ * reason, the whole reference to the object the event is about and the whole reference to the related
+ * object, if any. The note is not part of it, and neither is the time. The reporting controller and instance
+ * are, in client-go; here they are fixed per {@link EventRecorder}.
  *
- * <p>The reference includes the object's resourceVersion, as client-go's does: an event about a pod that
- * has changed since starts a new event rather than a series.
+ * <p>The references include the objects' resourceVersion, as client-go's do: an event about a pod that has
+ * changed since starts a new event rather than a series.
  */
-record EventKey(
-    String type,
-    String action,
-    String reason,
-    @Nullable String apiVersion,
-    @Nullable String kind,
-    @Nullable String namespace,
-    @Nullable String name,
-    @Nullable String uid,
-    @Nullable String resourceVersion,
-    @Nullable String fieldPath) {
+record EventKey(String type, String action, String reason, Ref regarding, @Nullable Ref related) {
 
-  static EventKey of(String type, String action, String reason, ObjectReference regarding) {
-    return new EventKey(
-        type,
-        action,
-        reason,
-        regarding.getApiVersion(),
-        regarding.getKind(),
-        regarding.getNamespace(),
-        regarding.getName(),
-        regarding.getUid(),
-        regarding.getResourceVersion(),
-        regarding.getFieldPath());
+  /** The fields of an {@link ObjectReference}, as a value (fabric8's reference is mutable). */
+  record Ref(
+      @Nullable String apiVersion,
+      @Nullable String kind,
+      @Nullable String namespace,
+      @Nullable String name,
+      @Nullable String uid,
+      @Nullable String resourceVersion,
+      @Nullable String fieldPath) {
+
+    static Ref of(ObjectReference ref) {
+      return new Ref(
+          ref.getApiVersion(),
+          ref.getKind(),
+          ref.getNamespace(),
+          ref.getName(),
+          ref.getUid(),
+          ref.getResourceVersion(),
+          ref.getFieldPath());
+    }
+  }
+
+  static EventKey of(
+      String type, String action, String reason, ObjectReference regarding, @Nullable ObjectReference related) {
+    return new EventKey(type, action, reason, Ref.of(regarding), related == null ? null : Ref.of(related));
   }
 }

@@ -97,21 +97,40 @@ final class EventRecorder {
   }
 
   /**
-   * Records one occurrence of an event about {@code regarding}.
+   * Records one occurrence of an event about {@code regarding}, with no related object.
    *
-   * @return true if it was written, or counted into a series that {@link #flushSeries} writes; false if a
-   *     request failed (logged at WARN)
+   * @return as {@link #record(ObjectReference, ObjectReference, String, String, String, String)}
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
   boolean record(ObjectReference regarding, String type, String reason, String action, String note)
       throws InterruptedException {
+    return record(regarding, null, type, reason, action, note);
+  }
+
+  /**
+   * Records one occurrence of an event about {@code regarding}.
+   *
+   * @param related a second object the event concerns (the event's {@code related}), or null for none; it is
+   *     part of what makes two events the same
+   * @return true if it was written, or counted into a series that {@link #flushSeries} writes; false if a
+   *     request failed (logged at WARN)
+   * @throws InterruptedException if interrupted while waiting for a token or for the server
+   */
+  boolean record(
+      ObjectReference regarding,
+      @Nullable ObjectReference related,
+      String type,
+      String reason,
+      String action,
+      String note)
+      throws InterruptedException {
     var now = clock.instant();
-    var key = EventKey.of(type, action, reason, regarding);
+    var key = EventKey.of(type, action, reason, regarding, related);
     Write write;
     synchronized (this) {
       var entry = cache.get(key);
       if (entry == null) {
-        entry = new Entry(makeEvent(regarding, type, reason, action, note, now), now);
+        entry = new Entry(makeEvent(regarding, related, type, reason, action, note, now), now);
         cache.put(key, entry);
         write = new Write(key, entry, 1, now, false);
       } else {
@@ -270,7 +289,13 @@ final class EventRecorder {
   }
 
   private Event makeEvent(
-      ObjectReference regarding, String type, String reason, String action, String note, Instant now) {
+      ObjectReference regarding,
+      @Nullable ObjectReference related,
+      String type,
+      String reason,
+      String action,
+      String note,
+      Instant now) {
     var ns = regarding.getNamespace() == null || regarding.getNamespace().isEmpty()
         ? "default"
         : regarding.getNamespace();
@@ -285,6 +310,7 @@ final class EventRecorder {
         .withAction(action)
         .withReason(reason)
         .withRegarding(regarding)
+        .withRelated(related)
         .withNote(note)
         .withType(type)
         .build();

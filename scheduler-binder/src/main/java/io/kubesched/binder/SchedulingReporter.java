@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -15,9 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -34,7 +39,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #unschedulable} / {@link #schedulingError}: event {@code FailedScheduling}, type Warning,
  *       action Scheduling, note the message (cut to the API's 1024 bytes); then {@code PodScheduled=False}
  *       with reason {@code Unschedulable} or {@code SchedulerError} and the whole message, written only if
- *       the pod does not show it already ({@link PodConditionUpdate}).
+ *       the pod does not show it already ({@link PodConditionUpdate}). The three-argument forms also set or
+ *       remove the pod's {@code status.nominatedNodeName}, in the same status patch as the condition
+ *       (kube-scheduler's {@code updatePod}): one write, and none if the pod shows both already.
+ *   <li>{@link #preempted}: event {@code Preempted}, type Normal, action Preempting, about the victim of a
+ *       preemption, with the preemptor as its related object.
  * </ul>
  *
  * <p>Events name the pod with its uid and resourceVersion; reportingController is the scheduler's name and
@@ -67,6 +76,7 @@ public final class SchedulingReporter {
   static final int NOTE_LIMIT = 1024;
 
   private static final Logger LOG = LoggerFactory.getLogger(SchedulingReporter.class);
+  private static final String NOMINATED_NODE_NAME = "/status/nominatedNodeName";
   private static final int INSTANCE_LIMIT = 128;
   private static final Pattern QUALIFIED_NAME =
       Pattern.compile(
@@ -154,7 +164,27 @@ public final class SchedulingReporter {
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
   public boolean unschedulable(Pod pod, String message) throws InterruptedException {
-    return failed(pod, UNSCHEDULABLE, message);
+    return failed(pod, UNSCHEDULABLE, message, null);
+  }
+
+  /**
+   * Reports that no node fits the pod, and what becomes of its nomination: the {@code FailedScheduling} event,
+   * then {@code PodScheduled=False} with reason {@link #UNSCHEDULABLE} and {@code status.nominatedNodeName}
+   * in one status patch. Nothing is written to the pod if it shows both already.
+   *
+   * @param pod the pod as last seen; needs a namespace and a name
+   * @param message why, as kube-scheduler words it, the preemption's message included ("0/3 nodes are
+   *     available: 3 Insufficient cpu. preemption: found a potential placement for pod on node node-1,
+   *     preempting 1 victims")
+   * @param nominatedNodeName null to leave the pod's nomination as it is; {@code ""} to remove it (if the pod
+   *     has one); else the node the pod is nominated to (set unless the pod names it already)
+   * @return true if both were written (or needed no write); false if a request failed
+   * @throws IllegalArgumentException if the pod has no namespace or name
+   * @throws InterruptedException if interrupted while waiting for a token or for the server
+   */
+  public boolean unschedulable(Pod pod, String message, @Nullable String nominatedNodeName)
+      throws InterruptedException {
+    return failed(pod, UNSCHEDULABLE, message, nominatedNodeName);
   }
 
   /**
@@ -168,7 +198,52 @@ public final class SchedulingReporter {
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
   public boolean schedulingError(Pod pod, String message) throws InterruptedException {
-    return failed(pod, SCHEDULER_ERROR, message);
+    return failed(pod, SCHEDULER_ERROR, message, null);
+  }
+
+  /**
+   * As {@link #schedulingError(Pod, String)}, and sets or removes the pod's {@code status.nominatedNodeName}
+   * in the same status patch (kube-scheduler clears the nomination of a pod whose attempt failed with an
+   * error).
+   *
+   * @param nominatedNodeName null to leave the pod's nomination as it is; {@code ""} to remove it (if the pod
+   *     has one); else the node to nominate the pod to
+   * @return true if both were written (or needed no write); false if a request failed
+   * @throws IllegalArgumentException if the pod has no namespace or name
+   * @throws InterruptedException if interrupted while waiting for a token or for the server
+   */
+  public boolean schedulingError(Pod pod, String message, @Nullable String nominatedNodeName)
+      throws InterruptedException {
+    return failed(pod, SCHEDULER_ERROR, message, nominatedNodeName);
+  }
+
+  /**
+   * Reports that a pod was preempted: the {@code Preempted} event about the victim, type Normal, action
+   * Preempting, related object the preemptor, note {@code Preempted by pod <preemptor uid> on node <node>}
+   * (kube-scheduler's executor), followed by {@code " (in kube-scheduler memory)."} when the victim was
+   * stopped in memory rather than deleted. The caller reports a victim it deleted, or stopped in memory;
+   * not one that was gone already.
+   *
+   * @param victim the pod preempted, as last seen; needs a namespace and a name
+   * @param preemptor the pod the room is made for, as last seen; needs a namespace and a name
+   * @param nodeName the node the preemptor is nominated to
+   * @param inMemory whether the victim was stopped in the scheduler's memory (it was still being bound)
+   * @return true if the event was written (or counted into a series); false if a request failed
+   * @throws IllegalArgumentException if a pod has no namespace or name
+   * @throws InterruptedException if interrupted while waiting for a token or for the server
+   */
+  public boolean preempted(Pod victim, Pod preemptor, String nodeName, boolean inMemory)
+      throws InterruptedException {
+    var about = regarding(victim);
+    var related = regarding(preemptor);
+    var note = preemptedNote(preemptor.getMetadata().getUid(), nodeName, inMemory);
+    return events.record(about, related, "Normal", "Preempted", "Preempting", truncateNote(note));
+  }
+
+  /** kube-scheduler's note on a victim: {@code Preempted by pod <uid> on node <node>}, and where it happened. */
+  static String preemptedNote(@Nullable String preemptorUid, String nodeName, boolean inMemory) {
+    var note = "Preempted by pod " + (preemptorUid == null ? "" : preemptorUid) + " on node " + nodeName;
+    return inMemory ? note + " (in kube-scheduler memory)." : note;
   }
 
   /**
@@ -187,14 +262,17 @@ public final class SchedulingReporter {
     return events.remembered();
   }
 
-  private boolean failed(Pod pod, String reason, String message) throws InterruptedException {
+  private boolean failed(Pod pod, String reason, String message, @Nullable String nominatedNodeName)
+      throws InterruptedException {
     var ref = regarding(pod);
     boolean event = events.record(ref, "Warning", "FailedScheduling", "Scheduling", truncateNote(message));
-    boolean condition = writeCondition(pod, reason, message);
-    return event && condition;
+    boolean status = writeStatus(pod, reason, message, nominatedNodeName);
+    return event && status;
   }
 
-  private boolean writeCondition(Pod pod, String reason, String message) throws InterruptedException {
+  /** Writes the condition and the nomination in one status patch, if the pod does not show them. */
+  private boolean writeStatus(Pod pod, String reason, String message, @Nullable String nominatedNodeName)
+      throws InterruptedException {
     var generation = pod.getMetadata().getGeneration();
     PodCondition wanted =
         new PodConditionBuilder()
@@ -204,19 +282,16 @@ public final class SchedulingReporter {
             .withMessage(message)
             .withObservedGeneration(generation != null && generation > 0 ? generation : null)
             .build();
-    var now = SECONDS.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
+    var now = conditionTime(clock.instant());
     var ns = pod.getMetadata().getNamespace();
     var name = pod.getMetadata().getName();
     var seen = pod;
     for (int attempt = 1; ; attempt++) {
-      var update = PodConditionUpdate.of(seen.getStatus(), wanted, now);
-      if (update.isEmpty()) {
+      var ops = statusPatch(seen, wanted, now, nominatedNodeName);
+      if (ops.isEmpty()) {
         return true;
       }
-      var patch =
-          client
-              .getKubernetesSerialization()
-              .asJson(update.get().jsonPatch(seen.getMetadata().getResourceVersion(), seen.getStatus()));
+      var patch = client.getKubernetesSerialization().asJson(ops);
       limiter.acquire();
       try {
         // Through resource(seen): by name, fabric8 would GET the pod before every patch.
@@ -248,6 +323,50 @@ public final class SchedulingReporter {
     }
   }
 
+  /**
+   * The JSON Patch that gives {@code pod} the condition and the nomination, locked to its resourceVersion; or
+   * an empty list if it shows both already.
+   *
+   * @param nominatedNodeName null: leave it; {@code ""}: remove it if set; else set it if different
+   */
+  static List<Map<String, Object>> statusPatch(
+      Pod pod, PodCondition condition, String now, @Nullable String nominatedNodeName) {
+    var status = pod.getStatus();
+    var update = PodConditionUpdate.of(status, condition, now);
+    var nomination = nominationOp(status, nominatedNodeName);
+    if (update.isEmpty() && nomination == null) {
+      return List.of();
+    }
+    var ops = new ArrayList<Map<String, Object>>();
+    var rv = pod.getMetadata().getResourceVersion();
+    if (update.isPresent()) {
+      // Adds /status itself if the pod has none, so the nomination below has somewhere to go.
+      ops.addAll(update.get().jsonPatch(rv, status));
+    } else if (rv != null) {
+      ops.add(Map.of("op", "add", "path", "/metadata/resourceVersion", "value", rv));
+    }
+    if (nomination != null) {
+      ops.add(nomination);
+    }
+    return List.copyOf(ops);
+  }
+
+  /** The operation that makes the pod's nomination {@code wanted}, or null if it needs none. */
+  private static @Nullable Map<String, Object> nominationOp(@Nullable PodStatus status, @Nullable String wanted) {
+    if (wanted == null) {
+      return null;
+    }
+    var current = status == null || status.getNominatedNodeName() == null ? "" : status.getNominatedNodeName();
+    if (current.equals(wanted)) {
+      return null;
+    }
+    if (wanted.isEmpty()) {
+      return Map.of("op", "remove", "path", NOMINATED_NODE_NAME);
+    }
+    // "add" on an object member replaces it if present (RFC 6902, 4.1).
+    return Map.of("op", "add", "path", NOMINATED_NODE_NAME, "value", wanted);
+  }
+
   /** @return the pod as the server has it now, or null (logged) if it cannot be read or was replaced */
   private @Nullable Pod reread(Pod pod) throws InterruptedException {
     var meta = pod.getMetadata();
@@ -271,8 +390,13 @@ public final class SchedulingReporter {
     return fresh;
   }
 
+  /** A condition's time as the API writes it: whole seconds, UTC ({@code 2006-01-02T15:04:05Z}). */
+  static String conditionTime(Instant instant) {
+    return SECONDS.format(instant.truncatedTo(ChronoUnit.SECONDS));
+  }
+
   /** The reference client-go builds for an object: kind, apiVersion, namespace, name, uid, resourceVersion. */
-  private static ObjectReference regarding(Pod pod) {
+  static ObjectReference regarding(Pod pod) {
     var meta = pod.getMetadata();
     if (meta == null || isBlank(meta.getNamespace()) || isBlank(meta.getName())) {
       throw new IllegalArgumentException(

@@ -3,6 +3,7 @@ package io.kubesched.binder;
 import static io.kubesched.binder.BinderFixtures.NAME;
 import static io.kubesched.binder.BinderFixtures.NODE;
 import static io.kubesched.binder.BinderFixtures.NS;
+import static io.kubesched.binder.BinderFixtures.OTHER_NODE;
 import static io.kubesched.binder.BinderFixtures.pod;
 import static io.kubesched.binder.SchedulingReporterFixtures.HOST;
 import static io.kubesched.binder.SchedulingReporterFixtures.SCHEDULER;
@@ -35,6 +36,8 @@ import org.junit.jupiter.api.Test;
 class SchedulingReporterTest {
 
   private static final String NO_FIT = "0/3 nodes are available: 3 Insufficient cpu.";
+  private static final String PREEMPTING =
+      NO_FIT + " preemption: found a potential placement for pod on node " + NODE + ", preempting 1 victims";
 
   private KubernetesMockServer server;
   private NamespacedKubernetesClient client;
@@ -373,6 +376,183 @@ class SchedulingReporterTest {
     assertEquals("Unschedulable", condition.getReason());
   }
 
+  // --- the nomination, in the same status patch -------------------------------------------------------
+
+  @Test
+  void a_nomination_is_written_with_the_condition_in_one_status_patch() throws Exception {
+    var stored = create(pod());
+    int before = server.getRequestCount();
+
+    assertTrue(reporter.unschedulable(stored, PREEMPTING, NODE));
+
+    assertEquals(2, server.getRequestCount() - before, "the event, then one status patch");
+    assertEquals(2, bucket.taken.get());
+    var after = readBack();
+    assertEquals(NODE, after.getStatus().getNominatedNodeName());
+    assertEquals(PREEMPTING, podScheduled(after).getMessage());
+    assertEquals(PREEMPTING, onlyEvent().getNote());
+  }
+
+  @Test
+  void a_null_nomination_leaves_the_pods_as_it_is() throws Exception {
+    var stored = create(nominatedTo(pod(), OTHER_NODE));
+
+    assertTrue(reporter.unschedulable(stored, NO_FIT, null));
+
+    var after = readBack();
+    assertEquals(OTHER_NODE, after.getStatus().getNominatedNodeName());
+    assertEquals(NO_FIT, podScheduled(after).getMessage());
+  }
+
+  @Test
+  void the_two_argument_form_leaves_the_nomination_as_it_is() throws Exception {
+    var stored = create(nominatedTo(pod(), OTHER_NODE));
+
+    assertTrue(reporter.unschedulable(stored, NO_FIT));
+
+    assertEquals(OTHER_NODE, readBack().getStatus().getNominatedNodeName());
+  }
+
+  @Test
+  void an_empty_nomination_removes_the_pods_in_the_condition_patch() throws Exception {
+    var stored = create(nominatedTo(pod(), OTHER_NODE));
+    int before = server.getRequestCount();
+
+    assertTrue(reporter.unschedulable(stored, NO_FIT, ""));
+
+    assertEquals(2, server.getRequestCount() - before);
+    var after = readBack();
+    assertNull(after.getStatus().getNominatedNodeName());
+    assertEquals(NO_FIT, podScheduled(after).getMessage());
+  }
+
+  @Test
+  void an_empty_nomination_on_a_pod_without_one_writes_the_condition_only() throws Exception {
+    var stored = create(pod());
+
+    assertTrue(reporter.unschedulable(stored, NO_FIT, ""));
+
+    var after = readBack();
+    assertNull(after.getStatus().getNominatedNodeName());
+    assertEquals(NO_FIT, podScheduled(after).getMessage());
+  }
+
+  @Test
+  void a_pod_showing_the_condition_and_the_nomination_is_not_written_again() throws Exception {
+    reporter.unschedulable(create(pod()), PREEMPTING, NODE);
+    var written = readBack();
+
+    assertTrue(reporter.unschedulable(written, PREEMPTING, NODE));
+    assertTrue(reporter.unschedulable(written, PREEMPTING, null));
+
+    assertEquals(written.getMetadata().getResourceVersion(), readBack().getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void a_new_nomination_alone_is_written_when_the_pod_shows_the_condition() throws Exception {
+    reporter.unschedulable(create(pod()), PREEMPTING, NODE);
+    var written = readBack();
+    clock.advance(Duration.ofMinutes(1));
+
+    assertTrue(reporter.unschedulable(written, PREEMPTING, OTHER_NODE));
+
+    var after = readBack();
+    assertNotEquals(written.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
+    assertEquals(OTHER_NODE, after.getStatus().getNominatedNodeName());
+    assertEquals(podScheduled(written), podScheduled(after), "the condition is untouched");
+  }
+
+  @Test
+  void a_pod_changed_since_it_was_seen_still_gets_its_nomination() throws Exception {
+    var seen = create(pod());
+    client.pods().inNamespace(NS).withName(NAME).edit(p -> new PodBuilder(p)
+        .editMetadata().addToLabels("changed", "yes").endMetadata().build());
+
+    assertTrue(reporter.unschedulable(seen, PREEMPTING, NODE));
+
+    var after = readBack();
+    assertEquals(NODE, after.getStatus().getNominatedNodeName());
+    assertEquals("yes", after.getMetadata().getLabels().get("changed"));
+  }
+
+  @Test
+  void a_scheduling_error_can_clear_the_nomination_too() throws Exception {
+    var stored = create(nominatedTo(pod(), OTHER_NODE));
+
+    assertTrue(reporter.schedulingError(stored, "boom", ""));
+
+    var after = readBack();
+    assertNull(after.getStatus().getNominatedNodeName());
+    assertEquals("SchedulerError", podScheduled(after).getReason());
+  }
+
+  // --- the Preempted event ----------------------------------------------------------------------------
+
+  @Test
+  void a_victim_gets_a_Preempted_event_naming_the_preemptor_as_related_object() throws Exception {
+    var victim = create(pod());
+    var preemptor = create(pod(NS, "high", "ignored"));
+
+    assertTrue(reporter.preempted(victim, preemptor, NODE, false));
+
+    var event = onlyEvent();
+    assertAll(
+        () -> assertEquals("Normal", event.getType()),
+        () -> assertEquals("Preempted", event.getReason()),
+        () -> assertEquals("Preempting", event.getAction()),
+        () -> assertEquals(
+            "Preempted by pod " + preemptor.getMetadata().getUid() + " on node " + NODE, event.getNote()),
+        () -> assertEquals(SCHEDULER, event.getReportingController()),
+        () -> assertEquals(NAME + "." + Long.toHexString(nanos(START)), event.getMetadata().getName()),
+        () -> assertEquals(NS, event.getMetadata().getNamespace()),
+        () -> assertEquals(victim.getMetadata().getUid(), event.getRegarding().getUid()),
+        () -> assertEquals(NAME, event.getRegarding().getName()),
+        () -> assertEquals("Pod", event.getRelated().getKind()),
+        () -> assertEquals("v1", event.getRelated().getApiVersion()),
+        () -> assertEquals(NS, event.getRelated().getNamespace()),
+        () -> assertEquals("high", event.getRelated().getName()),
+        () -> assertEquals(preemptor.getMetadata().getUid(), event.getRelated().getUid()),
+        () -> assertEquals(
+            preemptor.getMetadata().getResourceVersion(), event.getRelated().getResourceVersion()));
+  }
+
+  @Test
+  void a_victim_stopped_in_memory_says_so_in_the_note() throws Exception {
+    var victim = create(pod());
+    var preemptor = create(pod(NS, "high", "ignored"));
+
+    reporter.preempted(victim, preemptor, NODE, true);
+
+    assertEquals(
+        "Preempted by pod " + preemptor.getMetadata().getUid() + " on node " + NODE
+            + " (in kube-scheduler memory).",
+        onlyEvent().getNote());
+  }
+
+  @Test
+  void the_related_object_is_part_of_what_makes_two_events_the_same() throws Exception {
+    var victim = create(pod());
+    var first = create(pod(NS, "high-1", "ignored"));
+    var second = create(pod(NS, "high-2", "ignored"));
+
+    reporter.preempted(victim, first, NODE, false);
+    reporter.preempted(victim, first, NODE, false);
+    clock.advance(Duration.ofSeconds(1));
+    reporter.preempted(victim, second, NODE, false);
+
+    var events = events();
+    assertEquals(2, events.size(), "a series for the first preemptor, a new event for the second");
+    assertEquals(2, events.get(0).getSeries().getCount());
+    assertEquals("high-1", events.get(0).getRelated().getName());
+    assertNull(events.get(1).getSeries());
+    assertEquals("high-2", events.get(1).getRelated().getName());
+  }
+
+  @Test
+  void a_preemptor_without_namespace_or_name_is_refused() {
+    assertThrows(IllegalArgumentException.class, () -> reporter.preempted(pod(), new Pod(), NODE, false));
+  }
+
   // --- the limiter, errors, validation -------------------------------------------------------------
 
   @Test
@@ -485,6 +665,10 @@ class SchedulingReporterTest {
     var found = PodConditionUpdate.find(pod.getStatus(), "PodScheduled");
     assertTrue(found != null, "no PodScheduled condition in " + pod.getStatus());
     return found;
+  }
+
+  private static Pod nominatedTo(Pod pod, String node) {
+    return new PodBuilder(pod).withNewStatus().withNominatedNodeName(node).endStatus().build();
   }
 
   private static Pod withConditions(Pod pod, PodCondition... conditions) {
