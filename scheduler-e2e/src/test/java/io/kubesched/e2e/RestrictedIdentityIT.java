@@ -6,7 +6,10 @@ import static io.kubesched.facade.FakeClusterFixture.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,14 +19,24 @@ import org.junit.jupiter.api.Test;
 class RestrictedIdentityIT extends RealClusterTest {
 
   @Test
-  void the_scheduler_identity_may_read_and_bind_but_not_change_anything_else() {
+  void the_scheduler_identity_may_read_bind_and_preempt_but_not_change_anything_else() {
     create(admin, node("node-0", "1", "1Gi", "110"));
     create(admin, pod(namespace, "p", SCHEDULER, "100m", "64Mi"));
     var scheduler = client.kubernetesClient();
 
     assertEquals(1, scheduler.nodes().list().getItems().size());
     assertEquals(1, scheduler.pods().inNamespace(namespace).list().getItems().size());
-    assertForbidden(() -> scheduler.pods().inNamespace(namespace).withName("p").delete());
+    // It may delete pods (preemption's victims), but not change what a pod asks for.
+    assertForbidden(() -> scheduler.pods().inNamespace(namespace).withName("p").edit(p -> {
+      p.getMetadata().setLabels(Map.of("x", "y"));
+      return p;
+    }));
+    assertForbidden(() -> scheduler.policy().v1().podDisruptionBudget().inNamespace(namespace)
+        .resource(new PodDisruptionBudgetBuilder()
+            .withNewMetadata().withName("b").endMetadata()
+            .withNewSpec().withMinAvailable(new IntOrString(1)).endSpec()
+            .build())
+        .create());
     assertForbidden(() -> scheduler.resource(pod(namespace, "mine", SCHEDULER, "1m", "1Mi")).create());
     assertForbidden(() -> scheduler.nodes().withName("node-0").edit(n -> {
       n.getMetadata().getLabels().put("x", "y");
