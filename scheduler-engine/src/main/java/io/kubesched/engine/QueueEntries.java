@@ -1,5 +1,7 @@
 package io.kubesched.engine;
 
+import io.kubesched.api.Nominations;
+import io.kubesched.api.PodInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,14 +12,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link SchedulingQueue} holds, without its lock, as kube-scheduler's {@code PriorityQueue} minus
- * its locking and waiting: one {@link QueueEntry} per known pod uid, in one of the four sub-queues
- * ({@link ActiveQueue}, {@link BackoffQueue}, {@link UnschedulablePods}, {@link GatedPods}) or in flight,
- * and every move between them, with the {@link MoveRequests} that decide where a failed attempt goes. The
- * queue's Javadoc states what each move does; this class does it.
+ * its locking and waiting: one {@link QueueEntry} per known pod uid, in one of the sub-queues ({@link
+ * ActiveQueue}, {@link BackoffQueue}, {@link UnschedulablePods}, {@link GatedPods}, {@link HeldPods}) or in
+ * flight, and every move between them, with the {@link MoveRequests} that decide where a failed attempt
+ * goes; and kube's nominator, the {@link Nominations} of the known pods. The queue's Javadoc states what
+ * each move does; this class does it.
  *
- * <p>Guarded by the {@link SchedulingQueue}'s lock; not thread-safe on its own. Methods that change what
- * {@link SchedulingQueue#take()} may hand out or when say so in their result, so that the queue wakes its
- * waiters. Time comes only from the ticker, as elapsed nanos since construction.
+ * <p>Guarded by the {@link SchedulingQueue}'s lock; not thread-safe on its own, except {@link
+ * #nominations()}, which any thread may read. Methods that change what {@link SchedulingQueue#take()} may
+ * hand out or when say so in their result, so that the queue wakes its waiters. Time comes only from the
+ * ticker, as elapsed nanos since construction.
  */
 final class QueueEntries {
 
@@ -28,7 +32,13 @@ final class QueueEntries {
   private final BackoffQueue backoffQ;
   private final UnschedulablePods unschedulablePods;
   private final GatedPods gatedPods = new GatedPods();
+  private final HeldPods heldPods = new HeldPods();
   private final MoveRequests moveRequests = new MoveRequests();
+  /**
+   * The nominated pods among the known ones, none bound: replaced, never changed, under the lock, so that
+   * readers take the current value without it.
+   */
+  private volatile Nominations nominations = Nominations.NONE;
   private long arrivals;
   private boolean closed;
 
@@ -69,6 +79,9 @@ final class QueueEntries {
     }
     long now = now();
     var entry = entries.get(pod.uid());
+    var previous = entry == null ? null : entry.pod.info();
+    // Before the pod can be handed out, as kube does, though the lock makes it moot here.
+    renominate(pod.uid(), previous, pod.info());
     if (entry == null) {
       entry = new QueueEntry(pod);
       stamp(entry, now);
@@ -77,6 +90,11 @@ final class QueueEntries {
     } else if (entry.place == QueueEntry.Place.IN_FLIGHT) {
       entry.pod = pod.withProgress(entry.pod.progress());
       entry.updatedInFlight = true;
+    } else if (entry.place == QueueEntry.Place.HELD) {
+      // Sorted by arrival only, so it can change in place. An ungated version would move (see below).
+      entry.pod = pod.withProgress(entry.pod.progress());
+      entry.moveSuppressed |= !pod.gated();
+      return false;
     } else {
       var was = entry.place;
       leave(entry);
@@ -170,6 +188,7 @@ final class QueueEntries {
     if (entry != null) {
       leave(entry);
     }
+    nominations = nominations.without(uid);
     return entry;
   }
 
@@ -190,6 +209,7 @@ final class QueueEntries {
     } else {
       moveRequests.podEvent(activeQ.schedulingCycle());
     }
+    heldPods.suppressMoves(onlyWaitingForPods, helps);
     var moving = unschedulablePods.removeIf(onlyWaitingForPods, helps);
     if (!moving.isEmpty()) {
       long now = now();
@@ -198,18 +218,158 @@ final class QueueEntries {
     return moving.size();
   }
 
+  /** As {@link SchedulingQueue#depths()}: held pods count as unschedulable. */
   QueueDepths depths() {
-    int waiting = activeQ.size() + backoffQ.size() + unschedulablePods.size() + gatedPods.size();
+    int unschedulable = unschedulablePods.size() + heldPods.size();
+    int waiting = activeQ.size() + backoffQ.size() + unschedulable + gatedPods.size();
     return new QueueDepths(
-        activeQ.size(), backoffQ.size(), unschedulablePods.size(), gatedPods.size(), entries.size() - waiting);
+        activeQ.size(), backoffQ.size(), unschedulable, gatedPods.size(), entries.size() - waiting);
   }
 
+  /** As {@link SchedulingQueue#contents()}: held pods are among the unschedulable ones, in arrival order. */
   QueueContents contents() {
     var inFlight = new ArrayList<QueuedPod>();
     entries.values().stream()
         .filter(entry -> entry.place == QueueEntry.Place.IN_FLIGHT)
         .forEach(entry -> inFlight.add(entry.pod));
-    return new QueueContents(activeQ.pods(), backoffQ.pods(), unschedulablePods.pods(), gatedPods.pods(), inFlight);
+    var unschedulable = new ArrayList<QueueEntry>(unschedulablePods.size() + heldPods.size());
+    unschedulablePods.entries().forEach(unschedulable::add);
+    heldPods.entries().forEach(unschedulable::add);
+    unschedulable.sort(SubQueue.ARRIVAL_ORDER);
+    return new QueueContents(
+        activeQ.pods(),
+        backoffQ.pods(),
+        unschedulable.stream().map(entry -> entry.pod).toList(),
+        gatedPods.pods(),
+        inFlight);
+  }
+
+  /** @return the current nominations; safe to read without the lock */
+  Nominations nominations() {
+    return nominations;
+  }
+
+  /**
+   * As {@link SchedulingQueue#nominate}.
+   *
+   * @return whether the pod is nominated to {@code nodeName} now
+   */
+  boolean nominate(PodInfo pod, String nodeName) {
+    var entry = closed ? null : entries.get(pod.uid());
+    if (entry == null) {
+      return false;
+    }
+    var latest = entry.pod.info() != null ? entry.pod.info() : pod;
+    nominate(pod.uid(), latest, latest.nodeName().isEmpty() && pod.nodeName().isEmpty() ? nodeName : "");
+    return !nominations.nodeOf(pod.uid()).isEmpty();
+  }
+
+  /** As {@link SchedulingQueue#clearNomination}. */
+  void clearNomination(String uid) {
+    nominations = nominations.without(uid);
+  }
+
+  /**
+   * As {@link SchedulingQueue#observe}: the known pod's version is replaced (unless it could not be read)
+   * without moving it, and its nomination follows.
+   */
+  void observe(PodInfo pod) {
+    var entry = closed ? null : entries.get(pod.uid());
+    if (entry == null) {
+      return;
+    }
+    var previous = entry.pod.info();
+    if (entry.pod.unreadable() == null) {
+      // A status-only update: the fields a sub-queue sorts by are the spec's, unchanged.
+      entry.pod = entry.pod.withInfo(pod);
+    }
+    renominate(pod.uid(), previous, entry.pod.info());
+  }
+
+  /**
+   * As {@link SchedulingQueue#holdForPreemption}.
+   *
+   * @return false: nothing becomes takeable
+   */
+  boolean hold(String uid) {
+    var entry = closed ? null : entries.get(uid);
+    if (entry == null || entry.preempting) {
+      return false;
+    }
+    entry.preempting = true;
+    switch (entry.place) {
+      case IN_FLIGHT -> {
+        // Its requeue goes to held.
+      }
+      case ACTIVE, BACKOFF -> {
+        leave(entry);
+        entry.moveSuppressed = true;
+        heldPods.add(entry);
+      }
+      case UNSCHEDULABLE, GATED -> {
+        leave(entry);
+        heldPods.add(entry);
+      }
+      case HELD -> throw new AssertionError("held without the mark: " + entry.pod.key());
+    }
+    return false;
+  }
+
+  /**
+   * As {@link SchedulingQueue#releasePreemption}.
+   *
+   * @return whether a pod became takeable, now or later
+   */
+  boolean release(String uid, boolean activate) {
+    var entry = closed ? null : entries.get(uid);
+    if (entry == null) {
+      return false;
+    }
+    boolean suppressed = entry.moveSuppressed;
+    entry.preempting = false;
+    entry.moveSuppressed = false;
+    long now = now();
+    switch (entry.place) {
+      case HELD -> {
+        heldPods.remove(entry);
+        if (entry.pod.gated()) {
+          gatedPods.add(entry);
+          return false;
+        }
+        if (activate) {
+          activeQ.add(entry);
+        } else if (suppressed || unschedulablePods.isOverdue(entry, now)) {
+          toActiveOrBackoff(entry, now);
+        } else {
+          unschedulablePods.add(entry);
+          return false;
+        }
+        return true;
+      }
+      case IN_FLIGHT -> {
+        // kube records a forced activation for the pod's return: its requeue retries after the backoff.
+        entry.updatedInFlight |= activate;
+        return false;
+      }
+      case UNSCHEDULABLE, BACKOFF -> {
+        if (!activate) {
+          return false;
+        }
+        leave(entry);
+        activeQ.add(entry);
+        return true;
+      }
+      case ACTIVE, GATED -> {
+        return false;
+      }
+    }
+    throw new AssertionError(entry.place);
+  }
+
+  /** @return whether the known pod of {@code uid} is marked as preempting */
+  boolean preempting(String uid) {
+    var entry = entries.get(uid);
+    return entry != null && entry.preempting;
   }
 
   /** Marks the entry as queued {@code now}: behind those queued before, with its backoff from now on. */
@@ -235,6 +395,11 @@ final class QueueEntries {
     boolean retry = outcome.test(entry);
     long now = now();
     stamp(entry, now);
+    if (entry.preempting) {
+      heldPods.add(entry);
+      entry.moveSuppressed |= retry && !entry.pod.gated();
+      return true;
+    }
     if (entry.pod.gated()) {
       gatedPods.add(entry);
     } else if (retry) {
@@ -252,6 +417,7 @@ final class QueueEntries {
       case BACKOFF -> backoffQ.remove(entry);
       case UNSCHEDULABLE -> unschedulablePods.remove(entry);
       case GATED -> gatedPods.remove(entry);
+      case HELD -> heldPods.remove(entry);
       case IN_FLIGHT -> {
         // In no sub-queue.
       }
@@ -264,5 +430,32 @@ final class QueueEntries {
 
   private void toActiveOrBackoff(QueueEntry entry, long now) {
     (BackoffQueue.isBackingOff(entry, now) ? backoffQ : activeQ).add(entry);
+  }
+
+  /**
+   * Applies kube's nominator rule to a new version of a pod (1.25): its {@code status.nominatedNodeName}
+   * if it has one; else the nomination in memory if the previous version had none either (preemption set
+   * it before the API write, and the update predates it); else none, as the field was removed. A bound
+   * pod (with a {@code nodeName}), or one that could not be read, is not nominated.
+   *
+   * @param previous the version the queue had, or null if none (or unreadable)
+   * @param latest the new version, or null if unreadable
+   */
+  private void renominate(String uid, @Nullable PodInfo previous, @Nullable PodInfo latest) {
+    if (latest == null || !latest.nodeName().isEmpty()) {
+      nominations = nominations.without(uid);
+    } else if (!latest.nominatedNodeName().isEmpty()) {
+      nominate(uid, latest, latest.nominatedNodeName());
+    } else if (previous == null || previous.nominatedNodeName().isEmpty()) {
+      // Also re-stores the nominated version, as kube updates the pod it holds.
+      nominate(uid, latest, nominations.nodeOf(uid));
+    } else {
+      nominations = nominations.without(uid);
+    }
+  }
+
+  /** Nominates {@code pod} to {@code nodeName}, or nowhere if empty. */
+  private void nominate(String uid, PodInfo pod, String nodeName) {
+    nominations = nodeName.isEmpty() ? nominations.without(uid) : nominations.with(pod, nodeName);
   }
 }

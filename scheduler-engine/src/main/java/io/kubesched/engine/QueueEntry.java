@@ -16,6 +16,8 @@ final class QueueEntry {
     BACKOFF,
     UNSCHEDULABLE,
     GATED,
+    /** Waiting while marked {@link #preempting}: in {@link HeldPods}, shown as unschedulable. */
+    HELD,
     IN_FLIGHT
   }
 
@@ -29,8 +31,23 @@ final class QueueEntry {
   long backoffEnds;
   int unschedulableAttempts;
   int consecutiveErrors;
-  /** Whether the pod was updated since it was last handed out; reset when it is handed out. */
+  /**
+   * Whether the pod was updated, or activated, since it was last handed out: its attempt may have missed
+   * what changed. Reset when it is handed out.
+   */
   boolean updatedInFlight;
+  /**
+   * Whether the pod is marked as preempting (kube's DefaultPreemption PreEnqueue): victims are being
+   * evicted for it, and until the mark is lifted it is never handed out. While it waits it is {@link
+   * Place#HELD}.
+   */
+  boolean preempting;
+  /**
+   * Whether something would have moved the pod to active or backoff while it was {@link Place#HELD} (an
+   * event, an update, a timeout, a failed attempt that missed an event): lifting the mark then does that
+   * move. Reset when the mark is lifted.
+   */
+  boolean moveSuppressed;
   /** Which events may help the pod, as of its last attempt that found no node. */
   QueueingHint hint = QueueingHint.ANY_CHANGE;
 

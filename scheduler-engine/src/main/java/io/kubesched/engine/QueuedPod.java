@@ -72,7 +72,10 @@ public record QueuedPod(
     }
   }
 
-  /** @throws IllegalArgumentException if uid or name is blank, or namespace or profile is null */
+  /**
+   * @throws IllegalArgumentException if uid or name is blank, namespace or profile is null, or info is of
+   *     another uid
+   */
   public QueuedPod {
     if (uid == null || uid.isBlank()) {
       throw new IllegalArgumentException("uid must not be blank: '" + uid + "'");
@@ -87,6 +90,10 @@ public record QueuedPod(
       throw new IllegalArgumentException("profile must not be null (pod " + namespace + "/" + name + ")");
     }
     Objects.requireNonNull(progress, "progress");
+    if (info != null && !info.uid().equals(uid)) {
+      throw new IllegalArgumentException(
+          "info of pod " + namespace + "/" + name + " has uid " + info.uid() + ", not " + uid);
+    }
   }
 
   /** A pod known by its identity only, never taken; validated as the canonical constructor. */
@@ -116,6 +123,14 @@ public record QueuedPod(
   /** @return this pod with the given progress */
   public QueuedPod withProgress(Progress newProgress) {
     return new QueuedPod(uid, namespace, name, priority, profile, gated, info, unreadable, newProgress);
+  }
+
+  /**
+   * @return this pod with another version of its {@link PodInfo}, every other field kept: for an update
+   *     of the pod's status only, which changes neither its priority nor its gates
+   */
+  QueuedPod withInfo(PodInfo newInfo) {
+    return new QueuedPod(uid, namespace, name, priority, profile, gated, newInfo, unreadable, progress);
   }
 
   /** @return {@code namespace/name} */

@@ -1,5 +1,7 @@
 package io.kubesched.engine;
 
+import io.kubesched.api.Nominations;
+import io.kubesched.api.PodInfo;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.Condition;
@@ -12,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The pods waiting to be scheduled, as kube-scheduler's {@code PriorityQueue}
  * ({@code pkg/scheduler/backend/queue/scheduling_queue.go}): one entry per pod uid, in one of four
- * sub-queues or handed out to the worker ("in flight").
+ * sub-queues or handed out to the worker ("in flight"), with kube's nominator and the preempting mark.
  *
  * <ul>
  *   <li><b>active</b>: pods ready to be tried, highest {@link QueuedPod#priority() priority} first, then in
@@ -33,6 +35,18 @@ import org.jspecify.annotations.Nullable;
  *       handed out, moved by no event and no timeout; the update that removes the last gate moves the pod
  *       to active at once (a pod created with gates was never tried, so it has no backoff to wait out).
  * </ul>
+ *
+ * <p>Preempting mark (kube's DefaultPreemption PreEnqueue with async preemption): while victims are being
+ * evicted for a pod, {@link #holdForPreemption} keeps it from being handed out. A held pod that waits is
+ * shown (in {@link #contents()} and {@link #depths()}) as unschedulable, wherever it would be otherwise;
+ * nothing moves it: a failed attempt, an update, a cluster event and the unschedulable timeout leave it
+ * there. Each such move that would have sent it to backoff or active is remembered, and done when
+ * {@link #releasePreemption} lifts the mark.
+ *
+ * <p>Nominations (kube's nominator, {@code backend/queue/nominator.go}): the node on which room is being
+ * made for each known pod, from its {@code status.nominatedNodeName} as {@link #add} and {@link #observe}
+ * see it, or set in memory by {@link #nominate} before the API write. {@link #nominations()} hands out
+ * the current immutable value.
  *
  * <p>Move request cycle: every {@link #take()} starts a scheduling cycle. When a cluster event arrives
  * while a pod is in flight, a failure of that pod's attempt sends it to backoff instead of unschedulable,
@@ -76,10 +90,19 @@ public final class SchedulingQueue {
    * new priority); as unschedulable it moves to backoff or active, as an update may be what it waited for;
    * in flight it is marked so that a failed attempt goes to backoff rather than unschedulable.
    *
+   * <p>A pod {@linkplain #holdForPreemption held} for preemption stays held: the queue keeps the new
+   * version, and an ungated one is moved when the mark is lifted.
+   *
+   * <p>Nomination (kube's {@code UpdateNominatedPod}): the pod is nominated to its {@link
+   * PodInfo#nominatedNodeName()} if it has one; if neither this version nor the previous one has one, a
+   * nomination set in memory by {@link #nominate} stays (with this version); else it has none. A pod with a
+   * {@link PodInfo#nodeName()} (bound), or without {@link QueuedPod#info()}, is nominated nowhere.
+   *
    * <p>Because an update moves an unschedulable pod, call this only for a new pod or an update that may
-   * change where it fits (kube-scheduler ignores updates of status and metadata bookkeeping), or the pod
-   * is retried after every update. The pod's {@link QueuedPod#progress() progress} is the queue's: a known
-   * pod keeps its own, whatever {@code pod} carries. Ignored once closed. Never blocks.
+   * change where it fits (kube-scheduler ignores updates of status and metadata bookkeeping: see {@link
+   * #observe}), or the pod is retried after every update. The pod's {@link QueuedPod#progress() progress}
+   * is the queue's: a known pod keeps its own, whatever {@code pod} carries. Ignored once closed. Never
+   * blocks.
    */
   public void add(QueuedPod pod) {
     Objects.requireNonNull(pod, "pod");
@@ -156,8 +179,10 @@ public final class SchedulingQueue {
    * event that its hint says may help arrived, or the pod was updated, since it was taken, so that the
    * change is not lost (any cluster change counts unless the hint is {@link QueueingHint#POD_UPDATE_ONLY};
    * an event about bound pods counts if the hint {@linkplain QueueingHint#waitsForAssignedPods() waits for
-   * them}). A pod updated to carry scheduling gates meanwhile goes to gated. Its unschedulable attempts
-   * count one more and its consecutive errors are forgotten.
+   * them}). A pod updated to carry scheduling gates meanwhile goes to gated. A pod
+   * {@linkplain #holdForPreemption held} for preemption goes to unschedulable in any case (a move to
+   * backoff is remembered for when the mark is lifted). Its unschedulable attempts count one more and its
+   * consecutive errors are forgotten.
    *
    * @param pod the pod as taken; the queue keeps its {@link QueuedPod#progress() progress} with the latest
    *     version {@link #add} was given
@@ -176,7 +201,8 @@ public final class SchedulingQueue {
   /**
    * Returns an in-flight pod whose attempt ended in an error (the policy threw, the binding failed): it
    * waits out its backoff, counting one more consecutive error, and is tried again whatever happens in the
-   * cluster.
+   * cluster; a pod with scheduling gates goes to gated, and one {@linkplain #holdForPreemption held} for
+   * preemption to unschedulable until the mark is lifted, then to backoff.
    *
    * @param pod the pod as taken; the queue keeps its {@link QueuedPod#progress() progress} (with the node of
    *     a binding whose outcome is unknown, say) with the latest version {@link #add} was given
@@ -189,7 +215,7 @@ public final class SchedulingQueue {
 
   /**
    * Forgets a pod the worker is finished with (bound, bound by someone else, gone, or no longer ours): its
-   * attempts and backoff are dropped, and a later {@link #add} starts afresh. Normally the pod is in flight;
+   * attempts, backoff, nomination and preempting mark are dropped, and a later {@link #add} starts afresh. Normally the pod is in flight;
    * if it is queued it is removed too, as there is nothing left to schedule. Never blocks.
    *
    * @return whether the queue knew the pod
@@ -199,8 +225,9 @@ public final class SchedulingQueue {
   }
 
   /**
-   * Removes a pod deleted, bound, or no longer ours, wherever it is. A pod removed while in flight is
-   * forgotten: requeueing it afterwards does nothing. Never blocks.
+   * Removes a pod deleted, bound, or no longer ours, wherever it is, with its nomination and its preempting
+   * mark. A pod removed while in flight is forgotten: requeueing it afterwards does nothing. Works after
+   * {@link #close()} too. Never blocks.
    *
    * @return the pod as the queue had it, with its progress, or null if the queue did not know it
    */
@@ -216,8 +243,8 @@ public final class SchedulingQueue {
   /**
    * A cluster event that may let pods fit (a node added or changed, a pod removed): every unschedulable pod
    * whose hint is {@linkplain QueueingHint#movedByClusterChange() moved by cluster changes} moves to backoff
-   * if its backoff has not passed, else to active; and the pods in flight remember it. Gated pods stay.
-   * Never blocks.
+   * if its backoff has not passed, else to active; and the pods in flight remember it. Gated pods stay;
+   * held pods stay, remembering the move. Never blocks.
    *
    * @param event what happened
    * @return how many pods moved
@@ -257,7 +284,98 @@ public final class SchedulingQueue {
     return move(event, false, helps, true);
   }
 
-  /** @return how many pods are in each sub-queue and in flight; for metrics */
+  /**
+   * The nominated pods (kube's nominator), for the scheduling cycle's snapshot: only pods the queue knows
+   * (waiting or in flight), none bound. Never blocks and takes no lock: the value is immutable and replaced
+   * as a whole, so a reader gets the one current when it reads, at no cost.
+   *
+   * @return the current nominations
+   */
+  public Nominations nominations() {
+    return queue.nominations();
+  }
+
+  /**
+   * Nominates a pod to a node in memory, as preemption does before the API write that sets its {@code
+   * status.nominatedNodeName} (kube's {@code AddNominatedPod} with {@code ModeOverride}): the pod, as the
+   * queue's latest version of it, is now nominated to {@code nodeName} and nowhere else, whatever its status
+   * says, until an update that sets or removes the field, {@link #clearNomination}, {@link #delete} or
+   * {@link #done}. Nothing happens for a pod the queue does not know (deleted meanwhile) or that is bound
+   * (either version has a {@link PodInfo#nodeName()}), except that its nomination, if any, is dropped; an
+   * empty {@code nodeName} drops it too. Ignored once closed. Never blocks.
+   *
+   * @param pod the pod, known to the queue by its uid
+   * @param nodeName the node room is made on; empty for none
+   */
+  public void nominate(PodInfo pod, String nodeName) {
+    Objects.requireNonNull(pod, "pod");
+    Objects.requireNonNull(nodeName, "nodeName");
+    underLock(() -> queue.nominate(pod, nodeName));
+  }
+
+  /**
+   * Drops a pod's nomination, if any (the pod fits somewhere and is assumed, or preemption gave up on its
+   * node, or cleared it for a higher-priority pod). The pod stays where it is. Works after {@link #close()}
+   * too. Never blocks.
+   */
+  public void clearNomination(String uid) {
+    Objects.requireNonNull(uid, "uid");
+    underLock(() -> {
+      queue.clearNomination(uid);
+      return null;
+    });
+  }
+
+  /**
+   * A status-only update of a known pod (kube-scheduler does not requeue for those): the queue keeps this
+   * version of its {@link PodInfo} (its priority, gates and ordering as before) without moving it, and
+   * applies the nomination rule of {@link #add} to it. A pod the queue does not know, or could not read, is
+   * left alone (an unreadable one is nominated nowhere). Ignored once closed. Never blocks.
+   */
+  public void observe(PodInfo pod) {
+    Objects.requireNonNull(pod, "pod");
+    underLock(() -> {
+      queue.observe(pod);
+      return null;
+    });
+  }
+
+  /**
+   * Marks a known pod as preempting (kube's async preemption: its DefaultPreemption PreEnqueue answers
+   * {@code waiting for the preemption for this pod to be finished}): until {@link #releasePreemption} or
+   * {@link #delete}, it is never handed out. A pod in flight stays there (its requeue will hold it); a
+   * waiting pod is held at once, counted as unschedulable, and if it was active or in backoff its move is
+   * remembered. Idempotent; nothing happens for an unknown pod. Ignored once closed. Never blocks.
+   */
+  public void holdForPreemption(String uid) {
+    Objects.requireNonNull(uid, "uid");
+    underLock(() -> queue.hold(uid));
+  }
+
+  /**
+   * Lifts the preempting mark (the victims are gone, or their deletion started, or it failed). A held pod
+   * goes to gated if it has scheduling gates; else, with {@code activate}, to active at once (kube's {@code
+   * Activate}, after a preemption error: the pod must not wait for an event that will not come), its
+   * backoff notwithstanding; else to backoff or active if a move was remembered while it was held or its
+   * unschedulable timeout has passed, and back to unschedulable otherwise. A pod in flight: with {@code
+   * activate} its requeue after a failed attempt goes to backoff or active, not unschedulable. Without a
+   * mark, {@code activate} still moves an unschedulable or backing-off pod to active. Nothing happens for an
+   * unknown pod. Ignored once closed. Never blocks.
+   *
+   * @param activate whether to retry the pod now rather than as events and timeouts decide
+   */
+  public void releasePreemption(String uid, boolean activate) {
+    Objects.requireNonNull(uid, "uid");
+    underLock(() -> signalIf(queue.release(uid, activate)));
+  }
+
+  /** @return whether the known pod of {@code uid} is marked as preempting; false for an unknown pod */
+  public boolean preempting(String uid) {
+    Objects.requireNonNull(uid, "uid");
+    return underLock(() -> queue.preempting(uid));
+  }
+
+  /** @return how many pods are in each sub-queue and in flight (held pods as unschedulable); for metrics */
   public QueueDepths depths() {
     return underLock(queue::depths);
   }
@@ -267,12 +385,19 @@ public final class SchedulingQueue {
     return depths().waiting();
   }
 
-  /** @return which pods are where, each sub-queue in its order; for tests and debugging */
+  /**
+   * @return which pods are where, each sub-queue in its order (held pods among the unschedulable ones); for
+   *     tests and debugging
+   */
   public QueueContents contents() {
     return underLock(queue::contents);
   }
 
-  /** Wakes {@link #take()} for good: it returns null from now on, and the queue accepts nothing more. */
+  /**
+   * Wakes {@link #take()} for good: it returns null from now on, and the queue accepts nothing more; only
+   * {@link #delete}, {@link #done} and {@link #clearNomination} still forget. {@link #nominations()} and
+   * {@link #preempting} answer as things stood.
+   */
   public void close() {
     underLock(() -> {
       queue.close();

@@ -8,14 +8,14 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One of a {@link SchedulingQueue}'s four sub-queues: the entries in one {@link QueueEntry.Place}, in an
+ * One of a {@link SchedulingQueue}'s sub-queues: the entries in one {@link QueueEntry.Place}, in an
  * order of its own. Adding an entry sets its place; the caller takes it out of its former sub-queue first,
  * as an entry is in at most one.
  *
  * <p>Guarded by the queue's lock; not thread-safe on its own. An entry's ordering fields must not change
  * while it is in a sub-queue (see {@link QueueEntry}).
  */
-abstract sealed class SubQueue permits ActiveQueue, BackoffQueue, UnschedulablePods, GatedPods {
+abstract sealed class SubQueue permits ActiveQueue, BackoffQueue, UnschedulablePods, GatedPods, HeldPods {
 
   /** The order in which entries were queued: for the sub-queues that only time or an event empties. */
   static final Comparator<QueueEntry> ARRIVAL_ORDER = Comparator.comparingLong(e -> e.arrival);

@@ -49,11 +49,19 @@ final class UnschedulablePods extends SubQueue {
   @Nullable QueueEntry pollOverdue(long now) {
     // Sorted by the time they were queued, so the head is the only one to look at.
     var head = peek();
-    if (head == null || now - head.queuedAt <= maxInUnschedulableNanos) {
+    if (head == null || !isOverdue(head, now)) {
       return null;
     }
     remove(head);
     return head;
+  }
+
+  /**
+   * @return whether an entry queued at its {@link QueueEntry#queuedAt} has waited longer than {@code
+   *     maxInUnschedulable} at {@code now}, here or not
+   */
+  boolean isOverdue(QueueEntry entry, long now) {
+    return now - entry.queuedAt > maxInUnschedulableNanos;
   }
 
   /** @return the first instant at which the head has waited too long, or Long.MAX_VALUE if empty */
