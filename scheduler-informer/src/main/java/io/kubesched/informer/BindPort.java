@@ -1,10 +1,10 @@
 package io.kubesched.informer;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.binder.BindOptions;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.Binder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * Where the {@link BindingCycle} writes a binding: {@link #toApiServer} in production, a fake in the loop's

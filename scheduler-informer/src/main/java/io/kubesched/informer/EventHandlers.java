@@ -163,6 +163,16 @@ final class EventHandlers {
       // Our own condition and event writes change only the status: they must not retry the pod.
       if (oldPod == null || changedBeyondStatus(oldPod, kept)) {
         queue.add(toQueued(kept));
+      } else if (!Objects.equals(nominatedNodeName(oldPod), nominatedNodeName(kept))) {
+        // A nomination written by another scheduler (or a leader before us): the nominator follows it, the pod
+        // stays where it waits.
+        var queued = toQueued(kept);
+        var info = queued.info();
+        if (info != null) {
+          queue.observe(info);
+        } else {
+          queue.add(queued); // a status that cannot be read (a bad start time): the attempt reports it
+        }
       }
     } else {
       pending.remove(uid); // e.g. now being deleted
@@ -180,6 +190,11 @@ final class EventHandlers {
     if (wasCounted || PodFilters.occupiesNode(pod)) {
       queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE); // its node has room again
     }
+  }
+
+  private static @Nullable String nominatedNodeName(Pod pod) {
+    var status = pod.getStatus();
+    return status == null ? null : status.getNominatedNodeName();
   }
 
   /** The queue's item for a pod of ours: converted now, or carrying why it cannot be. */

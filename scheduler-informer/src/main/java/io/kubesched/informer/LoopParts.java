@@ -30,14 +30,21 @@ record LoopParts(
     Leadership leadership,
     EventHandlers handlers,
     BindingCycle binding,
+    PreemptionCycle preemption,
     SchedulingCycle scheduling) {
 
-  /** What the loop is given from outside: clock, threads, ports. */
+  /**
+   * What the loop is given from outside: clock, threads, ports.
+   *
+   * @param preemptors runs the {@link PreemptionCycle}'s evictions
+   */
   record Injected(
       Ticker ticker,
       Executor binders,
       BindPort bindPort,
       VolumePort volumePort,
+      Executor preemptors,
+      PreemptPort preemptPort,
       TokenBucket writes,
       Reporting reporting,
       Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot) {}
@@ -68,10 +75,11 @@ record LoopParts(
             injected.bindPort(), injected.volumePort(), injected.writes(), injected.binders(),
             settings.parallelBindings(), settings.volumeBindingTimeout(), queue, cache, storage, handlers::pendingPod,
             injected.reporting(), metrics, ticker);
+    var preemption = new PreemptionCycle(injected.preemptPort(), injected.preemptors(), queue, injected.reporting());
     var scheduling =
         new SchedulingCycle(
-            profiles, queue, cache, storage, injected.clusterSnapshot(), handlers, binding, injected.reporting(),
-            metrics, leadership, ticker);
-    return new LoopParts(queue, cache, storage, moves, leadership, handlers, binding, scheduling);
+            profiles, queue, cache, storage, injected.clusterSnapshot(), handlers, binding, preemption,
+            injected.reporting(), metrics, leadership, ticker);
+    return new LoopParts(queue, cache, storage, moves, leadership, handlers, binding, preemption, scheduling);
   }
 }

@@ -8,6 +8,7 @@ import io.kubesched.engine.QueuedPod;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,14 +61,34 @@ final class Reporting {
    * @return the pod's progress with {@code message} as the last one logged, for the queue to keep
    */
   QueuedPod.Progress unschedulable(QueuedPod item, Pod pod, PodInfo info, String message) {
+    return unschedulable(item, pod, info, message, null);
+  }
+
+  /**
+   * The attempt found no node, and what becomes of the pod's nomination, written with the {@code PodScheduled}
+   * condition in one status patch.
+   *
+   * @param nominatedNodeName the node where room is being made for the pod; "" to remove its nomination; null
+   *     to leave it as it is
+   * @return the pod's progress with {@code message} as the last one logged, for the queue to keep
+   */
+  QueuedPod.Progress unschedulable(
+      QueuedPod item, Pod pod, PodInfo info, String message, @Nullable String nominatedNodeName) {
     if (message.equals(item.progress().lastMessage())) {
       LOG.debug("Pod {} is still unschedulable: {}", item.key(), message);
     } else {
       LOG.info("Pod {} is unschedulable: {}", item.key(), message);
     }
-    report(item.profile(), reporter -> reporter.unschedulable(pod, message));
+    report(item.profile(), reporter -> reporter.unschedulable(pod, message, nominatedNodeName));
     listener.unschedulable(info, message);
     return item.progress().withLastMessage(message);
+  }
+
+  /** {@code victim} was deleted to make room for {@code preemptor} on {@code nodeName}: a {@code Preempted} event. */
+  void preempted(QueuedPod preemptorItem, PodInfo victim, Pod preemptor, String nodeName) {
+    report(
+        preemptorItem.profile(),
+        reporter -> reporter.preempted(PreemptPort.reference(victim), preemptor, nodeName, false));
   }
 
   /** The attempt failed for a reason other than fit; the caller has logged it. */

@@ -6,10 +6,12 @@ import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Nomination;
+import io.kubesched.api.Nominations;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
-import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulerMetrics.Result;
+import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.QueueingHint;
 import io.kubesched.engine.SchedulerCache;
@@ -54,6 +56,7 @@ final class SchedulingCycle implements Runnable {
   private final Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot;
   private final EventHandlers handlers;
   private final BindingCycle binding;
+  private final PreemptionCycle preemption;
   private final Reporting reporting;
   private final SchedulerMetrics metrics;
   private final Leadership leadership;
@@ -67,6 +70,7 @@ final class SchedulingCycle implements Runnable {
       Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot,
       EventHandlers handlers,
       BindingCycle binding,
+      PreemptionCycle preemption,
       Reporting reporting,
       SchedulerMetrics metrics,
       Leadership leadership,
@@ -81,6 +85,7 @@ final class SchedulingCycle implements Runnable {
     this.clusterSnapshot = clusterSnapshot;
     this.handlers = handlers;
     this.binding = binding;
+    this.preemption = preemption;
     this.reporting = reporting;
     this.metrics = metrics;
     this.leadership = leadership;
@@ -151,10 +156,17 @@ final class SchedulingCycle implements Runnable {
       return;
     }
     var nodes = cache.nodes();
+    var nominations = queue.nominations();
+    // The queue's nomination is the one that counts: our own status write of it does not update the queued pod.
+    var nominated = nominations.nodeOf(info.uid());
+    if (!nominated.equals(info.nominatedNodeName())) {
+      info = info.toBuilder().nominatedNodeName(nominated).build();
+    }
+    var snapshot = clusterSnapshot.apply(nodes).withNominations(nominations);
     Decision decision;
     long algorithmStart = ticker.nanoTime();
     try {
-      decision = Objects.requireNonNull(finder.find(info, clusterSnapshot.apply(nodes)), "FinderFunc returned null");
+      decision = Objects.requireNonNull(finder.find(info, snapshot), "FinderFunc returned null");
     } catch (RuntimeException e) {
       metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
       fail(item, pod, startedNanos, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
@@ -162,7 +174,7 @@ final class SchedulingCycle implements Runnable {
     }
     metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
     if (decision instanceof Decision.Unschedulable unschedulable) {
-      unschedulable(item, cycle, startedNanos, pod, info, unschedulable.message(nodes.size()), QueueingHint.of(info));
+      unschedulable(item, cycle, startedNanos, pod, info, unschedulable, snapshot.nominations(), nodes.size());
       return;
     }
     var bind = (Decision.Bind) decision;
@@ -185,6 +197,7 @@ final class SchedulingCycle implements Runnable {
       queue.done(item.uid());
       return;
     }
+    queue.clearNomination(item.uid()); // it has a node: the room held for it elsewhere is free again
     var volumeBindings = bind.volumeBindings();
     if (!volumeBindings.isEmpty()) {
       var refused = storage.reserve(item.uid(), nodeName, volumeBindings);
@@ -196,6 +209,42 @@ final class SchedulingCycle implements Runnable {
       }
     }
     binding.submit(item, pod, info, nodeName, volumeBindings, startedNanos);
+  }
+
+  /**
+   * A decision that the pod fits nowhere now, with what becomes of its nomination (kube-scheduler's
+   * PostFilter outcome): nominated to a node where victims are evicted for it, its nomination cleared, or
+   * kept. The queue learns the nomination before the API server does, as kube-scheduler's nominator.
+   */
+  private void unschedulable(
+      QueuedPod item,
+      long cycle,
+      long startedNanos,
+      Pod pod,
+      PodInfo info,
+      Decision.Unschedulable decision,
+      Nominations nominations,
+      int nodeCount) {
+    var message = decision.message(nodeCount);
+    var nomination = decision.nomination();
+    String nominatedNodeName;
+    if (nomination instanceof Nomination.To to) {
+      nominatedNodeName = to.nodeName();
+      var nominatedPod = info.toBuilder().nominatedNodeName(nominatedNodeName).build();
+      queue.nominate(nominatedPod, nominatedNodeName);
+      var lowerNominated = nominations.on(nominatedNodeName).stream()
+          .filter(p -> p.priority() < info.priority() && !p.uid().equals(info.uid()))
+          .toList();
+      preemption.preempt(item, pod, nominatedPod, nominatedNodeName, to.victims(), lowerNominated);
+    } else if (nomination instanceof Nomination.Clear) {
+      queue.clearNomination(item.uid());
+      nominatedNodeName = ""; // written only if the pod has one
+    } else {
+      nominatedNodeName = null;
+    }
+    var progress = reporting.unschedulable(item, pod, info, message, nominatedNodeName);
+    queue.requeueUnschedulable(item.withProgress(progress), cycle, QueueingHint.of(info));
+    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, Duration.ofNanos(ticker.nanoTime() - startedNanos));
   }
 
   private void unschedulable(

@@ -5,8 +5,8 @@ import io.kubesched.api.ClusterData;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulerException;
-import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulerMetrics.PendingPods;
+import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.SchedulingReporter;
 import io.kubesched.binder.TokenBucket;
@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * conditions; {@link Leadership} gates the scheduling cycle under leader election.
  *
  * <p>Threads: the informers' handler threads; {@code kubesched-<name>} (the scheduling cycle); {@code
- * kubesched-bind-<name>-N} (bindings, at most {@code parallelBindings}); {@code kubesched-report-<name>-1}
+ * kubesched-bind-<name>-N} (bindings, at most {@code parallelBindings}); {@code kubesched-preempt-<name>-N}
+ * (evictions of preemption victims, two at a time); {@code kubesched-report-<name>-1}
  * (API writes of events and conditions); {@code kubesched-listener-<name>} (every {@link SchedulingListener}
  * call); {@code kubesched-housekeeping-<name>-1} (assumption expiry, event series, checks of the pods waiting
  * for their volumes to be bound); {@code
@@ -56,6 +57,9 @@ public final class SchedulingLoop implements AutoCloseable {
   /** How many reports (events, conditions) may wait for the API server before new ones are dropped. */
   static final int REPORT_BACKLOG = 1000;
 
+  /** How many preemptors' victims are evicted at once. */
+  static final int PREEMPTION_THREADS = 2;
+
   private enum State {
     NEW,
     RUNNING,
@@ -68,6 +72,7 @@ public final class SchedulingLoop implements AutoCloseable {
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final ExecutorService binders;
+  private final ExecutorService preemptors;
   private final ThreadPoolExecutor reports;
   private final ScheduledExecutorService housekeeping;
   private final SerialListener listener;
@@ -109,6 +114,9 @@ public final class SchedulingLoop implements AutoCloseable {
     this.metrics = new GuardedMetrics(metrics);
     this.masterUrl = String.valueOf(client.getMasterUrl());
     this.binders = Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-bind-"));
+    // Evictions run beside the bindings, as kube-scheduler's preemption goroutines: a preemptor's victims one
+    // after another, two preemptors at a time (each waits on the API server, not on the CPU).
+    this.preemptors = Executors.newFixedThreadPool(PREEMPTION_THREADS, threads("kubesched-preempt-"));
     // Reports are best effort: when the API server is slow they queue up to a bound, then are dropped
     // (with a log line) rather than holding up scheduling, as client-go's event broadcaster does.
     this.reports =
@@ -131,7 +139,8 @@ public final class SchedulingLoop implements AutoCloseable {
     var injected =
         new LoopParts.Injected(
             Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings), VolumePort.toApiServer(client, writes),
-            writes, reporting, nodes -> clusterData().snapshot(nodes));
+            preemptors, PreemptPort.toApiServer(client, writes), writes, reporting,
+            nodes -> clusterData().snapshot(nodes));
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
     // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();
@@ -264,10 +273,12 @@ public final class SchedulingLoop implements AutoCloseable {
         }
       }
       drain(binders, deadline, "Bindings still in flight after " + timeout + "; interrupting them");
+      drain(preemptors, deadline, "Evictions still in flight after " + timeout + "; interrupting them");
       drain(reports, deadline, "Reports still waiting after " + timeout + "; dropping them");
       listener.close(Duration.ofMillis(remainingMillis(deadline) + 1000));
     } catch (InterruptedException e) {
       binders.shutdownNow();
+      preemptors.shutdownNow();
       reports.shutdownNow();
       Thread.currentThread().interrupt();
     }

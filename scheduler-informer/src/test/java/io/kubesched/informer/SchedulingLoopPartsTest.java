@@ -77,8 +77,8 @@ class SchedulingLoopPartsTest {
     var reporting = new Reporting(Map.of(), Runnable::run, listener);
     var injected =
         new LoopParts.Injected(
-            clock::get, Runnable::run, port, VolumeBindingCycleTest.NO_VOLUME_WRITES, UNLIMITED, reporting,
-            ClusterSnapshot::of);
+            clock::get, Runnable::run, port, VolumeBindingCycleTest.NO_VOLUME_WRITES, Runnable::run,
+            VolumeBindingCycleTest.NO_PREEMPTION, UNLIMITED, reporting, ClusterSnapshot::of);
     var settings = TestSettings.forFakeCluster(NAME);
     return LoopParts.create(
         settings, Map.of(NAME, firstNode), new GuardedMetrics(metrics), true, new StorageCache(), injected);

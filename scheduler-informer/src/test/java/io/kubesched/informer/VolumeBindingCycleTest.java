@@ -28,6 +28,7 @@ import io.kubesched.api.VolumeBinding;
 import io.kubesched.api.VolumeMode;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.TokenBucket;
+import io.kubesched.binder.VictimOutcome;
 import io.kubesched.binder.VolumeOutcome;
 import io.kubesched.engine.QueueDepths;
 import io.kubesched.engine.StorageCache;
@@ -48,6 +49,19 @@ import org.junit.jupiter.api.Test;
 class VolumeBindingCycleTest {
 
   /** A volume port for loops that must not write volumes. */
+  static final PreemptPort NO_PREEMPTION =
+      new PreemptPort() {
+        @Override
+        public VictimOutcome preempt(PodInfo victim, String conditionMessage) {
+          throw new AssertionError("no preemption expected");
+        }
+
+        @Override
+        public boolean clearNomination(PodInfo pod) {
+          throw new AssertionError("no preemption expected");
+        }
+      };
+
   static final VolumePort NO_VOLUME_WRITES =
       new VolumePort() {
         @Override
@@ -147,7 +161,9 @@ class VolumeBindingCycleTest {
           return new BindOutcome.Bound(nodeName, false);
         };
     var injected =
-        new LoopParts.Injected(clock::get, Runnable::run, port, volumes, UNLIMITED, reporting, ClusterSnapshot::of);
+        new LoopParts.Injected(
+            clock::get, Runnable::run, port, volumes, Runnable::run, NO_PREEMPTION, UNLIMITED, reporting,
+            ClusterSnapshot::of);
     var fake = TestSettings.forFakeCluster(NAME);
     var settings =
         new ControllerSettings(

@@ -1,0 +1,269 @@
+package io.kubesched.informer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.Decision;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Nomination;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.BindOutcome;
+import io.kubesched.binder.TokenBucket;
+import io.kubesched.binder.VictimOutcome;
+import io.kubesched.engine.StorageCache;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loop acting on a preemption decision without an API server (kube-scheduler's preemption executor
+ * tests, {@code executor_test.go}, where they concern the loop): the nomination recorded before any write,
+ * the preemptor held while its victims are evicted, victims evicted in order and the rest spared after a
+ * failure (which activates the preemptor), lower-priority nominations on the node cleared, and the
+ * nomination released once the pod is placed.
+ */
+class PreemptionLoopTest {
+
+  private static final String NAME = "my-scheduler";
+  private static final TokenBucket UNLIMITED =
+      new TokenBucket() {
+        @Override
+        public void acquire() {}
+
+        @Override
+        public boolean tryAcquire() {
+          return true;
+        }
+      };
+
+  private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+  private final List<Runnable> evictions = new ArrayList<>();
+  private final List<String> writes = new ArrayList<>();
+  private final Map<String, VictimOutcome> outcomes = new HashMap<>();
+  /** The decision for each pod, by name; given the pod and the snapshot. */
+  private BiFunction<PodInfo, ClusterSnapshot, Decision> decide = (pod, cluster) -> Decision.bind("n1");
+  private final List<ClusterSnapshot> seen = new ArrayList<>();
+
+  private final PreemptPort port =
+      new PreemptPort() {
+        @Override
+        public VictimOutcome preempt(PodInfo victim, String conditionMessage) {
+          writes.add("preempt " + victim.name() + " (" + conditionMessage + ")");
+          return outcomes.getOrDefault(victim.name(), VictimOutcome.DELETED);
+        }
+
+        @Override
+        public boolean clearNomination(PodInfo pod) {
+          writes.add("clear " + pod.name());
+          return true;
+        }
+      };
+
+  private LoopParts parts() {
+    var reporting = new Reporting(Map.of(), Runnable::run, new SchedulingListener() {});
+    var finder =
+        new FinderFunc() {
+          @Override
+          public Decision find(PodInfo pod, List<NodeInfo> nodes) {
+            return find(pod, ClusterSnapshot.of(nodes));
+          }
+
+          @Override
+          public Decision find(PodInfo pod, ClusterSnapshot cluster) {
+            seen.add(cluster);
+            return decide.apply(pod, cluster);
+          }
+        };
+    var injected =
+        new LoopParts.Injected(
+            clock::get, Runnable::run, (pod, node) -> new BindOutcome.Bound(node, false),
+            VolumeBindingCycleTest.NO_VOLUME_WRITES, evictions::add, port, UNLIMITED, reporting,
+            ClusterSnapshot::of);
+    var parts = LoopParts.create(
+        TestSettings.forFakeCluster(NAME), Map.of(NAME, finder), new GuardedMetrics(SchedulerMetrics.NONE), true,
+        new StorageCache(), injected);
+    parts.handlers().nodes().onAdd(SchedulingLoopPartsTest.node("n1"));
+    return parts;
+  }
+
+  private static Pod pod(String name, int priority) {
+    return new PodBuilder(SchedulingLoopPartsTest.pod(name)).editSpec().withPriority(priority).endSpec().build();
+  }
+
+  private static Pod victim(String name, int priority) {
+    return SchedulingLoopPartsTest.boundTo(pod(name, priority), "n1");
+  }
+
+  private static PodInfo info(LoopParts parts, String name) {
+    return parts.cache().nodes().get(0).pods().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  /** Preempt {@code victims} on n1 for the first attempt of every pod, bind to n1 on the next. */
+  private void preemptOnceThenBind(LoopParts parts, String... victims) {
+    var tried = new ArrayList<String>();
+    decide =
+        (pod, cluster) -> {
+          if (tried.contains(pod.name())) {
+            return Decision.bind("n1");
+          }
+          tried.add(pod.name());
+          var chosen = new ArrayList<PodInfo>();
+          for (var v : victims) {
+            chosen.add(info(parts, v));
+          }
+          return Decision.unschedulable(Map.of("n1", List.of("Insufficient cpu")))
+              .withPostFilter("preemption: found room", new Nomination.To("n1", chosen));
+        };
+  }
+
+  private static void scheduleNext(LoopParts parts) throws InterruptedException {
+    parts.scheduling().scheduleOne(parts.queue().poll());
+  }
+
+  private void runEvictions() {
+    var pending = new ArrayList<>(evictions);
+    evictions.clear();
+    pending.forEach(Runnable::run);
+  }
+
+  @Test
+  void the_preemptor_is_nominated_and_held_while_its_victims_are_marked_and_deleted_in_order() throws Exception {
+    var parts = parts();
+    parts.handlers().pods().onAdd(victim("v1", 1));
+    parts.handlers().pods().onAdd(victim("v2", 2));
+    preemptOnceThenBind(parts, "v2", "v1");
+    var high = pod("high", 100);
+    parts.handlers().pods().onAdd(high);
+
+    scheduleNext(parts);
+
+    assertEquals("n1", parts.queue().nominations().nodeOf("uid-high"), "nominated before any write");
+    assertTrue(parts.queue().preempting("uid-high"), "held while its victims are evicted");
+    assertEquals(List.of(), writes);
+    assertEquals(1, parts.queue().contents().unschedulable().size());
+
+    runEvictions();
+
+    var message = NAME + ": preempting to accommodate a higher priority pod";
+    assertEquals(List.of("preempt v2 (" + message + ")", "preempt v1 (" + message + ")"), writes);
+    assertFalse(parts.queue().preempting("uid-high"));
+    assertEquals(1, parts.queue().contents().unschedulable().size(), "it waits for its victims to be gone");
+
+    parts.handlers().pods().onDelete(victim("v1", 1), false);
+    parts.handlers().pods().onDelete(victim("v2", 2), false);
+    clock.addAndGet(60_000_000_000L);
+    scheduleNext(parts);
+
+    assertEquals("", parts.queue().nominations().nodeOf("uid-high"), "placed: its nomination is released");
+    assertTrue(parts.cache().isAssumed("uid-high"));
+    assertEquals("n1", seen.get(seen.size() - 1).nominations().nodeOf("uid-high"), "the decision saw the room held");
+  }
+
+  @Test
+  void the_second_attempt_sees_the_nomination_on_the_pod_and_in_the_snapshot() throws Exception {
+    var parts = parts();
+    parts.handlers().pods().onAdd(victim("v1", 1));
+    preemptOnceThenBind(parts, "v1");
+    var nominatedSeen = new ArrayList<String>();
+    var inner = decide;
+    decide =
+        (pod, cluster) -> {
+          nominatedSeen.add(pod.nominatedNodeName() + "|" + cluster.nominations().nodeOf(pod.uid()));
+          return inner.apply(pod, cluster);
+        };
+    parts.handlers().pods().onAdd(pod("high", 100));
+
+    scheduleNext(parts);
+    runEvictions();
+    parts.handlers().pods().onDelete(victim("v1", 1), false);
+    clock.addAndGet(60_000_000_000L);
+    scheduleNext(parts);
+
+    assertEquals(List.of("|", "n1|n1"), nominatedSeen);
+  }
+
+  @Test
+  void a_failed_eviction_spares_the_remaining_victims_and_activates_the_preemptor() throws Exception {
+    var parts = parts();
+    parts.handlers().pods().onAdd(victim("v1", 1));
+    parts.handlers().pods().onAdd(victim("v2", 2));
+    outcomes.put("v2", VictimOutcome.failed("deleting pod default/v2 failed: 500"));
+    preemptOnceThenBind(parts, "v2", "v1");
+    parts.handlers().pods().onAdd(pod("high", 100));
+
+    scheduleNext(parts);
+    runEvictions();
+
+    assertEquals(1, writes.size(), "v1 spared: " + writes);
+    assertFalse(parts.queue().preempting("uid-high"));
+    assertEquals(1, parts.queue().contents().active().size(), "tried again at once");
+  }
+
+  @Test
+  void a_victim_already_terminating_is_not_written_to_and_without_others_nothing_is_held() throws Exception {
+    var parts = parts();
+    var terminating =
+        new PodBuilder(victim("v1", 1)).editMetadata().withDeletionTimestamp("2026-11-26T10:00:00Z").endMetadata()
+            .build();
+    parts.handlers().pods().onAdd(terminating);
+    preemptOnceThenBind(parts, "v1");
+    parts.handlers().pods().onAdd(pod("high", 100));
+
+    scheduleNext(parts);
+
+    assertEquals(List.of(), evictions, "nothing to evict");
+    assertFalse(parts.queue().preempting("uid-high"));
+    assertEquals("n1", parts.queue().nominations().nodeOf("uid-high"), "the room is held all the same");
+  }
+
+  @Test
+  void lower_priority_pods_nominated_to_the_node_lose_their_nomination() throws Exception {
+    var parts = parts();
+    parts.handlers().pods().onAdd(victim("v1", 1));
+    parts.handlers().pods().onAdd(
+        new PodBuilder(pod("low", 10)).editStatus().withNominatedNodeName("n1").endStatus().build());
+    parts.handlers().pods().onAdd(
+        new PodBuilder(pod("higher", 200)).editStatus().withNominatedNodeName("n1").endStatus().build());
+    assertEquals(2, parts.queue().nominations().on("n1").size(), "nominations read from the pods' status");
+    decide = (pod, cluster) -> pod.name().equals("high")
+        ? Decision.unschedulable(Map.of("n1", List.of("Insufficient cpu")))
+            .withPostFilter("preemption: found room", new Nomination.To("n1", List.of(info(parts, "v1"))))
+        : Decision.unschedulable(Map.of("n1", List.of("Insufficient cpu"))).withPostFilter("", Nomination.KEEP);
+    parts.handlers().pods().onAdd(pod("high", 100));
+
+    scheduleNext(parts); // "higher" (priority 200) keeps its nomination
+    scheduleNext(parts); // "high" (100) preempts
+    runEvictions();
+
+    assertEquals(List.of("clear low", "preempt v1 (" + NAME + ": preempting to accommodate a higher priority pod)"),
+        writes);
+    assertEquals("", parts.queue().nominations().nodeOf("uid-low"));
+    assertEquals("n1", parts.queue().nominations().nodeOf("uid-higher"), "a higher-priority nomination stays");
+    assertEquals("n1", parts.queue().nominations().nodeOf("uid-high"));
+  }
+
+  @Test
+  void a_decision_that_clears_the_nomination_clears_it_in_the_queue() throws Exception {
+    var parts = parts();
+    var nominated = new PodBuilder(pod("p", 5)).editStatus().withNominatedNodeName("n1").endStatus().build();
+    parts.handlers().pods().onAdd(nominated);
+    assertEquals("n1", parts.queue().nominations().nodeOf("uid-p"));
+    decide = (pod, cluster) -> Decision.unschedulable(Map.of("n1", List.of("Insufficient cpu")));
+
+    scheduleNext(parts);
+
+    assertEquals("", parts.queue().nominations().nodeOf("uid-p"));
+    assertTrue(parts.queue().nominations().isEmpty());
+  }
+}
