@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -355,6 +356,72 @@ abstract class PreemptionScenarios extends RealClusterTest {
     logMessages("preemptor", "intruder");
   }
 
+  // ---------------------------------------------------------------- (f) no node can make room
+
+  /**
+   * 1.8 and 1.21: only nodes whose rejection preemption could resolve are tried. node-0's victim is not
+   * enough (a more important pod stays); node-1 is cordoned; node-2 is smaller than the pod (a request above
+   * allocatable is unresolvable). Nothing is evicted, nothing nominated, and the message counts the other two
+   * as not helpful.
+   */
+  @Test
+  void when_no_node_can_make_room_nothing_is_evicted_and_the_message_says_why() {
+    node("node-0", "1");
+    node("node-1", "1");
+    admin.nodes().withName("node-1").edit(n -> new NodeBuilder(n).editSpec().withUnschedulable(true).endSpec().build());
+    node("node-2", "500m");
+    running("keeper", HIGH, "500m", "node-0", 0);
+    running("low", LOW, "500m", "node-0", 1);
+    pending("preemptor", HIGH, "1");
+
+    var expected = "0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/3 nodes"
+        + " are available: 1 Insufficient cpu, 2 Preemption is not helpful for scheduling.";
+    assertPendingWith("preemptor", expected);
+    assertNotes("preemptor", expected);
+    assertEquals("", nominated("preemptor"));
+    assertUntouched("keeper", "node-0");
+    assertUntouched("low", "node-0");
+    assertTrue(preemptedEvents().isEmpty(), "Preempted events: " + preemptedEvents());
+  }
+
+  // ---------------------------------------------------------------- (g) a higher preemptor takes over
+
+  /**
+   * 1.26 (kube's TestPreemption "lower priority nominated pod"): a pod nominated to node-0 whose victim still
+   * terminates loses its nomination when a more important pod preempts on the same node (the nominated
+   * pod's room is not held against a higher priority, 1.23). The second preemptor counts the terminating
+   * victim among its own and deletes only the other one; once both are gone it is bound, and the first stays
+   * pending without evicting anything more.
+   */
+  @Test
+  void a_higher_priority_preemptor_clears_the_nomination_of_a_lower_one_on_the_same_node() {
+    node("node-0", "1");
+    running("victim-a", LOW, "500m", "node-0", 0);
+    running("victim-b", LOW, "500m", "node-0", 1);
+    pending("first", BETWEEN, "500m");
+    awaitPreemption("first", "node-0", Set.of("victim-b"));
+
+    pending("second", HIGH, "1");
+    eventually(SOON, "second nominated to node-0 and victim-a terminating",
+        () -> "node-0".equals(nominated("second")) && terminating("victim-a"));
+    eventually(SOON, "first's nomination cleared", () -> nominated("first").isEmpty());
+    assertPreemptedByScheduler("victim-a");
+    assertPreemptedEvents(Set.of("victim-a"), "second", "node-0");
+    assertEquals(Set.of("victim-a", "victim-b"), preemptedPods());
+    var placement = "0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod"
+        + " on node node-0, preempting 2 victims";
+    assertPendingWith("second", placement, TERMINATING_ON_NOMINATED);
+    assertNotes("second", placement, TERMINATING_ON_NOMINATED);
+
+    kubeletFinishes(Set.of("victim-a", "victim-b"));
+    eventually(SOON, "second bound to node-0", () -> "node-0".equals(nodeOf("second")));
+    assertPendingWith("first", "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1"
+        + " No preemption victims found for incoming pod.");
+    assertEquals("", nodeOf("first"));
+    assertEquals(Set.of("victim-a", "victim-b"), preemptedPods());
+    logMessages("first", "second");
+  }
+
   // ---------------------------------------------------------------- waiting and asserting
 
   /**
@@ -368,9 +435,19 @@ abstract class PreemptionScenarios extends RealClusterTest {
         () -> node.equals(nominated(preemptor)) && victims.stream().allMatch(this::terminating));
     assertEquals("", nodeOf(preemptor), "not bound while the victims terminate");
     victims.forEach(this::assertPreemptedByScheduler);
+    assertPreemptedEvents(victims, preemptor, node);
+    assertEquals(victims, preemptedPods());
+    return victims;
+  }
+
+  /** Waits for a Preempted event about each victim and asserts it names the preemptor and the node. */
+  private void assertPreemptedEvents(Set<String> victims, String preemptor, String node) {
     var uid = pod(preemptor).getMetadata().getUid();
     eventually(SOON, "a Preempted event about each of " + victims, () -> preemptedPods().containsAll(victims));
     for (var event : preemptedEvents()) {
+      if (!victims.contains(event.getRegarding().getName())) {
+        continue;
+      }
       assertEquals("Normal", event.getType());
       assertEquals("Preempting", event.getAction());
       assertEquals("Preempted by pod " + uid + " on node " + node, event.getNote());
@@ -383,8 +460,6 @@ abstract class PreemptionScenarios extends RealClusterTest {
         assertNull(event.getRelated(), "related object of " + event);
       }
     }
-    assertEquals(victims, preemptedPods());
-    return victims;
   }
 
   private void assertPreemptedByScheduler(String victim) {
@@ -393,6 +468,8 @@ abstract class PreemptionScenarios extends RealClusterTest {
     assertEquals("True", condition.getStatus());
     assertEquals("PreemptionByScheduler", condition.getReason());
     assertEquals(schedulerName() + ": preempting to accommodate a higher priority pod", condition.getMessage());
+    assertEquals(30L, pod(victim).getMetadata().getDeletionGracePeriodSeconds(),
+        victim + " deleted with its default grace period");
   }
 
   private void assertUntouched(String name, String node) {
