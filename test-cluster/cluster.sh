@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real Kubernetes control plane for the end-to-end tests: kube-apiserver and etcd, and on request
-# kube-controller-manager with the PersistentVolume controllers only, built from the Go module proxy at the
+# kube-controller-manager with the PersistentVolume controllers and the disruption controller only, built from the Go module proxy at the
 # versions go.mod pins, cached by version outside the repository, run on loopback.
 #
 #   test-cluster/cluster.sh build               build (or reuse) the binaries (etcd, kube-apiserver,
@@ -21,7 +21,10 @@
 #                                               external provisioner to it), the two protection
 #                                               controllers (without them deleted claims and volumes stay
 #                                               Terminating) and the ephemeral volume controller (creates
-#                                               the claims of pods' generic ephemeral volumes); log in
+#                                               the claims of pods' generic ephemeral volumes) and the
+#                                               disruption controller (computes PodDisruptionBudgets'
+#                                               status, which preemption reads: without it
+#                                               disruptionsAllowed stays 0); log in
 #                                               DIR/kube-controller-manager.log
 #   test-cluster/cluster.sh restart-apiserver DIR   stop kube-apiserver and start it again (etcd and
 #                                               kube-controller-manager stay; the latter reconnects)
@@ -40,7 +43,7 @@ cache="${KUBESCHED_CLUSTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubesched/test
 bin="$cache/k8s-$k8s_version-etcd-$etcd_version-$(cat "$here/go.sum" "$here/cmd/clusterutil/main.go" | sha256sum | cut -c1-12)"
 
 # The controllers of kube-controller-manager that start-controller-manager runs (1.37's names).
-controllers=persistentvolume-binder-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,ephemeral-volume-controller
+controllers=persistentvolume-binder-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,ephemeral-volume-controller,disruption-controller
 
 log() { echo "cluster: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -231,5 +234,5 @@ case "${1:-}" in
     start_apiserver "$2"
     log "kube-apiserver restarted" ;;
   stop) stop "${2:?usage: cluster.sh stop DIR}" ;;
-  *) sed -n '2,32p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,35p' "$0" >&2; exit 2 ;;
 esac

@@ -12,10 +12,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Gives tests a {@link TestCluster}: one for the whole run, started at first use with kube-controller-manager's
- * PersistentVolume controllers running ({@link TestCluster.Builder#controllerManager()}) and the README's RBAC
- * applied for the scheduler's service account, and stopped when the run ends (JUnit closes it as an {@link
- * AutoCloseable} value of the root store). If the cluster cannot be built or started, the tests fail with the
- * script's output: the end-to-end run never skips.
+ * PersistentVolume and disruption controllers running ({@link TestCluster.Builder#controllerManager()}) and the
+ * README's RBAC applied for the scheduler's service account, and stopped when the run ends (JUnit closes it as
+ * an {@link AutoCloseable} value of the root store). If the cluster cannot be built or started, the tests fail
+ * with the script's output: the end-to-end run never skips.
  */
 final class RealClusterExtension implements ParameterResolver {
 

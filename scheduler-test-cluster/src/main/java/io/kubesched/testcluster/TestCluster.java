@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One real control plane, kube-apiserver and etcd on loopback, and on request kube-controller-manager with
- * the PersistentVolume controllers, run by the project's {@code test-cluster/cluster.sh} (which builds them
- * from source on first use and caches them outside the repository), with a fabric8 client of the admin
- * identity. The end-to-end tests share one for the whole run;
+ * the PersistentVolume controllers and the disruption controller, run by the project's {@code
+ * test-cluster/cluster.sh} (which builds them from source on first use and caches them outside the
+ * repository), with a fabric8 client of the admin identity. The end-to-end tests share one for the whole run;
  * the end-to-end benchmark starts a fresh one per measured run.
  *
  * <pre>{@code
@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * missing or the build or start fails, {@link Builder#start} throws with the script's output.
  *
  * <p>The controller-manager ({@link Builder#controllerManager()} or {@link #startControllerManager()}) runs
- * only the controllers that claims and volumes need, as the admin identity: {@code
+ * only the controllers that claims, volumes and disruption budgets need, as the admin identity: {@code
  * persistentvolume-binder-controller} (binds claims to volumes, pre-bound ones included, and hands a claim
  * of a class whose provisioner is not built in to that provisioner by annotating it with {@code
  * volume.kubernetes.io/storage-provisioner}, for a {@code WaitForFirstConsumer} class only once the claim
@@ -44,7 +44,11 @@ import org.slf4j.LoggerFactory;
  * deleted claims and volumes go away), and {@code ephemeral-volume-controller} (creates the claim of each
  * generic ephemeral volume of a pod). It does not provision: a provisioner, such as the end-to-end
  * suite's test provisioner, watches for the claims handed to it and creates their volumes. Without it,
- * claims and volumes stay unbound. Its log is {@link #controllerManagerLog()}.
+ * claims and volumes stay unbound. It also runs {@code disruption-controller}, which writes each
+ * PodDisruptionBudget's status ({@code disruptionsAllowed} is what preemption reads): there is no kubelet,
+ * so a pod counts as healthy only once a test sets its {@code Ready} condition, and only budgets with an
+ * integer {@code minAvailable} work for pods without a controller (the others need the owner's scale). Its
+ * log is {@link #controllerManagerLog()}.
  *
  * <p>Each run of the script has its output captured (not streamed): on success it is logged at DEBUG under
  * this class's logger, on failure it is the message of the {@link ClusterScriptException}.
@@ -131,9 +135,9 @@ public final class TestCluster implements AutoCloseable {
   }
 
   /**
-   * Starts kube-controller-manager with the PersistentVolume controllers (see the class comment) unless it
-   * runs already; returns once it answers healthy. It runs until {@link #close}, and across {@link
-   * #restartApiServer} (it reconnects).
+   * Starts kube-controller-manager with the PersistentVolume and disruption controllers (see the class
+   * comment) unless it runs already; returns once it answers healthy. It runs until {@link #close}, and
+   * across {@link #restartApiServer} (it reconnects).
    *
    * @throws IllegalStateException if the cluster is closed
    * @throws ClusterScriptException if it does not start (the message has the end of its log)
@@ -247,8 +251,8 @@ public final class TestCluster implements AutoCloseable {
     }
 
     /**
-     * Starts kube-controller-manager with the PersistentVolume controllers as well, once the API server is
-     * ready (as {@link TestCluster#startControllerManager()} does). Default: not started.
+     * Starts kube-controller-manager with the PersistentVolume and disruption controllers as well, once the
+     * API server is ready (as {@link TestCluster#startControllerManager()} does). Default: not started.
      */
     public Builder controllerManager() {
       this.controllerManager = true;
