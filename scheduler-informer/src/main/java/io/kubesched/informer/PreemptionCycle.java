@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * they are done it is released and waits, as unschedulable, for the victims to be gone (their deletion moves
  * it); if a call failed it is activated at once, to be tried again.
  *
- * <p>Victims already terminating are not written to again. A victim this loop is still binding is deleted
+ * <p>Victims already terminating are not written to again; when all are, nothing is done (kube-scheduler then
+ * clears no other nomination either). A victim this loop is still binding is deleted
  * through the API server too (kube-scheduler rejects such a pod in memory only while it waits in PreBind or
  * Permit; here the binding then fails and is forgotten).
  *
@@ -61,7 +62,6 @@ final class PreemptionCycle {
    */
   void preempt(
       QueuedPod item, Pod pod, PodInfo preemptor, String nodeName, List<PodInfo> victims, List<PodInfo> lowerNominated) {
-    lowerNominated.forEach(p -> queue.clearNomination(p.uid()));
     var toDelete = new ArrayList<PodInfo>();
     for (var victim : victims) {
       if (victim.terminating()) {
@@ -70,12 +70,11 @@ final class PreemptionCycle {
         toDelete.add(victim);
       }
     }
-    if (toDelete.isEmpty() && lowerNominated.isEmpty()) {
-      return;
+    if (toDelete.isEmpty()) {
+      return; // as kube-scheduler: nothing to write, and the nominations of others are left as they are
     }
-    if (!toDelete.isEmpty()) {
-      queue.holdForPreemption(preemptor.uid());
-    }
+    lowerNominated.forEach(p -> queue.clearNomination(p.uid()));
+    queue.holdForPreemption(preemptor.uid());
     LOG.info("Preempting {} pod(s) on {} for {}: {}", toDelete.size(), nodeName, preemptor.key(),
         toDelete.stream().map(PodInfo::key).toList());
     try {
@@ -113,9 +112,7 @@ final class PreemptionCycle {
       LOG.warn("Preemption for {} on {} failed", preemptor.key(), nodeName, e);
       failed = true;
     } finally {
-      if (!victims.isEmpty()) {
-        queue.releasePreemption(preemptor.uid(), failed);
-      }
+      queue.releasePreemption(preemptor.uid(), failed);
     }
   }
 }
