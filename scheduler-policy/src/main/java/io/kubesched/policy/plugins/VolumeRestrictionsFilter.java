@@ -135,7 +135,8 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
       }
     }
     boolean needsCheck = pod.volumes().stream().anyMatch(VolumeRestrictionsFilter::canConflict);
-    return new Prepared(!needsCheck && users.isEmpty(), needsCheck, pod.namespace(), List.copyOf(readWriteOncePod), users);
+    return new Prepared(
+        !needsCheck && users.isEmpty(), needsCheck, pod.namespace(), List.copyOf(readWriteOncePod), users);
   }
 
   /**

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import io.kubesched.policy.FilterResult.Code;
 import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.Reason;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
@@ -70,7 +69,8 @@ class PodTopologySpreadFilterTest {
   private static Paths sorted(Paths p) {
     if (p.first().matchNum() == p.second().matchNum()
         && p.first().topologyValue().compareTo(p.second().topologyValue()) > 0) {
-      return paths(cp(p.second().topologyValue(), p.first().matchNum()), cp(p.first().topologyValue(), p.second().matchNum()));
+      return paths(
+          cp(p.second().topologyValue(), p.first().matchNum()), cp(p.first().topologyValue(), p.second().matchNum()));
     }
     return p;
   }

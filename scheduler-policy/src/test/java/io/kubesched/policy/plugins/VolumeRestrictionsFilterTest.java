@@ -27,7 +27,6 @@ import io.kubesched.api.Volume.Iscsi;
 import io.kubesched.api.Volume.Rbd;
 import io.kubesched.api.Volume;
 import io.kubesched.policy.FilterResult.Code;
-import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.Reason;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
