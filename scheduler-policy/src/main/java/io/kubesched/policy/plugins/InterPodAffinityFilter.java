@@ -6,11 +6,14 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.PodTracking;
 import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.Reason;
 import io.kubesched.policy.plugins.InterPodAffinityTerms.Term;
 import io.kubesched.policy.plugins.InterPodAffinityTerms.TopologyCounts;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -42,7 +45,12 @@ import java.util.Set;
  * looking at any pod. {@link #filter} on this unprepared filter throws, as kube's Filter fails without its
  * PreFilter state: answering from one node's pods would silently ignore the rest of its topology domain.
  *
- * <p>Immutable and thread-safe, as are the filters it prepares.
+ * <p>The filter {@link #prepare} returns is {@link PodTracking}: preemption takes a {@linkplain
+ * PodTracking.Tracker tracker} from it and tells it of the pods it removes or adds back, as kube's PreFilter
+ * extensions {@code AddPod}/{@code RemovePod} update the cycle state (see {@link Prepared#track()}).
+ *
+ * <p>Immutable and thread-safe, as are the filters it prepares (their trackers are not: each is confined to
+ * the thread that took it).
  */
 public final class InterPodAffinityFilter implements Filter, PreFilter {
 
@@ -159,7 +167,9 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
         antiAffinity,
         existingAntiAffinity,
         List.copyOf(existingAntiAffinity.keys()),
-        InterPodAffinityTerms.matchesAll(affinityTerms, pod));
+        InterPodAffinityTerms.matchesAll(affinityTerms, pod),
+        pod,
+        namespaceLabels);
   }
 
   @Override
@@ -168,7 +178,8 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
   }
 
   /**
-   * One pod's filter: kube's {@code preFilterState}. Its counts are not changed after construction.
+   * One pod's filter: kube's {@code preFilterState}. Its counts are not changed after construction; {@link
+   * #track()} copies them.
    *
    * @param skipped whether nothing constrains the pod, so every node fits (kube's PreFilter Skip)
    * @param affinityTerms the pod's required affinity terms, resolved
@@ -178,6 +189,8 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
    * @param existingAntiAffinity per domain, the existing pods' required anti-affinity terms the pod matches
    * @param existingAntiAffinityKeys the topology keys of {@code existingAntiAffinity}
    * @param matchesOwnAffinity whether the pod matches all of its own affinity terms
+   * @param pod the pod the filter was prepared for (kube's preemptor in {@code AddPod}/{@code RemovePod})
+   * @param namespaceLabels the labels of {@code pod}'s namespace, as other pods' terms match it
    */
   record Prepared(
       boolean skipped,
@@ -187,8 +200,10 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
       TopologyCounts antiAffinity,
       TopologyCounts existingAntiAffinity,
       List<String> existingAntiAffinityKeys,
-      boolean matchesOwnAffinity)
-      implements Filter {
+      boolean matchesOwnAffinity,
+      PodInfo pod,
+      Map<String, String> namespaceLabels)
+      implements Filter, PodTracking {
 
     @Override
     public String name() {
@@ -205,45 +220,176 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
       if (skipped) {
         return FilterResult.fit();
       }
-      if (!satisfiesAffinity(node)) {
-        return AFFINITY_REJECTED;
-      }
-      if (!antiAffinity.isEmpty()) {
-        for (var term : antiAffinityTerms) {
-          if (antiAffinity.get(node, term.topologyKey()) > 0) {
-            return ANTI_AFFINITY_REJECTED;
-          }
-        }
-      }
-      for (var key : existingAntiAffinityKeys) {
-        if (existingAntiAffinity.get(node, key) > 0) {
-          return EXISTING_ANTI_AFFINITY_REJECTED;
-        }
-      }
-      return FilterResult.fit();
+      return check(
+          node, affinityTerms, antiAffinityTerms, affinity, antiAffinity, existingAntiAffinity,
+          existingAntiAffinityKeys, matchesOwnAffinity);
     }
 
-    private boolean satisfiesAffinity(NodeInfo node) {
-      if (affinityTerms.isEmpty()) {
-        return true;
+    /**
+     * Kube's {@code CycleState.Clone} of this state, for {@code AddPod}/{@code RemovePod}. When the PreFilter was
+     * skipped, kube calls neither extension nor the filter: the tracker then fits every node whatever it is told.
+     *
+     * @return a tracker with copies of the three counts; O(counts)
+     */
+    @Override
+    public PodTracking.Tracker track() {
+      if (skipped) {
+        return new Untracked(NAME);
       }
-      boolean podsExist = true;
-      for (var term : affinityTerms) {
-        var value = node.labels().get(term.topologyKey());
-        if (value == null) {
-          return false;
-        }
-        if (affinity.get(term.topologyKey(), value) <= 0) {
-          podsExist = false;
-        }
-      }
-      // The first pod of a group with affinity to itself may go anywhere its topology keys exist.
-      return podsExist || (affinity.isEmpty() && matchesOwnAffinity);
+      return new CountsTracker(this);
     }
 
     @Override
     public String toString() {
       return NAME + "{prepared}";
     }
+  }
+
+  /**
+   * A private, mutable copy of a {@link Prepared} filter's counts that follows the pods added and removed, as
+   * kube's {@code preFilterState.updateWithPod}: for a pod on node {@code N} (multiplier +1 or -1),
+   *
+   * <ul>
+   *   <li>each of the pod's required anti-affinity terms that selects the prepared pod changes the existing
+   *       anti-affinity count of {@code N}'s domain of the term's key;
+   *   <li>if the pod matches all the prepared pod's affinity terms, each term's count of {@code N}'s domain
+   *       changes;
+   *   <li>each of the prepared pod's anti-affinity terms that selects the pod changes its count of {@code N}'s
+   *       domain.
+   * </ul>
+   *
+   * A count reaching 0 is removed, so the first pod of a group with affinity to itself may again go anywhere
+   * once the last matching pod is removed. Confined to the thread that took it.
+   */
+  static final class CountsTracker implements PodTracking.Tracker {
+    private final Prepared prepared;
+    private final TopologyCounts affinity;
+    private final TopologyCounts antiAffinity;
+    private final TopologyCounts existingAntiAffinity;
+
+    CountsTracker(Prepared prepared) {
+      this.prepared = prepared;
+      this.affinity = prepared.affinity().copy();
+      this.antiAffinity = prepared.antiAffinity().copy();
+      this.existingAntiAffinity = prepared.existingAntiAffinity().copy();
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public Set<ClusterData> reads() {
+      return Set.of(ClusterData.NAMESPACES);
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      return check(
+          node,
+          prepared.affinityTerms(),
+          prepared.antiAffinityTerms(),
+          affinity,
+          antiAffinity,
+          existingAntiAffinity,
+          existingAntiAffinity.keys(),
+          prepared.matchesOwnAffinity());
+    }
+
+    @Override
+    public void addPod(PodInfo pod, NodeInfo node) {
+      update(pod, node, 1);
+    }
+
+    @Override
+    public void removePod(PodInfo pod, NodeInfo node) {
+      update(pod, node, -1);
+    }
+
+    private void update(PodInfo pod, NodeInfo node, long multiplier) {
+      for (var term : pod.podAntiAffinity().required()) {
+        if (InterPodAffinityTerms.matches(term, pod, prepared.pod(), prepared.namespaceLabels())) {
+          existingAntiAffinity.update(node, term.topologyKey(), multiplier);
+        }
+      }
+      if (InterPodAffinityTerms.matchesAll(prepared.affinityTerms(), pod)) {
+        for (var term : prepared.affinityTerms()) {
+          affinity.update(node, term.topologyKey(), multiplier);
+        }
+      }
+      for (var term : prepared.antiAffinityTerms()) {
+        if (term.matches(pod)) {
+          antiAffinity.update(node, term.topologyKey(), multiplier);
+        }
+      }
+    }
+
+    /** @return the affinity counts, for tests */
+    TopologyCounts affinity() {
+      return affinity;
+    }
+
+    /** @return the anti-affinity counts, for tests */
+    TopologyCounts antiAffinity() {
+      return antiAffinity;
+    }
+
+    /** @return the existing pods' anti-affinity counts, for tests */
+    TopologyCounts existingAntiAffinity() {
+      return existingAntiAffinity;
+    }
+
+    @Override
+    public String toString() {
+      return NAME + "{tracker}";
+    }
+  }
+
+  /** Kube's Filter on a {@code preFilterState}: the first rule the node breaks, or a fit. */
+  private static FilterResult check(
+      NodeInfo node,
+      List<Term> affinityTerms,
+      List<Term> antiAffinityTerms,
+      TopologyCounts affinity,
+      TopologyCounts antiAffinity,
+      TopologyCounts existingAntiAffinity,
+      Collection<String> existingAntiAffinityKeys,
+      boolean matchesOwnAffinity) {
+    if (!satisfiesAffinity(node, affinityTerms, affinity, matchesOwnAffinity)) {
+      return AFFINITY_REJECTED;
+    }
+    if (!antiAffinity.isEmpty()) {
+      for (var term : antiAffinityTerms) {
+        if (antiAffinity.get(node, term.topologyKey()) > 0) {
+          return ANTI_AFFINITY_REJECTED;
+        }
+      }
+    }
+    for (var key : existingAntiAffinityKeys) {
+      if (existingAntiAffinity.get(node, key) > 0) {
+        return EXISTING_ANTI_AFFINITY_REJECTED;
+      }
+    }
+    return FilterResult.fit();
+  }
+
+  private static boolean satisfiesAffinity(
+      NodeInfo node, List<Term> affinityTerms, TopologyCounts affinity, boolean matchesOwnAffinity) {
+    if (affinityTerms.isEmpty()) {
+      return true;
+    }
+    boolean podsExist = true;
+    for (var term : affinityTerms) {
+      var value = node.labels().get(term.topologyKey());
+      if (value == null) {
+        return false;
+      }
+      if (affinity.get(term.topologyKey(), value) <= 0) {
+        podsExist = false;
+      }
+    }
+    // The first pod of a group with affinity to itself may go anywhere its topology keys exist.
+    return podsExist || (affinity.isEmpty() && matchesOwnAffinity);
   }
 }

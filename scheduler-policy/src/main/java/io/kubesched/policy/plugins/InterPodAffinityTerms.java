@@ -148,7 +148,45 @@ final class InterPodAffinityTerms {
    * topologyToMatchedTermCount} and the scorer's {@code scoreMap}. Not thread-safe while being filled.
    */
   static final class TopologyCounts {
-    private final Map<String, Map<String, Long>> counts = new HashMap<>();
+    private final Map<String, Map<String, Long>> counts;
+
+    TopologyCounts() {
+      this.counts = new HashMap<>();
+    }
+
+    private TopologyCounts(Map<String, Map<String, Long>> counts) {
+      this.counts = counts;
+    }
+
+    /** @return an independent copy of these counts (kube's {@code topologyToMatchedTermCount.clone}) */
+    TopologyCounts copy() {
+      var copy = new HashMap<String, Map<String, Long>>(counts.size() * 2);
+      counts.forEach((key, values) -> copy.put(key, new HashMap<>(values)));
+      return new TopologyCounts(copy);
+    }
+
+    /**
+     * Kube's {@code topologyToMatchedTermCount.update}: adds {@code delta} (possibly negative) to the domain
+     * {@code node} is in for {@code topologyKey}, if it is in one, and removes the domain's entry when its count
+     * reaches 0, so that counts emptied again are {@linkplain #isEmpty() empty}. A count may go below 0, as in
+     * kube, when a pod never counted is removed.
+     */
+    void update(NodeInfo node, String topologyKey, long delta) {
+      var value = node.labels().get(topologyKey);
+      if (value == null) {
+        return;
+      }
+      var values = counts.computeIfAbsent(topologyKey, k -> new HashMap<>());
+      long count = values.getOrDefault(value, 0L) + delta;
+      if (count == 0) {
+        values.remove(value);
+        if (values.isEmpty()) {
+          counts.remove(topologyKey);
+        }
+      } else {
+        values.put(value, count);
+      }
+    }
 
     /** Adds {@code amount} to the domain {@code node} is in for {@code topologyKey}, if it is in one. */
     void add(NodeInfo node, String topologyKey, long amount) {

@@ -7,6 +7,7 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.PodTracking;
 import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.Reason;
 import io.kubesched.policy.plugins.TopologySpreading.Constraint;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * kube-scheduler's {@code PodTopologySpread} filter: the pod's {@code DoNotSchedule} topology spread
@@ -45,13 +47,18 @@ import java.util.Set;
  * <p>A node without a constraint's topology key is rejected with {@link MissingTopologyLabel}, code {@link
  * FilterResult.Code#UNSCHEDULABLE_AND_UNRESOLVABLE}; a node where the skew would exceed {@code maxSkew}
  * with {@link SkewExceeded}, code {@link FilterResult.Code#UNSCHEDULABLE} (other pods leaving could resolve
- * it). Immutable and thread-safe; the prepared filters too.
+ * it). Immutable and thread-safe; the prepared filters too (not their trackers, each confined to one thread).
  *
  * <p>Deviations from kube: a pod's controller is found by kind and name, as the model's {@link
  * io.kubesched.api.Owner} has no API version (kube also requires {@code v1} for a ReplicationController and
  * {@code apps/v1} for a ReplicaSet or StatefulSet); a selector kube cannot parse (an {@code In} without values)
- * is matched as written rather than failing the pod; kube's preemption hooks (PreFilter's AddPod/RemovePod),
- * queueing hints, pod signatures and the skip for pods with a deferred resize are not part of this model.
+ * is matched as written rather than failing the pod; queueing hints, pod signatures and the skip for pods with a
+ * deferred resize are not part of this model.
+ *
+ * <p>The filter {@link #prepare} returns is {@link PodTracking}, for preemption: its {@linkplain
+ * Prepared#track() trackers} follow the pods added and removed as kube's PreFilter extensions {@code
+ * AddPod}/{@code RemovePod} do, including kube's approximation of the smallest count (see {@link
+ * CriticalPaths}).
  */
 public final class PodTopologySpreadFilter implements Filter, PreFilter {
 
@@ -162,10 +169,89 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
   }
 
   /**
-   * What kube's PreFilter computes: for each constraint, the number of selected pods per eligible domain, and
-   * the smallest of them ({@link Integer#MAX_VALUE} when there is no domain).
+   * Kube's {@code criticalPaths}: the two domains of a constraint with the smallest counts as kube keeps them.
+   * {@link #first()} always holds the smallest count; {@link #second()} holds a count at least as large, not
+   * necessarily the second smallest: after a pod is removed from or added to a domain, only these two slots are
+   * updated (kube's two-slot approximation, valid for preemption on one node at a time, which it copies rather
+   * than fixes). Initialised from the domains in sorted order, so that ties are broken the same way every time
+   * (kube iterates a map). Mutable; confined to one state.
    */
-  record State(List<Map<String, Integer>> counts, int[] minimums) {
+  static final class CriticalPaths {
+
+    /**
+     * One slot.
+     *
+     * @param topologyValue the domain; "" for an empty slot
+     * @param matchNum its count; {@link Integer#MAX_VALUE} for an empty slot
+     */
+    record Path(String topologyValue, int matchNum) {}
+
+    private static final Path EMPTY = new Path("", Integer.MAX_VALUE);
+
+    private Path first = EMPTY;
+    private Path second = EMPTY;
+
+    CriticalPaths() {}
+
+    private CriticalPaths(Path first, Path second) {
+      this.first = first;
+      this.second = second;
+    }
+
+    /** @return the slot with the smallest count */
+    Path first() {
+      return first;
+    }
+
+    /** @return the other slot */
+    Path second() {
+      return second;
+    }
+
+    CriticalPaths copy() {
+      return new CriticalPaths(first, second);
+    }
+
+    /** Kube's {@code criticalPaths.update}: the domain {@code value} now has {@code count} pods. */
+    void update(String value, int count) {
+      if (value.equals(first.topologyValue()) || value.equals(second.topologyValue())) {
+        if (value.equals(first.topologyValue())) {
+          first = new Path(value, count);
+        } else {
+          second = new Path(value, count);
+        }
+        if (first.matchNum() > second.matchNum()) {
+          var swap = first;
+          first = second;
+          second = swap;
+        }
+      } else if (count < first.matchNum()) {
+        second = first;
+        first = new Path(value, count);
+      } else if (count < second.matchNum()) {
+        second = new Path(value, count);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "[" + first + ", " + second + "]";
+    }
+  }
+
+  /**
+   * What kube's PreFilter computes: for each constraint, the number of selected pods per eligible domain, and
+   * its critical paths (the smallest count; {@link Integer#MAX_VALUE} when there is no domain). A prepared
+   * filter's state is never changed; a tracker changes its own {@link #copy()}.
+   */
+  static final class State {
+    private final List<Map<String, Integer>> counts;
+    private final CriticalPaths[] paths;
+
+    private State(List<Map<String, Integer>> counts, CriticalPaths[] paths) {
+      this.counts = counts;
+      this.paths = paths;
+    }
 
     static State of(PodInfo pod, List<Constraint> constraints, List<NodeInfo> nodes) {
       var counts = new ArrayList<Map<String, Integer>>(constraints.size());
@@ -185,30 +271,64 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
           counts.get(i).merge(labels.get(c.topologyKey()), c.count(node.pods(), pod.namespace()), Integer::sum);
         }
       }
-      var minimums = new int[constraints.size()];
-      for (int i = 0; i < minimums.length; i++) {
-        int min = Integer.MAX_VALUE;
-        for (int count : counts.get(i).values()) {
-          min = Math.min(min, count);
+      var paths = new CriticalPaths[constraints.size()];
+      for (int i = 0; i < paths.length; i++) {
+        paths[i] = new CriticalPaths();
+        // Sorted, so that equal counts give the same paths every time; kube's map order is random.
+        for (var domain : new TreeMap<>(counts.get(i)).entrySet()) {
+          paths[i].update(domain.getKey(), domain.getValue());
         }
-        minimums[i] = min;
       }
-      return new State(List.copyOf(counts), minimums);
+      return new State(counts, paths);
     }
 
-    /** Kube's {@code minMatchNum}: the smallest count, or 0 with fewer eligible domains than {@code minDomains}. */
+    /** @return an independent copy (kube's {@code preFilterState.Clone}) */
+    State copy() {
+      var countsCopy = new ArrayList<Map<String, Integer>>(counts.size());
+      for (var domains : counts) {
+        countsCopy.add(new HashMap<>(domains));
+      }
+      var pathsCopy = new CriticalPaths[paths.length];
+      for (int i = 0; i < paths.length; i++) {
+        pathsCopy[i] = paths[i].copy();
+      }
+      return new State(countsCopy, pathsCopy);
+    }
+
+    /** @return per constraint, the count of each eligible domain; for tests, not to be changed */
+    List<Map<String, Integer>> counts() {
+      return counts;
+    }
+
+    /** @return the critical paths of constraint {@code constraint}; for tests, not to be changed */
+    CriticalPaths paths(int constraint) {
+      return paths[constraint];
+    }
+
+    /**
+     * Kube's {@code minMatchNum}: the first critical path's count, or 0 with fewer eligible domains than {@code
+     * minDomains}.
+     */
     int globalMinimum(int constraint, int minDomains) {
-      return counts.get(constraint).size() < minDomains ? 0 : minimums[constraint];
+      return counts.get(constraint).size() < minDomains ? 0 : paths[constraint].first().matchNum();
+    }
+
+    /** Adds {@code delta} to the domain's count (creating it, as kube does) and updates the critical paths. */
+    void add(int constraint, String value, int delta) {
+      int count = counts.get(constraint).merge(value, delta, Integer::sum);
+      paths[constraint].update(value, count);
     }
   }
 
   /** The filter prepared for one pod: it filters that pod's nodes. Immutable. */
-  static final class Prepared implements Filter {
+  static final class Prepared implements Filter, PodTracking {
+    private final PodInfo pod;
     private final List<Constraint> constraints;
     private final State state;
     private final boolean[] selfMatch;
 
     Prepared(PodInfo pod, List<Constraint> constraints, State state) {
+      this.pod = pod;
       this.constraints = List.copyOf(constraints);
       this.state = state;
       this.selfMatch = new boolean[constraints.size()];
@@ -232,20 +352,100 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
 
     @Override
     public FilterResult filter(PodInfo pod, NodeInfo node) {
+      return check(constraints, selfMatch, state, node);
+    }
+
+    /** @return a tracker with a copy of the counts and critical paths; O(domains) */
+    @Override
+    public SpreadTracker track() {
+      return new SpreadTracker(this, state.copy());
+    }
+
+    @Override
+    public String toString() {
+      return NAME + "{prepared}";
+    }
+  }
+
+  /**
+   * A private, mutable copy of a {@link Prepared} filter's state that follows the pods added and removed, as
+   * kube's {@code updateWithPod}: a pod counts only if it is in the prepared pod's namespace and its node has
+   * every constraint's topology key; then, for each constraint whose selector selects the pod's labels and whose
+   * node inclusion policies admit the node for the prepared pod, the count of the node's domain changes by one
+   * and the constraint's {@link CriticalPaths} are updated. As in kube, a pod being deleted counts here (the
+   * PreFilter leaves such pods out), and the empty selector selects every pod here (the PreFilter counts none
+   * for it). Confined to the thread that took it.
+   */
+  static final class SpreadTracker implements PodTracking.Tracker {
+    private final Prepared prepared;
+    private final State state;
+
+    private SpreadTracker(Prepared prepared, State state) {
+      this.prepared = prepared;
+      this.state = state;
+    }
+
+    /** @return the tracked state, for tests */
+    State state() {
+      return state;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      return check(prepared.constraints, prepared.selfMatch, state, node);
+    }
+
+    @Override
+    public void addPod(PodInfo pod, NodeInfo node) {
+      update(pod, node, 1);
+    }
+
+    @Override
+    public void removePod(PodInfo pod, NodeInfo node) {
+      update(pod, node, -1);
+    }
+
+    private void update(PodInfo pod, NodeInfo node, int delta) {
+      var preemptor = prepared.pod;
+      var constraints = prepared.constraints;
+      if (!pod.namespace().equals(preemptor.namespace())
+          || !TopologySpreading.hasAllTopologyKeys(node.labels(), constraints)) {
+        return;
+      }
       for (int i = 0; i < constraints.size(); i++) {
         var c = constraints.get(i);
-        var value = node.labels().get(c.topologyKey());
-        if (value == null) {
-          return FilterResult.unresolvable(new MissingTopologyLabel(c.topologyKey()));
-        }
-        int minimum = state.globalMinimum(i, c.minDomains());
-        int matching = state.counts().get(i).getOrDefault(value, 0);
-        if ((long) matching + (selfMatch[i] ? 1 : 0) - minimum > c.maxSkew()) {
-          return FilterResult.unschedulable(
-              new SkewExceeded(c.topologyKey(), value, matching, selfMatch[i], minimum, c.maxSkew()));
+        if (c.selects(pod.labels()) && c.includes(preemptor, node)) {
+          state.add(i, node.labels().get(c.topologyKey()), delta);
         }
       }
-      return FilterResult.fit();
     }
+
+    @Override
+    public String toString() {
+      return NAME + "{tracker}";
+    }
+  }
+
+  /** Kube's Filter on a {@code preFilterState}. */
+  private static FilterResult check(List<Constraint> constraints, boolean[] selfMatch, State state, NodeInfo node) {
+    for (int i = 0; i < constraints.size(); i++) {
+      var c = constraints.get(i);
+      var value = node.labels().get(c.topologyKey());
+      if (value == null) {
+        return FilterResult.unresolvable(new MissingTopologyLabel(c.topologyKey()));
+      }
+      int minimum = state.globalMinimum(i, c.minDomains());
+      int matching = state.counts().get(i).getOrDefault(value, 0);
+      if ((long) matching + (selfMatch[i] ? 1 : 0) - minimum > c.maxSkew()) {
+        return FilterResult.unschedulable(
+            new SkewExceeded(c.topologyKey(), value, matching, selfMatch[i], minimum, c.maxSkew()));
+      }
+    }
+    return FilterResult.fit();
   }
 }

@@ -39,6 +39,13 @@ import org.jspecify.annotations.Nullable;
  * #filter} cannot decide and says so (as kube's plugin without its PreFilter state). The filter reads the
  * snapshot's Services ({@link ClusterData#SERVICES}). Immutable and thread-safe; the filter {@link #prepare}
  * returns is immutable too.
+ *
+ * <p>Preemption: the filter {@link #prepare} returns is not {@link io.kubesched.policy.PodTracking} (this legacy
+ * predicate has no counterpart in kube-scheduler 1.37, whose preemption this library follows). Preemption
+ * therefore evaluates it with the potential victims still counted: the pod that fixes the required labels stays
+ * the first one in the snapshot even when it would be evicted. That is conservative: a node this filter rejects
+ * stays rejected, so preemption may miss a node where evicting that pod would have let the Service's pods move,
+ * but it never evicts a pod for this filter's sake.
  */
 public final class ServiceAffinityFilter implements Filter, PreFilter {
 

@@ -8,12 +8,14 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.Volume;
 import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.PodTracking;
 import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.Reason;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -46,6 +48,15 @@ import java.util.Set;
  * <p>{@link #filter} on this unprepared filter checks only the disk conflicts with the node's pods: the
  * {@code ReadWriteOncePod} check needs the whole snapshot. Stateless and thread-safe, as are the filters it
  * prepares.
+ *
+ * <p>The prepared filter is {@link PodTracking}, for preemption: its {@linkplain Prepared#track() trackers}
+ * count the pods added and removed that use the pod's {@code ReadWriteOncePod} claims, as kube's PreFilter
+ * extensions {@code AddPod}/{@code RemovePod} do. Kube keeps one number, the claims in use, and changes it by
+ * the number of a pod's volumes that name one of the claims; this filter keeps, per claim, the number of pods
+ * of the pod's namespace that use it. The two agree whenever each claim has at most one user in the namespace
+ * (what {@code ReadWriteOncePod} ensures for running pods); where they differ kube's count is wrong (removing
+ * one of two users frees the claim in kube's count; a pod of another namespace using a claim of the same name
+ * counts in kube's), and this filter gives the verdict of a snapshot without (or with) the pod.
  */
 public final class VolumeRestrictionsFilter implements Filter, PreFilter {
 
@@ -115,37 +126,49 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
         readWriteOncePod.add(claimName);
       }
     }
-    var inUse = readWriteOncePod.isEmpty() ? List.<String>of() : usedByOtherPods(pod, readWriteOncePod, cluster);
-    boolean needsCheck = pod.volumes().stream().anyMatch(VolumeRestrictionsFilter::canConflict);
-    if (!needsCheck && inUse.isEmpty()) {
-      return new Prepared(FilterResult.fit(), false);
-    }
-    var rejection =
-        inUse.isEmpty() ? FilterResult.fit() : FilterResult.unschedulable(new ReadWriteOncePodConflict(inUse));
-    return new Prepared(rejection, needsCheck);
-  }
-
-  /** @return the claims of {@code claims} that a {@code persistentVolumeClaim} volume of a placed pod names */
-  private static List<String> usedByOtherPods(PodInfo pod, Set<String> claims, ClusterSnapshot cluster) {
-    var used = new HashSet<String>();
-    for (var node : cluster.nodes()) {
-      for (var other : node.pods()) {
-        if (other.namespace().equals(pod.namespace())) {
-          for (var claim : PodVolumeClaims.direct(other)) {
-            if (claims.contains(claim)) {
-              used.add(claim);
-            }
-          }
+    var users = new HashMap<String, Integer>();
+    if (!readWriteOncePod.isEmpty()) {
+      for (var node : cluster.nodes()) {
+        for (var other : node.pods()) {
+          countUser(other, pod.namespace(), readWriteOncePod, users, 1);
         }
       }
     }
-    var inOrder = new ArrayList<String>(used.size());
-    claims.forEach(claim -> {
-      if (used.contains(claim)) {
-        inOrder.add(claim);
+    boolean needsCheck = pod.volumes().stream().anyMatch(VolumeRestrictionsFilter::canConflict);
+    return new Prepared(
+        !needsCheck && users.isEmpty(), needsCheck, pod.namespace(), List.copyOf(readWriteOncePod), users);
+  }
+
+  /**
+   * Adds {@code delta} to the users of each of {@code claims} that {@code pod} names in a {@code
+   * persistentVolumeClaim} volume, if it is in {@code namespace}; a count reaching 0 is removed.
+   */
+  private static void countUser(
+      PodInfo pod, String namespace, Set<String> claims, Map<String, Integer> users, int delta) {
+    if (!pod.namespace().equals(namespace)) {
+      return;
+    }
+    var named = PodVolumeClaims.direct(pod);
+    for (int i = 0; i < named.size(); i++) {
+      var claim = named.get(i);
+      if (claims.contains(claim) && named.indexOf(claim) == i) {
+        users.merge(claim, delta, (a, b) -> a + b == 0 ? null : a + b);
       }
-    });
-    return inOrder;
+    }
+  }
+
+  /** @return the {@code ReadWriteOncePod} conflict, if a claim of {@code claims} has users; else a fit */
+  private static FilterResult readWriteOncePodConflict(List<String> claims, Map<String, Integer> users) {
+    if (users.isEmpty()) {
+      return FilterResult.fit();
+    }
+    var inUse = new ArrayList<String>(users.size());
+    for (var claim : claims) {
+      if (users.getOrDefault(claim, 0) > 0) {
+        inUse.add(claim);
+      }
+    }
+    return inUse.isEmpty() ? FilterResult.fit() : FilterResult.unschedulable(new ReadWriteOncePodConflict(inUse));
   }
 
   private static boolean canConflict(Volume volume) {
@@ -219,13 +242,46 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
   }
 
   /**
-   * One pod's filter: kube's {@code preFilterState}, already resolved to the verdict it gives every node.
-   *
-   * @param everyNode the result for every node once its disks are checked: a fit, the {@code
-   *     ReadWriteOncePod} conflict, or the PreFilter's rejection
-   * @param checkDisks whether the pod has a volume that can conflict with a node's pods' volumes
+   * One pod's filter: kube's {@code preFilterState}. Immutable.
    */
-  record Prepared(FilterResult everyNode, boolean checkDisks) implements Filter {
+  static final class Prepared implements Filter, PodTracking {
+    private final boolean skipped;
+    private final boolean checkDisks;
+    private final String namespace;
+    private final List<String> claims;
+    private final Map<String, Integer> users;
+    private final FilterResult everyNode;
+
+    /**
+     * @param skipped whether kube's PreFilter skips the pod: nothing to check, every node fits
+     * @param checkDisks whether the pod has a volume that can conflict with a node's pods' volumes
+     * @param namespace the pod's namespace
+     * @param claims the pod's {@code ReadWriteOncePod} claims, in its order
+     * @param users per claim of {@code claims} with users, the number of the namespace's placed pods using it
+     */
+    Prepared(boolean skipped, boolean checkDisks, String namespace, List<String> claims, Map<String, Integer> users) {
+      this.skipped = skipped;
+      this.checkDisks = checkDisks;
+      this.namespace = namespace;
+      this.claims = List.copyOf(claims);
+      this.users = Map.copyOf(users);
+      this.everyNode = readWriteOncePodConflict(this.claims, this.users);
+    }
+
+    /** @return whether kube's PreFilter skips the pod: nothing to check, every node fits */
+    boolean skipped() {
+      return skipped;
+    }
+
+    /** @return whether the pod has a volume that can conflict with a node's pods' volumes */
+    boolean checkDisks() {
+      return checkDisks;
+    }
+
+    /** @return the result for every node once its disks are checked: a fit or the {@code ReadWriteOncePod} conflict */
+    FilterResult everyNode() {
+      return everyNode;
+    }
 
     @Override
     public String name() {
@@ -248,9 +304,71 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
       return everyNode;
     }
 
+    /**
+     * @return a tracker with a copy of the claims' users; one that fits every node and ignores pods when kube's
+     *     PreFilter skipped the pod (kube then calls neither {@code AddPod} nor the filter)
+     */
+    @Override
+    public PodTracking.Tracker track() {
+      return skipped ? new Untracked(NAME) : new ClaimTracker(this);
+    }
+
     @Override
     public String toString() {
       return NAME + "{prepared}";
+    }
+  }
+
+  /**
+   * A private, mutable copy of a {@link Prepared} filter's count of users per {@code ReadWriteOncePod} claim:
+   * a pod added or removed (in the prepared pod's namespace) changes by one the count of each of those claims
+   * it names. Confined to the thread that took it.
+   */
+  static final class ClaimTracker implements PodTracking.Tracker {
+    private final Prepared prepared;
+    private final Set<String> claims;
+    private final Map<String, Integer> users;
+
+    private ClaimTracker(Prepared prepared) {
+      this.prepared = prepared;
+      this.claims = Set.copyOf(prepared.claims);
+      this.users = new HashMap<>(prepared.users);
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public Set<ClusterData> reads() {
+      return READS;
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      if (prepared.checkDisks) {
+        var disks = diskConflicts(pod, node);
+        if (!disks.fits()) {
+          return disks;
+        }
+      }
+      return readWriteOncePodConflict(prepared.claims, users);
+    }
+
+    @Override
+    public void addPod(PodInfo pod, NodeInfo node) {
+      countUser(pod, prepared.namespace, claims, users, 1);
+    }
+
+    @Override
+    public void removePod(PodInfo pod, NodeInfo node) {
+      countUser(pod, prepared.namespace, claims, users, -1);
+    }
+
+    @Override
+    public String toString() {
+      return NAME + "{tracker}";
     }
   }
 }

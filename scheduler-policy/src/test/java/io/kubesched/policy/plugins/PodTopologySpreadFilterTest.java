@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.Reason;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,13 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the MatchLabelKeysInPodTopologySpread gate off; 1.37 has it on by default); {@code TestPodTopoSignatures} (pod signatures for batched scheduling) and {@code
  * TestPodTopologySpread_DeferredResizeSkipped} (in-place resize), neither in the model. Where a kube case runs
  * with a gate off but sets nothing the gate governs, it is ported: its result is the same with the gate on.
- * {@code TestPreFilterStateAddPod} and {@code TestPreFilterStateRemovePod} test kube's incremental update of the
- * state for preemption, which the model does not have: they are ported as the state prepared afresh with the pod
- * added or removed, which must equal kube's updated state; two RemovePod cases are not ported ("remove a pod
- * when scheduling node affinity matched pod with NodeInclusionPolicy disabled" and "... enabled"): the pod they
- * remove is not in their snapshot, so kube's count drops below what the snapshot holds, which a state prepared
- * afresh cannot reproduce. Kube compares both of its two "critical paths"; the prepared state here keeps only the smallest count, which
- * is what the first path holds and the filter reads.
+ * {@code TestPreFilterStateAddPod} and {@code TestPreFilterStateRemovePod} run kube's incremental update of the
+ * state for preemption through a {@linkplain PodTopologySpreadFilter.Prepared#track() tracker}. Both critical
+ * paths are compared as kube compares them (domains of equal counts sorted).
  */
 class PodTopologySpreadFilterTest {
 
@@ -51,13 +47,32 @@ class PodTopologySpreadFilterTest {
 
   private static void assertPreFilterState(Case tt, io.kubesched.policy.Filter prepared) {
     var got = assertInstanceOf(PodTopologySpreadFilter.Prepared.class, prepared);
+    assertConstraints(Objects.requireNonNull(tt.wantPreFilterState).constraints, got.constraints());
+    assertState(tt, got.state());
+  }
+
+  /** Kube's {@code stateCmpOpts}: the counts, and both critical paths with equal counts' domains sorted. */
+  private static void assertState(Case tt, PodTopologySpreadFilter.State got) {
     var want = tt.wantPreFilterState;
     assertNotNull(want);
-    assertConstraints(want.constraints, got.constraints());
-    assertEquals(want.tpValueToMatchNum, got.state().counts(), "TpValueToMatchNum");
+    assertEquals(want.tpValueToMatchNum, got.counts(), "TpValueToMatchNum");
     for (int i = 0; i < want.criticalPaths.size(); i++) {
-      assertEquals(want.criticalPaths.get(i).first().matchNum(), got.state().minimums()[i], "CriticalPaths[" + i + "][0]");
+      var paths = got.paths(i);
+      var gotPaths = paths(
+          cp(paths.first().topologyValue(), paths.first().matchNum()),
+          cp(paths.second().topologyValue(), paths.second().matchNum()));
+      assertEquals(sorted(want.criticalPaths.get(i)), sorted(gotPaths), "CriticalPaths[" + i + "]");
     }
+  }
+
+  /** Kube's test helper {@code criticalPaths.sort}: equal counts' domains in alphabetical order. */
+  private static Paths sorted(Paths p) {
+    if (p.first().matchNum() == p.second().matchNum()
+        && p.first().topologyValue().compareTo(p.second().topologyValue()) > 0) {
+      return paths(
+          cp(p.second().topologyValue(), p.first().matchNum()), cp(p.first().topologyValue(), p.second().matchNum()));
+    }
+    return p;
   }
 
   // ---------------------------------------------------------------- TestPreFilterStateAddPod, ...RemovePod
@@ -66,23 +81,26 @@ class PodTopologySpreadFilterTest {
   private static final TscW zoneConstraint = tsc(1, "zone", fooSelector, 1, HONOR, IGNORE);
 
   /**
-   * Kube's AddPod updates the PreFilter state as if {@code addedPod} ran on {@code nodes[nodeIdx]}; here the
-   * state is prepared afresh over the snapshot with that pod placed there, and must equal kube's.
+   * Kube's runner: PreFilter over the snapshot of {@code existingPods}, then AddPod of {@code addedPod} on {@code
+   * nodes[nodeIdx]}; here a tracker of the prepared filter is told of the pod.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("addPodCases")
   void TestPreFilterStateAddPod(Case tt) {
     var added = tt.addedPod;
     assertNotNull(added);
-    var pods = new ArrayList<>(tt.existingPods);
-    pods.add(added.toBuilder().nodeName(tt.nodes.get(tt.nodeIdx).name()).build());
-    tt.existingPods(pods);
-    assertPreFilterState(tt, new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).prepare(tt.pod(), tt.cluster()));
+    var cluster = tt.cluster();
+    var prepared = assertInstanceOf(PodTopologySpreadFilter.Prepared.class,
+        new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).prepare(tt.pod(), cluster));
+    var tracker = prepared.track();
+    tracker.addPod(added, cluster.node(tt.nodes.get(tt.nodeIdx).name()).orElseThrow());
+    assertConstraints(Objects.requireNonNull(tt.wantPreFilterState).constraints, prepared.constraints());
+    assertState(tt, tracker.state());
   }
 
   /**
-   * Kube's RemovePod updates the PreFilter state as if the pod had left {@code nodes[nodeIdx]}; here the state is
-   * prepared afresh over the snapshot without that pod, and must equal kube's.
+   * Kube's runner: PreFilter over the snapshot of {@code existingPods}, then RemovePod of {@code
+   * existingPods[deletedPodIdx]} (or {@code deletedPod}) from {@code nodes[nodeIdx]}.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("removePodCases")
@@ -91,10 +109,13 @@ class PodTopologySpreadFilterTest {
         ? tt.existingPods.get(tt.deletedPodIdx)
         : tt.deletedPod;
     assertNotNull(deleted);
-    var pods = new ArrayList<>(tt.existingPods);
-    pods.remove(deleted);
-    tt.existingPods(pods);
-    assertPreFilterState(tt, new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).prepare(tt.pod(), tt.cluster()));
+    var cluster = tt.cluster();
+    var prepared = assertInstanceOf(PodTopologySpreadFilter.Prepared.class,
+        new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).prepare(tt.pod(), cluster));
+    var tracker = prepared.track();
+    tracker.removePod(deleted, cluster.node(tt.nodes.get(tt.nodeIdx).name()).orElseThrow());
+    assertConstraints(Objects.requireNonNull(tt.wantPreFilterState).constraints, prepared.constraints());
+    assertState(tt, tracker.state());
   }
 
   // ---------------------------------------------------------------- TestSingleConstraint, TestMultipleConstraints

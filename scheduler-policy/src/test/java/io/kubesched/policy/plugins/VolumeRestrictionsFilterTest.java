@@ -11,6 +11,7 @@ import static io.kubesched.policy.plugins.StorageFixtures.claimWithModes;
 import static io.kubesched.policy.plugins.StorageFixtures.snapshot;
 import static io.kubesched.policy.plugins.StorageFixtures.storage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.argumentSet;
@@ -26,7 +27,6 @@ import io.kubesched.api.Volume.Iscsi;
 import io.kubesched.api.Volume.Rbd;
 import io.kubesched.api.Volume;
 import io.kubesched.policy.FilterResult.Code;
-import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.Reason;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
@@ -248,9 +248,10 @@ class VolumeRestrictionsFilterTest {
     var prepared = filter.prepare(pod, snapshot(storage(claims, List.of(), List.of()), node));
 
     switch (pre) {
-      case SKIP -> assertEquals(new VolumeRestrictionsFilter.Prepared(FilterResult.fit(), false), prepared);
+      case SKIP -> assertTrue(assertInstanceOf(VolumeRestrictionsFilter.Prepared.class, prepared).skipped());
       case SUCCESS -> {
         var kept = assertInstanceOf(VolumeRestrictionsFilter.Prepared.class, prepared);
+        assertFalse(kept.skipped());
         assertTrue(kept.checkDisks() || !kept.everyNode().fits());
       }
       case REJECT -> {
