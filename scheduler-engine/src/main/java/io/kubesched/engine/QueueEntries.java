@@ -252,7 +252,7 @@ final class QueueEntries {
   /**
    * As {@link SchedulingQueue#nominate}.
    *
-   * @return whether the pod is nominated to {@code nodeName} now
+   * @return whether the pod is nominated now
    */
   boolean nominate(PodInfo pod, String nodeName) {
     var entry = closed ? null : entries.get(pod.uid());

@@ -6,11 +6,12 @@ package io.kubesched.engine;
  *
  * <p>Guarded by the queue's lock; not thread-safe on its own. The fields a {@link SubQueue} sorts by
  * ({@link #pod}'s priority, {@link #arrival}, {@link #backoffEnds}, {@link #queuedAt}) change only while
- * the entry is in no sub-queue, or the sub-queue loses it.
+ * the entry is in no sub-queue that sorts by them (held pods are sorted by arrival only), or the sub-queue
+ * loses it.
  */
 final class QueueEntry {
 
-  /** Where an entry is: in one of the four sub-queues, or handed out to the worker. */
+  /** Where an entry is: in one of the sub-queues, or handed out to the worker. */
   enum Place {
     ACTIVE,
     BACKOFF,

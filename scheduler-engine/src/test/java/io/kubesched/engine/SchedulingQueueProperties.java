@@ -2,18 +2,20 @@ package io.kubesched.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.PodAffinityTerm;
+import io.kubesched.api.PodInfo;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
@@ -30,10 +32,11 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * {@link SchedulingQueue} driven by random chains of everything that can happen to it (pods added and
- * updated, with and without scheduling gates, taken, requeued with each kind of queueing hint, done,
- * deleted; cluster events and events about bound pods; time passing; flushes), checked after every step
- * against the queue's rules, stated over a model that only records what happened to each pod, never where
- * the queue should have put it.
+ * updated, with and without scheduling gates, with and without a nominated node, bound; taken, requeued
+ * with each kind of queueing hint, done, deleted; nominated and cleared in memory; status-only updates;
+ * held for preemption and released, with and without activation; cluster events and events about bound
+ * pods; time passing; flushes), checked after every step against the queue's rules, stated over a model
+ * that only records what happened to each pod, never where the queue should have put it.
  *
  * <p>Four pods and two priorities keep collisions, updates and priority ties frequent; time moves in steps
  * that land on backoff ends exactly, just past them, and on and past the unschedulable timeout.
@@ -54,6 +57,7 @@ class SchedulingQueueProperties {
           Duration.ofSeconds(4),
           Duration.ofSeconds(10),
           Duration.ofMinutes(1),
+          Duration.ofMinutes(2),
           Duration.ofMinutes(5));
 
   /** Every way a pod can move, by the action that moved it: each must happen in some chain. */
@@ -80,7 +84,47 @@ class SchedulingQueueProperties {
           "delete: backoff->nowhere",
           "delete: unschedulable->nowhere",
           "delete: gated->nowhere",
-          "delete: inFlight->nowhere");
+          "delete: inFlight->nowhere",
+          "hold: active->unschedulable",
+          "hold: backoff->unschedulable",
+          "hold: gated->unschedulable",
+          "release: unschedulable->active",
+          "release: unschedulable->backoff",
+          "release: unschedulable->gated",
+          "release: backoff->active");
+
+  /** Every preemption-mark case, by what happened: each must happen in some chain. */
+  private static final List<String> PREEMPTION =
+      List.of(
+          "hold: in flight",
+          "hold: waiting",
+          "held: update remembered",
+          "held: missed event remembered at requeue",
+          "held: error remembered at requeue",
+          "held: cluster event remembered",
+          "held: event about bound pods remembered",
+          "take: only held pods were left",
+          "release: remembered move done",
+          "release: timeout passed while held",
+          "release: back to unschedulable",
+          "release: activated",
+          "release: gated",
+          "release: activated in flight",
+          "release: not held, activated");
+
+  /** Every nominator case, by what happened: each must happen in some chain. */
+  private static final List<String> NOMINATION =
+      List.of(
+          "add: from the status",
+          "add: in-memory kept",
+          "add: removed by the status",
+          "add: bound",
+          "nominate: set",
+          "nominate: unknown pod",
+          "nominate: bound pod",
+          "observe: changed",
+          "clear: dropped",
+          "forget: dropped");
 
   @Property(tries = 300)
   void theQueueKeepsItsRulesAfterEveryStep(@ForAll("chains") ActionChain<Machine> chain) {
@@ -94,6 +138,8 @@ class SchedulingQueueProperties {
         .withInvariant("nothing stays unschedulable past a flush after the timeout", Machine::unschedulableEmptiedByFlush)
         .withInvariant("depths count the snapshot", Machine::depthsMatchSnapshot)
         .withInvariant("gated are exactly the waiting pods with gates", Machine::gatedAreThePodsWithGates)
+        .withInvariant("a held pod waits as unschedulable or is in flight", Machine::heldPodsWaitAsUnschedulable)
+        .withInvariant("nominations follow the nominator's rule", Machine::nominationsFollowTheRule)
         .run();
 
     Statistics.label("transition")
@@ -103,6 +149,10 @@ class SchedulingQueueProperties {
           coverage.check("move: only its update can help").count(n -> n > 0);
           coverage.check("podEvent: waits for no pod").count(n -> n > 0);
         });
+    Statistics.label("preemption")
+        .coverage(coverage -> PREEMPTION.forEach(c -> coverage.check(c).count(n -> n > 0)));
+    Statistics.label("nomination")
+        .coverage(coverage -> NOMINATION.forEach(c -> coverage.check(c).count(n -> n > 0)));
   }
 
   @Provide
@@ -119,6 +169,13 @@ class SchedulingQueueProperties {
         .withAction(2, podEvent())
         .withAction(5, advance())
         .withAction(2, flush())
+        .withAction(2, hold())
+        .withAction(3, preempt())
+        .withAction(1, preemptionDone())
+        .withAction(2, release())
+        .withAction(2, nominate())
+        .withAction(1, clearNomination())
+        .withAction(2, observe())
         .withMaxTransformations(60);
   }
 
@@ -129,10 +186,14 @@ class SchedulingQueueProperties {
         return Combinators.combine(
                 Arbitraries.of(NAMES),
                 Arbitraries.of(0, 10),
-                Arbitraries.frequency(Tuple.of(3, false), Tuple.of(1, true)))
-            .as((name, priority, gated) ->
+                Arbitraries.frequency(Tuple.of(3, false), Tuple.of(1, true)),
+                Arbitraries.of(NODES),
+                Arbitraries.frequency(Tuple.of(7, false), Tuple.of(1, true)))
+            .as((name, priority, gated, nominated, bound) ->
                 Transformer.mutate(
-                    "add " + name + "@" + priority + (gated ? " gated" : ""), m -> m.add(name, priority, gated)));
+                    "add " + name + "@" + priority + (gated ? " gated" : "") + (nominated.isEmpty() ? "" : " nnn=" + nominated)
+                        + (bound ? " bound" : ""),
+                    m -> m.add(name, priority, gated, nominated, bound)));
       }
     };
   }
@@ -215,6 +276,126 @@ class SchedulingQueueProperties {
     return Action.just(Transformer.mutate("flush", Machine::flush));
   }
 
+  /** Nominated nodes, "" for none. */
+  private static final List<String> NODES = List.of("", "n1", "n2");
+
+  /**
+   * Holds any pod, mostly one in flight or unschedulable (as preemption does: the pod just failed), so that
+   * held pods that nothing would move, and their timeout, are frequent.
+   */
+  private static Action.Dependent<Machine> hold() {
+    return new Action.Dependent<>() {
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
+        var places = Machine.places(machine.queue.contents());
+        var failed = NAMES.stream()
+            .filter(name -> List.of("inFlight", "unschedulable").contains(places.getOrDefault(name, "nowhere")))
+            .toList();
+        var names = failed.isEmpty()
+            ? Arbitraries.of(NAMES)
+            : Arbitraries.oneOf(List.of(Arbitraries.of(NAMES), Arbitraries.of(failed), Arbitraries.of(failed)));
+        return names.map(name -> Transformer.mutate("hold " + name, m -> m.hold(name)));
+      }
+    };
+  }
+
+  /**
+   * What the loop does when an attempt finds room by preemption: nominates the pod in flight, holds it, and
+   * returns it as unschedulable, so that held pods nothing has moved yet are frequent.
+   */
+  private static Action.Dependent<Machine> preempt() {
+    return new Action.Dependent<>() {
+      @Override
+      public boolean precondition(Machine machine) {
+        return !machine.takenAtCycle.isEmpty();
+      }
+
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
+        return Combinators.combine(
+                Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet())),
+                Arbitraries.of(NODES.subList(1, NODES.size())),
+                Arbitraries.integers().between(0, HINTS.size() - 1))
+            .as((pod, node, hint) ->
+                Transformer.mutate("preempt " + pod + " on " + node + " hint " + hint, m -> {
+                  m.nominate(pod, node);
+                  m.hold(pod);
+                  m.requeueUnschedulable(pod, HINTS.get(hint));
+                }));
+      }
+    };
+  }
+
+  /**
+   * The preemption of a held pod ends after its victims' grace period (30 s by default, often longer): time
+   * passes, then the mark is lifted.
+   */
+  private static Action.Dependent<Machine> preemptionDone() {
+    return new Action.Dependent<>() {
+      @Override
+      public boolean precondition(Machine machine) {
+        return !machine.held.isEmpty();
+      }
+
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
+        return Combinators.combine(Arbitraries.of(List.copyOf(new TreeSet<>(machine.held))), Arbitraries.of(STEPS))
+            .as((pod, step) ->
+                Transformer.mutate("preemption of " + pod + " done after " + step, m -> {
+                  m.advance(step);
+                  m.release(pod, false);
+                }));
+      }
+    };
+  }
+
+  /** Releases any pod, mostly a held one. */
+  private static Action.Dependent<Machine> release() {
+    return new Action.Dependent<>() {
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
+        var held = List.copyOf(new TreeSet<>(machine.held));
+        var names = held.isEmpty()
+            ? Arbitraries.of(NAMES)
+            : Arbitraries.oneOf(List.of(Arbitraries.of(NAMES), Arbitraries.of(held), Arbitraries.of(held)));
+        return Combinators.combine(names, Arbitraries.of(false, false, true))
+            .as((name, activate) ->
+                Transformer.mutate(
+                    "release " + name + (activate ? " activate" : ""), m -> m.release(name, activate)));
+      }
+    };
+  }
+
+  private static Action.Independent<Machine> nominate() {
+    return new Action.Independent<>() {
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer() {
+        return Combinators.combine(Arbitraries.of(NAMES), Arbitraries.of(NODES))
+            .as((name, node) -> Transformer.mutate("nominate " + name + " to '" + node + "'", m -> m.nominate(name, node)));
+      }
+    };
+  }
+
+  private static Action.Independent<Machine> clearNomination() {
+    return new Action.Independent<>() {
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer() {
+        return Arbitraries.of(NAMES).map(name -> Transformer.mutate("clearNomination " + name, m -> m.clear(name)));
+      }
+    };
+  }
+
+  private static Action.Independent<Machine> observe() {
+    return new Action.Independent<>() {
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer() {
+        return Combinators.combine(Arbitraries.of(NAMES), Arbitraries.of(NODES))
+            .as((name, node) ->
+                Transformer.mutate("observe " + name + " nnn='" + node + "'", m -> m.observe(name, node)));
+      }
+    };
+  }
+
   private static Action.Dependent<Machine> inFlightAction(String name, BiConsumer<Machine, String> step) {
     return new Action.Dependent<>() {
       @Override
@@ -257,6 +438,18 @@ class SchedulingQueueProperties {
     final Map<String, Boolean> gated = new HashMap<>();
     /** The hint each pod was last returned with as unschedulable. */
     final Map<String, QueueingHint> hint = new HashMap<>();
+    /** The {@code status.nominatedNodeName} of each live pod's latest version ("" for none). */
+    final Map<String, String> statusNode = new HashMap<>();
+    /** Whether each live pod's latest version is bound (has a {@code nodeName}). */
+    final Map<String, Boolean> bound = new HashMap<>();
+    /** The node each pod is nominated to, by the nominator's rule. */
+    final Map<String, String> nominated = new HashMap<>();
+    /** The live pods marked as preempting. */
+    final Set<String> held = new HashSet<>();
+    /** The held pods that something would have moved to backoff or active while they waited held. */
+    final Set<String> suppressed = new HashSet<>();
+    /** Pods moved to active by an activation, their backoff notwithstanding, and not taken since. */
+    final Set<String> activated = new HashSet<>();
 
     long arrivals;
     long lastFlushAt = clock.nanoTime();
@@ -265,9 +458,20 @@ class SchedulingQueueProperties {
       return new QueuedPod("uid-" + name, "ns", name, priority, "default-scheduler");
     }
 
-    void add(String name, int newPriority, boolean withGates) {
+    static PodInfo info(String name, int priority, boolean withGates, String nominatedNode, boolean isBound) {
+      return PodInfo.builder("ns", name)
+          .uid("uid-" + name)
+          .priority(priority)
+          .schedulingGates(withGates ? List.of("gate") : List.of())
+          .nominatedNodeName(nominatedNode)
+          .nodeName(isBound ? "bound-to" : "")
+          .build();
+    }
+
+    void add(String name, int newPriority, boolean withGates, String nominatedNode, boolean isBound) {
       step("add", () -> {
         boolean wasGated = where(name).equals("gated");
+        boolean waitingHeld = held.contains(name) && !takenAtCycle.containsKey(name);
         if (!priority.containsKey(name)) {
           arrival.put(name, arrivals++);
           unschedulableAttempts.put(name, 0);
@@ -278,9 +482,16 @@ class SchedulingQueueProperties {
         if (takenAtCycle.containsKey(name)) {
           changedInFlight.add(name);
         }
+        if (waitingHeld && !withGates) {
+          suppressed.add(name);
+          Statistics.label("preemption").collect("held: update remembered");
+        }
+        newVersion(name, nominatedNode, isBound, "add");
         boolean wasUnschedulable = where(name).equals("unschedulable");
-        queue.add(new QueuedPod("uid-" + name, "ns", name, newPriority, "default-scheduler", withGates));
-        if (wasUnschedulable) {
+        queue.add(QueuedPod.of(info(name, newPriority, withGates, nominatedNode, isBound)));
+        if (waitingHeld) {
+          assertEquals("unschedulable", where(name), "an update leaves a held pod where it is");
+        } else if (wasUnschedulable) {
           assertFalse(where(name).equals("unschedulable"), "an update moves an unschedulable pod");
         }
         if (wasGated && !withGates) {
@@ -298,12 +509,18 @@ class SchedulingQueueProperties {
         lastFlushAt = clock.nanoTime();
         if (taken == null) {
           assertTrue(queue.contents().active().isEmpty(), "poll returned nothing while a pod was active");
+          if (held.stream().anyMatch(name -> !takenAtCycle.containsKey(name))
+              && priority.keySet().stream().allMatch(name -> held.contains(name) || takenAtCycle.containsKey(name))) {
+            Statistics.label("preemption").collect("take: only held pods were left");
+          }
           return;
         }
         String name = taken.name();
         assertTrue(priority.containsKey(name), "took a pod that is not live: " + name);
+        assertFalse(held.contains(name), name + " was taken while held for preemption");
         assertEquals(priority.get(name), taken.priority(), "took an old version of " + name);
-        assertFalse(isBackingOff(name), name + " was taken before its backoff ended");
+        assertFalse(isBackingOff(name) && !activated.contains(name), name + " was taken before its backoff ended");
+        activated.remove(name);
         assertFalse(gated.get(name), name + " was taken with scheduling gates");
         for (var waiting : queue.contents().active()) {
           assertFalse(comesBefore(waiting.name(), name), waiting.name() + " should have been taken before " + name);
@@ -327,6 +544,14 @@ class SchedulingQueueProperties {
         hint.put(name, withHint);
         failed(name);
         assertTrue(queue.requeueUnschedulable(pod(name, priority.get(name)), cycle, withHint));
+        if (held.contains(name)) {
+          if (changed && !gated.get(name)) {
+            suppressed.add(name);
+            Statistics.label("preemption").collect("held: missed event remembered at requeue");
+          }
+          assertEquals("unschedulable", where(name), "a held pod waits as unschedulable");
+          return;
+        }
         // Right after a failure every pod is backing off, so the move request cycle rule decides.
         assertEquals(
             gated.get(name) ? "gated" : changed ? "backoff" : "unschedulable", where(name), "move request cycle");
@@ -342,6 +567,14 @@ class SchedulingQueueProperties {
         consecutiveErrors.merge(name, 1, Integer::sum);
         failed(name);
         assertTrue(queue.requeueAfterError(pod(name, priority.get(name))));
+        if (held.contains(name)) {
+          if (!gated.get(name)) {
+            suppressed.add(name);
+            Statistics.label("preemption").collect("held: error remembered at requeue");
+          }
+          assertEquals("unschedulable", where(name), "a held pod waits as unschedulable");
+          return;
+        }
         assertEquals(gated.get(name) ? "gated" : "backoff", where(name));
       });
     }
@@ -380,8 +613,16 @@ class SchedulingQueueProperties {
         queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
         var after = SchedulingQueueTest.names(queue.contents().unschedulable());
         for (var name : before) {
+          var itsHint = hint.getOrDefault(name, QueueingHint.ANY_CHANGE);
+          if (held.contains(name)) {
+            assertTrue(after.contains(name), "a held pod stays: " + name);
+            if (itsHint.movedByClusterChange() && !gated.get(name) && suppressed.add(name)) {
+              Statistics.label("preemption").collect("held: cluster event remembered");
+            }
+            continue;
+          }
           assertEquals(
-              !hint.get(name).movedByClusterChange(),
+              !itsHint.movedByClusterChange(),
               after.contains(name),
               "a cluster change moves every unschedulable pod but those only their update can help: " + name);
           if (after.contains(name)) {
@@ -398,8 +639,16 @@ class SchedulingQueueProperties {
         queue.moveWaitingForPods(ClusterEvent.ASSIGNED_POD_ADD, h -> true);
         var after = SchedulingQueueTest.names(queue.contents().unschedulable());
         for (var name : before) {
+          var itsHint = hint.getOrDefault(name, QueueingHint.ANY_CHANGE);
+          if (held.contains(name)) {
+            assertTrue(after.contains(name), "a held pod stays: " + name);
+            if (itsHint.waitsForAssignedPods() && !gated.get(name) && suppressed.add(name)) {
+              Statistics.label("preemption").collect("held: event about bound pods remembered");
+            }
+            continue;
+          }
           assertEquals(
-              !hint.get(name).waitsForAssignedPods(),
+              !itsHint.waitsForAssignedPods(),
               after.contains(name),
               "an event about bound pods moves exactly the unschedulable pods waiting for them: " + name);
           if (after.contains(name)) {
@@ -407,6 +656,143 @@ class SchedulingQueueProperties {
           }
         }
       });
+    }
+
+    void hold(String name) {
+      step("hold", () -> {
+        String before = where(name);
+        boolean live = priority.containsKey(name);
+        queue.holdForPreemption("uid-" + name);
+        if (!live) {
+          assertEquals("nowhere", where(name));
+          return;
+        }
+        if (held.add(name)) {
+          Statistics.label("preemption").collect(before.equals("inFlight") ? "hold: in flight" : "hold: waiting");
+          if (before.equals("active") || before.equals("backoff")) {
+            suppressed.add(name);
+          }
+        }
+        assertEquals(before.equals("inFlight") ? "inFlight" : "unschedulable", where(name));
+      });
+    }
+
+    void release(String name, boolean activate) {
+      step("release", () -> {
+        String before = where(name);
+        boolean wasHeld = held.remove(name);
+        boolean wasSuppressed = suppressed.remove(name);
+        queue.releasePreemption("uid-" + name, activate);
+        String expected;
+        if (!priority.containsKey(name)) {
+          expected = "nowhere";
+        } else if (before.equals("inFlight")) {
+          expected = "inFlight";
+          if (activate) {
+            changedInFlight.add(name);
+            Statistics.label("preemption").collect("release: activated in flight");
+          }
+        } else if (wasHeld) {
+          boolean timedOut = !wasSuppressed && !gated.get(name) && !activate
+              && clock.nanoTime() - failedAt.get(name) > TIMEOUT;
+          if (gated.get(name)) {
+            expected = "gated";
+            Statistics.label("preemption").collect("release: gated");
+          } else if (activate) {
+            expected = "active";
+            activated.add(name);
+            Statistics.label("preemption").collect("release: activated");
+          } else if (wasSuppressed || timedOut) {
+            expected = isBackingOff(name) ? "backoff" : "active";
+            Statistics.label("preemption")
+                .collect(wasSuppressed ? "release: remembered move done" : "release: timeout passed while held");
+          } else {
+            expected = "unschedulable";
+            Statistics.label("preemption").collect("release: back to unschedulable");
+          }
+        } else if (activate && (before.equals("unschedulable") || before.equals("backoff"))) {
+          expected = "active";
+          activated.add(name);
+          Statistics.label("preemption").collect("release: not held, activated");
+        } else {
+          expected = before;
+        }
+        assertEquals(expected, where(name));
+        assertFalse(queue.preempting("uid-" + name));
+      });
+    }
+
+    void nominate(String name, String node) {
+      step("nominate", () -> {
+        // A stale version: the queue must nominate the latest one it has.
+        queue.nominate(info(name, -1, false, "", false), node);
+        if (!priority.containsKey(name)) {
+          Statistics.label("nomination").collect("nominate: unknown pod");
+        } else if (bound.get(name)) {
+          nominated.remove(name);
+          Statistics.label("nomination").collect("nominate: bound pod");
+        } else if (node.isEmpty()) {
+          nominated.remove(name);
+        } else {
+          nominated.put(name, node);
+          Statistics.label("nomination").collect("nominate: set");
+        }
+      });
+    }
+
+    void clear(String name) {
+      step("clearNomination", () -> {
+        if (nominated.remove(name) != null) {
+          Statistics.label("nomination").collect("clear: dropped");
+        }
+        queue.clearNomination("uid-" + name);
+      });
+    }
+
+    void observe(String name, String node) {
+      step("observe", () -> {
+        var before = queue.contents();
+        if (!priority.containsKey(name)) {
+          queue.observe(info(name, 0, false, node, false));
+          assertEquals(before, queue.contents(), "an unknown pod is not observed");
+          return;
+        }
+        var version = info(name, priority.get(name), gated.get(name), node, bound.get(name));
+        newVersion(name, node, bound.get(name), "observe");
+        queue.observe(version);
+        var after = queue.contents();
+        assertEquals(places(before), places(after), "a status update moves no pod");
+        assertTrue(
+            Stream.of(after.active(), after.backoff(), after.unschedulable(), after.gated(), after.inFlight())
+                .flatMap(List::stream)
+                .anyMatch(pod -> pod.name().equals(name) && version.equals(pod.info())),
+            "the queue keeps the observed version");
+      });
+    }
+
+    /** Applies the nominator's rule to a new version of a live pod (or a pod becoming live). */
+    private void newVersion(String name, String nominatedNode, boolean isBound, String action) {
+      String previous = statusNode.getOrDefault(name, "");
+      String before = nominated.get(name);
+      if (isBound) {
+        nominated.remove(name);
+        Statistics.label("nomination").collect(action + ": bound");
+      } else if (!nominatedNode.isEmpty()) {
+        nominated.put(name, nominatedNode);
+        Statistics.label("nomination").collect(action + ": from the status");
+      } else if (previous.isEmpty()) {
+        if (before != null) {
+          Statistics.label("nomination").collect(action + ": in-memory kept");
+        }
+      } else {
+        nominated.remove(name);
+        Statistics.label("nomination").collect(action + ": removed by the status");
+      }
+      if (action.equals("observe") && !Objects.equals(before, nominated.get(name))) {
+        Statistics.label("nomination").collect("observe: changed");
+      }
+      statusNode.put(name, nominatedNode);
+      bound.put(name, isBound);
     }
 
     void advance(Duration step) {
@@ -452,6 +838,9 @@ class SchedulingQueueProperties {
 
     void nothingActiveBeforeItsBackoffEnds() {
       for (var pod : queue.contents().active()) {
+        if (activated.contains(pod.name())) {
+          continue;
+        }
         assertFalse(isBackingOff(pod.name()), pod.name() + " is active before its backoff ended");
       }
     }
@@ -468,6 +857,9 @@ class SchedulingQueueProperties {
     void unschedulableEmptiedByFlush() {
       for (var pod : queue.contents().unschedulable()) {
         String name = pod.name();
+        if (held.contains(name)) {
+          continue;
+        }
         assertTrue(
             lastFlushAt - failedAt.get(name) <= TIMEOUT,
             name + " stayed unschedulable through a flush after its timeout");
@@ -489,11 +881,37 @@ class SchedulingQueueProperties {
     void gatedAreThePodsWithGates() {
       var expected = new HashSet<String>();
       gated.forEach((name, withGates) -> {
-        if (withGates && !takenAtCycle.containsKey(name)) {
+        if (withGates && !takenAtCycle.containsKey(name) && !held.contains(name)) {
           expected.add(name);
         }
       });
       assertEquals(expected, new HashSet<>(SchedulingQueueTest.names(queue.contents().gated())));
+    }
+
+    void heldPodsWaitAsUnschedulable() {
+      var places = places(queue.contents());
+      for (var name : NAMES) {
+        assertEquals(held.contains(name), queue.preempting("uid-" + name), "the mark of " + name);
+        if (held.contains(name)) {
+          assertEquals(takenAtCycle.containsKey(name) ? "inFlight" : "unschedulable", places.get(name), name);
+        }
+      }
+    }
+
+    void nominationsFollowTheRule() {
+      var nominations = queue.nominations();
+      assertEquals(nominated.size(), nominations.size(), nominations.toString());
+      for (var name : NAMES) {
+        String node = nominated.getOrDefault(name, "");
+        assertEquals(node, nominations.nodeOf("uid-" + name), "the nomination of " + name);
+        if (!node.isEmpty()) {
+          assertTrue(priority.containsKey(name), "only pods the queue holds are nominated: " + name);
+          var stored = nominations.on(node).stream().filter(pod -> pod.name().equals(name)).toList();
+          assertEquals(1, stored.size(), nominations.toString());
+          assertEquals(priority.get(name), stored.get(0).priority(), "the nominator holds the latest version");
+          assertTrue(stored.get(0).nodeName().isEmpty(), "a bound pod is not nominated: " + name);
+        }
+      }
     }
 
     // --- The rules, stated over the record ---
@@ -541,6 +959,25 @@ class SchedulingQueueProperties {
       podEventInFlight.remove(name);
       gated.remove(name);
       hint.remove(name);
+      statusNode.remove(name);
+      bound.remove(name);
+      if (nominated.remove(name) != null) {
+        Statistics.label("nomination").collect("forget: dropped");
+      }
+      held.remove(name);
+      suppressed.remove(name);
+      activated.remove(name);
+    }
+
+    /** Where each pod is, by name. */
+    static Map<String, String> places(QueueContents contents) {
+      var places = new TreeMap<String, String>();
+      contents.active().forEach(pod -> places.put(pod.name(), "active"));
+      contents.backoff().forEach(pod -> places.put(pod.name(), "backoff"));
+      contents.unschedulable().forEach(pod -> places.put(pod.name(), "unschedulable"));
+      contents.gated().forEach(pod -> places.put(pod.name(), "gated"));
+      contents.inFlight().forEach(pod -> places.put(pod.name(), "inFlight"));
+      return places;
     }
 
     private List<String> allWaitingOrInFlight() {
@@ -558,14 +995,14 @@ class SchedulingQueueProperties {
 
     /** Runs one action and records, for coverage, every pod it moved and from where to where. */
     private void step(String action, Runnable body) {
-      var before = new HashMap<String, String>();
-      NAMES.forEach(name -> before.put(name, where(name)));
+      var before = places(queue.contents());
       body.run();
+      var after = places(queue.contents());
       for (var name : NAMES) {
-        String after = where(name);
-        assertNotNull(after);
-        if (!after.equals(before.get(name))) {
-          Statistics.label("transition").collect(action + ": " + before.get(name) + "->" + after);
+        String from = before.getOrDefault(name, "nowhere");
+        String to = after.getOrDefault(name, "nowhere");
+        if (!to.equals(from)) {
+          Statistics.label("transition").collect(action + ": " + from + "->" + to);
         }
       }
     }
