@@ -151,7 +151,8 @@ public record Explanation(
     for (var row : rows) {
       var line = new StringBuilder();
       for (int i = 0; i < row.size(); i++) {
-        line.append(String.format("%-" + widths[i] + "s", row.get(i)));
+        // Padded by hand: a column of empty cells (no node chosen) has width 0, which a format cannot take.
+        line.append(row.get(i)).append(" ".repeat(widths[i] - row.get(i).length()));
         if (i < row.size() - 1) {
           line.append("  ");
         }
