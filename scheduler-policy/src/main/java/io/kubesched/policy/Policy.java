@@ -32,18 +32,30 @@ import org.jspecify.annotations.Nullable;
  * its profile's plugins: a {@link FinderFunc} to hand to the controller.
  *
  * <p>For each pod it first lets every filter that is a {@link PreFilter} prepare what it needs from the whole
- * {@link ClusterSnapshot} (kube's PreFilter), then examines the nodes from a round-robin start index (each decision starts where the last
- * one stopped, so every node gets its turn), runs the filters on each node in order until one rejects it,
- * and stops once it has found as many feasible nodes as {@link #numFeasibleNodesToFind} allows. If none is
- * feasible, the decision is {@link Decision.Unschedulable} with every node's reasons. If one is, it is
+ * {@link ClusterSnapshot} (kube's PreFilter). A pod nominated to a node ({@link PodInfo#nominatedNodeName()})
+ * tries that node first and takes it, without scoring, if it fits. Otherwise the policy examines the nodes from
+ * a round-robin start index (each decision starts where the last one stopped, so every node gets its turn),
+ * runs the filters on each node in order until one rejects it, and stops once it has found as many feasible
+ * nodes as {@link #numFeasibleNodesToFind} allows. Every filter run counts the pods the snapshot's {@link
+ * ClusterSnapshot#nominations()} hold for the node, if their priority is at least the pod's: the pod must fit
+ * with them (added to a copy of the node, and to a copy of each {@link PodTracking} filter's state) and without
+ * them (kube's {@code RunFilterPluginsWithNominatedPods}).
+ *
+ * <p>If no node is feasible, the decision is {@link Decision.Unschedulable} with every node's reasons and the
+ * nodes no eviction could help. With {@link Builder#preemption preemption} on (kube's {@code DefaultPreemption}
+ * PostFilter), it then looks for a node where evicting pods of lower priority would make room: the decision
+ * carries kube's post-filter message and a {@link io.kubesched.api.Nomination} (the node and its victims, or
+ * clear, or keep the pod's nomination); with it off the nomination is cleared. If one node is feasible, it is
  * chosen. Otherwise every scorer scores every feasible node (after its {@link PreScorer#prepare} and before
  * its {@link ScoreNormalizer#normalize}, if it has these capabilities), the scores are multiplied by their
  * weights and summed, and the node with the highest total wins; ties are broken uniformly at random by a
  * generator seeded from the policy's seed and the pod's uid, so a fixed seed gives reproducible decisions.
+ * Preemption's dry run starts at an offset drawn from another generator seeded from the same seed, advanced
+ * once per attempt that draws one.
  *
  * <p>Thread-safety: the filters and scorers are pure; the policy's only state is the round-robin start
- * index, kept atomically, and the snapshot {@link #find(PodInfo, List)} made last (the next one reuses what
- * it found about unchanged nodes). The controller calls it from one thread.
+ * index and the offsets' generator, kept atomically, and the snapshot {@link #find(PodInfo, List)} made last
+ * (the next one reuses what it found about unchanged nodes). The controller calls it from one thread.
  */
 public final class Policy implements FinderFunc {
 

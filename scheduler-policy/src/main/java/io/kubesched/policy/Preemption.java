@@ -16,8 +16,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.random.RandomGenerator;
 import java.util.function.ToLongFunction;
+import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -178,11 +178,11 @@ final class Preemption {
     var nodes = cluster.nodes();
     var potential = statuses.nodesWith(FilterResult.Code.UNSCHEDULABLE, nodes);
     if (potential.isEmpty()) {
-      return noCandidate(List.of(), fitError(nodes.size(), Map.of(), 0));
+      return noCandidate(fitError(nodes.size(), Map.of(), 0));
     }
     if (!anyLowerPriority(pod, potential)) {
       // Every potential node would say NO_VICTIMS: the same outcome without drawing an offset or copying state.
-      return noCandidate(List.of(), fitError(nodes.size(), Map.of(), potential.size()));
+      return noCandidate(fitError(nodes.size(), Map.of(), potential.size()));
     }
     int offset = offsets.nextInt(potential.size());
     var dryRun = dryRun(pod, cluster, prepared, potential, offset, args.candidatesWanted(potential.size()));
@@ -190,7 +190,7 @@ final class Preemption {
       if (!dryRun.errors().isEmpty()) {
         return new Result("", List.of(), null, null, PREFIX + aggregate(dryRun.errors()), Nomination.KEEP);
       }
-      return noCandidate(List.of(), fitError(nodes.size(), dryRun.statuses(), 0));
+      return noCandidate(fitError(nodes.size(), dryRun.statuses(), 0));
     }
     var picked = pick(dryRun.candidates());
     var chosen = picked.chosen();
@@ -202,8 +202,8 @@ final class Preemption {
         new Nomination.To(chosen.node(), chosen.victims()));
   }
 
-  private static Result noCandidate(List<Candidate> candidates, String fitError) {
-    return new Result("", candidates, null, null, PREFIX + fitError, Nomination.CLEAR);
+  private static Result noCandidate(String fitError) {
+    return new Result("", List.of(), null, null, PREFIX + fitError, Nomination.CLEAR);
   }
 
   /**
