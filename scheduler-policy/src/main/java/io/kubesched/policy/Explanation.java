@@ -20,12 +20,61 @@ import java.util.Optional;
  *     (it stops once it has found enough feasible nodes) are absent
  * @param note what the policy did besides the usual, for example that it did not score because only one node
  *     was feasible; empty if nothing
+ * @param preemption what preemption found, when the policy preempts and the pod fit no node; empty otherwise
  */
 public record Explanation(
-    PodInfo pod, Decision decision, int nodeCount, List<NodeExplanation> nodes, String note) {
+    PodInfo pod,
+    Decision decision,
+    int nodeCount,
+    List<NodeExplanation> nodes,
+    String note,
+    Optional<PreemptionExplanation> preemption) {
 
   public Explanation {
     nodes = List.copyOf(nodes);
+  }
+
+  /** An explanation without preemption. */
+  public Explanation(PodInfo pod, Decision decision, int nodeCount, List<NodeExplanation> nodes, String note) {
+    this(pod, decision, nodeCount, nodes, note, Optional.empty());
+  }
+
+  /**
+   * What preemption (kube-scheduler's {@code DefaultPreemption}) found for a pod that fit no node.
+   *
+   * @param eligibility why the pod may not preempt others (kube's {@code not eligible due to ...}); empty if it
+   *     may
+   * @param candidates the nodes where evicting pods would let the pod fit, those violating no
+   *     PodDisruptionBudget first, as the dry run found them; empty if none (or the pod was not eligible)
+   * @param chosenNode the candidate chosen; empty if none
+   * @param decidedBy the criterion of kube's {@code pickOneNodeForPreemption} that chose it (e.g. {@code fewest
+   *     PDB violations}, {@code the only candidate}); empty if none was chosen
+   * @param message preemption's message as it ends the decision's message ({@code preemption: ...})
+   */
+  public record PreemptionExplanation(
+      String eligibility,
+      List<PreemptionCandidate> candidates,
+      String chosenNode,
+      String decidedBy,
+      String message) {
+
+    public PreemptionExplanation {
+      candidates = List.copyOf(candidates);
+    }
+  }
+
+  /**
+   * A node where evicting pods would let the pod fit.
+   *
+   * @param node the node's name
+   * @param victims the pods to evict, most important first
+   * @param pdbViolations how many of them would be evicted against a PodDisruptionBudget
+   */
+  public record PreemptionCandidate(String node, List<PodInfo> victims, int pdbViolations) {
+
+    public PreemptionCandidate {
+      victims = List.copyOf(victims);
+    }
   }
 
   /**
@@ -66,7 +115,9 @@ public record Explanation(
 
   /**
    * Renders the explanation as a text table: one row per examined node, the first rejecting filter and its
-   * reasons (or {@code fits}), each scorer's score and the total, the chosen node marked with {@code *}.
+   * reasons (or {@code fits}), each scorer's score and the total, the chosen node marked with {@code *}; then, if
+   * preemption ran, its outcome: why the pod may not preempt, or each candidate with its victims and budget
+   * violations (the chosen one marked with {@code *}) and the criterion that chose it.
    */
   public String toTable() {
     var scorerNames = new ArrayList<String>();
@@ -100,7 +151,8 @@ public record Explanation(
     for (var row : rows) {
       var line = new StringBuilder();
       for (int i = 0; i < row.size(); i++) {
-        line.append(String.format("%-" + widths[i] + "s", row.get(i)));
+        // Padded by hand: a column of empty cells (no node chosen) has width 0, which a format cannot take.
+        line.append(row.get(i)).append(" ".repeat(widths[i] - row.get(i).length()));
         if (i < row.size() - 1) {
           line.append("  ");
         }
@@ -110,7 +162,37 @@ public record Explanation(
     if (!note.isEmpty()) {
       text.append(note).append('\n');
     }
+    preemption.ifPresent(p -> describePreemption(p, text));
     return text.toString();
+  }
+
+  private static void describePreemption(PreemptionExplanation preemption, StringBuilder text) {
+    if (!preemption.eligibility().isEmpty()) {
+      text.append("preemption: ").append(preemption.eligibility()).append('\n');
+      return;
+    }
+    if (preemption.candidates().isEmpty()) {
+      text.append("preemption: no candidate: ").append(preemption.message()).append('\n');
+      return;
+    }
+    text.append("preemption: ").append(preemption.candidates().size()).append(" candidate(s)\n");
+    for (var candidate : preemption.candidates()) {
+      var victims = candidate.victims().stream().map(v -> v.key() + " (priority " + v.priority() + ")").toList();
+      text.append(candidate.node().equals(preemption.chosenNode()) ? "* " : "  ")
+          .append(candidate.node())
+          .append(": victims ")
+          .append(String.join(", ", victims))
+          .append("; PDB violations ")
+          .append(candidate.pdbViolations())
+          .append('\n');
+    }
+    if (!preemption.chosenNode().isEmpty()) {
+      text.append("preemption chose ")
+          .append(preemption.chosenNode())
+          .append(" by ")
+          .append(preemption.decidedBy())
+          .append('\n');
+    }
   }
 
   private String describe(Decision decision) {

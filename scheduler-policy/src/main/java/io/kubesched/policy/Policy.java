@@ -5,6 +5,7 @@ import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Nominations;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.VolumeBinding;
@@ -13,12 +14,17 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,18 +32,30 @@ import org.jspecify.annotations.Nullable;
  * its profile's plugins: a {@link FinderFunc} to hand to the controller.
  *
  * <p>For each pod it first lets every filter that is a {@link PreFilter} prepare what it needs from the whole
- * {@link ClusterSnapshot} (kube's PreFilter), then examines the nodes from a round-robin start index (each decision starts where the last
- * one stopped, so every node gets its turn), runs the filters on each node in order until one rejects it,
- * and stops once it has found as many feasible nodes as {@link #numFeasibleNodesToFind} allows. If none is
- * feasible, the decision is {@link Decision.Unschedulable} with every node's reasons. If one is, it is
+ * {@link ClusterSnapshot} (kube's PreFilter). A pod nominated to a node ({@link PodInfo#nominatedNodeName()})
+ * tries that node first and takes it, without scoring, if it fits. Otherwise the policy examines the nodes from
+ * a round-robin start index (each decision starts where the last one stopped, so every node gets its turn),
+ * runs the filters on each node in order until one rejects it, and stops once it has found as many feasible
+ * nodes as {@link #numFeasibleNodesToFind} allows. Every filter run counts the pods the snapshot's {@link
+ * ClusterSnapshot#nominations()} hold for the node, if their priority is at least the pod's: the pod must fit
+ * with them (added to a copy of the node, and to a copy of each {@link PodTracking} filter's state) and without
+ * them (kube's {@code RunFilterPluginsWithNominatedPods}).
+ *
+ * <p>If no node is feasible, the decision is {@link Decision.Unschedulable} with every node's reasons and the
+ * nodes no eviction could help. With {@link Builder#preemption preemption} on (kube's {@code DefaultPreemption}
+ * PostFilter), it then looks for a node where evicting pods of lower priority would make room: the decision
+ * carries kube's post-filter message and a {@link io.kubesched.api.Nomination} (the node and its victims, or
+ * clear, or keep the pod's nomination); with it off the nomination is cleared. If one node is feasible, it is
  * chosen. Otherwise every scorer scores every feasible node (after its {@link PreScorer#prepare} and before
  * its {@link ScoreNormalizer#normalize}, if it has these capabilities), the scores are multiplied by their
  * weights and summed, and the node with the highest total wins; ties are broken uniformly at random by a
  * generator seeded from the policy's seed and the pod's uid, so a fixed seed gives reproducible decisions.
+ * Preemption's dry run starts at an offset drawn from another generator seeded from the same seed, advanced
+ * once per attempt that draws one.
  *
  * <p>Thread-safety: the filters and scorers are pure; the policy's only state is the round-robin start
- * index, kept atomically, and the snapshot {@link #find(PodInfo, List)} made last (the next one reuses what
- * it found about unchanged nodes). The controller calls it from one thread.
+ * index and the offsets' generator, kept atomically, and the snapshot {@link #find(PodInfo, List)} made last
+ * (the next one reuses what it found about unchanged nodes). The controller calls it from one thread.
  */
 public final class Policy implements FinderFunc {
 
@@ -51,7 +69,10 @@ public final class Policy implements FinderFunc {
   private final List<WeightedScorer> scorers;
   private final int percentageOfNodesToScore;
   private final long seed;
+  private final @Nullable Preemption preemption;
   private final AtomicInteger nextStartIndex = new AtomicInteger();
+  /** The state of the generator of preemption's dry-run offsets (kube's {@code getOffsetRand}): one draw per attempt. */
+  private final AtomicLong offsetState;
   /** The snapshot {@link #find(PodInfo, List)} made last: the next one is derived from it. */
   private volatile @Nullable ClusterSnapshot lastSnapshot;
 
@@ -60,7 +81,12 @@ public final class Policy implements FinderFunc {
     this.scorers = List.copyOf(builder.scorers.values());
     this.percentageOfNodesToScore = builder.percentageOfNodesToScore;
     this.seed = builder.seed != null ? builder.seed : new SplittableRandom().nextLong();
+    this.preemption = builder.preemption == null ? null : new Preemption(builder.preemption);
+    this.offsetState = new AtomicLong(seed ^ OFFSET_SEED_SALT);
   }
+
+  /** Keeps the offsets' sequence apart from the tie-breaking one drawn from the same seed. */
+  private static final long OFFSET_SEED_SALT = 0x5DEECE66DL;
 
   /** @return a builder of a policy with no filters, no scorers, the adaptive percentage and a random seed */
   public static Builder builder() {
@@ -77,6 +103,14 @@ public final class Policy implements FinderFunc {
     return scorers;
   }
 
+  /**
+   * @return how preemption looks for candidates when the policy preempts (kube-scheduler's {@code
+   *     DefaultPreemption} PostFilter); empty when it does not
+   */
+  public Optional<PreemptionArgs> preemption() {
+    return preemption == null ? Optional.empty() : Optional.of(preemption.args());
+  }
+
   /** @return the percentage of nodes to score; 0 for kube-scheduler's adaptive default */
   public int percentageOfNodesToScore() {
     return percentageOfNodesToScore;
@@ -88,6 +122,9 @@ public final class Policy implements FinderFunc {
   public Builder toBuilder() {
     var builder = new Builder().filters(filters).percentageOfNodesToScore(percentageOfNodesToScore).seed(seed);
     scorers.forEach(ws -> builder.scorer(ws.scorer(), ws.weight()));
+    if (preemption != null) {
+      builder.preemption(preemption.args());
+    }
     return builder;
   }
 
@@ -123,7 +160,7 @@ public final class Policy implements FinderFunc {
   public Decision find(PodInfo pod, ClusterSnapshot cluster) {
     var nodes = cluster.nodes();
     int start = nextStartIndex.get();
-    var evaluation = evaluate(pod, cluster, start, null);
+    var evaluation = evaluate(pod, cluster, start, null, new Offsets(true));
     if (!nodes.isEmpty()) {
       nextStartIndex.set((start + evaluation.processed) % nodes.size());
     }
@@ -148,16 +185,28 @@ public final class Policy implements FinderFunc {
    */
   public Explanation explain(PodInfo pod, ClusterSnapshot cluster) {
     var recorder = new Recorder();
-    var evaluation = evaluate(pod, cluster, nextStartIndex.get(), recorder);
-    return new Explanation(pod, evaluation.decision, cluster.nodes().size(), recorder.nodes(), recorder.note);
+    var evaluation = evaluate(pod, cluster, nextStartIndex.get(), recorder, new Offsets(false));
+    return new Explanation(
+        pod,
+        evaluation.decision,
+        cluster.nodes().size(),
+        recorder.nodes(),
+        recorder.note,
+        Optional.ofNullable(evaluation.preemption).map(Policy::explainPreemption));
   }
 
-  /** @return the union of what the filters and scorers read beyond nodes and pods */
+  /**
+   * @return the union of what the filters and scorers read beyond nodes and pods, and {@link
+   *     ClusterData#POD_DISRUPTION_BUDGETS} when the policy preempts
+   */
   @Override
   public Set<ClusterData> reads() {
     var reads = EnumSet.noneOf(ClusterData.class);
     filters.forEach(filter -> reads.addAll(filter.reads()));
     scorers.forEach(weighted -> reads.addAll(weighted.scorer().reads()));
+    if (preemption != null) {
+      reads.add(ClusterData.POD_DISRUPTION_BUDGETS);
+    }
     return Collections.unmodifiableSet(reads);
   }
 
@@ -181,10 +230,14 @@ public final class Policy implements FinderFunc {
     return Math.max(count, MIN_FEASIBLE_NODES_TO_FIND);
   }
 
-  private record Evaluation(Decision decision, int processed) {}
+  private record Evaluation(Decision decision, int processed, Preemption.@Nullable Result preemption) {
+    Evaluation(Decision decision, int processed) {
+      this(decision, processed, null);
+    }
+  }
 
   private Evaluation evaluate(
-      PodInfo pod, ClusterSnapshot cluster, int startIndex, @Nullable Recorder recorder) {
+      PodInfo pod, ClusterSnapshot cluster, int startIndex, @Nullable Recorder recorder, Offsets offsets) {
     var nodes = cluster.nodes();
     int nodeCount = nodes.size();
     if (nodeCount == 0) {
@@ -196,23 +249,40 @@ public final class Policy implements FinderFunc {
     var podFilters = prepareFilters(pod, cluster);
     var turnedAway = rejectedPod(podFilters);
     if (turnedAway != null) {
-      return new Evaluation(rejectEveryNode(pod, nodes, turnedAway, recorder), 0);
+      var decision = rejectEveryNode(pod, nodes, turnedAway, recorder);
+      return postFilter(pod, cluster, podFilters, NodeStatuses.everyNode(turnedAway.rejection()), decision, offsets);
     }
+    var nominations = cluster.nominations();
+    var nominated = nominatedNodeFits(pod, cluster, podFilters, nominations, recorder);
+    if (nominated != null) {
+      return new Evaluation(bind(podFilters, nominated), 0);
+    }
+    Supplier<TrackedFilters> tracked = () -> TrackedFilters.of(podFilters);
     var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
-    Map<String, List<String>> reasons = new HashMap<>();
+    Map<String, FilterResult.Rejected> rejections = new HashMap<>();
     int processed = 0;
     for (int i = 0; i < nodeCount && feasible.size() < toFind; i++) {
       var node = nodes.get((start + i) % nodeCount);
       processed++;
-      var rejection = runFilters(podFilters, pod, node, recorder);
+      var rejection = filter(podFilters, tracked, pod, node, nominations, recorder);
       if (rejection == null) {
         feasible.add(node);
       } else {
-        reasons.put(node.name(), messages(rejection.reasons()));
+        rejections.put(node.name(), rejection);
       }
     }
     if (feasible.isEmpty()) {
-      return new Evaluation(Decision.unschedulable(reasons), processed);
+      Map<String, List<String>> reasons = new HashMap<>(rejections.size() * 4 / 3 + 1);
+      var unresolvable = new HashSet<String>();
+      rejections.forEach((node, rejection) -> {
+        reasons.put(node, messages(rejection.reasons()));
+        if (rejection.code() == FilterResult.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+          unresolvable.add(node);
+        }
+      });
+      var decision = Decision.unschedulable(reasons).withUnresolvableNodes(unresolvable);
+      var evaluation = postFilter(pod, cluster, podFilters, NodeStatuses.of(rejections), decision, offsets);
+      return new Evaluation(evaluation.decision, processed, evaluation.preemption);
     }
     if (feasible.size() == 1) {
       if (recorder != null) {
@@ -222,6 +292,100 @@ public final class Policy implements FinderFunc {
     }
     var totals = score(pod, cluster, feasible, recorder);
     return new Evaluation(bind(podFilters, feasible.get(selectBest(pod, totals))), processed);
+  }
+
+  /**
+   * kube-scheduler's first look at the node a pod is nominated to (1.24): if the pod fits there, it is chosen
+   * without looking at other nodes or scoring.
+   *
+   * @return the nominated node if the pod fits it; null otherwise (the search then looks at every node)
+   */
+  private static @Nullable NodeInfo nominatedNodeFits(
+      PodInfo pod,
+      ClusterSnapshot cluster,
+      List<Filter> podFilters,
+      Nominations nominations,
+      @Nullable Recorder recorder) {
+    if (pod.nominatedNodeName().isEmpty()) {
+      return null;
+    }
+    var node = cluster.node(pod.nominatedNodeName()).orElse(null);
+    if (node == null
+        || filter(podFilters, () -> TrackedFilters.of(podFilters), pod, node, nominations, null) != null) {
+      return null;
+    }
+    if (recorder != null) {
+      filter(podFilters, () -> TrackedFilters.of(podFilters), pod, node, nominations, recorder);
+      recorder.note = "The pod's nominated node fits: it is chosen without looking at other nodes.";
+    }
+    return node;
+  }
+
+  /**
+   * kube-scheduler's PostFilter: with preemption on, what it found becomes the decision's post-filter message
+   * and nomination; with it off, the decision clears the pod's nomination.
+   */
+  private Evaluation postFilter(
+      PodInfo pod,
+      ClusterSnapshot cluster,
+      List<Filter> podFilters,
+      NodeStatuses statuses,
+      Decision.Unschedulable decision,
+      Offsets offsets) {
+    if (preemption == null) {
+      return new Evaluation(decision, 0);
+    }
+    var result = preemption.evaluate(pod, cluster, podFilters, statuses, offsets);
+    return new Evaluation(decision.withPostFilter(result.message(), result.nomination()), 0, result);
+  }
+
+  private static Explanation.PreemptionExplanation explainPreemption(Preemption.Result result) {
+    var candidates = new ArrayList<Explanation.PreemptionCandidate>();
+    result.candidates()
+        .forEach(c -> candidates.add(new Explanation.PreemptionCandidate(c.node(), c.victims(), c.pdbViolations())));
+    var chosen = result.chosen();
+    var decidedBy = result.decidedBy();
+    return new Explanation.PreemptionExplanation(
+        result.eligibility(),
+        candidates,
+        chosen == null ? "" : chosen.node(),
+        decidedBy == null ? "" : decidedBy.description(),
+        result.message());
+  }
+
+  /**
+   * The generator of preemption's dry-run offsets: a SplitMix64 sequence from the policy's seed, advanced once
+   * per attempt that draws ({@code advance}), or peeked at without advancing (explanations show the offset the
+   * next decision would draw).
+   */
+  private final class Offsets implements RandomGenerator {
+    private final boolean advance;
+
+    Offsets(boolean advance) {
+      this.advance = advance;
+    }
+
+    @Override
+    public long nextLong() {
+      long state = advance ? offsetState.addAndGet(GOLDEN_GAMMA) : offsetState.get() + GOLDEN_GAMMA;
+      return mix64(state);
+    }
+
+    @Override
+    public int nextInt(int bound) {
+      if (bound <= 0) {
+        throw new IllegalArgumentException("bound must be positive, was " + bound);
+      }
+      return (int) Math.floorMod(nextLong(), (long) bound);
+    }
+  }
+
+  private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
+
+  private static long mix64(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 
   /** The decision to bind to {@code node}, with the volume bindings the pod's prepared filters planned there. */
@@ -255,7 +419,7 @@ public final class Policy implements FinderFunc {
   }
 
   /** kube-scheduler's outcome of a PreFilter rejection: every node has its status, the message states it once. */
-  private static Decision rejectEveryNode(
+  private static Decision.Unschedulable rejectEveryNode(
       PodInfo pod, List<NodeInfo> nodes, PreFilter.PodRejected rejected, @Nullable Recorder recorder) {
     var messages = messages(rejected.rejection().reasons());
     Map<String, List<String>> reasons = new HashMap<>(nodes.size() * 4 / 3 + 1);
@@ -265,7 +429,11 @@ public final class Policy implements FinderFunc {
         recorder.filtered(node.name(), rejected.name(), rejected.filter(pod, node));
       }
     }
-    return Decision.unschedulable(reasons, rejected.message());
+    var decision = Decision.unschedulable(reasons, rejected.message());
+    if (rejected.rejection().code() == FilterResult.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+      decision = decision.withUnresolvableNodes(reasons.keySet());
+    }
+    return decision;
   }
 
   private static List<String> messages(List<Reason> reasons) {
@@ -291,24 +459,30 @@ public final class Policy implements FinderFunc {
     return prepared;
   }
 
-  /** @return the rejection of the first filter that does not fit; null if all fit */
-  private static FilterResult.@Nullable Rejected runFilters(
-      List<Filter> filters, PodInfo pod, NodeInfo node, @Nullable Recorder recorder) {
-    for (var filter : filters) {
-      var result = filter.filter(pod, node);
-      if (recorder != null) {
-        recorder.filtered(node.name(), filter.name(), result);
-      }
-      if (result instanceof FilterResult.Rejected rejected) {
-        return rejected;
-      }
-      if (result instanceof FilterResult.Failed failed) {
-        throw new SchedulerException(
-            "filter " + filter.name() + " failed for pod " + pod.key() + " on node " + node.name() + ": "
-                + failed.message());
-      }
+  /**
+   * Runs the filters on {@code node} with the nominated pods ahead of {@code pod} (kube's {@code
+   * RunFilterPluginsWithNominatedPods}).
+   *
+   * @return the rejection of the first filter that does not fit; null if all fit
+   * @throws SchedulerException if a filter fails
+   */
+  private static FilterResult.@Nullable Rejected filter(
+      List<Filter> filters,
+      Supplier<TrackedFilters> tracked,
+      PodInfo pod,
+      NodeInfo node,
+      Nominations nominations,
+      @Nullable Recorder recorder) {
+    var stop = Filtering.runWithNominated(filters, tracked, pod, node, nominations, recorder);
+    if (stop == null) {
+      return null;
     }
-    return null;
+    if (stop.result() instanceof FilterResult.Failed failed) {
+      throw new SchedulerException(
+          "filter " + stop.filter() + " failed for pod " + pod.key() + " on node " + node.name() + ": "
+              + failed.message());
+    }
+    return (FilterResult.Rejected) stop.result();
   }
 
   private long[] score(
@@ -358,14 +532,23 @@ public final class Policy implements FinderFunc {
   }
 
   /** Collects what an explanation shows, node by node, in examination order. */
-  private static final class Recorder {
+  private static final class Recorder implements Filtering.Listener {
     private final Map<String, List<Explanation.FilterOutcome>> filters = new LinkedHashMap<>();
     private final Map<String, Map<String, Long>> scores = new HashMap<>();
     private final Map<String, Long> totals = new HashMap<>();
     private String note = "";
 
-    void filtered(String node, String filter, FilterResult result) {
+    @Override
+    public void filtered(String node, String filter, FilterResult result) {
       filters.computeIfAbsent(node, n -> new ArrayList<>()).add(new Explanation.FilterOutcome(filter, result));
+    }
+
+    @Override
+    public void restart(String node) {
+      var outcomes = filters.get(node);
+      if (outcomes != null) {
+        outcomes.clear();
+      }
     }
 
     void scored(String node, String scorer, long score, long total) {
@@ -393,6 +576,7 @@ public final class Policy implements FinderFunc {
     private final Map<String, WeightedScorer> scorers = new LinkedHashMap<>();
     private int percentageOfNodesToScore;
     private @Nullable Long seed;
+    private @Nullable PreemptionArgs preemption;
 
     private Builder() {}
 
@@ -478,7 +662,28 @@ public final class Policy implements FinderFunc {
       return this;
     }
 
-    /** Fixes the seed that breaks ties between equally scored nodes, for reproducible decisions. */
+    /**
+     * Turns preemption on (kube-scheduler's {@code DefaultPreemption} PostFilter): when a pod fits no node, the
+     * decision names a node where evicting pods of lower priority would make room, and those victims ({@link
+     * io.kubesched.api.Nomination.To}); the policy then reads PodDisruptionBudgets.
+     *
+     * @param args how many candidate nodes to evaluate
+     */
+    public Builder preemption(PreemptionArgs args) {
+      this.preemption = args;
+      return this;
+    }
+
+    /** Turns preemption off (the default of a new builder): a pod that fits no node only waits. */
+    public Builder noPreemption() {
+      this.preemption = null;
+      return this;
+    }
+
+    /**
+     * Fixes the seed that breaks ties between equally scored nodes and draws where preemption's dry run starts,
+     * for reproducible decisions.
+     */
     public Builder seed(long seed) {
       this.seed = seed;
       return this;

@@ -64,7 +64,8 @@ class PolicyReadmeSampleTest {
 
     assertEquals(Decision.bind("free"), explanation.decision());
     assertEquals(
-        "0/2 nodes are available: 2 node(s) had no free Oracle licence.",
+        "0/2 nodes are available: 2 node(s) had no free Oracle licence. preemption: 0/2 nodes are available: 2"
+            + " Preemption is not helpful for scheduling.",
         ((Decision.Unschedulable) POLICY.find(licensed, List.of(full, none))).message(2));
     assertEquals(
         List.of("NodeName", "NodeUnschedulable", "TaintToleration", "NodeAffinity", "NodePorts",

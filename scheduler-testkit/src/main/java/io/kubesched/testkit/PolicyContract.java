@@ -294,7 +294,8 @@ public interface PolicyContract {
   /**
    * Every reason is one line of text without surrounding blanks or a final period, so that the message
    * reads as kube-scheduler's: {@code "0/N nodes are available: "}, then each distinct reason with the
-   * number of nodes that gave it, joined by {@code ", "}, then a period.
+   * number of nodes that gave it, joined by {@code ", "}, then a period; then, if a PostFilter (preemption) ran,
+   * a space and its message.
    */
   @Property
   @Label("explains in kube-scheduler's words")
@@ -333,6 +334,15 @@ public interface PolicyContract {
             "with no node the message must be '" + Decision.Unschedulable.NO_NODES + "', was '" + message + "'");
       }
       return;
+    }
+    var postFilter = unschedulable.postFilterMessage();
+    if (!postFilter.isEmpty()) {
+      // What a PostFilter (preemption) found follows the nodes' reasons, after a space, as kube-scheduler adds it.
+      if (!message.endsWith(" " + postFilter)) {
+        throw new AssertionError(
+            "the message must end with the post-filter message '" + postFilter + "', was '" + message + "'");
+      }
+      message = message.substring(0, message.length() - postFilter.length() - 1);
     }
     var prefix = "0/" + nodeCount + " nodes are available:";
     requireShape(message, prefix, counts);

@@ -1,6 +1,8 @@
 package io.kubesched.policy.config;
 
+import io.kubesched.api.ConfigurationException;
 import io.kubesched.policy.Filter;
+import io.kubesched.policy.PreemptionArgs;
 import io.kubesched.policy.Scorer;
 import io.kubesched.policy.WeightedScorer;
 import io.kubesched.policy.plugins.Filters;
@@ -13,9 +15,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,6 +47,10 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Besides these, a Policy file may name the filters and scorers its reader's {@link PolicyFile.Loader} has
  * registered; those take no argument.
+ *
+ * <p>Preemption: {@code preemption: {enabled, minCandidateNodesPercentage, minCandidateNodesAbsolute}}, all
+ * optional; without it (or with {@code enabled: true}) the policy preempts with kube-scheduler's defaults,
+ * {@link PreemptionArgs#DEFAULT}, as kube-scheduler's default profile does.
  */
 final class Catalog {
 
@@ -238,6 +246,37 @@ final class Catalog {
     } catch (IllegalArgumentException invalid) {
       throw reader.error(kindPath, "is invalid: " + invalid.getMessage());
     }
+  }
+
+  /**
+   * @param node the file's {@code preemption} object; null if the file has none
+   * @return the preemption's arguments; empty if the file turns preemption off
+   */
+  static Optional<PreemptionArgs> preemption(PolicyFile.Reader reader, @Nullable JsonNode node) {
+    if (node == null || node.isNull()) {
+      return Optional.of(PreemptionArgs.DEFAULT);
+    }
+    var path = "preemption";
+    reader.object(node, path, Set.of("enabled", "minCandidateNodesPercentage", "minCandidateNodesAbsolute"));
+    var enabled = node.get("enabled");
+    var percentage = node.get("minCandidateNodesPercentage");
+    var absolute = node.get("minCandidateNodesAbsolute");
+    int minPercentage = percentage == null
+        ? PreemptionArgs.DEFAULT.minCandidateNodesPercentage()
+        : reader.integer(percentage, path + ".minCandidateNodesPercentage");
+    int minAbsolute = absolute == null
+        ? PreemptionArgs.DEFAULT.minCandidateNodesAbsolute()
+        : reader.integer(absolute, path + ".minCandidateNodesAbsolute");
+    PreemptionArgs args;
+    try {
+      args = new PreemptionArgs(minPercentage, minAbsolute);
+    } catch (ConfigurationException invalid) {
+      throw reader.error(path, "is invalid: " + invalid.getMessage());
+    }
+    if (enabled != null && !reader.bool(enabled, path + ".enabled")) {
+      return Optional.empty();
+    }
+    return Optional.of(args);
   }
 
   private static String single(PolicyFile.Reader reader, JsonNode argument, String path, Set<String> kinds) {

@@ -50,6 +50,10 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * percentageOfNodesToScore: 50           # optional; kube-scheduler's KubeSchedulerConfiguration field
  * hardPodAffinitySymmetricWeight: 1      # optional, 0..100: the InterPodAffinity priority's weight of existing
  *                                        # pods' required affinity
+ * preemption:                            # optional; kube-scheduler's DefaultPreemption and its arguments
+ *   enabled: true                        # default true, as kube-scheduler's default profile
+ *   minCandidateNodesPercentage: 10      # default 10, 0..100
+ *   minCandidateNodesAbsolute: 100       # default 100, 0 or more; not both 0
  * }</pre>
  *
  * <p>Without {@code predicates} the default filters apply, without {@code priorities} the default scorers;
@@ -79,7 +83,8 @@ public final class PolicyFile {
           "predicates",
           "priorities",
           "percentageOfNodesToScore",
-          "hardPodAffinitySymmetricWeight");
+          "hardPodAffinitySymmetricWeight",
+          "preemption");
 
   private PolicyFile() {}
 
@@ -331,6 +336,8 @@ public final class PolicyFile {
         }
         builder.percentageOfNodesToScore(value);
       }
+      Catalog.preemption(this, root.get("preemption"))
+          .ifPresentOrElse(builder::preemption, builder::noPreemption);
       return builder.build();
     }
 

@@ -1,15 +1,17 @@
 package io.kubesched.policy.plugins;
 
 import io.kubesched.policy.Policy;
+import io.kubesched.policy.PreemptionArgs;
 
 /**
  * kube-scheduler's default profile as far as this library implements it: the filters of {@link
  * Filters#defaults()}, the scorers of {@link Scorers#defaults()} with kube's weights, the adaptive percentage
- * of nodes to score. It reads namespaces (pod affinity's namespace selectors) and the selectors of Services,
- * ReplicationControllers, ReplicaSets and StatefulSets (system default topology spreading): see {@link
- * Policy#reads()}, and the storage objects (claims, volumes, storage classes, CSI nodes, drivers and
- * capacities) for volume binding, zones and attach limits. What it leaves out (dynamic resources,
- * preemption) is listed in docs/policy.md; the controller refuses pods that need those.
+ * of nodes to score, and preemption ({@code DefaultPreemption}) with kube's default {@link
+ * PreemptionArgs#DEFAULT}. It reads namespaces (pod affinity's namespace selectors) and the selectors of
+ * Services, ReplicationControllers, ReplicaSets and StatefulSets (system default topology spreading): see {@link
+ * Policy#reads()}, the storage objects (claims, volumes, storage classes, CSI nodes, drivers and capacities) for
+ * volume binding, zones and attach limits, and PodDisruptionBudgets for preemption. What it leaves out (dynamic
+ * resources) is listed in docs/policy.md; the controller refuses pods that need those.
  */
 public final class DefaultPolicy {
 
@@ -21,10 +23,14 @@ public final class DefaultPolicy {
   }
 
   /**
-   * @return a builder holding the default filters and scorers, to change one thing, e.g. {@code
-   *     DefaultPolicy.builder().removeScorer("ImageLocality").seed(42).build()}
+   * @return a builder holding the default filters, scorers and preemption, to change one thing, e.g. {@code
+   *     DefaultPolicy.builder().removeScorer("ImageLocality").seed(42).build()} or {@code
+   *     DefaultPolicy.builder().noPreemption().build()}
    */
   public static Policy.Builder builder() {
-    return Policy.builder().filters(Filters.defaults()).scorers(Scorers.defaults());
+    return Policy.builder()
+        .filters(Filters.defaults())
+        .scorers(Scorers.defaults())
+        .preemption(PreemptionArgs.DEFAULT);
   }
 }

@@ -98,7 +98,8 @@ class PolicyFileLoaderTest {
 
     assertInstanceOf(PreFilter.class, filter);
     assertInstanceOf(PreScorer.class, scorer);
-    assertEquals(Set.of(ClusterData.SERVICES), policy.reads());
+    // A Policy file preempts unless it says otherwise, so it reads PodDisruptionBudgets too.
+    assertEquals(Set.of(ClusterData.SERVICES, ClusterData.POD_DISRUPTION_BUDGETS), policy.reads());
     var web = Map.of("app", "web");
     var a1 = NodeInfo.builder("a1").labels(Map.of("zone", "a", "rack", "r1")).build()
         .withPod(PodInfo.builder("ns", "web-0").labels(web).nodeName("a1").build());

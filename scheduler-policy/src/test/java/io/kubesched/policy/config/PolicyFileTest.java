@@ -157,7 +157,7 @@ class PolicyFileTest {
     assertEquals(1, ((InterPodAffinityScorer) current.scorers().get(0).scorer()).hardPodAffinityWeight());
     assertEquals(
         Set.of(ClusterData.NAMESPACES, ClusterData.SERVICES, ClusterData.REPLICATION_CONTROLLERS,
-            ClusterData.REPLICA_SETS, ClusterData.STATEFUL_SETS),
+            ClusterData.REPLICA_SETS, ClusterData.STATEFUL_SETS, ClusterData.POD_DISRUPTION_BUDGETS),
         current.reads());
   }
 
@@ -302,7 +302,7 @@ class PolicyFileTest {
             "an unknown top-level field",
             "extenders: []",
             "policy file p.yaml: extenders is not a Policy field; valid: [apiVersion, "
-                + "hardPodAffinitySymmetricWeight, kind, percentageOfNodesToScore, predicates, priorities]"),
+                + "hardPodAffinitySymmetricWeight, kind, percentageOfNodesToScore, predicates, preemption, priorities]"),
         Arguments.of(
             "another kind",
             "kind: KubeSchedulerConfiguration",
@@ -362,7 +362,8 @@ class PolicyFileTest {
 
     assertEquals(List.of("SameZone"), filterNames(policy));
     assertEquals(List.of("RackSpread*3"), scorerNames(policy));
-    assertEquals(java.util.Set.of(io.kubesched.api.ClusterData.SERVICES), policy.reads());
+    // A Policy file preempts unless it says otherwise, so it reads PodDisruptionBudgets too.
+    assertEquals(Set.of(ClusterData.SERVICES, ClusterData.POD_DISRUPTION_BUDGETS), policy.reads());
   }
 
   @Test

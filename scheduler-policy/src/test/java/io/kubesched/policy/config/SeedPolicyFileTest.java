@@ -134,7 +134,8 @@ class SeedPolicyFileTest {
     assertEquals(
         List.of("RackSpread*3", "PriorityOne*2", "PriorityTwo*1"),
         policy.scorers().stream().map(ws -> ws.scorer().name() + "*" + ws.weight()).toList());
-    assertEquals(Set.of(ClusterData.SERVICES), policy.reads());
+    // A Policy file preempts unless it says otherwise, so it reads PodDisruptionBudgets too.
+    assertEquals(Set.of(ClusterData.SERVICES, ClusterData.POD_DISRUPTION_BUDGETS), policy.reads());
   }
 
   @Test

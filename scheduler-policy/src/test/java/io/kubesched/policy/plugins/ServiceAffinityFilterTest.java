@@ -254,8 +254,9 @@ class ServiceAffinityFilterTest {
     var label = List.of("node(s) didn't have the requested labels");
     assertEquals(
         Decision.unschedulable(
-            Map.of("machine1", affinity, "machine2", affinity, "machine3", label, "machine4", label,
-                "machine5", label)),
+                Map.of("machine1", affinity, "machine2", affinity, "machine3", label, "machine4", label,
+                    "machine5", label))
+            .withUnresolvableNodes(Set.of("machine3", "machine4", "machine5")),
         strict.find(pod, cluster));
   }
 
