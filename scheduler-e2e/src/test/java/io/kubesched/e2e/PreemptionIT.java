@@ -2,14 +2,12 @@ package io.kubesched.e2e;
 
 import io.kubesched.facade.Controller;
 import io.kubesched.policy.plugins.DefaultPolicy;
-import org.junit.jupiter.api.Disabled;
 
 /**
  * {@link PreemptionScenarios} scheduled by this library's {@link DefaultPolicy} (preemption on), running as
  * the restricted identity of the README's RBAC, one controller per test; the expectations are kube-scheduler
  * 1.37.2's ({@link PreemptionKubeSchedulerIT}).
  */
-@Disabled("issue 14: this branch has no preemption yet; enable once the implementation lands")
 class PreemptionIT extends PreemptionScenarios {
 
   @Override

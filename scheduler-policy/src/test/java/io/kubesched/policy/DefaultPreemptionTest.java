@@ -42,7 +42,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -519,7 +518,6 @@ class DefaultPreemptionTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("dryRunTrackerCases")
-  @Disabled("needs WP B trackers")
   void TestDryRunPreemption_with_trackers(String name, DryRunCase c) {
     TestDryRunPreemption(name, c);
   }
@@ -929,7 +927,6 @@ class DefaultPreemptionTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("preemptTrackerCases")
-  @Disabled("needs WP B trackers")
   void TestPreempt_with_trackers(String name, PreemptCase c) {
     TestPreempt(name, c);
   }
