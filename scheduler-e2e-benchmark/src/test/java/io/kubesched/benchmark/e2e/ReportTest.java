@@ -18,7 +18,7 @@ class ReportTest {
   private static RunResult run(Contestant contestant, int rep, double podsPerSecond, double p50, double cpu) {
     return new RunResult(
         Workload.SMOKE, contestant, rep, 150, 0, podsPerSecond, podsPerSecond / 2, 100, p50, p50 * 2, p50 * 3,
-        cpu, cpu + 1, 100, 1.5, 0.5);
+        cpu, cpu + 1, 100, 1.5, 0.5, RunResult.Preemption.NONE);
   }
 
   @Test
