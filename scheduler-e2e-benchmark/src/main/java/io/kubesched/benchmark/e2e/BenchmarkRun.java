@@ -175,10 +175,7 @@ final class BenchmarkRun {
   /**
    * Stops creating preemptors and waits until every one created is bound or none has been bound for {@link
    * #PREEMPTOR_STALL} (or the stall time, if shorter): a scheduler that does not preempt costs the run that
-   * long, no more. Some preemptors may never be bound: a measured pod ({@code pod-default.yaml}, the default
-   * grace period of 30 s) among the victims stays terminating, there being no kubelet, and kube-scheduler
-   * waits for the victims on a preemptor's nominated node to go before it preempts again (as in
-   * scheduler_perf). The bind ceiling does not place preemptors (it watches the measured pods' namespace only),
+   * long, no more. The bind ceiling does not place preemptors (it watches the measured pods' namespace only),
    * so it is not waited for.
    *
    * @return the preemptors' figures; the victims are counted later, from the listing

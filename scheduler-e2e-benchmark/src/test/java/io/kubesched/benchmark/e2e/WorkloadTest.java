@@ -356,11 +356,12 @@ class WorkloadTest {
   }
 
   @Test
-  void measured_preemption_pods_are_the_default_pod() {
-    // pod-default.yaml, like the plain workloads' measured pods: the default grace period included.
+  void measured_preemption_pods_are_the_default_pod_with_grace_period_0() {
+    // pod-default.yaml, like the plain workloads' measured pods, but gone at once when preempted.
     for (var role : List.of(Workload.WARMUP, Workload.STREAM, Workload.BACKLOG)) {
       assertEquals(
-          earlierPod(role + "-00042", "kubesched", null, role, false),
+          new PodBuilder(earlierPod(role + "-00042", "kubesched", null, role, false))
+              .editSpec().withTerminationGracePeriodSeconds(0L).endSpec().build(),
           PREEMPTION.measuredPod(role + "-00042", "kubesched", role));
     }
   }
