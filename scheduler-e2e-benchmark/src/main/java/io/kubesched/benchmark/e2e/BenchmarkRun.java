@@ -44,6 +44,12 @@ final class BenchmarkRun {
   static final int CREATORS = 16;
 
   /**
+   * How long the run waits, after the backlog, for another preemptor to be bound: kube-scheduler binds one
+   * within seconds of its victims' deletion.
+   */
+  static final Duration PREEMPTOR_STALL = Duration.ofSeconds(15);
+
+  /**
    * What a run needs besides its workload.
    *
    * @param stall a run ends when no measured pod has been bound for this long (the rest count as pending)
@@ -85,11 +91,17 @@ final class BenchmarkRun {
       var admin = cluster.admin();
       populate(admin, creators);
       progress("populated: %d nodes, %d bound pods", workload.nodes(), workload.initialPods());
-      try (var placer = startPlacer(cluster)) {
+      try (var placer = startPlacer(cluster);
+          var preemptors = workload.shape().preempts()
+              ? new Preemptors(admin, workload, contestant.schedulerName())
+              : null) {
         var warmup = phase(admin, creators, placer, Workload.WARMUP, settings.warmupPods(), 0);
         progress("warmed up: %d pods bound", warmup.boundCount());
         double cpuAtStart = placer.cpuSeconds();
 
+        if (preemptors != null) {
+          preemptors.resume();
+        }
         long streamStart = System.nanoTime();
         var stream =
             phase(admin, creators, placer, Workload.STREAM, workload.streamPods(), settings.streamRate());
@@ -99,6 +111,9 @@ final class BenchmarkRun {
             stream.boundCount(), stream.boundCount() / stream.spanSeconds(), createdPerSecond,
             PodTimes.percentile(latencies, 50), PodTimes.percentile(latencies, 99));
 
+        if (preemptors != null) {
+          preemptors.pause();
+        }
         placer.pause();
         var backlog = new PodTimes();
         long resumed;
@@ -107,12 +122,28 @@ final class BenchmarkRun {
           progress("backlog of %d pods created; resuming", workload.pods());
           resumed = System.nanoTime();
           placer.resume();
+          if (preemptors != null) {
+            preemptors.resume();
+          }
           awaitBound(backlog, workload.pods(), placer);
         }
         double backlogSeconds = (backlog.lastBoundNanos(resumed) - resumed) / 1e9;
         double cpu = placer.cpuSeconds();
+        var preemption = preemptors == null ? RunResult.Preemption.NONE : awaitPreemptors(preemptors, placer);
         var spread = Spread.of(admin, workload);
         spread.constraint().ifPresent(check -> progress("placement: %s", check));
+        if (preemptors != null) {
+          int measuredCreated = settings.warmupPods() + workload.streamPods() + workload.pods();
+          preemption =
+              new RunResult.Preemption(
+                  preemption.created(), preemption.bound(), preemption.p50Millis(), preemption.p99Millis(),
+                  workload.initialPods() - spread.initialLeft() + measuredCreated - spread.measuredLeft(),
+                  spread.terminating());
+          progress(
+              "preemptors: %d of %d bound, p50 %.0f ms, p99 %.0f ms; victims: %d deleted, %d terminating",
+              preemption.bound(), preemption.created(), preemption.p50Millis(), preemption.p99Millis(),
+              preemption.victimsDeleted(), preemption.victimsTerminating());
+        }
         var result =
             new RunResult(
                 workload,
@@ -130,7 +161,8 @@ final class BenchmarkRun {
                 cpu,
                 placer.peakRssMiB(),
                 spread.cpu(),
-                spread.memory());
+                spread.memory(),
+                preemption);
         progress(
             "backlog: %.0f pods/s; %d pending; CPU %.1f s (process %.1f s), peak RSS %.0f MiB; run took %.0f s",
             result.podsPerSecond(), result.pending(), result.cpuSeconds(), result.processCpuSeconds(),
@@ -140,10 +172,40 @@ final class BenchmarkRun {
     }
   }
 
+  /**
+   * Stops creating preemptors and waits until every one created is bound or none has been bound for {@link
+   * #PREEMPTOR_STALL} (or the stall time, if shorter): a scheduler that does not preempt costs the run that
+   * long, no more. The bind ceiling does not place preemptors (it watches the measured pods' namespace only),
+   * so it is not waited for.
+   *
+   * @return the preemptors' figures; the victims are counted later, from the listing
+   */
+  private RunResult.Preemption awaitPreemptors(Preemptors preemptors, Placer placer)
+      throws InterruptedException, IOException {
+    preemptors.pause();
+    var times = preemptors.times();
+    int created = preemptors.attempted() - preemptors.failed();
+    if (preemptors.failed() > 0) {
+      progress("%d preemptors were refused by the API server; the last: %s", preemptors.failed(),
+          preemptors.lastFailure());
+    }
+    if (contestant != Contestant.CEILING) {
+      progress("waiting for %d preemptors to be bound (%d are)", created, times.boundCount());
+      var stall = settings.stall().compareTo(PREEMPTOR_STALL) < 0 ? settings.stall() : PREEMPTOR_STALL;
+      awaitBound(times, created, placer, stall);
+    }
+    var latencies = times.latenciesMillis();
+    return new RunResult.Preemption(
+        created, times.boundCount(), PodTimes.percentile(latencies, 50), PodTimes.percentile(latencies, 99), 0, 0);
+  }
+
   private void populate(KubernetesClient admin, Creators creators) throws InterruptedException, ExecutionException {
     for (var namespace : workload.namespaces()) {
       var object = new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build();
       admin.namespaces().resource(object).create();
+    }
+    if (workload.shape().preempts()) {
+      admin.resource(Workload.preemptorPriorityClass()).create();
     }
     creators.run(workload.nodes(), i -> admin.nodes().resource(workload.node(i)).create());
     creators.run(workload.initialPods(), i -> create(admin, workload.initialPod(i)));
@@ -216,6 +278,11 @@ final class BenchmarkRun {
   }
 
   private void awaitBound(PodTimes times, int expected, Placer placer) throws InterruptedException, IOException {
+    awaitBound(times, expected, placer, settings.stall());
+  }
+
+  private void awaitBound(PodTimes times, int expected, Placer placer, Duration stall)
+      throws InterruptedException, IOException {
     int lastCount = -1;
     long lastProgress = System.nanoTime();
     long lastReport = lastProgress;
@@ -229,8 +296,8 @@ final class BenchmarkRun {
       if (count != lastCount) {
         lastCount = count;
         lastProgress = now;
-      } else if (now - lastProgress > settings.stall().toNanos()) {
-        progress("no pod bound for %d s; %d of %d are still pending", settings.stall().toSeconds(),
+      } else if (now - lastProgress > stall.toNanos()) {
+        progress("no pod bound for %d s; %d of %d are still pending", stall.toSeconds(),
             expected - count, expected);
         return;
       }
@@ -251,11 +318,23 @@ final class BenchmarkRun {
   }
 
   /**
-   * The placement left behind: the spread of per-node utilisation over all nodes (initial, warm-up and
-   * measured pods counted), the measured pods left pending and, for a shape with an inter-pod constraint,
-   * whether the placement kept it ({@link PodShape#placementCheck}: logged, not tabled).
+   * The placement left behind: the spread of per-node utilisation over all nodes (initial, warm-up, measured
+   * pods and preemptors counted), the measured pods left pending and, for a shape with an inter-pod
+   * constraint, whether the placement kept it ({@link PodShape#placementCheck}: logged, not tabled); and, to
+   * count preemption's victims, the initial and measured pods still there and the pods terminating.
+   *
+   * @param initialLeft initial pods still there (terminating or not)
+   * @param measuredLeft warm-up, stream and backlog pods still there (terminating or not)
+   * @param terminating pods of the workload's namespaces with a deletion timestamp
    */
-  record Spread(double cpu, double memory, int pending, Optional<String> constraint) {
+  record Spread(
+      double cpu,
+      double memory,
+      int pending,
+      Optional<String> constraint,
+      int initialLeft,
+      int measuredLeft,
+      int terminating) {
 
     static Spread of(KubernetesClient admin, Workload workload) {
       var allocatable = new HashMap<String, long[]>();
@@ -270,14 +349,26 @@ final class BenchmarkRun {
       }
       var requested = new HashMap<String, long[]>();
       int pending = 0;
+      int initialLeft = 0;
+      int measuredLeft = 0;
+      int terminating = 0;
       var pods = new ArrayList<Pod>();
       for (var namespace : workload.namespaces()) {
         pods.addAll(admin.pods().inNamespace(namespace).list().getItems());
       }
       for (Pod pod : pods) {
+        var labels = pod.getMetadata().getLabels();
+        var role = labels == null ? null : labels.get(Workload.ROLE_LABEL);
+        if (role == null) {
+          initialLeft++;
+        } else if (!role.equals(PodShape.PREEMPTOR)) {
+          measuredLeft++;
+        }
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+          terminating++;
+        }
         var node = pod.getSpec().getNodeName();
         if (node == null || node.isEmpty()) {
-          var role = pod.getMetadata().getLabels().get(Workload.ROLE_LABEL);
           pending += Workload.STREAM.equals(role) || Workload.BACKLOG.equals(role) ? 1 : 0;
           continue;
         }
@@ -295,7 +386,9 @@ final class BenchmarkRun {
         cpu.add(100.0 * used[0] / e.getValue()[0]);
         memory.add(100.0 * used[1] / e.getValue()[1]);
       }
-      return new Spread(stddev(cpu), stddev(memory), pending, workload.shape().placementCheck(zones, pods));
+      return new Spread(
+          stddev(cpu), stddev(memory), pending, workload.shape().placementCheck(zones, pods), initialLeft,
+          measuredLeft, terminating);
     }
 
     private static long milli(Quantity q) {

@@ -2,6 +2,7 @@ package io.kubesched.benchmark.e2e;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,27 @@ enum PodShape {
    * moon-3} round-robin (scheduler_perf's {@code labelNodePrepareStrategy}). No initial pod matches the
    * selector, so the spread is valid (every zone 0) when the measured pods start.
    */
-  TOPOLOGY_SPREADING(" with a zone spread constraint (maxSkew 5)");
+  TOPOLOGY_SPREADING(" with a zone spread constraint (maxSkew 5)"),
+  /**
+   * {@code PreemptionAsync} (default_preemption/performance-config.yaml): initial pods are {@code
+   * pod-low-priority.yaml} (900m CPU, 500Mi, a container port, {@code terminationGracePeriodSeconds: 0}, no
+   * priority: 0) in {@value #PREEMPTION_LOW}, four to a node, leaving 400m of its 4 CPU; measured pods are
+   * {@code pod-default.yaml} in {@value #NAMESPACE}, always schedulable beside them, but with {@code
+   * terminationGracePeriodSeconds: 0}; and while the scheduler runs, one {@linkplain Workload#preemptor
+   * preemptor} ({@code pod-high-priority.yaml}: 3970m, 500Mi, priority 9 999 999, {@code
+   * terminationGracePeriodSeconds: 0}) is created every {@link #PREEMPTOR_INTERVAL} in {@value
+   * #PREEMPTION_HIGH} (scheduler_perf's {@code churn} op), each of which fits a node only once every pod there
+   * is evicted. Nodes are unlabelled.
+   *
+   * <p>The grace period 0 is what makes a victim go: with no kubelet, a pod deleted with a grace period stays
+   * terminating for good; with 0 the API server removes it at once. Kube's templates give it to the
+   * low-priority pods and the preemptors, not to {@code pod-default.yaml}; but once every node holds a
+   * measured pod, measured pods are victims too, and a preemptor whose nominated node keeps a terminating
+   * victim is never eligible to preempt again: in a run longer than scheduler_perf's few seconds, hundreds of
+   * such preemptors pile up ahead of the measured pods in the queue (their priority puts them first), and the
+   * measured pods starve (docs/e2e-benchmark.md). So the measured pods here have a grace period 0 as well.
+   */
+  PREEMPTION(" with a high-priority preemptor every 200 ms");
 
   /** The namespace of {@link #PLAIN} and {@link #NODE_AFFINITY} pods, initial and measured. */
   static final String NAMESPACE = "bench";
@@ -47,14 +68,33 @@ enum PodShape {
   static final String ANTI_AFFINITY_INITIAL = "sched-0";
   static final String ANTI_AFFINITY_MEASURED = "sched-1";
   static final String SPREADING_INITIAL = "bench-initial";
+  static final String PREEMPTION_LOW = "bench-low";
+  static final String PREEMPTION_HIGH = "bench-high";
+
+  /** The PriorityClass of the preemptors: scheduler_perf sets {@code priority: 9999999} in the pod itself. */
+  static final String PREEMPTOR_PRIORITY_CLASS = "kubesched-benchmark-high";
+  static final int PREEMPTOR_PRIORITY = 9_999_999;
+  /** scheduler_perf's {@code churn} interval for {@code PreemptionAsync} ({@code intervalMilliseconds: 200}). */
+  static final Duration PREEMPTOR_INTERVAL = Duration.ofMillis(200);
+  /** The {@value Workload#ROLE_LABEL} of the preemptors. */
+  static final String PREEMPTOR = "preemptor";
 
   static final String HOSTNAME = "kubernetes.io/hostname";
   static final String ZONE = "topology.kubernetes.io/zone";
   static final List<String> SPREAD_ZONES = List.of("moon-1", "moon-2", "moon-3");
   static final int MAX_SKEW = 5;
 
+  /** A node's CPU ({@code node-default.yaml}), in millicores. */
+  static final int NODE_MILLI_CPU = 4_000;
+  /** A measured pod's CPU request ({@code pod-default.yaml}), in millicores. */
+  static final int MEASURED_MILLI_CPU = 100;
+  /** {@code pod-low-priority.yaml}'s CPU request, in millicores. */
+  static final int LOW_PRIORITY_MILLI_CPU = 900;
+  /** {@code pod-high-priority.yaml}'s CPU request, in millicores. */
+  static final int PREEMPTOR_MILLI_CPU = 3_970;
+
   /** Pods of 100m CPU a node of 4 CPU holds (memory and the pod limit allow more). */
-  static final int PLAIN_PODS_PER_NODE = 40;
+  static final int PLAIN_PODS_PER_NODE = NODE_MILLI_CPU / MEASURED_MILLI_CPU;
 
   private static final Map<String, String> GREEN = Map.of("color", "green");
   private static final Map<String, String> BLUE = Map.of("color", "blue");
@@ -70,9 +110,33 @@ enum PodShape {
     return heading;
   }
 
-  /** How many of this shape's pods one node can hold. */
-  int podsPerNode() {
-    return this == POD_ANTI_AFFINITY ? 1 : PLAIN_PODS_PER_NODE;
+  /** How many of this shape's initial pods one node can hold. */
+  int initialPodsPerNode() {
+    return switch (this) {
+      case POD_ANTI_AFFINITY -> 1;
+      case PREEMPTION -> NODE_MILLI_CPU / LOW_PRIORITY_MILLI_CPU;
+      default -> PLAIN_PODS_PER_NODE;
+    };
+  }
+
+  /**
+   * How many measured pods fit a node beside {@code initialPods} of this shape's initial pods: one per node
+   * with pod anti-affinity, else the CPU left over 100m.
+   */
+  int measuredPodsBeside(int initialPods) {
+    return this == POD_ANTI_AFFINITY
+        ? Math.max(0, 1 - initialPods)
+        : Math.max(0, NODE_MILLI_CPU - initialPods * initialMilliCpu()) / MEASURED_MILLI_CPU;
+  }
+
+  /** An initial pod's CPU request, in millicores: 900 for {@link #PREEMPTION}, else 100. */
+  int initialMilliCpu() {
+    return this == PREEMPTION ? LOW_PRIORITY_MILLI_CPU : MEASURED_MILLI_CPU;
+  }
+
+  /** Whether a run of this shape creates preemptors while the scheduler runs. */
+  boolean preempts() {
+    return this == PREEMPTION;
   }
 
   /** The namespace of the initial pods. */
@@ -81,6 +145,7 @@ enum PodShape {
       case PLAIN, NODE_AFFINITY -> NAMESPACE;
       case POD_ANTI_AFFINITY -> ANTI_AFFINITY_INITIAL;
       case TOPOLOGY_SPREADING -> SPREADING_INITIAL;
+      case PREEMPTION -> PREEMPTION_LOW;
     };
   }
 
@@ -92,7 +157,7 @@ enum PodShape {
   /** The labels of node {@code index}, named {@code name}. */
   Map<String, String> nodeLabels(int index, String name) {
     return switch (this) {
-      case PLAIN -> Map.of();
+      case PLAIN, PREEMPTION -> Map.of();
       case NODE_AFFINITY -> Map.of(ZONE, "zone1");
       case POD_ANTI_AFFINITY -> Map.of(HOSTNAME, name);
       case TOPOLOGY_SPREADING -> Map.of(HOSTNAME, name, ZONE, SPREAD_ZONES.get(index % SPREAD_ZONES.size()));
@@ -108,7 +173,7 @@ enum PodShape {
   Map<String, String> podLabels(boolean measured, Map<String, String> extra) {
     var own =
         switch (this) {
-          case PLAIN, NODE_AFFINITY -> Map.<String, String>of();
+          case PLAIN, NODE_AFFINITY, PREEMPTION -> Map.<String, String>of();
           case POD_ANTI_AFFINITY -> GREEN;
           case TOPOLOGY_SPREADING -> measured ? BLUE : Map.<String, String>of();
         };
@@ -175,6 +240,7 @@ enum PodShape {
   void constrain(PodBuilder pod, boolean measured) {
     switch (this) {
       case PLAIN -> {}
+      case PREEMPTION -> pod.editSpec().withTerminationGracePeriodSeconds(0L).endSpec();
       case NODE_AFFINITY ->
           pod.editSpec()
               .withNewAffinity()

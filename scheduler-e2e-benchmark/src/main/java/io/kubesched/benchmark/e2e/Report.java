@@ -57,21 +57,64 @@ final class Report {
       }
       ratios(out, rows);
       out.append('\n');
+      if (workload.shape().preempts()) {
+        preemption(out, rows);
+      }
     }
     out.append("## Every run\n\n");
-    out.append("| workload | # | contestant | bound | pending | backlog pods/s | stream pods/s | created/s | p50 ms | p90 ms | p99 ms | CPU s | process CPU s | peak RSS MiB | CPU spread | memory spread |\n");
-    out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    boolean preempting = results.stream().anyMatch(r -> r.workload().shape().preempts());
+    out.append("| workload | # | contestant | bound | pending | backlog pods/s | stream pods/s | created/s | p50 ms | p90 ms | p99 ms | CPU s | process CPU s | peak RSS MiB | CPU spread | memory spread |")
+        .append(preempting ? " preemptors bound / created | victims deleted |\n" : "\n");
+    out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        .append(preempting ? "---:|---:|\n" : "\n");
     for (var r : results) {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+              "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
               r.workload().name(), r.repetition(), r.contestant().label(), r.bound(), r.pending(),
               f0(r.podsPerSecond()), f0(r.streamPodsPerSecond()), f0(r.createdPerSecond()), f0(r.p50Millis()), f0(r.p90Millis()),
               f0(r.p99Millis()), f1(r.cpuSeconds()), f1(r.processCpuSeconds()), f0(r.peakRssMiB()),
               f2(r.cpuSpread()), f2(r.memorySpread())));
+      if (preempting) {
+        var p = r.preemption();
+        out.append(
+            r.workload().shape().preempts()
+                ? String.format(Locale.ROOT, " %d / %d | %d |", p.bound(), p.created(), p.victimsDeleted())
+                : " – | – |");
+      }
+      out.append('\n');
     }
     return out.toString();
+  }
+
+  /**
+   * The preemptors' table of a preemption workload: medians of preemptors created and bound, their latency
+   * from created to bound, and the victims.
+   */
+  private static void preemption(StringBuilder out, List<RunResult> rows) {
+    out.append("Preemptors (one every 200 ms of the scheduler's running time, stream and backlog) and their ")
+        .append("victims; latency from the preemptor seen created to seen bound:\n\n");
+    out.append("| | preemptors created | bound | p50 ms | p99 ms | victims deleted | victims terminating |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|\n");
+    for (var contestant : Contestant.values()) {
+      var mine = rows.stream().filter(r -> r.contestant() == contestant).toList();
+      if (mine.isEmpty()) {
+        continue;
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %s | %s | %s | %s |%n",
+              contestant.label(),
+              f0(median(mine, r -> r.preemption().created())),
+              f0(median(mine, r -> r.preemption().bound())),
+              f0(median(mine, r -> r.preemption().p50Millis())),
+              f0(median(mine, r -> r.preemption().p99Millis())),
+              f0(median(mine, r -> r.preemption().victimsDeleted())),
+              f0(median(mine, r -> r.preemption().victimsTerminating()))));
+    }
+    out.append('\n');
   }
 
   private static void ratios(StringBuilder out, List<RunResult> rows) {

@@ -15,6 +15,7 @@ package io.kubesched.benchmark.e2e;
  * @param peakRssMiB its peak resident set over the whole run
  * @param cpuSpread the standard deviation over nodes of requested CPU / allocatable CPU, in percentage points
  * @param memorySpread the same for memory
+ * @param preemption the preemptors' figures, {@link Preemption#NONE} for a workload without
  */
 record RunResult(
     Workload workload,
@@ -32,4 +33,27 @@ record RunResult(
     double processCpuSeconds,
     double peakRssMiB,
     double cpuSpread,
-    double memorySpread) {}
+    double memorySpread,
+    Preemption preemption) {
+
+  /**
+   * What became of the preemptors of a {@link PodShape#PREEMPTION} run and of their victims.
+   *
+   * @param created preemptors created (from the stream's start to the backlog's end, one every 200 ms of the
+   *     scheduler's running time)
+   * @param bound of those, how many were seen bound by the end of the run (the run waits for them after the
+   *     backlog, until none has been bound for the stall time)
+   * @param p50Millis a bound preemptor's latency from seen created to seen bound, 50th percentile: preemption,
+   *     the victims' deletion and the second attempt
+   * @param p99Millis the same, 99th percentile
+   * @param victimsDeleted low-priority and measured pods gone from the API server by the end of the run
+   * @param victimsTerminating pods deleted with a grace period and still there (measured pods: no kubelet ends
+   *     them)
+   */
+  record Preemption(
+      int created, int bound, double p50Millis, double p99Millis, int victimsDeleted, int victimsTerminating) {
+
+    /** For a workload without preemptors. */
+    static final Preemption NONE = new Preemption(0, 0, Double.NaN, Double.NaN, 0, 0);
+  }
+}

@@ -5,32 +5,40 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One workload, shaped like scheduler_perf's (test/integration/scheduler_perf in k8s.io/kubernetes v1.37.2):
  * nodes from its {@code node-default.yaml} (4 CPU, 32Gi, 110 pods), pods from its {@code pod-default.yaml}
- * (100m CPU, 500Mi, a container port without a host port), with the labels, namespaces and constraints of
- * a {@link PodShape}.
+ * (100m CPU, 500Mi, a container port without a host port), with the labels, namespaces, constraints and, for
+ * {@link PodShape#PREEMPTION}, the initial pods' size and the preemptors of a {@link PodShape}.
  *
  * <p>Every phase of a run (warm-up, stream, backlog) creates measured-shape pods, so warm-up, stream and
- * backlog together must fit beside the initial pods: {@link #measuredPodLimit()}. That binds only the
- * anti-affinity workload, where a node holds one pod: 5 000 nodes, 1 000 initial pods, so at most 4 000
- * measured pods; its 1 000 stream pods and backlog of 2 000 (scheduler_perf's {@code 5000Nodes_2000Pods})
- * leave room for a warm-up of up to 1 000 (500 by default).
+ * backlog together must fit beside the initial pods, and beside the preemptors, each of which takes a node
+ * of its own: {@link #measuredPodLimit()}. That binds the anti-affinity workload, where a node holds one pod:
+ * 5 000 nodes, 1 000 initial pods, so at most 4 000 measured pods; its 1 000 stream pods and backlog of 2 000
+ * (scheduler_perf's {@code 5000Nodes_2000Pods}) leave room for a warm-up of up to 1 000 (500 by default).
  *
  * @param name how the tables and {@code --workloads} name it
  * @param nodes the number of Node objects
  * @param initialPods pods created already bound (round-robin over the nodes) before a scheduler starts
  * @param streamPods pods created at a steady rate while the scheduler runs (latency)
  * @param pods the backlog: pods created while the scheduler is paused, then placed at once (throughput)
+ * @param preemptors for {@link PodShape#PREEMPTION}, the most preemptors a run creates (one every {@link
+ *     PodShape#PREEMPTOR_INTERVAL} while the scheduler runs, from the stream's start to the backlog's end);
+ *     scheduler_perf's churn has no such bound, which is here so that the measured pods provably fit; 0 for
+ *     the other shapes
  * @param shape what nodes and pods carry
- * @throws IllegalArgumentException if the initial pods do not fit the nodes round-robin, or the stream and
- *     backlog do not fit beside them
+ * @throws IllegalArgumentException if the initial pods do not fit the nodes round-robin, the stream and
+ *     backlog do not fit beside them and the preemptors, or a shape without preemption is given preemptors
  */
-record Workload(String name, int nodes, int initialPods, int streamPods, int pods, PodShape shape) {
+record Workload(String name, int nodes, int initialPods, int streamPods, int pods, int preemptors, PodShape shape) {
 
   /** The label that tells the pods of each phase apart: {@value #WARMUP}, {@value #STREAM}, {@value #BACKLOG}. */
   static final String ROLE_LABEL = "kubesched.io/benchmark";
@@ -47,34 +55,68 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
           // SchedulingPodAntiAffinity/5000Nodes_2000Pods: kube's threshold 180 pods/s.
           new Workload("5000-nodes-anti-affinity", 5_000, 1_000, 1_000, 2_000, PodShape.POD_ANTI_AFFINITY),
           // TopologySpreading/5000Nodes_5000Pods: kube's threshold 460 pods/s.
-          new Workload("5000-nodes-spreading", 5_000, 5_000, 1_000, 5_000, PodShape.TOPOLOGY_SPREADING));
+          new Workload("5000-nodes-spreading", 5_000, 5_000, 1_000, 5_000, PodShape.TOPOLOGY_SPREADING),
+          // PreemptionAsync/5000Nodes (default_preemption/performance-config.yaml): initNodes 5000, initPods
+          // 20000 (pod-low-priority.yaml), measurePods 5000 (pod-default.yaml), a pod-high-priority.yaml
+          // preemptor every 200 ms; kube's threshold 570 pods/s.
+          new Workload("5000-nodes-preemption", 5_000, 20_000, 1_000, 5_000, 1_000, PodShape.PREEMPTION));
 
   /** A few seconds' run that shows the runner works end to end (CI runs it). */
   static final Workload SMOKE = new Workload("smoke", 20, 20, 50, 100, PodShape.PLAIN);
 
+  /**
+   * {@link PodShape#PREEMPTION} in a few seconds: four low-priority pods on each of 250 nodes, and a preemptor
+   * every 200 ms while the scheduler runs (a handful in all; at most 25), room for the default warm-up.
+   */
+  static final Workload SMOKE_PREEMPTION = new Workload("smoke-preemption", 250, 1_000, 50, 100, 25, PodShape.PREEMPTION);
+
+  /** The workloads {@code --workloads} knows besides {@link #ALL}: quick checks, not in the table. */
+  static final List<Workload> SMOKES = List.of(SMOKE, SMOKE_PREEMPTION);
+
   Workload {
-    if (nodes < 1 || initialPods < 0 || streamPods < 0 || pods < 0) {
+    if (nodes < 1 || initialPods < 0 || streamPods < 0 || pods < 0 || preemptors < 0) {
       throw new IllegalArgumentException(name + ": sizes must not be negative, nor nodes 0");
     }
-    long capacity = (long) nodes * shape.podsPerNode();
-    if ((initialPods + nodes - 1) / nodes > shape.podsPerNode()) {
+    if (preemptors > 0 && !shape.preempts()) {
+      throw new IllegalArgumentException(name + ": only the preemption shape creates preemptors");
+    }
+    if ((initialPods + nodes - 1) / nodes > shape.initialPodsPerNode()) {
       throw new IllegalArgumentException(
           name + ": " + initialPods + " initial pods round-robin over " + nodes + " nodes put more than "
-              + shape.podsPerNode() + " on a node");
+              + shape.initialPodsPerNode() + " on a node");
     }
-    if (initialPods + (long) streamPods + pods > capacity) {
+    if (preemptors > nodes) {
+      throw new IllegalArgumentException(name + ": " + preemptors + " preemptors, one to a node, do not fit " + nodes + " nodes");
+    }
+    if ((long) streamPods + pods > measuredPodLimit(nodes, initialPods, preemptors, shape)) {
       throw new IllegalArgumentException(
           name + ": " + initialPods + " initial, " + streamPods + " stream and " + pods + " backlog pods do not"
-              + " fit " + nodes + " nodes of " + shape.podsPerNode() + " pods");
+              + " fit " + nodes + " nodes" + (preemptors > 0 ? " beside " + preemptors + " preemptors" : ""));
     }
   }
 
+  /** A workload of a shape without preemptors. */
+  Workload(String name, int nodes, int initialPods, int streamPods, int pods, PodShape shape) {
+    this(name, nodes, initialPods, streamPods, pods, 0, shape);
+  }
+
   /**
-   * @return how many measured pods (warm-up, stream and backlog together) fit beside the initial pods: {@link
-   *     PodShape#podsPerNode()} per node, less the initial pods
+   * @return how many measured pods (warm-up, stream and backlog together) fit beside the initial pods and the
+   *     preemptors: per node, {@link PodShape#measuredPodsBeside} its round-robin share of the initial pods;
+   *     less, for each preemptor, the measured pods of a node (a preemptor leaves no room beside it)
    */
   int measuredPodLimit() {
-    return (int) Math.min(Integer.MAX_VALUE, (long) nodes * shape.podsPerNode() - initialPods);
+    return measuredPodLimit(nodes, initialPods, preemptors, shape);
+  }
+
+  private static int measuredPodLimit(int nodes, int initialPods, int preemptors, PodShape shape) {
+    int fewer = initialPods / nodes;
+    int more = initialPods % nodes; // nodes with one initial pod more than the others
+    long limit =
+        (long) more * shape.measuredPodsBeside(fewer + 1)
+            + (long) (nodes - more) * shape.measuredPodsBeside(fewer)
+            - (long) preemptors * shape.measuredPodsBeside(fewer);
+    return (int) Math.max(0, Math.min(Integer.MAX_VALUE, limit));
   }
 
   /** @return the namespace of the measured pods, which the runner watches */
@@ -82,25 +124,31 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
     return shape.measuredNamespace();
   }
 
-  /** @return the namespaces of the initial and the measured pods (one, or two), to create before the pods */
+  /**
+   * @return the namespaces of the initial and the measured pods and of the preemptors (one, two or three), to
+   *     create before the pods
+   */
   List<String> namespaces() {
-    return shape.initialNamespace().equals(namespace())
-        ? List.of(namespace())
-        : List.of(shape.initialNamespace(), namespace());
+    var all = new ArrayList<String>();
+    all.add(shape.initialNamespace());
+    if (!all.contains(namespace())) {
+      all.add(namespace());
+    }
+    if (shape.preempts()) {
+      all.add(PodShape.PREEMPTION_HIGH);
+    }
+    return List.copyOf(all);
   }
 
   static Workload named(String name) {
-    if (name.equals(SMOKE.name())) {
-      return SMOKE;
-    }
-    return ALL.stream()
+    return Stream.concat(ALL.stream(), SMOKES.stream())
         .filter(w -> w.name().equals(name))
         .findFirst()
         .orElseThrow(
             () ->
                 new IllegalArgumentException(
                     "unknown workload '" + name + "'; known: "
-                        + String.join(", ", ALL.stream().map(Workload::name).toList()) + ", smoke"));
+                        + String.join(", ", Stream.concat(ALL.stream(), SMOKES.stream()).map(Workload::name).toList())));
   }
 
   static String nodeName(int i) {
@@ -132,7 +180,7 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
   Pod initialPod(int i) {
     return pod(
         "initial-" + i, shape.initialNamespace(), "default-scheduler", nodeName(i % nodes),
-        shape.podLabels(false, Map.of()), false);
+        shape.podLabels(false, Map.of()), false, shape.initialMilliCpu());
   }
 
   /**
@@ -141,7 +189,57 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
    * @param role the value of {@link #ROLE_LABEL}: the phase
    */
   Pod measuredPod(String name, String schedulerName, String role) {
-    return pod(name, namespace(), schedulerName, null, shape.podLabels(true, Map.of(ROLE_LABEL, role)), true);
+    return pod(
+        name, namespace(), schedulerName, null, shape.podLabels(true, Map.of(ROLE_LABEL, role)), true,
+        PodShape.MEASURED_MILLI_CPU);
+  }
+
+  /**
+   * Preemptor {@code i}, pending, in {@value PodShape#PREEMPTION_HIGH}: scheduler_perf's {@code
+   * pod-high-priority.yaml} (3970m CPU and 500Mi, requests and limits; no port; {@code
+   * terminationGracePeriodSeconds: 0}), its priority 9 999 999 given by the PriorityClass {@link
+   * #preemptorPriorityClass()} (the API server's Priority admission refuses a priority set in the pod itself;
+   * scheduler_perf turns that plugin off instead).
+   *
+   * @throws IllegalStateException if the shape does not preempt
+   */
+  Pod preemptor(int i, String schedulerName) {
+    if (!shape.preempts()) {
+      throw new IllegalStateException(name + " has no preemptors");
+    }
+    var cpu = new Quantity(PodShape.PREEMPTOR_MILLI_CPU + "m");
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(String.format("%s-%05d", PodShape.PREEMPTOR, i))
+        .withNamespace(PodShape.PREEMPTION_HIGH)
+        .withLabels(Map.of(ROLE_LABEL, PodShape.PREEMPTOR))
+        .endMetadata()
+        .withNewSpec()
+        .withSchedulerName(schedulerName)
+        .withPriorityClassName(PodShape.PREEMPTOR_PRIORITY_CLASS)
+        .withTerminationGracePeriodSeconds(0L)
+        .addNewContainer()
+        .withName("pause")
+        .withImage("pause:3.10.2")
+        .withNewResources()
+        .withRequests(Map.of("cpu", cpu, "memory", new Quantity("500Mi")))
+        .withLimits(Map.of("cpu", cpu, "memory", new Quantity("500Mi")))
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+
+  /** The preemptors' PriorityClass: value 9 999 999, the default preemption policy (PreemptLowerPriority). */
+  static PriorityClass preemptorPriorityClass() {
+    return new PriorityClassBuilder()
+        .withNewMetadata()
+        .withName(PodShape.PREEMPTOR_PRIORITY_CLASS)
+        .endMetadata()
+        .withValue(PodShape.PREEMPTOR_PRIORITY)
+        .withGlobalDefault(false)
+        .withDescription("scheduler_perf's pod-high-priority.yaml: the end-to-end benchmark's preemptors")
+        .build();
   }
 
   private Pod pod(
@@ -150,7 +248,9 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
       String schedulerName,
       @Nullable String nodeName,
       Map<String, String> labels,
-      boolean measured) {
+      boolean measured,
+      int milliCpu) {
+    var cpu = new Quantity(milliCpu + "m");
     var pod =
         new PodBuilder()
             .withNewMetadata()
@@ -168,8 +268,8 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
             .withContainerPort(80)
             .endPort()
             .withNewResources()
-            .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("500Mi")))
-            .withLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("500Mi")))
+            .withRequests(Map.of("cpu", cpu, "memory", new Quantity("500Mi")))
+            .withLimits(Map.of("cpu", cpu, "memory", new Quantity("500Mi")))
             .endResources()
             .endContainer()
             .endSpec();

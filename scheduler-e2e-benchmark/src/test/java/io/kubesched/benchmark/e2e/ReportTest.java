@@ -18,7 +18,7 @@ class ReportTest {
   private static RunResult run(Contestant contestant, int rep, double podsPerSecond, double p50, double cpu) {
     return new RunResult(
         Workload.SMOKE, contestant, rep, 150, 0, podsPerSecond, podsPerSecond / 2, 100, p50, p50 * 2, p50 * 3,
-        cpu, cpu + 1, 100, 1.5, 0.5);
+        cpu, cpu + 1, 100, 1.5, 0.5, RunResult.Preemption.NONE);
   }
 
   @Test
@@ -83,10 +83,41 @@ class ReportTest {
     assertEquals(PodShape.NODE_AFFINITY, Workload.named("5000-nodes-affinity").shape());
     assertEquals(PodShape.POD_ANTI_AFFINITY, Workload.named("5000-nodes-anti-affinity").shape());
     assertEquals(PodShape.TOPOLOGY_SPREADING, Workload.named("5000-nodes-spreading").shape());
+    assertEquals(PodShape.PREEMPTION, Workload.named("5000-nodes-preemption").shape());
+    assertEquals(Workload.SMOKE_PREEMPTION, Workload.named("smoke-preemption"));
     assertEquals(Contestant.CEILING, Contestant.parse("ceiling"));
     assertEquals(Contestant.KUBE_SCHEDULER, Contestant.parse("kube-scheduler"));
     var unknown = assertThrows(IllegalArgumentException.class, () -> Workload.named("50-nodes"));
     assertTrue(unknown.getMessage().contains("500-nodes, 5000-nodes"), unknown.getMessage());
+    assertTrue(unknown.getMessage().endsWith("5000-nodes-preemption, smoke, smoke-preemption"), unknown.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Contestant.parse("volcano"));
+  }
+
+  private static RunResult preemptionRun(Contestant contestant, int rep, int bound, int victims) {
+    return new RunResult(
+        Workload.SMOKE_PREEMPTION, contestant, rep, 150, 0, 100, 50, 50, 10, 20, 30, 5, 6, 100, 1.5, 0.5,
+        new RunResult.Preemption(12, bound, 1_000 * rep, 2_000 * rep, victims, 2));
+  }
+
+  @Test
+  void a_preemption_workload_has_a_preemptors_table_and_every_run_says_its_preemptors_and_victims() {
+    var results = List.of(
+        run(Contestant.KUBE_SCHEDULER, 1, 100, 200, 10),
+        preemptionRun(Contestant.KUBE_SCHEDULER, 1, 10, 40), preemptionRun(Contestant.KUBESCHED, 1, 0, 0),
+        preemptionRun(Contestant.KUBE_SCHEDULER, 2, 12, 48), preemptionRun(Contestant.KUBESCHED, 2, 0, 0));
+
+    var table = Report.markdown(
+        "Machine: test.\n", "scripts/e2e-benchmark.sh", results, List.of(Workload.SMOKE, Workload.SMOKE_PREEMPTION));
+
+    assertTrue(table.contains("| | preemptors created | bound | p50 ms | p99 ms | victims deleted | victims terminating |"), table);
+    assertTrue(table.contains("| kube-scheduler | 12 | 11 | 1,500 | 3,000 | 44 | 2 |"), table);
+    assertTrue(table.contains("| kubesched | 12 | 0 | 1,500 | 3,000 | 0 | 2 |"), table);
+    assertEquals(1, table.lines().filter(l -> l.startsWith("| | preemptors created |")).count(), "only the preemption workload");
+    assertTrue(table.lines().anyMatch(l -> l.startsWith("| smoke | 1 | kube-scheduler |") && l.endsWith("| – | – |")), table);
+    assertTrue(
+        table.lines().anyMatch(l -> l.startsWith("| smoke-preemption | 2 | kube-scheduler |") && l.endsWith("| 12 / 12 | 48 |")),
+        table);
+    var withoutPreemption = Report.markdown("Machine: test.\n", "x", results.subList(0, 1), List.of(Workload.SMOKE));
+    assertTrue(withoutPreemption.lines().noneMatch(l -> l.contains("preemptors")), withoutPreemption);
   }
 }

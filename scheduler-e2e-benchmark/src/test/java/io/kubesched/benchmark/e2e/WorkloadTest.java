@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +30,7 @@ class WorkloadTest {
 
   private static final Workload ANTI_AFFINITY = Workload.named("5000-nodes-anti-affinity");
   private static final Workload SPREADING = Workload.named("5000-nodes-spreading");
+  private static final Workload PREEMPTION = Workload.named("5000-nodes-preemption");
 
   // The objects the earlier three workloads created, written out as Workload built them before the shapes.
 
@@ -305,5 +307,130 @@ class WorkloadTest {
         "spread pods per zone {moon-1=7, moon-2=0, moon-3=0}, skew 7 (at most 5 honours the constraint)",
         PodShape.TOPOLOGY_SPREADING.placementCheck(zones, pods).orElseThrow());
     assertTrue(PodShape.PLAIN.placementCheck(zones, pods).isEmpty());
+  }
+
+  private static int milliCpu(Pod pod) {
+    var requests = pod.getSpec().getContainers().get(0).getResources().getRequests();
+    return requests.get("cpu").getNumericalAmount().movePointRight(3).intValueExact();
+  }
+
+  @Test
+  void the_preemption_workload_has_scheduler_perfs_preemption_async_5000_nodes_sizes() {
+    // default_preemption/performance-config.yaml, PreemptionAsync/5000Nodes: initNodes 5000, initPods 20000,
+    // measurePods 5000 (here the backlog; the stream and warm-up come before it), threshold 570 pods/s.
+    assertEquals(
+        List.of(5_000, 20_000, 1_000, 5_000, 1_000),
+        List.of(PREEMPTION.nodes(), PREEMPTION.initialPods(), PREEMPTION.streamPods(), PREEMPTION.pods(),
+            PREEMPTION.preemptors()));
+    assertEquals(PodShape.PREEMPTION, PREEMPTION.shape());
+    assertEquals(Duration.ofMillis(200), PodShape.PREEMPTOR_INTERVAL, "churn intervalMilliseconds");
+    assertEquals(List.of("bench-low", "bench", "bench-high"), PREEMPTION.namespaces());
+    assertTrue(Workload.ALL.contains(PREEMPTION), "in the published table");
+    assertEquals(PodShape.PREEMPTION, Workload.named("smoke-preemption").shape());
+    for (var workload : Workload.ALL) {
+      assertEquals(workload.shape() == PodShape.PREEMPTION, workload.preemptors() > 0, workload.name());
+    }
+  }
+
+  @Test
+  void low_priority_pods_fill_each_node_to_3600m_with_grace_period_0_and_no_priority() {
+    var cpuByNode = new HashMap<String, Integer>();
+    for (int i = 0; i < PREEMPTION.initialPods(); i++) {
+      var pod = PREEMPTION.initialPod(i);
+      cpuByNode.merge(pod.getSpec().getNodeName(), milliCpu(pod), Integer::sum);
+    }
+    assertEquals(PREEMPTION.nodes(), cpuByNode.size());
+    assertEquals(List.of(3_600), cpuByNode.values().stream().distinct().toList(), "4 x 900m on every node");
+
+    var low = PREEMPTION.initialPod(17);
+    var resources = low.getSpec().getContainers().get(0).getResources();
+    assertAll(
+        () -> assertEquals("bench-low", low.getMetadata().getNamespace()),
+        () -> assertEquals(0L, low.getSpec().getTerminationGracePeriodSeconds(), "victims must go at once"),
+        () -> assertNull(low.getSpec().getPriorityClassName()),
+        () -> assertNull(low.getSpec().getPriority()),
+        () -> assertEquals(Map.of("cpu", new Quantity("900m"), "memory", new Quantity("500Mi")),
+            resources.getRequests()),
+        () -> assertEquals(resources.getRequests(), resources.getLimits()),
+        () -> assertEquals(80, low.getSpec().getContainers().get(0).getPorts().get(0).getContainerPort()));
+  }
+
+  @Test
+  void measured_preemption_pods_are_the_default_pod_with_grace_period_0() {
+    // pod-default.yaml, like the plain workloads' measured pods, but gone at once when preempted.
+    for (var role : List.of(Workload.WARMUP, Workload.STREAM, Workload.BACKLOG)) {
+      assertEquals(
+          new PodBuilder(earlierPod(role + "-00042", "kubesched", null, role, false))
+              .editSpec().withTerminationGracePeriodSeconds(0L).endSpec().build(),
+          PREEMPTION.measuredPod(role + "-00042", "kubesched", role));
+    }
+  }
+
+  @Test
+  void a_preemptor_is_pod_high_priority_and_fits_a_node_only_once_every_pod_there_is_evicted() {
+    var preemptor = PREEMPTION.preemptor(7, "kubesched");
+    var spec = preemptor.getSpec();
+    var resources = spec.getContainers().get(0).getResources();
+    var priorityClass = Workload.preemptorPriorityClass();
+    assertAll(
+        () -> assertEquals("preemptor-00007", preemptor.getMetadata().getName()),
+        () -> assertEquals("bench-high", preemptor.getMetadata().getNamespace()),
+        () -> assertEquals(Map.of(Workload.ROLE_LABEL, "preemptor"), preemptor.getMetadata().getLabels()),
+        () -> assertEquals("kubesched", spec.getSchedulerName()),
+        () -> assertNull(spec.getNodeName()),
+        () -> assertEquals(0L, spec.getTerminationGracePeriodSeconds()),
+        () -> assertEquals(Map.of("cpu", new Quantity("3970m"), "memory", new Quantity("500Mi")),
+            resources.getRequests()),
+        () -> assertEquals(resources.getRequests(), resources.getLimits()),
+        () -> assertTrue(spec.getContainers().get(0).getPorts().isEmpty()),
+        () -> assertEquals(priorityClass.getMetadata().getName(), spec.getPriorityClassName()),
+        () -> assertEquals(9_999_999, priorityClass.getValue()),
+        () -> assertEquals(Boolean.FALSE, priorityClass.getGlobalDefault()),
+        () -> assertNull(priorityClass.getPreemptionPolicy(), "the default: PreemptLowerPriority"));
+
+    int node = 4_000;
+    int lowOnNode = 4 * milliCpu(PREEMPTION.initialPod(0));
+    int measured = milliCpu(PREEMPTION.measuredPod("m", "kubesched", Workload.STREAM));
+    int preemptorCpu = milliCpu(preemptor);
+    assertTrue(node - lowOnNode >= measured, "a measured pod fits beside the low-priority pods");
+    assertTrue(node - lowOnNode < preemptorCpu, "a preemptor does not fit without preemption");
+    assertTrue(node - milliCpu(PREEMPTION.initialPod(0)) < preemptorCpu, "three victims are not enough");
+    assertTrue(node >= preemptorCpu, "the four victims are");
+    assertTrue(node - preemptorCpu < measured, "a preemptor leaves no room for a measured pod");
+
+    assertThrows(IllegalStateException.class, () -> SPREADING.preemptor(0, "kubesched"));
+  }
+
+  @Test
+  void the_preemption_phases_fit_beside_the_low_priority_pods_and_the_preemptors_and_others_are_refused() {
+    // 4 measured pods beside each node's 3600m, less a node's 4 for each of the 1 000 preemptors.
+    assertEquals(16_000, PREEMPTION.measuredPodLimit());
+    assertEquals(250 * 4 - 25 * 4, Workload.SMOKE_PREEMPTION.measuredPodLimit());
+    assertTrue(500 + Workload.SMOKE_PREEMPTION.streamPods() + Workload.SMOKE_PREEMPTION.pods()
+        <= Workload.SMOKE_PREEMPTION.measuredPodLimit(), "the default warm-up does not fit the smoke");
+    var fiveOnANode =
+        assertThrows(
+            IllegalArgumentException.class, () -> new Workload("w", 10, 41, 0, 0, 1, PodShape.PREEMPTION));
+    assertTrue(fiveOnANode.getMessage().contains("more than 4 on a node"), fiveOnANode.getMessage());
+    var tooMany =
+        assertThrows(
+            IllegalArgumentException.class, () -> new Workload("w", 10, 40, 20, 17, 3, PodShape.PREEMPTION));
+    assertTrue(tooMany.getMessage().contains("do not fit 10 nodes beside 3 preemptors"), tooMany.getMessage());
+    new Workload("w", 10, 40, 20, 8, 3, PodShape.PREEMPTION);
+    assertThrows(IllegalArgumentException.class, () -> new Workload("w", 10, 10, 0, 0, 11, PodShape.PREEMPTION));
+    assertThrows(IllegalArgumentException.class, () -> new Workload("w", 10, 10, 0, 0, 1, PodShape.PLAIN));
+  }
+
+  @Test
+  void a_warm_up_that_does_not_fit_beside_the_preemptors_is_refused_before_anything_starts() throws Exception {
+    var bytes = new ByteArrayOutputStream();
+    var log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    String[] args = {
+      "--project", "/nonexistent", "--kube-scheduler", "/nonexistent", "--kube-version", "v0",
+      "--out", "/nonexistent/out.md", "--workloads", "smoke-preemption", "--warmup", "751"
+    };
+    assertEquals(2, E2eBenchmark.run(args, log));
+    var message = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(message.contains("choose --warmup 750 or less"), message);
   }
 }
