@@ -90,7 +90,8 @@ class PlacementConstraintsIT extends RealClusterTest {
     for (var pod : pending) {
       eventually(REPORTED, "PodScheduled=False for " + pod, () -> podScheduled(pod).isPresent());
       assertEquals(
-          "0/4 nodes are available: 4 node(s) didn't match pod anti-affinity rules.",
+          "0/4 nodes are available: 4 node(s) didn't match pod anti-affinity rules."
+              + " preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.",
           podScheduled(pod).orElseThrow().getMessage());
       eventually(
           REPORTED,
@@ -166,7 +167,8 @@ class PlacementConstraintsIT extends RealClusterTest {
     var pending = pods("min-").stream().filter(p -> nodeOf(p).isEmpty()).findFirst().orElseThrow();
     eventually(REPORTED, "PodScheduled=False", () -> podScheduled(pending).isPresent());
     assertEquals(
-        "0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints.",
+        "0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints."
+            + " preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
         podScheduled(pending).orElseThrow().getMessage());
   }
 

@@ -233,7 +233,8 @@ class VolumesIT extends RealClusterTest {
       create(admin, withClaims(pod(namespace, "third", SCHEDULER, "100m", "64Mi"), "c-2"));
       eventually(BOUND, "the third pod reported unschedulable", () -> podScheduled("third").isPresent());
     }
-    assertEquals("0/2 nodes are available: 2 node(s) exceed max volume count.",
+    assertEquals("0/2 nodes are available: 2 node(s) exceed max volume count."
+        + " preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
         podScheduled("third").orElseThrow().getMessage());
     assertEquals("", nodeOf("third"));
   }
@@ -257,7 +258,8 @@ class VolumesIT extends RealClusterTest {
       eventually(BOUND, "the loser reported unschedulable", () -> podScheduled(loser).isPresent());
       assertEquals("node-0", nodeOf(winner));
       eventually(BOUND, "the winner's claim bound", () -> storage.bound("claim-" + winner.substring(6)));
-      assertEquals("0/2 nodes are available: 2 node(s) didn't find available persistent volumes to bind.",
+      assertEquals("0/2 nodes are available: 2 node(s) didn't find available persistent volumes to bind."
+          + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
           podScheduled(loser).orElseThrow().getMessage());
       assertEquals("", nodeOf(loser));
 
@@ -265,7 +267,8 @@ class VolumesIT extends RealClusterTest {
       admin.persistentVolumeClaims().inNamespace(namespace).withName(loserClaim).delete();
       eventually(BOUND, "the loser told its claim is gone", () -> podScheduled(loser)
           .map(c -> c.getMessage().equals(
-              "0/2 nodes are available: persistentvolumeclaim \"" + loserClaim + "\" not found."))
+              "0/2 nodes are available: persistentvolumeclaim \"" + loserClaim + "\" not found."
+                  + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."))
           .orElse(false));
     }
     assertEquals("", nodeOf(loser));
