@@ -227,6 +227,17 @@ public final class SchedulerCache {
         });
   }
 
+  /**
+   * @return the pod of this uid as the cache holds it (bound or assumed), or null if it holds none: gone, or
+   *     never seen on a node
+   */
+  public @Nullable PodInfo pod(String uid) {
+    return locked(() -> {
+      var state = pods.get(uid);
+      return state == null ? null : state.pod();
+    });
+  }
+
   /** @return whether the pod of this uid is assumed and not yet confirmed */
   public boolean isAssumed(String uid) {
     return locked(() -> pods.isAssumed(uid));

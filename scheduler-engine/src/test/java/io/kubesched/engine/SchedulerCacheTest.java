@@ -153,6 +153,19 @@ class SchedulerCacheTest {
   }
 
   @Test
+  void a_pod_is_looked_up_by_uid_while_the_cache_holds_it() {
+    cache.putNode(node(NODE));
+    var bound = pod("p", NODE, 100, 500);
+    cache.putPod(bound);
+    var assumed = cache.assume(pod("q", "", 100, 500), NODE);
+
+    assertEquals(bound, cache.pod(bound.uid()));
+    assertEquals(assumed, cache.pod(assumed.uid()));
+    cache.removePod(bound.uid());
+    assertEquals(null, cache.pod(bound.uid()));
+  }
+
+  @Test
   void a_bound_pod_cannot_be_assumed() {
     var bound = pod("p", NODE, 100, 500);
     cache.putPod(bound);

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -47,6 +48,7 @@ final class EventHandlers {
   private final StorageCache storage;
   private final ClusterEventMoves moves;
   private final Reporting reporting;
+  private final Consumer<String> boundPodLeaving;
   /**
    * The pods in the queue (or in a cycle), as the last event showed them, in their {@linkplain
    * InformerStores kept form}: what the binder and the reporter write about.
@@ -61,6 +63,22 @@ final class EventHandlers {
       StorageCache storage,
       ClusterEventMoves moves,
       Reporting reporting) {
+    this(profiles, queue, cache, storage, moves, reporting, uid -> {});
+  }
+
+  /**
+   * @param boundPodLeaving told the uid of a pod on a node that is gone or now terminating, after the cache
+   *     knows it (the {@link PreemptionCycle} releases the preemptor whose last victim it was)
+   */
+  EventHandlers(
+      Set<String> profiles,
+      SchedulingQueue queue,
+      SchedulerCache cache,
+      StorageCache storage,
+      ClusterEventMoves moves,
+      Reporting reporting,
+      Consumer<String> boundPodLeaving) {
+    this.boundPodLeaving = boundPodLeaving;
     this.profiles = Set.copyOf(profiles);
     this.queue = queue;
     this.cache = cache;
@@ -145,6 +163,9 @@ final class EventHandlers {
         return;
       }
       var info = putBoundPod(pod); // confirms the assumption if this loop bound it
+      if (info != null && info.terminating()) {
+        boundPodLeaving.accept(uid);
+      }
       var triedNode = queued == null ? null : queued.progress().unconfirmedNode();
       if (info != null && info.nodeName().equals(triedNode)) {
         reporting.lateBinding(info, triedNode);
@@ -186,6 +207,7 @@ final class EventHandlers {
     pending.remove(uid);
     storage.release(uid);
     boolean wasCounted = cache.removePod(uid);
+    boundPodLeaving.accept(uid);
     queue.delete(uid);
     if (wasCounted || PodFilters.occupiesNode(pod)) {
       queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE); // its node has room again

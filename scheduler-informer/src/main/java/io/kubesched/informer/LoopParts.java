@@ -69,13 +69,16 @@ record LoopParts(
     var cache = new SchedulerCache(ticker, settings.assumedPodTtl());
     var moves = new ClusterEventMoves(queue);
     var leadership = new Leadership(profiles.keySet(), leading);
-    var handlers = new EventHandlers(profiles.keySet(), queue, cache, storage, moves, injected.reporting());
+    var preemption =
+        new PreemptionCycle(injected.preemptPort(), injected.preemptors(), queue, cache, injected.reporting());
+    var handlers =
+        new EventHandlers(
+            profiles.keySet(), queue, cache, storage, moves, injected.reporting(), preemption::boundPodLeaving);
     var binding =
         new BindingCycle(
             injected.bindPort(), injected.volumePort(), injected.writes(), injected.binders(),
             settings.parallelBindings(), settings.volumeBindingTimeout(), queue, cache, storage, handlers::pendingPod,
             injected.reporting(), metrics, ticker);
-    var preemption = new PreemptionCycle(injected.preemptPort(), injected.preemptors(), queue, injected.reporting());
     var scheduling =
         new SchedulingCycle(
             profiles, queue, cache, storage, injected.clusterSnapshot(), handlers, binding, preemption,

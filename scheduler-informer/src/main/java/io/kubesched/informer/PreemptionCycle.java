@@ -5,9 +5,12 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.binder.Preempter;
 import io.kubesched.binder.VictimOutcome;
 import io.kubesched.engine.QueuedPod;
+import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -21,9 +24,11 @@ import org.slf4j.LoggerFactory;
  * precondition), the last one after all others, and tells each victim why in a {@code Preempted} event.
  *
  * <p>While this runs the preemptor is held in the queue ({@link SchedulingQueue#holdForPreemption}): it is
- * not tried again until the victims' deletion calls are done, so it cannot preempt twice for one node. When
- * they are done it is released and waits, as unschedulable, for the victims to be gone (their deletion moves
- * it); if a call failed it is activated at once, to be tried again.
+ * not tried again until the victims' deletion calls are done and the watch shows the last victim terminating
+ * or gone (kube-scheduler's {@code IsPodRunningPreemption}), so it cannot preempt twice for one node, nor be
+ * tried on a cache that still counts its victims as running. Then it is released, and goes where the events
+ * that came meanwhile (the victims' deletion) send it; if a call failed it is activated at once, to be tried
+ * again.
  *
  * <p>Victims already terminating are not written to again; when all are, nothing is done (kube-scheduler then
  * clears no other nomination either). A victim this loop is still binding is deleted
@@ -40,13 +45,51 @@ final class PreemptionCycle {
   private final PreemptPort port;
   private final Executor preemptors;
   private final SchedulingQueue queue;
+  private final SchedulerCache cache;
   private final Reporting reporting;
+  /**
+   * The preemptors whose victims are deleted but whose last victim the cache still holds as running, by that
+   * victim's uid: released when the watch shows it terminating or gone ({@link #boundPodLeaving}), as
+   * kube-scheduler's {@code IsPodRunningPreemption} watches its last victim, so that the preemptor is not
+   * tried on a cache that still counts its victims.
+   */
+  private final Map<String, String> preemptorByLastVictim = new ConcurrentHashMap<>();
 
-  PreemptionCycle(PreemptPort port, Executor preemptors, SchedulingQueue queue, Reporting reporting) {
+  PreemptionCycle(
+      PreemptPort port, Executor preemptors, SchedulingQueue queue, SchedulerCache cache, Reporting reporting) {
     this.port = port;
     this.preemptors = preemptors;
     this.queue = queue;
+    this.cache = cache;
     this.reporting = reporting;
+  }
+
+  /**
+   * The watch showed the pod of {@code uid}, on a node, terminating or gone, and the cache knows it: if it is
+   * a preemptor's last victim, the preemptor is released. From an informer thread.
+   */
+  void boundPodLeaving(String uid) {
+    var preemptor = preemptorByLastVictim.remove(uid);
+    if (preemptor != null) {
+      queue.releasePreemption(preemptor, false);
+    }
+  }
+
+  /**
+   * Releases the preemptors whose last victim the cache no longer holds as running though no event said so
+   * (a relist dropped it); from the housekeeping thread, each second.
+   */
+  void checkHeld() {
+    preemptorByLastVictim.keySet().forEach(victim -> {
+      if (leftTheCache(victim)) {
+        boundPodLeaving(victim);
+      }
+    });
+  }
+
+  private boolean leftTheCache(String victimUid) {
+    var cached = cache.pod(victimUid);
+    return cached == null || cached.terminating();
   }
 
   /**
@@ -87,6 +130,7 @@ final class PreemptionCycle {
   private void run(
       QueuedPod item, Pod pod, PodInfo preemptor, String nodeName, List<PodInfo> victims, List<PodInfo> lowerNominated) {
     boolean failed = false;
+    boolean waitsForLast = false;
     try {
       for (var nominated : lowerNominated) {
         if (!nominated.nominatedNodeName().isEmpty()) {
@@ -105,6 +149,14 @@ final class PreemptionCycle {
           reporting.preempted(item, victim, pod, nodeName);
         }
       }
+      if (!failed) {
+        var last = victims.get(victims.size() - 1).uid();
+        preemptorByLastVictim.put(last, preemptor.uid());
+        waitsForLast = true;
+        if (leftTheCache(last)) { // the watch was faster than this thread
+          boundPodLeaving(last);
+        }
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
@@ -112,7 +164,9 @@ final class PreemptionCycle {
       LOG.warn("Preemption for {} on {} failed", preemptor.key(), nodeName, e);
       failed = true;
     } finally {
-      queue.releasePreemption(preemptor.uid(), failed);
+      if (!waitsForLast) {
+        queue.releasePreemption(preemptor.uid(), failed);
+      }
     }
   }
 }

@@ -157,11 +157,16 @@ class PreemptionLoopTest {
 
     var message = NAME + ": preempting to accommodate a higher priority pod";
     assertEquals(List.of("preempt v2 (" + message + ")", "preempt v1 (" + message + ")"), writes);
-    assertFalse(parts.queue().preempting("uid-high"));
-    assertEquals(1, parts.queue().contents().unschedulable().size(), "it waits for its victims to be gone");
+    assertTrue(parts.queue().preempting("uid-high"), "held until the watch shows its last victim leaving");
 
-    parts.handlers().pods().onDelete(victim("v1", 1), false);
     parts.handlers().pods().onDelete(victim("v2", 2), false);
+    assertTrue(parts.queue().preempting("uid-high"), "v2 was not the last victim");
+    parts.handlers().pods().onUpdate(victim("v1", 1), new PodBuilder(victim("v1", 1))
+        .editMetadata().withDeletionTimestamp("2026-11-26T10:00:00Z").endMetadata().build());
+    assertFalse(parts.queue().preempting("uid-high"), "its last victim is terminating");
+    assertEquals(1, parts.queue().contents().backoff().size() + parts.queue().contents().active().size(),
+        "moved by its victims' deletion, which came while it was held");
+    parts.handlers().pods().onDelete(victim("v1", 1), false);
     clock.addAndGet(60_000_000_000L);
     scheduleNext(parts);
 
@@ -191,6 +196,23 @@ class PreemptionLoopTest {
     scheduleNext(parts);
 
     assertEquals(List.of("|", "n1|n1"), nominatedSeen);
+  }
+
+  @Test
+  void a_last_victim_the_cache_lost_without_an_event_releases_the_preemptor_at_the_next_check() throws Exception {
+    var parts = parts();
+    parts.handlers().pods().onAdd(victim("v1", 1));
+    preemptOnceThenBind(parts, "v1");
+    parts.handlers().pods().onAdd(pod("high", 100));
+    scheduleNext(parts);
+    runEvictions();
+    parts.preemption().checkHeld();
+    assertTrue(parts.queue().preempting("uid-high"), "v1 is still in the cache");
+
+    parts.cache().removePod("uid-v1"); // as a relist that no longer finds it does
+    parts.preemption().checkHeld();
+
+    assertFalse(parts.queue().preempting("uid-high"));
   }
 
   @Test
