@@ -313,6 +313,11 @@ public final class SchedulingReporter {
           if (fresh == null) {
             return false;
           }
+          var node = fresh.getSpec() == null ? null : fresh.getSpec().getNodeName();
+          if (node != null && !node.isEmpty()) { // placed meanwhile (a later attempt): nothing to report
+            LOG.debug("Not setting PodScheduled=False on pod {}/{}: it is bound to {} by now", ns, name, node);
+            return false;
+          }
           seen = fresh;
           continue;
         }

@@ -334,6 +334,19 @@ class SchedulingReporterTest {
   }
 
   @Test
+  void a_pod_bound_since_it_was_seen_gets_no_unschedulable_condition_nor_nomination() throws Exception {
+    var seen = create(pod());
+    client.pods().inNamespace(NS).withName(NAME).edit(p -> new PodBuilder(p)
+        .editSpec().withNodeName("n1").endSpec().build());
+
+    assertFalse(reporter.unschedulable(seen, NO_FIT, "n2"));
+
+    var status = readBack().getStatus();
+    assertTrue(status == null || status.getConditions() == null || status.getConditions().isEmpty());
+    assertTrue(status == null || status.getNominatedNodeName() == null);
+  }
+
+  @Test
   void a_pod_whose_fresh_version_already_shows_the_condition_is_not_written_again() throws Exception {
     var stale = create(pod());
     reporter.unschedulable(stale, NO_FIT);
