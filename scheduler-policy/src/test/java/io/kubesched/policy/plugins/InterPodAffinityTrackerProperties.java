@@ -1,6 +1,5 @@
 package io.kubesched.policy.plugins;
 
-
 import io.kubesched.policy.plugins.InterPodAffinityProperties.Scenario;
 import java.util.List;
 import net.jqwik.api.Arbitraries;

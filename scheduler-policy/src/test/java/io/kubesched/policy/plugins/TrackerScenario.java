@@ -19,7 +19,7 @@ import net.jqwik.api.statistics.Statistics;
  * What preemption does to a tracker, for the {@code *TrackerProperties}: on one node it removes the potential
  * victims, then adds back those it spares. {@link #before()} is the cluster the filter is prepared on (the chosen
  * node's pods given distinct uids), {@link #after()} the cluster without the pods removed and not added back.
- * The {@code assert*} methods are the checks the filters whose verdicts a tracker must keep exact share.
+ * Its {@code assert*} methods are the checks shared by the filters whose trackers keep every verdict exact.
  *
  * @param before the cluster before
  * @param node the chosen node, as {@code before} holds it
@@ -147,6 +147,7 @@ record TrackerScenario(
     for (var node : changed.nodes()) {
       var actual = tracker.filter(pod, node);
       if (skipped) {
+        // kube calls no AddPod/RemovePod nor Filter for a plugin its PreFilter skipped
         assertEquals(Outcome.FIT, Outcome.of(actual), way);
         Statistics.label("skipped, so fits").collect(true);
         continue;

@@ -1,6 +1,5 @@
 package io.kubesched.policy.plugins;
 
-
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PersistentVolumeClaim;
