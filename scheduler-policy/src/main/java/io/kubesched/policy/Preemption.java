@@ -342,34 +342,44 @@ final class Preemption {
     potential.sort(MORE_IMPORTANT_FIRST);
     var split = splitByPdbViolation(potential, pdbs);
     var victims = new ArrayList<PodInfo>();
-    int pdbViolations = 0;
     for (var candidate : split.violating()) {
-      copy.add(candidate);
-      stop = copy.filter(pod, nominations);
-      if (stop != null) {
-        if (stop.result() instanceof FilterResult.Failed) {
-          return outcomeOf(stop);
-        }
-        copy.remove(candidate);
-        victims.add(candidate);
-        pdbViolations++;
+      var failure = reprieve(candidate, pod, copy, nominations, victims);
+      if (failure != null) {
+        return failure;
       }
     }
+    int pdbViolations = victims.size();
     for (var candidate : split.nonViolating()) {
-      copy.add(candidate);
-      stop = copy.filter(pod, nominations);
-      if (stop != null) {
-        if (stop.result() instanceof FilterResult.Failed) {
-          return outcomeOf(stop);
-        }
-        copy.remove(candidate);
-        victims.add(candidate);
+      var failure = reprieve(candidate, pod, copy, nominations, victims);
+      if (failure != null) {
+        return failure;
       }
     }
     if (!split.violating().isEmpty() && !split.nonViolating().isEmpty()) {
       victims.sort(MORE_IMPORTANT_FIRST);
     }
     return new NodeOutcome.Victims(victims, pdbViolations);
+  }
+
+  /**
+   * kube's {@code reprievePod}: adds {@code candidate} back to {@code copy}; if {@code pod} then no longer fits,
+   * takes it out again and appends it to {@code victims}.
+   *
+   * @return the outcome of a filter that could not decide, which ends the search on this node; else null
+   */
+  private static @Nullable NodeOutcome reprieve(
+      PodInfo candidate, PodInfo pod, NodeCopy copy, Nominations nominations, List<PodInfo> victims) {
+    copy.add(candidate);
+    var stop = copy.filter(pod, nominations);
+    if (stop == null) {
+      return null;
+    }
+    if (stop.result() instanceof FilterResult.Failed) {
+      return outcomeOf(stop);
+    }
+    copy.remove(candidate);
+    victims.add(candidate);
+    return null;
   }
 
   private static NodeOutcome outcomeOf(Filtering.Stop stop) {

@@ -25,6 +25,7 @@ import io.kubesched.api.Nomination;
 import io.kubesched.api.Nominations;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.PreemptionFixtures.LabelLimit;
 import io.kubesched.policy.PreemptionFixtures.Res;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.policy.plugins.Filters;
@@ -223,79 +224,10 @@ class PolicyPreemptionTest {
   // ---------------------------------------------------------------------------------------------------------
   // Trackers
 
-  /**
-   * Counts the pods labelled {@code x=y} in the whole cluster and fits while fewer than {@code limit} are:
-   * a filter whose prepared state depends on other nodes' pods, like inter-pod affinity. Its trackers log what
-   * they are told.
-   */
-  private record ClusterCount(int limit, List<String> log) implements Filter, PreFilter {
-    @Override
-    public String name() {
-      return "ClusterCount";
-    }
-
-    @Override
-    public FilterResult filter(PodInfo pod, NodeInfo node) {
-      throw new AssertionError("only the prepared filter runs");
-    }
-
-    @Override
-    public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
-      int count = 0;
-      for (var node : cluster.nodes()) {
-        count += (int) node.pods().stream().filter(ClusterCount::counted).count();
-      }
-      return new Counted(count);
-    }
-
-    static boolean counted(PodInfo pod) {
-      return "y".equals(pod.labels().get("x"));
-    }
-
-    final class Counted implements Filter, PodTracking, PodTracking.Tracker {
-      private int count;
-
-      Counted(int count) {
-        this.count = count;
-      }
-
-      @Override
-      public String name() {
-        return "ClusterCount";
-      }
-
-      @Override
-      public FilterResult filter(PodInfo pod, NodeInfo node) {
-        return count < limit ? FilterResult.fit() : FilterResult.unschedulable(Reason.of("too many x"));
-      }
-
-      @Override
-      public Tracker track() {
-        return new Counted(count);
-      }
-
-      @Override
-      public void addPod(PodInfo pod, NodeInfo node) {
-        log.add("add " + pod.name() + "@" + node.name() + " " + node.pods().contains(pod));
-        if (counted(pod)) {
-          count++;
-        }
-      }
-
-      @Override
-      public void removePod(PodInfo pod, NodeInfo node) {
-        log.add("remove " + pod.name() + "@" + node.name() + " " + node.pods().contains(pod));
-        if (counted(pod)) {
-          count--;
-        }
-      }
-    }
-  }
-
   @Test
   void trackers_are_told_of_the_victims_removed_and_of_those_added_back() {
     var log = new ArrayList<String>();
-    var policy = preempting(new ClusterCount(2, log));
+    var policy = preempting(new LabelLimit("x", "y", 2, log));
     var cluster = snapshot(
         List.of(node("node1", VERY_LARGE), node("node2", VERY_LARGE)),
         List.of(
@@ -320,7 +252,7 @@ class PolicyPreemptionTest {
   @Test
   void nominated_pods_are_added_to_a_copy_of_the_trackers_for_the_first_pass() {
     var log = new ArrayList<String>();
-    var policy = Policy.builder().filter(new ClusterCount(2, log)).build();
+    var policy = Policy.builder().filter(new LabelLimit("x", "y", 2, log)).build();
     var nominated = pod("n").label("x", "y").priority(HIGH).nominatedNodeName("node1").obj();
     var cluster = snapshot(
         List.of(node("node1", VERY_LARGE), node("node2", VERY_LARGE)),
@@ -332,7 +264,7 @@ class PolicyPreemptionTest {
     // On node1 the copy told of n counts two; node2 is filtered by the prepared filter, which still counts one.
     assertEquals(Decision.bind("node2"), explanation.decision());
     assertEquals(
-        FilterResult.unschedulable(Reason.of("too many x")),
+        FilterResult.unschedulable(Reason.of("too many x=y")),
         explanation.node("node1").orElseThrow().filters().get(0).result());
     assertEquals(List.of("add n@node1 true"), log);
   }

@@ -282,6 +282,83 @@ final class PreemptionFixtures {
     return NodeStatuses.of(byNode);
   }
 
+
+  /**
+   * Fits while fewer than {@code limit} pods labelled {@code key=value} are in the whole cluster: a filter whose
+   * prepared state depends on other nodes' pods, like inter-pod affinity; prepared once, then tracked. Its
+   * trackers log what they are told to {@code log} ({@code "add|remove <pod>@<node> <whether node holds pod>"}).
+   */
+  record LabelLimit(String key, String value, int limit, List<String> log) implements Filter, PreFilter {
+    /** A limit whose trackers' log nobody reads. */
+    LabelLimit(String key, String value, int limit) {
+      this(key, value, limit, new ArrayList<>());
+    }
+
+    @Override
+    public String name() {
+      return "LabelLimit";
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      throw new AssertionError("only the prepared filter runs");
+    }
+
+    @Override
+    public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
+      int count = 0;
+      for (var node : cluster.nodes()) {
+        count += (int) node.pods().stream().filter(this::counted).count();
+      }
+      return new Counted(count);
+    }
+
+    boolean counted(PodInfo pod) {
+      return value.equals(pod.labels().get(key));
+    }
+
+    final class Counted implements PodTracking, PodTracking.Tracker {
+      private int count;
+
+      Counted(int count) {
+        this.count = count;
+      }
+
+      @Override
+      public String name() {
+        return "LabelLimit";
+      }
+
+      @Override
+      public FilterResult filter(PodInfo pod, NodeInfo node) {
+        return count < limit
+            ? FilterResult.fit()
+            : FilterResult.unschedulable(Reason.of("too many " + key + "=" + value));
+      }
+
+      @Override
+      public Tracker track() {
+        return new Counted(count);
+      }
+
+      @Override
+      public void addPod(PodInfo pod, NodeInfo node) {
+        log.add("add " + pod.name() + "@" + node.name() + " " + node.pods().contains(pod));
+        if (counted(pod)) {
+          count++;
+        }
+      }
+
+      @Override
+      public void removePod(PodInfo pod, NodeInfo node) {
+        log.add("remove " + pod.name() + "@" + node.name() + " " + node.pods().contains(pod));
+        if (counted(pod)) {
+          count--;
+        }
+      }
+    }
+  }
+
   static List<String> names(List<PodInfo> pods) {
     return pods.stream().map(PodInfo::name).toList();
   }

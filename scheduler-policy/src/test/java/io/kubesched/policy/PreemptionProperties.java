@@ -15,6 +15,7 @@ import io.kubesched.api.PodDisruptionBudget;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.Resources;
+import io.kubesched.policy.PreemptionFixtures.LabelLimit;
 import io.kubesched.policy.plugins.Filters;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,72 +60,11 @@ class PreemptionProperties {
     }
 
     List<Filter> filters() {
-      return List.of(Filters.resourcesFit(), new AppBLimit(limit));
+      return List.of(Filters.resourcesFit(), new LabelLimit("app", "b", limit));
     }
 
     Policy policy() {
       return Policy.builder().filters(filters()).preemption(PreemptionArgs.DEFAULT).seed(11).build();
-    }
-  }
-
-  /** At most {@code limit} pods labelled {@code app=b} in the whole cluster: prepared once, then tracked. */
-  record AppBLimit(int limit) implements Filter, PreFilter {
-    @Override
-    public String name() {
-      return "AppBLimit";
-    }
-
-    @Override
-    public FilterResult filter(PodInfo pod, NodeInfo node) {
-      throw new AssertionError("only the prepared filter runs");
-    }
-
-    @Override
-    public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
-      int count = 0;
-      for (var node : cluster.nodes()) {
-        count += (int) node.pods().stream().filter(AppBLimit::counted).count();
-      }
-      return new Counted(limit, count);
-    }
-
-    static boolean counted(PodInfo pod) {
-      return "b".equals(pod.labels().get("app"));
-    }
-  }
-
-  private static final class Counted implements PodTracking, PodTracking.Tracker {
-    private final int limit;
-    private int count;
-
-    Counted(int limit, int count) {
-      this.limit = limit;
-      this.count = count;
-    }
-
-    @Override
-    public String name() {
-      return "AppBLimit";
-    }
-
-    @Override
-    public FilterResult filter(PodInfo pod, NodeInfo node) {
-      return count < limit ? FilterResult.fit() : FilterResult.unschedulable(Reason.of("too many app=b"));
-    }
-
-    @Override
-    public Tracker track() {
-      return new Counted(limit, count);
-    }
-
-    @Override
-    public void addPod(PodInfo pod, NodeInfo node) {
-      count += AppBLimit.counted(pod) ? 1 : 0;
-    }
-
-    @Override
-    public void removePod(PodInfo pod, NodeInfo node) {
-      count -= AppBLimit.counted(pod) ? 1 : 0;
     }
   }
 

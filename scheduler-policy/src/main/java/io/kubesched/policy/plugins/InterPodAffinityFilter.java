@@ -81,6 +81,9 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
     }
   }
 
+  /** What the filter, its prepared form and their trackers read: namespace selectors match namespaces' labels. */
+  private static final Set<ClusterData> READS = Set.of(ClusterData.NAMESPACES);
+
   private static final FilterResult AFFINITY_REJECTED = FilterResult.unresolvable(new AffinityRulesNotMatch());
   private static final FilterResult ANTI_AFFINITY_REJECTED =
       FilterResult.unschedulable(new AntiAffinityRulesNotMatch());
@@ -98,7 +101,7 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
   /** @return {@link ClusterData#NAMESPACES}: namespace selectors match namespaces' labels */
   @Override
   public Set<ClusterData> reads() {
-    return Set.of(ClusterData.NAMESPACES);
+    return READS;
   }
 
   /**
@@ -212,7 +215,7 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
 
     @Override
     public Set<ClusterData> reads() {
-      return Set.of(ClusterData.NAMESPACES);
+      return READS;
     }
 
     @Override
@@ -281,7 +284,7 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
 
     @Override
     public Set<ClusterData> reads() {
-      return Set.of(ClusterData.NAMESPACES);
+      return READS;
     }
 
     @Override

@@ -295,13 +295,22 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
 
     @Override
     public FilterResult filter(PodInfo pod, NodeInfo node) {
+      return disksThen(pod, node, everyNode);
+    }
+
+    /**
+     * @param claims the {@code ReadWriteOncePod} result for {@code node}
+     * @return the node's disk conflicts with {@code pod} if the pod has volumes to check and there are any, else
+     *     {@code claims}
+     */
+    FilterResult disksThen(PodInfo pod, NodeInfo node, FilterResult claims) {
       if (checkDisks) {
         var disks = diskConflicts(pod, node);
         if (!disks.fits()) {
           return disks;
         }
       }
-      return everyNode;
+      return claims;
     }
 
     /**
@@ -347,13 +356,7 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
 
     @Override
     public FilterResult filter(PodInfo pod, NodeInfo node) {
-      if (prepared.checkDisks) {
-        var disks = diskConflicts(pod, node);
-        if (!disks.fits()) {
-          return disks;
-        }
-      }
-      return readWriteOncePodConflict(prepared.claims, users);
+      return prepared.disksThen(pod, node, readWriteOncePodConflict(prepared.claims, users));
     }
 
     @Override

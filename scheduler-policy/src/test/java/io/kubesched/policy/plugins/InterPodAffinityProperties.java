@@ -93,7 +93,8 @@ class InterPodAffinityProperties {
     cluster.nodes().forEach(node -> assertTrue(prepared.filter(pod, node).fits()));
   }
 
-  private static String kind(FilterResult result) {
+  /** @return the kind of {@code result}: "fit", "affinity", "anti-affinity" or "existing anti-affinity" */
+  static String kind(FilterResult result) {
     if (result.fits()) {
       return "fit";
     }

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import io.kubesched.api.NodeInfo;
 import io.kubesched.policy.FilterResult.Code;
 import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.Reason;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,13 +91,7 @@ class PodTopologySpreadFilterTest {
   void TestPreFilterStateAddPod(Case tt) {
     var added = tt.addedPod;
     assertNotNull(added);
-    var cluster = tt.cluster();
-    var prepared = assertInstanceOf(PodTopologySpreadFilter.Prepared.class,
-        new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).prepare(tt.pod(), cluster));
-    var tracker = prepared.track();
-    tracker.addPod(added, cluster.node(tt.nodes.get(tt.nodeIdx).name()).orElseThrow());
-    assertConstraints(Objects.requireNonNull(tt.wantPreFilterState).constraints, prepared.constraints());
-    assertState(tt, tracker.state());
+    assertTracked(tt, (tracker, node) -> tracker.addPod(added, node));
   }
 
   /**
@@ -109,11 +105,19 @@ class PodTopologySpreadFilterTest {
         ? tt.existingPods.get(tt.deletedPodIdx)
         : tt.deletedPod;
     assertNotNull(deleted);
+    assertTracked(tt, (tracker, node) -> tracker.removePod(deleted, node));
+  }
+
+  /**
+   * The runners' common part: prepares the filter for {@code tt}'s pod on its cluster, tells a tracker of it the
+   * {@code change} on {@code nodes[nodeIdx]}, and asserts the prepared constraints and the tracked state.
+   */
+  private static void assertTracked(Case tt, BiConsumer<PodTopologySpreadFilter.SpreadTracker, NodeInfo> change) {
     var cluster = tt.cluster();
     var prepared = assertInstanceOf(PodTopologySpreadFilter.Prepared.class,
         new PodTopologySpreadFilter(PodTopologySpreadArgs.list(List.of())).prepare(tt.pod(), cluster));
     var tracker = prepared.track();
-    tracker.removePod(deleted, cluster.node(tt.nodes.get(tt.nodeIdx).name()).orElseThrow());
+    change.accept(tracker, cluster.node(tt.nodes.get(tt.nodeIdx).name()).orElseThrow());
     assertConstraints(Objects.requireNonNull(tt.wantPreFilterState).constraints, prepared.constraints());
     assertState(tt, tracker.state());
   }

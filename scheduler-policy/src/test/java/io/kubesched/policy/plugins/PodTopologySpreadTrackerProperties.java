@@ -7,7 +7,6 @@ import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
-import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import java.util.ArrayList;
@@ -155,16 +154,16 @@ class PodTopologySpreadTrackerProperties {
     var s = scenario(change);
     var prepared = prepare(pod, s.before());
     var counts = copy(prepared.state().counts());
-    var verdicts = verdicts(pod, prepared, s.before());
+    var verdicts = TrackerScenario.verdicts(pod, prepared, s.before());
 
     var changed = prepared.track();
     s.removed().forEach(removed -> changed.removePod(removed, s.node()));
     var other = prepared.track();
 
     assertEquals(counts, prepared.state().counts(), "the prepared filter's counts");
-    assertEquals(verdicts, verdicts(pod, prepared, s.before()), "the prepared filter");
+    assertEquals(verdicts, TrackerScenario.verdicts(pod, prepared, s.before()), "the prepared filter");
     assertEquals(counts, other.state().counts(), "a second tracker's counts");
-    assertEquals(verdicts, verdicts(pod, other, s.before()), "a second tracker");
+    assertEquals(verdicts, TrackerScenario.verdicts(pod, other, s.before()), "a second tracker");
     Statistics.label("the changed tracker's counts differ").collect(!counts.equals(changed.state().counts()));
     Statistics.label("the changed tracker's counts differ").coverage(c -> c.check(true).count(n -> n > 0));
   }
@@ -175,12 +174,6 @@ class PodTopologySpreadTrackerProperties {
 
   private static List<Map<String, Integer>> copy(List<Map<String, Integer>> counts) {
     return counts.stream().map(Map::copyOf).toList();
-  }
-
-  private static List<Outcome> verdicts(PodInfo pod, Filter filter, ClusterSnapshot cluster) {
-    var verdicts = new ArrayList<Outcome>();
-    cluster.nodes().forEach(node -> verdicts.add(Outcome.of(filter.filter(pod, node))));
-    return verdicts;
   }
 
   private static String kind(FilterResult result) {

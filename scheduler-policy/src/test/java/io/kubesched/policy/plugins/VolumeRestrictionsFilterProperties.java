@@ -146,13 +146,14 @@ class VolumeRestrictionsFilterProperties {
    */
   record Placement(String namespace, List<String> claims, int nodeIndex) {}
 
-  private static final List<String> NAMESPACES = List.of("default", "other");
-  private static final List<String> NODE_NAMES = List.of("n0", "n1", "n2");
+  /** The namespaces of {@link #claims()}. */
+  static final List<String> NAMESPACES = List.of("default", "other");
 
-  @Property
-  @Label("in any placement sequence the filter accepts, a ReadWriteOncePod claim is used by at most one pod, "
-      + "and a pod is turned away only for a claim in use")
-  void readWriteOncePodClaimsHaveOnePod(@ForAll("placements") List<Placement> sequence) {
+  /**
+   * @return in each of {@link #NAMESPACES}, claims {@code r1} ({@code ReadWriteOncePod}), {@code r2}
+   *     ({@code ReadWriteOncePod} and {@code ReadWriteOnce}) and {@code x} ({@code ReadWriteMany})
+   */
+  static List<PersistentVolumeClaim> claims() {
     var claims = new ArrayList<PersistentVolumeClaim>();
     for (var namespace : NAMESPACES) {
       claims.add(StorageFixtures.claim(namespace, "r1", "", "", Set.of(AccessMode.READ_WRITE_ONCE_POD)));
@@ -160,7 +161,15 @@ class VolumeRestrictionsFilterProperties {
           namespace, "r2", "", "", Set.of(AccessMode.READ_WRITE_ONCE_POD, AccessMode.READ_WRITE_ONCE)));
       claims.add(StorageFixtures.claim(namespace, "x", "", "", Set.of(AccessMode.READ_WRITE_MANY)));
     }
-    var storage = StorageFixtures.storage(claims, List.of(), List.of());
+    return List.copyOf(claims);
+  }
+  private static final List<String> NODE_NAMES = List.of("n0", "n1", "n2");
+
+  @Property
+  @Label("in any placement sequence the filter accepts, a ReadWriteOncePod claim is used by at most one pod, "
+      + "and a pod is turned away only for a claim in use")
+  void readWriteOncePodClaimsHaveOnePod(@ForAll("placements") List<Placement> sequence) {
+    var storage = StorageFixtures.storage(claims(), List.of(), List.of());
     var placed = new ArrayList<List<PodInfo>>();
     NODE_NAMES.forEach(name -> placed.add(new ArrayList<>()));
 

@@ -1,19 +1,13 @@
 package io.kubesched.policy.plugins;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import io.kubesched.api.AccessMode;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Volume;
-import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -32,21 +26,9 @@ import net.jqwik.api.statistics.Statistics;
  */
 class VolumeRestrictionsTrackerProperties {
 
-  private static final List<String> NAMESPACES = List.of("default", "other");
-  private static final List<PersistentVolumeClaim> CLAIMS = claims();
+  private static final List<PersistentVolumeClaim> CLAIMS = VolumeRestrictionsFilterProperties.claims();
 
   private final VolumeRestrictionsFilter filter = new VolumeRestrictionsFilter();
-
-  private static List<PersistentVolumeClaim> claims() {
-    var claims = new ArrayList<PersistentVolumeClaim>();
-    for (var namespace : NAMESPACES) {
-      claims.add(StorageFixtures.claim(namespace, "r1", "", "", Set.of(AccessMode.READ_WRITE_ONCE_POD)));
-      claims.add(StorageFixtures.claim(
-          namespace, "r2", "", "", Set.of(AccessMode.READ_WRITE_ONCE_POD, AccessMode.READ_WRITE_ONCE)));
-      claims.add(StorageFixtures.claim(namespace, "x", "", "", Set.of(AccessMode.READ_WRITE_MANY)));
-    }
-    return List.copyOf(claims);
-  }
 
   /** A pod to place, a cluster, and what preemption removes from and adds back to one node. */
   record Change(PodInfo pod, ClusterSnapshot cluster, int node, List<Boolean> remove, List<Boolean> readd) {}
@@ -55,63 +37,29 @@ class VolumeRestrictionsTrackerProperties {
   @Label("after removals and additions on one node, the tracker's verdicts are those of a fresh prepare")
   void trackerAgreesWithFreshPrepare(@ForAll("changes") Change change) {
     var pod = change.pod();
-    var s = TrackerScenario.of(change.cluster(), change.node(), change.remove(), change.readd(), p -> true);
+    scenario(change).assertTrackersAgreeWithFreshPrepare(
+        pod,
+        cluster -> filter.prepare(pod, cluster),
+        prepared -> ((VolumeRestrictionsFilter.Prepared) prepared).skipped(),
+        VolumeRestrictionsTrackerProperties::kind);
 
-    var prepared = (VolumeRestrictionsFilter.Prepared) filter.prepare(pod, s.before());
-    compare(pod, prepared, s.replay(prepared), s.after(), "forward");
-    var preparedAfter = (VolumeRestrictionsFilter.Prepared) filter.prepare(pod, s.after());
-    compare(pod, preparedAfter, s.replayBackwards(preparedAfter), s.before(), "backward");
-
-    Statistics.label("pods removed, added back").collect(s.removed().size() + ", " + s.readded().size());
     Statistics.label("outcome").coverage(c -> {
       c.check("fit").count(n -> n > 0);
       c.check("ReadWriteOncePod").count(n -> n > 0);
       c.check("disk").count(n -> n > 0);
     });
-    Statistics.label("verdict changed by the pods gone").coverage(c -> c.check(true).count(n -> n > 0));
-    Statistics.label("skipped, so fits").coverage(c -> c.check(true).count(n -> n > 0));
-  }
-
-  private void compare(
-      PodInfo pod, VolumeRestrictionsFilter.Prepared prepared, Filter tracker, ClusterSnapshot changed, String way) {
-    var fresh = filter.prepare(pod, changed);
-    for (var node : changed.nodes()) {
-      var actual = Outcome.of(tracker.filter(pod, node));
-      if (prepared.skipped()) {
-        assertEquals(Outcome.FIT, actual, way);
-        Statistics.label("skipped, so fits").collect(true);
-        continue;
-      }
-      var expected = fresh.filter(pod, node);
-      assertEquals(expected, tracker.filter(pod, node), () -> way + ": node " + node.name());
-      Statistics.label("outcome").collect(kind(expected));
-      Statistics.label("verdict changed by the pods gone")
-          .collect(!Outcome.of(prepared.filter(pod, node)).equals(actual));
-    }
   }
 
   @Property
   @Label("track() gives independent copies: changing one changes neither the prepared filter nor another")
   void tracksAreIndependent(@ForAll("changes") Change change) {
     var pod = change.pod();
-    var s = TrackerScenario.of(change.cluster(), change.node(), change.remove(), change.readd(), p -> true);
-    var prepared = (VolumeRestrictionsFilter.Prepared) filter.prepare(pod, s.before());
-    var verdicts = verdicts(pod, prepared, s.before());
-
-    var changed = prepared.track();
-    s.removed().forEach(removed -> changed.removePod(removed, s.node()));
-    var other = prepared.track();
-
-    assertEquals(verdicts, verdicts(pod, prepared, s.before()), "the prepared filter");
-    assertEquals(verdicts, verdicts(pod, other, s.before()), "a second tracker");
-    Statistics.label("the changed tracker differs").collect(!verdicts.equals(verdicts(pod, changed, s.before())));
-    Statistics.label("the changed tracker differs").coverage(c -> c.check(true).count(n -> n > 0));
+    var s = scenario(change);
+    s.assertTracksAreIndependent(pod, filter.prepare(pod, s.before()));
   }
 
-  private static List<Outcome> verdicts(PodInfo pod, Filter filter, ClusterSnapshot cluster) {
-    var verdicts = new ArrayList<Outcome>();
-    cluster.nodes().forEach(node -> verdicts.add(Outcome.of(filter.filter(pod, node))));
-    return verdicts;
+  private static TrackerScenario scenario(Change change) {
+    return TrackerScenario.of(change.cluster(), change.node(), change.remove(), change.readd(), p -> true);
   }
 
   private static String kind(FilterResult result) {
