@@ -221,7 +221,7 @@ class SchedulingQueueProperties {
       @Override
       public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
         return Combinators.combine(
-                Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet())),
+                inFlight(machine),
                 Arbitraries.integers().between(0, HINTS.size() - 1))
             .as((pod, hint) ->
                 Transformer.mutate(
@@ -301,7 +301,7 @@ class SchedulingQueueProperties {
       @Override
       public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
         return Combinators.combine(
-                Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet())),
+                inFlight(machine),
                 Arbitraries.of(NODES.subList(1, NODES.size())),
                 Arbitraries.integers().between(0, HINTS.size() - 1))
             .as((pod, node, hint) ->
@@ -386,6 +386,11 @@ class SchedulingQueueProperties {
     };
   }
 
+  /** @return one of the pods in flight, in a stable order; call only when there is one */
+  private static Arbitrary<String> inFlight(Machine machine) {
+    return Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet()));
+  }
+
   /** @return any pod's name, two times in three one of {@code likely} when there are any */
   private static Arbitrary<String> mostly(List<String> likely) {
     return likely.isEmpty()
@@ -402,7 +407,7 @@ class SchedulingQueueProperties {
 
       @Override
       public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
-        return Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet()))
+        return inFlight(machine)
             .map(pod -> Transformer.mutate(name + " " + pod, m -> step.accept(m, pod)));
       }
     };
