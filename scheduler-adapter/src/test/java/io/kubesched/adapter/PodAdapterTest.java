@@ -354,6 +354,17 @@ class PodAdapterTest {
         "2026-02-30T09:14:31Z", "2026-03-02T25:14:31Z", "2026-03-02T09:14:31.Z", "2026-03-02T09:14:31+0100"
       })
   void a_start_time_that_is_not_rfc_3339_is_malformed(String startTime) {
+    var e = assertMalformedStartTime(startTime);
+
+    assertEquals("pod shop/cart: status.startTime '" + startTime + "' is not an RFC 3339 time", e.getMessage());
+  }
+
+  /**
+   * Asserts that the pod shop/cart with {@code startTime} is malformed, naming the pod, the field and the value.
+   *
+   * @return the exception, for further checks
+   */
+  static MalformedObjectException assertMalformedStartTime(String startTime) {
     var e =
         assertThrows(
             MalformedObjectException.class, () -> PodAdapter.toPodInfo(pod("shop", "cart").startTime(startTime).build()));
@@ -361,7 +372,7 @@ class PodAdapterTest {
     assertEquals("pod shop/cart", e.object());
     assertEquals("status.startTime", e.field());
     assertEquals(startTime, e.value());
-    assertEquals("pod shop/cart: status.startTime '" + startTime + "' is not an RFC 3339 time", e.getMessage());
+    return e;
   }
 
   @Test

@@ -71,16 +71,7 @@ public record NodeInfo(
   public NodeInfo withPod(PodInfo pod) {
     var morePods = new ArrayList<>(pods);
     morePods.add(pod);
-    return new NodeInfo(
-        name,
-        labels,
-        taints,
-        unschedulable,
-        allocatable,
-        requested.plus(pod.requests()),
-        nonZeroRequested.plus(pod.nonZeroRequests()),
-        images,
-        morePods);
+    return withPods(morePods, requested.plus(pod.requests()), nonZeroRequested.plus(pod.nonZeroRequests()));
   }
 
   /**
@@ -103,16 +94,13 @@ public record NodeInfo(
     var pod = pods.get(index);
     var fewerPods = new ArrayList<>(pods);
     fewerPods.remove(index);
+    return withPods(fewerPods, requested.minus(pod.requests()), nonZeroRequested.minus(pod.nonZeroRequests()));
+  }
+
+  /** @return this node with other pods and the requests they add up to */
+  private NodeInfo withPods(List<PodInfo> newPods, Resources newRequested, Resources newNonZeroRequested) {
     return new NodeInfo(
-        name,
-        labels,
-        taints,
-        unschedulable,
-        allocatable,
-        requested.minus(pod.requests()),
-        nonZeroRequested.minus(pod.nonZeroRequests()),
-        images,
-        fewerPods);
+        name, labels, taints, unschedulable, allocatable, newRequested, newNonZeroRequested, images, newPods);
   }
 
   /** @return the host ports the node's pods bind */

@@ -30,6 +30,20 @@ final class BinderFixtures {
 
   private BinderFixtures() {}
 
+  /** A token bucket whose {@code acquire} is interrupted at once and whose {@code tryAcquire} is refused. */
+  static final TokenBucket INTERRUPTING =
+      new TokenBucket() {
+        @Override
+        public void acquire() throws InterruptedException {
+          throw new InterruptedException("test");
+        }
+
+        @Override
+        public boolean tryAcquire() {
+          return false;
+        }
+      };
+
   /** An unbound pod with a spec (no containers: neither the binder nor the mock server needs them). */
   static Pod pod(String ns, String name, String uid) {
     return new PodBuilder()

@@ -460,18 +460,7 @@ class PreempterTest {
     @Test
     @DisplayName("an interrupt while waiting for a token is thrown, and nothing is sent")
     void interrupted() {
-      var interrupting = new TokenBucket() {
-        @Override
-        public void acquire() throws InterruptedException {
-          throw new InterruptedException("test");
-        }
-
-        @Override
-        public boolean tryAcquire() {
-          return false;
-        }
-      };
-      var blocked = new Preempter(client, interrupting, clock);
+      var blocked = new Preempter(client, BinderFixtures.INTERRUPTING, clock);
       var nominated = new PodBuilder(victim(VICTIM, VICTIM_UID)).editStatus().withNominatedNodeName(NODE)
           .endStatus().build();
 

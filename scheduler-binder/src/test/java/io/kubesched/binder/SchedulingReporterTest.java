@@ -601,18 +601,7 @@ class SchedulingReporterTest {
 
   @Test
   void an_interrupt_while_waiting_for_a_token_is_thrown() {
-    var interrupting = new TokenBucket() {
-      @Override
-      public void acquire() throws InterruptedException {
-        throw new InterruptedException("test");
-      }
-
-      @Override
-      public boolean tryAcquire() {
-        return false;
-      }
-    };
-    var blocked = SchedulingReporter.create(client, interrupting, SCHEDULER, HOST, clock);
+    var blocked = SchedulingReporter.create(client, BinderFixtures.INTERRUPTING, SCHEDULER, HOST, clock);
 
     assertThrows(InterruptedException.class, () -> blocked.scheduled(pod(), NODE));
     assertThrows(InterruptedException.class, () -> blocked.unschedulable(pod(), NO_FIT));

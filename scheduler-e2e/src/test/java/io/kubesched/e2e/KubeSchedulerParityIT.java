@@ -20,7 +20,6 @@ import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.kubesched.facade.FakeClusterFixture;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.testcluster.TestCluster;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -108,9 +107,7 @@ class KubeSchedulerParityIT extends RealClusterTest {
 
   @BeforeAll
   static void startKubeScheduler(TestCluster cluster) throws Exception {
-    var projectDir = Path.of(System.getProperty("kubesched.projectDir", ".."));
-    kubeScheduler =
-        KubeSchedulerProcess.start(projectDir, cluster.adminKubeconfig(), Path.of("target", "kube-scheduler-parity"));
+    kubeScheduler = KubeSchedulerProcess.startFor(cluster, "kube-scheduler-parity");
   }
 
   @AfterAll

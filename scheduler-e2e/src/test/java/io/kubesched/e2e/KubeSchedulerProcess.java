@@ -1,5 +1,6 @@
 package io.kubesched.e2e;
 
+import io.kubesched.testcluster.TestCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +35,15 @@ final class KubeSchedulerProcess implements AutoCloseable {
    * @param logDir where its configuration and log are written (created if missing)
    * @throws IllegalStateException if the build fails, with the script's output
    */
+  /**
+   * {@link #start(Path, Path, Path)} for a test class: the reactor's root as the failsafe configuration names
+   * it, the cluster's admin identity, and {@code target/<logDirName>} for its configuration and log.
+   */
+  static KubeSchedulerProcess startFor(TestCluster cluster, String logDirName)
+      throws IOException, InterruptedException {
+    return start(RealClusterExtension.projectDir(), cluster.adminKubeconfig(), Path.of("target", logDirName));
+  }
+
   static KubeSchedulerProcess start(Path projectDir, Path kubeconfig, Path logDir)
       throws IOException, InterruptedException {
     Files.createDirectories(logDir);

@@ -3,7 +3,6 @@ package io.kubesched.e2e;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.testcluster.TestCluster;
-import java.nio.file.Path;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -21,9 +20,7 @@ class PreemptionKubeSchedulerIT extends PreemptionScenarios {
 
   @BeforeAll
   static void startKubeScheduler(TestCluster cluster) throws Exception {
-    var projectDir = Path.of(System.getProperty("kubesched.projectDir", ".."));
-    kubeScheduler = KubeSchedulerProcess.start(
-        projectDir, cluster.adminKubeconfig(), Path.of("target", "kube-scheduler-preemption"));
+    kubeScheduler = KubeSchedulerProcess.startFor(cluster, "kube-scheduler-preemption");
   }
 
   @AfterAll

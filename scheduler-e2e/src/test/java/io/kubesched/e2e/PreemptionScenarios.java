@@ -165,14 +165,10 @@ abstract class PreemptionScenarios extends RealClusterTest {
     running("low-1b", LOW, "250m", "node-1", 2);
     pending("preemptor", HIGH, "500m");
 
-    var victims = awaitPreemption("preemptor", "node-0", Set.of("late-0"));
-    var placement = "0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod"
-        + " on node node-0, preempting 1 victims";
-    assertPendingWith("preemptor", placement, TERMINATING_ON_NOMINATED_OF_2);
-    assertNotes("preemptor", placement, TERMINATING_ON_NOMINATED_OF_2);
-
-    kubeletFinishes(victims);
-    eventually(SOON, "preemptor bound to node-0", () -> "node-0".equals(nodeOf("preemptor")));
+    var victims = preemptsThenIsBound("preemptor", "node-0", Set.of("late-0"),
+        "0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod"
+            + " on node node-0, preempting 1 victims",
+        TERMINATING_ON_NOMINATED_OF_2);
     assertEquals("", nominated("preemptor"), "the API server clears the nomination on binding");
     assertOnlyVictimsTouched(victims, List.of("early-0", "mid-1", "low-1a", "low-1b"));
     logMessages("preemptor");
@@ -239,13 +235,10 @@ abstract class PreemptionScenarios extends RealClusterTest {
     running("plain", MID, "1", "node-1", 0);
     pending("preemptor", HIGH, "1");
 
-    var victims = awaitPreemption("preemptor", "node-1", Set.of("plain"));
-    var placement = "0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod"
-        + " on node node-1, preempting 1 victims";
-    assertPendingWith("preemptor", placement, TERMINATING_ON_NOMINATED_OF_2);
-    assertNotes("preemptor", placement, TERMINATING_ON_NOMINATED_OF_2);
-    kubeletFinishes(victims);
-    eventually(SOON, "preemptor bound to node-1", () -> "node-1".equals(nodeOf("preemptor")));
+    var victims = preemptsThenIsBound("preemptor", "node-1", Set.of("plain"),
+        "0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod"
+            + " on node node-1, preempting 1 victims",
+        TERMINATING_ON_NOMINATED_OF_2);
     assertOnlyVictimsTouched(victims, List.of("guarded"));
   }
 
@@ -262,13 +255,10 @@ abstract class PreemptionScenarios extends RealClusterTest {
     running("plain", MID, "1", "node-1", 0);
     pending("preemptor", HIGH, "1");
 
-    var victims = awaitPreemption("preemptor", "node-0", Set.of("guarded"));
-    var placement = "0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod"
-        + " on node node-0, preempting 1 victims";
-    assertPendingWith("preemptor", placement, TERMINATING_ON_NOMINATED_OF_2);
-    assertNotes("preemptor", placement, TERMINATING_ON_NOMINATED_OF_2);
-    kubeletFinishes(victims);
-    eventually(SOON, "preemptor bound to node-0", () -> "node-0".equals(nodeOf("preemptor")));
+    var victims = preemptsThenIsBound("preemptor", "node-0", Set.of("guarded"),
+        "0/2 nodes are available: 2 Insufficient cpu. preemption: found a potential placement for pod"
+            + " on node node-0, preempting 1 victims",
+        TERMINATING_ON_NOMINATED_OF_2);
     assertOnlyVictimsTouched(victims, List.of("plain"));
   }
 
@@ -280,13 +270,10 @@ abstract class PreemptionScenarios extends RealClusterTest {
     budget("guard", 1, 0);
     pending("preemptor", HIGH, "1");
 
-    var victims = awaitPreemption("preemptor", "node-0", Set.of("guarded"));
-    var placement = "0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod"
-        + " on node node-0, preempting 1 victims";
-    assertPendingWith("preemptor", placement, TERMINATING_ON_NOMINATED);
-    assertNotes("preemptor", placement, TERMINATING_ON_NOMINATED);
-    kubeletFinishes(victims);
-    eventually(SOON, "preemptor bound to node-0", () -> "node-0".equals(nodeOf("preemptor")));
+    preemptsThenIsBound("preemptor", "node-0", Set.of("guarded"),
+        "0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod"
+            + " on node node-0, preempting 1 victims",
+        TERMINATING_ON_NOMINATED);
   }
 
   // ---------------------------------------------------------------- (d) preemptionPolicy: Never
@@ -301,11 +288,7 @@ abstract class PreemptionScenarios extends RealClusterTest {
     assertEquals("Never", pod("patient").getSpec().getPreemptionPolicy(), "set from the class by admission");
     var expected = "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to"
         + " preemptionPolicy=Never.";
-    assertPendingWith("patient", expected);
-    assertNotes("patient", expected);
-    assertEquals("", nominated("patient"));
-    assertUntouched("filler", "node-0");
-    assertTrue(preemptedEvents().isEmpty(), "Preempted events: " + preemptedEvents());
+    staysPendingWithoutPreempting("patient", expected, "node-0", "filler");
   }
 
   // ---------------------------------------------------------------- (e) the room is held
@@ -376,12 +359,7 @@ abstract class PreemptionScenarios extends RealClusterTest {
 
     var expected = "0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/3 nodes"
         + " are available: 1 Insufficient cpu, 2 Preemption is not helpful for scheduling.";
-    assertPendingWith("preemptor", expected);
-    assertNotes("preemptor", expected);
-    assertEquals("", nominated("preemptor"));
-    assertUntouched("keeper", "node-0");
-    assertUntouched("low", "node-0");
-    assertTrue(preemptedEvents().isEmpty(), "Preempted events: " + preemptedEvents());
+    staysPendingWithoutPreempting("preemptor", expected, "node-0", "keeper", "low");
   }
 
   // ---------------------------------------------------------------- (g) a higher preemptor takes over
@@ -438,6 +416,38 @@ abstract class PreemptionScenarios extends RealClusterTest {
     assertPreemptedEvents(victims, preemptor, node);
     assertEquals(victims, preemptedPods());
     return victims;
+  }
+
+  /**
+   * The preemptor preempts exactly {@code victims} on {@code node} ({@link #awaitPreemption}), is pending with
+   * {@code placement} as its condition message and first FailedScheduling note ({@code terminating} allowed
+   * after it, see {@link #assertPendingWith} and {@link #assertNotes}), and is bound to {@code node} once the
+   * kubelet has finished the victims.
+   *
+   * @return the victims, deleted
+   */
+  private Set<String> preemptsThenIsBound(
+      String preemptor, String node, Set<String> victims, String placement, String terminating) {
+    awaitPreemption(preemptor, node, victims);
+    assertPendingWith(preemptor, placement, terminating);
+    assertNotes(preemptor, placement, terminating);
+    kubeletFinishes(victims);
+    eventually(SOON, preemptor + " bound to " + node, () -> node.equals(nodeOf(preemptor)));
+    return victims;
+  }
+
+  /**
+   * The pod is pending with {@code message} as its condition message and only FailedScheduling note, and
+   * nominated nowhere; each of {@code others} is still on {@code node}, untouched, and no pod was preempted.
+   */
+  private void staysPendingWithoutPreempting(String pod, String message, String node, String... others) {
+    assertPendingWith(pod, message);
+    assertNotes(pod, message);
+    assertEquals("", nominated(pod));
+    for (var other : others) {
+      assertUntouched(other, node);
+    }
+    assertTrue(preemptedEvents().isEmpty(), "Preempted events: " + preemptedEvents());
   }
 
   /** Waits for a Preempted event about each victim and asserts it names the preemptor and the node. */

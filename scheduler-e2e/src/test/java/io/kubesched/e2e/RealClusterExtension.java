@@ -35,9 +35,14 @@ final class RealClusterExtension implements ParameterResolver {
         .getOrComputeIfAbsent(TestCluster.class, key -> start(), TestCluster.class);
   }
 
-  private static TestCluster start() {
+  /** @return the reactor's root, where {@code test-cluster/cluster.sh} is */
+  static Path projectDir() {
     // The failsafe configuration sets it to the reactor's root; ".." is that root seen from this module.
-    var projectDir = Path.of(System.getProperty("kubesched.projectDir", ".."));
+    return Path.of(System.getProperty("kubesched.projectDir", ".."));
+  }
+
+  private static TestCluster start() {
+    var projectDir = projectDir();
     try {
       var cluster = TestCluster.builder(projectDir).controllerManager().start();
       try {

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -220,7 +221,7 @@ class SchedulingQueueProperties {
       @Override
       public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
         return Combinators.combine(
-                Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet())),
+                inFlight(machine),
                 Arbitraries.integers().between(0, HINTS.size() - 1))
             .as((pod, hint) ->
                 Transformer.mutate(
@@ -238,21 +239,11 @@ class SchedulingQueueProperties {
   }
 
   private static Action.Independent<Machine> requeueNotInFlight() {
-    return new Action.Independent<>() {
-      @Override
-      public Arbitrary<Transformer<Machine>> transformer() {
-        return Arbitraries.of(NAMES).map(name -> Transformer.mutate("requeue stale " + name, m -> m.requeueStale(name)));
-      }
-    };
+    return anyPodAction("requeue stale", Machine::requeueStale);
   }
 
   private static Action.Independent<Machine> delete() {
-    return new Action.Independent<>() {
-      @Override
-      public Arbitrary<Transformer<Machine>> transformer() {
-        return Arbitraries.of(NAMES).map(name -> Transformer.mutate("delete " + name, m -> m.delete(name)));
-      }
-    };
+    return anyPodAction("delete", Machine::delete);
   }
 
   private static Action.Independent<Machine> move() {
@@ -291,10 +282,7 @@ class SchedulingQueueProperties {
         var failed = NAMES.stream()
             .filter(name -> List.of("inFlight", "unschedulable").contains(places.getOrDefault(name, "nowhere")))
             .toList();
-        var names = failed.isEmpty()
-            ? Arbitraries.of(NAMES)
-            : Arbitraries.oneOf(List.of(Arbitraries.of(NAMES), Arbitraries.of(failed), Arbitraries.of(failed)));
-        return names.map(name -> Transformer.mutate("hold " + name, m -> m.hold(name)));
+        return mostly(failed).map(name -> Transformer.mutate("hold " + name, m -> m.hold(name)));
       }
     };
   }
@@ -313,7 +301,7 @@ class SchedulingQueueProperties {
       @Override
       public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
         return Combinators.combine(
-                Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet())),
+                inFlight(machine),
                 Arbitraries.of(NODES.subList(1, NODES.size())),
                 Arbitraries.integers().between(0, HINTS.size() - 1))
             .as((pod, node, hint) ->
@@ -355,10 +343,7 @@ class SchedulingQueueProperties {
       @Override
       public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
         var held = List.copyOf(new TreeSet<>(machine.held));
-        var names = held.isEmpty()
-            ? Arbitraries.of(NAMES)
-            : Arbitraries.oneOf(List.of(Arbitraries.of(NAMES), Arbitraries.of(held), Arbitraries.of(held)));
-        return Combinators.combine(names, Arbitraries.of(false, false, true))
+        return Combinators.combine(mostly(held), Arbitraries.of(false, false, true))
             .as((name, activate) ->
                 Transformer.mutate(
                     "release " + name + (activate ? " activate" : ""), m -> m.release(name, activate)));
@@ -377,12 +362,7 @@ class SchedulingQueueProperties {
   }
 
   private static Action.Independent<Machine> clearNomination() {
-    return new Action.Independent<>() {
-      @Override
-      public Arbitrary<Transformer<Machine>> transformer() {
-        return Arbitraries.of(NAMES).map(name -> Transformer.mutate("clearNomination " + name, m -> m.clear(name)));
-      }
-    };
+    return anyPodAction("clearNomination", Machine::clear);
   }
 
   private static Action.Independent<Machine> observe() {
@@ -396,6 +376,28 @@ class SchedulingQueueProperties {
     };
   }
 
+  /** An action on any of the pods, live or not, labelled {@code name} and the pod's name. */
+  private static Action.Independent<Machine> anyPodAction(String name, BiConsumer<Machine, String> step) {
+    return new Action.Independent<>() {
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer() {
+        return Arbitraries.of(NAMES).map(pod -> Transformer.mutate(name + " " + pod, m -> step.accept(m, pod)));
+      }
+    };
+  }
+
+  /** @return one of the pods in flight, in a stable order; call only when there is one */
+  private static Arbitrary<String> inFlight(Machine machine) {
+    return Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet()));
+  }
+
+  /** @return any pod's name, two times in three one of {@code likely} when there are any */
+  private static Arbitrary<String> mostly(List<String> likely) {
+    return likely.isEmpty()
+        ? Arbitraries.of(NAMES)
+        : Arbitraries.oneOf(List.of(Arbitraries.of(NAMES), Arbitraries.of(likely), Arbitraries.of(likely)));
+  }
+
   private static Action.Dependent<Machine> inFlightAction(String name, BiConsumer<Machine, String> step) {
     return new Action.Dependent<>() {
       @Override
@@ -405,7 +407,7 @@ class SchedulingQueueProperties {
 
       @Override
       public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
-        return Arbitraries.of(List.copyOf(new TreeMap<>(machine.takenAtCycle).keySet()))
+        return inFlight(machine)
             .map(pod -> Transformer.mutate(name + " " + pod, m -> step.accept(m, pod)));
       }
     };
@@ -609,53 +611,52 @@ class SchedulingQueueProperties {
     void move() {
       step("move", () -> {
         clusterEventInFlight.addAll(takenAtCycle.keySet());
-        var before = SchedulingQueueTest.names(queue.contents().unschedulable());
-        queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
-        var after = SchedulingQueueTest.names(queue.contents().unschedulable());
-        for (var name : before) {
-          var itsHint = hint.getOrDefault(name, QueueingHint.ANY_CHANGE);
-          if (held.contains(name)) {
-            assertTrue(after.contains(name), "a held pod stays: " + name);
-            if (itsHint.movedByClusterChange() && !gated.get(name) && suppressed.add(name)) {
-              Statistics.label("preemption").collect("held: cluster event remembered");
-            }
-            continue;
-          }
-          assertEquals(
-              !itsHint.movedByClusterChange(),
-              after.contains(name),
-              "a cluster change moves every unschedulable pod but those only their update can help: " + name);
-          if (after.contains(name)) {
-            Statistics.label("stayed unschedulable").collect("move: only its update can help");
-          }
-        }
+        moveUnschedulable(
+            () -> queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD),
+            QueueingHint::movedByClusterChange,
+            "held: cluster event remembered",
+            "a cluster change moves every unschedulable pod but those only their update can help: ",
+            "move: only its update can help");
       });
     }
 
     void podEvent() {
       step("podEvent", () -> {
         podEventInFlight.addAll(takenAtCycle.keySet());
-        var before = SchedulingQueueTest.names(queue.contents().unschedulable());
-        queue.moveWaitingForPods(ClusterEvent.ASSIGNED_POD_ADD, h -> true);
-        var after = SchedulingQueueTest.names(queue.contents().unschedulable());
-        for (var name : before) {
-          var itsHint = hint.getOrDefault(name, QueueingHint.ANY_CHANGE);
-          if (held.contains(name)) {
-            assertTrue(after.contains(name), "a held pod stays: " + name);
-            if (itsHint.waitsForAssignedPods() && !gated.get(name) && suppressed.add(name)) {
-              Statistics.label("preemption").collect("held: event about bound pods remembered");
-            }
-            continue;
-          }
-          assertEquals(
-              !itsHint.waitsForAssignedPods(),
-              after.contains(name),
-              "an event about bound pods moves exactly the unschedulable pods waiting for them: " + name);
-          if (after.contains(name)) {
-            Statistics.label("stayed unschedulable").collect("podEvent: waits for no pod");
-          }
-        }
+        moveUnschedulable(
+            () -> queue.moveWaitingForPods(ClusterEvent.ASSIGNED_POD_ADD, h -> true),
+            QueueingHint::waitsForAssignedPods,
+            "held: event about bound pods remembered",
+            "an event about bound pods moves exactly the unschedulable pods waiting for them: ",
+            "podEvent: waits for no pod");
       });
+    }
+
+    /**
+     * Runs an event that moves unschedulable pods and checks each one that was unschedulable before it: a
+     * held pod stays (the move remembered, {@code remembered}, when its hint is one the event moves and it
+     * has no gates); any other moves exactly when its hint is one the event moves ({@code rule}, then the
+     * pod's name), and is collected as {@code stayed} when it does not.
+     */
+    private void moveUnschedulable(
+        Runnable event, Predicate<QueueingHint> moves, String remembered, String rule, String stayed) {
+      var before = SchedulingQueueTest.names(queue.contents().unschedulable());
+      event.run();
+      var after = SchedulingQueueTest.names(queue.contents().unschedulable());
+      for (var name : before) {
+        var itsHint = hint.getOrDefault(name, QueueingHint.ANY_CHANGE);
+        if (held.contains(name)) {
+          assertTrue(after.contains(name), "a held pod stays: " + name);
+          if (moves.test(itsHint) && !gated.get(name) && suppressed.add(name)) {
+            Statistics.label("preemption").collect(remembered);
+          }
+          continue;
+        }
+        assertEquals(!moves.test(itsHint), after.contains(name), rule + name);
+        if (after.contains(name)) {
+          Statistics.label("stayed unschedulable").collect(stayed);
+        }
+      }
     }
 
     void hold(String name) {

@@ -410,34 +410,13 @@ final class ClusterDataInformers implements AutoCloseable {
     var informer =
         client.policy().v1().podDisruptionBudget().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0);
     informer.itemStore(InformerStores.keeping(ClusterDataInformers::keptBudget));
+    // kube-scheduler counts a budget whose selector it cannot parse as protecting no pod: it is left out.
     informer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(PodDisruptionBudget budget) {
-            put(budget);
-          }
-
-          @Override
-          public void onUpdate(PodDisruptionBudget oldBudget, PodDisruptionBudget budget) {
-            put(budget);
-          }
-
-          @Override
-          public void onDelete(PodDisruptionBudget budget, boolean deletedFinalStateUnknown) {
-            into.removeDisruptionBudget(Cache.metaNamespaceKeyFunc(budget));
-          }
-
-          private void put(PodDisruptionBudget budget) {
-            var key = Cache.metaNamespaceKeyFunc(budget);
-            try {
-              into.putDisruptionBudget(key, DisruptionBudgetAdapter.toBudget(budget));
-            } catch (RuntimeException e) { // a handler that throws would stop fabric8's event delivery
-              // kube-scheduler counts a budget whose selector it cannot parse as protecting no pod.
-              into.removeDisruptionBudget(key);
-              LOG.warn("Leaving PodDisruptionBudget {} out of the snapshot: {}", key, e.toString());
-            }
-          }
-        });
+        keyedHandler(
+            "PodDisruptionBudget",
+            Cache::metaNamespaceKeyFunc,
+            (key, budget) -> into.putDisruptionBudget(key, DisruptionBudgetAdapter.toBudget(budget)),
+            into::removeDisruptionBudget));
     return informer;
   }
 
@@ -466,36 +445,49 @@ final class ClusterDataInformers implements AutoCloseable {
       UnaryOperator<T> keep) {
     informer.itemStore(InformerStores.keeping(keep));
     informer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(T object) {
-            put(object);
-          }
-
-          @Override
-          public void onUpdate(T oldObject, T object) {
-            put(object);
-          }
-
-          @Override
-          public void onDelete(T object, boolean deletedFinalStateUnknown) {
-            into.removeWorkload(key(object));
-          }
-
-          private void put(T object) {
-            try {
-              into.putWorkload(key(object), selector.apply(object).orElse(null));
-            } catch (RuntimeException e) { // a handler that throws would stop fabric8's event delivery
-              into.removeWorkload(key(object));
-              LOG.warn("Leaving {} {} out of the snapshot: {}", kind, Cache.metaNamespaceKeyFunc(object), e.toString());
-            }
-          }
-
-          private String key(T object) {
-            return kind + "/" + Cache.metaNamespaceKeyFunc(object);
-          }
-        });
+        keyedHandler(
+            kind,
+            object -> kind + "/" + Cache.metaNamespaceKeyFunc(object),
+            (key, object) -> into.putWorkload(key, selector.apply(object).orElse(null)),
+            into::removeWorkload));
     return informer;
+  }
+
+  /**
+   * A handler that puts each added or updated object under its key and removes a deleted one. An object the
+   * put rejects (it throws: a malformed object) is removed instead and logged, never thrown: a handler that
+   * throws would stop fabric8's event delivery. Runs on the informer's thread, as its handlers do.
+   *
+   * @param kind the object's kind, for the log
+   */
+  private static <T extends HasMetadata> ResourceEventHandler<T> keyedHandler(
+      String kind, Function<T, String> key, BiConsumer<String, T> put, Consumer<String> remove) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T object) {
+        put(object);
+      }
+
+      @Override
+      public void onUpdate(T oldObject, T object) {
+        put(object);
+      }
+
+      @Override
+      public void onDelete(T object, boolean deletedFinalStateUnknown) {
+        remove.accept(key.apply(object));
+      }
+
+      private void put(T object) {
+        var itsKey = key.apply(object);
+        try {
+          put.accept(itsKey, object);
+        } catch (RuntimeException e) {
+          remove.accept(itsKey);
+          LOG.warn("Leaving {} {} out of the snapshot: {}", kind, Cache.metaNamespaceKeyFunc(object), e.toString());
+        }
+      }
+    };
   }
 
   private void createStorageInformers(StorageFeed feed, List<SharedIndexInformer<?>> created) {

@@ -12,12 +12,8 @@ import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nomination;
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.SchedulerMetrics;
-import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.BindOutcome;
-import io.kubesched.binder.TokenBucket;
 import io.kubesched.binder.VictimOutcome;
-import io.kubesched.engine.StorageCache;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,16 +32,6 @@ import org.junit.jupiter.api.Test;
 class PreemptionLoopTest {
 
   private static final String NAME = "my-scheduler";
-  private static final TokenBucket UNLIMITED =
-      new TokenBucket() {
-        @Override
-        public void acquire() {}
-
-        @Override
-        public boolean tryAcquire() {
-          return true;
-        }
-      };
 
   private final AtomicLong clock = new AtomicLong(1_000_000_000L);
   private final List<Runnable> evictions = new ArrayList<>();
@@ -71,7 +57,6 @@ class PreemptionLoopTest {
       };
 
   private LoopParts parts() {
-    var reporting = new Reporting(Map.of(), Runnable::run, new SchedulingListener() {});
     var finder =
         new FinderFunc() {
           @Override
@@ -85,14 +70,11 @@ class PreemptionLoopTest {
             return decide.apply(pod, cluster);
           }
         };
-    var injected =
-        new LoopParts.Injected(
-            clock::get, Runnable::run, (pod, node) -> new BindOutcome.Bound(node, false),
-            VolumeBindingCycleTest.NO_VOLUME_WRITES, evictions::add, port, UNLIMITED, reporting,
-            ClusterSnapshot::of);
-    var parts = LoopParts.create(
-        TestSettings.forFakeCluster(NAME), Map.of(NAME, finder), new GuardedMetrics(SchedulerMetrics.NONE), true,
-        new StorageCache(), injected);
+    BindPort bindPort = (pod, node) -> new BindOutcome.Bound(node, false);
+    var parts =
+        FakeLoop.of(TestSettings.forFakeCluster(NAME), finder, clock::get, bindPort)
+            .preemption(evictions::add, port)
+            .create();
     parts.handlers().nodes().onAdd(SchedulingLoopPartsTest.node("n1"));
     return parts;
   }

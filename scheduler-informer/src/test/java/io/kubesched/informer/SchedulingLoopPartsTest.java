@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.PodInfo;
@@ -17,13 +16,10 @@ import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.BindOutcome;
-import io.kubesched.binder.TokenBucket;
 import io.kubesched.engine.QueueDepths;
-import io.kubesched.engine.StorageCache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -35,16 +31,6 @@ import org.junit.jupiter.api.Test;
 class SchedulingLoopPartsTest {
 
   private static final String NAME = "my-scheduler";
-  private static final TokenBucket UNLIMITED =
-      new TokenBucket() {
-        @Override
-        public void acquire() {}
-
-        @Override
-        public boolean tryAcquire() {
-          return true;
-        }
-      };
 
   private final AtomicLong clock = new AtomicLong(1_000_000_000L);
   private final List<String> heard = new ArrayList<>();
@@ -74,14 +60,10 @@ class SchedulingLoopPartsTest {
       };
 
   private LoopParts parts(BindPort port, SchedulerMetrics metrics) {
-    var reporting = new Reporting(Map.of(), Runnable::run, listener);
-    var injected =
-        new LoopParts.Injected(
-            clock::get, Runnable::run, port, VolumeBindingCycleTest.NO_VOLUME_WRITES, Runnable::run,
-            VolumeBindingCycleTest.NO_PREEMPTION, UNLIMITED, reporting, ClusterSnapshot::of);
-    var settings = TestSettings.forFakeCluster(NAME);
-    return LoopParts.create(
-        settings, Map.of(NAME, firstNode), new GuardedMetrics(metrics), true, new StorageCache(), injected);
+    return FakeLoop.of(TestSettings.forFakeCluster(NAME), firstNode, clock::get, port)
+        .listener(listener)
+        .metrics(metrics)
+        .create();
   }
 
   private LoopParts parts(BindPort port) {

@@ -9,11 +9,9 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.kubesched.api.AccessMode;
 import io.kubesched.api.ClaimRef;
 import io.kubesched.api.ClusterData;
-import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
@@ -27,8 +25,6 @@ import io.kubesched.api.SchedulingListener;
 import io.kubesched.api.VolumeBinding;
 import io.kubesched.api.VolumeMode;
 import io.kubesched.binder.BindOutcome;
-import io.kubesched.binder.TokenBucket;
-import io.kubesched.binder.VictimOutcome;
 import io.kubesched.binder.VolumeOutcome;
 import io.kubesched.engine.QueueDepths;
 import io.kubesched.engine.StorageCache;
@@ -48,46 +44,9 @@ import org.junit.jupiter.api.Test;
  */
 class VolumeBindingCycleTest {
 
-  /** A volume port for loops that must not write volumes. */
-  static final PreemptPort NO_PREEMPTION =
-      new PreemptPort() {
-        @Override
-        public VictimOutcome preempt(PodInfo victim, String conditionMessage) {
-          throw new AssertionError("no preemption expected");
-        }
-
-        @Override
-        public boolean clearNomination(PodInfo pod) {
-          throw new AssertionError("no preemption expected");
-        }
-      };
-
-  static final VolumePort NO_VOLUME_WRITES =
-      new VolumePort() {
-        @Override
-        public VolumeOutcome bindVolume(String volumeName, String claimNamespace, String claimName, String uid) {
-          throw new AssertionError("no volume write expected");
-        }
-
-        @Override
-        public VolumeOutcome selectNode(String claimNamespace, String claimName, String uid, String nodeName) {
-          throw new AssertionError("no volume write expected");
-        }
-      };
-
   private static final String NAME = "my-scheduler";
   private static final String NS = "default";
   private static final String ZONE = "topology.kubernetes.io/zone";
-  private static final TokenBucket UNLIMITED =
-      new TokenBucket() {
-        @Override
-        public void acquire() {}
-
-        @Override
-        public boolean tryAcquire() {
-          return true;
-        }
-      };
 
   private final AtomicLong clock = new AtomicLong(1_000_000_000L);
   private final StorageCache storage = new StorageCache();
@@ -154,23 +113,20 @@ class VolumeBindingCycleTest {
       };
 
   private LoopParts parts(int parallelBindings) {
-    var reporting = new Reporting(Map.of(), Runnable::run, listener);
     BindPort port =
         (pod, nodeName) -> {
           binds.add(pod.getMetadata().getName() + " to " + nodeName);
           return new BindOutcome.Bound(nodeName, false);
         };
-    var injected =
-        new LoopParts.Injected(
-            clock::get, Runnable::run, port, volumes, Runnable::run, NO_PREEMPTION, UNLIMITED, reporting,
-            ClusterSnapshot::of);
     var fake = TestSettings.forFakeCluster(NAME);
     var settings =
         new ControllerSettings(
             NAME, fake.bindMode(), fake.bindTimeout(), Duration.ofSeconds(600), fake.initialBackoff(),
             fake.maxBackoff(), fake.syncTimeout(), fake.unschedulableTimeout(), fake.assumedPodTtl(), fake.qps(),
             fake.burst(), parallelBindings, fake.shutdownTimeout(), null);
-    var parts = LoopParts.create(settings, Map.of(NAME, toN1), new GuardedMetrics(metrics), true, storage, injected);
+    var parts =
+        FakeLoop.of(settings, toN1, clock::get, port).listener(listener).metrics(metrics).storage(storage)
+            .volumes(volumes).create();
     parts.handlers().nodes().onAdd(node("n1", "z1"));
     return parts;
   }

@@ -34,7 +34,7 @@ final class Report {
       out.append("| | backlog pods/s | p50 ms | p90 ms | p99 ms | CPU s | peak RSS MiB | CPU spread | memory spread | pending |\n");
       out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (var contestant : Contestant.values()) {
-        var mine = rows.stream().filter(r -> r.contestant() == contestant).toList();
+        var mine = rowsOf(rows, contestant);
         if (mine.isEmpty()) {
           continue;
         }
@@ -98,7 +98,7 @@ final class Report {
     out.append("| | preemptors created | bound | p50 ms | p99 ms | victims deleted | victims terminating |\n");
     out.append("|---|---:|---:|---:|---:|---:|---:|\n");
     for (var contestant : Contestant.values()) {
-      var mine = rows.stream().filter(r -> r.contestant() == contestant).toList();
+      var mine = rowsOf(rows, contestant);
       if (mine.isEmpty()) {
         continue;
       }
@@ -118,9 +118,9 @@ final class Report {
   }
 
   private static void ratios(StringBuilder out, List<RunResult> rows) {
-    var ours = rows.stream().filter(r -> r.contestant() == Contestant.KUBESCHED).toList();
-    var kube = rows.stream().filter(r -> r.contestant() == Contestant.KUBE_SCHEDULER).toList();
-    var ceiling = rows.stream().filter(r -> r.contestant() == Contestant.CEILING).toList();
+    var ours = rowsOf(rows, Contestant.KUBESCHED);
+    var kube = rowsOf(rows, Contestant.KUBE_SCHEDULER);
+    var ceiling = rowsOf(rows, Contestant.CEILING);
     if (ours.isEmpty()) {
       return;
     }
@@ -146,6 +146,11 @@ final class Report {
               ratio(ours, ceiling, RunResult::p90Millis),
               ratio(ours, ceiling, RunResult::p99Millis)));
     }
+  }
+
+  /** @return the rows of {@code contestant}, in order */
+  private static List<RunResult> rowsOf(List<RunResult> rows, Contestant contestant) {
+    return rows.stream().filter(r -> r.contestant() == contestant).toList();
   }
 
   /** The ratio of the medians, as "0.93×". */

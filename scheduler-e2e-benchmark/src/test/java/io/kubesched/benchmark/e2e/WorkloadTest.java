@@ -214,14 +214,7 @@ class WorkloadTest {
 
   @Test
   void a_warm_up_that_does_not_fit_the_anti_affinity_workload_is_refused_before_anything_starts() throws Exception {
-    var bytes = new ByteArrayOutputStream();
-    var log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    String[] args = {
-      "--project", "/nonexistent", "--kube-scheduler", "/nonexistent", "--kube-version", "v0",
-      "--out", "/nonexistent/out.md", "--workloads", "5000-nodes,5000-nodes-anti-affinity", "--warmup", "1001"
-    };
-    assertEquals(2, E2eBenchmark.run(args, log));
-    var message = bytes.toString(StandardCharsets.UTF_8);
+    var message = refusedWarmUp("5000-nodes,5000-nodes-anti-affinity", "1001");
     assertTrue(message.contains("5000-nodes-anti-affinity: a warm-up of 1001"), message);
     assertTrue(message.contains("choose --warmup 1000 or less"), message);
   }
@@ -423,14 +416,24 @@ class WorkloadTest {
 
   @Test
   void a_warm_up_that_does_not_fit_beside_the_preemptors_is_refused_before_anything_starts() throws Exception {
+    var message = refusedWarmUp("smoke-preemption", "751");
+    assertTrue(message.contains("choose --warmup 750 or less"), message);
+  }
+
+  /**
+   * Runs the benchmark with paths that do not exist, expecting it to refuse the warm-up before it starts
+   * anything (exit status 2).
+   *
+   * @return what it wrote
+   */
+  private static String refusedWarmUp(String workloads, String warmup) throws Exception {
     var bytes = new ByteArrayOutputStream();
     var log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     String[] args = {
       "--project", "/nonexistent", "--kube-scheduler", "/nonexistent", "--kube-version", "v0",
-      "--out", "/nonexistent/out.md", "--workloads", "smoke-preemption", "--warmup", "751"
+      "--out", "/nonexistent/out.md", "--workloads", workloads, "--warmup", warmup
     };
     assertEquals(2, E2eBenchmark.run(args, log));
-    var message = bytes.toString(StandardCharsets.UTF_8);
-    assertTrue(message.contains("choose --warmup 750 or less"), message);
+    return bytes.toString(StandardCharsets.UTF_8);
   }
 }

@@ -1,0 +1,125 @@
+package io.kubesched.informer;
+
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.TokenBucket;
+import io.kubesched.binder.VictimOutcome;
+import io.kubesched.binder.VolumeOutcome;
+import io.kubesched.engine.StorageCache;
+import io.kubesched.engine.Ticker;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+/**
+ * The loop's parts wired for tests without an API server: one profile, named by the settings, that leads from
+ * the start; bindings, reports and evictions run inline on the calling thread; writes never wait for a token;
+ * snapshots are plain {@link ClusterSnapshot#of}. What a test does not name is inert: no listener, no
+ * metrics, a fresh {@link StorageCache}, and volume and preemption ports that fail the test if used. Not
+ * thread-safe; one instance builds one loop.
+ */
+final class FakeLoop {
+
+  /** A token bucket that always has a token. */
+  static final TokenBucket UNLIMITED =
+      new TokenBucket() {
+        @Override
+        public void acquire() {}
+
+        @Override
+        public boolean tryAcquire() {
+          return true;
+        }
+      };
+
+  /** A preemption port for loops that must not preempt. */
+  static final PreemptPort NO_PREEMPTION =
+      new PreemptPort() {
+        @Override
+        public VictimOutcome preempt(PodInfo victim, String conditionMessage) {
+          throw new AssertionError("no preemption expected");
+        }
+
+        @Override
+        public boolean clearNomination(PodInfo pod) {
+          throw new AssertionError("no preemption expected");
+        }
+      };
+
+  /** A volume port for loops that must not write volumes. */
+  static final VolumePort NO_VOLUME_WRITES =
+      new VolumePort() {
+        @Override
+        public VolumeOutcome bindVolume(String volumeName, String claimNamespace, String claimName, String uid) {
+          throw new AssertionError("no volume write expected");
+        }
+
+        @Override
+        public VolumeOutcome selectNode(String claimNamespace, String claimName, String uid, String nodeName) {
+          throw new AssertionError("no volume write expected");
+        }
+      };
+
+  private final ControllerSettings settings;
+  private final FinderFunc finder;
+  private final Ticker clock;
+  private final BindPort bindPort;
+  private SchedulingListener listener = SchedulingListener.NONE;
+  private SchedulerMetrics metrics = SchedulerMetrics.NONE;
+  private StorageCache storage = new StorageCache();
+  private VolumePort volumePort = NO_VOLUME_WRITES;
+  private Executor preemptors = Runnable::run;
+  private PreemptPort preemptPort = NO_PREEMPTION;
+
+  private FakeLoop(ControllerSettings settings, FinderFunc finder, Ticker clock, BindPort bindPort) {
+    this.settings = settings;
+    this.finder = finder;
+    this.clock = clock;
+    this.bindPort = bindPort;
+  }
+
+  /** @return a loop of one profile, {@code settings.schedulerName()} served by {@code finder} */
+  static FakeLoop of(ControllerSettings settings, FinderFunc finder, Ticker clock, BindPort bindPort) {
+    return new FakeLoop(settings, finder, clock, bindPort);
+  }
+
+  FakeLoop listener(SchedulingListener value) {
+    listener = value;
+    return this;
+  }
+
+  /** @param value not yet {@linkplain GuardedMetrics guarded} */
+  FakeLoop metrics(SchedulerMetrics value) {
+    metrics = value;
+    return this;
+  }
+
+  FakeLoop storage(StorageCache value) {
+    storage = value;
+    return this;
+  }
+
+  FakeLoop volumes(VolumePort value) {
+    volumePort = value;
+    return this;
+  }
+
+  /** @param evictions runs each preemption's evictions (the loop's preemptor threads) */
+  FakeLoop preemption(Executor evictions, PreemptPort port) {
+    preemptors = evictions;
+    preemptPort = port;
+    return this;
+  }
+
+  LoopParts create() {
+    var reporting = new Reporting(Map.of(), Runnable::run, listener);
+    var injected =
+        new LoopParts.Injected(
+            clock, Runnable::run, bindPort, volumePort, preemptors, preemptPort, UNLIMITED, reporting,
+            ClusterSnapshot::of);
+    return LoopParts.create(
+        settings, Map.of(settings.schedulerName(), finder), new GuardedMetrics(metrics), true, storage, injected);
+  }
+}
