@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.policy.PreemptionArgs;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -42,6 +44,17 @@ class PolicyFilePreemptionTest {
     assertEquals(Optional.empty(), off.preemption());
     assertTrue(!off.reads().contains(ClusterData.POD_DISRUPTION_BUDGETS));
     assertEquals(Optional.of(new PreemptionArgs(5, 100)), json.preemption());
+  }
+
+  @Test
+  void the_readmes_policy_file_sample_reads_with_its_preemption_arguments() throws Exception {
+    var readme = Files.readString(Path.of("../README.md"));
+    int start = readme.indexOf("```yaml\nkind: Policy\n") + "```yaml\n".length();
+    var sample = readme.substring(start, readme.indexOf("```", start));
+
+    var policy = PolicyFile.parse(sample, "README.md");
+
+    assertEquals(Optional.of(PreemptionArgs.DEFAULT), policy.preemption());
   }
 
   static Stream<Arguments> invalid() {
