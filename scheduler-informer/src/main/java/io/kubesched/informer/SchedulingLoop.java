@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: the informers' handler threads; {@code kubesched-<name>} (the scheduling cycle); {@code
  * kubesched-bind-<name>-N} (bindings, at most {@code parallelBindings}); {@code kubesched-preempt-<name>-N}
- * (evictions of preemption victims, two at a time); {@code kubesched-report-<name>-1}
+ * (evictions of preemption victims, at most {@code parallelBindings} preemptors at a time); {@code kubesched-report-<name>-1}
  * (API writes of events and conditions); {@code kubesched-listener-<name>} (every {@link SchedulingListener}
  * call); {@code kubesched-housekeeping-<name>-1} (assumption expiry, event series, checks of the pods waiting
  * for their volumes to be bound); {@code
@@ -56,9 +56,6 @@ public final class SchedulingLoop implements AutoCloseable {
 
   /** How many reports (events, conditions) may wait for the API server before new ones are dropped. */
   static final int REPORT_BACKLOG = 1000;
-
-  /** How many preemptors' victims are evicted at once. */
-  static final int PREEMPTION_THREADS = 2;
 
   private enum State {
     NEW,
@@ -115,8 +112,9 @@ public final class SchedulingLoop implements AutoCloseable {
     this.masterUrl = String.valueOf(client.getMasterUrl());
     this.binders = Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-bind-"));
     // Evictions run beside the bindings, as kube-scheduler's preemption goroutines: a preemptor's victims one
-    // after another, two preemptors at a time (each waits on the API server, not on the CPU).
-    this.preemptors = Executors.newFixedThreadPool(PREEMPTION_THREADS, threads("kubesched-preempt-"));
+    // after another, as many preemptors at a time as bindings (each waits on the API server, not on the CPU;
+    // with two, preemptors arriving every 200 ms queued up behind each other's deletions).
+    this.preemptors = Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-preempt-"));
     // Reports are best effort: when the API server is slow they queue up to a bound, then are dropped
     // (with a log line) rather than holding up scheduling, as client-go's event broadcaster does.
     this.reports =
