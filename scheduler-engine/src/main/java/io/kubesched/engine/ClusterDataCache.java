@@ -3,6 +3,7 @@ package io.kubesched.engine;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Nominations;
 import io.kubesched.api.PodDisruptionBudget;
 import io.kubesched.api.Storage;
 import io.kubesched.api.WorkloadSelector;
@@ -160,8 +161,20 @@ public final class ClusterDataCache {
    *     them, and {@code storage}
    */
   public ClusterSnapshot snapshot(List<NodeInfo> nodes, Storage storage) {
+    return snapshot(nodes, storage, Nominations.NONE);
+  }
+
+  /**
+   * @param nominations the pods preemption nominated to nodes ({@code SchedulingQueue.nominations()}): kept in
+   *     the snapshot this cache derives the next one from, so that what that snapshot found out about its nodes
+   *     is reused, with or without nominations
+   * @return the snapshot of one decision: {@code nodes}, the namespaces and workloads if the policy reads them,
+   *     {@code storage} and {@code nominations}
+   */
+  public ClusterSnapshot snapshot(List<NodeInfo> nodes, Storage storage, Nominations nominations) {
     Objects.requireNonNull(nodes, "nodes");
     Objects.requireNonNull(storage, "storage");
+    Objects.requireNonNull(nominations, "nominations");
     var last = lastSnapshot;
     ClusterSnapshot snapshot;
     if (reads.isEmpty()) {
@@ -182,6 +195,9 @@ public final class ClusterDataCache {
       if (snapshot.disruptionBudgets() != disruptionBudgets) {
         snapshot = snapshot.withDisruptionBudgets(disruptionBudgets);
       }
+    }
+    if (snapshot.nominations() != nominations) {
+      snapshot = snapshot.withNominations(nominations);
     }
     lastSnapshot = snapshot;
     return snapshot;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Nominations;
 import io.kubesched.api.PodDisruptionBudget;
 import io.kubesched.api.WorkloadSelector.Kind;
 import io.kubesched.api.WorkloadSelector;
@@ -115,5 +116,19 @@ class ClusterDataCacheTest {
 
     reads.removeDisruptionBudget("shop/web");
     assertEquals(List.of(), reads.snapshot(List.of()).disruptionBudgets());
+  }
+
+  @Test
+  void nominations_reach_the_snapshot_and_the_next_one_is_derived_from_it() {
+    var node = NodeInfo.builder("n1").build();
+    var nominated = io.kubesched.api.PodInfo.builder("ns", "p").nominatedNodeName("n1").build();
+    var nominations = Nominations.of(List.of(nominated));
+
+    var first = cache.snapshot(List.of(node), io.kubesched.api.Storage.empty(), nominations);
+    var same = cache.snapshot(List.of(node), io.kubesched.api.Storage.empty(), nominations);
+
+    assertSame(nominations, first.nominations());
+    assertSame(nominations, same.nominations(), "unchanged: carried, not derived again");
+    assertEquals(Nominations.NONE, cache.snapshot(List.of(node)).nominations());
   }
 }

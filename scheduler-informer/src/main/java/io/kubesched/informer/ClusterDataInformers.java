@@ -31,6 +31,7 @@ import io.kubesched.adapter.StorageAdapter;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Nominations;
 import io.kubesched.api.Storage;
 import io.kubesched.api.WorkloadSelector;
 import io.kubesched.engine.ClusterDataCache;
@@ -273,7 +274,12 @@ final class ClusterDataInformers implements AutoCloseable {
    *     policy reads storage: see {@link ClusterDataCache#snapshot(List, Storage)}
    */
   ClusterSnapshot snapshot(List<NodeInfo> nodes) {
-    return cache.snapshot(nodes, readsStorage ? storage.storage() : Storage.empty());
+    return snapshot(nodes, Nominations.NONE);
+  }
+
+  /** As {@link #snapshot(List)}, with the pods preemption nominated to nodes. */
+  ClusterSnapshot snapshot(List<NodeInfo> nodes, Nominations nominations) {
+    return cache.snapshot(nodes, readsStorage ? storage.storage() : Storage.empty(), nominations);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.kubesched.informer;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Nominations;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.binder.TokenBucket;
 import io.kubesched.engine.ClusterEventMoves;
@@ -13,14 +14,14 @@ import io.kubesched.engine.Ticker;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * The parts of the loop that need no API server, wired together: queue, cache, event handlers, the two
  * cycles and the leadership gate. {@link SchedulingLoop} builds them with the system clock, its own threads
  * and the API server's bind port; the loop's unit tests with a fake clock, inline executors and a fake port.
  *
- * @param clusterSnapshot builds the snapshot of one decision from the cache's nodes
+ * @param clusterSnapshot builds the snapshot of one decision from the cache's nodes and the queue's nominations
  */
 record LoopParts(
     SchedulingQueue queue,
@@ -47,7 +48,7 @@ record LoopParts(
       PreemptPort preemptPort,
       TokenBucket writes,
       Reporting reporting,
-      Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot) {}
+      BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot) {}
 
   /**
    * @param leading whether the loop leads from the start (no leader election)

@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +53,7 @@ final class SchedulingCycle implements Runnable {
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
   private final StorageCache storage;
-  private final Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot;
+  private final BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot;
   private final EventHandlers handlers;
   private final BindingCycle binding;
   private final PreemptionCycle preemption;
@@ -67,7 +67,7 @@ final class SchedulingCycle implements Runnable {
       SchedulingQueue queue,
       SchedulerCache cache,
       StorageCache storage,
-      Function<List<NodeInfo>, ClusterSnapshot> clusterSnapshot,
+      BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot,
       EventHandlers handlers,
       BindingCycle binding,
       PreemptionCycle preemption,
@@ -162,7 +162,7 @@ final class SchedulingCycle implements Runnable {
     if (!nominated.equals(info.nominatedNodeName())) {
       info = info.toBuilder().nominatedNodeName(nominated).build();
     }
-    var snapshot = clusterSnapshot.apply(nodes).withNominations(nominations);
+    var snapshot = clusterSnapshot.apply(nodes, nominations);
     Decision decision;
     long algorithmStart = ticker.nanoTime();
     try {

@@ -138,7 +138,7 @@ public final class SchedulingLoop implements AutoCloseable {
         new LoopParts.Injected(
             Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings), VolumePort.toApiServer(client, writes),
             preemptors, PreemptPort.toApiServer(client, writes), writes, reporting,
-            nodes -> clusterData().snapshot(nodes));
+            (nodes, nominations) -> clusterData().snapshot(nodes, nominations));
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
     // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();

@@ -118,7 +118,7 @@ final class FakeLoop {
     var injected =
         new LoopParts.Injected(
             clock, Runnable::run, bindPort, volumePort, preemptors, preemptPort, UNLIMITED, reporting,
-            ClusterSnapshot::of);
+            (nodes, nominations) -> ClusterSnapshot.of(nodes).withNominations(nominations));
     return LoopParts.create(
         settings, Map.of(settings.schedulerName(), finder), new GuardedMetrics(metrics), true, storage, injected);
   }
