@@ -430,7 +430,7 @@ public final class Options {
     return burst;
   }
 
-  /** @return how many bindings may be in flight at once */
+  /** @return how many bindings may be in flight at once (and how many preemptors may evict their victims at once) */
   public int parallelBindings() {
     return parallelBindings;
   }
@@ -633,7 +633,10 @@ public final class Options {
       return this;
     }
 
-    /** Let up to {@code count} bindings be in flight while the scheduler decides the next pods (16); at least 1. */
+    /**
+     * Let up to {@code count} bindings be in flight while the scheduler decides the next pods (16), and as many
+     * preemptors evict their victims at once; at least 1.
+     */
     public Builder parallelBindings(int count) {
       this.parallelBindings = count;
       return this;
