@@ -148,6 +148,27 @@ public final class ClusterSnapshot {
     return derived(nodes, storage, disruptionBudgets, nominations);
   }
 
+  /**
+   * This snapshot with {@code pod} placed on {@code nodeName} as well: what a pod group's cycle hands to the
+   * next member once an earlier one fits, so that each member sees the earlier ones. Only that node is
+   * replaced (by {@link NodeInfo#withPod}); what was found out about the other nodes is kept.
+   *
+   * @param pod a pod not yet on any node of this snapshot
+   * @param nodeName one of this snapshot's nodes
+   * @return the new snapshot
+   * @throws IllegalArgumentException if there is no node of that name
+   */
+  public ClusterSnapshot withPodOn(PodInfo pod, String nodeName) {
+    var replaced = new ArrayList<NodeInfo>(nodes);
+    for (int i = 0; i < replaced.size(); i++) {
+      if (replaced.get(i).name().equals(nodeName)) {
+        replaced.set(i, replaced.get(i).withPod(pod));
+        return derived(List.copyOf(replaced), storage, disruptionBudgets, nominations);
+      }
+    }
+    throw new IllegalArgumentException("no node named '" + nodeName + "' to place pod " + pod.key() + " on");
+  }
+
   private ClusterSnapshot derived(
       List<NodeInfo> nodes,
       Storage storage,

@@ -49,4 +49,16 @@ public interface FinderFunc {
   default Set<ClusterData> reads() {
     return Set.of();
   }
+
+  /**
+   * This finder without preemption: a pod that fits nowhere gets no nomination and no victims. A pod group's
+   * members are tried with it, since a member that had pods evicted for it alone would hold room for a group
+   * that may never fit (the partial hold that deadlocks interleaved groups). By default the finder itself,
+   * which is right for a finder that never nominates.
+   *
+   * @return a finder that decides as this one does but never answers with a {@link Nomination.To}
+   */
+  default FinderFunc withoutPreemption() {
+    return this;
+  }
 }

@@ -50,6 +50,8 @@ import org.jspecify.annotations.Nullable;
  *     by preemption; empty if none
  * @param preemptedByScheduler whether the pod carries the {@code DisruptionTarget} condition with status
  *     {@code True} and reason {@code PreemptionByScheduler}: a scheduler chose it as a preemption victim
+ * @param podGroupRef the pod group the pod belongs to ({@code spec.schedulingGroup.podGroupName}, or the label
+ *     {@value SchedulingConstants#POD_GROUP_LABEL}); {@code null} if none: see {@link #podGroup()}
  */
 public record PodInfo(
     String namespace,
@@ -79,7 +81,8 @@ public record PodInfo(
     PreemptionPolicy preemptionPolicy,
     @Nullable Instant startTime,
     String nominatedNodeName,
-    boolean preemptedByScheduler) {
+    boolean preemptedByScheduler,
+    @Nullable PodGroupRef podGroupRef) {
 
   /** Millicores kube-scheduler's scores count for a container that requests no CPU. */
   public static final long DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -107,6 +110,14 @@ public record PodInfo(
    */
   public boolean terminatingByPreemption() {
     return terminating && preemptedByScheduler;
+  }
+
+  /**
+   * @return the pod group the pod must be placed with (all together or not at all); empty for a pod scheduled
+   *     on its own
+   */
+  public Optional<PodGroupRef> podGroup() {
+    return Optional.ofNullable(podGroupRef);
   }
 
   /** @return {@code namespace/name}, the pod's key in logs and messages */
@@ -158,6 +169,7 @@ public record PodInfo(
     b.startTime = startTime;
     b.nominatedNodeName = nominatedNodeName;
     b.preemptedByScheduler = preemptedByScheduler;
+    b.podGroup = podGroupRef;
     return b;
   }
 
@@ -196,6 +208,7 @@ public record PodInfo(
     private @Nullable Instant startTime;
     private String nominatedNodeName = "";
     private boolean preemptedByScheduler;
+    private @Nullable PodGroupRef podGroup;
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -340,6 +353,12 @@ public record PodInfo(
       return this;
     }
 
+    /** @param podGroup the pod group the pod belongs to; {@code null} for none */
+    public Builder podGroup(@Nullable PodGroupRef podGroup) {
+      this.podGroup = podGroup;
+      return this;
+    }
+
     public PodInfo build() {
       var nonZero =
           nonZeroRequests != null
@@ -378,7 +397,8 @@ public record PodInfo(
           preemptionPolicy,
           startTime,
           nominatedNodeName,
-          preemptedByScheduler);
+          preemptedByScheduler,
+          podGroup);
     }
   }
 }

@@ -102,6 +102,52 @@ public interface SchedulerMetrics {
   default void pendingPods(Supplier<PendingPods> pending) {}
 
   /**
+   * One attempt of a pod group ended (kube-scheduler's {@code podgroup_schedule_attempts_total} and
+   * {@code podgroup_scheduling_attempt_duration_seconds}): {@link Result#SCHEDULED} when at least its minimum of
+   * members fitted and were handed to binding, {@link Result#UNSCHEDULABLE} when they did not (nothing was
+   * assumed), {@link Result#ERROR} when the group could not be tried (its members disagree on scheduler or
+   * priority, or the policy threw).
+   *
+   * @param profile the scheduler name the members asked for; never blank
+   * @param result how it ended
+   * @param took from taking the group's first member off the queue to the end of the attempt
+   */
+  default void groupAttempt(String profile, Result result, Duration took) {}
+
+  /**
+   * A pod group waited longer than its timeout to be placed (once per group until it is placed or its object
+   * changes); it goes on waiting.
+   *
+   * @param profile the scheduler name the members asked for; never blank
+   */
+  default void groupTimedOut(String profile) {}
+
+  /**
+   * How many pod groups wait, at one instant.
+   *
+   * @param waitingForMembers groups with fewer members than their minimum, or whose group object is not known
+   *     yet: not tried
+   * @param waitingToFit groups with enough members whose last attempt did not fit them
+   */
+  record PendingGroups(int waitingForMembers, int waitingToFit) {
+
+    /** @throws IllegalArgumentException if a count is negative */
+    public PendingGroups {
+      if (waitingForMembers < 0 || waitingToFit < 0) {
+        throw new IllegalArgumentException(
+            "pending group counts must not be negative: waitingForMembers=" + waitingForMembers
+                + ", waitingToFit=" + waitingToFit);
+      }
+    }
+  }
+
+  /**
+   * Called once when a controller starts: {@code pending} reads the pod groups' counts whenever asked, from
+   * any thread, cheaply. Kept until {@link #close()}, as {@link #pendingPods}.
+   */
+  default void pendingGroups(Supplier<PendingGroups> pending) {}
+
+  /**
    * The controller stopped: forget the {@link #pendingPods} supplier (it would keep the stopped controller
    * alive and report its last state). Cumulative records (counts, latencies) may stay. Idempotent.
    */

@@ -25,5 +25,11 @@ public final class SchedulingConstants {
    */
   public static final String NON_TERMINAL_PODS = FIELD_PHASE + "!=Succeeded," + FIELD_PHASE + "!=Failed";
 
+  /**
+   * The pod label by which a pod joins a scheduler-plugins coscheduling {@code PodGroup} of its namespace
+   * ({@link PodGroupRef.Source#COSCHEDULING}).
+   */
+  public static final String POD_GROUP_LABEL = "scheduling.x-k8s.io/pod-group";
+
   private SchedulingConstants() {}
 }

@@ -1,6 +1,7 @@
 package io.kubesched.engine;
 
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import java.time.Duration;
 import java.util.List;
@@ -241,6 +242,15 @@ public final class SchedulerCache {
   /** @return whether the pod of this uid is assumed and not yet confirmed */
   public boolean isAssumed(String uid) {
     return locked(() -> pods.isAssumed(uid));
+  }
+
+  /**
+   * @param group a pod group
+   * @return how many of its members are assumed or bound in the cache (kube's {@code ScheduledPodsCount}):
+   *     those a group's attempt counts as placed already. Pods being deleted count as long as the cache has them.
+   */
+  public int placedMembers(PodGroupRef group) {
+    throw new UnsupportedOperationException("issue 15: engine helper");
   }
 
   /**

@@ -1,7 +1,10 @@
 package io.kubesched.engine;
 
 import io.kubesched.api.Nominations;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulerMetrics;
+import java.util.List;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.Condition;
@@ -282,6 +285,54 @@ public final class SchedulingQueue {
   public int moveUnschedulableIf(ClusterEvent event, BiPredicate<QueuedPod, QueueingHint> helps) {
     Objects.requireNonNull(helps, "helps");
     return move(event, false, helps, true);
+  }
+
+  /**
+   * Takes every other queued member of {@code group} out of its sub-queue and hands it out as {@link #take()}
+   * would, so that a pod group's cycle places all of its pending members at once: the members in active,
+   * backoff or unschedulable, and those waiting for their group ({@link #waitForGroup}). Not taken: members
+   * with scheduling gates, members held for preemption, and members already in flight. The caller ends each
+   * pod taken here as it ends a pod from {@link #take()} ({@link #requeueUnschedulable}, {@link
+   * #requeueAfterError}, {@link #done}, {@link #waitForGroup}). Members are the queued pods whose
+   * {@link QueuedPod#info() info} names {@code group}.
+   *
+   * @param group the group whose members to take
+   * @return the members taken, in the order they were queued; empty if none
+   */
+  public List<QueuedPod> takeGroupMembers(PodGroupRef group) {
+    throw new UnsupportedOperationException("issue 15: engine helper");
+  }
+
+  /**
+   * Parks a pod taken off the queue (in flight) until its group may be tried: its group object is not known
+   * yet, or the group has fewer members than its minimum (kube's gang PreEnqueue). Not an attempt: its backoff
+   * and attempt count stay as they are. Only {@link #releaseGroup} with its group, {@link
+   * #takeGroupMembers}, an update of the pod ({@link #add}, which queues it as active) and {@link #delete} move
+   * it; no cluster event and no timeout does. Shown as gated in {@link #depths()}.
+   *
+   * @param pod the pod, in flight, whose {@link QueuedPod#info() info} names a group; its progress is kept
+   */
+  public void waitForGroup(QueuedPod pod) {
+    throw new UnsupportedOperationException("issue 15: engine helper");
+  }
+
+  /**
+   * Moves every member of {@code group} parked by {@link #waitForGroup} to active: a member was added, or the
+   * group object appeared or changed, so the group may be complete now.
+   *
+   * @param group the group
+   * @return how many pods moved
+   */
+  public int releaseGroup(PodGroupRef group) {
+    throw new UnsupportedOperationException("issue 15: engine helper");
+  }
+
+  /**
+   * @return how many distinct groups have a member parked by {@link #waitForGroup}, and how many distinct
+   *     groups have a member in backoff or unschedulable (none parked)
+   */
+  public SchedulerMetrics.PendingGroups pendingGroups() {
+    throw new UnsupportedOperationException("issue 15: engine helper");
   }
 
   /**

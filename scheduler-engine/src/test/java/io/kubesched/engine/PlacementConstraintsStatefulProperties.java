@@ -240,7 +240,7 @@ class PlacementConstraintsStatefulProperties {
           pod.tolerations(), pod.hostPorts(), pod.volumes(), pod.images(), pod.podAffinity(),
           pod.podAntiAffinity(), pod.topologySpreadConstraints(), pod.schedulingGates(),
           pod.persistentVolumeClaims(), pod.ephemeralVolumeClaims(), pod.resourceClaims(), pod.terminating(),
-          pod.preemptionPolicy(), pod.startTime(), pod.nominatedNodeName(), pod.preemptedByScheduler()));
+          pod.preemptionPolicy(), pod.startTime(), pod.nominatedNodeName(), pod.preemptedByScheduler(), pod.podGroupRef()));
     }
 
     /** One scheduling attempt, as the controller makes it, judged against the reference. */
@@ -899,7 +899,7 @@ class PlacementConstraintsStatefulProperties {
         template.topologySpreadConstraints(), template.schedulingGates(), template.persistentVolumeClaims(),
         template.ephemeralVolumeClaims(),
         template.resourceClaims(), template.terminating(), template.preemptionPolicy(), template.startTime(),
-        template.nominatedNodeName(), template.preemptedByScheduler());
+        template.nominatedNodeName(), template.preemptedByScheduler(), template.podGroupRef());
   }
 
   /** {@code node} without pods, named {@code name} (its hostname label too), with plenty to offer. */

@@ -1,6 +1,7 @@
 package io.kubesched.facade;
 
 import io.kubesched.api.ConfigurationException;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindMode;
@@ -8,8 +9,10 @@ import io.kubesched.informer.ControllerSettings;
 import io.kubesched.informer.LeaderSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -67,6 +70,12 @@ public final class Options {
 
   /** How long {@code close()} waits for the bindings in flight. */
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * How long a pod group with all its members may go unplaced before it is reported as timed out, where the
+   * group sets no timeout of its own: 5 minutes, kube-scheduler's GangScheduling Permit wait.
+   */
+  public static final Duration DEFAULT_POD_GROUP_TIMEOUT = Duration.ofMinutes(5);
 
   private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_1123_SUBDOMAIN =
@@ -331,6 +340,8 @@ public final class Options {
   private final Duration shutdownTimeout;
   private final @Nullable LeaderElection leaderElection;
   private final SchedulerMetrics metrics;
+  private final Set<PodGroupRef.Source> podGroupSources;
+  private final Duration podGroupTimeout;
   private final ControllerSettings settings;
 
   private Options(Builder b) {
@@ -349,6 +360,8 @@ public final class Options {
     this.shutdownTimeout = b.shutdownTimeout;
     this.leaderElection = b.leaderElection;
     this.metrics = b.metrics;
+    this.podGroupSources = Set.copyOf(b.podGroupSources);
+    this.podGroupTimeout = b.podGroupTimeout;
     this.settings =
         new ControllerSettings(
             schedulerName,
@@ -364,12 +377,24 @@ public final class Options {
             burst,
             parallelBindings,
             shutdownTimeout,
-            leaderElection == null ? null : leaderElection.settings(schedulerName));
+            leaderElection == null ? null : leaderElection.settings(schedulerName),
+            podGroupSources,
+            podGroupTimeout);
   }
 
   /** @return a builder that starts from the {@code DEFAULT_*} values, the default kubeconfig, no leader election and no metrics */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** @return the APIs whose pod groups are honoured */
+  public Set<PodGroupRef.Source> podGroupSources() {
+    return podGroupSources;
+  }
+
+  /** @return how long a complete pod group may go unplaced before it is reported as timed out */
+  public Duration podGroupTimeout() {
+    return podGroupTimeout;
   }
 
   /** @return where the cluster is; the default kubeconfig unless chosen */
@@ -514,6 +539,10 @@ public final class Options {
         + (leaderElection == null ? "off" : leaderElection)
         + ", metrics="
         + (metrics == SchedulerMetrics.NONE ? "none" : metrics)
+        + ", podGroupSources="
+        + podGroupSources
+        + ", podGroupTimeout="
+        + podGroupTimeout
         + "]";
   }
 
@@ -535,6 +564,8 @@ public final class Options {
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private @Nullable LeaderElection leaderElection;
     private SchedulerMetrics metrics = SchedulerMetrics.NONE;
+    private Set<PodGroupRef.Source> podGroupSources = EnumSet.allOf(PodGroupRef.Source.class);
+    private Duration podGroupTimeout = DEFAULT_POD_GROUP_TIMEOUT;
 
     private Builder() {}
 
@@ -674,6 +705,27 @@ public final class Options {
     }
 
     /**
+     * Honour pod groups of these sources only (both by default): each source's {@code PodGroup} objects are
+     * watched where the cluster serves its API, and a pod naming a group of a source left out, or of a source
+     * the cluster does not serve (logged once at start), is scheduled on its own. An empty set turns gang
+     * scheduling off.
+     */
+    public Builder podGroupSources(Set<PodGroupRef.Source> sources) {
+      this.podGroupSources = Set.copyOf(Objects.requireNonNull(sources, "podGroupSources"));
+      return this;
+    }
+
+    /**
+     * Report a pod group as timed out (a {@code FailedScheduling} event and its status) once it has had all
+     * its members for {@code timeout} without being placed, where the group sets no timeout of its own (5
+     * min); positive. The group goes on waiting.
+     */
+    public Builder podGroupTimeout(Duration timeout) {
+      this.podGroupTimeout = Objects.requireNonNull(timeout, "podGroupTimeout");
+      return this;
+    }
+
+    /**
      * @throws ConfigurationException naming the option and its value, if the scheduler name is blank or
      *     {@code default-scheduler}, a duration is not positive (the assumed-pod TTL: negative), the maximum
      *     backoff is shorter than the initial one, {@code qps} is not a positive finite number, {@code burst}
@@ -705,6 +757,7 @@ public final class Options {
         throw new ConfigurationException("parallelBindings must be at least 1, was " + parallelBindings);
       }
       requirePositive("shutdownTimeout", shutdownTimeout);
+      requirePositive("podGroupTimeout", podGroupTimeout);
       if (leaderElection != null && leaderElection.leaseName().isEmpty()) {
         requireLeaseName("schedulerName (the default leaseName)", schedulerName);
       }

@@ -1,7 +1,9 @@
 package io.kubesched.informer;
 
 import io.kubesched.binder.BindMode;
+import io.kubesched.api.PodGroupRef;
 import java.time.Duration;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,6 +29,10 @@ import org.jspecify.annotations.Nullable;
  * @param parallelBindings how many bindings may be in flight at once
  * @param shutdownTimeout how long {@link SchedulingLoop#close()} waits for bindings in flight
  * @param leaderElection where and how to campaign; null schedules without leader election
+ * @param podGroupSources the APIs whose pod groups are watched and honoured; a pod naming a group of a source
+ *     not in this set is scheduled on its own
+ * @param podGroupTimeout how long a pod group with all its members may go unplaced before it is reported as
+ *     timed out, where the group sets no timeout of its own
  */
 public record ControllerSettings(
     String schedulerName,
@@ -42,7 +48,13 @@ public record ControllerSettings(
     int burst,
     int parallelBindings,
     Duration shutdownTimeout,
-    @Nullable LeaderSettings leaderElection) {
+    @Nullable LeaderSettings leaderElection,
+    Set<PodGroupRef.Source> podGroupSources,
+    Duration podGroupTimeout) {
+
+  public ControllerSettings {
+    podGroupSources = Set.copyOf(podGroupSources);
+  }
 
   /**
    * @return these settings for {@code name}; a lease named after the old scheduler name is named after the
@@ -69,6 +81,8 @@ public record ControllerSettings(
         burst,
         parallelBindings,
         shutdownTimeout,
-        leader);
+        leader,
+        podGroupSources,
+        podGroupTimeout);
   }
 }

@@ -1,7 +1,9 @@
 package io.kubesched.informer;
 
 import io.kubesched.binder.BindMode;
+import io.kubesched.api.PodGroupRef;
 import java.time.Duration;
+import java.util.EnumSet;
 
 /**
  * Loop settings for tests that run against the fake cluster: written to as it needs ({@link
@@ -29,6 +31,8 @@ final class TestSettings {
         100,
         16,
         Duration.ofSeconds(30),
-        null);
+        null,
+        EnumSet.allOf(PodGroupRef.Source.class),
+        Duration.ofMinutes(5));
   }
 }

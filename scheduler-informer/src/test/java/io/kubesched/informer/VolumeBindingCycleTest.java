@@ -123,7 +123,8 @@ class VolumeBindingCycleTest {
         new ControllerSettings(
             NAME, fake.bindMode(), fake.bindTimeout(), Duration.ofSeconds(600), fake.initialBackoff(),
             fake.maxBackoff(), fake.syncTimeout(), fake.unschedulableTimeout(), fake.assumedPodTtl(), fake.qps(),
-            fake.burst(), parallelBindings, fake.shutdownTimeout(), null);
+            fake.burst(), parallelBindings, fake.shutdownTimeout(), null,
+            fake.podGroupSources(), fake.podGroupTimeout());
     var parts =
         FakeLoop.of(settings, toN1, clock::get, port).listener(listener).metrics(metrics).storage(storage)
             .volumes(volumes).create();

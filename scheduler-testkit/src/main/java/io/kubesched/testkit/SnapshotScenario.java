@@ -87,6 +87,7 @@ public record SnapshotScenario(PodInfo pod, ClusterSnapshot snapshot) {
         pod.preemptionPolicy(),
         pod.startTime(),
         pod.nominatedNodeName(),
-        pod.preemptedByScheduler());
+        pod.preemptedByScheduler(),
+        pod.podGroupRef());
   }
 }
