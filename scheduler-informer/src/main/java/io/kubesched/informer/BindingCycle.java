@@ -59,6 +59,12 @@ final class BindingCycle {
   /** The plugin kube-scheduler names in a PreBind failure. */
   static final String PRE_BIND_FAILED = "running PreBind plugin \"VolumeBinding\": ";
 
+  /** How many times a group member's failed binding is retried onto its node before its group is released. */
+  static final int GROUP_BIND_RETRIES = 2;
+
+  /** The wait before the first retry of a group member's binding; doubled before each further one. */
+  static final Duration GROUP_BIND_RETRY_DELAY = Duration.ofMillis(200);
+
   private final BindPort port;
   private final VolumePort volumes;
   private final TokenBucket writes;
@@ -124,11 +130,34 @@ final class BindingCycle {
   void submit(
       QueuedPod item, Pod pod, PodInfo info, String nodeName, List<VolumeBinding> volumeBindings, long startedNanos)
       throws InterruptedException {
+    submit(item, pod, info, nodeName, volumeBindings, startedNanos, null);
+  }
+
+  /**
+   * Hands an assumed member of a placed pod group to a binding thread, waiting for a free slot first. A failed
+   * binding is retried onto the same node ({@link #GROUP_BIND_RETRIES} times, after {@link #GROUP_BIND_RETRY_DELAY}
+   * doubled each time); if it still fails, or the member is gone, the {@code group} is released: its members not
+   * bound yet give up their assumptions and go back to the queue.
+   *
+   * @param group the group's bindings; null for a pod placed on its own (no volume bindings with a group)
+   * @throws InterruptedException if the scheduling thread is interrupted while it waits for a slot
+   */
+  void submit(
+      QueuedPod item,
+      Pod pod,
+      PodInfo info,
+      String nodeName,
+      List<VolumeBinding> volumeBindings,
+      long startedNanos,
+      @Nullable GroupBinding group)
+      throws InterruptedException {
     slots.acquire();
     try {
       binders.execute(() -> {
         try {
-          if (volumeBindings.isEmpty()) {
+          if (group != null) {
+            bindMember(item, pod, info, nodeName, startedNanos, group);
+          } else if (volumeBindings.isEmpty()) {
             bindPod(item, pod, info, nodeName, startedNanos);
           } else {
             preBind(item, pod, info, nodeName, volumeBindings, startedNanos);
@@ -140,6 +169,9 @@ final class BindingCycle {
     } catch (RejectedExecutionException closing) {
       slots.release();
       undo(item.uid());
+      if (group != null) {
+        group.finished(item.uid(), false);
+      }
     }
   }
 
@@ -282,13 +314,73 @@ final class BindingCycle {
     }
   }
 
+  /**
+   * Binds a member of a placed group: as {@link #bindPod}, but given up at once if its group was released, and a
+   * failed binding retried onto the same node before the group is released.
+   */
+  private void bindMember(
+      QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos, GroupBinding group) {
+    boolean bound = false;
+    try {
+      if (!group.start(item.uid())) {
+        cache.forget(item.uid());
+        LOG.info("Not binding pod {}: another member of its group {} could not be bound", item.key(),
+            group.group().key());
+        queue.requeueAfterError(item);
+        return;
+      }
+      var outcome = bindWithRetries(item, pod, nodeName, group);
+      bound = outcome instanceof BindOutcome.Bound || outcome instanceof BindOutcome.Conflict;
+      if (!bound) {
+        group.release();
+      }
+      settle(item, pod, info, nodeName, startedNanos, outcome);
+    } catch (InterruptedException e) {
+      cache.forget(item.uid()); // shutting down: the pod stays pending for the next scheduler
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      cache.forget(item.uid());
+      group.release();
+      LOG.error("Unexpected failure binding pod {}; it will be retried", item.key(), e);
+      queue.requeueAfterError(item);
+    } finally {
+      group.finished(item.uid(), bound);
+    }
+  }
+
+  private BindOutcome bindWithRetries(QueuedPod item, Pod pod, String nodeName, GroupBinding group)
+      throws InterruptedException {
+    var delay = GROUP_BIND_RETRY_DELAY;
+    for (int retry = 0; ; retry++) {
+      writes.acquire();
+      long bindStart = ticker.nanoTime();
+      var outcome = port.bind(pod, nodeName);
+      metrics.bound(
+          item.profile(), Duration.ofNanos(ticker.nanoTime() - bindStart), outcome instanceof BindOutcome.Bound);
+      if (!(outcome instanceof BindOutcome.Failed failed) || retry == GROUP_BIND_RETRIES || group.isReleased()) {
+        return outcome;
+      }
+      LOG.info("Binding pod {} of group {} to {} failed ({}); retrying onto the same node in {} ms", item.key(),
+          group.group().key(), nodeName, failed.detail(), delay.toMillis());
+      Thread.sleep(delay.toMillis());
+      delay = delay.multipliedBy(2);
+    }
+  }
+
   private void bind(QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos)
       throws InterruptedException {
     writes.acquire();
     long bindStart = ticker.nanoTime();
     var outcome = port.bind(pod, nodeName);
+    metrics.bound(
+        item.profile(), Duration.ofNanos(ticker.nanoTime() - bindStart), outcome instanceof BindOutcome.Bound);
+    settle(item, pod, info, nodeName, startedNanos, outcome);
+  }
+
+  /** Acts on a binding's outcome: done if bound (by us or another), else the assumption forgotten. */
+  private void settle(
+      QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos, BindOutcome outcome) {
     long now = ticker.nanoTime();
-    metrics.bound(item.profile(), Duration.ofNanos(now - bindStart), outcome instanceof BindOutcome.Bound);
     if (outcome instanceof BindOutcome.Bound) {
       cache.finishBinding(item.uid());
       queue.done(item.uid());

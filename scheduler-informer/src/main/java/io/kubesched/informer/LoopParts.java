@@ -32,12 +32,15 @@ record LoopParts(
     EventHandlers handlers,
     BindingCycle binding,
     PreemptionCycle preemption,
+    GroupTracker groups,
     SchedulingCycle scheduling) {
 
   /**
    * What the loop is given from outside: clock, threads, ports.
    *
    * @param preemptors runs the {@link PreemptionCycle}'s evictions
+   * @param groups the pod group objects the informers show, and which sources are honoured
+   * @param groupReport tells a pod group's status and events
    */
   record Injected(
       Ticker ticker,
@@ -48,7 +51,9 @@ record LoopParts(
       PreemptPort preemptPort,
       TokenBucket writes,
       Reporting reporting,
-      BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot) {}
+      BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot,
+      PodGroupLookup groups,
+      GroupReportPort groupReport) {}
 
   /**
    * @param leading whether the loop leads from the start (no leader election)
@@ -80,10 +85,16 @@ record LoopParts(
             injected.bindPort(), injected.volumePort(), injected.writes(), injected.binders(),
             settings.parallelBindings(), settings.volumeBindingTimeout(), queue, cache, storage, handlers::pendingPod,
             injected.reporting(), metrics, ticker);
+    var tracker = new GroupTracker(settings.podGroupTimeout(), injected.groupReport(), metrics, ticker);
+    var groupCycle =
+        new GroupCycle(
+            profiles, queue, cache, injected.clusterSnapshot(), handlers, binding, injected.groups(), tracker,
+            injected.groupReport(), injected.reporting(), metrics, ticker);
     var scheduling =
         new SchedulingCycle(
-            profiles, queue, cache, storage, injected.clusterSnapshot(), handlers, binding, preemption,
+            profiles, queue, cache, storage, injected.clusterSnapshot(), handlers, binding, preemption, groupCycle,
             injected.reporting(), metrics, leadership, ticker);
-    return new LoopParts(queue, cache, storage, moves, leadership, handlers, binding, preemption, scheduling);
+    return new LoopParts(
+        queue, cache, storage, moves, leadership, handlers, binding, preemption, tracker, scheduling);
   }
 }

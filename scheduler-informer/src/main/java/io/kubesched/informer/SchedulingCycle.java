@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
  * failure does. It reads the pod only from its queued item and the {@link EventHandlers}' kept object, never
  * from an informer's store.
  *
+ * <p>A member of a pod group goes to the {@link GroupCycle}, which places its whole group in this cycle.
+ *
  * <p>{@link #run} is the body of the one scheduling thread; it takes pods only while {@link Leadership}
  * says this replica leads, and ends when the queue is closed.
  */
@@ -57,6 +59,7 @@ final class SchedulingCycle implements Runnable {
   private final EventHandlers handlers;
   private final BindingCycle binding;
   private final PreemptionCycle preemption;
+  private final GroupCycle groups;
   private final Reporting reporting;
   private final SchedulerMetrics metrics;
   private final Leadership leadership;
@@ -71,6 +74,7 @@ final class SchedulingCycle implements Runnable {
       EventHandlers handlers,
       BindingCycle binding,
       PreemptionCycle preemption,
+      GroupCycle groups,
       Reporting reporting,
       SchedulerMetrics metrics,
       Leadership leadership,
@@ -86,6 +90,7 @@ final class SchedulingCycle implements Runnable {
     this.handlers = handlers;
     this.binding = binding;
     this.preemption = preemption;
+    this.groups = groups;
     this.reporting = reporting;
     this.metrics = metrics;
     this.leadership = leadership;
@@ -148,6 +153,11 @@ final class SchedulingCycle implements Runnable {
       LOG.warn("Cannot schedule {}", error.getMessage());
       metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
       reporting.failed(item, pod, error);
+      return;
+    }
+    var group = groups.groupOf(info);
+    if (group != null) { // placed with its group, all together or not at all
+      groups.schedule(item, pod, info, group, cycle, startedNanos);
       return;
     }
     var refusal = UnsupportedFeatures.refusal(info, reads.getOrDefault(item.profile(), Set.of()));

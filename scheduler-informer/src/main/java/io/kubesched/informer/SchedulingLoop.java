@@ -4,14 +4,19 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodGroup;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.PendingPods;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.PodGroupReporter;
 import io.kubesched.binder.SchedulingReporter;
 import io.kubesched.binder.TokenBucket;
+import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -54,6 +59,10 @@ public final class SchedulingLoop implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(SchedulingLoop.class);
 
+  /** A pod group object added, changed or deleted: moves its own members only. */
+  private static final ClusterEvent POD_GROUP_CHANGE =
+      new ClusterEvent(ClusterEvent.Resource.WILDCARD, ClusterEvent.ActionType.ALL, "PodGroupChange");
+
   /** How many reports (events, conditions) may wait for the API server before new ones are dropped. */
   static final int REPORT_BACKLOG = 1000;
 
@@ -76,6 +85,8 @@ public final class SchedulingLoop implements AutoCloseable {
   private final Reporting reporting;
   private final LoopParts parts;
   private final ClusterDataInformers clusterData;
+  private final PodGroupSources groupSources;
+  private final GroupReports groupReports;
   private final InformerSet informers;
   private final @Nullable LeaderElection election;
   private final String masterUrl;
@@ -132,13 +143,18 @@ public final class SchedulingLoop implements AutoCloseable {
     this.reporting = new Reporting(reporters, reports, this.listener);
     var leaderSettings = settings.leaderElection();
     this.election = leaderSettings == null ? null : new LeaderElection(client, leaderSettings);
+    this.groupReports =
+        new GroupReports(new PodGroupReporter(client, reportWrites, settings.schedulerName()), reports, Clock.systemUTC());
+    // Pod group objects of the sources asked for; its listener is called only once the informers run.
+    this.groupSources = new PodGroupSources(client, settings.podGroupSources(), this::podGroupChanged);
     // Bindings and volume bindings share one bucket: kube-scheduler writes both through one client.
     var writes = TokenBucket.create(settings.qps(), settings.burst());
     var injected =
         new LoopParts.Injected(
             Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings), VolumePort.toApiServer(client, writes),
             preemptors, PreemptPort.toApiServer(client, writes), writes, reporting,
-            (nodes, nominations) -> clusterData().snapshot(nodes, nominations));
+            (nodes, nominations) -> clusterData().snapshot(nodes, nominations),
+            groupLookup(groupSources), groupReports);
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
     // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();
@@ -156,6 +172,41 @@ public final class SchedulingLoop implements AutoCloseable {
     return clusterData;
   }
 
+  private static PodGroupLookup groupLookup(PodGroupSources sources) {
+    return new PodGroupLookup() {
+      @Override
+      public boolean honours(PodGroupRef.Source source) {
+        return sources.serves(source);
+      }
+
+      @Override
+      public @Nullable PodGroup group(PodGroupRef ref) {
+        return sources.group(ref);
+      }
+
+      @Override
+      public @Nullable String invalid(PodGroupRef ref) {
+        return sources.invalid(ref);
+      }
+    };
+  }
+
+  /**
+   * A pod group object was added, changed or deleted (on an informer thread): its members waiting for it are
+   * tried again, and so are those that did not fit (its minimum may have dropped); its timeout starts over.
+   */
+  private void podGroupChanged(PodGroupRef ref, @Nullable PodGroup before, @Nullable PodGroup after) {
+    parts.groups().forget(ref);
+    if (after == null && before != null) {
+      groupReports.forget(before);
+    }
+    var queue = parts.queue();
+    queue.releaseGroup(ref);
+    queue.moveUnschedulableIf(
+        POD_GROUP_CHANGE,
+        (pod, hint) -> pod.info() != null && ref.equals(pod.info().podGroupRef()));
+  }
+
   /**
    * Starts the informers, waits until they have listed every node and pod, then starts the scheduling
    * thread (and, with leader election, campaigns: the loop schedules only while it leads).
@@ -170,7 +221,9 @@ public final class SchedulingLoop implements AutoCloseable {
     }
     int nodes;
     try {
+      groupSources.start(); // decides which sources are served before the first pod is taken
       nodes = informers.startAndSync();
+      awaitGroupSources();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close();
@@ -194,12 +247,14 @@ public final class SchedulingLoop implements AutoCloseable {
           var depths = queue.depths();
           return new PendingPods(depths.active(), depths.backoff(), depths.unschedulable(), depths.gated());
         });
+    metrics.pendingGroups(queue::pendingGroups);
     var expiry = new AssumptionExpiry(parts.cache(), queue, settings.assumedPodTtl());
     housekeeping.scheduleWithFixedDelay(expiry::run, 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(reporting::flushSeries, 30, 30, TimeUnit.SECONDS);
     // kube's PreBind polls every second; claim and volume events may check sooner.
     housekeeping.scheduleWithFixedDelay(parts.binding()::checkVolumeWaits, 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(parts.preemption()::checkHeld, 1, 1, TimeUnit.SECONDS);
+    housekeeping.scheduleWithFixedDelay(parts.groups()::checkTimeouts, 1, 1, TimeUnit.SECONDS);
     var thread = new Thread(parts.scheduling(), "kubesched-" + settings.schedulerName());
     thread.setDaemon(true);
     worker = thread;
@@ -212,6 +267,17 @@ public final class SchedulingLoop implements AutoCloseable {
     LOG.info(
         "Scheduler {} started: {} nodes, {} pods to schedule{}",
         profiles.keySet(), nodes, queue.size(), election == null ? "" : "; campaigning for leadership");
+  }
+
+  /** Waits, within the sync timeout, for the pod group informers' first lists. */
+  private void awaitGroupSources() throws InterruptedException, TimeoutException {
+    long deadline = System.nanoTime() + settings.syncTimeout().toNanos();
+    while (!groupSources.hasSynced()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new TimeoutException("pod groups not listed within " + settings.syncTimeout());
+      }
+      Thread.sleep(10);
+    }
   }
 
   /** @return whether the loop was started and is not closed */
@@ -291,6 +357,7 @@ public final class SchedulingLoop implements AutoCloseable {
       election.close();
     }
     informers.close();
+    groupSources.close();
     metrics.close();
     terminated.countDown();
     LOG.info("Scheduler {} stopped", profiles.keySet());

@@ -72,6 +72,8 @@ final class FakeLoop {
   private VolumePort volumePort = NO_VOLUME_WRITES;
   private Executor preemptors = Runnable::run;
   private PreemptPort preemptPort = NO_PREEMPTION;
+  private PodGroupLookup groups = PodGroupLookup.NONE;
+  private GroupReportPort groupReport = GroupReportPort.NONE;
 
   private FakeLoop(ControllerSettings settings, FinderFunc finder, Ticker clock, BindPort bindPort) {
     this.settings = settings;
@@ -113,12 +115,19 @@ final class FakeLoop {
     return this;
   }
 
+  /** @param lookup the pod group objects the loop knows; report hears what it tells of them */
+  FakeLoop groups(PodGroupLookup lookup, GroupReportPort report) {
+    groups = lookup;
+    groupReport = report;
+    return this;
+  }
+
   LoopParts create() {
     var reporting = new Reporting(Map.of(), Runnable::run, listener);
     var injected =
         new LoopParts.Injected(
             clock, Runnable::run, bindPort, volumePort, preemptors, preemptPort, UNLIMITED, reporting,
-            (nodes, nominations) -> ClusterSnapshot.of(nodes).withNominations(nominations));
+            (nodes, nominations) -> ClusterSnapshot.of(nodes).withNominations(nominations), groups, groupReport);
     return LoopParts.create(
         settings, Map.of(settings.schedulerName(), finder), new GuardedMetrics(metrics), true, storage, injected);
   }
