@@ -41,10 +41,14 @@ final class ActiveQueue extends SubQueue {
     return handOut(head);
   }
 
+  /** Starts a scheduling cycle without popping: for the members of a pod group, handed out together. */
+  void startCycle() {
+    ++cycle;
+  }
+
   /**
-   * Hands out an entry already taken out of its sub-queue (this one or another) as {@link #pop()} does, in
-   * the current scheduling cycle, which it does not count as a new one: for the members of a pod group
-   * taken with the one popped.
+   * Hands out an entry taken out of its sub-queue (this one or another) as {@link #pop()} does, in the
+   * current scheduling cycle.
    *
    * @return the pod as handed out
    */

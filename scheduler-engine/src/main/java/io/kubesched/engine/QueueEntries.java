@@ -400,7 +400,7 @@ final class QueueEntries {
 
   /**
    * As {@link SchedulingQueue#takeGroupMembers}: every member waiting in active, backoff, unschedulable or
-   * parked, not marked as preempting, handed out in the current scheduling cycle.
+   * parked, not marked as preempting, handed out in one new scheduling cycle.
    *
    * @return the pods handed out, in arrival order; empty if none or closed
    */
@@ -414,6 +414,9 @@ final class QueueEntries {
         .sorted(SubQueue.ARRIVAL_ORDER)
         .toList();
     var taken = new ArrayList<QueuedPod>(taking.size());
+    if (!taking.isEmpty()) {
+      activeQ.startCycle();
+    }
     for (var entry : taking) {
       leave(entry);
       taken.add(activeQ.handOut(entry));

@@ -306,10 +306,11 @@ public final class SchedulingQueue {
    *
    * <p>Each member taken is in flight as after {@link #take()}: it counts one attempt more in its {@link
    * QueuedPod#progress() progress}, forgets the updates made during an earlier attempt, and an update or an
-   * event from now on counts for the move request cycle. No new scheduling cycle starts: the members share
-   * the one current when they are taken, so the {@link #schedulingCycle()} read after the {@link #take()}
-   * that started the group's cycle is their {@code cycleAtTake} too. A member's backoff does not hold it
-   * back (it is tried with its group); its nomination stays. Ignored once closed. Never blocks; costs one
+   * event from now on counts for the move request cycle: read {@link #schedulingCycle()} right after, on the
+   * same thread, for their {@code cycleAtTake}. One scheduling cycle starts if any member is taken, shared by
+   * them all; the cycle read after the {@link #take()} that started the group's attempt may serve as theirs
+   * too, as it is earlier (an event in between then sends a failed member to backoff). A member's backoff
+   * does not hold it back (it is tried with its group); its nomination stays. Ignored once closed. Never blocks; costs one
    * step per known member of the group, not per queued pod.
    *
    * @param group the group whose members to take

@@ -105,7 +105,7 @@ class SchedulingQueuePodGroupTest {
     var taken = queue.takeGroupMembers(PG);
 
     assertEquals(List.of("u", "p", "b", "a"), takenNames(taken), "unschedulable and backoff were requeued before");
-    assertEquals(cycle, queue.schedulingCycle(), "the members share the cycle current when they are taken");
+    assertEquals(cycle + 1, queue.schedulingCycle(), "the members share one new cycle");
     for (var name : List.of("u", "p", "b", "a")) {
       assertEquals("inFlight", where(queue, name));
     }
@@ -160,6 +160,31 @@ class SchedulingQueuePodGroupTest {
     assertTrue(queue.requeueUnschedulable(taken, cycle));
 
     assertEquals("backoff", where(queue, "m"), "the move request cycle rule applies");
+  }
+
+  @Test
+  void an_event_before_the_members_are_taken_is_not_missed_by_their_attempt() {
+    queue.add(member("leader"));
+    queue.add(member("m"));
+    var leader = queue.poll();
+    long leaderCycle = queue.schedulingCycle();
+    queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
+    var taken = queue.takeGroupMembers(PG).get(0);
+
+    assertTrue(queue.requeueUnschedulable(taken, queue.schedulingCycle()));
+    assertTrue(queue.requeueUnschedulable(leader, leaderCycle));
+
+    assertEquals("unschedulable", where(queue, "m"), "the group's attempt started after the event");
+    assertEquals("backoff", where(queue, "leader"), "with the leader's earlier cycle the event counts");
+  }
+
+  @Test
+  void taking_no_member_starts_no_cycle() {
+    long cycle = queue.schedulingCycle();
+
+    assertEquals(List.of(), queue.takeGroupMembers(PG));
+
+    assertEquals(cycle, queue.schedulingCycle());
   }
 
   @Test
