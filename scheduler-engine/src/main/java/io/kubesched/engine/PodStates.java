@@ -45,7 +45,6 @@ final class PodStates {
     boolean isAssumed() {
       return assumed;
     }
-
   }
 
   /** How long a finished binding's assumption lives unconfirmed, in nanoseconds; 0 means forever. */

@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * ActiveQueue}, {@link BackoffQueue}, {@link UnschedulablePods}, {@link GatedPods}, {@link HeldPods}, {@link
  * ParkedPods}) or in flight, and every move between them, with the {@link MoveRequests} that decide where a
  * failed attempt goes; the known entries of each pod group, wherever they are, so that a group's operations
- * look at its members only; and kube's nominator, the {@link Nominations} of the known pods. The queue's Javadoc states what
- * each move does; this class does it.
+ * look at its members only; and kube's nominator, the {@link Nominations} of the known pods. The queue's
+ * Javadoc states what each move does; this class does it.
  *
  * <p>Guarded by the {@link SchedulingQueue}'s lock; not thread-safe on its own, except {@link
  * #nominations()}, which any thread may read. Methods that change what {@link SchedulingQueue#take()} may

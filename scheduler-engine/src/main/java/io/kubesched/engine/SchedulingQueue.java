@@ -310,8 +310,8 @@ public final class SchedulingQueue {
    * same thread, for their {@code cycleAtTake}. One scheduling cycle starts if any member is taken, shared by
    * them all; the cycle read after the {@link #take()} that started the group's attempt may serve as theirs
    * too, as it is earlier (an event in between then sends a failed member to backoff). A member's backoff
-   * does not hold it back (it is tried with its group); its nomination stays. Ignored once closed. Never blocks; costs one
-   * step per known member of the group, not per queued pod.
+   * does not hold it back (it is tried with its group); its nomination stays. Ignored once closed. Never
+   * blocks; costs one step per known member of the group, not per queued pod.
    *
    * @param group the group whose members to take
    * @return the members taken, in the order they were queued; empty if none (or closed)

@@ -88,10 +88,6 @@ class SchedulingQueuePodGroupTest {
     assertEquals("gated", where(queue, pod.name()));
   }
 
-  private static List<String> takenNames(List<QueuedPod> taken) {
-    return names(taken);
-  }
-
   // --- takeGroupMembers ---
 
   @Test
@@ -104,7 +100,7 @@ class SchedulingQueuePodGroupTest {
 
     var taken = queue.takeGroupMembers(PG);
 
-    assertEquals(List.of("u", "p", "b", "a"), takenNames(taken), "unschedulable and backoff were requeued before");
+    assertEquals(List.of("u", "p", "b", "a"), names(taken), "unschedulable and backoff were requeued before");
     assertEquals(cycle + 1, queue.schedulingCycle(), "the members share one new cycle");
     for (var name : List.of("u", "p", "b", "a")) {
       assertEquals("inFlight", where(queue, name));
@@ -204,7 +200,7 @@ class SchedulingQueuePodGroupTest {
   void a_member_taken_from_backoff_is_tried_with_its_group_before_its_backoff_ends() {
     backoff(member("b"));
 
-    assertEquals(List.of("b"), takenNames(queue.takeGroupMembers(PG)));
+    assertEquals(List.of("b"), names(queue.takeGroupMembers(PG)));
   }
 
   @Test
@@ -224,7 +220,7 @@ class SchedulingQueuePodGroupTest {
     queue.add(member("m", OTHER));
 
     assertEquals(List.of(), queue.takeGroupMembers(PG));
-    assertEquals(List.of("m"), takenNames(queue.takeGroupMembers(OTHER)));
+    assertEquals(List.of("m"), names(queue.takeGroupMembers(OTHER)));
   }
 
   @Test
@@ -234,7 +230,7 @@ class SchedulingQueuePodGroupTest {
 
     assertEquals(0, queue.releaseGroup(PG));
     assertEquals(List.of(), queue.takeGroupMembers(PG));
-    assertEquals(List.of("m"), takenNames(queue.takeGroupMembers(OTHER)));
+    assertEquals(List.of("m"), names(queue.takeGroupMembers(OTHER)));
   }
 
   // --- waitForGroup ---
@@ -500,7 +496,7 @@ class SchedulingQueuePodGroupTest {
     // kube keeps both incomplete; here the new member is queued, and the loop that takes it takes pod1 with it.
     var leader = queue.poll();
     assertEquals("pod2", leader.name());
-    assertEquals(List.of("pod1"), takenNames(queue.takeGroupMembers(PG)));
+    assertEquals(List.of("pod1"), names(queue.takeGroupMembers(PG)));
   }
 
   @Test
@@ -536,7 +532,7 @@ class SchedulingQueuePodGroupTest {
 
     queue.delete("uid-pod1");
 
-    assertEquals(List.of("pod2"), takenNames(queue.takeGroupMembers(PG)));
+    assertEquals(List.of("pod2"), names(queue.takeGroupMembers(PG)));
   }
 
   @Test
@@ -562,7 +558,7 @@ class SchedulingQueuePodGroupTest {
     queue.delete("uid-pod1");
 
     assertEquals("unschedulable", where(queue, "pod2"));
-    assertEquals(List.of("pod2"), takenNames(queue.takeGroupMembers(PG)));
+    assertEquals(List.of("pod2"), names(queue.takeGroupMembers(PG)));
   }
 
   @Test
@@ -618,7 +614,7 @@ class SchedulingQueuePodGroupTest {
     queue.add(member("pod1"));
 
     assertEquals("active", where(queue, "pod1"));
-    assertEquals(List.of("pod1"), takenNames(queue.takeGroupMembers(PG)));
+    assertEquals(List.of("pod1"), names(queue.takeGroupMembers(PG)));
   }
 
   @Test
@@ -628,7 +624,7 @@ class SchedulingQueuePodGroupTest {
 
     queue.add(member("pod1"));
 
-    assertEquals(List.of("pod1"), takenNames(queue.takeGroupMembers(PG)));
+    assertEquals(List.of("pod1"), names(queue.takeGroupMembers(PG)));
   }
 
   @Test

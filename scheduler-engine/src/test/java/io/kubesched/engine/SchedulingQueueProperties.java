@@ -288,7 +288,8 @@ class SchedulingQueueProperties {
 
       @Override
       public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
-        return Combinators.combine(Arbitraries.of(List.copyOf(new TreeSet<>(machine.parked))), Arbitraries.of(false, true))
+        var parked = List.copyOf(new TreeSet<>(machine.parked));
+        return Combinators.combine(Arbitraries.of(parked), Arbitraries.of(false, true))
             .as((name, gated) ->
                 Transformer.mutate(
                     "update parked " + name + (gated ? " gated" : ""),
@@ -309,8 +310,10 @@ class SchedulingQueueProperties {
             .sorted()
             .toList();
         var groups = Arbitraries.of(GROUPS.subList(1, GROUPS.size()));
-        return (inFlight.isEmpty() ? groups : Arbitraries.oneOf(List.of(groups, Arbitraries.of(inFlight), Arbitraries.of(inFlight))))
-            .map(group -> Transformer.mutate("takeGroup " + group, m -> m.takeGroup(group)));
+        var chosen = inFlight.isEmpty()
+            ? groups
+            : Arbitraries.oneOf(List.of(groups, Arbitraries.of(inFlight), Arbitraries.of(inFlight)));
+        return chosen.map(group -> Transformer.mutate("takeGroup " + group, m -> m.takeGroup(group)));
       }
     };
   }
