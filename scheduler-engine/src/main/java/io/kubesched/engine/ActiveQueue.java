@@ -37,11 +37,26 @@ final class ActiveQueue extends SubQueue {
     if (head == null) {
       return null;
     }
-    head.place = QueueEntry.Place.IN_FLIGHT;
     ++cycle;
-    head.updatedInFlight = false;
-    head.pod = head.pod.withProgress(head.pod.progress().attempted(ticker.nanoTime()));
-    return head.pod;
+    return handOut(head);
+  }
+
+  /** Starts a scheduling cycle without popping: for the members of a pod group, handed out together. */
+  void startCycle() {
+    ++cycle;
+  }
+
+  /**
+   * Hands out an entry taken out of its sub-queue (this one or another) as {@link #pop()} does, in the
+   * current scheduling cycle.
+   *
+   * @return the pod as handed out
+   */
+  QueuedPod handOut(QueueEntry entry) {
+    entry.place = QueueEntry.Place.IN_FLIGHT;
+    entry.updatedInFlight = false;
+    entry.pod = entry.pod.withProgress(entry.pod.progress().attempted(ticker.nanoTime()));
+    return entry.pod;
   }
 
   /** @return the number of pods handed out so far: the cycle of the pod {@link #pop()} returned last */

@@ -1,5 +1,6 @@
 package io.kubesched.engine;
 
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * Every pod the {@link SchedulerCache} knows, by uid, as kube-scheduler's {@code podStates} and {@code
  * assumedPods}: bound pods as the pod watch shows them, and assumed pods with their expiry deadlines. An
  * assumption expires only once its binding finished and its deadline passed; a confirmed one never does.
- * Which node a pod counts on is the {@link NodeList}'s business: the cache keeps the two in step.
+ * Which node a pod counts on is the {@link NodeList}'s business: the cache keeps the two in step. Every pod
+ * known counts as placed for its {@linkplain PodInfo#podGroup() pod group}, if any: the count per group is
+ * kept on every change (kube's {@code ScheduledPodsCount}), so that reading it costs one lookup.
  *
  * <p>Not thread-safe: guarded by the cache's lock. Time is handed in, never read here.
  */
@@ -42,11 +45,6 @@ final class PodStates {
     boolean isAssumed() {
       return assumed;
     }
-
-    /** Replaces the pod by the same pod as the pod watch now shows it. */
-    void replace(PodInfo next) {
-      pod = next;
-    }
   }
 
   /** How long a finished binding's assumption lives unconfirmed, in nanoseconds; 0 means forever. */
@@ -56,6 +54,9 @@ final class PodStates {
 
   /** The assumed subset of {@link #pods}, in the order they were assumed. */
   private final LinkedHashMap<String, State> assumed = new LinkedHashMap<>();
+
+  /** How many of {@link #pods} name each pod group; a group with none has no key. */
+  private final Map<PodGroupRef, Integer> placedByGroup = new HashMap<>();
 
   /** @param assumedTtlNanos how long an assumption lives after its binding finished; 0 keeps it forever */
   PodStates(long assumedTtlNanos) {
@@ -76,9 +77,17 @@ final class PodStates {
   void add(PodInfo pod, boolean assumed) {
     var state = new State(pod, assumed);
     pods.put(pod.uid(), state);
+    count(pod, 1);
     if (assumed) {
       this.assumed.put(pod.uid(), state);
     }
+  }
+
+  /** Replaces a known pod by the same pod (same uid) as the pod watch now shows it. */
+  void replace(State state, PodInfo next) {
+    count(state.pod, -1);
+    state.pod = next;
+    count(next, 1);
   }
 
   /** Confirms the pod bound, if it was assumed: from now it never expires. */
@@ -100,6 +109,7 @@ final class PodStates {
       return null;
     }
     assumed.remove(uid);
+    count(state.pod, -1);
     return state.pod;
   }
 
@@ -124,6 +134,7 @@ final class PodStates {
       var state = it.next();
       if (!state.assumed && !uids.contains(state.pod.uid())) {
         it.remove();
+        count(state.pod, -1);
         dropped.add(state.pod);
       }
     }
@@ -164,6 +175,7 @@ final class PodStates {
       if (state.bindingFinished && now - state.deadline > 0) {
         it.remove();
         pods.remove(state.pod.uid());
+        count(state.pod, -1);
         expired.add(state.pod);
       }
     }
@@ -183,5 +195,18 @@ final class PodStates {
   /** @return how many pods are assumed and not yet confirmed */
   int assumedCount() {
     return assumed.size();
+  }
+
+  /** @return how many known pods, bound or assumed, name {@code group} as their pod group */
+  int placedMembers(PodGroupRef group) {
+    return placedByGroup.getOrDefault(group, 0);
+  }
+
+  /** Counts {@code pod} once more ({@code delta} 1) or once less (-1) for its pod group, if it has one. */
+  private void count(PodInfo pod, int delta) {
+    var group = pod.podGroup();
+    if (group.isPresent()) {
+      placedByGroup.merge(group.get(), delta, (a, b) -> a + b == 0 ? null : a + b);
+    }
   }
 }

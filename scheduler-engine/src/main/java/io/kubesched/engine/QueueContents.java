@@ -8,7 +8,8 @@ import java.util.List;
  * @param active the pods ready to be taken, in the order {@link SchedulingQueue#take()} hands them out
  * @param backoff the pods waiting out their backoff, the soonest to end first
  * @param unschedulable the pods waiting for a cluster event, the longest waiting first
- * @param gated the pods with scheduling gates, never handed out while they have one, in arrival order
+ * @param gated the pods with scheduling gates, never handed out while they have one, and the pods waiting
+ *     for their pod group, in arrival order
  * @param inFlight the pods taken and not yet requeued or done, in no particular order
  */
 public record QueueContents(

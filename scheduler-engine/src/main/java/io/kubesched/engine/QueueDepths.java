@@ -7,7 +7,8 @@ package io.kubesched.engine;
  * @param active pods ready to be taken
  * @param backoff pods waiting out their backoff
  * @param unschedulable pods whose last attempt found no node, waiting for a cluster event or the timeout
- * @param gated pods with scheduling gates, waiting for an update that removes the last one
+ * @param gated pods with scheduling gates, waiting for an update that removes the last one, and pods waiting
+ *     for their pod group
  * @param inFlight pods taken by the worker and neither requeued nor done yet
  */
 public record QueueDepths(int active, int backoff, int unschedulable, int gated, int inFlight) {
@@ -21,7 +22,7 @@ public record QueueDepths(int active, int backoff, int unschedulable, int gated,
     }
   }
 
-  /** @return the pods waiting in one of the four sub-queues, not counting those in flight */
+  /** @return the pods waiting in one of the four places, not counting those in flight */
   public int waiting() {
     return active + backoff + unschedulable + gated;
   }

@@ -1,11 +1,17 @@
 package io.kubesched.engine;
 
 import io.kubesched.api.Nominations;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -13,10 +19,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a {@link SchedulingQueue} holds, without its lock, as kube-scheduler's {@code PriorityQueue} minus
  * its locking and waiting: one {@link QueueEntry} per known pod uid, in one of the sub-queues ({@link
- * ActiveQueue}, {@link BackoffQueue}, {@link UnschedulablePods}, {@link GatedPods}, {@link HeldPods}) or in
- * flight, and every move between them, with the {@link MoveRequests} that decide where a failed attempt
- * goes; and kube's nominator, the {@link Nominations} of the known pods. The queue's Javadoc states what
- * each move does; this class does it.
+ * ActiveQueue}, {@link BackoffQueue}, {@link UnschedulablePods}, {@link GatedPods}, {@link HeldPods}, {@link
+ * ParkedPods}) or in flight, and every move between them, with the {@link MoveRequests} that decide where a
+ * failed attempt goes; the known entries of each pod group, wherever they are, so that a group's operations
+ * look at its members only; and kube's nominator, the {@link Nominations} of the known pods. The queue's
+ * Javadoc states what each move does; this class does it.
  *
  * <p>Guarded by the {@link SchedulingQueue}'s lock; not thread-safe on its own, except {@link
  * #nominations()}, which any thread may read. Methods that change what {@link SchedulingQueue#take()} may
@@ -33,6 +40,12 @@ final class QueueEntries {
   private final UnschedulablePods unschedulablePods;
   private final GatedPods gatedPods = new GatedPods();
   private final HeldPods heldPods = new HeldPods();
+  private final ParkedPods parkedPods = new ParkedPods();
+  /**
+   * The known entries (waiting or in flight) whose pod, as the queue keeps it, names each pod group; a group
+   * without any has no key.
+   */
+  private final Map<PodGroupRef, Set<QueueEntry>> groups = new HashMap<>();
   private final MoveRequests moveRequests = new MoveRequests();
   /**
    * The nominated pods among the known ones, none bound: replaced, never changed, under the lock, so that
@@ -86,21 +99,25 @@ final class QueueEntries {
       entry = new QueueEntry(pod);
       stamp(entry, now);
       entries.put(pod.uid(), entry);
+      join(entry);
       (pod.gated() ? gatedPods : activeQ).add(entry);
     } else if (entry.place == QueueEntry.Place.IN_FLIGHT) {
-      entry.pod = pod.withProgress(entry.pod.progress());
+      replace(entry, pod.withProgress(entry.pod.progress()));
       entry.updatedInFlight = true;
     } else if (entry.place == QueueEntry.Place.HELD) {
       // Sorted by arrival only, so it can change in place. An ungated version would move (see below).
-      entry.pod = pod.withProgress(entry.pod.progress());
+      replace(entry, pod.withProgress(entry.pod.progress()));
       entry.moveSuppressed |= !pod.gated();
       return false;
     } else {
       var was = entry.place;
       leave(entry);
-      entry.pod = pod.withProgress(entry.pod.progress());
+      replace(entry, pod.withProgress(entry.pod.progress()));
       if (pod.gated()) {
         gatedPods.add(entry);
+      } else if (was == QueueEntry.Place.PARKED) {
+        // Not an attempt, so no backoff to wait out; if the group is still incomplete the loop parks it again.
+        activeQ.add(entry);
       } else if (was == QueueEntry.Place.ACTIVE || was == QueueEntry.Place.BACKOFF) {
         // Stays where it was; active re-sorts it by its new priority.
         (was == QueueEntry.Place.ACTIVE ? activeQ : backoffQ).add(entry);
@@ -187,6 +204,7 @@ final class QueueEntries {
     var entry = entries.remove(uid);
     if (entry != null) {
       leave(entry);
+      quit(entry);
     }
     nominations = nominations.without(uid);
     return entry;
@@ -218,15 +236,18 @@ final class QueueEntries {
     return moving.size();
   }
 
-  /** As {@link SchedulingQueue#depths()}: held pods count as unschedulable. */
+  /** As {@link SchedulingQueue#depths()}: held pods count as unschedulable, parked ones as gated. */
   QueueDepths depths() {
     int unschedulable = unschedulablePods.size() + heldPods.size();
-    int waiting = activeQ.size() + backoffQ.size() + unschedulable + gatedPods.size();
-    return new QueueDepths(
-        activeQ.size(), backoffQ.size(), unschedulable, gatedPods.size(), entries.size() - waiting);
+    int gated = gatedPods.size() + parkedPods.size();
+    int waiting = activeQ.size() + backoffQ.size() + unschedulable + gated;
+    return new QueueDepths(activeQ.size(), backoffQ.size(), unschedulable, gated, entries.size() - waiting);
   }
 
-  /** As {@link SchedulingQueue#contents()}: held pods are among the unschedulable ones, in arrival order. */
+  /**
+   * As {@link SchedulingQueue#contents()}: held pods are among the unschedulable ones, parked ones among the
+   * gated ones, in arrival order.
+   */
   QueueContents contents() {
     var inFlight = new ArrayList<QueuedPod>();
     entries.values().stream()
@@ -236,11 +257,15 @@ final class QueueEntries {
     unschedulablePods.entries().forEach(unschedulable::add);
     heldPods.entries().forEach(unschedulable::add);
     unschedulable.sort(SubQueue.ARRIVAL_ORDER);
+    var gated = new ArrayList<QueueEntry>(gatedPods.size() + parkedPods.size());
+    gatedPods.entries().forEach(gated::add);
+    parkedPods.entries().forEach(gated::add);
+    gated.sort(SubQueue.ARRIVAL_ORDER);
     return new QueueContents(
         activeQ.pods(),
         backoffQ.pods(),
         unschedulable.stream().map(entry -> entry.pod).toList(),
-        gatedPods.pods(),
+        gated.stream().map(entry -> entry.pod).toList(),
         inFlight);
   }
 
@@ -281,7 +306,7 @@ final class QueueEntries {
     var previous = entry.pod.info();
     if (entry.pod.unreadable() == null) {
       // A status-only update: the fields a sub-queue sorts by are the spec's, unchanged.
-      entry.pod = entry.pod.withInfo(pod);
+      replace(entry, entry.pod.withInfo(pod));
     }
     renominate(pod.uid(), previous, entry.pod.info());
   }
@@ -308,6 +333,12 @@ final class QueueEntries {
       }
       case UNSCHEDULABLE, GATED -> {
         leave(entry);
+        heldPods.add(entry);
+      }
+      case PARKED -> {
+        // Lifting the mark queues it to be tried: the loop parks it again while its group is incomplete.
+        leave(entry);
+        entry.moveSuppressed = true;
         heldPods.add(entry);
       }
       case HELD -> throw new AssertionError("held without the mark: " + entry.pod.key());
@@ -359,11 +390,120 @@ final class QueueEntries {
         activeQ.add(entry);
         return true;
       }
-      case ACTIVE, GATED -> {
+      case ACTIVE, GATED, PARKED -> {
+        // A parked pod waits for its group, which an activation does not change (kube: a no-op).
         return false;
       }
     }
     throw new AssertionError(entry.place);
+  }
+
+  /**
+   * As {@link SchedulingQueue#takeGroupMembers}: every member waiting in active, backoff, unschedulable or
+   * parked, not marked as preempting, handed out in one new scheduling cycle.
+   *
+   * @return the pods handed out, in arrival order; empty if none or closed
+   */
+  List<QueuedPod> takeGroupMembers(PodGroupRef group) {
+    var members = closed ? null : groups.get(group);
+    if (members == null) {
+      return List.of();
+    }
+    var taking = members.stream()
+        .filter(entry -> !entry.preempting && !entry.pod.gated() && takeable(entry.place))
+        .sorted(SubQueue.ARRIVAL_ORDER)
+        .toList();
+    var taken = new ArrayList<QueuedPod>(taking.size());
+    if (!taking.isEmpty()) {
+      activeQ.startCycle();
+    }
+    for (var entry : taking) {
+      leave(entry);
+      taken.add(activeQ.handOut(entry));
+    }
+    return taken;
+  }
+
+  /**
+   * As {@link SchedulingQueue#waitForGroup}: parks an in-flight member, taking back the attempt its taking
+   * counted. A member marked as preempting is held (its move remembered, so that lifting the mark queues
+   * it), one with scheduling gates goes to gated, and one whose latest version names another group or
+   * none, updated meanwhile, is queued to be tried as it is now.
+   *
+   * @return whether a pod became takeable; false if the pod is not in flight or the queue is closed
+   * @throws IllegalArgumentException if {@code pod} names no pod group
+   */
+  boolean waitForGroup(QueuedPod pod) {
+    var group = groupOf(pod);
+    if (group == null) {
+      throw new IllegalArgumentException("pod " + pod.key() + " cannot wait for its group: it names none");
+    }
+    var entry = closed ? null : entries.get(pod.uid());
+    if (entry == null || entry.place != QueueEntry.Place.IN_FLIGHT) {
+      return false;
+    }
+    entry.pod = entry.pod.withProgress(pod.progress().unattempted());
+    if (entry.preempting) {
+      entry.moveSuppressed |= !entry.pod.gated();
+      heldPods.add(entry);
+      return false;
+    }
+    if (entry.pod.gated()) {
+      gatedPods.add(entry);
+      return false;
+    }
+    if (!group.equals(groupOf(entry.pod))) {
+      toActiveOrBackoff(entry, now());
+      return true;
+    }
+    parkedPods.add(entry);
+    return false;
+  }
+
+  /**
+   * As {@link SchedulingQueue#releaseGroup}.
+   *
+   * @return how many parked members moved to active
+   */
+  int releaseGroup(PodGroupRef group) {
+    var members = closed ? null : groups.get(group);
+    if (members == null) {
+      return 0;
+    }
+    int moved = 0;
+    for (var entry : members) {
+      if (entry.place == QueueEntry.Place.PARKED) {
+        parkedPods.remove(entry);
+        activeQ.add(entry);
+        moved++;
+      }
+    }
+    return moved;
+  }
+
+  /** As {@link SchedulingQueue#pendingGroups()}: held members count as unschedulable. */
+  SchedulerMetrics.PendingGroups pendingGroups() {
+    int waitingForMembers = 0;
+    int waitingToFit = 0;
+    for (var members : groups.values()) {
+      boolean parked = false;
+      boolean failed = false;
+      for (var entry : members) {
+        switch (entry.place) {
+          case PARKED -> parked = true;
+          case BACKOFF, UNSCHEDULABLE, HELD -> failed = true;
+          case ACTIVE, GATED, IN_FLIGHT -> {
+            // Neither.
+          }
+        }
+      }
+      if (parked) {
+        waitingForMembers++;
+      } else if (failed) {
+        waitingToFit++;
+      }
+    }
+    return new SchedulerMetrics.PendingGroups(waitingForMembers, waitingToFit);
   }
 
   /** @return whether the known pod of {@code uid} is marked as preempting */
@@ -418,10 +558,56 @@ final class QueueEntries {
       case UNSCHEDULABLE -> unschedulablePods.remove(entry);
       case GATED -> gatedPods.remove(entry);
       case HELD -> heldPods.remove(entry);
+      case PARKED -> parkedPods.remove(entry);
       case IN_FLIGHT -> {
         // In no sub-queue.
       }
     }
+  }
+
+  /** @return whether a member waiting in {@code place} is taken with its group */
+  private static boolean takeable(QueueEntry.Place place) {
+    return switch (place) {
+      case ACTIVE, BACKOFF, UNSCHEDULABLE, PARKED -> true;
+      case GATED, HELD, IN_FLIGHT -> false;
+    };
+  }
+
+  /** @return the pod group the pod names, or null if none or it could not be read */
+  private static @Nullable PodGroupRef groupOf(QueuedPod pod) {
+    var info = pod.info();
+    return info == null ? null : info.podGroup().orElse(null);
+  }
+
+  /** Records a new entry as a member of the group its pod names, if any. */
+  private void join(QueueEntry entry) {
+    var group = groupOf(entry.pod);
+    if (group != null) {
+      groups.computeIfAbsent(group, g -> new LinkedHashSet<>()).add(entry);
+    }
+  }
+
+  /** Forgets an entry as a member of the group its pod names, if any. */
+  private void quit(QueueEntry entry) {
+    var group = groupOf(entry.pod);
+    var members = group == null ? null : groups.get(group);
+    if (members != null) {
+      members.remove(entry);
+      if (members.isEmpty()) {
+        groups.remove(group);
+      }
+    }
+  }
+
+  /** Gives the entry another version of its pod, moving it to the group that version names. */
+  private void replace(QueueEntry entry, QueuedPod pod) {
+    if (Objects.equals(groupOf(entry.pod), groupOf(pod))) {
+      entry.pod = pod;
+      return;
+    }
+    quit(entry);
+    entry.pod = pod;
+    join(entry);
   }
 
   private static boolean positive(Duration value) {

@@ -19,6 +19,8 @@ final class QueueEntry {
     GATED,
     /** Waiting while marked {@link #preempting}: in {@link HeldPods}, shown as unschedulable. */
     HELD,
+    /** Waiting for its pod group: in {@link ParkedPods}, shown as gated. */
+    PARKED,
     IN_FLIGHT
   }
 

@@ -61,6 +61,18 @@ public record QueuedPod(
       return new Progress(attempts + 1, attempts == 0 ? nowNanos : initialAttemptNanos, unconfirmedNode, lastMessage);
     }
 
+    /**
+     * @return this progress without its last attempt, as it was before {@link #attempted}: for a pod taken
+     *     and then parked, which was not tried
+     */
+    Progress unattempted() {
+      if (attempts == 0) {
+        return this;
+      }
+      int left = attempts - 1;
+      return new Progress(left, left == 0 ? 0 : initialAttemptNanos, unconfirmedNode, lastMessage);
+    }
+
     /** @return this progress with the node of a binding whose outcome is unknown */
     public Progress withUnconfirmedNode(@Nullable String node) {
       return new Progress(attempts, initialAttemptNanos, node, lastMessage);

@@ -122,7 +122,7 @@ public final class SchedulerCache {
           if (!previous.nodeName().equals(pod.nodeName())) {
             nodes.removePod(previous);
           }
-          state.replace(pod);
+          pods.replace(state, pod);
           // On the same node this replaces the pod in place, keeping its position.
           nodes.addPod(pod);
         });
@@ -250,7 +250,8 @@ public final class SchedulerCache {
    *     those a group's attempt counts as placed already. Pods being deleted count as long as the cache has them.
    */
   public int placedMembers(PodGroupRef group) {
-    throw new UnsupportedOperationException("issue 15: engine helper");
+    Objects.requireNonNull(group, "group");
+    return locked(() -> pods.placedMembers(group));
   }
 
   /**

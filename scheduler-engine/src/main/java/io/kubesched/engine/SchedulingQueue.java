@@ -37,7 +37,15 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>gated</b>: pods with scheduling gates (kube's {@code SchedulingGates} PreEnqueue plugin): never
  *       handed out, moved by no event and no timeout; the update that removes the last gate moves the pod
  *       to active at once (a pod created with gates was never tried, so it has no backoff to wait out).
+ *       Shown with them: the pod group members parked by {@link #waitForGroup} until their group may be
+ *       tried (kube's incomplete pod group pods), which only the group operations, an update and a
+ *       deletion move.
  * </ul>
+ *
+ * <p>Pod groups: a member is queued, taken and requeued as any pod; the scheduling loop takes the other
+ * members of the group of a pod it took with {@link #takeGroupMembers}, and parks them all with {@link
+ * #waitForGroup} while the group cannot be tried. The queue keeps, for each group, its known members, so
+ * that these operations look at the group's members only.
  *
  * <p>Preempting mark (kube's DefaultPreemption PreEnqueue with async preemption): while victims are being
  * evicted for a pod, {@link #holdForPreemption} keeps it from being handed out. A held pod that waits is
@@ -294,13 +302,23 @@ public final class SchedulingQueue {
    * with scheduling gates, members held for preemption, and members already in flight. The caller ends each
    * pod taken here as it ends a pod from {@link #take()} ({@link #requeueUnschedulable}, {@link
    * #requeueAfterError}, {@link #done}, {@link #waitForGroup}). Members are the queued pods whose
-   * {@link QueuedPod#info() info} names {@code group}.
+   * {@link QueuedPod#info() info} names {@code group} (a pod that could not be read is no member).
+   *
+   * <p>Each member taken is in flight as after {@link #take()}: it counts one attempt more in its {@link
+   * QueuedPod#progress() progress}, forgets the updates made during an earlier attempt, and an update or an
+   * event from now on counts for the move request cycle: read {@link #schedulingCycle()} right after, on the
+   * same thread, for their {@code cycleAtTake}. One scheduling cycle starts if any member is taken, shared by
+   * them all; the cycle read after the {@link #take()} that started the group's attempt may serve as theirs
+   * too, as it is earlier (an event in between then sends a failed member to backoff). A member's backoff
+   * does not hold it back (it is tried with its group); its nomination stays. Ignored once closed. Never
+   * blocks; costs one step per known member of the group, not per queued pod.
    *
    * @param group the group whose members to take
-   * @return the members taken, in the order they were queued; empty if none
+   * @return the members taken, in the order they were queued; empty if none (or closed)
    */
   public List<QueuedPod> takeGroupMembers(PodGroupRef group) {
-    throw new UnsupportedOperationException("issue 15: engine helper");
+    Objects.requireNonNull(group, "group");
+    return underLock(() -> queue.takeGroupMembers(group));
   }
 
   /**
@@ -310,29 +328,48 @@ public final class SchedulingQueue {
    * #takeGroupMembers}, an update of the pod ({@link #add}, which queues it as active) and {@link #delete} move
    * it; no cluster event and no timeout does. Shown as gated in {@link #depths()}.
    *
+   * <p>Not an attempt means: the failures its backoff counts and the time it was queued stay as they were,
+   * and the attempt its taking counted in its {@link QueuedPod#progress() progress} is taken back, so that a
+   * member parked and taken again and again counts only the attempts its group was really tried in (the
+   * {@link io.kubesched.api.SchedulerMetrics#scheduled attempts metric}). As with a requeue, a pod marked
+   * as preempting meanwhile is held (and queued once the mark is lifted), one updated to carry scheduling
+   * gates goes to gated, and one whose latest version names another group or none (updated while in flight)
+   * is queued as after an update, to backoff or active. A pod not in flight (deleted or done meanwhile) is
+   * left alone. Ignored once closed. Never blocks.
+   *
    * @param pod the pod, in flight, whose {@link QueuedPod#info() info} names a group; its progress is kept
+   *     (less the attempt its taking counted)
+   * @throws IllegalArgumentException if {@code pod} names no group
    */
   public void waitForGroup(QueuedPod pod) {
-    throw new UnsupportedOperationException("issue 15: engine helper");
+    Objects.requireNonNull(pod, "pod");
+    underLock(() -> signalIf(queue.waitForGroup(pod)));
   }
 
   /**
    * Moves every member of {@code group} parked by {@link #waitForGroup} to active: a member was added, or the
-   * group object appeared or changed, so the group may be complete now.
+   * group object appeared or changed, so the group may be complete now. They go to active at once, their
+   * backoff notwithstanding, keeping the time they were queued. Members elsewhere stay where they are.
+   * Ignored once closed. Never blocks; costs one step per known member of the group.
    *
    * @param group the group
    * @return how many pods moved
    */
   public int releaseGroup(PodGroupRef group) {
-    throw new UnsupportedOperationException("issue 15: engine helper");
+    Objects.requireNonNull(group, "group");
+    return underLock(() -> signalIf(queue.releaseGroup(group)));
   }
 
   /**
+   * For the {@link io.kubesched.api.SchedulerMetrics#pendingGroups pending groups gauge}: costs one step per
+   * known group member, waiting or in flight.
+   *
    * @return how many distinct groups have a member parked by {@link #waitForGroup}, and how many distinct
-   *     groups have a member in backoff or unschedulable (none parked)
+   *     groups have a member in backoff or unschedulable (held members count as unschedulable) and none
+   *     parked
    */
   public SchedulerMetrics.PendingGroups pendingGroups() {
-    throw new UnsupportedOperationException("issue 15: engine helper");
+    return underLock(queue::pendingGroups);
   }
 
   /**

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Guarded by the queue's lock; not thread-safe on its own. An entry's ordering fields must not change
  * while it is in a sub-queue (see {@link QueueEntry}).
  */
-abstract sealed class SubQueue permits ActiveQueue, BackoffQueue, UnschedulablePods, GatedPods, HeldPods {
+abstract sealed class SubQueue permits ActiveQueue, BackoffQueue, UnschedulablePods, GatedPods, HeldPods, ParkedPods {
 
   /** The order in which entries were queued: for the sub-queues that only time or an event empties. */
   static final Comparator<QueueEntry> ARRIVAL_ORDER = Comparator.comparingLong(e -> e.arrival);

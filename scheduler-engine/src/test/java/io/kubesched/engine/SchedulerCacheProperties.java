@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.ContainerImage;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.api.Taint;
@@ -18,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -64,7 +66,19 @@ class SchedulerCacheProperties {
           "expire",
           "advance",
           "snapshot",
-          "assume then forget");
+          "assume then forget",
+          "retainOnly");
+
+  /**
+   * The groups a pod may name: two of one name from the two sources, so that the index keys on the source
+   * too; a pod put again may name another group (a coscheduling label changed) or none.
+   */
+  private static final List<Optional<PodGroupRef>> GROUPS =
+      List.of(
+          Optional.empty(),
+          Optional.of(new PodGroupRef(PodGroupRef.Source.WORKLOAD_API, "default", "g1")),
+          Optional.of(new PodGroupRef(PodGroupRef.Source.COSCHEDULING, "default", "g1")),
+          Optional.of(new PodGroupRef(PodGroupRef.Source.WORKLOAD_API, "default", "g2")));
 
   /** What the model knows of a pod. */
   private static final class ModelPod {
@@ -112,6 +126,9 @@ class SchedulerCacheProperties {
       }
       if (!putNodes.containsKey(pod.nodeName())) {
         Statistics.label("outcome").collect("pod on a node not put");
+      }
+      if (known != null && !known.pod.podGroup().equals(pod.podGroup())) {
+        Statistics.label("outcome").collect("member put again in another group");
       }
       cache.putPod(pod);
       pods.put(pod.uid(), new ModelPod(pod, pod.nodeName(), false));
@@ -216,6 +233,28 @@ class SchedulerCacheProperties {
       assertEquals(before, snapshotNode(node), "assuming and forgetting leaves the node as it was");
     }
 
+    void retainOnly(Set<String> nodeNames, Set<String> podUids) {
+      Statistics.label("action").collect("retainOnly");
+      int droppedPods = 0;
+      for (var uid : new TreeSet<>(pods.keySet())) {
+        if (!pods.get(uid).assumed && !podUids.contains(uid)) {
+          pods.remove(uid);
+          droppedPods++;
+        }
+      }
+      int droppedNodes = 0;
+      for (var name : new TreeSet<>(putNodes.keySet())) {
+        if (!nodeNames.contains(name)) {
+          putNodes.remove(name);
+          droppedNodes++;
+        }
+      }
+      if (droppedPods > 0) {
+        Statistics.label("outcome").collect("bound pods dropped by retainOnly");
+      }
+      assertEquals(droppedPods + droppedNodes, cache.retainOnly(nodeNames, podUids), "retainOnly");
+    }
+
     Optional<NodeInfo> snapshotNode(String name) {
       return cache.nodes().stream().filter(n -> n.name().equals(name)).findFirst();
     }
@@ -266,6 +305,15 @@ class SchedulerCacheProperties {
       }
 
       assertEquals(putNodes.size(), cache.nodeCount(), "nodeCount");
+      for (var group : GROUPS) {
+        if (group.isPresent()) {
+          long members = pods.values().stream().filter(p -> p.pod.podGroup().equals(group)).count();
+          assertEquals(members, cache.placedMembers(group.get()), "placedMembers " + group.get());
+          if (members > 0) {
+            Statistics.label("placed members").collect(members == 1 ? "one" : "several");
+          }
+        }
+      }
       assertEquals(pods.size(), cache.podCount(), "podCount");
       assertEquals(
           pods.values().stream().filter(p -> p.assumed).count(), cache.assumedCount(), "assumedCount");
@@ -298,9 +346,17 @@ class SchedulerCacheProperties {
                       "expired",
                       "pod on a node not put",
                       "node removed under its pods",
-                      "assume refused")) {
+                      "assume refused",
+                      "bound pods dropped by retainOnly",
+                      "member put again in another group")) {
                 coverage.check(outcome).count(n -> n > 0);
               }
+            });
+    Statistics.label("placed members")
+        .coverage(
+            coverage -> {
+              coverage.check("one").count(n -> n > 0);
+              coverage.check("several").count(n -> n > 0);
             });
   }
 
@@ -318,6 +374,7 @@ class SchedulerCacheProperties {
         .withAction(2, advance())
         .withAction(1, snapshot())
         .withAction(1, assumeThenForget())
+        .withAction(1, retainOnly())
         .withMaxTransformations(50);
   }
 
@@ -357,13 +414,14 @@ class SchedulerCacheProperties {
   }
 
   private static Arbitrary<PodInfo> pods(Arbitrary<String> nodeNames) {
-    return Combinators.combine(uids(), nodeNames, Arbitraries.of(REQUESTS))
+    return Combinators.combine(uids(), nodeNames, Arbitraries.of(REQUESTS), Arbitraries.of(GROUPS))
         .as(
-            (uid, node, requests) ->
+            (uid, node, requests, group) ->
                 PodInfo.builder("default", "pod-" + uid)
                     .uid(uid)
                     .nodeName(node)
                     .requests(requests)
+                    .podGroup(group.orElse(null))
                     .build());
   }
 
@@ -422,6 +480,18 @@ class SchedulerCacheProperties {
 
   private static Action.Independent<Harness> snapshot() {
     return () -> Arbitraries.just(Transformer.mutate("snapshot", Harness::snapshot));
+  }
+
+  private static Action.Independent<Harness> retainOnly() {
+    return () ->
+        Combinators.combine(
+                Arbitraries.of(NODES).set().ofMaxSize(NODES.size()),
+                Arbitraries.of(UIDS).set().ofMaxSize(UIDS.size()))
+            .as(
+                (nodeNames, podUids) ->
+                    Transformer.mutate(
+                        "retainOnly " + new TreeSet<>(nodeNames) + " " + new TreeSet<>(podUids),
+                        h -> h.retainOnly(nodeNames, podUids)));
   }
 
   private static Action.Independent<Harness> assumeThenForget() {

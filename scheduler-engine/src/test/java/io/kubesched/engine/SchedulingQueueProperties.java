@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.PodAffinityTerm;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulerMetrics.PendingGroups;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -36,11 +39,14 @@ import net.jqwik.api.statistics.Statistics;
  * updated, with and without scheduling gates, with and without a nominated node, bound; taken, requeued
  * with each kind of queueing hint, done, deleted; nominated and cleared in memory; status-only updates;
  * held for preemption and released, with and without activation; cluster events and events about bound
- * pods; time passing; flushes), checked after every step against the queue's rules, stated over a model
- * that only records what happened to each pod, never where the queue should have put it.
+ * pods; time passing; flushes; a pod group's members taken together, parked to wait for their group and
+ * released), checked after every step against the queue's rules, stated over a model that only records
+ * what happened to each pod, never where the queue should have put it.
  *
  * <p>Four pods and two priorities keep collisions, updates and priority ties frequent; time moves in steps
- * that land on backoff ends exactly, just past them, and on and past the unschedulable timeout.
+ * that land on backoff ends exactly, just past them, and on and past the unschedulable timeout. Each version
+ * of a pod names one of two groups or none, mostly the same group, so that groups have several members and
+ * members change groups now and then.
  */
 class SchedulingQueueProperties {
 
@@ -92,7 +98,45 @@ class SchedulingQueueProperties {
           "release: unschedulable->active",
           "release: unschedulable->backoff",
           "release: unschedulable->gated",
-          "release: backoff->active");
+          "release: backoff->active",
+          "takeGroup: active->inFlight",
+          "takeGroup: backoff->inFlight",
+          "takeGroup: unschedulable->inFlight",
+          "takeGroup: gated->inFlight",
+          "park: inFlight->gated",
+          "park: inFlight->unschedulable",
+          "park: inFlight->active",
+          "releaseGroup: gated->active");
+
+  /** Every pod group case, by what happened: each must happen in some chain. */
+  private static final List<String> GROUP =
+      List.of(
+          "takeGroup: took several",
+          "takeGroup: skipped a member in flight",
+          "takeGroup: skipped a gated member",
+          "takeGroup: skipped a held member",
+          "takeGroup: took a member before its backoff ended",
+          "park: parked",
+          "park: held meanwhile",
+          "park: gated meanwhile",
+          "park: left its group meanwhile",
+          "park: updated meanwhile, same group",
+          "park: not in flight",
+          "add: parked member updated",
+          "add: parked member gated",
+          "hold: parked member",
+          "release: parked member stays",
+          "releaseGroup: another group's parked member stays",
+          "releaseGroup: nothing parked",
+          "delete: parked member",
+          "event: parked member stays",
+          "flush: parked member past the timeout stays",
+          "requeue: member taken with its group",
+          "pendingGroups: waiting for members",
+          "pendingGroups: waiting to fit");
+
+  /** The groups a pod's version may name, "" for none. */
+  private static final List<String> GROUPS = List.of("", "g1", "g2");
 
   /** Every preemption-mark case, by what happened: each must happen in some chain. */
   private static final List<String> PREEMPTION =
@@ -141,6 +185,7 @@ class SchedulingQueueProperties {
         .withInvariant("gated are exactly the waiting pods with gates", Machine::gatedAreThePodsWithGates)
         .withInvariant("a held pod waits as unschedulable or is in flight", Machine::heldPodsWaitAsUnschedulable)
         .withInvariant("nominations follow the nominator's rule", Machine::nominationsFollowTheRule)
+        .withInvariant("pending groups count the groups by their members' places", Machine::pendingGroupsCount)
         .run();
 
     Statistics.label("transition")
@@ -154,6 +199,7 @@ class SchedulingQueueProperties {
         .coverage(coverage -> PREEMPTION.forEach(c -> coverage.check(c).count(n -> n > 0)));
     Statistics.label("nomination")
         .coverage(coverage -> NOMINATION.forEach(c -> coverage.check(c).count(n -> n > 0)));
+    Statistics.label("group").coverage(coverage -> GROUP.forEach(c -> coverage.check(c).count(n -> n > 0)));
   }
 
   @Provide
@@ -177,6 +223,11 @@ class SchedulingQueueProperties {
         .withAction(2, nominate())
         .withAction(1, clearNomination())
         .withAction(2, observe())
+        .withAction(3, updateInFlight())
+        .withAction(1, updateParked())
+        .withAction(3, takeGroup())
+        .withAction(3, park())
+        .withAction(2, releaseGroup())
         .withMaxTransformations(60);
   }
 
@@ -189,12 +240,114 @@ class SchedulingQueueProperties {
                 Arbitraries.of(0, 10),
                 Arbitraries.frequency(Tuple.of(3, false), Tuple.of(1, true)),
                 Arbitraries.of(NODES),
-                Arbitraries.frequency(Tuple.of(7, false), Tuple.of(1, true)))
-            .as((name, priority, gated, nominated, bound) ->
+                Arbitraries.frequency(Tuple.of(7, false), Tuple.of(1, true)),
+                Arbitraries.frequency(Tuple.of(1, ""), Tuple.of(4, "g1"), Tuple.of(2, "g2")))
+            .as((name, priority, gated, nominated, bound, group) ->
                 Transformer.mutate(
                     "add " + name + "@" + priority + (gated ? " gated" : "") + (nominated.isEmpty() ? "" : " nnn=" + nominated)
-                        + (bound ? " bound" : ""),
-                    m -> m.add(name, priority, gated, nominated, bound)));
+                        + (bound ? " bound" : "") + (group.isEmpty() ? "" : " in " + group),
+                    m -> m.add(name, priority, gated, nominated, bound, group)));
+      }
+    };
+  }
+
+  /**
+   * An update of a pod in flight, often one that adds gates or changes its group, so that a member parked
+   * after such an update is frequent.
+   */
+  private static Action.Dependent<Machine> updateInFlight() {
+    return new Action.Dependent<>() {
+      @Override
+      public boolean precondition(Machine machine) {
+        return !machine.takenAtCycle.isEmpty();
+      }
+
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
+        return Combinators.combine(
+                inFlight(machine),
+                Arbitraries.of(0, 10),
+                Arbitraries.frequency(Tuple.of(2, false), Tuple.of(1, true)),
+                Arbitraries.of(GROUPS))
+            .as((name, priority, gated, group) ->
+                Transformer.mutate(
+                    "update in flight " + name + "@" + priority + (gated ? " gated" : "")
+                        + (group.isEmpty() ? "" : " in " + group),
+                    m -> m.add(name, priority, gated, "", false, group)));
+      }
+    };
+  }
+
+  /** An update of a parked member, half of the time one that adds gates. */
+  private static Action.Dependent<Machine> updateParked() {
+    return new Action.Dependent<>() {
+      @Override
+      public boolean precondition(Machine machine) {
+        return !machine.parked.isEmpty();
+      }
+
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
+        var parked = List.copyOf(new TreeSet<>(machine.parked));
+        return Combinators.combine(Arbitraries.of(parked), Arbitraries.of(false, true))
+            .as((name, gated) ->
+                Transformer.mutate(
+                    "update parked " + name + (gated ? " gated" : ""),
+                    m -> m.add(name, m.priority.get(name), gated, "", false, m.group.get(name))));
+      }
+    };
+  }
+
+  /** The loop takes the other members of a group, mostly one with a member in flight. */
+  private static Action.Dependent<Machine> takeGroup() {
+    return new Action.Dependent<>() {
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
+        var inFlight = machine.takenPod.values().stream()
+            .map(Machine::groupOf)
+            .filter(group -> !group.isEmpty())
+            .distinct()
+            .sorted()
+            .toList();
+        var groups = Arbitraries.of(GROUPS.subList(1, GROUPS.size()));
+        var chosen = inFlight.isEmpty()
+            ? groups
+            : Arbitraries.oneOf(List.of(groups, Arbitraries.of(inFlight), Arbitraries.of(inFlight)));
+        return chosen.map(group -> Transformer.mutate("takeGroup " + group, m -> m.takeGroup(group)));
+      }
+    };
+  }
+
+  /** The loop parks a member in flight, one that named a group when it was taken. */
+  private static Action.Dependent<Machine> park() {
+    return new Action.Dependent<>() {
+      @Override
+      public boolean precondition(Machine machine) {
+        return machine.lastTaken.values().stream().anyMatch(pod -> !Machine.groupOf(pod).isEmpty());
+      }
+
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer(Machine machine) {
+        var members = machine.lastTaken.values().stream()
+            .filter(pod -> !Machine.groupOf(pod).isEmpty())
+            .map(QueuedPod::name)
+            .sorted()
+            .toList();
+        var inFlight = members.stream().filter(machine.takenAtCycle::containsKey).toList();
+        var names = inFlight.isEmpty()
+            ? Arbitraries.of(members)
+            : Arbitraries.oneOf(List.of(Arbitraries.of(members), Arbitraries.of(inFlight), Arbitraries.of(inFlight)));
+        return names.map(name -> Transformer.mutate("park " + name, m -> m.park(name)));
+      }
+    };
+  }
+
+  private static Action.Independent<Machine> releaseGroup() {
+    return new Action.Independent<>() {
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer() {
+        return Arbitraries.of(GROUPS.subList(1, GROUPS.size()))
+            .map(group -> Transformer.mutate("releaseGroup " + group, m -> m.releaseGroup(group)));
       }
     };
   }
@@ -452,6 +605,16 @@ class SchedulingQueueProperties {
     final Set<String> suppressed = new HashSet<>();
     /** Pods moved to active by an activation, their backoff notwithstanding, and not taken since. */
     final Set<String> activated = new HashSet<>();
+    /** The group each live pod's latest version names, "" for none. */
+    final Map<String, String> group = new HashMap<>();
+    /** The pods in flight, as they were handed out. */
+    final Map<String, QueuedPod> takenPod = new HashMap<>();
+    /** The last version of each pod handed out, in flight or not (nor live): for stale calls. */
+    final Map<String, QueuedPod> lastTaken = new HashMap<>();
+    /** The live pods parked to wait for their group. */
+    final Set<String> parked = new HashSet<>();
+    /** The pods in flight that were handed out with their group. */
+    final Set<String> takenWithGroup = new HashSet<>();
 
     long arrivals;
     long lastFlushAt = clock.nanoTime();
@@ -460,19 +623,31 @@ class SchedulingQueueProperties {
       return new QueuedPod("uid-" + name, "ns", name, priority, "default-scheduler");
     }
 
-    static PodInfo info(String name, int priority, boolean withGates, String nominatedNode, boolean isBound) {
+    static PodInfo info(
+        String name, int priority, boolean withGates, String nominatedNode, boolean isBound, String group) {
       return PodInfo.builder("ns", name)
           .uid("uid-" + name)
           .priority(priority)
           .schedulingGates(withGates ? List.of("gate") : List.of())
           .nominatedNodeName(nominatedNode)
           .nodeName(isBound ? "bound-to" : "")
+          .podGroup(group.isEmpty() ? null : ref(group))
           .build();
     }
 
-    void add(String name, int newPriority, boolean withGates, String nominatedNode, boolean isBound) {
+    static PodGroupRef ref(String group) {
+      return new PodGroupRef(PodGroupRef.Source.WORKLOAD_API, "ns", group);
+    }
+
+    /** @return the group the pod's version names, "" for none */
+    static String groupOf(QueuedPod pod) {
+      return pod.info() == null ? "" : pod.info().podGroup().map(PodGroupRef::name).orElse("");
+    }
+
+    void add(String name, int newPriority, boolean withGates, String nominatedNode, boolean isBound, String newGroup) {
       step("add", () -> {
-        boolean wasGated = where(name).equals("gated");
+        boolean wasParked = parked.remove(name);
+        boolean wasGated = where(name).equals("gated") && !wasParked;
         boolean waitingHeld = held.contains(name) && !takenAtCycle.containsKey(name);
         if (!priority.containsKey(name)) {
           arrival.put(name, arrivals++);
@@ -481,6 +656,7 @@ class SchedulingQueueProperties {
         }
         priority.put(name, newPriority);
         gated.put(name, withGates);
+        group.put(name, newGroup);
         if (takenAtCycle.containsKey(name)) {
           changedInFlight.add(name);
         }
@@ -490,7 +666,15 @@ class SchedulingQueueProperties {
         }
         newVersion(name, nominatedNode, isBound, "add");
         boolean wasUnschedulable = where(name).equals("unschedulable");
-        queue.add(QueuedPod.of(info(name, newPriority, withGates, nominatedNode, isBound)));
+        queue.add(QueuedPod.of(info(name, newPriority, withGates, nominatedNode, isBound, newGroup)));
+        if (wasParked) {
+          // Not an attempt, so no backoff to wait out.
+          assertEquals(withGates ? "gated" : "active", where(name), "an update moves a parked member");
+          Statistics.label("group").collect(withGates ? "add: parked member gated" : "add: parked member updated");
+          if (!withGates) {
+            activated.add(name);
+          }
+        }
         if (waitingHeld) {
           assertEquals("unschedulable", where(name), "an update leaves a held pod where it is");
         } else if (wasUnschedulable) {
@@ -519,6 +703,7 @@ class SchedulingQueueProperties {
         }
         String name = taken.name();
         assertTrue(priority.containsKey(name), "took a pod that is not live: " + name);
+        assertFalse(parked.contains(name), name + " was taken alone while parked");
         assertFalse(held.contains(name), name + " was taken while held for preemption");
         assertEquals(priority.get(name), taken.priority(), "took an old version of " + name);
         assertFalse(isBackingOff(name) && !activated.contains(name), name + " was taken before its backoff ended");
@@ -527,10 +712,121 @@ class SchedulingQueueProperties {
         for (var waiting : queue.contents().active()) {
           assertFalse(comesBefore(waiting.name(), name), waiting.name() + " should have been taken before " + name);
         }
-        takenAtCycle.put(name, queue.schedulingCycle());
+        handedOut(taken, queue.schedulingCycle());
+      });
+    }
+
+    /** Records a pod handed out in {@code cycle}, by take or with its group. */
+    private void handedOut(QueuedPod taken, long cycle) {
+      String name = taken.name();
+      takenAtCycle.put(name, cycle);
+      takenPod.put(name, taken);
+      lastTaken.put(name, taken);
+      changedInFlight.remove(name);
+      clusterEventInFlight.remove(name);
+      podEventInFlight.remove(name);
+      activated.remove(name);
+      takenWithGroup.remove(name);
+    }
+
+    void takeGroup(String g) {
+      step("takeGroup", () -> {
+        var expected = priority.keySet().stream()
+            .filter(name -> group.get(name).equals(g))
+            .filter(name -> {
+              if (takenAtCycle.containsKey(name)) {
+                Statistics.label("group").collect("takeGroup: skipped a member in flight");
+                return false;
+              }
+              if (held.contains(name)) {
+                Statistics.label("group").collect("takeGroup: skipped a held member");
+                return false;
+              }
+              if (gated.get(name)) {
+                Statistics.label("group").collect("takeGroup: skipped a gated member");
+                return false;
+              }
+              return true;
+            })
+            .sorted(Comparator.comparing(arrival::get))
+            .toList();
+        long cycle = queue.schedulingCycle();
+        for (var name : expected) {
+          if (isBackingOff(name) && where(name).equals("backoff")) {
+            Statistics.label("group").collect("takeGroup: took a member before its backoff ended");
+          }
+        }
+        var taken = queue.takeGroupMembers(ref(g));
+        assertEquals(expected, SchedulingQueueTest.names(taken), "the members taken, in the order they were queued");
+        assertEquals(expected.isEmpty() ? cycle : cycle + 1, queue.schedulingCycle(), "one cycle for the members");
+        if (taken.size() > 1) {
+          Statistics.label("group").collect("takeGroup: took several");
+        }
+        for (var pod : taken) {
+          assertEquals(priority.get(pod.name()), pod.priority(), "took an old version of " + pod.name());
+          parked.remove(pod.name());
+          handedOut(pod, queue.schedulingCycle());
+          takenWithGroup.add(pod.name());
+        }
+      });
+    }
+
+    void park(String name) {
+      step("park", () -> {
+        var taken = lastTaken.get(name);
+        if (!takenAtCycle.containsKey(name)) {
+          String before = where(name);
+          queue.waitForGroup(taken);
+          assertEquals(before, where(name), "a pod not in flight is left alone");
+          Statistics.label("group").collect("park: not in flight");
+          return;
+        }
+        boolean changed = changedInFlight.contains(name);
+        takenAtCycle.remove(name);
+        takenPod.remove(name);
+        takenWithGroup.remove(name);
         changedInFlight.remove(name);
         clusterEventInFlight.remove(name);
         podEventInFlight.remove(name);
+        queue.waitForGroup(taken);
+        String expected;
+        if (held.contains(name)) {
+          expected = "unschedulable";
+          if (!gated.get(name)) {
+            suppressed.add(name);
+          }
+          Statistics.label("group").collect("park: held meanwhile");
+        } else if (gated.get(name)) {
+          expected = "gated";
+          Statistics.label("group").collect("park: gated meanwhile");
+        } else if (!group.get(name).equals(groupOf(taken))) {
+          expected = isBackingOff(name) ? "backoff" : "active";
+          Statistics.label("group").collect("park: left its group meanwhile");
+        } else {
+          expected = "gated";
+          parked.add(name);
+          Statistics.label("group").collect(changed ? "park: updated meanwhile, same group" : "park: parked");
+        }
+        assertEquals(expected, where(name));
+      });
+    }
+
+    void releaseGroup(String g) {
+      step("releaseGroup", () -> {
+        var expected = parked.stream().filter(name -> group.get(name).equals(g)).sorted().toList();
+        boolean othersParked = parked.stream().anyMatch(name -> !group.get(name).equals(g));
+        assertEquals(expected.size(), queue.releaseGroup(ref(g)));
+        for (var name : expected) {
+          assertEquals("active", where(name), "a released member is active, its backoff notwithstanding");
+          parked.remove(name);
+          activated.add(name);
+        }
+        if (othersParked) {
+          Statistics.label("group").collect("releaseGroup: another group's parked member stays");
+        }
+        if (expected.isEmpty()) {
+          Statistics.label("group").collect("releaseGroup: nothing parked");
+        }
       });
     }
 
@@ -541,6 +837,12 @@ class SchedulingQueueProperties {
                 | (clusterEventInFlight.remove(name) && withHint.movedByClusterChange())
                 | (podEventInFlight.remove(name) && withHint.waitsForAssignedPods());
         long cycle = takenAtCycle.remove(name);
+        if (takenPod.remove(name).progress().attempts() == 0) {
+          throw new AssertionError("a pod handed out counts an attempt: " + name);
+        }
+        if (takenWithGroup.remove(name)) {
+          Statistics.label("group").collect("requeue: member taken with its group");
+        }
         unschedulableAttempts.merge(name, 1, Integer::sum);
         consecutiveErrors.put(name, 0);
         hint.put(name, withHint);
@@ -566,6 +868,8 @@ class SchedulingQueueProperties {
         clusterEventInFlight.remove(name);
         podEventInFlight.remove(name);
         takenAtCycle.remove(name);
+        takenPod.remove(name);
+        takenWithGroup.remove(name);
         consecutiveErrors.merge(name, 1, Integer::sum);
         failed(name);
         assertTrue(queue.requeueAfterError(pod(name, priority.get(name))));
@@ -610,6 +914,9 @@ class SchedulingQueueProperties {
 
     void move() {
       step("move", () -> {
+        if (!parked.isEmpty()) {
+          Statistics.label("group").collect("event: parked member stays");
+        }
         clusterEventInFlight.addAll(takenAtCycle.keySet());
         moveUnschedulable(
             () -> queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD),
@@ -670,8 +977,11 @@ class SchedulingQueueProperties {
         }
         if (held.add(name)) {
           Statistics.label("preemption").collect(before.equals("inFlight") ? "hold: in flight" : "hold: waiting");
-          if (before.equals("active") || before.equals("backoff")) {
+          if (before.equals("active") || before.equals("backoff") || parked.contains(name)) {
             suppressed.add(name);
+          }
+          if (parked.remove(name)) {
+            Statistics.label("group").collect("hold: parked member");
           }
         }
         assertEquals(before.equals("inFlight") ? "inFlight" : "unschedulable", where(name));
@@ -711,6 +1021,9 @@ class SchedulingQueueProperties {
             expected = "unschedulable";
             Statistics.label("preemption").collect("release: back to unschedulable");
           }
+        } else if (parked.contains(name)) {
+          expected = "gated";
+          Statistics.label("group").collect("release: parked member stays");
         } else if (activate && (before.equals("unschedulable") || before.equals("backoff"))) {
           expected = "active";
           activated.add(name);
@@ -726,7 +1039,7 @@ class SchedulingQueueProperties {
     void nominate(String name, String node) {
       step("nominate", () -> {
         // A stale version: the queue must nominate the latest one it has.
-        queue.nominate(info(name, -1, false, "", false), node);
+        queue.nominate(info(name, -1, false, "", false, ""), node);
         if (!priority.containsKey(name)) {
           Statistics.label("nomination").collect("nominate: unknown pod");
         } else if (bound.get(name)) {
@@ -754,11 +1067,11 @@ class SchedulingQueueProperties {
       step("observe", () -> {
         var before = queue.contents();
         if (!priority.containsKey(name)) {
-          queue.observe(info(name, 0, false, node, false));
+          queue.observe(info(name, 0, false, node, false, ""));
           assertEquals(before, queue.contents(), "an unknown pod is not observed");
           return;
         }
-        var version = info(name, priority.get(name), gated.get(name), node, bound.get(name));
+        var version = info(name, priority.get(name), gated.get(name), node, bound.get(name), group.get(name));
         newVersion(name, node, bound.get(name), "observe");
         queue.observe(version);
         var after = queue.contents();
@@ -802,6 +1115,9 @@ class SchedulingQueueProperties {
 
     void flush() {
       step("flush", () -> {
+        if (!parked.isEmpty()) {
+          Statistics.label("group").collect("flush: parked member past the timeout stays");
+        }
         queue.flush();
         lastFlushAt = clock.nanoTime();
       });
@@ -886,6 +1202,7 @@ class SchedulingQueueProperties {
           expected.add(name);
         }
       });
+      expected.addAll(parked);
       assertEquals(expected, new HashSet<>(SchedulingQueueTest.names(queue.contents().gated())));
     }
 
@@ -897,6 +1214,24 @@ class SchedulingQueueProperties {
           assertEquals(takenAtCycle.containsKey(name) ? "inFlight" : "unschedulable", places.get(name), name);
         }
       }
+    }
+
+    void pendingGroupsCount() {
+      var places = places(queue.contents());
+      int waitingForMembers = 0;
+      int waitingToFit = 0;
+      for (var g : GROUPS.subList(1, GROUPS.size())) {
+        var members = priority.keySet().stream().filter(name -> group.get(name).equals(g)).toList();
+        if (members.stream().anyMatch(parked::contains)) {
+          waitingForMembers++;
+          Statistics.label("group").collect("pendingGroups: waiting for members");
+        } else if (members.stream().anyMatch(name -> List.of("backoff", "unschedulable").contains(places.get(name)))) {
+          waitingToFit++;
+          Statistics.label("group").collect("pendingGroups: waiting to fit");
+        }
+      }
+      assertEquals(
+          new PendingGroups(waitingForMembers, waitingToFit), queue.pendingGroups());
     }
 
     void nominationsFollowTheRule() {
@@ -968,6 +1303,12 @@ class SchedulingQueueProperties {
       held.remove(name);
       suppressed.remove(name);
       activated.remove(name);
+      group.remove(name);
+      takenPod.remove(name);
+      takenWithGroup.remove(name);
+      if (parked.remove(name)) {
+        Statistics.label("group").collect("delete: parked member");
+      }
     }
 
     /** Where each pod is, by name. */
