@@ -24,7 +24,9 @@
 #                                               the claims of pods' generic ephemeral volumes) and the
 #                                               disruption controller (computes PodDisruptionBudgets'
 #                                               status, which preemption reads: without it
-#                                               disruptionsAllowed stays 0); log in
+#                                               disruptionsAllowed stays 0) and the PodGroup
+#                                               protection controller (a deleted PodGroup goes away
+#                                               once no pod names it); log in
 #                                               DIR/kube-controller-manager.log
 #   test-cluster/cluster.sh restart-apiserver DIR   stop kube-apiserver and start it again (etcd and
 #                                               kube-controller-manager stay; the latter reconnects)
@@ -32,7 +34,10 @@
 #
 # Needs Go (the version go.mod names or newer) and about 2 GB of disk for the module and build caches.
 # The cache directory is $KUBESCHED_CLUSTER_CACHE, else ~/.cache/kubesched/test-cluster.
-# KUBESCHED_APISERVER_ARGS, when set at start, adds kube-apiserver flags (kept for restart-apiserver).
+# kube-apiserver always runs with $apiserver_defaults below (the GenericWorkload API: scheduling.k8s.io/v1beta1
+# PodGroups and the pods' spec.schedulingGroup). KUBESCHED_APISERVER_ARGS, when set at start, adds flags after
+# them (kept for restart-apiserver); a repeated --feature-gates or --runtime-config adds its entries to the
+# defaults', and an entry given again there wins.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,7 +48,15 @@ cache="${KUBESCHED_CLUSTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubesched/test
 bin="$cache/k8s-$k8s_version-etcd-$etcd_version-$(cat "$here/go.sum" "$here/cmd/clusterutil/main.go" | sha256sum | cut -c1-12)"
 
 # The controllers of kube-controller-manager that start-controller-manager runs (1.37's names).
-controllers=persistentvolume-binder-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,ephemeral-volume-controller,disruption-controller
+# podgroup-protection-controller (needs the GenericWorkload gate, given to it below as to the API server) takes
+# the finalizer the API server puts on every Workload API PodGroup off once no pod names the group: without it a
+# deleted PodGroup stays Terminating for ever.
+controllers=persistentvolume-binder-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,ephemeral-volume-controller,disruption-controller,podgroup-protection-controller
+
+# GenericWorkload is beta but off by default in 1.37: without it the API server serves no PodGroup storage and
+# drops spec.schedulingGroup from the pods it creates. scheduling.k8s.io/v1beta1 is a beta group version that
+# is off by default too; both are needed for the Workload API's PodGroups (gang scheduling).
+apiserver_defaults="--feature-gates=GenericWorkload=true --runtime-config=scheduling.k8s.io/v1beta1=true"
 
 log() { echo "cluster: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -105,6 +118,7 @@ start_apiserver() { # dir
     --service-cluster-ip-range=10.96.0.0/24 --endpoint-reconciler-type=none \
     --disable-admission-plugins=ServiceAccount \
     --profiling=false \
+    $apiserver_defaults \
     $(cat "$dir/apiserver.args") \
     >"$dir/kube-apiserver.log" 2>&1 &
   echo $! >"$dir/kube-apiserver.pid"
@@ -131,6 +145,7 @@ start_controller_manager() { # dir
     --bind-address=127.0.0.1 --secure-port="$port" \
     --leader-elect=false \
     --controllers="$controllers" \
+    --feature-gates=GenericWorkload=true \
     --pvclaimbinder-sync-period=2s \
     --profiling=false \
     >"$dir/kube-controller-manager.log" 2>&1 &
@@ -234,5 +249,5 @@ case "${1:-}" in
     start_apiserver "$2"
     log "kube-apiserver restarted" ;;
   stop) stop "${2:?usage: cluster.sh stop DIR}" ;;
-  *) sed -n '2,35p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,40p' "$0" >&2; exit 2 ;;
 esac

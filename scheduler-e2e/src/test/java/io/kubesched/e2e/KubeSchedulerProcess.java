@@ -5,13 +5,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * kube-scheduler of the test cluster's Kubernetes version, as a process beside the end-to-end tests: built (or
  * reused from the cache) by {@code test-cluster/cluster.sh build-scheduler}, started with its default profile,
- * leader election off, no serving port, and the given kubeconfig, as the end-to-end benchmark runs it. It
- * schedules the pods whose {@code spec.schedulerName} is {@value #NAME}. Its output goes to a log file whose
+ * leader election off, no serving port, the given kubeconfig and any further flags, as the end-to-end benchmark
+ * runs it. It schedules the pods whose {@code spec.schedulerName} is {@value #NAME}. Its output goes to a log file whose
  * end {@link #tail()} returns. Threads: one test thread at a time.
  */
 final class KubeSchedulerProcess implements AutoCloseable {
@@ -28,23 +30,25 @@ final class KubeSchedulerProcess implements AutoCloseable {
   }
 
   /**
+   * {@link #start(Path, Path, Path, String...)} for a test class: the reactor's root as the failsafe configuration
+   * names it, the cluster's admin identity, and {@code target/<logDirName>} for its configuration and log.
+   */
+  static KubeSchedulerProcess startFor(TestCluster cluster, String logDirName, String... flags)
+      throws IOException, InterruptedException {
+    return start(RealClusterExtension.projectDir(), cluster.adminKubeconfig(), Path.of("target", logDirName), flags);
+  }
+
+  /**
    * Builds kube-scheduler if the cache has none (minutes, once), then starts it.
    *
    * @param projectDir the reactor's root, where {@code test-cluster/cluster.sh} is
    * @param kubeconfig the identity it runs as
    * @param logDir where its configuration and log are written (created if missing)
+   * @param flags added to its command line, such as {@code --feature-gates=GenericWorkload=true} (its
+   *     {@code GangScheduling} plugin and pod group queueing are on only with that gate)
    * @throws IllegalStateException if the build fails, with the script's output
    */
-  /**
-   * {@link #start(Path, Path, Path)} for a test class: the reactor's root as the failsafe configuration names
-   * it, the cluster's admin identity, and {@code target/<logDirName>} for its configuration and log.
-   */
-  static KubeSchedulerProcess startFor(TestCluster cluster, String logDirName)
-      throws IOException, InterruptedException {
-    return start(RealClusterExtension.projectDir(), cluster.adminKubeconfig(), Path.of("target", logDirName));
-  }
-
-  static KubeSchedulerProcess start(Path projectDir, Path kubeconfig, Path logDir)
+  static KubeSchedulerProcess start(Path projectDir, Path kubeconfig, Path logDir, String... flags)
       throws IOException, InterruptedException {
     Files.createDirectories(logDir);
     var binary = build(projectDir, logDir);
@@ -62,8 +66,10 @@ final class KubeSchedulerProcess implements AutoCloseable {
             .formatted(kubeconfig.toAbsolutePath()));
     var log = logDir.resolve("kube-scheduler.log");
     // --secure-port=0: no serving endpoint (nothing scrapes it, and it would need authentication delegation).
+    var command = new ArrayList<>(List.of(binary.toString(), "--config=" + config, "--secure-port=0", "--v=2"));
+    command.addAll(List.of(flags));
     var process =
-        new ProcessBuilder(binary.toString(), "--config=" + config, "--secure-port=0", "--v=2")
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();

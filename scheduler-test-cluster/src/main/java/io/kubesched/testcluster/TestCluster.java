@@ -29,7 +29,10 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>What the script gives a started cluster: RBAC on; {@linkplain #adminKubeconfig() an admin identity}
+ * <p>What the script gives a started cluster: RBAC on; the {@code GenericWorkload} feature gate on and {@code
+ * scheduling.k8s.io/v1beta1} served (the Workload API's PodGroups, and pods keeping {@code spec.schedulingGroup}:
+ * both are off by default in Kubernetes 1.37; {@link Builder#apiServerFlags} adds flags after these); {@linkplain
+ * #adminKubeconfig() an admin identity}
  * (system:masters); {@linkplain #schedulerKubeconfig() the identity of the service account}
  * {@code kube-system/kubesched}, with no permissions until RBAC grants some; free ports picked at start; all
  * state in {@linkplain #stateDirectory() one directory}, deleted by {@link #close}. It never skips: if Go is
@@ -47,8 +50,10 @@ import org.slf4j.LoggerFactory;
  * claims and volumes stay unbound. It also runs {@code disruption-controller}, which writes each
  * PodDisruptionBudget's status ({@code disruptionsAllowed} is what preemption reads): there is no kubelet,
  * so a pod counts as healthy only once a test sets its {@code Ready} condition, and only budgets with an
- * integer {@code minAvailable} work for pods without a controller (the others need the owner's scale). Its
- * log is {@link #controllerManagerLog()}.
+ * integer {@code minAvailable} work for pods without a controller (the others need the owner's scale). And it
+ * runs {@code podgroup-protection-controller} (with the {@code GenericWorkload} gate), which takes the finalizer
+ * the API server puts on every Workload API PodGroup off once no pod names the group, so that a deleted PodGroup
+ * goes away. Its log is {@link #controllerManagerLog()}.
  *
  * <p>Each run of the script has its output captured (not streamed): on success it is logged at DEBUG under
  * this class's logger, on failure it is the message of the {@link ClusterScriptException}.
