@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
 import io.kubesched.testcluster.TestCluster;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,6 +38,10 @@ import org.jspecify.annotations.Nullable;
  *       resumed — pods per second from resumption to the last bound, what it can do when creation is not the
  *       limit.
  * </ol>
+ *
+ * <p>For a {@link PodShape#GANG} workload the stream's and the backlog's pods are members of pod groups, each
+ * phase's PodGroups created before its pods, the members interleaved across groups ({@link Workload#member});
+ * a {@link GangTimes} on the same watch adds the groups' figures.
  */
 final class BenchmarkRun {
 
@@ -48,6 +53,14 @@ final class BenchmarkRun {
    * within seconds of its victims' deletion.
    */
   static final Duration PREEMPTOR_STALL = Duration.ofSeconds(15);
+
+  /**
+   * The least a gang workload's backlog waits for a first or next binding: kube-scheduler 1.37.2, resumed
+   * before 1 000 interleaved groups of 8 on 5 000 nodes, bound nothing for about 90 s (one busy CPU) before it
+   * bound the groups at about 15 a second (2 CPUs, 2026-11-27); the default stall of 60 s ended that run with
+   * every backlog pod pending.
+   */
+  static final Duration GANG_BACKLOG_STALL = Duration.ofMinutes(5);
 
   /**
    * What a run needs besides its workload.
@@ -95,16 +108,19 @@ final class BenchmarkRun {
           var preemptors = workload.shape().preempts()
               ? new Preemptors(admin, workload, contestant.schedulerName())
               : null) {
-        var warmup = phase(admin, creators, placer, Workload.WARMUP, settings.warmupPods(), 0);
+        var warmup = phase(admin, creators, placer, Workload.WARMUP, settings.warmupPods(), 0, null);
         progress("warmed up: %d pods bound", warmup.boundCount());
         double cpuAtStart = placer.cpuSeconds();
 
         if (preemptors != null) {
           preemptors.resume();
         }
+        var streamGangs = gangTimes();
+        createGroups(admin, creators, Workload.STREAM);
         long streamStart = System.nanoTime();
         var stream =
-            phase(admin, creators, placer, Workload.STREAM, workload.streamPods(), settings.streamRate());
+            phase(
+                admin, creators, placer, Workload.STREAM, workload.streamPods(), settings.streamRate(), streamGangs);
         var latencies = stream.latenciesMillis();
         double createdPerSecond = workload.streamPods() / ((stream.createdNanos() - streamStart) / 1e9);
         progress("stream: %d bound, %.0f pods/s (created at %.0f/s), p50 %.0f ms, p99 %.0f ms",
@@ -115,9 +131,11 @@ final class BenchmarkRun {
           preemptors.pause();
         }
         placer.pause();
-        var backlog = new PodTimes();
+        var backlogGangs = gangTimes();
+        var backlog = backlogGangs != null ? backlogGangs.pods() : new PodTimes();
         long resumed;
-        try (var watch = watchRole(admin, Workload.BACKLOG, backlog)) {
+        createGroups(admin, creators, Workload.BACKLOG);
+        try (var watch = watchRole(admin, Workload.BACKLOG, backlogGangs != null ? backlogGangs : backlog)) {
           creators.run(workload.pods(), i -> create(admin, pod(Workload.BACKLOG, i)));
           progress("backlog of %d pods created; resuming", workload.pods());
           resumed = System.nanoTime();
@@ -125,9 +143,14 @@ final class BenchmarkRun {
           if (preemptors != null) {
             preemptors.resume();
           }
-          awaitBound(backlog, workload.pods(), placer);
+          var stall = settings.stall();
+          if (workload.shape().gangs() && stall.compareTo(GANG_BACKLOG_STALL) < 0) {
+            stall = GANG_BACKLOG_STALL;
+          }
+          awaitBound(backlog, workload.pods(), placer, stall);
         }
         double backlogSeconds = (backlog.lastBoundNanos(resumed) - resumed) / 1e9;
+        var gangs = gangs(streamGangs, backlogGangs, resumed);
         double cpu = placer.cpuSeconds();
         var preemption = preemptors == null ? RunResult.Preemption.NONE : awaitPreemptors(preemptors, placer);
         var spread = Spread.of(admin, workload);
@@ -162,7 +185,8 @@ final class BenchmarkRun {
                 placer.peakRssMiB(),
                 spread.cpu(),
                 spread.memory(),
-                preemption);
+                preemption,
+                gangs);
         progress(
             "backlog: %.0f pods/s; %d pending; CPU %.1f s (process %.1f s), peak RSS %.0f MiB; run took %.0f s",
             result.podsPerSecond(), result.pending(), result.cpuSeconds(), result.processCpuSeconds(),
@@ -199,6 +223,42 @@ final class BenchmarkRun {
         created, times.boundCount(), PodTimes.percentile(latencies, 50), PodTimes.percentile(latencies, 99), 0, 0);
   }
 
+  /** A {@link GangTimes} for a phase of a gang workload, else null. */
+  private @Nullable GangTimes gangTimes() {
+    return workload.shape().gangs() ? new GangTimes(workload.groupSize(), new PodTimes()) : null;
+  }
+
+  /** Creates the PodGroups of phase {@code role}, if it has any. */
+  private void createGroups(KubernetesClient admin, Creators creators, String role)
+      throws InterruptedException, ExecutionException {
+    creators.run(workload.groups(role), g -> admin.resource(workload.podGroup(role, g)).create());
+  }
+
+  /** The groups' figures of a gang workload from its stream's and backlog's watches, logged. */
+  private RunResult.Gangs gangs(@Nullable GangTimes stream, @Nullable GangTimes backlog, long resumed) {
+    if (stream == null || backlog == null) {
+      return RunResult.Gangs.NONE;
+    }
+    var latencies = stream.latenciesMillis();
+    var gangs =
+        new RunResult.Gangs(
+            workload.groups(Workload.STREAM) + workload.groups(Workload.BACKLOG),
+            stream.whole() + backlog.whole(),
+            stream.partlyBound() + backlog.partlyBound(),
+            Math.max(stream.mostPartlyBound(), backlog.mostPartlyBound()),
+            stream.boundEarly() + backlog.boundEarly(),
+            stream.withoutGroup() + backlog.withoutGroup(),
+            backlog.whole() / ((backlog.lastWholeNanos(resumed) - resumed) / 1e9),
+            PodTimes.percentile(latencies, 50),
+            PodTimes.percentile(latencies, 99));
+    progress(
+        "groups: %d of %d bound whole, %d partly bound (at most %d at once), %d members bound before their group"
+            + " was complete, %d pods without a group; backlog %.1f groups/s; stream group p50 %.0f ms, p99 %.0f ms",
+        gangs.whole(), gangs.groups(), gangs.partlyBound(), gangs.mostPartlyBound(), gangs.boundEarly(),
+        gangs.withoutGroup(), gangs.groupsPerSecond(), gangs.p50Millis(), gangs.p99Millis());
+    return gangs;
+  }
+
   private void populate(KubernetesClient admin, Creators creators) throws InterruptedException, ExecutionException {
     for (var namespace : workload.namespaces()) {
       var object = new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build();
@@ -218,13 +278,17 @@ final class BenchmarkRun {
    * <p>The TaintNodesByCondition admission plugin is off: it taints every new Node {@code
    * node.kubernetes.io/not-ready:NoSchedule}, which the node lifecycle controller of kube-controller-manager
    * removes once the kubelet reports Ready. Neither runs here, so the plugin is left out instead, and nodes
-   * are created Ready and untainted, as they would be in a running cluster. The runner's own requests may
+   * are created Ready and untainted, as they would be in a running cluster. A shape may need more flags
+   * ({@link PodShape#apiServerFlags}). The runner's own requests may
    * wait a minute for an answer (fabric8's default is ten seconds) while 16 creator threads share the client.
    */
   private TestCluster startCluster() throws IOException, InterruptedException {
+    var flags = new ArrayList<String>();
+    flags.add("--disable-admission-plugins=TaintNodesByCondition");
+    flags.addAll(workload.shape().apiServerFlags());
     return TestCluster.builder(settings.projectDir())
         .stateDirectory(settings.workDir().resolve(name))
-        .apiServerFlags("--disable-admission-plugins=TaintNodesByCondition")
+        .apiServerFlags(flags.toArray(String[]::new))
         .requestTimeout(Duration.ofSeconds(60))
         .start();
   }
@@ -233,10 +297,10 @@ final class BenchmarkRun {
     return switch (contestant) {
       case KUBE_SCHEDULER -> SchedulerProcess.kubeScheduler(
           settings.kubeScheduler(), cluster.adminKubeconfig(), settings.qps(), settings.burst(),
-          settings.workDir(), name);
+          workload.shape().kubeSchedulerFlags(), settings.workDir(), name);
       case KUBESCHED -> SchedulerProcess.kubesched(
           settings.jar(), cluster.adminKubeconfig(), contestant.schedulerName(), settings.qps(),
-          settings.burst(), settings.jfrDir(), settings.workDir(), name);
+          settings.burst(), workload.shape().gangs(), settings.jfrDir(), settings.workDir(), name);
       case CEILING -> new CeilingBinder(cluster.admin(), workload.nodes(), workload.namespace());
     };
   }
@@ -247,12 +311,21 @@ final class BenchmarkRun {
    * they are bound or the placer stalls. The first phase, the warm-up, also waits for the placer to sync
    * its caches and, in a JVM, to compile its hot paths; its cost shows in the process CPU figure. A placer
    * that binds no pod within three minutes fails the run.
+   *
+   * @param gangs for a phase of pod groups, where the watch's events go (it passes them on to the phase's
+   *     {@link PodTimes}, which this returns); null otherwise
    */
   private PodTimes phase(
-      KubernetesClient admin, Creators creators, Placer placer, String role, int count, double perSecond)
+      KubernetesClient admin,
+      Creators creators,
+      Placer placer,
+      String role,
+      int count,
+      double perSecond,
+      @Nullable GangTimes gangs)
       throws InterruptedException, IOException, ExecutionException {
-    var times = new PodTimes();
-    try (var watch = watchRole(admin, role, times)) {
+    var times = gangs != null ? gangs.pods() : new PodTimes();
+    try (var watch = watchRole(admin, role, gangs != null ? gangs : times)) {
       creators.run(count, perSecond, i -> create(admin, pod(role, i)));
       times.markCreated();
       long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
@@ -269,12 +342,15 @@ final class BenchmarkRun {
     return times;
   }
 
+  /** The {@code i}-th pod of phase {@code role}: a single pod, or the member {@link Workload#member} says. */
   private Pod pod(String role, int i) {
-    return workload.measuredPod(String.format("%s-%05d", role, i), contestant.schedulerName(), role);
+    return workload.groups(role) > 0
+        ? workload.groupMember(role, workload.member(role, i), contestant.schedulerName())
+        : workload.measuredPod(String.format("%s-%05d", role, i), contestant.schedulerName(), role);
   }
 
-  private Watch watchRole(KubernetesClient admin, String role, PodTimes times) {
-    return admin.pods().inNamespace(workload.namespace()).withLabel(Workload.ROLE_LABEL, role).watch(times);
+  private Watch watchRole(KubernetesClient admin, String role, Watcher<Pod> watcher) {
+    return admin.pods().inNamespace(workload.namespace()).withLabel(Workload.ROLE_LABEL, role).watch(watcher);
   }
 
   private void awaitBound(PodTimes times, int expected, Placer placer) throws InterruptedException, IOException {

@@ -1,34 +1,44 @@
 package io.kubesched.benchmark.e2e;
 
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Options;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import java.nio.file.Path;
+import java.util.Set;
 
 /**
  * This library's side of the benchmark: a scheduler process with the built-in policy configured like
  * kube-scheduler's default profile, as an operator would run it, so that its CPU time and resident memory can
  * be read from {@code /proc} exactly as kube-scheduler's are.
  *
- * <pre>BenchmarkScheduler KUBECONFIG SCHEDULER_NAME QPS BURST</pre>
+ * <pre>BenchmarkScheduler KUBECONFIG SCHEDULER_NAME QPS BURST [workload-api]</pre>
  *
- * Runs until it is terminated; the shutdown hook closes the controller.
+ * With {@value #WORKLOAD_API} (the gang workloads) it watches only the Workload API's pod groups ({@code
+ * Options.podGroupSources(Set.of(WORKLOAD_API))}), else the default sources. Runs until it is terminated; the
+ * shutdown hook closes the controller.
  */
 public final class BenchmarkScheduler {
+
+  /** The optional last argument: pod groups from {@code scheduling.k8s.io/v1beta1} only. */
+  static final String WORKLOAD_API = "workload-api";
 
   private BenchmarkScheduler() {}
 
   public static void main(String[] args) throws InterruptedException {
-    if (args.length != 4) {
-      System.err.println("usage: BenchmarkScheduler KUBECONFIG SCHEDULER_NAME QPS BURST");
+    if (args.length != 4 && !(args.length == 5 && args[4].equals(WORKLOAD_API))) {
+      System.err.println("usage: BenchmarkScheduler KUBECONFIG SCHEDULER_NAME QPS BURST [" + WORKLOAD_API + "]");
       System.exit(2);
     }
-    var options =
+    var builder =
         Options.builder()
             .kubeconfig(Path.of(args[0]))
             .schedulerName(args[1])
-            .rateLimit(Double.parseDouble(args[2]), Integer.parseInt(args[3]))
-            .build();
+            .rateLimit(Double.parseDouble(args[2]), Integer.parseInt(args[3]));
+    if (args.length == 5) {
+      builder.podGroupSources(Set.of(PodGroupRef.Source.WORKLOAD_API));
+    }
+    var options = builder.build();
     try (var client = Client.create(options);
         var controller = client.newPodController(DefaultPolicy.create())) {
       Runtime.getRuntime().addShutdownHook(new Thread(controller::close, "benchmark-scheduler-shutdown"));

@@ -26,8 +26,8 @@ public final class E2eBenchmark {
                           [--workloads NAME,...] [--reps N] [--contestants NAME,...] [--qps Q] [--burst B]
                           [--jfr DIR] [--work DIR] [--stall SECONDS] [--warmup PODS] [--stream-rate N]
         --workloads    500-nodes, 5000-nodes, 5000-nodes-affinity, 5000-nodes-anti-affinity,
-                       5000-nodes-spreading, 5000-nodes-preemption (default: all six), or smoke,
-                       smoke-preemption
+                       5000-nodes-spreading, 5000-nodes-preemption, 5000-nodes-gangs (default: all
+                       seven), or smoke, smoke-preemption, smoke-gangs
         --reps         repetitions of each workload (default 3)
         --contestants  kube-scheduler, kubesched, ceiling (default: all three)
         --qps/--burst  client write limits of both schedulers (default 5000/5000, as scheduler_perf)

@@ -60,7 +60,16 @@ enum PodShape {
    * such preemptors pile up ahead of the measured pods in the queue (their priority puts them first), and the
    * measured pods starve (docs/e2e-benchmark.md). So the measured pods here have a grace period 0 as well.
    */
-  PREEMPTION(" with a high-priority preemptor every 200 ms");
+  PREEMPTION(" with a high-priority preemptor every 200 ms"),
+  /**
+   * Gangs: initial and measured pods are plain ({@code pod-default.yaml}) in {@value #NAMESPACE}; the stream's
+   * and the backlog's pods are members of {@code scheduling.k8s.io/v1beta1} PodGroups with {@code
+   * schedulingPolicy.gang.minCount} equal to the group's size ({@link Workload#podGroup}, {@link
+   * Workload#groupMember}), created interleaved across groups ({@link Workload#member}); the warm-up's pods
+   * are single. Nodes are unlabelled. Needs the API server and kube-scheduler with the {@code
+   * GenericWorkload} feature gate ({@link #apiServerFlags}, {@link #kubeSchedulerFlags}).
+   */
+  GANG(" in gangs");
 
   /** The namespace of {@link #PLAIN} and {@link #NODE_AFFINITY} pods, initial and measured. */
   static final String NAMESPACE = "bench";
@@ -134,6 +143,31 @@ enum PodShape {
     return this == PREEMPTION ? LOW_PRIORITY_MILLI_CPU : MEASURED_MILLI_CPU;
   }
 
+  /** Whether the stream's and the backlog's pods of this shape are members of pod groups. */
+  boolean gangs() {
+    return this == GANG;
+  }
+
+  /**
+   * kube-apiserver flags this shape needs besides the runner's own: for {@link #GANG}, the {@code
+   * GenericWorkload} gate (beta in 1.37 and off by default; without it the API server drops {@code
+   * spec.schedulingGroup} from a pod it creates) and {@code scheduling.k8s.io/v1beta1} (a beta API off by
+   * default) for the PodGroups; none for the others, so that their figures stay as they were measured.
+   */
+  List<String> apiServerFlags() {
+    return this == GANG
+        ? List.of("--feature-gates=GenericWorkload=true", "--runtime-config=scheduling.k8s.io/v1beta1=true")
+        : List.of();
+  }
+
+  /**
+   * kube-scheduler flags this shape needs: for {@link #GANG}, the {@code GenericWorkload} gate, with which its
+   * default profile gains the GangScheduling plugin and its queue holds a group's members together.
+   */
+  List<String> kubeSchedulerFlags() {
+    return this == GANG ? List.of("--feature-gates=GenericWorkload=true") : List.of();
+  }
+
   /** Whether a run of this shape creates preemptors while the scheduler runs. */
   boolean preempts() {
     return this == PREEMPTION;
@@ -142,7 +176,7 @@ enum PodShape {
   /** The namespace of the initial pods. */
   String initialNamespace() {
     return switch (this) {
-      case PLAIN, NODE_AFFINITY -> NAMESPACE;
+      case PLAIN, NODE_AFFINITY, GANG -> NAMESPACE;
       case POD_ANTI_AFFINITY -> ANTI_AFFINITY_INITIAL;
       case TOPOLOGY_SPREADING -> SPREADING_INITIAL;
       case PREEMPTION -> PREEMPTION_LOW;
@@ -157,7 +191,7 @@ enum PodShape {
   /** The labels of node {@code index}, named {@code name}. */
   Map<String, String> nodeLabels(int index, String name) {
     return switch (this) {
-      case PLAIN, PREEMPTION -> Map.of();
+      case PLAIN, PREEMPTION, GANG -> Map.of();
       case NODE_AFFINITY -> Map.of(ZONE, "zone1");
       case POD_ANTI_AFFINITY -> Map.of(HOSTNAME, name);
       case TOPOLOGY_SPREADING -> Map.of(HOSTNAME, name, ZONE, SPREAD_ZONES.get(index % SPREAD_ZONES.size()));
@@ -173,7 +207,7 @@ enum PodShape {
   Map<String, String> podLabels(boolean measured, Map<String, String> extra) {
     var own =
         switch (this) {
-          case PLAIN, NODE_AFFINITY, PREEMPTION -> Map.<String, String>of();
+          case PLAIN, NODE_AFFINITY, PREEMPTION, GANG -> Map.<String, String>of();
           case POD_ANTI_AFFINITY -> GREEN;
           case TOPOLOGY_SPREADING -> measured ? BLUE : Map.<String, String>of();
         };
@@ -239,7 +273,7 @@ enum PodShape {
    */
   void constrain(PodBuilder pod, boolean measured) {
     switch (this) {
-      case PLAIN -> {}
+      case PLAIN, GANG -> {}
       case PREEMPTION -> pod.editSpec().withTerminationGracePeriodSeconds(0L).endSpec();
       case NODE_AFFINITY ->
           pod.editSpec()

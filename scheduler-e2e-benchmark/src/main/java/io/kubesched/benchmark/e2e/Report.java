@@ -30,7 +30,12 @@ final class Report {
           String.format(
               "## %s: %,d nodes, %,d bound pods, a stream of %,d and a backlog of %,d pods to place%s%n%n",
               workload.name(), workload.nodes(), workload.initialPods(), workload.streamPods(), workload.pods(),
-              workload.shape().heading()));
+              workload.shape().heading()
+                  + (workload.shape().gangs()
+                      ? String.format(
+                          " of %d (gang minCount %d), members created interleaved across groups",
+                          workload.groupSize(), workload.groupSize())
+                      : "")));
       out.append("| | backlog pods/s | p50 ms | p90 ms | p99 ms | CPU s | peak RSS MiB | CPU spread | memory spread | pending |\n");
       out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (var contestant : Contestant.values()) {
@@ -60,13 +65,21 @@ final class Report {
       if (workload.shape().preempts()) {
         preemption(out, rows);
       }
+      if (workload.shape().gangs()) {
+        gangs(out, rows);
+      }
     }
     out.append("## Every run\n\n");
     boolean preempting = results.stream().anyMatch(r -> r.workload().shape().preempts());
+    boolean grouped = results.stream().anyMatch(r -> r.workload().shape().gangs());
     out.append("| workload | # | contestant | bound | pending | backlog pods/s | stream pods/s | created/s | p50 ms | p90 ms | p99 ms | CPU s | process CPU s | peak RSS MiB | CPU spread | memory spread |")
-        .append(preempting ? " preemptors bound / created | victims deleted |\n" : "\n");
+        .append(preempting ? " preemptors bound / created | victims deleted |" : "")
+        .append(grouped ? " groups whole / created | groups/s | partly bound at end (most at once) | bound early |" : "")
+        .append('\n');
     out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-        .append(preempting ? "---:|---:|\n" : "\n");
+        .append(preempting ? "---:|---:|" : "")
+        .append(grouped ? "---:|---:|---:|---:|" : "")
+        .append('\n');
     for (var r : results) {
       out.append(
           String.format(
@@ -82,6 +95,15 @@ final class Report {
             r.workload().shape().preempts()
                 ? String.format(Locale.ROOT, " %d / %d | %d |", p.bound(), p.created(), p.victimsDeleted())
                 : " – | – |");
+      }
+      if (grouped) {
+        var g = r.gangs();
+        out.append(
+            r.workload().shape().gangs()
+                ? String.format(
+                    Locale.ROOT, " %d / %d | %s | %d (%d) | %d |", g.whole(), g.groups(), f1(g.groupsPerSecond()),
+                    g.partlyBound(), g.mostPartlyBound(), g.boundEarly())
+                : " – | – | – | – |");
       }
       out.append('\n');
     }
@@ -115,6 +137,50 @@ final class Report {
               f0(median(mine, r -> r.preemption().victimsTerminating()))));
     }
     out.append('\n');
+  }
+
+  /**
+   * The groups' table of a gang workload: medians of groups created and bound whole, the backlog's groups per
+   * second, a stream group's latency, and the checks (partly bound at the end, the most partly bound at once,
+   * members bound before their group was complete, pods that lost their group).
+   */
+  private static void gangs(StringBuilder out, List<RunResult> rows) {
+    out.append("Pod groups (stream and backlog): groups/s from the backlog's resumption to its last group bound ")
+        .append("whole; latency of a stream group from its last member seen created to its last member seen ")
+        .append("bound. Checks: groups partly bound at the end (a gang scheduler leaves none) and the most seen ")
+        .append("partly bound at once (any scheduler binds a group member by member); members bound before ")
+        .append("their group's last member was created, and pods the API server stored without their group ")
+        .append("(both 0 for a gang scheduler):\n\n");
+    out.append("| | groups | bound whole | groups/s | p50 ms | p99 ms | pods bound | partly bound at end | ")
+        .append("most partly bound at once | bound early | without group |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (var contestant : Contestant.values()) {
+      var mine = rowsOf(rows, contestant);
+      if (mine.isEmpty()) {
+        continue;
+      }
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+              contestant.label(),
+              f0(median(mine, r -> r.gangs().groups())),
+              f0(median(mine, r -> r.gangs().whole())),
+              f1(median(mine, r -> r.gangs().groupsPerSecond())),
+              f0(median(mine, r -> r.gangs().p50Millis())),
+              f0(median(mine, r -> r.gangs().p99Millis())),
+              f0(median(mine, r -> r.bound())),
+              // The checks: the worst run, not the median, so that one failure shows.
+              f0(max(mine, r -> r.gangs().partlyBound())),
+              f0(max(mine, r -> r.gangs().mostPartlyBound())),
+              f0(max(mine, r -> r.gangs().boundEarly())),
+              f0(max(mine, r -> r.gangs().withoutGroup()))));
+    }
+    out.append('\n');
+  }
+
+  private static double max(List<RunResult> rows, ToDoubleFunction<RunResult> metric) {
+    return rows.stream().mapToDouble(metric).max().orElse(Double.NaN);
   }
 
   private static void ratios(StringBuilder out, List<RunResult> rows) {

@@ -16,6 +16,7 @@ package io.kubesched.benchmark.e2e;
  * @param cpuSpread the standard deviation over nodes of requested CPU / allocatable CPU, in percentage points
  * @param memorySpread the same for memory
  * @param preemption the preemptors' figures, {@link Preemption#NONE} for a workload without
+ * @param gangs the pod groups' figures, {@link Gangs#NONE} for a workload without
  */
 record RunResult(
     Workload workload,
@@ -34,7 +35,40 @@ record RunResult(
     double peakRssMiB,
     double cpuSpread,
     double memorySpread,
-    Preemption preemption) {
+    Preemption preemption,
+    Gangs gangs) {
+
+  /**
+   * What became of the pod groups of a {@link PodShape#GANG} run (stream and backlog together, unless said).
+   *
+   * @param groups groups created
+   * @param whole of those, groups with every member seen bound by the end of the run
+   * @param partlyBound groups with some but not all members bound at the end: a gang scheduler leaves none
+   * @param mostPartlyBound the most groups seen partly bound at one moment in a phase (while a group's members
+   *     are being bound it is partly bound in any scheduler)
+   * @param boundEarly members seen bound before every member of their group was seen created: a gang scheduler
+   *     binds none
+   * @param withoutGroup measured pods seen without {@code spec.schedulingGroup} (the API server dropped it)
+   * @param groupsPerSecond the backlog's groups over the seconds from the placer's resumption to the last group
+   *     seen bound whole
+   * @param p50Millis a stream group's latency from its last member seen created to its last member seen bound,
+   *     50th percentile
+   * @param p99Millis the same, 99th percentile
+   */
+  record Gangs(
+      int groups,
+      int whole,
+      int partlyBound,
+      int mostPartlyBound,
+      int boundEarly,
+      int withoutGroup,
+      double groupsPerSecond,
+      double p50Millis,
+      double p99Millis) {
+
+    /** For a workload without groups. */
+    static final Gangs NONE = new Gangs(0, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN);
+  }
 
   /**
    * What became of the preemptors of a {@link PodShape#PREEMPTION} run and of their victims.

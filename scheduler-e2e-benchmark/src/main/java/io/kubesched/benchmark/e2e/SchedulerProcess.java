@@ -25,8 +25,13 @@ final class SchedulerProcess implements Placer {
     this.log = log;
   }
 
-  /** Starts kube-scheduler with its default profile, leader election off, the given client limits. */
-  static SchedulerProcess kubeScheduler(Path binary, Path kubeconfig, double qps, int burst, Path logDir, String run)
+  /**
+   * Starts kube-scheduler with its default profile, leader election off, the given client limits.
+   *
+   * @param flags more command-line flags (a workload's feature gates), possibly none
+   */
+  static SchedulerProcess kubeScheduler(
+      Path binary, Path kubeconfig, double qps, int burst, List<String> flags, Path logDir, String run)
       throws IOException {
     var config = logDir.resolve(run + "-kube-scheduler.yaml");
     Files.writeString(
@@ -43,14 +48,20 @@ final class SchedulerProcess implements Placer {
         """
             .formatted(kubeconfig, qps, burst));
     // --secure-port=0: no serving endpoint (nothing scrapes it here, and it would need authn delegation).
-    return start(
-        List.of(binary.toString(), "--config=" + config, "--secure-port=0", "--v=1"), logDir, run);
+    var command = new ArrayList<>(List.of(binary.toString(), "--config=" + config, "--secure-port=0", "--v=1"));
+    command.addAll(flags);
+    return start(command, logDir, run);
   }
 
-  /** Starts {@link BenchmarkScheduler} in a JVM like the one running this benchmark. */
+  /**
+   * Starts {@link BenchmarkScheduler} in a JVM like the one running this benchmark.
+   *
+   * @param workloadApi whether it watches only the Workload API's pod groups ({@code scheduling.k8s.io/v1beta1})
+   *     rather than the library's default sources
+   */
   static SchedulerProcess kubesched(
-      Path jar, Path kubeconfig, String schedulerName, double qps, int burst, @Nullable Path jfrDir,
-      Path logDir, String run) throws IOException {
+      Path jar, Path kubeconfig, String schedulerName, double qps, int burst, boolean workloadApi,
+      @Nullable Path jfrDir, Path logDir, String run) throws IOException {
     var java = ProcessHandle.current().info().command().orElse("java");
     var command = new ArrayList<>(List.of(java));
     if (jfrDir != null) {
@@ -68,6 +79,9 @@ final class SchedulerProcess implements Placer {
             schedulerName,
             Double.toString(qps),
             Integer.toString(burst)));
+    if (workloadApi) {
+      command.add(BenchmarkScheduler.WORKLOAD_API);
+    }
     return start(command, logDir, run);
   }
 

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
+import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroup;
+import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroupBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,16 +37,29 @@ import org.jspecify.annotations.Nullable;
  *     scheduler_perf's churn has no such bound, which is here so that the measured pods provably fit; 0 for
  *     the other shapes
  * @param shape what nodes and pods carry
+ * @param groupSize for {@link PodShape#GANG}, the members of each pod group (its gang {@code minCount}); the
+ *     stream and the backlog are whole groups; 0 for the other shapes
  * @throws IllegalArgumentException if the initial pods do not fit the nodes round-robin, the stream and
- *     backlog do not fit beside them and the preemptors, or a shape without preemption is given preemptors
+ *     backlog do not fit beside them and the preemptors, a shape without preemption is given preemptors, or
+ *     the gang shape is not given a group size that divides the stream and the backlog (or another shape is)
  */
-record Workload(String name, int nodes, int initialPods, int streamPods, int pods, int preemptors, PodShape shape) {
+record Workload(
+    String name, int nodes, int initialPods, int streamPods, int pods, int preemptors, PodShape shape, int groupSize) {
 
   /** The label that tells the pods of each phase apart: {@value #WARMUP}, {@value #STREAM}, {@value #BACKLOG}. */
   static final String ROLE_LABEL = "kubesched.io/benchmark";
   static final String WARMUP = "warmup";
   static final String STREAM = "stream";
   static final String BACKLOG = "backlog";
+
+  /**
+   * How many of the stream's groups are created interleaved at a time: member 0 of each of these groups, then
+   * member 1 of each, and so on, then the next groups. At the stream's steady rate, all of the stream's groups
+   * at once would complete only in its last seconds, and their latency would measure the queue that piles up
+   * then; a window of 8 groups of 8 completes every 1.3 s at 50 pods a second. The backlog interleaves all of
+   * its groups.
+   */
+  static final int STREAM_GROUP_WINDOW = 8;
 
   /** The workloads of the published table, in the order they run. */
   static final List<Workload> ALL =
@@ -59,7 +74,10 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
           // PreemptionAsync/5000Nodes (default_preemption/performance-config.yaml): initNodes 5000, initPods
           // 20000 (pod-low-priority.yaml), measurePods 5000 (pod-default.yaml), a pod-high-priority.yaml
           // preemptor every 200 ms; kube's threshold 570 pods/s.
-          new Workload("5000-nodes-preemption", 5_000, 20_000, 1_000, 5_000, 1_000, PodShape.PREEMPTION));
+          new Workload("5000-nodes-preemption", 5_000, 20_000, 1_000, 5_000, 1_000, PodShape.PREEMPTION),
+          // No scheduler_perf counterpart: 1 000 groups of 8 (gang minCount 8), members created interleaved
+          // across groups, so that a scheduler placing pod by pod would interleave the groups.
+          gangs("5000-nodes-gangs", 5_000, 1_000, 125, 1_000, 8));
 
   /** A few seconds' run that shows the runner works end to end (CI runs it). */
   static final Workload SMOKE = new Workload("smoke", 20, 20, 50, 100, PodShape.PLAIN);
@@ -70,8 +88,11 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
    */
   static final Workload SMOKE_PREEMPTION = new Workload("smoke-preemption", 250, 1_000, 50, 100, 25, PodShape.PREEMPTION);
 
+  /** {@link PodShape#GANG} in a few seconds: 20 nodes; a stream of 5 groups of 4 and a backlog of 10. */
+  static final Workload SMOKE_GANGS = gangs("smoke-gangs", 20, 20, 5, 10, 4);
+
   /** The workloads {@code --workloads} knows besides {@link #ALL}: quick checks, not in the table. */
-  static final List<Workload> SMOKES = List.of(SMOKE, SMOKE_PREEMPTION);
+  static final List<Workload> SMOKES = List.of(SMOKE, SMOKE_PREEMPTION, SMOKE_GANGS);
 
   Workload {
     if (nodes < 1 || initialPods < 0 || streamPods < 0 || pods < 0 || preemptors < 0) {
@@ -79,6 +100,14 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
     }
     if (preemptors > 0 && !shape.preempts()) {
       throw new IllegalArgumentException(name + ": only the preemption shape creates preemptors");
+    }
+    if (shape.gangs() != groupSize > 0 || groupSize < 0) {
+      throw new IllegalArgumentException(name + ": the gang shape, and only it, has a positive group size");
+    }
+    if (groupSize > 0 && (streamPods % groupSize != 0 || pods % groupSize != 0)) {
+      throw new IllegalArgumentException(
+          name + ": a stream of " + streamPods + " and a backlog of " + pods + " pods are not whole groups of "
+              + groupSize);
     }
     if ((initialPods + nodes - 1) / nodes > shape.initialPodsPerNode()) {
       throw new IllegalArgumentException(
@@ -95,9 +124,114 @@ record Workload(String name, int nodes, int initialPods, int streamPods, int pod
     }
   }
 
-  /** A workload of a shape without preemptors. */
+  /** A workload of a shape without preemptors nor groups. */
   Workload(String name, int nodes, int initialPods, int streamPods, int pods, PodShape shape) {
-    this(name, nodes, initialPods, streamPods, pods, 0, shape);
+    this(name, nodes, initialPods, streamPods, pods, 0, shape, 0);
+  }
+
+  /** A workload of a shape without groups. */
+  Workload(String name, int nodes, int initialPods, int streamPods, int pods, int preemptors, PodShape shape) {
+    this(name, nodes, initialPods, streamPods, pods, preemptors, shape, 0);
+  }
+
+  /** A {@link PodShape#GANG} workload: a stream of {@code streamGroups} and a backlog of {@code groups}. */
+  static Workload gangs(String name, int nodes, int initialPods, int streamGroups, int groups, int groupSize) {
+    return new Workload(
+        name, nodes, initialPods, streamGroups * groupSize, groups * groupSize, 0, PodShape.GANG, groupSize);
+  }
+
+  /**
+   * @return how many pod groups a phase creates: the stream's or the backlog's pods over {@link #groupSize};
+   *     0 for the warm-up (single pods) and for a shape without groups
+   */
+  int groups(String role) {
+    if (groupSize == 0) {
+      return 0;
+    }
+    return switch (role) {
+      case STREAM -> streamPods / groupSize;
+      case BACKLOG -> pods / groupSize;
+      default -> 0;
+    };
+  }
+
+  /** The {@code i}-th pod a phase creates is member {@code member} of its group {@code group}. */
+  record Member(int group, int member) {}
+
+  /**
+   * Which member the {@code i}-th pod of a phase of {@code groups} groups of {@code size} is: the groups are
+   * taken {@code window} at a time, and within them member 0 of each group, then member 1 of each, and so on.
+   * Every member of every group is created exactly once, and a group's last member comes after every other
+   * member of its window.
+   *
+   * @throws IllegalArgumentException if {@code i} is not in {@code [0, groups × size)} or a size is not positive
+   */
+  static Member member(int i, int groups, int size, int window) {
+    if (groups < 1 || size < 1 || window < 1 || i < 0 || i >= groups * size) {
+      throw new IllegalArgumentException(
+          "pod " + i + " of " + groups + " groups of " + size + " (window " + window + ")");
+    }
+    int first = i / (window * size) * window; // the first group of the window
+    int inWindow = Math.min(window, groups - first);
+    int j = i - first * size;
+    return new Member(first + j % inWindow, j / inWindow);
+  }
+
+  /** Which member the {@code i}-th pod of phase {@code role} is: the stream windowed, the backlog all at once. */
+  Member member(String role, int i) {
+    int groups = groups(role);
+    return member(i, groups, groupSize, role.equals(STREAM) ? STREAM_GROUP_WINDOW : groups);
+  }
+
+  /** The name of group {@code group} of phase {@code role}: {@code backlog-00012}. */
+  static String groupName(String role, int group) {
+    return String.format("%s-%05d", role, group);
+  }
+
+  /**
+   * Group {@code group} of phase {@code role}, in the measured namespace: a {@code scheduling.k8s.io/v1beta1}
+   * PodGroup whose scheduling policy is a gang of {@code minCount} {@link #groupSize}.
+   *
+   * @throws IllegalStateException if the shape has no groups
+   */
+  PodGroup podGroup(String role, int group) {
+    if (groupSize == 0) {
+      throw new IllegalStateException(name + " has no pod groups");
+    }
+    return new PodGroupBuilder()
+        .withNewMetadata()
+        .withName(groupName(role, group))
+        .withNamespace(namespace())
+        .withLabels(Map.of(ROLE_LABEL, role))
+        .endMetadata()
+        .withNewSpec()
+        .withNewSchedulingPolicy()
+        .withNewGang()
+        .withMinCount(groupSize)
+        .endGang()
+        .endSchedulingPolicy()
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * The measured pod that is {@code member} of group {@code group} of phase {@code role}, pending: named
+   * {@code backlog-00012-3}, with {@code spec.schedulingGroup.podGroupName} naming the group.
+   *
+   * @throws IllegalStateException if the shape has no groups
+   */
+  Pod groupMember(String role, Member member, String schedulerName) {
+    if (groupSize == 0) {
+      throw new IllegalStateException(name + " has no pod groups");
+    }
+    var group = groupName(role, member.group());
+    return new PodBuilder(measuredPod(group + "-" + member.member(), schedulerName, role))
+        .editSpec()
+        .withNewSchedulingGroup()
+        .withPodGroupName(group)
+        .endSchedulingGroup()
+        .endSpec()
+        .build();
   }
 
   /**

@@ -18,7 +18,7 @@ class ReportTest {
   private static RunResult run(Contestant contestant, int rep, double podsPerSecond, double p50, double cpu) {
     return new RunResult(
         Workload.SMOKE, contestant, rep, 150, 0, podsPerSecond, podsPerSecond / 2, 100, p50, p50 * 2, p50 * 3,
-        cpu, cpu + 1, 100, 1.5, 0.5, RunResult.Preemption.NONE);
+        cpu, cpu + 1, 100, 1.5, 0.5, RunResult.Preemption.NONE, RunResult.Gangs.NONE);
   }
 
   @Test
@@ -89,14 +89,14 @@ class ReportTest {
     assertEquals(Contestant.KUBE_SCHEDULER, Contestant.parse("kube-scheduler"));
     var unknown = assertThrows(IllegalArgumentException.class, () -> Workload.named("50-nodes"));
     assertTrue(unknown.getMessage().contains("500-nodes, 5000-nodes"), unknown.getMessage());
-    assertTrue(unknown.getMessage().endsWith("5000-nodes-preemption, smoke, smoke-preemption"), unknown.getMessage());
+    assertTrue(unknown.getMessage().endsWith("5000-nodes-gangs, smoke, smoke-preemption, smoke-gangs"), unknown.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Contestant.parse("volcano"));
   }
 
   private static RunResult preemptionRun(Contestant contestant, int rep, int bound, int victims) {
     return new RunResult(
         Workload.SMOKE_PREEMPTION, contestant, rep, 150, 0, 100, 50, 50, 10, 20, 30, 5, 6, 100, 1.5, 0.5,
-        new RunResult.Preemption(12, bound, 1_000 * rep, 2_000 * rep, victims, 2));
+        new RunResult.Preemption(12, bound, 1_000 * rep, 2_000 * rep, victims, 2), RunResult.Gangs.NONE);
   }
 
   @Test
@@ -119,5 +119,36 @@ class ReportTest {
         table);
     var withoutPreemption = Report.markdown("Machine: test.\n", "x", results.subList(0, 1), List.of(Workload.SMOKE));
     assertTrue(withoutPreemption.lines().noneMatch(l -> l.contains("preemptors")), withoutPreemption);
+  }
+
+  private static RunResult gangRun(Contestant contestant, int rep, int whole, int partly, int early) {
+    return new RunResult(
+        Workload.SMOKE_GANGS, contestant, rep, 60, 0, 100, 50, 50, 10, 20, 30, 5, 6, 100, 1.5, 0.5,
+        RunResult.Preemption.NONE,
+        new RunResult.Gangs(15, whole, partly, 3 * rep, early, 0, 2.5 * rep, 100 * rep, 300 * rep));
+  }
+
+  @Test
+  void a_gang_workload_has_a_groups_table_with_medians_and_the_worst_run_of_each_check() {
+    var results = List.of(
+        run(Contestant.KUBE_SCHEDULER, 1, 100, 200, 10),
+        gangRun(Contestant.KUBE_SCHEDULER, 1, 15, 0, 0), gangRun(Contestant.CEILING, 1, 15, 0, 40),
+        gangRun(Contestant.KUBE_SCHEDULER, 2, 14, 1, 0), gangRun(Contestant.CEILING, 2, 15, 0, 44),
+        gangRun(Contestant.KUBE_SCHEDULER, 3, 15, 0, 0));
+
+    var table = Report.markdown(
+        "Machine: test.\n", "scripts/e2e-benchmark.sh", results, List.of(Workload.SMOKE, Workload.SMOKE_GANGS));
+
+    assertTrue(table.contains("## smoke-gangs: 20 nodes, 20 bound pods, a stream of 20 and a backlog of 40 pods to"
+        + " place in gangs of 4 (gang minCount 4), members created interleaved across groups"), table);
+    assertTrue(table.contains("| | groups | bound whole | groups/s | p50 ms | p99 ms | pods bound |"), table);
+    // Medians of 15, 14, 15 whole and of 2.5, 5, 7.5 groups/s; the worst of 0, 1, 0 partly bound.
+    assertTrue(table.contains("| kube-scheduler | 15 | 15 | 5.0 | 200 | 600 | 60 | 1 | 9 | 0 | 0 |"), table);
+    assertTrue(table.contains("| bind ceiling | 15 | 15 | 3.8 | 150 | 450 | 60 | 0 | 6 | 44 | 0 |"), table);
+    assertEquals(1, table.lines().filter(l -> l.startsWith("| | groups |")).count(), "only the gang workload");
+    assertTrue(table.lines().anyMatch(l -> l.startsWith("| smoke | 1 | kube-scheduler |") && l.endsWith("| – | – | – | – |")), table);
+    assertTrue(
+        table.lines().anyMatch(l -> l.startsWith("| smoke-gangs | 2 | kube-scheduler |") && l.endsWith("| 14 / 15 | 5.0 | 1 (6) | 0 |")),
+        table);
   }
 }

@@ -436,4 +436,74 @@ class WorkloadTest {
     assertEquals(2, E2eBenchmark.run(args, log));
     return bytes.toString(StandardCharsets.UTF_8);
   }
+
+  @Test
+  void every_member_of_every_group_is_created_once_and_a_groups_last_member_after_the_rest_of_its_window() {
+    for (int groups : new int[] {1, 5, 10, 17}) {
+      for (int size : new int[] {1, 4, 8}) {
+        for (int window : new int[] {1, 3, 8, groups}) {
+          var seen = new HashMap<Workload.Member, Integer>();
+          for (int i = 0; i < groups * size; i++) {
+            var member = Workload.member(i, groups, size, window);
+            assertTrue(member.group() >= 0 && member.group() < groups && member.member() >= 0 && member.member() < size,
+                member.toString());
+            assertNull(seen.put(member, i), () -> member + " twice");
+            // Round-robin within the window: member m of every group of the window before member m + 1 of any.
+            int first = member.group() / window * window;
+            int inWindow = Math.min(window, groups - first);
+            assertEquals(first * size + member.member() * inWindow + (member.group() - first), i, member.toString());
+          }
+          assertEquals(groups * size, seen.size());
+        }
+      }
+    }
+    assertEquals(new Workload.Member(1, 0), Workload.member(1, 1_000, 8, 1_000), "member 0 of every group first");
+    assertEquals(new Workload.Member(0, 1), Workload.member(1_000, 1_000, 8, 1_000));
+    assertThrows(IllegalArgumentException.class, () -> Workload.member(40, 10, 4, 10));
+    assertThrows(IllegalArgumentException.class, () -> Workload.member(-1, 10, 4, 10));
+  }
+
+  @Test
+  void the_gang_workloads_stream_groups_eight_at_a_time_and_backlog_all_at_once() {
+    var gangs = Workload.named("5000-nodes-gangs");
+    assertEquals(
+        List.of(5_000, 1_000, 1_000, 8_000, 8, 125, 1_000),
+        List.of(gangs.nodes(), gangs.initialPods(), gangs.streamPods(), gangs.pods(), gangs.groupSize(),
+            gangs.groups(Workload.STREAM), gangs.groups(Workload.BACKLOG)));
+    assertEquals(0, gangs.groups(Workload.WARMUP), "the warm-up's pods are single");
+    assertEquals(new Workload.Member(8, 0), gangs.member(Workload.STREAM, 64), "the second window of the stream");
+    assertEquals(new Workload.Member(999, 0), gangs.member(Workload.BACKLOG, 999));
+    var smoke = Workload.named("smoke-gangs");
+    assertEquals(
+        List.of(20, 4, 5, 10), List.of(smoke.nodes(), smoke.groupSize(), smoke.groups(Workload.STREAM),
+            smoke.groups(Workload.BACKLOG)));
+    assertEquals(0, Workload.SMOKE.groups(Workload.BACKLOG));
+    assertThrows(IllegalArgumentException.class, () -> new Workload("w", 20, 0, 20, 42, 0, PodShape.GANG, 4));
+    assertThrows(IllegalArgumentException.class, () -> new Workload("w", 20, 0, 20, 40, 0, PodShape.GANG, 0));
+    assertThrows(IllegalArgumentException.class, () -> new Workload("w", 20, 0, 20, 40, 0, PodShape.PLAIN, 4));
+    assertThrows(IllegalStateException.class, () -> Workload.SMOKE.podGroup(Workload.STREAM, 0));
+  }
+
+  @Test
+  void a_group_member_is_the_default_pod_naming_its_group_and_the_group_a_gang_of_its_size() {
+    var gangs = Workload.named("smoke-gangs");
+    var member = gangs.groupMember(Workload.BACKLOG, new Workload.Member(7, 3), "kubesched");
+    var expected = new PodBuilder(earlierPod("backlog-00007-3", "kubesched", null, Workload.BACKLOG, false))
+        .editSpec().withNewSchedulingGroup().withPodGroupName("backlog-00007").endSchedulingGroup().endSpec().build();
+    assertEquals(expected, member);
+    var group = gangs.podGroup(Workload.BACKLOG, 7);
+    assertAll(
+        () -> assertEquals("scheduling.k8s.io/v1beta1", group.getApiVersion()),
+        () -> assertEquals("PodGroup", group.getKind()),
+        () -> assertEquals("backlog-00007", group.getMetadata().getName()),
+        () -> assertEquals("bench", group.getMetadata().getNamespace()),
+        () -> assertEquals(4, group.getSpec().getSchedulingPolicy().getGang().getMinCount()),
+        () -> assertNull(group.getSpec().getSchedulingPolicy().getBasic()),
+        () -> assertEquals(List.of("bench"), gangs.namespaces()),
+        () -> assertEquals(
+            List.of("--feature-gates=GenericWorkload=true", "--runtime-config=scheduling.k8s.io/v1beta1=true"),
+            PodShape.GANG.apiServerFlags()),
+        () -> assertEquals(List.of("--feature-gates=GenericWorkload=true"), PodShape.GANG.kubeSchedulerFlags()),
+        () -> assertEquals(List.of(), PodShape.PLAIN.apiServerFlags(), "the other workloads' figures stay as they were"));
+  }
 }
