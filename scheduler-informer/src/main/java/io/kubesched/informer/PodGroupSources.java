@@ -56,13 +56,14 @@ final class PodGroupSources implements AutoCloseable {
     Listener NONE = (ref, before, after) -> {};
 
     /**
-     * Called on an informer's thread for every add, update and delete of a group object, after {@link #group}
-     * and {@link #invalid} answer with the new state.
+     * Called on an informer's thread for every add, update and delete of a group object, after {@link
+     * PodGroupSources#group} and {@link PodGroupSources#invalid} answer with the new state.
      *
      * @param ref the group
      * @param before the group as it was readable before; {@code null} if it was unknown or unreadable
      * @param after the group as it is readable now; {@code null} if it was deleted or cannot be read (then
-     *     {@link #invalid} says why). Both are {@code null} for an unreadable object changed or deleted.
+     *     {@link PodGroupSources#invalid} says why). Both are {@code null} for an unreadable object changed or
+     *     deleted.
      */
     void changed(PodGroupRef ref, @Nullable PodGroup before, @Nullable PodGroup after);
   }
