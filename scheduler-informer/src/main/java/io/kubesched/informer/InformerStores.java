@@ -37,7 +37,8 @@ import org.jspecify.annotations.Nullable;
  * <p><b>What is kept.</b> Of a pod: {@code metadata} name, namespace, uid, resourceVersion, labels,
  * ownerReferences and deletionTimestamp; {@code spec} nodeName, schedulerName, priority, preemptionPolicy,
  * nodeSelector, {@code affinity} (nodeAffinity, podAffinity, podAntiAffinity), topologySpreadConstraints,
- * schedulingGates, schedulingGroup (the pod group it joins), resourceClaims, tolerations, overhead, resources (pod level), the volumes of the four kinds
+ * schedulingGates, schedulingGroup (the pod group it joins, also where it is left among the spec's unknown
+ * properties), resourceClaims, tolerations, overhead, resources (pod level), the volumes of the four kinds
  * whose conflicts the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI), inline {@code csi} volumes
  * and those that use a claim ({@code persistentVolumeClaim}, generic {@code ephemeral}), and of each container
  * and init container its name, image, resources, ports and restartPolicy; {@code status} phase, startTime and
