@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.kubesched.api.HostPort;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.Resources;
@@ -41,7 +42,7 @@ public final class PodAdapter {
    * Go's {@code time.RFC3339} as {@code metav1.Time} parses it: date, {@code T}, time with seconds, an
    * optional fraction of up to nine digits, then {@code Z} or a {@code +hh:mm} offset.
    */
-  private static final DateTimeFormatter RFC_3339 =
+  static final DateTimeFormatter RFC_3339 =
       new DateTimeFormatterBuilder()
           .append(DateTimeFormatter.ISO_LOCAL_DATE)
           .appendLiteral('T')
@@ -68,11 +69,17 @@ public final class PodAdapter {
    *     claims its volumes use and its resource claims; and what preemption reads: {@code
    *     spec.preemptionPolicy}, {@code status.startTime}, {@code status.nominatedNodeName} and whether its
    *     first {@code DisruptionTarget} condition has status {@code True} and reason {@code
-   *     PreemptionByScheduler} (as kube-scheduler's {@code PodTerminatingByPreemption} reads it)
+   *     PreemptionByScheduler} (as kube-scheduler's {@code PodTerminatingByPreemption} reads it); and the
+   *     {@link PodInfo#podGroup() pod group} it joins: {@code spec.schedulingGroup.podGroupName} names a
+   *     Workload API group, else the label {@value SchedulingConstants#POD_GROUP_LABEL} a coscheduling
+   *     group, both in the pod's namespace; a pod that names both joins the Workload API group. Whether a
+   *     source is watched is the caller's concern: the group is read either way.
    * @throws MalformedObjectException naming the pod, field and value, if a quantity, toleration, port, node
    *     affinity operator, volume, label selector of a pod affinity term or spread constraint, {@code
    *     whenUnsatisfiable}, inclusion policy, preemption policy (neither {@code Never} nor {@code
-   *     PreemptLowerPriority}) or start time (not RFC 3339) cannot be read
+   *     PreemptLowerPriority}), start time (not RFC 3339) or pod group (a {@code schedulingGroup} that is not
+   *     an object or whose {@code podGroupName} is not a string; a group named by a pod without a namespace)
+   *     cannot be read
    */
   public static PodInfo toPodInfo(Pod pod) {
     var meta = pod.getMetadata();
@@ -108,6 +115,7 @@ public final class PodAdapter {
         .startTime(startTime(status, object))
         .nominatedNodeName(status == null ? "" : orEmpty(status.getNominatedNodeName()))
         .preemptedByScheduler(preemptedByScheduler(status))
+        .podGroup(podGroup(pod, spec, object))
         .build();
   }
 
@@ -265,6 +273,55 @@ public final class PodAdapter {
       }
     }
     return false;
+  }
+
+  /**
+   * The group {@code pod} joins: {@code spec.schedulingGroup.podGroupName}, which fabric8 reads into {@link
+   * PodSpec#getSchedulingGroup()} or, for a spec built with it as an additional property, leaves in {@link
+   * PodSpec#getAdditionalProperties()}; else the coscheduling label. An empty name joins no group.
+   */
+  private static @Nullable PodGroupRef podGroup(Pod pod, PodSpec spec, String object) {
+    var workload = schedulingGroupName(spec, object);
+    var source = PodGroupRef.Source.WORKLOAD_API;
+    var field = "spec.schedulingGroup.podGroupName";
+    var name = workload;
+    if (name.isEmpty()) {
+      source = PodGroupRef.Source.COSCHEDULING;
+      field = "metadata.labels[" + SchedulingConstants.POD_GROUP_LABEL + "]";
+      name = orEmpty(orEmpty(pod.getMetadata().getLabels()).get(SchedulingConstants.POD_GROUP_LABEL));
+    }
+    if (name.isEmpty()) {
+      return null;
+    }
+    var namespace = orEmpty(pod.getMetadata().getNamespace());
+    if (namespace.isBlank()) {
+      throw new MalformedObjectException(
+          object, field, name, "names a pod group, but the pod has no namespace to find it in", null);
+    }
+    return new PodGroupRef(source, namespace, name);
+  }
+
+  private static String schedulingGroupName(PodSpec spec, String object) {
+    var typed = spec.getSchedulingGroup();
+    if (typed != null) {
+      return orEmpty(typed.getPodGroupName());
+    }
+    var extra = spec.getAdditionalProperties() == null ? null : spec.getAdditionalProperties().get("schedulingGroup");
+    if (extra == null) {
+      return "";
+    }
+    if (!(extra instanceof Map<?, ?> group)) {
+      throw new MalformedObjectException(object, "spec.schedulingGroup", String.valueOf(extra), "is not an object", null);
+    }
+    var name = group.get("podGroupName");
+    if (name == null) {
+      return "";
+    }
+    if (!(name instanceof String text)) {
+      throw new MalformedObjectException(
+          object, "spec.schedulingGroup.podGroupName", String.valueOf(name), "is not a string", null);
+    }
+    return text;
   }
 
   /** The names of the scheduling gates, in order; an unset name reads as empty. */

@@ -23,9 +23,21 @@ final class ResourceLists {
     if (list == null || list.isEmpty()) {
       return ExactResources.NONE;
     }
+    var texts = new HashMap<String, String>();
+    list.forEach((name, quantity) -> texts.put(name, text(quantity)));
+    return readTexts(texts, object, field);
+  }
+
+  /**
+   * {@link #read} for a list whose quantities are still text, as in an object fabric8 has not typed.
+   *
+   * @throws MalformedObjectException naming {@code object}, the entry's field and its value, if a quantity
+   *     is malformed or negative
+   */
+  static ExactResources readTexts(Map<String, String> list, String object, String field) {
     var amounts = new HashMap<String, BigDecimal>();
     for (var entry : list.entrySet()) {
-      var text = text(entry.getValue());
+      var text = entry.getValue();
       try {
         amounts.put(entry.getKey(), Quantities.exact(text));
       } catch (IllegalArgumentException e) {

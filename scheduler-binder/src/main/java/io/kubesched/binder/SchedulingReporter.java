@@ -93,17 +93,10 @@ public final class SchedulingReporter {
 
   private SchedulingReporter(
       KubernetesClient client, TokenBucket limiter, String schedulerName, String hostname, Clock clock) {
-    if (!isQualifiedName(schedulerName)) {
-      throw new IllegalArgumentException(
-          "schedulerName must be a qualified name (the API refuses events from others), was '"
-              + schedulerName + "'");
-    }
     this.client = client;
     this.limiter = limiter;
     this.clock = clock;
-    var full = schedulerName + "-" + hostname;
-    // The API refuses a longer reportingInstance; kube-scheduler would lose every event, we cut it.
-    this.instance = full.length() <= INSTANCE_LIMIT ? full : full.substring(0, INSTANCE_LIMIT);
+    this.instance = reportingInstance(schedulerName, hostname);
     this.events = new EventRecorder(client, limiter, schedulerName, instance, clock);
   }
 
@@ -443,6 +436,22 @@ public final class SchedulingReporter {
     return message.substring(0, end) + suffix;
   }
 
+  /**
+   * @return the events' reportingInstance: {@code <scheduler name>-<hostname>}, cut to the API's 128
+   *     characters (kube-scheduler would lose every event; we cut it)
+   * @throws IllegalArgumentException if {@code schedulerName} is not a qualified name (the API refuses
+   *     events from others)
+   */
+  static String reportingInstance(String schedulerName, String hostname) {
+    if (!isQualifiedName(schedulerName)) {
+      throw new IllegalArgumentException(
+          "schedulerName must be a qualified name (the API refuses events from others), was '"
+              + schedulerName + "'");
+    }
+    var full = schedulerName + "-" + hostname;
+    return full.length() <= INSTANCE_LIMIT ? full : full.substring(0, INSTANCE_LIMIT);
+  }
+
   static boolean isQualifiedName(String name) {
     if (!QUALIFIED_NAME.matcher(name).matches()) {
       return false;
@@ -452,7 +461,7 @@ public final class SchedulingReporter {
   }
 
   /** The host name as Go's {@code os.Hostname} reads it on Linux; else Java's idea of it; else empty. */
-  private static String hostname() {
+  static String hostname() {
     try {
       var name = Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.UTF_8).strip();
       if (!name.isEmpty()) {

@@ -37,7 +37,8 @@ import org.jspecify.annotations.Nullable;
  * <p><b>What is kept.</b> Of a pod: {@code metadata} name, namespace, uid, resourceVersion, labels,
  * ownerReferences and deletionTimestamp; {@code spec} nodeName, schedulerName, priority, preemptionPolicy,
  * nodeSelector, {@code affinity} (nodeAffinity, podAffinity, podAntiAffinity), topologySpreadConstraints,
- * schedulingGates, resourceClaims, tolerations, overhead, resources (pod level), the volumes of the four kinds
+ * schedulingGates, schedulingGroup (the pod group it joins, also where it is left among the spec's unknown
+ * properties), resourceClaims, tolerations, overhead, resources (pod level), the volumes of the four kinds
  * whose conflicts the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI), inline {@code csi} volumes
  * and those that use a claim ({@code persistentVolumeClaim}, generic {@code ephemeral}), and of each container
  * and init container its name, image, resources, ports and restartPolicy; {@code status} phase, startTime and
@@ -72,6 +73,8 @@ import org.jspecify.annotations.Nullable;
  * reads from its own thread.
  */
 final class InformerStores {
+
+  private static final String SCHEDULING_GROUP = "schedulingGroup";
 
   private InformerStores() {}
 
@@ -261,9 +264,19 @@ final class InformerStores {
     kept.setReadinessGates(List.of());
     kept.setResourceClaims(parts.share(spec.getResourceClaims()));
     kept.setSchedulingGates(parts.share(spec.getSchedulingGates()));
+    kept.setSchedulingGroup(parts.share(spec.getSchedulingGroup()));
     kept.setTopologySpreadConstraints(parts.share(spec.getTopologySpreadConstraints()));
-    kept.setAdditionalProperties(Map.of());
+    kept.setAdditionalProperties(keptExtras(spec.getAdditionalProperties()));
     return kept;
+  }
+
+  /**
+   * Of a spec's unknown properties, only {@code schedulingGroup}: a model that has no such field leaves it
+   * there, and {@code PodAdapter} reads it from there.
+   */
+  private static Map<String, Object> keptExtras(@Nullable Map<String, Object> extras) {
+    var group = extras == null ? null : extras.get(SCHEDULING_GROUP);
+    return group == null ? Map.of() : Map.of(SCHEDULING_GROUP, group);
   }
 
   /** Node affinity, pod affinity and pod anti-affinity: everything an {@code Affinity} holds, sans extras. */

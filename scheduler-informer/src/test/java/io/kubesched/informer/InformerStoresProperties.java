@@ -25,6 +25,7 @@ import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
+import io.fabric8.kubernetes.api.model.PodSchedulingGroup;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
@@ -122,6 +123,9 @@ class InformerStoresProperties {
     Statistics.label("read with gates, volume claims and resource claims")
         .coverage(c -> c.check(true).count(n -> n > 0));
     Statistics.label("read with a status that changes the requests").coverage(c -> c.check(true).count(n -> n > 0));
+    boolean grouped = outcome instanceof PodInfo info && info.podGroup().isPresent();
+    Statistics.label("read in a pod group").collect(grouped);
+    Statistics.label("read in a pod group").coverage(c -> c.check(true).count(n -> n > 0));
     Statistics.label("read with a conflicting volume").collect(conflictingVolume);
     Statistics.label("read with a host port").collect(hostPort);
     Statistics.label("read with required node affinity").collect(nodeAffinity);
@@ -232,7 +236,8 @@ class InformerStoresProperties {
             spreadConstraints().list().ofMaxSize(2),
             Arbitraries.of("example.com/quota", "example.com/gang").list().ofMaxSize(2),
             Arbitraries.of("gpu", "nic").list().ofMaxSize(2),
-            seldom("Sometimes", Arbitraries.of("Never", "PreemptLowerPriority").injectNull(0.5)));
+            seldom("Sometimes", Arbitraries.of("Never", "PreemptLowerPriority").injectNull(0.5)),
+            Arbitraries.of("gang-a", "").injectNull(0.6));
     var status =
         Combinators.combine(
             Arbitraries.of(
@@ -377,7 +382,8 @@ class InformerStoresProperties {
       List<TopologySpreadConstraint> spread,
       List<String> gates,
       List<String> claims,
-      @Nullable String preemptionPolicy) {}
+      @Nullable String preemptionPolicy,
+      @Nullable String podGroupName) {}
 
   /**
    * The status fields an in-place resize is counted from: conditions as {@code type/reason} or {@code
@@ -507,6 +513,7 @@ class InformerStoresProperties {
         .withServiceAccountName("default")
         .withTopologySpreadConstraints(placement.spread())
         .withSchedulingGates(placement.gates().stream().map(PodSchedulingGate::new).toList())
+        .withSchedulingGroup(placement.podGroupName() == null ? null : new PodSchedulingGroup(placement.podGroupName()))
         .withResourceClaims(
             placement.claims().stream().map(c -> new PodResourceClaim(c, null, c + "-template")).toList())
         .withHostname("dropped")

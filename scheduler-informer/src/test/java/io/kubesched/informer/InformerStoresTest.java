@@ -22,7 +22,9 @@ import io.kubesched.api.HostPort;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PreemptionPolicy;
+import io.kubesched.api.SchedulingConstants;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.Volume;
 import java.io.IOException;
@@ -32,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -139,6 +142,7 @@ class InformerStoresTest {
         info.topologySpreadConstraints().get(0));
     assertEquals(2, info.topologySpreadConstraints().size());
     assertEquals(List.of("example.com/quota", "example.com/dataset-ready"), info.schedulingGates());
+    assertEquals(Optional.of(new PodGroupRef(PodGroupRef.Source.WORKLOAD_API, "ml", "trainer-gang")), info.podGroup());
     assertEquals(List.of("trainer-data", "trainer-0-scratch"), info.persistentVolumeClaims());
     assertEquals(List.of("gpu", "nic"), info.resourceClaims());
     assertEquals(PreemptionPolicy.NEVER, info.preemptionPolicy());
@@ -394,6 +398,34 @@ class InformerStoresTest {
   }
 
   /** kube-scheduler's TestNewInformerFactoryTrim: its pod informer drops managedFields, and so does ours. */
+  @Test
+  void a_coscheduling_member_is_stored_with_its_pod_group_label() {
+    var pod =
+        new PodBuilder(fixture(DEPLOYMENT_POD, Pod.class))
+            .editMetadata()
+            .addToLabels(SchedulingConstants.POD_GROUP_LABEL, "web-gang")
+            .endMetadata()
+            .build();
+
+    var group = PodAdapter.toPodInfo(stored(pod)).podGroup();
+
+    assertEquals(Optional.of(new PodGroupRef(PodGroupRef.Source.COSCHEDULING, pod.getMetadata().getNamespace(), "web-gang")), group);
+  }
+
+  @Test
+  void a_scheduling_group_left_among_the_spec_s_unknown_properties_is_kept_and_nothing_else_there() {
+    var pod = fixture(DEPLOYMENT_POD, Pod.class);
+    pod.getSpec().setAdditionalProperty("schedulingGroup", Map.of("podGroupName", "web-gang"));
+    pod.getSpec().setAdditionalProperty("someFutureField", Map.of("a", "b"));
+
+    var kept = stored(pod);
+
+    assertEquals(Map.of("schedulingGroup", Map.of("podGroupName", "web-gang")), kept.getSpec().getAdditionalProperties());
+    assertEquals(
+        Optional.of(new PodGroupRef(PodGroupRef.Source.WORKLOAD_API, pod.getMetadata().getNamespace(), "web-gang")),
+        PodAdapter.toPodInfo(kept).podGroup());
+  }
+
   @Test
   void managed_fields_are_dropped_as_kube_scheduler_drops_them() {
     var pod = podWithManagedFields();

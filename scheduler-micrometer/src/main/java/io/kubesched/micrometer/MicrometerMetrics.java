@@ -49,7 +49,17 @@ import java.util.function.ToIntFunction;
  *       scheduler_pending_pods};
  *   <li>{@value #ALL_PENDING_PODS} gauge: {@code kubesched_pending_pods}, all pods still to place. No
  *       kube-scheduler metric counts these, so it is kept out of the {@code scheduler_} namespace rather
- *       than look like one (and a {@code queue="all"} series would double every sum over the queues).
+ *       than look like one (and a {@code queue="all"} series would double every sum over the queues);
+ *   <li>{@value #GROUP_ATTEMPTS} counter {result, profile}: {@code scheduler_podgroup_schedule_attempts_total},
+ *       one per pod group attempt (kube-scheduler's with its {@code GenericWorkload} gate on);
+ *   <li>{@value #GROUP_ATTEMPT_DURATION} timer {result, profile}: {@code
+ *       scheduler_podgroup_scheduling_attempt_duration_seconds}, kube-scheduler's buckets for attempts;
+ *   <li>{@value #GROUP_TIMEOUTS} counter {profile}: {@code kubesched_podgroup_timeouts_total}, pod groups
+ *       that waited longer than their timeout (kube-scheduler has no group timeout, hence not {@code
+ *       scheduler_});
+ *   <li>{@value #PENDING_GROUPS} gauge {state = waiting_for_members | waiting_to_fit}: {@code
+ *       kubesched_pending_podgroups}, the pod groups waiting (kube-scheduler counts their pods in {@code
+ *       scheduler_pending_pods} under queues of its own instead).
  * </ul>
  *
  * <p>Timers publish a percentile histogram over kube-scheduler's bucket range plus kube-scheduler's own
@@ -79,7 +89,16 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   /** {@code kubesched_pending_pods}. */
   public static final String ALL_PENDING_PODS = "kubesched.pending.pods";
 
-  /** kube-scheduler's buckets for attempts and the algorithm: 1 ms doubling 15 times. */
+  /** {@code scheduler_podgroup_schedule_attempts_total}. */
+  public static final String GROUP_ATTEMPTS = "scheduler.podgroup.schedule.attempts";
+  /** {@code scheduler_podgroup_scheduling_attempt_duration_seconds}. */
+  public static final String GROUP_ATTEMPT_DURATION = "scheduler.podgroup.scheduling.attempt.duration";
+  /** {@code kubesched_podgroup_timeouts_total}. */
+  public static final String GROUP_TIMEOUTS = "kubesched.podgroup.timeouts";
+  /** {@code kubesched_pending_podgroups}. */
+  public static final String PENDING_GROUPS = "kubesched.pending.podgroups";
+
+  /** kube-scheduler's buckets for attempts and the algorithm (pod and pod group): 1 ms doubling 15 times. */
   static final List<Duration> ATTEMPT_BUCKETS = doubling(Duration.ofMillis(1), 15);
 
   /** kube-scheduler's buckets for the end-to-end latency: 10 ms doubling 20 times. */
@@ -97,6 +116,12 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   /** kube-scheduler's {@code queue} label values, each with how to read its count. */
   private static final Map<String, ToIntFunction<PendingPods>> QUEUES = queues();
 
+  /** The {@code state} label values of {@value #PENDING_GROUPS}, each with how to read its count. */
+  private static final Map<String, ToIntFunction<PendingGroups>> GROUP_STATES =
+      Map.of(
+          "waiting_for_members", PendingGroups::waitingForMembers,
+          "waiting_to_fit", PendingGroups::waitingToFit);
+
   private record Outcome(String profile, Result result) {}
 
   private record Bind(String profile, boolean success) {}
@@ -107,6 +132,8 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   private final Timer algorithm;
   private final DistributionSummary podAttempts;
   private final ConcurrentMap<Outcome, Meters> attempts = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Outcome, Meters> groupAttempts = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Counter> groupTimeouts = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, Timer> sli = new ConcurrentHashMap<>();
   private final ConcurrentMap<Bind, Timer> binds = new ConcurrentHashMap<>();
   /** Guarded by {@code this}. */
@@ -176,6 +203,48 @@ public final class MicrometerMetrics implements SchedulerMetrics {
     return new Meters(count, duration);
   }
 
+  /** @throws IllegalArgumentException if {@code profile} is blank or {@code took} negative */
+  @Override
+  public void groupAttempt(String profile, Result result, Duration took) {
+    var key = new Outcome(profile(profile), Objects.requireNonNull(result, "result"));
+    nonNegative("pod group attempt duration", took);
+    var meters = groupAttempts.computeIfAbsent(key, this::groupAttemptMeters);
+    meters.count().increment();
+    meters.duration().record(took);
+  }
+
+  private Meters groupAttemptMeters(Outcome key) {
+    var count =
+        Counter.builder(GROUP_ATTEMPTS)
+            .description(
+                "Attempts to schedule pod groups by result: unschedulable means the members did not fit"
+                    + " together, error a scheduler problem")
+            .tag("result", key.result().label())
+            .tag("profile", key.profile())
+            .register(registry);
+    var duration =
+        histogram(Timer.builder(GROUP_ATTEMPT_DURATION), ATTEMPT_BUCKETS)
+            .description("How long one pod group scheduling attempt took, all its members' placement included")
+            .tag("result", key.result().label())
+            .tag("profile", key.profile())
+            .register(registry);
+    return new Meters(count, duration);
+  }
+
+  /** @throws IllegalArgumentException if {@code profile} is blank */
+  @Override
+  public void groupTimedOut(String profile) {
+    groupTimeouts
+        .computeIfAbsent(
+            profile(profile),
+            p ->
+                Counter.builder(GROUP_TIMEOUTS)
+                    .description("Pod groups that waited longer than their timeout to be placed")
+                    .tag("profile", p)
+                    .register(registry))
+        .increment();
+  }
+
   /** @throws IllegalArgumentException if {@code attempts} is below 1 or the duration negative */
   @Override
   public void scheduled(int attempts, Duration sinceFirstQueued) {
@@ -240,6 +309,28 @@ public final class MicrometerMetrics implements SchedulerMetrics {
         gauge(
             Gauge.builder(ALL_PENDING_PODS, pending, p -> p.get().total())
                 .description("All pods this scheduler still has to place, wherever they wait")));
+  }
+
+  /**
+   * Registers {@value #PENDING_GROUPS} per state ({@code waiting_for_members}, {@code waiting_to_fit}), each
+   * reading {@code pending} whenever the registry is read, on the reader's thread.
+   *
+   * @throws IllegalStateException if these gauges are registered already, by this or another controller's
+   *     metrics on the same registry that was not closed; nothing is registered then
+   */
+  @Override
+  public synchronized void pendingGroups(Supplier<PendingGroups> pending) {
+    Objects.requireNonNull(pending, "pending");
+    for (var state : GROUP_STATES.keySet()) {
+      requireUnregistered(PENDING_GROUPS, "state", state);
+    }
+    GROUP_STATES.forEach(
+        (state, count) ->
+            gauges.add(
+                gauge(
+                    Gauge.builder(PENDING_GROUPS, pending, p -> count.applyAsInt(p.get()))
+                        .description("Pod groups waiting: for members (or their group object), or to fit")
+                        .tag("state", state))));
   }
 
   /** Unregisters the gauges; counters and timers stay (they are cumulative). Idempotent. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.SchedulerMetrics.PendingGroups;
 import io.kubesched.api.SchedulerMetrics.PendingPods;
 import io.kubesched.api.SchedulerMetrics.Result;
 import io.micrometer.core.instrument.Meter;
@@ -219,6 +220,60 @@ class MicrometerMetricsTest {
     assertEquals(1, counter(MicrometerMetrics.ATTEMPTS, "result", "scheduled", "profile", "p"));
   }
 
+  // --- pod groups -------------------------------------------------------------------------------------
+
+  @ParameterizedTest
+  @EnumSource(Result.class)
+  void a_group_attempt_counts_once_and_is_timed_apart_from_pod_attempts(Result outcome) {
+    metrics.groupAttempt("my-scheduler", outcome, Duration.ofMillis(40));
+    var result = outcome.label();
+
+    assertEquals(1, counter(MicrometerMetrics.GROUP_ATTEMPTS, "result", result, "profile", "my-scheduler"));
+    var timer = timer(MicrometerMetrics.GROUP_ATTEMPT_DURATION, "result", result, "profile", "my-scheduler");
+    assertEquals(1, timer.count());
+    assertEquals(40.0, timer.totalTime(TimeUnit.MILLISECONDS));
+    assertEquals(0, registry.find(MicrometerMetrics.ATTEMPTS).counters().size(), "no pod attempt counted");
+  }
+
+  @Test
+  void group_timeouts_count_per_profile() {
+    metrics.groupTimedOut("a");
+    metrics.groupTimedOut("a");
+    metrics.groupTimedOut("b");
+
+    assertEquals(2, counter(MicrometerMetrics.GROUP_TIMEOUTS, "profile", "a"));
+    assertEquals(1, counter(MicrometerMetrics.GROUP_TIMEOUTS, "profile", "b"));
+  }
+
+  @Test
+  void the_pending_group_gauges_follow_their_supplier_and_close_with_the_others() {
+    var pending = new AtomicReference<>(new PendingGroups(2, 1));
+    metrics.pendingGroups(pending::get);
+
+    assertEquals(2, gauge(MicrometerMetrics.PENDING_GROUPS, "state", "waiting_for_members"));
+    assertEquals(1, gauge(MicrometerMetrics.PENDING_GROUPS, "state", "waiting_to_fit"));
+    pending.set(new PendingGroups(0, 5));
+    assertEquals(0, gauge(MicrometerMetrics.PENDING_GROUPS, "state", "waiting_for_members"));
+    assertEquals(5, gauge(MicrometerMetrics.PENDING_GROUPS, "state", "waiting_to_fit"));
+    assertEquals(2, registry.find(MicrometerMetrics.PENDING_GROUPS).gauges().size(), "one series per state");
+
+    assertThrows(IllegalStateException.class, () -> MicrometerMetrics.of(registry).pendingGroups(pending::get));
+    metrics.close();
+    assertEquals(List.of(), List.copyOf(registry.find(MicrometerMetrics.PENDING_GROUPS).gauges()));
+  }
+
+  @Test
+  void a_bad_group_argument_is_refused_and_records_nothing() {
+    assertThrows(IllegalArgumentException.class, () -> metrics.groupAttempt(" ", Result.SCHEDULED, Duration.ZERO));
+    assertThrows(
+        IllegalArgumentException.class, () -> metrics.groupAttempt("p", Result.ERROR, Duration.ofNanos(-1)));
+    assertThrows(IllegalArgumentException.class, () -> metrics.groupTimedOut(""));
+
+    assertEquals(0, registry.find(MicrometerMetrics.GROUP_ATTEMPTS).counters().size());
+    assertEquals(0, registry.find(MicrometerMetrics.GROUP_ATTEMPT_DURATION).timers().size());
+    assertEquals(0, registry.find(MicrometerMetrics.GROUP_TIMEOUTS).counters().size());
+  }
+
   /** Each timer with kube-scheduler's ExponentialBuckets(start seconds, 2, count). */
   static Stream<Arguments> timersAndKubeBuckets() {
     return Stream.of(
@@ -229,6 +284,11 @@ class MicrometerMetricsTest {
             15),
         Arguments.of(
             Named.of("algorithm", MicrometerMetrics.ALGORITHM_DURATION),
+            MicrometerMetrics.ATTEMPT_BUCKETS,
+            0.001,
+            15),
+        Arguments.of(
+            Named.of("pod group attempt", MicrometerMetrics.GROUP_ATTEMPT_DURATION),
             MicrometerMetrics.ATTEMPT_BUCKETS,
             0.001,
             15),
@@ -249,6 +309,7 @@ class MicrometerMetricsTest {
     metrics.algorithm(Duration.ofNanos(1));
     metrics.scheduled(1, Duration.ofNanos(1));
     metrics.bound("p", Duration.ofNanos(1), true);
+    metrics.groupAttempt("p", Result.SCHEDULED, Duration.ofNanos(1));
 
     var bounds =
         Arrays.stream(timer(name).takeSnapshot().histogramCounts())

@@ -3,6 +3,7 @@ package io.kubesched.micrometer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.SchedulerMetrics.PendingGroups;
 import io.kubesched.api.SchedulerMetrics.PendingPods;
 import io.kubesched.api.SchedulerMetrics.Result;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -40,6 +41,9 @@ class MicrometerPrometheusTest {
     metrics.scheduled(2, Duration.ofSeconds(1));
     metrics.bound("my-scheduler", Duration.ofMillis(1), true);
     metrics.pendingPods(() -> new PendingPods(3, 2, 1, 4));
+    metrics.groupAttempt("my-scheduler", Result.UNSCHEDULABLE, Duration.ofMillis(12));
+    metrics.groupTimedOut("my-scheduler");
+    metrics.pendingGroups(() -> new PendingGroups(2, 1));
     samples = parse(registry.scrape());
   }
 
@@ -93,6 +97,17 @@ class MicrometerPrometheusTest {
   }
 
   @Test
+  void pod_group_meters_carry_kube_schedulers_names_where_it_has_them_and_kubesched_ones_elsewhere() {
+    var attempt = Map.of("result", "unschedulable", "profile", "my-scheduler");
+    assertEquals(1, value("scheduler_podgroup_schedule_attempts_total", attempt));
+    assertEquals(1, value("scheduler_podgroup_scheduling_attempt_duration_seconds_count", attempt));
+    assertEquals(0.012, value("scheduler_podgroup_scheduling_attempt_duration_seconds_sum", attempt), 1e-12);
+    assertEquals(1, value("kubesched_podgroup_timeouts_total", Map.of("profile", "my-scheduler")));
+    assertEquals(2, value("kubesched_pending_podgroups", Map.of("state", "waiting_for_members")));
+    assertEquals(1, value("kubesched_pending_podgroups", Map.of("state", "waiting_to_fit")));
+  }
+
+  @Test
   void timers_are_histograms_in_seconds_under_kube_schedulers_names() {
     var attempt = Map.of("result", "scheduled", "profile", "my-scheduler");
     assertEquals(1, value("scheduler_scheduling_attempt_duration_seconds_count", attempt));
@@ -110,6 +125,9 @@ class MicrometerPrometheusTest {
             MicrometerMetrics.ATTEMPT_BUCKETS),
         Arguments.of(
             Named.of("algorithm", "scheduler_scheduling_algorithm_duration_seconds"),
+            MicrometerMetrics.ATTEMPT_BUCKETS),
+        Arguments.of(
+            Named.of("pod group attempt", "scheduler_podgroup_scheduling_attempt_duration_seconds"),
             MicrometerMetrics.ATTEMPT_BUCKETS),
         Arguments.of(
             Named.of("sli", "scheduler_pod_scheduling_sli_duration_seconds"), MicrometerMetrics.SLI_BUCKETS),
