@@ -8,6 +8,7 @@ module io.kubesched.informer {
   requires transitive kubernetes.client.api;
   requires io.kubesched.adapter;
   requires io.kubesched.engine;
+  requires io.kubesched.policy; // GroupPlacement: a pod group's all-or-nothing trial
   requires io.kubesched.binder;
   requires kubernetes.model.core;
   requires kubernetes.model.storageclass;
