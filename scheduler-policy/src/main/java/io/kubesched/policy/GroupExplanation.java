@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Why {@link GroupPlacement#place} decides what it does for a pod group now: each pending member in the order
@@ -252,7 +253,7 @@ public record GroupExplanation(
     if (resources.pods() != 0) {
       parts.add("pods " + resources.pods());
     }
-    for (Map.Entry<String, Long> entry : resources.extended().entrySet()) {
+    for (Map.Entry<String, Long> entry : new TreeMap<>(resources.extended()).entrySet()) {
       var amount = entry.getKey().startsWith("hugepages-") ? bytes(entry.getValue()) : entry.getValue().toString();
       parts.add(entry.getKey() + " " + amount);
     }
