@@ -116,12 +116,6 @@ public final class GroupPlacement {
         + " remaining";
   }
 
-  /** kube's message for {@link Feasibility#WAIT}, which becomes the group's message if the trial ends waiting. */
-  static String notYetSatisfied(int minMember, int scheduled, int remaining) {
-    return "minCount (" + minMember + ") is not yet satisfied: " + scheduled + " scheduled, " + remaining
-        + " remaining";
-  }
-
   /**
    * The algorithm, shared by {@link #place} and {@link Policy#explainGroup} so that both always agree.
    *
@@ -178,12 +172,10 @@ public final class GroupPlacement {
       });
       return new Trial(results, check, new GroupDecision.Placed(fitted, unfitted));
     }
-    // kube turns a final Wait into Unschedulable with the Wait's message; with remaining at 0 a Wait cannot
-    // outlast the loop, so this is the early stop's message in practice.
-    var message =
-        status == Feasibility.UNSCHEDULABLE
-            ? cannotBeSatisfied(minMember, scheduled, remaining)
-            : notYetSatisfied(minMember, scheduled, remaining);
+    // Not SUCCESS, so UNSCHEDULABLE: kube turns a final Wait into Unschedulable with the Wait's message, but a
+    // Wait cannot outlast the loop here (after the last member nothing remains, and fewer scheduled than the
+    // minimum is Unschedulable; with no member at all the check before the loop has already answered).
+    var message = cannotBeSatisfied(minMember, scheduled, remaining);
     var notTried = Decision.unschedulable(Map.of(), message);
     for (int i = results.size(); i < pending.size(); i++) {
       results.add(new MemberResult(pending.get(i), Outcome.NOT_TRIED, notTried));
