@@ -23,8 +23,11 @@ public sealed interface GroupDecision {
    * At least the group's minimum fits, counting the members placed before: bind {@code fitted}, in order
    * (each was decided on a snapshot holding the earlier ones), and requeue {@code unfitted} on their own.
    *
-   * @param fitted the members that fit, in the order they were tried; never empty
-   * @param unfitted the members that did not fit, by uid, each with its own decision, in the order tried
+   * @param fitted the members that fit, in the order they were tried; empty only when the members placed before
+   *     already reach the minimum and no pending member fits (kube's group then succeeds with nothing to bind)
+   * @param unfitted the members that did not fit, by uid, each with its own decision, in the order tried (a
+   *     member whose node needs volumes bound first is among them, with {@link
+   *     GroupPlacement#VOLUMES_NOT_SUPPORTED})
    */
   record Placed(List<Member> fitted, Map<String, Decision.Unschedulable> unfitted) implements GroupDecision {
     public Placed {
@@ -40,7 +43,9 @@ public sealed interface GroupDecision {
    * @param message the group's reason, as kube-scheduler words it (for example {@code minCount (6) cannot be
    *     satisfied: 4 scheduled, 0 remaining})
    * @param fitted the members that fitted in the trial, in order
-   * @param unfitted the members that did not fit, by uid, each with its own decision, in the order tried
+   * @param unfitted the members that did not fit, by uid, each with its own decision, in the order tried; then
+   *     the members never tried (the trial stopped early, or before any member), each with a decision whose
+   *     {@link Decision.Unschedulable#preFilterMessage()} is {@code message}
    */
   record Unschedulable(String message, List<PodInfo> fitted, Map<String, Decision.Unschedulable> unfitted)
       implements GroupDecision {

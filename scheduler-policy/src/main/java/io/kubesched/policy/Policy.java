@@ -6,6 +6,7 @@ import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nominations;
+import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.VolumeBinding;
@@ -70,19 +71,34 @@ public final class Policy implements FinderFunc {
   private final int percentageOfNodesToScore;
   private final long seed;
   private final @Nullable Preemption preemption;
-  private final AtomicInteger nextStartIndex = new AtomicInteger();
+  /** Shared with {@link #withoutPreemption}: one round robin per profile, as kube's {@code nextStartNodeIndex}. */
+  private final AtomicInteger nextStartIndex;
+  /** This policy with preemption off: itself when it does not preempt. */
+  private final Policy withoutPreemption;
   /** The state of the generator of preemption's dry-run offsets (kube's {@code getOffsetRand}): one draw per attempt. */
   private final AtomicLong offsetState;
   /** The snapshot {@link #find(PodInfo, List)} made last: the next one is derived from it. */
   private volatile @Nullable ClusterSnapshot lastSnapshot;
 
   private Policy(Builder builder) {
+    this(builder, new AtomicInteger());
+  }
+
+  private Policy(Builder builder, AtomicInteger nextStartIndex) {
     this.filters = List.copyOf(builder.filters);
     this.scorers = List.copyOf(builder.scorers.values());
     this.percentageOfNodesToScore = builder.percentageOfNodesToScore;
     this.seed = builder.seed != null ? builder.seed : new SplittableRandom().nextLong();
     this.preemption = builder.preemption == null ? null : new Preemption(builder.preemption);
     this.offsetState = new AtomicLong(seed ^ OFFSET_SEED_SALT);
+    this.nextStartIndex = nextStartIndex;
+    if (preemption == null) {
+      this.withoutPreemption = this;
+    } else {
+      var without = new Builder().filters(filters).percentageOfNodesToScore(percentageOfNodesToScore).seed(seed);
+      scorers.forEach(ws -> without.scorer(ws.scorer(), ws.weight()));
+      this.withoutPreemption = new Policy(without, nextStartIndex);
+    }
   }
 
   /** Keeps the offsets' sequence apart from the tie-breaking one drawn from the same seed. */
@@ -184,15 +200,88 @@ public final class Policy implements FinderFunc {
    * @throws SchedulerException as {@link #find} does
    */
   public Explanation explain(PodInfo pod, ClusterSnapshot cluster) {
+    return explainFrom(pod, cluster, nextStartIndex.get()).explanation();
+  }
+
+  /** An explanation, and how many nodes its evaluation examined (what {@link #find} moves the start index by). */
+  private record Explained(Explanation explanation, int processed) {}
+
+  private Explained explainFrom(PodInfo pod, ClusterSnapshot cluster, int startIndex) {
     var recorder = new Recorder();
-    var evaluation = evaluate(pod, cluster, nextStartIndex.get(), recorder, new Offsets(false));
-    return new Explanation(
-        pod,
-        evaluation.decision,
-        cluster.nodes().size(),
-        recorder.nodes(),
-        recorder.note,
-        Optional.ofNullable(evaluation.preemption).map(Policy::explainPreemption));
+    var evaluation = evaluate(pod, cluster, startIndex, recorder, new Offsets(false));
+    var explanation =
+        new Explanation(
+            pod,
+            evaluation.decision,
+            cluster.nodes().size(),
+            recorder.nodes(),
+            recorder.note,
+            Optional.ofNullable(evaluation.preemption).map(Policy::explainPreemption));
+    return new Explained(explanation, evaluation.processed);
+  }
+
+  /**
+   * This policy with preemption off, as a pod group's members are tried ({@link GroupPlacement#place}): a pod
+   * that fits no node gets no nomination and no victims, and its nomination is cleared. Built once, with the
+   * policy; it shares the policy's round-robin start index, so single pods and group members take turns over
+   * the nodes as in kube-scheduler.
+   *
+   * @return this policy when it does not preempt; otherwise the same filters, scorers, percentage and seed
+   *     without preemption, the same instance on every call
+   */
+  @Override
+  public Policy withoutPreemption() {
+    return withoutPreemption;
+  }
+
+  /**
+   * Explains what {@link GroupPlacement#place} would decide now for {@code group} with this policy: the same
+   * trial (the same member order, snapshots, early stop and {@code minResources} check, preemption off), each
+   * member tried explained as {@link #explain(PodInfo, ClusterSnapshot)} explains a pod, on the snapshot
+   * holding the members that fit before it. The round-robin start index moves from member to member as {@code
+   * place} moves it, on a copy: the policy's own index is left where it was, so a {@code place} called next
+   * with this policy decides exactly what the explanation shows.
+   *
+   * @param group the group
+   * @param pending its members to place, in the order to try them
+   * @param placed how many of its members are already assumed or bound
+   * @param snapshot the cluster, without the pending members
+   * @return the explanation
+   * @throws SchedulerException as {@link #find} does
+   */
+  public GroupExplanation explainGroup(
+      PodGroup group, List<PodInfo> pending, int placed, ClusterSnapshot snapshot) {
+    var policy = withoutPreemption;
+    var start = new int[] {nextStartIndex.get()};
+    Map<String, Explanation> explained = new HashMap<>();
+    var trial =
+        GroupPlacement.trial(
+            group,
+            pending,
+            placed,
+            snapshot,
+            (pod, cluster) -> {
+              var result = policy.explainFrom(pod, cluster, start[0]);
+              int nodeCount = cluster.nodes().size();
+              if (nodeCount > 0) {
+                start[0] = (start[0] + result.processed()) % nodeCount; // as find moves it
+              }
+              explained.put(pod.uid(), result.explanation());
+              return result.explanation().decision();
+            });
+    var members = new ArrayList<GroupExplanation.Member>(trial.members().size());
+    for (var result : trial.members()) {
+      members.add(
+          new GroupExplanation.Member(
+              result.pod(),
+              result.outcome(),
+              result.decision(),
+              result.outcome() == GroupExplanation.Outcome.NOT_TRIED
+                  ? Optional.empty()
+                  : Optional.ofNullable(explained.get(result.pod().uid()))));
+    }
+    return new GroupExplanation(
+        group, placed, snapshot.nodes().size(), members, trial.minResources(), trial.decision());
   }
 
   /**
