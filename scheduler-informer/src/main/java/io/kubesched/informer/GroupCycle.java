@@ -210,7 +210,7 @@ final class GroupCycle {
     for (var m : members) {
       var uid = m.info().uid();
       var own = unschedulable.unfitted().get(uid);
-      var why = refused.containsKey(uid) ? refused.get(uid) : own != null ? own.message(nodes.size()) : message;
+      var why = refused.containsKey(uid) ? refused.get(uid) : own != null ? memberMessage(own, nodes.size()) : message;
       requeueUnschedulable(m, cycle, startedNanos, why);
     }
     tracker.failed(group, profile, message, placed);
@@ -246,11 +246,14 @@ final class GroupCycle {
     LOG.info(
         "Pod group {}: {} members placed ({} already), binding them", group.key(), assumed.size(), placed);
     for (var entry : decision.unfitted().entrySet()) {
-      requeueUnschedulable(byUid.get(entry.getKey()), cycle, startedNanos, entry.getValue().message(nodeCount));
+      requeueUnschedulable(byUid.get(entry.getKey()), cycle, startedNanos, memberMessage(entry.getValue(), nodeCount));
     }
     refused.forEach((uid, why) -> requeueUnschedulable(byUid.get(uid), cycle, startedNanos, why));
     tracker.placed(group.ref());
     metrics.groupAttempt(profile, Result.SCHEDULED, since(startedNanos));
+    if (assumed.isEmpty()) { // the members placed before are the minimum already; none of these fit
+      return;
+    }
     var groupBinding = new GroupBinding(group, placed, assumed, report);
     for (var a : assumed) {
       binding.submit(a.item(), a.pod(), a.info(), a.nodeName(), List.of(), startedNanos, groupBinding);
@@ -277,6 +280,15 @@ final class GroupCycle {
       }
     }
     return null;
+  }
+
+  /**
+   * @return a member's own reason: its fit error over the nodes, or, for a member turned away before any node
+   *     was looked at (not tried after the group could no longer fit, a resource gap, volumes), that reason
+   *     alone, as kube-scheduler words it
+   */
+  private static String memberMessage(Decision.Unschedulable decision, int nodeCount) {
+    return decision.reasonsByNode().isEmpty() ? decision.preFilterMessage() : decision.message(nodeCount);
   }
 
   private static String apiValue(PreemptionPolicy policy) {

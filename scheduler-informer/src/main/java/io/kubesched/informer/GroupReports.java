@@ -85,6 +85,11 @@ final class GroupReports implements GroupReportPort {
     phase(group, "Scheduled", bound);
   }
 
+  /** Writes the event series the reporter has pending; from the housekeeping thread. */
+  void flushSeries() {
+    submit(PodGroupReporter::flushSeries);
+  }
+
   /** Forgets what was written for a group object that is gone. */
   void forget(PodGroup group) {
     phases.remove(group.uid());

@@ -11,10 +11,9 @@ import io.kubesched.adapter.PodGroupAdapter;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
-import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,7 +80,7 @@ final class PodGroupSources implements AutoCloseable {
   private final Map<PodGroupRef, Known> known = new ConcurrentHashMap<>();
   private final Map<PodGroupRef, String> warned = new ConcurrentHashMap<>();
   private volatile Set<PodGroupRef.Source> served = Set.of();
-  private volatile List<SharedIndexInformer<GenericKubernetesResource>> informers = List.of();
+  private volatile Map<PodGroupRef.Source, SharedIndexInformer<GenericKubernetesResource>> informers = Map.of();
 
   /**
    * @param client the client to discover and watch with; not closed here
@@ -103,7 +102,7 @@ final class PodGroupSources implements AutoCloseable {
    */
   void start() {
     var servedNow = EnumSet.noneOf(PodGroupRef.Source.class);
-    var started = new ArrayList<SharedIndexInformer<GenericKubernetesResource>>();
+    var started = new EnumMap<PodGroupRef.Source, SharedIndexInformer<GenericKubernetesResource>>(PodGroupRef.Source.class);
     try {
       for (var source : PodGroupRef.Source.values()) {
         if (!wanted.contains(source)) {
@@ -124,21 +123,31 @@ final class PodGroupSources implements AutoCloseable {
           continue;
         }
         servedNow.add(source);
-        started.add(inform(source));
+        started.put(source, inform(source));
       }
     } catch (RuntimeException e) {
-      started.forEach(SharedIndexInformer::stop);
+      started.values().forEach(SharedIndexInformer::stop);
       throw e;
     }
     served = Set.copyOf(servedNow);
-    informers = List.copyOf(started);
+    informers = Map.copyOf(started);
   }
 
-  /** @return whether every informer has listed its objects once (true when there are none) */
+  /**
+   * @return whether every informer has listed its objects once and each object listed has reached {@link #group}
+   *     or {@link #invalid} (the handler runs after the store is filled); true when there are no informers
+   */
   boolean hasSynced() {
-    for (var informer : informers) {
+    for (var entry : informers.entrySet()) {
+      var informer = entry.getValue();
       if (!informer.hasSynced()) {
         return false;
+      }
+      for (var object : informer.getStore().list()) {
+        var ref = ref(entry.getKey(), object.getMetadata());
+        if (ref != null && !known.containsKey(ref)) {
+          return false;
+        }
       }
     }
     return true;
@@ -176,7 +185,7 @@ final class PodGroupSources implements AutoCloseable {
   /** Stops the informers. Idempotent; the groups known stay readable. */
   @Override
   public void close() {
-    informers.forEach(SharedIndexInformer::stop);
+    informers.values().forEach(SharedIndexInformer::stop);
   }
 
   /** @return whether the server lists {@value #RESOURCE} in the source's API version */

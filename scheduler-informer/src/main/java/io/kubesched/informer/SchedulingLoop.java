@@ -251,6 +251,7 @@ public final class SchedulingLoop implements AutoCloseable {
     var expiry = new AssumptionExpiry(parts.cache(), queue, settings.assumedPodTtl());
     housekeeping.scheduleWithFixedDelay(expiry::run, 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(reporting::flushSeries, 30, 30, TimeUnit.SECONDS);
+    housekeeping.scheduleWithFixedDelay(groupReports::flushSeries, 30, 30, TimeUnit.SECONDS);
     // kube's PreBind polls every second; claim and volume events may check sooner.
     housekeeping.scheduleWithFixedDelay(parts.binding()::checkVolumeWaits, 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(parts.preemption()::checkHeld, 1, 1, TimeUnit.SECONDS);
