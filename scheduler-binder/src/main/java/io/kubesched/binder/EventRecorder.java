@@ -108,6 +108,19 @@ final class EventRecorder {
   }
 
   /**
+   * Records one occurrence of an event about {@code regarding}, an object whose resourceVersion is not known:
+   * the note is part of what makes two events the same ({@link EventKey#withNote}).
+   *
+   * @return as {@link #record(ObjectReference, ObjectReference, String, String, String, String)}
+   * @throws InterruptedException if interrupted while waiting for a token or for the server
+   */
+  boolean recordByNote(ObjectReference regarding, String type, String reason, String action, String note)
+      throws InterruptedException {
+    return record(EventKey.of(type, action, reason, regarding, null).withNote(note), regarding, null, type, reason,
+        action, note);
+  }
+
+  /**
    * Records one occurrence of an event about {@code regarding}.
    *
    * @param related a second object the event concerns (the event's {@code related}), or null for none; it is
@@ -124,8 +137,19 @@ final class EventRecorder {
       String action,
       String note)
       throws InterruptedException {
+    return record(EventKey.of(type, action, reason, regarding, related), regarding, related, type, reason, action, note);
+  }
+
+  private boolean record(
+      EventKey key,
+      ObjectReference regarding,
+      @Nullable ObjectReference related,
+      String type,
+      String reason,
+      String action,
+      String note)
+      throws InterruptedException {
     var now = clock.instant();
-    var key = EventKey.of(type, action, reason, regarding, related);
     Write write;
     synchronized (this) {
       var entry = cache.get(key);

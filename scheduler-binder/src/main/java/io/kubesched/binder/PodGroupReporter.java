@@ -330,7 +330,9 @@ public final class PodGroupReporter {
    */
   public boolean event(GroupObject group, String type, String reason, String action, String message)
       throws InterruptedException {
-    return events.record(regarding(group), type, reason, action, SchedulingReporter.truncateNote(message));
+    // The group object's resourceVersion is not known here (our own status writes change it between events):
+    // a new message is a new event, a repeated one counts into its series.
+    return events.recordByNote(regarding(group), type, reason, action, SchedulingReporter.truncateNote(message));
   }
 
   /**

@@ -309,6 +309,18 @@ class PodGroupReporterTest {
   }
 
   @Test
+  void a_new_message_about_the_same_group_is_a_new_event_not_a_count_in_the_old_one() throws Exception {
+    var group = create(WORKLOAD, "job-a", 1, Map.of());
+
+    assertTrue(reporter.event(group, "Warning", "FailedScheduling", "Scheduling", NOT_SATISFIABLE));
+    clock.advance(Duration.ofSeconds(10));
+    assertTrue(reporter.event(group, "Warning", "FailedScheduling", "Scheduling", "timed out after 5m0s"));
+
+    var notes = events().stream().map(e -> e.getNote()).sorted().toList();
+    assertEquals(List.of(NOT_SATISFIABLE, "timed out after 5m0s").stream().sorted().toList(), notes);
+  }
+
+  @Test
   void an_event_note_is_cut_to_the_api_limit() throws Exception {
     var group = create(WORKLOAD, "job-a", 1, Map.of());
 

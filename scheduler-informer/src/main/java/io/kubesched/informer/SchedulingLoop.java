@@ -193,9 +193,13 @@ public final class SchedulingLoop implements AutoCloseable {
 
   /**
    * A pod group object was added, changed or deleted (on an informer thread): its members waiting for it are
-   * tried again, and so are those that did not fit (its minimum may have dropped); its timeout starts over.
+   * tried again, and so are those that did not fit (its minimum may have dropped); its timeout starts over. A
+   * change of its status only (as our own reports make) changes nothing.
    */
   private void podGroupChanged(PodGroupRef ref, @Nullable PodGroup before, @Nullable PodGroup after) {
+    if (before != null && before.equals(after)) {
+      return; // its status changed (our own writes among them): nothing a placement reads
+    }
     parts.groups().forget(ref);
     if (after == null && before != null) {
       groupReports.forget(before);
