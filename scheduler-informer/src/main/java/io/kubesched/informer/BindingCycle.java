@@ -65,6 +65,8 @@ final class BindingCycle {
   /** The wait before the first retry of a group member's binding; doubled before each further one. */
   static final Duration GROUP_BIND_RETRY_DELAY = Duration.ofMillis(200);
 
+  private final Duration groupBindRetryDelay;
+
   private final BindPort port;
   private final VolumePort volumes;
   private final TokenBucket writes;
@@ -89,6 +91,8 @@ final class BindingCycle {
   /**
    * @param pendingPod the pod of a uid while it is pending and ours ({@link EventHandlers#pendingPod}); null
    *     once it is deleted or bound
+   * @param groupBindRetryDelay the wait before a group member's failed binding is first retried ({@link
+   *     #GROUP_BIND_RETRY_DELAY} in the running loop)
    */
   BindingCycle(
       BindPort port,
@@ -103,7 +107,9 @@ final class BindingCycle {
       Function<String, @Nullable Pod> pendingPod,
       Reporting reporting,
       SchedulerMetrics metrics,
-      Ticker ticker) {
+      Ticker ticker,
+      Duration groupBindRetryDelay) {
+    this.groupBindRetryDelay = groupBindRetryDelay;
     this.port = port;
     this.volumes = volumes;
     this.writes = writes;
@@ -135,7 +141,7 @@ final class BindingCycle {
 
   /**
    * Hands an assumed member of a placed pod group to a binding thread, waiting for a free slot first. A failed
-   * binding is retried onto the same node ({@link #GROUP_BIND_RETRIES} times, after {@link #GROUP_BIND_RETRY_DELAY}
+   * binding is retried onto the same node ({@link #GROUP_BIND_RETRIES} times, after the loop's retry delay,
    * doubled each time); if it still fails, or the member is gone, the {@code group} is released: its members not
    * bound yet give up their assumptions and go back to the queue.
    *
@@ -350,7 +356,7 @@ final class BindingCycle {
 
   private BindOutcome bindWithRetries(QueuedPod item, Pod pod, String nodeName, GroupBinding group)
       throws InterruptedException {
-    var delay = GROUP_BIND_RETRY_DELAY;
+    var delay = groupBindRetryDelay;
     for (int retry = 0; ; retry++) {
       writes.acquire();
       long bindStart = ticker.nanoTime();

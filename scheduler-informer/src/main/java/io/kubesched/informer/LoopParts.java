@@ -11,6 +11,7 @@ import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -41,6 +42,7 @@ record LoopParts(
    * @param preemptors runs the {@link PreemptionCycle}'s evictions
    * @param groups the pod group objects the informers show, and which sources are honoured
    * @param groupReport tells a pod group's status and events
+   * @param groupBindRetryDelay the wait before a group member's failed binding is first retried
    */
   record Injected(
       Ticker ticker,
@@ -53,7 +55,8 @@ record LoopParts(
       Reporting reporting,
       BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot,
       PodGroupLookup groups,
-      GroupReportPort groupReport) {}
+      GroupReportPort groupReport,
+      Duration groupBindRetryDelay) {}
 
   /**
    * @param leading whether the loop leads from the start (no leader election)
@@ -84,7 +87,7 @@ record LoopParts(
         new BindingCycle(
             injected.bindPort(), injected.volumePort(), injected.writes(), injected.binders(),
             settings.parallelBindings(), settings.volumeBindingTimeout(), queue, cache, storage, handlers::pendingPod,
-            injected.reporting(), metrics, ticker);
+            injected.reporting(), metrics, ticker, injected.groupBindRetryDelay());
     var tracker = new GroupTracker(settings.podGroupTimeout(), injected.groupReport(), metrics, ticker);
     var groupCycle =
         new GroupCycle(

@@ -154,7 +154,7 @@ public final class SchedulingLoop implements AutoCloseable {
             Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings), VolumePort.toApiServer(client, writes),
             preemptors, PreemptPort.toApiServer(client, writes), writes, reporting,
             (nodes, nominations) -> clusterData().snapshot(nodes, nominations),
-            groupLookup(groupSources), groupReports);
+            groupLookup(groupSources), groupReports, BindingCycle.GROUP_BIND_RETRY_DELAY);
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
     // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();

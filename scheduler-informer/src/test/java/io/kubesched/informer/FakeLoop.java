@@ -10,6 +10,7 @@ import io.kubesched.binder.VictimOutcome;
 import io.kubesched.binder.VolumeOutcome;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
@@ -127,7 +128,8 @@ final class FakeLoop {
     var injected =
         new LoopParts.Injected(
             clock, Runnable::run, bindPort, volumePort, preemptors, preemptPort, UNLIMITED, reporting,
-            (nodes, nominations) -> ClusterSnapshot.of(nodes).withNominations(nominations), groups, groupReport);
+            (nodes, nominations) -> ClusterSnapshot.of(nodes).withNominations(nominations), groups, groupReport,
+            Duration.ZERO);
     return LoopParts.create(
         settings, Map.of(settings.schedulerName(), finder), new GuardedMetrics(metrics), true, storage, injected);
   }

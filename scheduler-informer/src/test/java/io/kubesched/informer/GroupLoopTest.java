@@ -298,4 +298,22 @@ class GroupLoopTest {
         timedOut.get(0));
     assertEquals(List.of(), placed(parts));
   }
+
+  @Test
+  void a_large_group_that_does_not_fit_holds_nothing_back_from_smaller_groups_and_single_pods() throws Exception {
+    var parts = parts(2); // room for 4
+    group("big", 5);
+    group("small", 2);
+    add(parts, member("big1", "big"), member("big2", "big"), member("big3", "big"), member("big4", "big"),
+        member("big5", "big"));
+
+    scheduleAll(parts);
+    assertEquals(List.of(), placed(parts), "the large group does not fit and assumes nothing");
+
+    // Work arriving later is not blocked behind it, at any priority: the large group holds no room.
+    add(parts, member("small1", "small"), member("small2", "small"), SchedulingLoopPartsTest.pod("single"));
+    scheduleAll(parts);
+
+    assertEquals(List.of("single", "small1", "small2"), placed(parts));
+  }
 }
