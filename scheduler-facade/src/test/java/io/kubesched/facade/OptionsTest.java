@@ -8,15 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.ConfigurationException;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.binder.BindMode;
 import io.kubesched.facade.Options.Connection;
 import io.kubesched.facade.Options.LeaderElection;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -65,6 +68,8 @@ class OptionsTest {
     assertEquals(Options.DEFAULT_BURST, options.burst());
     assertEquals(Options.DEFAULT_PARALLEL_BINDINGS, options.parallelBindings());
     assertEquals(Options.DEFAULT_SHUTDOWN_TIMEOUT, options.shutdownTimeout());
+    assertEquals(EnumSet.allOf(PodGroupRef.Source.class), options.podGroupSources());
+    assertEquals(Options.DEFAULT_POD_GROUP_TIMEOUT, options.podGroupTimeout());
   }
 
   @Test
@@ -86,6 +91,8 @@ class OptionsTest {
             .shutdownTimeout(Duration.ofSeconds(10))
             .leaderElection(election)
             .metrics(metrics)
+            .podGroupSources(Set.of(PodGroupRef.Source.COSCHEDULING))
+            .podGroupTimeout(Duration.ofSeconds(42))
             .build();
 
     assertEquals(new Connection.InCluster(), options.connection());
@@ -103,6 +110,8 @@ class OptionsTest {
     assertEquals(Duration.ofSeconds(10), options.shutdownTimeout());
     assertEquals(Optional.of(election), options.leaderElection());
     assertSame(metrics, options.metrics());
+    assertEquals(Set.of(PodGroupRef.Source.COSCHEDULING), options.podGroupSources());
+    assertEquals(Duration.ofSeconds(42), options.podGroupTimeout());
 
     var settings = options.controllerSettings();
     assertEquals("my-scheduler", settings.schedulerName());
@@ -118,6 +127,8 @@ class OptionsTest {
     assertEquals(8, settings.burst());
     assertEquals(9, settings.parallelBindings());
     assertEquals(Duration.ofSeconds(10), settings.shutdownTimeout());
+    assertEquals(Set.of(PodGroupRef.Source.COSCHEDULING), settings.podGroupSources());
+    assertEquals(Duration.ofSeconds(42), settings.podGroupTimeout());
     var leader = settings.leaderElection();
     assertEquals("ops", leader.lockNamespace());
     assertEquals("my-lease", leader.lockName());
@@ -265,6 +276,7 @@ class OptionsTest {
             Map.entry("burst must be at least 1, was 0", b -> b.rateLimit(1, 0)),
             Map.entry("parallelBindings must be at least 1, was -2", b -> b.parallelBindings(-2)),
             Map.entry("shutdownTimeout must be positive, was PT0S", b -> b.shutdownTimeout(Duration.ZERO)),
+            Map.entry("podGroupTimeout must be positive, was PT0S", b -> b.podGroupTimeout(Duration.ZERO)),
             Map.entry(
                 "schedulerName (the default leaseName) must be a DNS-1123 subdomain to name a Lease",
                 b -> b.schedulerName("My_Scheduler").leaderElection()));

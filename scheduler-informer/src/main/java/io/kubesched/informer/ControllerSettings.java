@@ -1,7 +1,7 @@
 package io.kubesched.informer;
 
-import io.kubesched.binder.BindMode;
 import io.kubesched.api.PodGroupRef;
+import io.kubesched.binder.BindMode;
 import java.time.Duration;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;

@@ -2,8 +2,8 @@ package io.kubesched.informer;
 
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
-import io.kubesched.binder.PodGroupReporter;
 import io.kubesched.binder.PodGroupReporter.GroupObject;
+import io.kubesched.binder.PodGroupReporter;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
