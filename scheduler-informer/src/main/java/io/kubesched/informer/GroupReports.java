@@ -8,9 +8,6 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Tells a pod group's progress to the API server, off the scheduling thread and best effort (as pod
@@ -32,8 +29,6 @@ import org.slf4j.LoggerFactory;
  * Thread-safe; never blocks.
  */
 final class GroupReports implements GroupReportPort {
-
-  private static final Logger LOG = LoggerFactory.getLogger(GroupReports.class);
 
   /** A write to the API server. */
   @FunctionalInterface
@@ -113,19 +108,7 @@ final class GroupReports implements GroupReportPort {
   }
 
   private void submit(Write write) {
-    try {
-      reports.execute(
-          () -> {
-            try {
-              write.to(reporter);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-              LOG.warn("Reporting a pod group's status failed: {}", e.toString());
-            }
-          });
-    } catch (RejectedExecutionException closing) {
-      LOG.debug("Not reporting: the loop is closing");
-    }
+    Reporting.bestEffort(reports, "Reporting a pod group's status", () -> write.to(reporter));
   }
+
 }

@@ -119,11 +119,25 @@ final class Reporting {
 
   /** Runs {@code write} on the reports executor; a failure is logged as {@code what} failed. */
   private void submit(SchedulingReporter reporter, String what, Write write) {
+    bestEffort(reports, what, () -> write.to(reporter));
+  }
+
+  /** An API write that may wait for a token of the write limit. */
+  @FunctionalInterface
+  interface ApiWrite {
+    void run() throws InterruptedException;
+  }
+
+  /**
+   * Runs {@code write} on {@code reports}, best effort: a failure is logged as {@code what} failed, and nothing
+   * is run once the executor refuses work (the loop is closing). Shared by every writer of reports.
+   */
+  static void bestEffort(Executor reports, String what, ApiWrite write) {
     try {
       reports.execute(
           () -> {
             try {
-              write.to(reporter);
+              write.run();
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
@@ -134,4 +148,5 @@ final class Reporting {
       LOG.debug("Not reporting: the loop is closing");
     }
   }
+
 }

@@ -5,13 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.kubesched.api.ClusterSnapshot;
-import io.kubesched.api.Decision;
-import io.kubesched.api.FinderFunc;
-import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
-import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindOutcome;
 import java.time.Duration;
@@ -142,42 +137,8 @@ class GroupLoopProperties {
     var clock = new AtomicLong(1_000_000_000L);
     var groups = new HashMap<PodGroupRef, PodGroup>();
     scenario.minimums().forEach((name, min) -> groups.put(ref(name), PodGroup.of(ref(name), min)));
-    FinderFunc finder =
-        new FinderFunc() {
-          @Override
-          public Decision find(PodInfo pod, List<NodeInfo> nodes) {
-            var reasons = new HashMap<String, List<String>>();
-            for (var node : nodes) {
-              if (node.pods().size() < SLOTS) {
-                return Decision.bind(node.name());
-              }
-              reasons.put(node.name(), List.of("Too many pods"));
-            }
-            return Decision.unschedulable(reasons);
-          }
-
-          @Override
-          public Decision find(PodInfo pod, ClusterSnapshot cluster) {
-            return find(pod, cluster.nodes());
-          }
-        };
-    PodGroupLookup lookup =
-        new PodGroupLookup() {
-          @Override
-          public boolean honours(PodGroupRef.Source source) {
-            return true;
-          }
-
-          @Override
-          public @Nullable PodGroup group(PodGroupRef ref) {
-            return groups.get(ref);
-          }
-
-          @Override
-          public @Nullable String invalid(PodGroupRef ref) {
-            return null;
-          }
-        };
+    var finder = GroupFixtures.slots(SLOTS, () -> {});
+    var lookup = GroupFixtures.lookup(groups, () -> true);
     BindPort bindPort =
         (pod, node) -> scenario.failing().contains(pod.getMetadata().getName())
             ? new BindOutcome.Failed("injected failure")

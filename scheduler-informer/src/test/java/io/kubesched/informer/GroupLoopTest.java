@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.kubesched.api.ClusterSnapshot;
-import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
-import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
@@ -25,7 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,45 +44,8 @@ class GroupLoopTest {
   private final AtomicInteger finds = new AtomicInteger();
   private boolean honoured = true;
 
-  /** Fits a pod on the first node holding fewer than {@link #SLOTS} pods, in the snapshot it is given. */
-  private final FinderFunc finder =
-      new FinderFunc() {
-        @Override
-        public Decision find(PodInfo pod, List<NodeInfo> nodes) {
-          finds.incrementAndGet();
-          var reasons = new HashMap<String, List<String>>();
-          for (var node : nodes) {
-            if (node.pods().size() < SLOTS) {
-              return Decision.bind(node.name());
-            }
-            reasons.put(node.name(), List.of("Too many pods"));
-          }
-          return Decision.unschedulable(reasons);
-        }
-
-        @Override
-        public Decision find(PodInfo pod, ClusterSnapshot cluster) {
-          return find(pod, cluster.nodes());
-        }
-      };
-
-  private final PodGroupLookup lookup =
-      new PodGroupLookup() {
-        @Override
-        public boolean honours(PodGroupRef.Source source) {
-          return honoured;
-        }
-
-        @Override
-        public @Nullable PodGroup group(PodGroupRef ref) {
-          return groups.get(ref);
-        }
-
-        @Override
-        public @Nullable String invalid(PodGroupRef ref) {
-          return null;
-        }
-      };
+  private final FinderFunc finder = GroupFixtures.slots(SLOTS, finds::incrementAndGet);
+  private final PodGroupLookup lookup = GroupFixtures.lookup(groups, () -> honoured);
 
   private final GroupReportPort report =
       new GroupReportPort() {

@@ -2,6 +2,7 @@ package io.kubesched.benchmark.e2e;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /** The Markdown the runner writes: medians per workload and contestant, ratios, then every run. */
@@ -119,23 +120,13 @@ final class Report {
         .append("victims; latency from the preemptor seen created to seen bound:\n\n");
     out.append("| | preemptors created | bound | p50 ms | p99 ms | victims deleted | victims terminating |\n");
     out.append("|---|---:|---:|---:|---:|---:|---:|\n");
-    for (var contestant : Contestant.values()) {
-      var mine = rowsOf(rows, contestant);
-      if (mine.isEmpty()) {
-        continue;
-      }
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %s | %s | %s | %s | %s | %s |%n",
-              contestant.label(),
-              f0(median(mine, r -> r.preemption().created())),
-              f0(median(mine, r -> r.preemption().bound())),
-              f0(median(mine, r -> r.preemption().p50Millis())),
-              f0(median(mine, r -> r.preemption().p99Millis())),
-              f0(median(mine, r -> r.preemption().victimsDeleted())),
-              f0(median(mine, r -> r.preemption().victimsTerminating()))));
-    }
+    perContestant(out, rows, mine -> List.of(
+        f0(median(mine, r -> r.preemption().created())),
+        f0(median(mine, r -> r.preemption().bound())),
+        f0(median(mine, r -> r.preemption().p50Millis())),
+        f0(median(mine, r -> r.preemption().p99Millis())),
+        f0(median(mine, r -> r.preemption().victimsDeleted())),
+        f0(median(mine, r -> r.preemption().victimsTerminating()))));
     out.append('\n');
   }
 
@@ -154,29 +145,31 @@ final class Report {
     out.append("| | groups | bound whole | groups/s | p50 ms | p99 ms | pods bound | partly bound at end | ")
         .append("most partly bound at once | bound early | without group |\n");
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    perContestant(out, rows, mine -> List.of(
+        f0(median(mine, r -> r.gangs().groups())),
+        f0(median(mine, r -> r.gangs().whole())),
+        f1(median(mine, r -> r.gangs().groupsPerSecond())),
+        f0(median(mine, r -> r.gangs().p50Millis())),
+        f0(median(mine, r -> r.gangs().p99Millis())),
+        f0(median(mine, r -> r.bound())),
+        // The checks: the worst run, not the median, so that one failure shows.
+        f0(max(mine, r -> r.gangs().partlyBound())),
+        f0(max(mine, r -> r.gangs().mostPartlyBound())),
+        f0(max(mine, r -> r.gangs().boundEarly())),
+        f0(max(mine, r -> r.gangs().withoutGroup()))));
+    out.append('\n');
+  }
+
+  /** One table row per contestant that has runs: its label, then the cells computed from its runs. */
+  private static void perContestant(
+      StringBuilder out, List<RunResult> rows, Function<List<RunResult>, List<String>> cells) {
     for (var contestant : Contestant.values()) {
       var mine = rowsOf(rows, contestant);
-      if (mine.isEmpty()) {
-        continue;
+      if (!mine.isEmpty()) {
+        out.append("| ").append(contestant.label()).append(" | ")
+            .append(String.join(" | ", cells.apply(mine))).append(" |\n");
       }
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-              contestant.label(),
-              f0(median(mine, r -> r.gangs().groups())),
-              f0(median(mine, r -> r.gangs().whole())),
-              f1(median(mine, r -> r.gangs().groupsPerSecond())),
-              f0(median(mine, r -> r.gangs().p50Millis())),
-              f0(median(mine, r -> r.gangs().p99Millis())),
-              f0(median(mine, r -> r.bound())),
-              // The checks: the worst run, not the median, so that one failure shows.
-              f0(max(mine, r -> r.gangs().partlyBound())),
-              f0(max(mine, r -> r.gangs().mostPartlyBound())),
-              f0(max(mine, r -> r.gangs().boundEarly())),
-              f0(max(mine, r -> r.gangs().withoutGroup()))));
     }
-    out.append('\n');
   }
 
   private static double max(List<RunResult> rows, ToDoubleFunction<RunResult> metric) {
