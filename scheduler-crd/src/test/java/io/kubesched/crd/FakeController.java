@@ -6,8 +6,8 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.facade.Controller;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A {@link Controller} that only records {@link #replacePolicy} calls: the scheduler names it has, the policies it

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
@@ -20,11 +21,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.FieldValidateable;
 import io.kubesched.crd.SchedulingPolicy;
 import io.kubesched.crd.SchedulingPolicyController;
-import io.kubesched.crd.SchedulingPolicySpec;
 import io.kubesched.crd.SchedulingPolicySpec.Plugin;
 import io.kubesched.crd.SchedulingPolicySpec.PluginConfig;
 import io.kubesched.crd.SchedulingPolicySpec.PluginSet;
 import io.kubesched.crd.SchedulingPolicySpec.Plugins;
+import io.kubesched.crd.SchedulingPolicySpec;
 import io.kubesched.crd.SchedulingPolicyStatus;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -200,11 +202,11 @@ class SchedulingPolicyIT extends RealClusterTest {
     return SchedulingPolicy.GROUP + "/" + SchedulingPolicy.VERSION;
   }
 
-  private void createGeneric(Map<String, Object> spec, FieldValidateable.Validation validation) {
+  private void createGeneric(@Nullable Map<String, Object> spec, FieldValidateable.@Nullable Validation validation) {
     var object = new GenericKubernetesResource();
     object.setApiVersion(apiVersion());
     object.setKind(SchedulingPolicy.KIND);
-    object.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(MALFORMED).build());
+    object.setMetadata(new ObjectMetaBuilder().withName(MALFORMED).build());
     if (spec != null) {
       object.setAdditionalProperty("spec", spec);
     }
