@@ -51,7 +51,7 @@ final class KubeSchedulerProcess implements AutoCloseable {
   static KubeSchedulerProcess start(Path projectDir, Path kubeconfig, Path logDir, String... flags)
       throws IOException, InterruptedException {
     Files.createDirectories(logDir);
-    var binary = build(projectDir, logDir);
+    var binary = binary(projectDir, logDir);
     var config = logDir.resolve("kube-scheduler.yaml");
     Files.writeString(
         config,
@@ -76,8 +76,14 @@ final class KubeSchedulerProcess implements AutoCloseable {
     return new KubeSchedulerProcess(process, log);
   }
 
-  /** Runs {@code cluster.sh build-scheduler}, which prints the binary's path as its last line of output. */
-  private static Path build(Path projectDir, Path logDir) throws IOException, InterruptedException {
+  /**
+   * Builds kube-scheduler if the cache has none (minutes, once) and returns its path: runs {@code cluster.sh
+   * build-scheduler}, which prints the binary's path as its last line of output.
+   *
+   * @param logDir where the build's output goes (it must exist)
+   * @throws IllegalStateException if the build fails, with the script's output
+   */
+  static Path binary(Path projectDir, Path logDir) throws IOException, InterruptedException {
     var output = logDir.resolve("build-scheduler.log");
     var path = logDir.resolve("build-scheduler.path");
     var exit =

@@ -8,17 +8,11 @@ import io.kubesched.policy.plugins.InterPodAffinityScorer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Reads a {@link Policy} from a Policy file, JSON or YAML, in the shape of kube-scheduler's former Policy:
@@ -74,8 +68,6 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 public final class PolicyFile {
 
-  private static final YAMLMapper YAML = YAMLMapper.builder().build();
-  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final Set<String> TOP_LEVEL =
       Set.of(
           "kind",
@@ -204,29 +196,8 @@ public final class PolicyFile {
      * @throws ConfigurationException if {@code text} is not a valid Policy
      */
     public Policy parse(String text, String source) {
-      return new Reader(source, filters, scorers).policy(tree(text, source));
-    }
-
-    /**
-     * JSON is YAML, except that YAML forbids the tabs JSON files are often indented with: a text that looks
-     * like JSON is read as JSON first, then (a YAML flow mapping such as <code>{kind: Policy}</code>) as YAML.
-     */
-    private static JsonNode tree(String text, String source) {
-      @Nullable JacksonException jsonError = null;
-      if (text.stripLeading().startsWith("{")) {
-        try {
-          return JSON.readTree(text);
-        } catch (JacksonException e) {
-          jsonError = e;
-        }
-      }
-      try {
-        return YAML.readTree(text);
-      } catch (JacksonException e) {
-        var reported = jsonError != null ? jsonError : e;
-        throw new ConfigurationException(
-            "policy file " + source + " is neither JSON nor YAML: " + reported.getOriginalMessage(), reported);
-      }
+      return new Reader(source, filters, scorers)
+          .policy(TreeReader.tree(text, "policy file " + source, false));
     }
 
     private static void check(String name, String what, boolean builtIn, Set<String> registered) {
@@ -250,14 +221,13 @@ public final class PolicyFile {
   }
 
   /** Walks the tree, with the file's name for messages and the registered plugins. */
-  static final class Reader {
-    private final String source;
+  static final class Reader extends TreeReader {
     private final Map<String, Filter> registeredFilters;
     private final Map<String, Scorer> registeredScorers;
     private int hardPodAffinityWeight = InterPodAffinityScorer.DEFAULT_HARD_POD_AFFINITY_WEIGHT;
 
     Reader(String source, Map<String, Filter> registeredFilters, Map<String, Scorer> registeredScorers) {
-      this.source = source;
+      super("policy file " + source + ": ");
       this.registeredFilters = registeredFilters;
       this.registeredScorers = registeredScorers;
     }
@@ -273,10 +243,6 @@ public final class PolicyFile {
     /** @return the file's {@code hardPodAffinitySymmetricWeight}, or kube's default 1 */
     int hardPodAffinityWeight() {
       return hardPodAffinityWeight;
-    }
-
-    ConfigurationException error(String path, String problem) {
-      return new ConfigurationException("policy file " + source + ": " + path + " " + problem);
     }
 
     Policy policy(JsonNode root) {
@@ -306,11 +272,11 @@ public final class PolicyFile {
         builder.filters(Catalog.defaultFilters());
       } else {
         for (var entry : list(predicates, "predicates")) {
-          for (var filter : Catalog.predicate(this, entry.path, entry.node)) {
+          for (var filter : Catalog.predicate(this, entry.path(), entry.node())) {
             try {
               builder.filter(filter);
             } catch (IllegalArgumentException duplicate) {
-              throw error(entry.path + ".name", "repeats a predicate: " + duplicate.getMessage());
+              throw error(entry.path() + ".name", "repeats a predicate: " + duplicate.getMessage());
             }
           }
         }
@@ -320,11 +286,11 @@ public final class PolicyFile {
         builder.scorers(Catalog.defaultScorers());
       } else {
         for (var entry : list(priorities, "priorities")) {
-          var weighted = Catalog.priority(this, entry.path, entry.node);
+          var weighted = Catalog.priority(this, entry.path(), entry.node());
           try {
             builder.scorer(weighted.scorer(), weighted.weight());
           } catch (IllegalArgumentException duplicate) {
-            throw error(entry.path + ".name", "repeats a priority: " + duplicate.getMessage());
+            throw error(entry.path() + ".name", "repeats a priority: " + duplicate.getMessage());
           }
         }
       }
@@ -341,83 +307,11 @@ public final class PolicyFile {
       return builder.build();
     }
 
-    record Entry(String path, JsonNode node) {}
-
-    List<Entry> list(JsonNode node, String path) {
-      if (!node.isArray()) {
-        throw error(path, "must be a list, was " + describe(node));
-      }
-      var entries = new ArrayList<Entry>();
-      for (int i = 0; i < node.size(); i++) {
-        var element = node.get(i);
-        var elementPath = path + "[" + i + "]";
-        entries.add(new Entry(elementPath, element));
-      }
-      return entries;
-    }
-
-    JsonNode object(JsonNode node, String path, Set<String> fields) {
-      if (!node.isObject()) {
-        throw error(path, "must be an object, was " + describe(node));
-      }
-      for (var field : node.propertyNames()) {
-        if (!fields.contains(field)) {
-          throw error(path + "." + field, "is not a known field; valid: " + sorted(fields));
-        }
-      }
-      return node;
-    }
-
-    JsonNode required(JsonNode object, String field, String path) {
-      var value = object.get(field);
-      if (value == null || value.isNull()) {
-        throw error(path + "." + field, "is required");
-      }
-      return value;
-    }
-
-    String text(JsonNode node, String path) {
-      if (!node.isString() || node.stringValue().isBlank()) {
-        throw error(path, "must be a non-empty string, was " + describe(node));
-      }
-      return node.stringValue();
-    }
-
-    int integer(JsonNode node, String path) {
-      if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-        throw error(path, "must be an integer, was " + describe(node));
-      }
-      return node.intValue();
-    }
-
-    boolean bool(JsonNode node, String path) {
-      if (!node.isBoolean()) {
-        throw error(path, "must be true or false, was " + describe(node));
-      }
-      return node.booleanValue();
-    }
-
-    List<String> texts(JsonNode node, String path) {
-      var values = new ArrayList<String>();
-      for (var entry : list(node, path)) {
-        values.add(text(entry.node, entry.path));
-      }
-      return values;
-    }
-
     private void expectText(JsonNode root, String field, String expected) {
       var value = root.get(field);
       if (value != null && !(value.isString() && value.stringValue().equals(expected))) {
         throw error(field, "must be " + expected + ", was " + describe(value));
       }
-    }
-
-    static String describe(JsonNode node) {
-      return node.isString() ? "\"" + node.stringValue() + "\"" : node.toString();
-    }
-
-    static List<String> sorted(Set<String> names) {
-      return names.stream().sorted().toList();
     }
   }
 }
