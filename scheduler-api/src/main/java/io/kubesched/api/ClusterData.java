@@ -2,7 +2,8 @@ package io.kubesched.api;
 
 /**
  * The parts of a {@link ClusterSnapshot} beyond nodes and pods, which the controller watches only when the
- * policy says it reads them ({@link FinderFunc#reads()}): each costs a watch, memory, and a permission.
+ * policy says it reads them ({@link FinderFunc#reads()}) or it is asked to watch them for a later policy (the
+ * facade's {@code Options.Builder.watch}): each costs a watch, memory, and a permission.
  */
 public enum ClusterData {
   /** Namespaces with their labels: pod affinity terms with a {@code namespaceSelector}. */

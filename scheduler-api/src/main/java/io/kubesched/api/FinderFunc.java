@@ -44,7 +44,7 @@ public interface FinderFunc {
   /**
    * @return the parts of the cluster beyond nodes and pods this policy reads, which the controller then
    *     watches and puts in every {@link ClusterSnapshot}; none by default. Called once, when the controller
-   *     is created.
+   *     is created with this policy or this policy replaces another in it.
    */
   default Set<ClusterData> reads() {
     return Set.of();

@@ -123,6 +123,9 @@ public record ClusterEvent(Resource resource, ActionType actionType, String labe
   public static final ClusterEvent CSI_STORAGE_CAPACITY_UPDATE =
       new ClusterEvent(Resource.CSI_STORAGE_CAPACITY, ActionType.UPDATE, "storage.k8s.io/CSIStorageCapacityUpdate");
 
+  /** A profile's policy was replaced: its pods may fit now where the old policy found no node. */
+  public static final ClusterEvent POLICY_CHANGE = new ClusterEvent(Resource.WILDCARD, ActionType.ALL, "PolicyChange");
+
   /** The informers listed the cluster again after losing their watches: anything may have changed. */
   public static final ClusterEvent RELIST = new ClusterEvent(Resource.WILDCARD, ActionType.ALL, "Relist");
 

@@ -227,6 +227,29 @@ final class QueueEntries {
     } else {
       moveRequests.podEvent(activeQ.schedulingCycle());
     }
+    return moveWaiting(onlyWaitingForPods, helps);
+  }
+
+  /**
+   * As {@link SchedulingQueue#moveProfile}: the profile's pods in flight count as updated, so that a failed
+   * attempt of theirs goes to backoff whatever its hint; then its unschedulable pods move, whatever their hint.
+   *
+   * @return how many pods moved
+   */
+  int moveProfile(String profile) {
+    if (closed) {
+      return 0;
+    }
+    for (var entry : entries.values()) {
+      if (entry.place == QueueEntry.Place.IN_FLIGHT && entry.pod.profile().equals(profile)) {
+        entry.updatedInFlight = true;
+      }
+    }
+    return moveWaiting(false, (pod, hint) -> pod.profile().equals(profile));
+  }
+
+  /** Moves the unschedulable pods {@code helps} picks, and remembers the move of the held ones it picks. */
+  private int moveWaiting(boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps) {
     heldPods.suppressMoves(onlyWaitingForPods, helps);
     var moving = unschedulablePods.removeIf(onlyWaitingForPods, helps);
     if (!moving.isEmpty()) {

@@ -30,10 +30,10 @@ import org.jspecify.annotations.Nullable;
  *       node. A pod leaves for active once the backoff has passed, never earlier.
  *   <li><b>unschedulable</b>: pods whose last attempt found no node. Only a change can help them: a cluster
  *       event that its {@link QueueingHint} says may help ({@link #moveAllToActiveOrBackoff},
- *       {@link #moveWaitingForPods}, {@link #moveUnschedulableIf}) or an update of the pod itself
- *       ({@link #add}) moves them to backoff if their backoff has not passed yet, else to active. A pod left
- *       there longer than {@code maxInUnschedulable} (kube's default is 5 min) is moved the same way at the next
- *       {@link #flush()}, whatever its hint.
+ *       {@link #moveWaitingForPods}, {@link #moveUnschedulableIf}), a new policy of their profile ({@link
+ *       #moveProfile}) or an update of the pod itself ({@link #add}) moves them to backoff if their backoff has
+ *       not passed yet, else to active. A pod left there longer than {@code maxInUnschedulable} (kube's default
+ *       is 5 min) is moved the same way at the next {@link #flush()}, whatever its hint.
  *   <li><b>gated</b>: pods with scheduling gates (kube's {@code SchedulingGates} PreEnqueue plugin): never
  *       handed out, moved by no event and no timeout; the update that removes the last gate moves the pod
  *       to active at once (a pod created with gates was never tried, so it has no backoff to wait out).
@@ -293,6 +293,24 @@ public final class SchedulingQueue {
   public int moveUnschedulableIf(ClusterEvent event, BiPredicate<QueuedPod, QueueingHint> helps) {
     Objects.requireNonNull(helps, "helps");
     return move(event, false, helps, true);
+  }
+
+  /**
+   * The policy of {@code profile} was replaced: a pod the old policy found no node for may fit now, whatever
+   * its hint said. Every unschedulable pod of that {@linkplain QueuedPod#profile() profile} moves as in {@link
+   * #moveAllToActiveOrBackoff}, held ones remembering the move; each of its pods in flight counts as updated,
+   * so that if its attempt (made with the old policy) finds no node it goes to backoff, not to unschedulable.
+   * Other profiles' pods, gated pods and pods waiting for their group stay. Never blocks; costs one step per
+   * known pod.
+   *
+   * @param event what happened
+   * @param profile the profile whose policy changed
+   * @return how many pods moved
+   */
+  public int moveProfile(ClusterEvent event, String profile) {
+    Objects.requireNonNull(event, "event");
+    Objects.requireNonNull(profile, "profile");
+    return underLock(() -> signalIf(queue.moveProfile(profile)));
   }
 
   /**

@@ -200,6 +200,40 @@ class SchedulingQueueGatesAndHintsTest {
     assertEquals("backoff", where(queue, "b"));
   }
 
+  // --- A profile's policy replaced ---
+
+  @Test
+  void a_new_policy_moves_its_profiles_unschedulable_pods_whatever_their_hint_and_no_other_pod() {
+    failUnschedulable(new QueuedPod("uid-claims", "ns", "claims", 0, "one", false), QueueingHint.POD_UPDATE_ONLY);
+    failUnschedulable(new QueuedPod("uid-full", "ns", "full", 0, "one", false), QueueingHint.ANY_CHANGE);
+    failUnschedulable(new QueuedPod("uid-other", "ns", "other", 0, "two", false), QueueingHint.ANY_CHANGE);
+    queue.add(new QueuedPod("uid-gated", "ns", "gated", 0, "one", true));
+
+    assertEquals(2, queue.moveProfile(ClusterEvent.POLICY_CHANGE, "one"));
+
+    assertEquals("backoff", where(queue, "claims"), "the new policy may read what the old one refused");
+    assertEquals("backoff", where(queue, "full"));
+    assertEquals("unschedulable", where(queue, "other"), "another profile's policy did not change");
+    assertEquals("gated", where(queue, "gated"));
+  }
+
+  @Test
+  void a_pod_in_flight_when_its_policy_is_replaced_goes_to_backoff_if_the_old_policy_found_no_node() {
+    queue.add(new QueuedPod("uid-a", "ns", "a", 0, "one", false));
+    queue.add(new QueuedPod("uid-b", "ns", "b", 0, "two", false));
+    var a = queue.poll();
+    long cycleA = queue.schedulingCycle();
+    var b = queue.poll();
+    long cycleB = queue.schedulingCycle();
+
+    assertEquals(0, queue.moveProfile(ClusterEvent.POLICY_CHANGE, "one"));
+
+    assertTrue(queue.requeueUnschedulable(a, cycleA, QueueingHint.POD_UPDATE_ONLY));
+    assertTrue(queue.requeueUnschedulable(b, cycleB, QueueingHint.ANY_CHANGE));
+    assertEquals("backoff", where(queue, "a"), "its attempt used the policy just replaced");
+    assertEquals("unschedulable", where(queue, "b"), "its policy did not change");
+  }
+
   /** A hint that waits for bound pods: required affinity to pods with the same labels as {@code pod}. */
   private static QueueingHint hintFor(PodInfo.Builder pod) {
     var term = PodAffinityTerm.of(LabelSelector.EVERYTHING, "zone");

@@ -55,6 +55,8 @@ class SchedulingQueueProperties {
   /** Shorter than kube's five minutes, so that chains reach it often. */
   private static final long TIMEOUT = Duration.ofMinutes(1).toNanos();
   private static final List<String> NAMES = List.of("a", "b", "c", "d");
+  /** The profiles: a and b are pods of the first, c and d of the second ({@link Machine#profileOf}). */
+  private static final List<String> PROFILES = List.of("one", "two");
   private static final List<Duration> STEPS =
       List.of(
           Duration.ofNanos(1),
@@ -85,6 +87,8 @@ class SchedulingQueueProperties {
           "flush: unschedulable->active",
           "move: unschedulable->active",
           "move: unschedulable->backoff",
+          "policyChange: unschedulable->active",
+          "policyChange: unschedulable->backoff",
           "podEvent: unschedulable->backoff",
           "done: inFlight->nowhere",
           "delete: active->nowhere",
@@ -148,6 +152,7 @@ class SchedulingQueueProperties {
           "held: error remembered at requeue",
           "held: cluster event remembered",
           "held: event about bound pods remembered",
+          "held: policy change remembered",
           "take: only held pods were left",
           "release: remembered move done",
           "release: timeout passed while held",
@@ -194,6 +199,12 @@ class SchedulingQueueProperties {
         .coverage(coverage -> {
           coverage.check("move: only its update can help").count(n -> n > 0);
           coverage.check("podEvent: waits for no pod").count(n -> n > 0);
+          coverage.check("policyChange: another profile's pod").count(n -> n > 0);
+        });
+    Statistics.label("policy change")
+        .coverage(coverage -> {
+          coverage.check("moved a pod only its update could help").count(n -> n > 0);
+          coverage.check("a pod in flight of its profile").count(n -> n > 0);
         });
     Statistics.label("preemption")
         .coverage(coverage -> PREEMPTION.forEach(c -> coverage.check(c).count(n -> n > 0)));
@@ -214,6 +225,7 @@ class SchedulingQueueProperties {
         .withAction(2, delete())
         .withAction(2, move())
         .withAction(2, podEvent())
+        .withAction(2, policyChange())
         .withAction(5, advance())
         .withAction(2, flush())
         .withAction(2, hold())
@@ -405,6 +417,16 @@ class SchedulingQueueProperties {
 
   private static Action.Independent<Machine> podEvent() {
     return Action.just(Transformer.mutate("podEvent", Machine::podEvent));
+  }
+
+  private static Action.Independent<Machine> policyChange() {
+    return new Action.Independent<>() {
+      @Override
+      public Arbitrary<Transformer<Machine>> transformer() {
+        return Arbitraries.of(PROFILES)
+            .map(profile -> Transformer.mutate("policyChange " + profile, m -> m.policyChange(profile)));
+      }
+    };
   }
 
   private static Action.Independent<Machine> advance() {
@@ -627,6 +649,7 @@ class SchedulingQueueProperties {
         String name, int priority, boolean withGates, String nominatedNode, boolean isBound, String group) {
       return PodInfo.builder("ns", name)
           .uid("uid-" + name)
+          .schedulerName(profileOf(name))
           .priority(priority)
           .schedulingGates(withGates ? List.of("gate") : List.of())
           .nominatedNodeName(nominatedNode)
@@ -637,6 +660,11 @@ class SchedulingQueueProperties {
 
     static PodGroupRef ref(String group) {
       return new PodGroupRef(PodGroupRef.Source.WORKLOAD_API, "ns", group);
+    }
+
+    /** @return the profile of the pod named {@code name}: a and b are pods of the first, the others of the second */
+    static String profileOf(String name) {
+      return PROFILES.get(name.compareTo("c") < 0 ? 0 : 1);
     }
 
     /** @return the group the pod's version names, "" for none */
@@ -936,6 +964,40 @@ class SchedulingQueueProperties {
             "held: event about bound pods remembered",
             "an event about bound pods moves exactly the unschedulable pods waiting for them: ",
             "podEvent: waits for no pod");
+      });
+    }
+
+    /**
+     * The profile's policy was replaced: its pods in flight count as updated, its unschedulable pods move
+     * whatever their hint (held ones remember the move), other profiles' pods stay.
+     */
+    void policyChange(String profile) {
+      step("policyChange", () -> {
+        for (var name : takenAtCycle.keySet()) {
+          if (profileOf(name).equals(profile)) {
+            changedInFlight.add(name);
+            Statistics.label("policy change").collect("a pod in flight of its profile");
+          }
+        }
+        var before = SchedulingQueueTest.names(queue.contents().unschedulable());
+        queue.moveProfile(ClusterEvent.POLICY_CHANGE, profile);
+        var after = SchedulingQueueTest.names(queue.contents().unschedulable());
+        for (var name : before) {
+          boolean ofProfile = profileOf(name).equals(profile);
+          if (held.contains(name)) {
+            assertTrue(after.contains(name), "a held pod stays: " + name);
+            if (ofProfile && !gated.get(name) && suppressed.add(name)) {
+              Statistics.label("preemption").collect("held: policy change remembered");
+            }
+            continue;
+          }
+          assertEquals(!ofProfile, after.contains(name), "a policy change moves exactly its profile's pods: " + name);
+          if (!ofProfile) {
+            Statistics.label("stayed unschedulable").collect("policyChange: another profile's pod");
+          } else if (hint.get(name) == QueueingHint.POD_UPDATE_ONLY) {
+            Statistics.label("policy change").collect("moved a pod only its update could help");
+          }
+        }
       });
     }
 

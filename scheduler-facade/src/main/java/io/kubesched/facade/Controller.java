@@ -1,14 +1,17 @@
 package io.kubesched.facade;
 
+import io.kubesched.api.ConfigurationException;
+import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulerException;
 import java.util.List;
 
 /**
- * Places every pod whose {@code spec.schedulerName} is the client's scheduler name with one {@link
- * io.kubesched.api.FinderFunc}.
+ * Places every pod whose {@code spec.schedulerName} is the client's scheduler name (or one of its profiles'
+ * names) with that profile's {@link FinderFunc}, which {@link #replacePolicy} may replace while it runs.
  *
- * <p>Thread-safe. {@link #start()} at most once; {@link #close()} any number of times.
+ * <p>Thread-safe. {@link #start()} at most once; {@link #close()} any number of times; {@link #replacePolicy}
+ * at any time.
  */
 public interface Controller extends AutoCloseable {
 
@@ -38,6 +41,27 @@ public interface Controller extends AutoCloseable {
    *     while it holds the lease with it
    */
   boolean isLeader();
+
+  /**
+   * Replaces the policy of one profile without a restart. The next scheduling attempt of a pod of that profile
+   * (a pod group's attempt included) uses {@code finder}; an attempt in flight finishes with the policy it
+   * began with, so an attempt never mixes two policies, and no queued pod is lost or bound twice. The
+   * profile's pods waiting as unschedulable are tried again, as after a cluster event, since the new policy
+   * may place them; so are those whose attempt with the old policy ends without a node. Logged at INFO. The
+   * other profiles, the queue, the nodes and metrics per profile carry on as they were.
+   *
+   * <p>A controller watches, from start to close, what its first policies {@linkplain FinderFunc#reads()
+   * read} and what {@link Options.Builder#watch} adds: {@code finder} may read only that. Callable from any
+   * thread, before or after {@link #start()}; after {@link #close()} it changes nothing that runs.
+   *
+   * @param schedulerName the profile: the client's scheduler name, or a key of the profiles map this
+   *     controller was made with
+   * @param finder the new policy; its {@link FinderFunc#reads()} is called once, here
+   * @throws ConfigurationException if {@code schedulerName} is not one of this controller's profiles (the
+   *     message lists them), or if {@code finder} reads cluster data this controller does not watch (the
+   *     message names it and {@link Options.Builder#watch}); the old policy stays then
+   */
+  void replacePolicy(String schedulerName, FinderFunc finder);
 
   /**
    * @return the nodes as the next decision would see them, with the pods placed on each (those whose

@@ -1,8 +1,10 @@
 package io.kubesched.facade;
 
+import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.informer.SchedulingLoop;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /** {@link Controller} over the informer's {@link SchedulingLoop}. */
@@ -47,6 +49,12 @@ final class DefaultController implements Controller {
   @Override
   public boolean isLeader() {
     return delegate.isLeader();
+  }
+
+  @Override
+  public void replacePolicy(String schedulerName, FinderFunc finder) {
+    delegate.replacePolicy(
+        Objects.requireNonNull(schedulerName, "schedulerName"), Objects.requireNonNull(finder, "finder"));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.kubesched.facade;
 
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.SchedulerMetrics;
@@ -342,6 +343,7 @@ public final class Options {
   private final SchedulerMetrics metrics;
   private final Set<PodGroupRef.Source> podGroupSources;
   private final Duration podGroupTimeout;
+  private final Set<ClusterData> watch;
   private final ControllerSettings settings;
 
   private Options(Builder b) {
@@ -362,6 +364,7 @@ public final class Options {
     this.metrics = b.metrics;
     this.podGroupSources = Set.copyOf(b.podGroupSources);
     this.podGroupTimeout = b.podGroupTimeout;
+    this.watch = Set.copyOf(b.watch);
     this.settings =
         new ControllerSettings(
             schedulerName,
@@ -379,7 +382,8 @@ public final class Options {
             shutdownTimeout,
             leaderElection == null ? null : leaderElection.settings(schedulerName),
             podGroupSources,
-            podGroupTimeout);
+            podGroupTimeout,
+            watch);
   }
 
   /** @return a builder that starts from the {@code DEFAULT_*} values, the default kubeconfig, no leader election and no metrics */
@@ -395,6 +399,14 @@ public final class Options {
   /** @return how long a complete pod group may go unplaced before it is reported as timed out */
   public Duration podGroupTimeout() {
     return podGroupTimeout;
+  }
+
+  /**
+   * @return the cluster data watched from the start beyond what the controllers' first policies read; empty by
+   *     default
+   */
+  public Set<ClusterData> watch() {
+    return watch;
   }
 
   /** @return where the cluster is; the default kubeconfig unless chosen */
@@ -543,6 +555,8 @@ public final class Options {
         + podGroupSources
         + ", podGroupTimeout="
         + podGroupTimeout
+        + ", watch="
+        + watch
         + "]";
   }
 
@@ -566,6 +580,7 @@ public final class Options {
     private SchedulerMetrics metrics = SchedulerMetrics.NONE;
     private Set<PodGroupRef.Source> podGroupSources = EnumSet.allOf(PodGroupRef.Source.class);
     private Duration podGroupTimeout = DEFAULT_POD_GROUP_TIMEOUT;
+    private Set<ClusterData> watch = Set.of();
 
     private Builder() {}
 
@@ -722,6 +737,19 @@ public final class Options {
      */
     public Builder podGroupTimeout(Duration timeout) {
       this.podGroupTimeout = Objects.requireNonNull(timeout, "podGroupTimeout");
+      return this;
+    }
+
+    /**
+     * Watch {@code data} from the start, beyond what the controllers' first policies {@linkplain
+     * io.kubesched.api.FinderFunc#reads() read} (nothing more by default), so that {@link
+     * Controller#replacePolicy} may later hand a profile a policy that reads it: a controller watches what it
+     * watches from its start to its close, and refuses a policy that reads anything else. {@code
+     * EnumSet.allOf(ClusterData.class)} lets any policy in, at the cost of a watch, memory and the RBAC
+     * permission to list and watch each kind (see the README's RBAC). The last call wins.
+     */
+    public Builder watch(Set<ClusterData> data) {
+      this.watch = Set.copyOf(Objects.requireNonNull(data, "watch"));
       return this;
     }
 

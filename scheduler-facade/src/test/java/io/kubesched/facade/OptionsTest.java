@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.SchedulerMetrics;
@@ -70,6 +71,7 @@ class OptionsTest {
     assertEquals(Options.DEFAULT_SHUTDOWN_TIMEOUT, options.shutdownTimeout());
     assertEquals(EnumSet.allOf(PodGroupRef.Source.class), options.podGroupSources());
     assertEquals(Options.DEFAULT_POD_GROUP_TIMEOUT, options.podGroupTimeout());
+    assertEquals(Set.of(), options.watch(), "only what the policies read");
   }
 
   @Test
@@ -93,6 +95,7 @@ class OptionsTest {
             .metrics(metrics)
             .podGroupSources(Set.of(PodGroupRef.Source.COSCHEDULING))
             .podGroupTimeout(Duration.ofSeconds(42))
+            .watch(Set.of(ClusterData.SERVICES))
             .build();
 
     assertEquals(new Connection.InCluster(), options.connection());
@@ -112,6 +115,7 @@ class OptionsTest {
     assertSame(metrics, options.metrics());
     assertEquals(Set.of(PodGroupRef.Source.COSCHEDULING), options.podGroupSources());
     assertEquals(Duration.ofSeconds(42), options.podGroupTimeout());
+    assertEquals(Set.of(ClusterData.SERVICES), options.watch());
 
     var settings = options.controllerSettings();
     assertEquals("my-scheduler", settings.schedulerName());
@@ -129,6 +133,7 @@ class OptionsTest {
     assertEquals(Duration.ofSeconds(10), settings.shutdownTimeout());
     assertEquals(Set.of(PodGroupRef.Source.COSCHEDULING), settings.podGroupSources());
     assertEquals(Duration.ofSeconds(42), settings.podGroupTimeout());
+    assertEquals(Set.of(ClusterData.SERVICES), settings.watch());
     var leader = settings.leaderElection();
     assertEquals("ops", leader.lockNamespace());
     assertEquals("my-lease", leader.lockName());
@@ -239,7 +244,8 @@ class OptionsTest {
             "parallelBindings=16",
             "shutdownTimeout=PT30S",
             "leaderElection=LeaderElection[lease=kube-system/<scheduler name>",
-            "metrics=none")) {
+            "metrics=none",
+            "watch=[]")) {
       assertTrue(text.contains(part), () -> text + " should contain " + part);
     }
     assertTrue(Options.builder().build().toString().contains("leaderElection=off"));

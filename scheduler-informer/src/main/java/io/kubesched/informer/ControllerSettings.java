@@ -1,5 +1,6 @@
 package io.kubesched.informer;
 
+import io.kubesched.api.ClusterData;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.binder.BindMode;
 import java.time.Duration;
@@ -33,6 +34,8 @@ import org.jspecify.annotations.Nullable;
  *     not in this set is scheduled on its own
  * @param podGroupTimeout how long a pod group with all its members may go unplaced before it is reported as
  *     timed out, where the group sets no timeout of its own
+ * @param watch the cluster data to watch beyond what the first policies read, so that a policy replacing one
+ *     of them may read it
  */
 public record ControllerSettings(
     String schedulerName,
@@ -50,10 +53,12 @@ public record ControllerSettings(
     Duration shutdownTimeout,
     @Nullable LeaderSettings leaderElection,
     Set<PodGroupRef.Source> podGroupSources,
-    Duration podGroupTimeout) {
+    Duration podGroupTimeout,
+    Set<ClusterData> watch) {
 
   public ControllerSettings {
     podGroupSources = Set.copyOf(podGroupSources);
+    watch = Set.copyOf(watch);
   }
 
   /**
@@ -83,6 +88,7 @@ public record ControllerSettings(
         shutdownTimeout,
         leader,
         podGroupSources,
-        podGroupTimeout);
+        podGroupTimeout,
+        watch);
   }
 }

@@ -1,7 +1,6 @@
 package io.kubesched.informer;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
@@ -29,7 +28,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -48,15 +46,14 @@ import org.slf4j.LoggerFactory;
  * waits for its other members, which is what makes interleaved gangs block each other in schedulers that
  * assume members one cycle at a time (scheduler-plugins #114, #117, #713, #930).
  *
- * <p>Members never preempt (kube runs no per-pod PostFilter in a group cycle either): each profile's finder is
- * used {@linkplain FinderFunc#withoutPreemption() without preemption}. Runs on the scheduling thread only.
+ * <p>Members never preempt (kube runs no per-pod PostFilter in a group cycle either): the profile's finder is
+ * used {@linkplain FinderFunc#withoutPreemption() without preemption}. One attempt uses the one policy the
+ * {@link SchedulingCycle} read for the member it took, for every member. Runs on the scheduling thread only.
  */
 final class GroupCycle {
 
   private static final Logger LOG = LoggerFactory.getLogger(GroupCycle.class);
 
-  private final Map<String, FinderFunc> finders;
-  private final Map<String, Set<ClusterData>> reads;
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
   private final BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot;
@@ -73,7 +70,6 @@ final class GroupCycle {
   private record Member(QueuedPod item, Pod pod, PodInfo info) {}
 
   GroupCycle(
-      Map<String, FinderFunc> profiles,
       SchedulingQueue queue,
       SchedulerCache cache,
       BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot,
@@ -85,14 +81,6 @@ final class GroupCycle {
       Reporting reporting,
       SchedulerMetrics metrics,
       Ticker ticker) {
-    var withoutPreemption = new HashMap<String, FinderFunc>();
-    var readsByProfile = new HashMap<String, Set<ClusterData>>();
-    profiles.forEach((name, finder) -> {
-      withoutPreemption.put(name, finder.withoutPreemption());
-      readsByProfile.put(name, Set.copyOf(finder.reads()));
-    });
-    this.finders = Map.copyOf(withoutPreemption);
-    this.reads = Map.copyOf(readsByProfile);
     this.queue = queue;
     this.cache = cache;
     this.clusterSnapshot = clusterSnapshot;
@@ -116,9 +104,11 @@ final class GroupCycle {
    * One attempt of the group of a member just taken off the queue.
    *
    * @param item the member taken, already checked to be pending, ours, readable and not assumed
+   * @param profile its profile, as the attempt read it: the policy of every member in this attempt
    * @throws InterruptedException if the thread is interrupted while it waits for a binding slot
    */
-  void schedule(QueuedPod item, Pod pod, PodInfo info, PodGroupRef ref, long cycle, long startedNanos)
+  void schedule(
+      QueuedPod item, Pod pod, PodInfo info, PodGroupRef ref, Profiles.Profile profile, long cycle, long startedNanos)
       throws InterruptedException {
     var members = new ArrayList<Member>();
     members.add(new Member(item, pod, info));
@@ -165,17 +155,18 @@ final class GroupCycle {
       metrics.groupAttempt(item.profile(), Result.ERROR, since(startedNanos));
       return;
     }
-    attempt(group, members, placed, cycle, startedNanos);
+    attempt(group, members, placed, profile, cycle, startedNanos);
   }
 
-  private void attempt(PodGroup group, List<Member> members, int placed, long cycle, long startedNanos)
+  private void attempt(
+      PodGroup group, List<Member> members, int placed, Profiles.Profile policy, long cycle, long startedNanos)
       throws InterruptedException {
-    var profile = members.get(0).item().profile();
+    var profile = policy.name();
     // Members the library refuses are tried by no one; they count as not fitting.
     var refused = new LinkedHashMap<String, String>();
     var tried = new ArrayList<PodInfo>();
     for (var m : members) {
-      UnsupportedFeatures.refusal(m.info(), reads.getOrDefault(profile, Set.of()))
+      UnsupportedFeatures.refusal(m.info(), policy.reads())
           .ifPresentOrElse(why -> refused.put(m.info().uid(), why), () -> tried.add(m.info()));
     }
     if (tried.isEmpty()) { // only refused members: the group is complete without them
@@ -188,7 +179,7 @@ final class GroupCycle {
     GroupDecision decision;
     long algorithmStart = ticker.nanoTime();
     try {
-      decision = GroupPlacement.place(group, tried, placed, snapshot, finders.get(profile));
+      decision = GroupPlacement.place(group, tried, placed, snapshot, policy.finder());
     } catch (RuntimeException e) {
       metrics.algorithm(since(algorithmStart));
       var error = new SchedulerException("FinderFunc failed for pod group " + group.key() + ": " + e, e);

@@ -6,6 +6,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nominations;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.binder.TokenBucket;
+import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.ClusterEventMoves;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
@@ -13,18 +14,20 @@ import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The parts of the loop that need no API server, wired together: queue, cache, event handlers, the two
  * cycles and the leadership gate. {@link SchedulingLoop} builds them with the system clock, its own threads
  * and the API server's bind port; the loop's unit tests with a fake clock, inline executors and a fake port.
  *
- * @param clusterSnapshot builds the snapshot of one decision from the cache's nodes and the queue's nominations
+ * @param profiles the policy of each scheduler name, read once by each attempt
  */
 record LoopParts(
+    Profiles profiles,
     SchedulingQueue queue,
     SchedulerCache cache,
     StorageCache storage,
@@ -35,6 +38,8 @@ record LoopParts(
     PreemptionCycle preemption,
     GroupTracker groups,
     SchedulingCycle scheduling) {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LoopParts.class);
 
   /**
    * What the loop is given from outside: clock, threads, ports.
@@ -59,6 +64,22 @@ record LoopParts(
       Duration groupBindRetryDelay) {}
 
   /**
+   * Makes {@code finder} the policy of the profile {@code schedulerName} (logged at INFO): each attempt that
+   * starts from now on uses it, one in flight finishes with the policy it began with; then the profile's pods
+   * waiting as unschedulable are tried again, and those in flight go to backoff if the old policy found no node
+   * for them ({@link SchedulingQueue#moveProfile}). Any thread, before the loop starts, while it runs, or after.
+   *
+   * @throws io.kubesched.api.ConfigurationException as {@link Profiles#replace}; nothing changes then
+   */
+  void replacePolicy(String schedulerName, FinderFunc finder) {
+    profiles.replace(schedulerName, finder);
+    int moved = queue.moveProfile(ClusterEvent.POLICY_CHANGE, schedulerName);
+    if (moved > 0) {
+      LOG.info("Profile '{}': {} unschedulable pod(s) will be tried with the new policy", schedulerName, moved);
+    }
+  }
+
+  /**
    * @param leading whether the loop leads from the start (no leader election)
    * @param metrics already {@linkplain GuardedMetrics guarded}
    * @param storage the storage objects the informers feed, and the volume reservations laid over them; shared
@@ -66,7 +87,7 @@ record LoopParts(
    */
   static LoopParts create(
       ControllerSettings settings,
-      Map<String, FinderFunc> profiles,
+      Profiles profiles,
       SchedulerMetrics metrics,
       boolean leading,
       StorageCache storage,
@@ -77,12 +98,12 @@ record LoopParts(
             ticker, settings.initialBackoff(), settings.maxBackoff(), settings.unschedulableTimeout());
     var cache = new SchedulerCache(ticker, settings.assumedPodTtl());
     var moves = new ClusterEventMoves(queue);
-    var leadership = new Leadership(profiles.keySet(), leading);
+    var leadership = new Leadership(profiles.names(), leading);
     var preemption =
         new PreemptionCycle(injected.preemptPort(), injected.preemptors(), queue, cache, injected.reporting());
     var handlers =
         new EventHandlers(
-            profiles.keySet(), queue, cache, storage, moves, injected.reporting(), preemption::boundPodLeaving);
+            profiles.names(), queue, cache, storage, moves, injected.reporting(), preemption::boundPodLeaving);
     var binding =
         new BindingCycle(
             injected.bindPort(), injected.volumePort(), injected.writes(), injected.binders(),
@@ -91,13 +112,13 @@ record LoopParts(
     var tracker = new GroupTracker(settings.podGroupTimeout(), injected.groupReport(), metrics, ticker);
     var groupCycle =
         new GroupCycle(
-            profiles, queue, cache, injected.clusterSnapshot(), handlers, binding, injected.groups(), tracker,
+            queue, cache, injected.clusterSnapshot(), handlers, binding, injected.groups(), tracker,
             injected.groupReport(), injected.reporting(), metrics, ticker);
     var scheduling =
         new SchedulingCycle(
             profiles, queue, cache, storage, injected.clusterSnapshot(), handlers, binding, preemption, groupCycle,
             injected.reporting(), metrics, leadership, ticker);
     return new LoopParts(
-        queue, cache, storage, moves, leadership, handlers, binding, preemption, tracker, scheduling);
+        profiles, queue, cache, storage, moves, leadership, handlers, binding, preemption, tracker, scheduling);
   }
 }

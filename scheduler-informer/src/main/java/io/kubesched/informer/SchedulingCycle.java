@@ -1,7 +1,6 @@
 package io.kubesched.informer;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
@@ -20,11 +19,8 @@ import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import io.kubesched.engine.UnsupportedFeatures;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +38,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A member of a pod group goes to the {@link GroupCycle}, which places its whole group in this cycle.
  *
+ * <p>Each attempt reads its pod's profile from the {@link Profiles} once, at its start, and decides, refuses
+ * and places with that one policy, a pod group's members included; a policy replaced meanwhile is used from
+ * the next attempt on.
+ *
  * <p>{@link #run} is the body of the one scheduling thread; it takes pods only while {@link Leadership}
  * says this replica leads, and ends when the queue is closed.
  */
@@ -49,9 +49,7 @@ final class SchedulingCycle implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger(SchedulingCycle.class);
 
-  private final Map<String, FinderFunc> profiles;
-  /** What each profile's policy reads, asked once (FinderFunc.reads() is called when the controller is made). */
-  private final Map<String, Set<ClusterData>> reads;
+  private final Profiles profiles;
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
   private final StorageCache storage;
@@ -66,7 +64,7 @@ final class SchedulingCycle implements Runnable {
   private final Ticker ticker;
 
   SchedulingCycle(
-      Map<String, FinderFunc> profiles,
+      Profiles profiles,
       SchedulingQueue queue,
       SchedulerCache cache,
       StorageCache storage,
@@ -79,10 +77,7 @@ final class SchedulingCycle implements Runnable {
       SchedulerMetrics metrics,
       Leadership leadership,
       Ticker ticker) {
-    this.profiles = Map.copyOf(profiles);
-    var readsByProfile = new HashMap<String, Set<ClusterData>>();
-    profiles.forEach((name, finder) -> readsByProfile.put(name, Set.copyOf(finder.reads())));
-    this.reads = Map.copyOf(readsByProfile);
+    this.profiles = profiles;
     this.queue = queue;
     this.cache = cache;
     this.storage = storage;
@@ -134,11 +129,11 @@ final class SchedulingCycle implements Runnable {
 
   private void schedule(QueuedPod item, long cycle, long startedNanos) throws InterruptedException {
     var pod = handlers.pendingPod(item.uid());
-    var finder = profiles.get(item.profile());
+    var profile = profiles.get(item.profile()); // the one policy of this whole attempt
     var skip =
         pod == null
             ? "it is gone, bound or no longer ours"
-            : finder == null ? "no profile is named " + item.profile()
+            : profile == null ? "no profile is named " + item.profile()
             : cache.isAssumed(item.uid()) ? "it is being bound" : null;
     if (skip != null) {
       LOG.debug("Not scheduling pod {}: {}", item.key(), skip);
@@ -157,10 +152,10 @@ final class SchedulingCycle implements Runnable {
     }
     var group = groups.groupOf(info);
     if (group != null) { // placed with its group, all together or not at all
-      groups.schedule(item, pod, info, group, cycle, startedNanos);
+      groups.schedule(item, pod, info, group, profile, cycle, startedNanos);
       return;
     }
-    var refusal = UnsupportedFeatures.refusal(info, reads.getOrDefault(item.profile(), Set.of()));
+    var refusal = UnsupportedFeatures.refusal(info, profile.reads());
     if (refusal.isPresent()) { // never given to the policy, which would place it as if it had no claims
       unschedulable(item, cycle, startedNanos, pod, info, refusal.get(), QueueingHint.POD_UPDATE_ONLY);
       return;
@@ -176,7 +171,7 @@ final class SchedulingCycle implements Runnable {
     Decision decision;
     long algorithmStart = ticker.nanoTime();
     try {
-      decision = Objects.requireNonNull(finder.find(info, snapshot), "FinderFunc returned null");
+      decision = Objects.requireNonNull(profile.finder().find(info, snapshot), "FinderFunc returned null");
     } catch (RuntimeException e) {
       metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
       fail(item, pod, startedNanos, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));

@@ -1,7 +1,7 @@
 package io.kubesched.informer;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kubesched.api.ClusterData;
+import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodGroup;
@@ -18,7 +18,6 @@ import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * for their volumes to be bound); {@code
  * kubesched-watchdog-<name>} (relists); and the leader elector's.
  *
- * <p>Lifecycle: {@link #start()} once, {@link #close()} any number of times from any thread.
+ * <p>Lifecycle: {@link #start()} once, {@link #close()} any number of times from any thread; {@link
+ * #replacePolicy} from any thread at any time.
  */
 public final class SchedulingLoop implements AutoCloseable {
 
@@ -73,7 +73,6 @@ public final class SchedulingLoop implements AutoCloseable {
   }
 
   private final ControllerSettings settings;
-  private final Map<String, FinderFunc> profiles;
   private final SchedulerMetrics metrics;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final CountDownLatch terminated = new CountDownLatch(1);
@@ -94,11 +93,12 @@ public final class SchedulingLoop implements AutoCloseable {
 
   /**
    * A loop for several scheduler names (profiles), each with its own policy; one queue, one cache and one
-   * binding pool serve them all.
+   * binding pool serve them all. It watches what these policies {@linkplain FinderFunc#reads() read} and what
+   * {@link ControllerSettings#watch()} adds.
    *
    * @param client the client to watch and bind with; not closed by this loop
    * @param settings how to run (validated by the facade's {@code Options})
-   * @param profiles the policy of each scheduler name, at least one
+   * @param profiles the first policy of each scheduler name, at least one; {@link #replacePolicy} replaces them
    * @param listener hears about each pod's outcome, on a thread of its own
    * @param metrics records what the loop does; a call that throws is logged and ignored
    * @throws IllegalArgumentException if {@code profiles} is empty or a name is blank
@@ -109,16 +109,8 @@ public final class SchedulingLoop implements AutoCloseable {
       Map<String, FinderFunc> profiles,
       SchedulingListener listener,
       SchedulerMetrics metrics) {
-    if (profiles.isEmpty()) {
-      throw new IllegalArgumentException("a controller needs at least one profile (scheduler name)");
-    }
-    profiles.keySet().forEach(name -> {
-      if (name.isBlank()) {
-        throw new IllegalArgumentException("a profile's scheduler name must not be blank");
-      }
-    });
+    var policies = new Profiles(profiles, settings.watch());
     this.settings = settings;
-    this.profiles = Map.copyOf(profiles);
     this.metrics = new GuardedMetrics(metrics);
     this.masterUrl = String.valueOf(client.getMasterUrl());
     this.binders = Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-bind-"));
@@ -138,7 +130,7 @@ public final class SchedulingLoop implements AutoCloseable {
     // events must not slow the bindings down.
     var reportWrites = TokenBucket.create(settings.qps(), settings.burst());
     var reporters = new LinkedHashMap<String, SchedulingReporter>();
-    profiles.keySet().stream().sorted().forEach(
+    policies.names().stream().sorted().forEach(
         name -> reporters.put(name, SchedulingReporter.create(client, reportWrites, name)));
     this.reporting = new Reporting(reporters, reports, this.listener);
     var leaderSettings = settings.leaderElection();
@@ -158,11 +150,10 @@ public final class SchedulingLoop implements AutoCloseable {
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
     // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();
-    this.parts = LoopParts.create(settings, this.profiles, this.metrics, election == null, storage, injected);
-    var reads = EnumSet.noneOf(ClusterData.class);
-    profiles.values().forEach(finder -> reads.addAll(finder.reads()));
+    this.parts = LoopParts.create(settings, policies, this.metrics, election == null, storage, injected);
     this.clusterData =
-        new ClusterDataInformers(client, reads, parts.moves(), storage, parts.binding()::checkVolumeWaits);
+        new ClusterDataInformers(
+            client, policies.watched(), parts.moves(), storage, parts.binding()::checkVolumeWaits);
     this.informers =
         new InformerSet(
             client, settings.syncTimeout(), parts.handlers(), clusterData, parts.cache(), parts.queue(), this::isRunning);
@@ -209,6 +200,21 @@ public final class SchedulingLoop implements AutoCloseable {
     queue.moveUnschedulableIf(
         POD_GROUP_CHANGE,
         (pod, hint) -> pod.info() != null && ref.equals(pod.info().podGroupRef()));
+  }
+
+  /**
+   * Replaces the policy of the profile {@code schedulerName}: each scheduling attempt that starts from now on
+   * uses {@code finder}; one in flight finishes with the policy it began with, so no pod is lost or bound twice.
+   * The profile's pods waiting as unschedulable are tried again, as after a cluster event. Callable from any
+   * thread, before {@link #start()}, while running, or after {@link #close()} (then it changes nothing that
+   * runs).
+   *
+   * @throws ConfigurationException if {@code schedulerName} is not one of this loop's profiles (the message
+   *     lists them), or if {@code finder} {@linkplain FinderFunc#reads() reads} cluster data this loop does not
+   *     watch (the message names it)
+   */
+  public void replacePolicy(String schedulerName, FinderFunc finder) {
+    parts.replacePolicy(schedulerName, finder);
   }
 
   /**
@@ -271,7 +277,7 @@ public final class SchedulingLoop implements AutoCloseable {
     }
     LOG.info(
         "Scheduler {} started: {} nodes, {} pods to schedule{}",
-        profiles.keySet(), nodes, queue.size(), election == null ? "" : "; campaigning for leadership");
+        parts.profiles().names(), nodes, queue.size(), election == null ? "" : "; campaigning for leadership");
   }
 
   /** Waits, within the sync timeout, for the pod group informers' first lists. */
@@ -365,7 +371,7 @@ public final class SchedulingLoop implements AutoCloseable {
     groupSources.close();
     metrics.close();
     terminated.countDown();
-    LOG.info("Scheduler {} stopped", profiles.keySet());
+    LOG.info("Scheduler {} stopped", parts.profiles().names());
   }
 
   private static void drain(ExecutorService pool, long deadline, String warning) throws InterruptedException {

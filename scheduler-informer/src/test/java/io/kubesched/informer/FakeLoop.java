@@ -130,7 +130,7 @@ final class FakeLoop {
             clock, Runnable::run, bindPort, volumePort, preemptors, preemptPort, UNLIMITED, reporting,
             (nodes, nominations) -> ClusterSnapshot.of(nodes).withNominations(nominations), groups, groupReport,
             Duration.ZERO);
-    return LoopParts.create(
-        settings, Map.of(settings.schedulerName(), finder), new GuardedMetrics(metrics), true, storage, injected);
+    var profiles = new Profiles(Map.of(settings.schedulerName(), finder), settings.watch());
+    return LoopParts.create(settings, profiles, new GuardedMetrics(metrics), true, storage, injected);
   }
 }

@@ -4,6 +4,7 @@ import io.kubesched.api.PodGroupRef;
 import io.kubesched.binder.BindMode;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Loop settings for tests that run against the fake cluster: written to as it needs ({@link
@@ -33,6 +34,7 @@ final class TestSettings {
         Duration.ofSeconds(30),
         null,
         EnumSet.allOf(PodGroupRef.Source.class),
-        Duration.ofMinutes(5));
+        Duration.ofMinutes(5),
+        Set.of());
   }
 }
