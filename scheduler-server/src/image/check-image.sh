@@ -54,6 +54,10 @@ user=$(read_config user)
 run() { # runs the entrypoint with ARGS in the image's root, as its user, with its environment only
   env -i "${environment[@]}" "$chroot" --userspec="$user" "$root" "${entrypoint[@]}" "$@"
 }
+run_in_background() { # as run, in the background, with $server the server's own pid (env and chroot exec)
+  (exec env -i "${environment[@]}" "$chroot" --userspec="$user" "$root" "${entrypoint[@]}" "$@") &
+  server=$!
+}
 
 out=$(run --help 2>&1) || { echo "--help failed: $out" >&2; exit 1; }
 grep -q '^usage: kubesched-server --config FILE' <<<"$out" || { echo "no usage from --help: $out" >&2; exit 1; }
@@ -72,8 +76,7 @@ echo "ok    a bad configuration exits 1: $out"
 printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nleaderElection: {leaderElect: false}\nprofiles:\n  - schedulerName: a\n' >"$root/tmp/good.yaml"
 printf 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n' >"$root/tmp/kubeconfig"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-run --config /tmp/good.yaml --kubeconfig /tmp/kubeconfig --port "$port" >"$work/server.log" 2>&1 &
-server=$!
+run_in_background --config /tmp/good.yaml --kubeconfig /tmp/kubeconfig --port "$port" >"$work/server.log" 2>&1
 code() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$1" || true; }
 for _ in $(seq 100); do
   [ "$(code /healthz)" = 200 ] && break
