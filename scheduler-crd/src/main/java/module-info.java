@@ -1,0 +1,23 @@
+/**
+ * The {@code SchedulingPolicy} custom resource: its types (the CRD is generated from them) and the controller that
+ * applies each one to a running scheduler's profile. Optional: a user who changes no policy at run time leaves it
+ * out.
+ */
+module io.kubesched.crd {
+  requires static org.jspecify;
+  // The schema annotations: read from the class files by the CRD generator, not needed at run time.
+  requires static generator.annotations;
+  requires static crd.generator.api.v2;
+  requires transitive io.kubesched.facade;
+  requires transitive kubernetes.client.api;
+  requires transitive kubernetes.model.common;
+  requires transitive kubernetes.model.core;
+  requires kubernetes.model.events;
+  requires io.kubesched.policy;
+  requires tools.jackson.databind;
+  requires org.slf4j;
+
+  exports io.kubesched.crd;
+  // fabric8 reads and writes the resource and its records with Jackson.
+  opens io.kubesched.crd to tools.jackson.databind;
+}
