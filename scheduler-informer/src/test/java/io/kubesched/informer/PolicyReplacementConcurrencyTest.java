@@ -118,7 +118,7 @@ class PolicyReplacementConcurrencyTest {
         stale.add(pod + " decided by version " + v + ", replaced before it arrived (" + installedAtAdd.get(pod) + ")");
       }
     });
-    assertEquals(List.of(), stale);
+    assertEquals(List.of(), stale.stream().limit(5).toList(), stale.size() + " pods decided by a stale policy");
     assertTrue(decidedBy.values().stream().distinct().count() > 1, "the replacements were seen by the loop");
   }
 

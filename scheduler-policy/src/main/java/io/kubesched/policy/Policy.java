@@ -133,6 +133,24 @@ public final class Policy implements FinderFunc {
   }
 
   /**
+   * @return the filters and weighted scorers by name, the percentage of nodes to score and whether it preempts,
+   *     for logs, e.g. {@code Policy[filters=[NodeName, NodePorts], scorers=[TaintToleration:3],
+   *     percentageOfNodesToScore=0, preemption=off]}
+   */
+  @Override
+  public String toString() {
+    return "Policy[filters="
+        + filters.stream().map(Filter::name).toList()
+        + ", scorers="
+        + scorers.stream().map(ws -> ws.scorer().name() + ":" + ws.weight()).toList()
+        + ", percentageOfNodesToScore="
+        + percentageOfNodesToScore
+        + ", preemption="
+        + (preemption == null ? "off" : preemption.args())
+        + "]";
+  }
+
+  /**
    * @return a builder holding this policy's filters, scorers, percentage and seed, to derive another from
    */
   public Builder toBuilder() {

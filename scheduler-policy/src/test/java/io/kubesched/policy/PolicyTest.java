@@ -99,6 +99,25 @@ class PolicyTest {
   }
 
   @Test
+  void its_string_names_the_filters_the_weighted_scorers_the_percentage_and_preemption() {
+    var policy =
+        Policy.builder()
+            .filter(new Rejecting("Cpu", "Insufficient cpu"))
+            .scorer(fixed("Spread", Map.of()), 3)
+            .percentageOfNodesToScore(40)
+            .build();
+
+    assertEquals(
+        "Policy[filters=[Cpu], scorers=[Spread:3], percentageOfNodesToScore=40, preemption=off]",
+        policy.toString());
+    assertEquals(
+        "Policy[filters=[Cpu], scorers=[Spread:3], percentageOfNodesToScore=40, preemption="
+            + PreemptionArgs.DEFAULT
+            + "]",
+        policy.toBuilder().preemption(PreemptionArgs.DEFAULT).build().toString());
+  }
+
+  @Test
   void with_no_nodes_the_pod_is_unschedulable_without_reasons() {
     var decision = Policy.builder().build().find(POD, List.of());
 

@@ -33,7 +33,10 @@ class ConfigReader extends TreeReader {
     this.prefix = prefix;
   }
 
-  /** @return an error whose {@code relative} message (such as {@code maxSkew: Invalid value: 0: ...}) is under {@code path} */
+  /**
+   * @return an error whose {@code relative} message, such as {@code maxSkew: Invalid value: 0: ...}, is about a
+   *     field under {@code path}
+   */
   ConfigurationException nested(String path, String relative) {
     return new ConfigurationException(prefix + path + "." + relative);
   }

@@ -23,7 +23,6 @@ import io.kubesched.policy.plugins.VolumeBindingScorer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -476,7 +475,9 @@ final class PluginArgs {
     try {
       spread = new PodTopologySpreadArgs(
           constraints,
-          type.equals("System") ? PodTopologySpreadArgs.DefaultingType.SYSTEM : PodTopologySpreadArgs.DefaultingType.LIST);
+          type.equals("System")
+              ? PodTopologySpreadArgs.DefaultingType.SYSTEM
+              : PodTopologySpreadArgs.DefaultingType.LIST);
     } catch (IllegalArgumentException invalid) {
       var message = invalid.getMessage();
       throw message.startsWith("[") ? reader.error(path, "is invalid: " + message) : reader.nested(path, message);
@@ -547,17 +548,5 @@ final class PluginArgs {
     }
     var shape = shape(ConfigReader.field(node, "shape"), path + ".shape");
     volumeShape = shape.isEmpty() ? VolumeBindingScorer.DEFAULT_SHAPE : shape;
-  }
-
-  /** @return every supported argument kind, by plugin: for messages */
-  static Map<String, String> kinds() {
-    return Map.of(
-        "DefaultPreemption", "DefaultPreemptionArgs",
-        "InterPodAffinity", "InterPodAffinityArgs",
-        "NodeAffinity", "NodeAffinityArgs",
-        "NodeResourcesBalancedAllocation", "NodeResourcesBalancedAllocationArgs",
-        "NodeResourcesFit", "NodeResourcesFitArgs",
-        "PodTopologySpread", "PodTopologySpreadArgs",
-        "VolumeBinding", "VolumeBindingArgs");
   }
 }

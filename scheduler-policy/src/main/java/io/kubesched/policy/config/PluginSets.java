@@ -147,7 +147,8 @@ final class PluginSets {
               + "; it implements " + fields(pluginPoints));
         }
         if (!seen.add(plugin.name())) {
-          throw reader.fieldError(where, "plugin \"" + plugin.name() + "\" is already registered as " + point.kubeType());
+          throw reader.fieldError(
+              where, "plugin \"" + plugin.name() + "\" is already registered as " + point.kubeType());
         }
       }
       names.put(point, new ArrayList<>(seen));

@@ -213,7 +213,7 @@ public final class SchedulerConfiguration {
     if (root.isMissingNode() || root.isNull()) {
       throw reader.error("(document)", "is empty; expected apiVersion: " + API_VERSION + " and kind: " + KIND);
     }
-    reader.object(root, "(document)", FIELDS);
+    reader.object(root, "", FIELDS);
     expect(reader, root, "apiVersion", API_VERSION);
     expect(reader, root, "kind", KIND);
     var parallelism = ConfigReader.field(root, "parallelism");
@@ -270,7 +270,7 @@ public final class SchedulerConfiguration {
   private static void expect(ConfigReader reader, JsonNode root, String field, String expected) {
     var value = ConfigReader.field(root, field);
     if (value == null) {
-      throw reader.error(field, "is required: " + field + ": " + expected);
+      throw reader.error(field, "is required; kube-scheduler 1.37 reads " + field + ": " + expected);
     }
     if (!value.isString() || !value.stringValue().equals(expected)) {
       throw reader.error(field, "is " + TreeReader.describe(value) + "; kube-scheduler 1.37 reads " + field + ": "
@@ -404,7 +404,8 @@ public final class SchedulerConfiguration {
       positive(reader, path + ".renewDeadline", renew);
       positive(reader, path + ".retryPeriod", retry);
       if (lease.compareTo(renew) <= 0) {
-        throw reader.invalid(path + ".leaseDuration", ConfigReader.goString(renew), "must be greater than `RenewDeadline`");
+        throw reader.invalid(
+            path + ".leaseDuration", ConfigReader.goString(renew), "must be greater than `RenewDeadline`");
       }
       if (!lock.equals("leases")) {
         throw reader.invalid(path + ".resourceLock", "\"" + lock + "\"", "resourceLock value must be \"leases\"");

@@ -85,14 +85,17 @@ class TreeReader {
     return entries;
   }
 
-  /** @return {@code node}, checked to be an object with no field outside {@code fields} */
+  /**
+   * @param path the object's YAML path; empty for the document itself
+   * @return {@code node}, checked to be an object with no field outside {@code fields}
+   */
   JsonNode object(JsonNode node, String path, Set<String> fields) {
     if (!node.isObject()) {
-      throw error(path, "must be an object, was " + describe(node));
+      throw error(path.isEmpty() ? "(document)" : path, "must be an object, was " + describe(node));
     }
     for (var field : node.propertyNames()) {
       if (!fields.contains(field)) {
-        throw error(path + "." + field, "is not a known field; valid: " + sorted(fields));
+        throw error(path.isEmpty() ? field : path + "." + field, "is not a known field; valid: " + sorted(fields));
       }
     }
     return node;

@@ -31,7 +31,8 @@ class SchedulerConfigurationProperties {
   /** One {@code enabled} entry: a name and a weight (null for none). */
   record Entry(String name, @Nullable Integer weight) {
     String json() {
-      return weight == null ? "{\"name\": \"" + name + "\"}" : "{\"name\": \"" + name + "\", \"weight\": " + weight + "}";
+      var named = "{\"name\": \"" + name + "\"";
+      return weight == null ? named + "}" : named + ", \"weight\": " + weight + "}";
     }
   }
 
@@ -75,7 +76,8 @@ class SchedulerConfigurationProperties {
   }
 
   private static String profile(String plugins) {
-    return SchedulerConfigurationTest.HEADER + "profiles: [{\"schedulerName\": \"gen\", \"plugins\": " + plugins + "}]\n";
+    return SchedulerConfigurationTest.HEADER
+        + "profiles: [{\"schedulerName\": \"gen\", \"plugins\": " + plugins + "}]\n";
   }
 
   /** What kube-scheduler does with {@code multiPoint: {disabled: ["*"], enabled: entries}}, computed directly. */
@@ -138,7 +140,7 @@ class SchedulerConfigurationProperties {
     for (var point : ExtensionPoint.values()) {
       var want = entries.stream()
           .filter(e -> KubePlugins.pointsOf(e.name()).contains(point))
-          .map(e -> point.weighted() ? e.name() + ":" + (e.weight() == null || e.weight() == 0 ? 1 : e.weight()) : e.name())
+          .map(e -> point.weighted() ? e.name() + ":" + weightOrOne(e.weight()) : e.name())
           .toList();
       assertEquals(want, profile.enabledPlugins().getOrDefault(point.field(), List.of()), point.field());
     }
@@ -194,6 +196,11 @@ class SchedulerConfigurationProperties {
     assertEquals(1, profile.enabledPlugins().get("queueSort").size());
     assertTrue(!profile.enabledPlugins().get("bind").isEmpty());
     assertPolicyFollowsThePlugins(profile);
+  }
+
+  /** kube's weight of a score plugin: none or 0 is 1. */
+  private static int weightOrOne(@Nullable Integer weight) {
+    return weight == null || weight == 0 ? 1 : weight;
   }
 
   private static String json(List<Entry> entries) {

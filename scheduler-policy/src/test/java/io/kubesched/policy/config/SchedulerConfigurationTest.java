@@ -126,7 +126,8 @@ class SchedulerConfigurationTest {
     var profile = only("");
 
     assertEquals(List.of("preFilter", "filter", "postFilter", "reserve", "preScore", "score", "preBind", "bind",
-        "preEnqueue", "queueSort", "placementScore", "podGroupPostFilter"), List.copyOf(profile.enabledPlugins().keySet()));
+        "preEnqueue", "queueSort", "placementScore", "podGroupPostFilter"),
+        List.copyOf(profile.enabledPlugins().keySet()));
     assertThrows(UnsupportedOperationException.class, () -> profile.enabledPlugins().get("filter").clear());
     assertThrows(UnsupportedOperationException.class, () -> profile.enabledPlugins().clear());
   }
@@ -288,7 +289,8 @@ class SchedulerConfigurationTest {
     assertEquals(new PreemptionArgs(20, 3), policy.preemption().orElseThrow());
     assertEquals(List.of(ScoredResource.of("cpu"), ScoredResource.of("example.com/foo")),
         scorer(policy, BalancedAllocationScorer.class).resources());
-    assertEquals(List.of(new ShapePoint(0, 0), new ShapePoint(80, 10)), scorer(policy, VolumeBindingScorer.class).shape());
+    assertEquals(List.of(new ShapePoint(0, 0), new ShapePoint(80, 10)),
+        scorer(policy, VolumeBindingScorer.class).shape());
     var fit = filter(policy, NodeResourcesFitFilter.class);
     assertEquals(Set.of("example.com/bar"), fit.ignoredResources());
     assertEquals(Set.of("example.org"), fit.ignoredResourceGroups());
@@ -320,7 +322,8 @@ class SchedulerConfigurationTest {
   @Test
   void connectionLeaderElectionAndBackoff() {
     var configuration = parse("""
-        clientConnection: {kubeconfig: /etc/kubernetes/scheduler.conf, qps: 25.5, burst: 40, contentType: application/json}
+        clientConnection:
+          {kubeconfig: /etc/kubernetes/scheduler.conf, qps: 25.5, burst: 40, contentType: application/json}
         leaderElection:
           leaderElect: true
           leaseDuration: 1m30s
@@ -424,8 +427,9 @@ class SchedulerConfigurationTest {
     return Stream.of(
         Arguments.of("not YAML", "profiles: [", "KubeSchedulerConfiguration c.yaml is neither JSON nor YAML"),
         Arguments.of("unknown top-level field", "profile: []",
-            "KubeSchedulerConfiguration c.yaml: (document).profile is not a known field; valid: [apiVersion,"),
-        Arguments.of("unknown nested field", "profiles: [{plugins: {score: {enabled: [{name: ImageLocality, wieght: 2}]}}}]",
+            "KubeSchedulerConfiguration c.yaml: profile is not a known field; valid: [apiVersion,"),
+        Arguments.of("unknown nested field",
+            "profiles: [{plugins: {score: {enabled: [{name: ImageLocality, wieght: 2}]}}}]",
             "c.yaml: profiles[0].plugins.score.enabled[0].wieght is not a known field; valid: [name, weight]"),
         Arguments.of("unknown extension point", "profiles: [{plugins: {scores: {}}}]",
             "profiles[0].plugins.scores is not a known field; valid: [bind, filter, multiPoint,"),
@@ -436,7 +440,8 @@ class SchedulerConfigurationTest {
         Arguments.of("an unknown plugin", "profiles: [{plugins: {filter: {enabled: [{name: NodeLabel}]}}}]",
             "c.yaml: profiles[0].plugins.filter.enabled[0].name \"NodeLabel\" is not a plugin of kube-scheduler 1.37;"
                 + " valid: [DefaultBinder, DefaultPreemption, GangScheduling, ImageLocality, InterPodAffinity,"),
-        Arguments.of("an unknown plugin disabled", "profiles: [{plugins: {score: {disabled: [{name: NodeResourcesLeastAllocated}]}}}]",
+        Arguments.of("an unknown plugin disabled",
+            "profiles: [{plugins: {score: {disabled: [{name: NodeResourcesLeastAllocated}]}}}]",
             "profiles[0].plugins.score.disabled[0].name \"NodeResourcesLeastAllocated\" is not a plugin of"),
         Arguments.of("a removed plugin", "profiles: [{plugins: {filter: {enabled: [{name: EBSLimits}]}}}]",
             "c.yaml: profiles[0].plugins.filter.enabled[0]: Invalid value: \"EBSLimits\": was invalid in version"
@@ -444,10 +449,12 @@ class SchedulerConfigurationTest {
                 + " \"kubescheduler.config.k8s.io/v1\")"),
         Arguments.of("\"*\" enabled", "profiles: [{plugins: {filter: {enabled: [{name: \"*\"}]}}}]",
             "profiles[0].plugins.filter.enabled[0].name is \"*\", which only disables"),
-        Arguments.of("an unsupported plugin enabled", "profiles: [{plugins: {multiPoint: {enabled: [{name: DynamicResources, weight: 3}]}}}]",
+        Arguments.of("an unsupported plugin enabled",
+            "profiles: [{plugins: {multiPoint: {enabled: [{name: DynamicResources, weight: 3}]}}}]",
             "profiles[0].plugins.multiPoint.enabled[0].name enables DynamicResources, a kube-scheduler plugin this"
                 + " scheduler does not support yet"),
-        Arguments.of("an unsupported plugin configured", "profiles: [{pluginConfig: [{name: DynamicResources, args: {filterTimeout: 5s}}]}]",
+        Arguments.of("an unsupported plugin configured",
+            "profiles: [{pluginConfig: [{name: DynamicResources, args: {filterTimeout: 5s}}]}]",
             "profiles[0].pluginConfig[0].name configures DynamicResources, a kube-scheduler plugin this scheduler"
                 + " does not support yet; plugins whose arguments are supported: [DefaultPreemption, InterPodAffinity,"),
         Arguments.of("a plugin at a point it lacks", "profiles: [{plugins: {score: {enabled: [{name: NodePorts}]}}}]",
@@ -461,19 +468,23 @@ class SchedulerConfigurationTest {
                 + " DefaultBinder"),
         Arguments.of("no queue sort plugin", "profiles: [{plugins: {multiPoint: {disabled: [{name: PrioritySort}]}}}]",
             "profiles[0].plugins.queueSort: only one queue sort plugin required, but got 0 []"),
-        Arguments.of("a negative weight", "profiles: [{plugins: {score: {enabled: [{name: ImageLocality, weight: -1}]}}}]",
+        Arguments.of("a negative weight",
+            "profiles: [{plugins: {score: {enabled: [{name: ImageLocality, weight: -1}]}}}]",
             "profiles[0].plugins.score.enabled[0].weight is -1: a weight must be 0 (meaning 1) or more"),
-        Arguments.of("args for a plugin without arguments", "profiles: [{pluginConfig: [{name: NodeName, args: {x: 1}}]}]",
+        Arguments.of("args for a plugin without arguments",
+            "profiles: [{pluginConfig: [{name: NodeName, args: {x: 1}}]}]",
             "profiles[0].pluginConfig[0].args is given to NodeName, which takes no arguments"),
         Arguments.of("args of another kind", "profiles: [{pluginConfig: [{name: DefaultPreemption, args: {kind: "
                 + "InterPodAffinityArgs}}]}]",
             "profiles[0].pluginConfig[0].args.kind must be DefaultPreemptionArgs for plugin DefaultPreemption, was"
                 + " \"InterPodAffinityArgs\""),
-        Arguments.of("an unknown argument", "profiles: [{pluginConfig: [{name: NodeResourcesFit, args: {scoringStrategy:"
+        Arguments.of("an unknown argument",
+            "profiles: [{pluginConfig: [{name: NodeResourcesFit, args: {scoringStrategy:"
                 + " {type: MostAllocated, shape: []}}}]}]",
             "profiles[0].pluginConfig[0].args.scoringStrategy.shape is not a known field; valid: [requestedToCapacityRatio,"
                 + " resources, type]"),
-        Arguments.of("a bad scoring strategy", "profiles: [{schedulerName: a}, {schedulerName: b, pluginConfig: [{name: NodeResourcesFit,"
+        Arguments.of("a bad scoring strategy",
+            "profiles: [{schedulerName: a}, {schedulerName: b, pluginConfig: [{name: NodeResourcesFit,"
                 + " args: {scoringStrategy: {type: Balanced}}}]}]",
             "c.yaml: profiles[1].pluginConfig[0].args.scoringStrategy.type: Unsupported value: \"Balanced\": supported"
                 + " values: \"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\""),
@@ -520,7 +531,7 @@ class SchedulerConfigurationTest {
     assertEquals("KubeSchedulerConfiguration p.yaml: kind is \"Policy\"; kube-scheduler 1.37 reads kind:"
         + " KubeSchedulerConfiguration only", kind.getMessage());
     var none = assertThrows(ConfigurationException.class, () -> SchedulerConfiguration.parse("profiles: []", "c.yaml"));
-    assertEquals("KubeSchedulerConfiguration c.yaml: apiVersion is required: apiVersion: "
+    assertEquals("KubeSchedulerConfiguration c.yaml: apiVersion is required; kube-scheduler 1.37 reads apiVersion: "
         + "kubescheduler.config.k8s.io/v1", none.getMessage());
     var empty = assertThrows(ConfigurationException.class, () -> SchedulerConfiguration.parse("", "e.yaml"));
     assertTrue(empty.getMessage().startsWith("KubeSchedulerConfiguration e.yaml: (document) is empty"),

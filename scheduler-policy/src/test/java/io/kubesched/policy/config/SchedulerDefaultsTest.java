@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -56,6 +57,7 @@ class SchedulerDefaultsTest {
   }
 
   @Test
+  @DisplayName("empty config")
   void emptyConfig() {
     var configuration = parse("");
 
@@ -66,6 +68,7 @@ class SchedulerDefaultsTest {
   }
 
   @Test
+  @DisplayName("no scheduler name")
   void noSchedulerName() {
     var configuration = parse("profiles: [{}]");
 
@@ -79,6 +82,7 @@ class SchedulerDefaultsTest {
    * and in-tree plugins, each profile gets kube's defaults for what it leaves out.
    */
   @Test
+  @DisplayName("two profiles")
   void twoProfiles() {
     var unnamed = assertThrows(ConfigurationException.class, () -> parse("""
         profiles:
@@ -108,6 +112,7 @@ class SchedulerDefaultsTest {
   }
 
   @Test
+  @DisplayName("Prallelism with no port")
   void prallelismWithNoPort() {
     var configuration = parse("parallelism: 16");
 
@@ -117,6 +122,7 @@ class SchedulerDefaultsTest {
 
   /** Accepted; this library's scheduling loop has no parallelism setting, so it has no effect. */
   @Test
+  @DisplayName("set non default parallelism")
   void setNonDefaultParallelism() {
     var configuration = parse("parallelism: 8");
 
@@ -126,6 +132,7 @@ class SchedulerDefaultsTest {
 
   /** kube defers its caches until elected; this scheduler fills them first, so it refuses the setting. */
   @Test
+  @DisplayName("set non default delayCacheUntilActive")
   void setNonDefaultDelayCacheUntilActive() {
     var error = assertThrows(ConfigurationException.class, () -> parse("delayCacheUntilActive: true"));
 
@@ -134,6 +141,7 @@ class SchedulerDefaultsTest {
   }
 
   @Test
+  @DisplayName("set non default global percentageOfNodesToScore")
   void setNonDefaultGlobalPercentageOfNodesToScore() {
     var configuration = parse("percentageOfNodesToScore: 50");
 
@@ -142,6 +150,7 @@ class SchedulerDefaultsTest {
   }
 
   @Test
+  @DisplayName("set non default profile percentageOfNodesToScore")
   void setNonDefaultProfilePercentageOfNodesToScore() {
     var configuration = parse("profiles: [{percentageOfNodesToScore: 50}]");
 
@@ -151,6 +160,7 @@ class SchedulerDefaultsTest {
   }
 
   @Test
+  @DisplayName("set non default global and profile percentageOfNodesToScore")
   void setNonDefaultGlobalAndProfilePercentageOfNodesToScore() {
     var configuration = parse("percentageOfNodesToScore: 10\nprofiles: [{percentageOfNodesToScore: 50}]");
 
@@ -160,6 +170,7 @@ class SchedulerDefaultsTest {
 
   /** kube keeps the arguments of a plugin it does not know; this reader names the plugin as unknown. */
   @Test
+  @DisplayName("unknown plugin config")
   void unknownPluginConfig() {
     var error = assertThrows(ConfigurationException.class,
         () -> parse("profiles: [{pluginConfig: [{name: FooPlugin, args: {foo: bar}}]}]"));
@@ -173,6 +184,7 @@ class SchedulerDefaultsTest {
    * resolved profile; the policy leaves it out (the controller refuses pods with ResourceClaims).
    */
   @Test
+  @DisplayName("default DynamicResources")
   void defaultDynamicResources() {
     var profile = only("");
 
@@ -238,6 +250,7 @@ class SchedulerDefaultsTest {
    * them, and so does this reader, with kube's message.
    */
   @Test
+  @DisplayName("PodTopologySpreadArgs resources with value")
   void podTopologySpreadArgsResourcesWithValue() {
     var error = assertThrows(ConfigurationException.class, () -> withArgs("PodTopologySpread",
         "{defaultConstraints: [{topologyKey: planet, whenUnsatisfiable: DoNotSchedule, maxSkew: 2}]}"));
