@@ -30,6 +30,9 @@ public final class Main {
   static final int BAD_CONFIG = 1;
   static final int BAD_USAGE = 2;
 
+  /** Set before an error exit, so that the shutdown hook leaves the exit status alone. */
+  private static final AtomicBoolean EXITING_ON_ERROR = new AtomicBoolean();
+
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
@@ -39,9 +42,6 @@ public final class Main {
       System.exit(status);
     }
   }
-
-  /** Set before an error exit, so the shutdown hook leaves the status alone. */
-  private static final AtomicBoolean EXITING_ON_ERROR = new AtomicBoolean();
 
   /**
    * Parses, reads the configuration, starts the server and serves until the shutdown hook stops it.

@@ -61,7 +61,7 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
   private volatile Phase phase = Phase.NEW;
   private volatile String failure = "";
   private boolean closing;
-  private @Nullable Endpoints endpoints;
+  private volatile @Nullable Endpoints endpoints;
   private volatile @Nullable Client client;
   private volatile @Nullable Controller controller;
   private @Nullable AutoCloseable policies;
@@ -214,9 +214,11 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
       }
       closing = true;
       if (phase != Phase.FAILED) {
+        if (controller != null) {
+          LOG.info("Stopping: finishing the bindings in flight, then giving up the lease");
+        }
         phase = Phase.STOPPING;
       }
-      LOG.info("Stopping: finishing the bindings in flight, then giving up the lease");
       if (policies != null) {
         parts.add(policies);
       }
