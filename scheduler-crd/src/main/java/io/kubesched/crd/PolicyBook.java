@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *       message, until its next generation.
  * </ul>
  *
- * <p>Not thread-safe: the controller calls it from its one worker thread. A spec is parsed once per generation.
+ * <p>Not thread-safe: the controller calls it from its one worker thread. A spec is parsed once per generation
+ * (and again if it changed without a new generation).
  */
 final class PolicyBook {
 
@@ -93,13 +94,15 @@ final class PolicyBook {
   /** What is remembered of one object (by uid): its parsed spec, and what the controller took of it. */
   private static final class Known {
     long generation;
+    @Nullable SchedulingPolicySpec spec;
     Parsed parsed;
     @Nullable String refused; // the controller's message, for this generation
     @Nullable Applied lastGood; // the last of its policies the controller took
     @Nullable String lastGoodFor;
 
-    Known(long generation, Parsed parsed) {
+    Known(long generation, @Nullable SchedulingPolicySpec spec, Parsed parsed) {
       this.generation = generation;
+      this.spec = spec;
       this.parsed = parsed;
     }
   }
@@ -136,13 +139,16 @@ final class PolicyBook {
       var uid = Objects.requireNonNullElse(meta.getUid(), meta.getName());
       long generation = meta.getGeneration() == null ? 0 : meta.getGeneration();
       var k = known.get(uid);
-      if (k == null || k.generation != generation) {
+      // The API server bumps the generation with every spec change; the spec is compared too, for a server
+      // that does not (fabric8's mock server).
+      if (k == null || k.generation != generation || !Objects.equals(k.spec, policy.getSpec())) {
         var parsed = parser.parse(policy);
         if (k == null) {
-          k = new Known(generation, parsed);
+          k = new Known(generation, policy.getSpec(), parsed);
           known.put(uid, k);
         } else {
           k.generation = generation;
+          k.spec = policy.getSpec();
           k.parsed = parsed;
           k.refused = null;
         }

@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  * are null and are left out of the JSON.
  *
  * @param schedulerName the profile this policy replaces: a {@code schedulerName} of the scheduler's configuration
- * @param percentageOfNodesToScore the share of feasible nodes to score, 0 to 100 (0: adaptive); null: the
- *     configuration's
+ * @param percentageOfNodesToScore the share of feasible nodes to score, 0 to 100; 0 or null: kube-scheduler's
+ *     adaptive share (a SchedulingPolicy does not inherit the configuration file's global value)
  * @param plugins the plugins to enable and disable at each extension point; null: the defaults
  * @param pluginConfig the plugins' arguments; null: none
  */
@@ -39,8 +39,8 @@ public record SchedulingPolicySpec(
     String schedulerName,
     @Min(0)
     @Max(100)
-    @JsonPropertyDescription("The percentage of feasible nodes to score, 0 (adaptive) to 100; unset: the "
-        + "configuration's.")
+    @JsonPropertyDescription("The percentage of feasible nodes to score, 0 to 100; 0 or unset: kube-scheduler's "
+        + "adaptive percentage.")
     @Nullable Integer percentageOfNodesToScore,
     @JsonPropertyDescription("The plugins enabled and disabled at each extension point, as in a "
         + "KubeSchedulerConfiguration profile; unset: kube-scheduler's defaults.")
