@@ -4,6 +4,7 @@
  */
 module io.kubesched.server {
   requires static org.jspecify;
+  requires io.kubesched.crd;
   requires io.kubesched.facade;
   requires io.kubesched.micrometer;
   requires io.kubesched.policy;

@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.crd.SchedulingPolicy;
+import io.kubesched.crd.SchedulingPolicySpec;
+import io.kubesched.crd.SchedulingPolicyStatus;
 import io.kubesched.facade.Options;
 import io.kubesched.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -21,6 +24,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -97,5 +102,53 @@ class SchedulerServerOnFakeClusterTest {
     int port = server.port();
     assertThrows(IOException.class, () -> get(port, "/healthz"), "the endpoints are closed");
     server.close(); // idempotent
+  }
+
+  @Test
+  void a_scheduling_policy_applied_while_running_changes_where_the_next_pod_goes() throws Exception {
+    var config = ServerFixtures.config("leaderElection: {leaderElect: false}\nprofiles: [{schedulerName: web}]\n");
+    var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    var options =
+        ServerOptions.options(config, "test.yaml", new Options.Connection.Fake(), MicrometerMetrics.of(registry));
+    var server =
+        new SchedulerServer(
+            options,
+            ServerOptions.profiles(config, "test.yaml"),
+            true,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            registry);
+    try {
+      server.start();
+      var kube = server.client().kubernetesClient();
+      createNode(kube, "small", "2", "4Gi");
+      createNode(kube, "large", "8", "16Gi");
+      createPod(kube, "before", "web", "1", "1Gi");
+      eventually(PATIENCE, "before is bound", () -> !nodeOf(kube, "before").isEmpty());
+      assertEquals("large", nodeOf(kube, "before"), "the file's profile: least allocated");
+
+      var mostAllocated =
+          new SchedulingPolicySpec(
+              "web",
+              null,
+              null,
+              List.of(
+                  new SchedulingPolicySpec.PluginConfig(
+                      "NodeResourcesFit", Map.of("scoringStrategy", Map.of("type", "MostAllocated")))));
+      var policies = kube.resources(SchedulingPolicy.class);
+      policies.resource(SchedulingPolicy.of("web-packs", mostAllocated)).create();
+      eventually(
+          PATIENCE,
+          "the policy is accepted",
+          () ->
+              Optional.ofNullable(policies.withName("web-packs").get().getStatus())
+                  .flatMap(SchedulingPolicyStatus::accepted)
+                  .map(c -> c.getStatus().equals("True"))
+                  .orElse(false));
+      createPod(kube, "after", "web", "1", "1Gi");
+      eventually(PATIENCE, "after is bound", () -> !nodeOf(kube, "after").isEmpty());
+      assertEquals("small", nodeOf(kube, "after"), "the SchedulingPolicy's profile: most allocated");
+    } finally {
+      server.close();
+    }
   }
 }
