@@ -40,8 +40,8 @@ final class ServerOptions {
    * @param connection where the cluster is
    * @param metrics where the loop's metrics go
    * @return the options of the one controller that serves every profile
-   * @throws ConfigurationException naming {@code source}, the setting and the value, if the lock is not a
-   *     Lease or a setting breaks a rule of {@link Options} (leader election's timings, for one)
+   * @throws ConfigurationException naming {@code source}, the setting and the value, if a setting breaks a
+   *     rule of {@link Options} that kube-scheduler does not have (leader election's timings, for one)
    */
   static Options options(
       SchedulerConfiguration config, String source, Options.Connection connection, SchedulerMetrics metrics) {
@@ -53,14 +53,7 @@ final class ServerOptions {
             .watch(EnumSet.allOf(ClusterData.class))
             .metrics(metrics);
     var election = config.leaderElection();
-    if (election.leaderElect()) {
-      if (!election.resourceLock().equals("leases")) {
-        throw new ConfigurationException(
-            source
-                + ": leaderElection.resourceLock must be 'leases' (the one lock kube-scheduler 1.37 supports), was '"
-                + election.resourceLock()
-                + "'");
-      }
+    if (election.leaderElect()) { // its resourceLock is a Lease: SchedulerConfiguration refuses any other
       var name = election.resourceName();
       if (name.equals(KUBE_SCHEDULER_LEASE)) {
         // A second scheduler holding kube-scheduler's own lease would stop kube-scheduler while it leads.

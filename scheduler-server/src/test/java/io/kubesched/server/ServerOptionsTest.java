@@ -92,6 +92,17 @@ class ServerOptionsTest {
   }
 
   @Test
+  void a_lock_other_than_a_lease_is_refused_naming_the_file_the_path_and_the_value() {
+    var e =
+        assertThrows(
+            ConfigurationException.class,
+            () -> options("leaderElection:\n  resourceLock: configmaps\nprofiles:\n  - schedulerName: a-sched\n"));
+    assertTrue(e.getMessage().contains("test.yaml"), e.getMessage());
+    assertTrue(e.getMessage().contains("leaderElection.resourceLock"), e.getMessage());
+    assertTrue(e.getMessage().contains("configmaps"), e.getMessage());
+  }
+
+  @Test
   void timings_fabric8s_elector_cannot_keep_are_refused_naming_the_file_and_setting() {
     var e =
         assertThrows(
