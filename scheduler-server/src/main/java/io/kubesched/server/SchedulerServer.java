@@ -169,6 +169,15 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
     return connected;
   }
 
+  /** @return the controller, for tests that wait until it sees what they created */
+  Controller controller() {
+    var made = controller;
+    if (made == null) {
+      throw new IllegalStateException("the server is not started");
+    }
+    return made;
+  }
+
   /** Blocks until {@link #close()} has stopped everything. */
   void awaitTermination() throws InterruptedException {
     stopped.await();

@@ -45,6 +45,17 @@ class SchedulerServerOnFakeClusterTest {
     return http.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
+  private String metrics(int port) {
+    try {
+      return get(port, "/metrics").body();
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+
   @Test
   void two_profiles_are_served_from_one_file_and_close_stops_everything() throws Exception {
     var config =
@@ -83,16 +94,16 @@ class SchedulerServerOnFakeClusterTest {
       var kube = server.client().kubernetesClient();
       createNode(kube, "small", "2", "4Gi");
       createNode(kube, "large", "8", "16Gi");
+      eventually(PATIENCE, "the scheduler sees both nodes", () -> server.controller().nodes().size() == 2);
       createPod(kube, "spread-1", "spread", "1", "1Gi");
       createPod(kube, "pack-1", "pack", "1", "1Gi");
       eventually(PATIENCE, "both pods are bound", () -> !nodeOf(kube, "spread-1").isEmpty() && !nodeOf(kube, "pack-1").isEmpty());
       assertEquals("large", nodeOf(kube, "spread-1"), "least allocated: the emptier node");
       assertEquals("small", nodeOf(kube, "pack-1"), "most allocated: the fuller node");
 
-      var metrics = get(port, "/metrics").body();
       for (var profile : new String[] {"spread", "pack"}) {
         var sample = "scheduler_schedule_attempts_total{profile=\"" + profile + "\",result=\"scheduled\"} 1.0";
-        assertTrue(metrics.contains(sample), () -> "no '" + sample + "' in\n" + metrics);
+        eventually(PATIENCE, "/metrics shows " + sample, () -> metrics(port).contains(sample));
       }
     } finally {
       server.close();
@@ -122,6 +133,7 @@ class SchedulerServerOnFakeClusterTest {
       var kube = server.client().kubernetesClient();
       createNode(kube, "small", "2", "4Gi");
       createNode(kube, "large", "8", "16Gi");
+      eventually(PATIENCE, "the scheduler sees both nodes", () -> server.controller().nodes().size() == 2);
       createPod(kube, "before", "web", "1", "1Gi");
       eventually(PATIENCE, "before is bound", () -> !nodeOf(kube, "before").isEmpty());
       assertEquals("large", nodeOf(kube, "before"), "the file's profile: least allocated");
