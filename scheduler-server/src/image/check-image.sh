@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Runs the image that `-Pimage` built, without a container runtime: unpacks its layers into a directory and
+# runs its entrypoint there with chroot (and /proc mounted, as a container has it), as its user, with its
+# environment only. Checks that the usage is printed,
+# that a bad configuration exits 1 with one line, and that a server pointed at an unreachable cluster serves
+# /healthz (200) and /readyz (503) and exits 0 on SIGTERM.
+#
+# Usage: check-image.sh [TARBALL]   (as root; default scheduler-server/target/kubesched-server-image.tar)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+tarball=$(realpath "${1:-$here/../../target/kubesched-server-image.tar}")
+work=$(mktemp -d)
+server=
+root="$work/root"
+cleanup() {
+  [ -z "$server" ] || kill -9 "$server" 2>/dev/null || true
+  umount "$root/proc" 2>/dev/null || true
+  mountpoint -q "$root/proc" || rm -rf "$work" # never remove through a mounted /proc
+}
+trap cleanup EXIT
+chroot=$(command -v chroot)
+mkdir -p "$root" "$work/image"
+tar -xf "$tarball" -C "$work/image"
+
+# The image's layers in order, and its entrypoint, user and environment.
+read_config() {
+  python3 - "$work/image" "$1" <<'PY'
+import json, sys
+image, what = sys.argv[1:]
+manifest = json.load(open(f"{image}/manifest.json"))[0]
+config = json.load(open(f"{image}/{manifest['Config']}"))["config"]
+if what == "layers":
+    print("\n".join(manifest["Layers"]))
+elif what == "entrypoint":
+    print("\0".join(config["Entrypoint"]), end="")
+elif what == "user":
+    print(config["User"])
+else:
+    print("\0".join(config.get("Env", [])), end="")
+PY
+}
+while read -r layer; do
+  tar --warning=no-unknown-keyword -xzf "$work/image/$layer" -C "$root"
+done < <(read_config layers)
+# The dynamic linker finds the runtime's own libraries through $ORIGIN, which it reads from /proc.
+mkdir -p "$root/proc"
+mount -t proc proc "$root/proc"
+mapfile -d '' entrypoint < <(read_config entrypoint)
+mapfile -d '' environment < <(read_config env)
+user=$(read_config user)
+[ "$user" = 65532:65532 ] || { echo "the image runs as '$user', not nonroot 65532:65532" >&2; exit 1; }
+
+run() { # runs the entrypoint with ARGS in the image's root, as its user, with its environment only
+  env -i "${environment[@]}" "$chroot" --userspec="$user" "$root" "${entrypoint[@]}" "$@"
+}
+run_in_background() { # as run, in the background, with $server the server's own pid (env and chroot exec)
+  (exec env -i "${environment[@]}" "$chroot" --userspec="$user" "$root" "${entrypoint[@]}" "$@") &
+  server=$!
+}
+
+out=$(run --help 2>&1) || { echo "--help failed: $out" >&2; exit 1; }
+grep -q '^usage: kubesched-server --config FILE' <<<"$out" || { echo "no usage from --help: $out" >&2; exit 1; }
+echo "ok    --help prints the usage"
+
+printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n  - schedulerName: a\n    plugins: {score: {enabled: [{name: NoSuchPlugin}]}}\n' >"$root/tmp/bad.yaml"
+status=0
+out=$(run --config /tmp/bad.yaml 2>&1) || status=$?
+if [ "$status" != 1 ] || [ "$(wc -l <<<"$out")" != 1 ] || ! grep -q NoSuchPlugin <<<"$out"; then
+  echo "a bad configuration should exit 1 with one line naming the plugin; status $status, output: $out" >&2
+  exit 1
+fi
+echo "ok    a bad configuration exits 1: $out"
+
+# A cluster that does not answer: the server serves its endpoints while it tries to list it.
+printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nleaderElection: {leaderElect: false}\nprofiles:\n  - schedulerName: a\n' >"$root/tmp/good.yaml"
+printf 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n' >"$root/tmp/kubeconfig"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+run_in_background --config /tmp/good.yaml --kubeconfig /tmp/kubeconfig --port "$port" >"$work/server.log" 2>&1
+code() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$1" || true; }
+for _ in $(seq 100); do
+  [ "$(code /healthz)" = 200 ] && break
+  sleep 0.2
+done
+[ "$(code /healthz)" = 200 ] || { echo "/healthz did not answer 200; log:" >&2; cat "$work/server.log" >&2; exit 1; }
+[ "$(code /readyz)" = 503 ] || { echo "/readyz should be 503 while listing" >&2; exit 1; }
+[ "$(code /metrics)" = 200 ] || { echo "/metrics did not answer 200" >&2; exit 1; }
+echo "ok    /healthz 200, /readyz 503 while listing, /metrics 200"
+kill -TERM "$server"
+status=0
+wait "$server" || status=$?
+server=
+[ "$status" = 0 ] || { echo "SIGTERM: exit status $status; log:" >&2; cat "$work/server.log" >&2; exit 1; }
+echo "ok    SIGTERM: exit status 0"

@@ -1,0 +1,269 @@
+package io.kubesched.server;
+
+import io.kubesched.api.FinderFunc;
+import io.kubesched.api.SchedulerException;
+import io.kubesched.facade.Client;
+import io.kubesched.facade.Controller;
+import io.kubesched.facade.Options;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running server: the HTTP endpoints, one controller for every profile, and (unless turned off) the
+ * SchedulingPolicy controller, composed and stopped in order.
+ *
+ * <p>Lifecycle: {@link #start()} once, then {@link #awaitTermination()}; {@link #close()} from any thread
+ * (the shutdown hook's), any number of times, also while {@link #start()} lists the cluster. Health and
+ * readiness are read on the HTTP threads.
+ */
+final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerServer.class);
+
+  /** How often the INFO summary of decisions is logged (when something happened). */
+  static final Duration SUMMARY_PERIOD = Duration.ofMinutes(1);
+
+  private enum Phase {
+    NEW,
+    STARTING,
+    RUNNING,
+    STOPPING,
+    FAILED
+  }
+
+  private final Options options;
+  private final Map<String, FinderFunc> profiles;
+  private final boolean watchPolicies;
+  private final InetSocketAddress address;
+  private final PrometheusMeterRegistry registry;
+  private final DecisionLog decisions = new DecisionLog();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private final ScheduledExecutorService summaries =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            var thread = new Thread(runnable, "kubesched-summary");
+            thread.setDaemon(true);
+            return thread;
+          });
+  private volatile Phase phase = Phase.NEW;
+  private volatile String failure = "";
+  private boolean closing;
+  private volatile @Nullable Endpoints endpoints;
+  private volatile @Nullable Client client;
+  private volatile @Nullable Controller controller;
+  private @Nullable AutoCloseable policies;
+
+  /**
+   * @param options how to connect and schedule (the metrics should record into {@code registry})
+   * @param profiles each scheduler name's policy
+   * @param watchPolicies whether SchedulingPolicy custom resources replace the profiles' policies
+   * @param address where to serve the endpoints
+   * @param registry what {@code /metrics} shows
+   */
+  SchedulerServer(
+      Options options,
+      Map<String, FinderFunc> profiles,
+      boolean watchPolicies,
+      InetSocketAddress address,
+      PrometheusMeterRegistry registry) {
+    this.options = options;
+    this.profiles = profiles;
+    this.watchPolicies = watchPolicies;
+    this.address = address;
+    this.registry = registry;
+  }
+
+  /**
+   * Serves the endpoints, connects, lists the cluster and starts scheduling (or, under leader election,
+   * campaigning). Returns once the informers are synced: from then on {@code /readyz} answers 200.
+   *
+   * @throws IOException if the endpoints' port cannot be bound
+   * @throws io.kubesched.api.ConfigurationException if the connection cannot be set up (no kubeconfig)
+   * @throws SchedulerException if the cluster cannot be listed in time
+   * @throws io.kubesched.api.ConfigurationException also if SchedulingPolicies are to be watched and the API
+   *     server does not serve them (the CRD is not installed)
+   * @throws IllegalStateException if started before
+   */
+  void start() throws IOException {
+    Controller started;
+    synchronized (this) {
+      if (phase != Phase.NEW) {
+        throw new IllegalStateException("the server was started before, or closed: " + phase);
+      }
+      phase = Phase.STARTING;
+      endpoints = Endpoints.start(address, this, registry);
+      LOG.info("Serving /healthz, /readyz and /metrics over HTTP on port {}", endpoints.port());
+      try {
+        client = Client.create(options);
+        started = client.newPodController(profiles, decisions);
+        controller = started;
+      } catch (RuntimeException e) {
+        fail(e);
+        throw e;
+      }
+    }
+    LOG.info(
+        "Scheduling the pods of {}, {}; listing the cluster",
+        profiles.keySet(),
+        options.leaderElection().map(e -> "while leading (" + e + ")").orElse("without leader election"));
+    try {
+      if (watchPolicies) {
+        // Before the controller starts, so that the first pod already meets the policies applied.
+        var watch = SchedulingPolicies.watch(client(), started, profiles);
+        boolean closedMeanwhile;
+        synchronized (this) {
+          closedMeanwhile = closing;
+          policies = watch;
+        }
+        if (closedMeanwhile) {
+          closeQuietly(watch);
+        }
+      }
+      started.start();
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        if (closing) {
+          return; // closed while starting (SIGTERM during the first list): not a failure
+        }
+      }
+      fail(e);
+      throw e;
+    }
+    synchronized (this) {
+      if (phase == Phase.STARTING) {
+        phase = Phase.RUNNING;
+        long period = SUMMARY_PERIOD.toMillis();
+        summaries.scheduleAtFixedRate(this::logSummary, period, period, TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  /** @return the port the endpoints are served on */
+  int port() {
+    var served = endpoints;
+    if (served == null) {
+      throw new IllegalStateException("the server is not started");
+    }
+    return served.port();
+  }
+
+  /** @return the connection, for tests that create objects on the fake cluster */
+  Client client() {
+    var connected = client;
+    if (connected == null) {
+      throw new IllegalStateException("the server is not started");
+    }
+    return connected;
+  }
+
+  /** @return the controller, for tests that wait until it sees what they created */
+  Controller controller() {
+    var made = controller;
+    if (made == null) {
+      throw new IllegalStateException("the server is not started");
+    }
+    return made;
+  }
+
+  /** Blocks until {@link #close()} has stopped everything. */
+  void awaitTermination() throws InterruptedException {
+    stopped.await();
+  }
+
+  @Override
+  public Optional<String> unhealthy() {
+    return switch (phase) {
+      case FAILED -> Optional.of(failure);
+      case RUNNING -> loopStopped();
+      case NEW, STARTING, STOPPING -> Optional.empty();
+    };
+  }
+
+  @Override
+  public Optional<String> notReady() {
+    return switch (phase) {
+      case NEW, STARTING -> Optional.of("informers not synced yet: listing the cluster");
+      case RUNNING -> loopStopped();
+      case STOPPING -> Optional.of("shutting down");
+      case FAILED -> Optional.of(failure);
+    };
+  }
+
+  private Optional<String> loopStopped() {
+    var running = controller;
+    return running != null && running.isRunning()
+        ? Optional.empty()
+        : Optional.of("the scheduling loop stopped");
+  }
+
+  /**
+   * Stops in order: readiness goes to 503; the SchedulingPolicy watch stops; the controller stops scheduling,
+   * finishes the bindings in flight and gives up its lease; the connection closes; the last summary is
+   * logged; the endpoints stop. Idempotent.
+   */
+  @Override
+  public void close() {
+    List<AutoCloseable> parts = new ArrayList<>();
+    synchronized (this) {
+      if (closing) {
+        return;
+      }
+      closing = true;
+      if (phase != Phase.FAILED) {
+        if (controller != null) {
+          LOG.info("Stopping: finishing the bindings in flight, then giving up the lease");
+        }
+        phase = Phase.STOPPING;
+      }
+      if (policies != null) {
+        parts.add(policies);
+      }
+      if (client != null) {
+        parts.add(client); // closes the controller: bindings in flight finished, lease released
+      }
+    }
+    parts.forEach(SchedulerServer::closeQuietly);
+    summaries.shutdownNow();
+    logSummary();
+    synchronized (this) {
+      if (endpoints != null) {
+        endpoints.close();
+      }
+    }
+    LOG.info("Server stopped");
+    stopped.countDown();
+  }
+
+  private static void closeQuietly(AutoCloseable part) {
+    try {
+      part.close();
+    } catch (Exception e) {
+      LOG.warn("Closing {} failed: {}", part, e.toString());
+    }
+  }
+
+  private synchronized void fail(Exception e) {
+    failure = String.valueOf(e.getMessage());
+    phase = Phase.FAILED;
+  }
+
+  private void logSummary() {
+    var line = decisions.summary();
+    if (!line.isEmpty()) {
+      LOG.info(line);
+    }
+  }
+}

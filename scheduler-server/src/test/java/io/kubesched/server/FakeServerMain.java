@@ -1,0 +1,51 @@
+package io.kubesched.server;
+
+import static io.kubesched.server.ServerFixtures.createNode;
+import static io.kubesched.server.ServerFixtures.createPod;
+import static io.kubesched.server.ServerFixtures.eventually;
+
+import io.kubesched.facade.Options;
+import io.kubesched.micrometer.MicrometerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * The server on the fake cluster as a process of its own, served as {@link Main} serves it (shutdown hook
+ * included), for {@link ShutdownTest}. Argument: the port. Once ready it creates a node and {@value #PODS}
+ * pods of {@value #SCHEDULER}.
+ */
+public final class FakeServerMain {
+
+  static final String SCHEDULER = "test-scheduler";
+  static final int PODS = 3;
+
+  private FakeServerMain() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    var config =
+        ServerFixtures.config("leaderElection: {leaderElect: false}\nprofiles: [{schedulerName: " + SCHEDULER + "}]\n");
+    var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    var options =
+        ServerOptions.options(config, "test.yaml", new Options.Connection.Fake(), MicrometerMetrics.of(registry));
+    var address = new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[0]));
+    var server =
+        new SchedulerServer(options, ServerOptions.profiles(config, "test.yaml"), false, address, registry);
+    var pods =
+        new Thread(
+            () -> {
+              eventually(Duration.ofSeconds(60), "ready", () -> server.notReady().isEmpty());
+              var kube = server.client().kubernetesClient();
+              createNode(kube, "node-0", "4", "8Gi");
+              for (int i = 0; i < PODS; i++) {
+                createPod(kube, "pod-" + i, SCHEDULER, "100m", "64Mi");
+              }
+            },
+            "fake-server-pods");
+    pods.setDaemon(true);
+    pods.start();
+    System.exit(Main.serve(server, System.err));
+  }
+}

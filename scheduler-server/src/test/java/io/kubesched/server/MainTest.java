@@ -1,0 +1,104 @@
+package io.kubesched.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the program says and returns before it connects: usage, bad flags, bad configuration files. */
+class MainTest {
+
+  @TempDir Path dir;
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) throws InterruptedException {
+    return Main.run(List.of(args), Map.of(), new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private List<String> lines() {
+    return err.toString(StandardCharsets.UTF_8).lines().toList();
+  }
+
+  @Test
+  void help_prints_the_usage_and_succeeds() throws InterruptedException {
+    assertEquals(0, run("--help"));
+    assertTrue(lines().get(0).startsWith("usage: kubesched-server --config FILE"), lines().toString());
+  }
+
+  @Test
+  void a_bad_command_line_exits_2_with_the_problem_then_the_usage() throws InterruptedException {
+    assertEquals(Main.BAD_USAGE, run("--config", "c.yaml", "--port", "http"));
+    assertEquals(
+        "kubesched-server: command line: --port must be a number from 0 to 65535, was 'http'", lines().get(0));
+    assertTrue(lines().get(1).startsWith("usage: "), lines().toString());
+  }
+
+  @Test
+  void a_bad_configuration_exits_1_with_one_line_naming_the_file_the_path_and_the_value()
+      throws Exception {
+    var config = dir.resolve("config.yaml");
+    Files.writeString(
+        config,
+        """
+        apiVersion: kubescheduler.config.k8s.io/v1
+        kind: KubeSchedulerConfiguration
+        profiles:
+          - schedulerName: a-sched
+            plugins:
+              score:
+                enabled:
+                  - name: NoSuchPlugin
+        """);
+    assertEquals(Main.BAD_CONFIG, run("--config", config.toString()));
+    assertEquals(1, lines().size(), lines().toString());
+    var line = lines().get(0);
+    for (var part : List.of("kubesched-server: ", config.toString(), "profiles[0].plugins.score.enabled[0]", "NoSuchPlugin")) {
+      assertTrue(line.contains(part), () -> line + " should name " + part);
+    }
+  }
+
+  @Test
+  void a_missing_configuration_file_exits_1_naming_it() throws InterruptedException {
+    var missing = dir.resolve("missing.yaml").toString();
+    assertEquals(Main.BAD_CONFIG, run("--config", missing));
+    assertEquals(1, lines().size(), lines().toString());
+    assertTrue(lines().get(0).contains(missing), lines().toString());
+  }
+
+  @Test
+  void a_file_without_profiles_exits_1_as_it_would_take_kube_schedulers_own_name() throws Exception {
+    var config = dir.resolve("config.yaml");
+    Files.writeString(config, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n");
+    assertEquals(Main.BAD_CONFIG, run("--config", config.toString()));
+    assertEquals(
+        List.of(
+            "kubesched-server: config "
+                + config
+                + ": profiles[0].schedulerName must not be 'default-scheduler' (kube-scheduler's own, also what a"
+                + " file without profiles gets): two schedulers binding the same pods fight over them; give each"
+                + " profile a schedulerName of its own"),
+        lines());
+  }
+
+  @Test
+  void no_kubeconfig_where_looked_exits_1_before_serving() throws Exception {
+    var config = dir.resolve("config.yaml");
+    Files.writeString(
+        config,
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+            + "profiles:\n  - schedulerName: a-sched\n");
+    assertEquals(
+        Main.BAD_CONFIG,
+        run("--config", config.toString(), "--kubeconfig", dir.resolve("none").toString(), "--port", "0"));
+    assertEquals(1, lines().size(), lines().toString());
+    assertTrue(lines().get(0).contains(dir.resolve("none").toString()), lines().toString());
+  }
+}

@@ -1,0 +1,188 @@
+package io.kubesched.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.facade.Options;
+import io.kubesched.policy.config.SchedulerConfiguration;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code deploy/} parses, holds what the README promises (its RBAC, plus the SchedulingPolicy verbs), runs
+ * the server as the image runs it, and carries the generated CRD unchanged.
+ */
+class ServerManifestsTest {
+
+  private static final Path ROOT = Path.of("..");
+  private static final Path DEPLOY = ROOT.resolve("deploy");
+  /** The CRD fabric8's generator writes (scheduler-crd) and its copy here, for kubectl apply -f deploy/. */
+  private static final Path GENERATED_CRD = ROOT.resolve("crds/schedulingpolicies.kubesched.io-v1.yml");
+  private static final Path DEPLOYED_CRD = DEPLOY.resolve("01-crd-schedulingpolicies.yaml");
+
+  /** What the SchedulingPolicy controller needs beyond the README's RBAC. */
+  private static final List<PolicyRule> CRD_RULES =
+      List.of(
+          rule("kubesched.io", "schedulingpolicies", "get", "list", "watch"),
+          rule("kubesched.io", "schedulingpolicies/status", "get", "patch", "update"));
+
+  private final KubernetesSerialization serialization = new KubernetesSerialization();
+
+  private static PolicyRule rule(String group, String resource, String... verbs) {
+    return new PolicyRuleBuilder().withApiGroups(group).withResources(resource).withVerbs(verbs).build();
+  }
+
+  private List<HasMetadata> objects() throws IOException {
+    var objects = new ArrayList<HasMetadata>();
+    try (Stream<Path> files = Files.list(DEPLOY)) {
+      for (var file : files.sorted().toList()) {
+        objects.addAll(parse(Files.readString(file)));
+      }
+    }
+    return objects;
+  }
+
+  private List<HasMetadata> parse(String yaml) {
+    Object parsed = serialization.unmarshal(yaml);
+    if (parsed instanceof List<?> list) {
+      return list.stream().map(HasMetadata.class::cast).toList();
+    }
+    return List.of((HasMetadata) parsed);
+  }
+
+  private <T extends HasMetadata> T only(Class<T> kind) throws IOException {
+    var found = objects().stream().filter(kind::isInstance).map(kind::cast).toList();
+    assertEquals(1, found.size(), () -> "one " + kind.getSimpleName() + " in deploy/");
+    return found.get(0);
+  }
+
+  @Test
+  void every_manifest_parses_and_names_its_namespace() throws IOException {
+    var objects = objects();
+    var kinds = objects.stream().map(HasMetadata::getKind).toList();
+    assertEquals(
+        List.of(
+            "Namespace",
+            "CustomResourceDefinition",
+            "ServiceAccount",
+            "ClusterRole",
+            "ClusterRoleBinding",
+            "ConfigMap",
+            "Deployment"),
+        kinds,
+        "kubectl apply -f deploy/ creates them in this order");
+    var namespace = only(Namespace.class).getMetadata().getName();
+    for (var object : objects) {
+      var clusterScoped = List.of("Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding");
+      assertEquals(
+          clusterScoped.contains(object.getKind()) ? null : namespace,
+          object.getMetadata().getNamespace(),
+          object.getKind() + " " + object.getMetadata().getName());
+    }
+  }
+
+  @Test
+  void the_cluster_role_is_the_readmes_rbac_plus_the_scheduling_policy_verbs() throws IOException {
+    var readme = Files.readString(ROOT.resolve("README.md"));
+    var section = readme.indexOf("\n## RBAC\n");
+    assertTrue(section > 0, "README.md has an RBAC section");
+    var start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
+    var documented =
+        parse(readme.substring(start, readme.indexOf("```", start))).stream()
+            .filter(ClusterRole.class::isInstance)
+            .map(ClusterRole.class::cast)
+            .findFirst()
+            .orElseThrow();
+    var expected = new ArrayList<>(documented.getRules());
+    expected.addAll(CRD_RULES);
+    assertEquals(expected, only(ClusterRole.class).getRules());
+
+    var binding = only(ClusterRoleBinding.class);
+    var account = only(ServiceAccount.class);
+    assertEquals(only(ClusterRole.class).getMetadata().getName(), binding.getRoleRef().getName());
+    assertEquals(1, binding.getSubjects().size());
+    assertEquals("ServiceAccount", binding.getSubjects().get(0).getKind());
+    assertEquals(account.getMetadata().getName(), binding.getSubjects().get(0).getName());
+    assertEquals(account.getMetadata().getNamespace(), binding.getSubjects().get(0).getNamespace());
+  }
+
+  @Test
+  void the_config_map_holds_a_configuration_the_server_accepts_with_leader_election() throws IOException {
+    var deployment = only(Deployment.class);
+    var container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+    var configArg =
+        container.getArgs().stream().filter(a -> a.startsWith("--config=")).findFirst().orElseThrow();
+    var configPath = Path.of(configArg.substring("--config=".length()));
+    var mount =
+        container.getVolumeMounts().stream()
+            .filter(m -> configPath.startsWith(m.getMountPath()))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("the config file is mounted"));
+    var volume =
+        deployment.getSpec().getTemplate().getSpec().getVolumes().stream()
+            .filter(v -> v.getName().equals(mount.getName()))
+            .findFirst()
+            .orElseThrow();
+    var configMap = only(ConfigMap.class);
+    assertEquals(configMap.getMetadata().getName(), volume.getConfigMap().getName());
+    var text = configMap.getData().get(configPath.getFileName().toString());
+
+    var config = SchedulerConfiguration.parse(text, "deploy/03-config.yaml");
+    assertEquals(2, ServerOptions.profiles(config, "deploy").size(), "two profiles");
+    var options =
+        ServerOptions.options(config, "deploy", new Options.Connection.InCluster(), SchedulerMetrics.NONE);
+    var election = options.leaderElection().orElseThrow(() -> new AssertionError("leader election is on"));
+    assertEquals(configMap.getMetadata().getNamespace(), election.leaseNamespace());
+    assertEquals(Optional.of("kubesched"), election.leaseName());
+  }
+
+  @Test
+  void the_deployment_runs_two_locked_down_replicas_with_probes_on_the_endpoints() throws IOException {
+    var deployment = only(Deployment.class);
+    assertEquals(2, deployment.getSpec().getReplicas());
+    var pod = deployment.getSpec().getTemplate().getSpec();
+    assertEquals(only(ServiceAccount.class).getMetadata().getName(), pod.getServiceAccountName());
+    assertTrue(pod.getSecurityContext().getRunAsNonRoot());
+    var container = pod.getContainers().get(0);
+    assertFalse(container.getSecurityContext().getAllowPrivilegeEscalation());
+    assertTrue(container.getSecurityContext().getReadOnlyRootFilesystem());
+    assertEquals(List.of("ALL"), container.getSecurityContext().getCapabilities().getDrop());
+    assertTrue(container.getResources().getRequests().containsKey("cpu"));
+    assertTrue(container.getResources().getRequests().containsKey("memory"));
+    assertEquals("/healthz", container.getLivenessProbe().getHttpGet().getPath());
+    assertEquals("/readyz", container.getReadinessProbe().getHttpGet().getPath());
+    var port = container.getPorts().get(0);
+    assertEquals(Flags.DEFAULT_PORT, port.getContainerPort());
+    assertEquals(port.getName(), container.getLivenessProbe().getHttpGet().getPort().getStrVal());
+    assertTrue(
+        container.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/tmp")),
+        "a writable /tmp beside the read-only root");
+  }
+
+  @Test
+  void the_crd_is_the_generated_one_unchanged() throws IOException {
+    assertEquals(Files.readString(GENERATED_CRD), Files.readString(DEPLOYED_CRD));
+    var crd = only(CustomResourceDefinition.class);
+    assertEquals("kubesched.io", crd.getSpec().getGroup());
+    assertEquals("Cluster", crd.getSpec().getScope());
+  }
+}
