@@ -84,7 +84,7 @@ class ServerIT extends RealClusterTest {
   private static final String POLICY = "e2e-server-policy";
   private static final int BURST = 200;
   private static final Duration BURST_WAIT = Duration.ofMinutes(3);
-  /** How long a SIGTERMed server may take: the controller's shutdown timeout, plus the JVM's start and exit. */
+  /** How long a SIGTERMed server may take: the controller's shutdown timeout, plus room for a loaded machine. */
   private static final Duration STOP_WAIT = Options.DEFAULT_SHUTDOWN_TIMEOUT.plusSeconds(30);
   private static final Pattern BINDING_POST = Pattern.compile("POST binding (\\S+)/(\\S+) -> (\\S+): (\\d+)");
 
