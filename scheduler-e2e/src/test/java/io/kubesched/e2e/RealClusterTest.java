@@ -5,6 +5,7 @@ import static io.kubesched.facade.FakeClusterFixture.create;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -74,6 +75,18 @@ abstract class RealClusterTest {
     admin.nodes().withName(node.getMetadata().getName()).edit(n -> new NodeBuilder(n).editSpec().withTaints().endSpec().build());
   }
 
+  /**
+   * Two Ready nodes of 4 CPU and 8Gi: {@code node-a} half full (a pod of another scheduler asking for 2 CPU and
+   * 4Gi is bound to it), {@code node-b} empty. For small pods, least allocated scoring picks node-b and most
+   * allocated node-a.
+   */
+  void createNodesOfDifferentFill() {
+    createReady(FakeClusterFixture.node("node-a", "4", "8Gi", "110"));
+    createReady(FakeClusterFixture.node("node-b", "4", "8Gi", "110"));
+    create(admin, new PodBuilder(FakeClusterFixture.pod(namespace, "filler", "other-scheduler", "2", "4Gi"))
+        .editSpec().withNodeName("node-a").endSpec().build());
+  }
+
   /** @return the names of this test's pods that start with {@code prefix}, sorted */
   List<String> pods(String prefix) {
     return admin.pods().inNamespace(namespace).list().getItems().stream()
@@ -81,6 +94,18 @@ abstract class RealClusterTest {
         .filter(n -> n.startsWith(prefix))
         .sorted()
         .toList();
+  }
+
+  /**
+   * Creates a pod of this test's namespace asking for 100m CPU and 200Mi, for {@code schedulerName}, and waits
+   * until it is bound.
+   *
+   * @return its node
+   */
+  String place(String name, String schedulerName) {
+    create(admin, FakeClusterFixture.pod(namespace, name, schedulerName, "100m", "200Mi"));
+    FakeClusterFixture.eventually(WAIT, name + " is bound", () -> !nodeOf(name).isEmpty());
+    return nodeOf(name);
   }
 
   String nodeOf(String pod) {

@@ -1,22 +1,17 @@
 package io.kubesched.e2e;
 
-import static io.kubesched.facade.FakeClusterFixture.create;
+import static io.kubesched.e2e.SchedulingPolicyFixture.awaitAccepted;
+import static io.kubesched.e2e.SchedulingPolicyFixture.generation;
+import static io.kubesched.e2e.SchedulingPolicyFixture.grantPolicyRules;
+import static io.kubesched.e2e.SchedulingPolicyFixture.installCrd;
 import static io.kubesched.facade.FakeClusterFixture.eventually;
-import static io.kubesched.facade.FakeClusterFixture.node;
-import static io.kubesched.facade.FakeClusterFixture.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.FieldValidateable;
 import io.kubesched.crd.SchedulingPolicy;
@@ -29,26 +24,20 @@ import io.kubesched.crd.SchedulingPolicySpec;
 import io.kubesched.crd.SchedulingPolicyStatus;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The SchedulingPolicy custom resource on a real API server: the CRD generated from the types
- * ({@value #CRD}) rejects malformed specs there, and a running controller takes each valid policy for its next pods
+ * ({@value SchedulingPolicyFixture#CRD}) rejects malformed specs there, and a running controller takes each valid policy for its next pods
  * without a restart, keeps the last good one when a policy is invalid (saying why in the status and an event), and
  * falls back to its configured profile when the policy is deleted. The policy controller runs as the scheduler's
  * restricted identity with the rules {@link SchedulingPolicyController} documents added.
  */
 class SchedulingPolicyIT extends RealClusterTest {
-
-  /** The generated CRD, relative to the reactor's root. */
-  static final String CRD = "crds/schedulingpolicies.kubesched.io-v1.yml";
 
   private static final String POLICY = "e2e-policy";
   private static final String MALFORMED = "e2e-malformed";
@@ -67,7 +56,7 @@ class SchedulingPolicyIT extends RealClusterTest {
 
   @Test
   void the_api_server_rejects_malformed_specs_by_the_generated_schema() throws IOException {
-    installCrd();
+    installCrd(admin);
     var policies = admin.resources(SchedulingPolicy.class);
 
     for (var spec : List.of(
@@ -112,13 +101,9 @@ class SchedulingPolicyIT extends RealClusterTest {
   @Test
   void a_policy_changes_placements_at_once_an_invalid_one_changes_nothing_and_deleting_it_falls_back()
       throws IOException {
-    installCrd();
-    grantPolicyRules();
-    // node-a is half full, node-b empty: least allocated picks node-b, most allocated node-a.
-    createReady(node("node-a", "4", "8Gi", "110"));
-    createReady(node("node-b", "4", "8Gi", "110"));
-    create(admin, new PodBuilder(pod(namespace, "filler", "other-scheduler", "2", "4Gi"))
-        .editSpec().withNodeName("node-a").endSpec().build());
+    installCrd(admin);
+    grantPolicyRules(admin);
+    createNodesOfDifferentFill();
 
     var configured = SchedulerConfiguration.parse(CONFIG, "SchedulingPolicyIT").profiles().get(0).policy();
     try (var controller = client.newPodController(Map.of(SCHEDULER, configured), recorder);
@@ -126,19 +111,19 @@ class SchedulingPolicyIT extends RealClusterTest {
             Map.of(SCHEDULER, configured))) {
       controller.start();
       policies.start();
-      assertEquals("node-b", place("least-0"));
+      assertEquals("node-b", place("least-0", SCHEDULER));
 
       // Passes the schema, but no such plugin: rejected by the controller, the configured policy stays.
       admin.resources(SchedulingPolicy.class).resource(SchedulingPolicy.of(POLICY, new SchedulingPolicySpec(
           SCHEDULER, null,
           Plugins.DEFAULTS.withScore(new PluginSet(List.of(new Plugin("NoSuchPlugin", 1)), null)), null))).create();
-      var rejected = awaitAccepted("False");
+      var rejected = awaitAccepted(admin, POLICY, "False", WAIT);
       assertEquals(SchedulingPolicyStatus.REASON_INVALID, rejected.getReason());
       assertTrue(rejected.getMessage().contains("spec.plugins.score"), rejected.getMessage());
       assertTrue(rejected.getMessage().contains("NoSuchPlugin"), rejected.getMessage());
-      assertEquals(generation(), rejected.getObservedGeneration());
+      assertEquals(generation(admin, POLICY), rejected.getObservedGeneration());
       eventually(WAIT, "a PolicyRejected event", () -> policyEvents("PolicyRejected") == 1);
-      assertEquals("node-b", place("least-1"));
+      assertEquals("node-b", place("least-1", SCHEDULER));
 
       // Fixed to most allocated: the next pod goes to the fuller node, without a restart.
       admin.resources(SchedulingPolicy.class).withName(POLICY).edit(p -> {
@@ -147,13 +132,13 @@ class SchedulingPolicyIT extends RealClusterTest {
                 "resources", List.of(Map.of("name", "cpu", "weight", 1), Map.of("name", "memory", "weight", 1))))))));
         return p;
       });
-      var accepted = awaitAccepted("True");
-      assertEquals(generation(), accepted.getObservedGeneration());
-      assertEquals(generation(), admin.resources(SchedulingPolicy.class).withName(POLICY).get().getStatus()
+      var accepted = awaitAccepted(admin, POLICY, "True", WAIT);
+      assertEquals(generation(admin, POLICY), accepted.getObservedGeneration());
+      assertEquals(generation(admin, POLICY), admin.resources(SchedulingPolicy.class).withName(POLICY).get().getStatus()
           .observedGeneration());
       eventually(WAIT, "a PolicyAccepted event", () -> policyEvents("PolicyAccepted") == 1);
-      assertEquals("node-a", place("most-0"));
-      assertEquals("node-a", place("most-1"));
+      assertEquals("node-a", place("most-0", SCHEDULER));
+      assertEquals("node-a", place("most-1", SCHEDULER));
 
       // Deleted: back to the configured profile.
       admin.resources(SchedulingPolicy.class).withName(POLICY).delete();
@@ -162,33 +147,11 @@ class SchedulingPolicyIT extends RealClusterTest {
       // The controller hears of the deletion asynchronously: a pod or two may still be placed by the policy.
       boolean fellBack = false;
       for (int i = 0; i < 20 && !fellBack; i++) {
-        fellBack = "node-b".equals(place("after-" + i));
+        fellBack = "node-b".equals(place("after-" + i, SCHEDULER));
       }
       assertTrue(fellBack, "no pod went back to the emptier node after the policy was deleted");
     }
     assertTrue(recorder.failed.isEmpty(), "failures: " + recorder.failed);
-  }
-
-  /** Creates the pod and waits until it is bound. @return its node */
-  private String place(String name) {
-    create(admin, pod(namespace, name, SCHEDULER, "100m", "200Mi"));
-    eventually(WAIT, name + " is bound", () -> !nodeOf(name).isEmpty());
-    return nodeOf(name);
-  }
-
-  private Condition awaitAccepted(String status) {
-    eventually(WAIT, POLICY + " has Accepted=" + status, () -> accepted().map(c -> status.equals(c.getStatus())
-        && generation() == c.getObservedGeneration()).orElse(false));
-    return accepted().orElseThrow();
-  }
-
-  private Optional<Condition> accepted() {
-    var policy = admin.resources(SchedulingPolicy.class).withName(POLICY).get();
-    return policy == null || policy.getStatus() == null ? Optional.empty() : policy.getStatus().accepted();
-  }
-
-  private long generation() {
-    return admin.resources(SchedulingPolicy.class).withName(POLICY).get().getMetadata().getGeneration();
   }
 
   private long policyEvents(String reason) {
@@ -216,39 +179,5 @@ class SchedulingPolicyIT extends RealClusterTest {
     } else {
       resource.create();
     }
-  }
-
-  /** Creates the CRD from the generated YAML (once for the shared cluster) and waits until it is served. */
-  private void installCrd() throws IOException {
-    var crds = admin.apiextensions().v1().customResourceDefinitions();
-    CustomResourceDefinition crd;
-    try (var yaml = Files.newInputStream(RealClusterExtension.projectDir().resolve(CRD))) {
-      crd = crds.load(yaml).item();
-    }
-    crds.resource(crd).serverSideApply();
-    crds.withName(crd.getMetadata().getName()).waitUntilCondition(
-        c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-            && c.getStatus().getConditions().stream()
-                .anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())),
-        60, TimeUnit.SECONDS);
-  }
-
-  /** Lets the scheduler's service account do what SchedulingPolicyController's Javadoc says it needs. */
-  private void grantPolicyRules() {
-    var role = new ClusterRoleBuilder()
-        .withNewMetadata().withName("kubesched-schedulingpolicies").endMetadata()
-        .withRules(
-            new PolicyRuleBuilder().withApiGroups(SchedulingPolicy.GROUP).withResources(SchedulingPolicy.PLURAL)
-                .withVerbs("get", "list", "watch").build(),
-            new PolicyRuleBuilder().withApiGroups(SchedulingPolicy.GROUP)
-                .withResources(SchedulingPolicy.PLURAL + "/status").withVerbs("patch").build())
-        .build();
-    admin.rbac().clusterRoles().resource(role).serverSideApply();
-    var binding = new ClusterRoleBindingBuilder()
-        .withNewMetadata().withName("kubesched-schedulingpolicies").endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "kubesched-schedulingpolicies")
-        .addNewSubject().withKind("ServiceAccount").withName("kubesched").withNamespace("kube-system").endSubject()
-        .build();
-    admin.rbac().clusterRoleBindings().resource(binding).serverSideApply();
   }
 }
