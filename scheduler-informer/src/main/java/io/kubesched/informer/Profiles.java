@@ -3,10 +3,12 @@ package io.kubesched.informer;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -49,6 +51,8 @@ final class Profiles {
   /** Replaced whole, never changed: a reader gets one consistent map without a lock. */
   private volatile Map<String, Profile> current;
   private final Set<ClusterData> watched;
+  /** The names, sorted, so that every log line lists them in one order. */
+  private final SortedSet<String> names;
 
   /**
    * @param finders the first policy of each scheduler name, at least one
@@ -72,11 +76,12 @@ final class Profiles {
     });
     this.current = Map.copyOf(profiles);
     this.watched = Set.copyOf(watching);
+    this.names = Collections.unmodifiableSortedSet(new TreeSet<>(profiles.keySet()));
   }
 
-  /** @return the scheduler names; the same set for the life of these profiles */
-  Set<String> names() {
-    return current.keySet();
+  /** @return the scheduler names, sorted; the same set for the life of these profiles */
+  SortedSet<String> names() {
+    return names;
   }
 
   /** @return what the loop watches beyond nodes and pods: what the first policies read, and what was asked for */
@@ -101,7 +106,7 @@ final class Profiles {
     if (!names().contains(name)) {
       throw new ConfigurationException(
           "schedulerName '" + name + "' is not a profile of this controller; its profiles are "
-              + new TreeSet<>(names()));
+              + names);
     }
     var profile = Profile.of(name, finder);
     var missing = EnumSet.noneOf(ClusterData.class);

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -117,8 +118,8 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
     }
     LOG.info(
         "Scheduling the pods of {}, {}; listing the cluster",
-        profiles.keySet(),
-        options.leaderElection().map(e -> "while leading (" + e + ")").orElse("without leader election"));
+        new TreeSet<>(profiles.keySet()),
+        options.leaderElection().map(e -> "when leading (" + e + ")").orElse("without leader election"));
     try {
       if (watchPolicies) {
         // Before the controller starts, so that the first pod already meets the policies applied.
