@@ -12,6 +12,7 @@ import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.facade.Controller;
+import io.kubesched.policy.Policy;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>A valid policy: {@link Controller#replacePolicy} with the profile its spec parses to ({@link
- *       SchedulerConfiguration#parseProfile}, kube-scheduler's defaulting applied), then {@code Accepted=True}
+ *       SchedulerConfiguration#parseProfile}, kube-scheduler's defaulting applied; without its own {@code
+ *       percentageOfNodesToScore} it keeps the configured profile's), then {@code Accepted=True}
  *       (reason {@code Accepted}) and a Normal {@code PolicyAccepted} event.
  *   <li>An invalid one (the spec does not parse, or the controller refuses it): {@code Accepted=False} with reason
  *       {@code Invalid} and the parser's message (which names the field and the value), a Warning {@code
@@ -89,6 +91,8 @@ public final class SchedulingPolicyController implements AutoCloseable {
   private final KubernetesClient client;
   private final Controller controller;
   private final Settings settings;
+  /** The configured profiles: what a policy without its own percentage of nodes to score takes it from. */
+  private final Map<String, FinderFunc> profiles;
   private final PolicyBook book;
   private final PolicyEvents events;
   private final ScheduledExecutorService worker;
@@ -121,6 +125,7 @@ public final class SchedulingPolicyController implements AutoCloseable {
     this.client = Objects.requireNonNull(client, "client");
     this.controller = Objects.requireNonNull(controller, "controller");
     this.settings = settings;
+    this.profiles = Map.copyOf(profiles);
     this.book = new PolicyBook(profiles, this::parse, controller::replacePolicy);
     this.events = new PolicyEvents(client, settings.hostname(), settings.clock());
     this.worker =
@@ -368,7 +373,7 @@ public final class SchedulingPolicyController implements AutoCloseable {
     }
     try {
       var json = client.getKubernetesSerialization().asJson(spec);
-      var profile = SchedulerConfiguration.parseProfile(json, source, "spec");
+      var profile = SchedulerConfiguration.parseProfile(json, source, "spec", configuredPercentage(spec));
       return new PolicyBook.Parsed.Valid(profile.schedulerName(), profile.policy());
     } catch (ConfigurationException e) {
       return new PolicyBook.Parsed.Invalid(spec.schedulerName(), e.getMessage());
@@ -376,6 +381,17 @@ public final class SchedulingPolicyController implements AutoCloseable {
       LOG.warn("Parsing {} failed unexpectedly", source, e);
       return new PolicyBook.Parsed.Invalid(spec.schedulerName(), source + ": spec: cannot be read: " + e);
     }
+  }
+
+  /**
+   * What a spec without {@code percentageOfNodesToScore} gets: the configured profile's, as a file's profile
+   * takes the file's; kube's adaptive default (0) when that profile is not a {@link Policy}.
+   */
+  private int configuredPercentage(SchedulingPolicySpec spec) {
+    var name = spec.schedulerName();
+    return name != null && profiles.get(name) instanceof Policy configured
+        ? configured.percentageOfNodesToScore()
+        : 0;
   }
 
   private static String uid(SchedulingPolicy policy) {

@@ -46,7 +46,8 @@ class SchedulingPolicyControllerTest {
 
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final FinderFunc FILE_ALPHA = (pod, nodes) -> Decision.unschedulable(Map.of());
-  private static final FinderFunc FILE_BETA = (pod, nodes) -> Decision.unschedulable(Map.of());
+  /** A configured profile that scores 40 % of the nodes. */
+  private static final FinderFunc FILE_BETA = Policy.builder().percentageOfNodesToScore(40).build();
 
   private KubernetesMockServer server;
   private KubernetesClient client;
@@ -168,6 +169,19 @@ class SchedulingPolicyControllerTest {
     assertEquals("Normal", event.getType());
     assertEquals(PolicyEvents.CONTROLLER, event.getReportingController());
     assertEquals("SchedulingPolicy", event.getRegarding().getKind());
+  }
+
+  @Test
+  void a_policy_without_its_own_percentage_of_nodes_to_score_keeps_the_configured_profiles() {
+    create("pack-beta", mostAllocated("beta"));
+    policies.start();
+
+    var replaced = assertInstanceOf(Policy.class, fake.replaced.get(0).policy());
+    assertEquals(40, replaced.percentageOfNodesToScore());
+
+    edit("pack-beta", new SchedulingPolicySpec("beta", 70, null, null));
+    eventually(WAIT, "the edit replaces the policy again", () -> fake.replaced.size() == 2);
+    assertEquals(70, assertInstanceOf(Policy.class, fake.replaced.get(1).policy()).percentageOfNodesToScore());
   }
 
   @Test

@@ -148,7 +148,8 @@ public final class SchedulerConfiguration {
    * schedulerName}, {@code plugins}, {@code pluginConfig}, {@code percentageOfNodesToScore}), with the same
    * defaulting, validation and messages as a file's profile: what a {@code SchedulingPolicy} custom resource's
    * spec holds. Unlike a file's only profile, it must name its scheduler; without its own {@code
-   * percentageOfNodesToScore} it has kube's adaptive default.
+   * percentageOfNodesToScore} it has kube's adaptive default. The same as {@code parseProfile(text, source,
+   * path, 0)}.
    *
    * @param text the profile, JSON or YAML
    * @param source how messages name it, such as {@code SchedulingPolicy bin-packing}
@@ -156,8 +157,27 @@ public final class SchedulerConfiguration {
    * @throws ConfigurationException as {@link #read} does, naming {@code source} and paths under {@code path}
    */
   public static SchedulerProfile parseProfile(String text, String source, String path) {
+    return parseProfile(text, source, path, 0);
+  }
+
+  /**
+   * Reads one profile as {@link #parseProfile(String, String, String)} does, with {@code percentageOfNodesToScore}
+   * for a profile that sets none, as a file's profile takes the file's.
+   *
+   * @param percentageOfNodesToScore 0 (adaptive) to 100
+   * @throws ConfigurationException as {@link #parseProfile(String, String, String)} does
+   * @throws IllegalArgumentException if {@code percentageOfNodesToScore} is not from 0 to 100
+   */
+  public static SchedulerProfile parseProfile(
+      String text, String source, String path, int percentageOfNodesToScore) {
+    if (percentageOfNodesToScore < 0 || percentageOfNodesToScore > 100) {
+      throw new IllegalArgumentException(
+          "percentageOfNodesToScore must be from 0 to 100, was " + percentageOfNodesToScore);
+    }
     var reader = new ConfigReader(source + ": ");
-    return new ProfileReader(reader).read(TreeReader.tree(text, source, true), path, null, 0).profile();
+    return new ProfileReader(reader)
+        .read(TreeReader.tree(text, source, true), path, null, percentageOfNodesToScore)
+        .profile();
   }
 
   /** @return the profiles, in the file's order; at least one (kube's {@value #DEFAULT_SCHEDULER_NAME} if none) */

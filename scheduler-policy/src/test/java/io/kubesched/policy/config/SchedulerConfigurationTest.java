@@ -413,6 +413,16 @@ class SchedulerConfigurationTest {
     assertEquals(30, profile.policy().percentageOfNodesToScore());
     assertEquals("NodeResourcesMostAllocated:3", scorers(profile.policy()).get(0));
 
+    // Without its own percentage a profile takes the one it is given (a file's profile takes the file's).
+    assertEquals(0, SchedulerConfiguration.parseProfile("{\"schedulerName\": \"a\"}", "SchedulingPolicy a", "spec")
+        .policy().percentageOfNodesToScore());
+    assertEquals(40, SchedulerConfiguration.parseProfile("{\"schedulerName\": \"a\"}", "SchedulingPolicy a", "spec", 40)
+        .policy().percentageOfNodesToScore());
+    assertEquals(30, SchedulerConfiguration.parseProfile("{\"schedulerName\": \"a\", \"percentageOfNodesToScore\": 30}",
+        "SchedulingPolicy a", "spec", 40).policy().percentageOfNodesToScore());
+    assertThrows(IllegalArgumentException.class,
+        () -> SchedulerConfiguration.parseProfile("{\"schedulerName\": \"a\"}", "SchedulingPolicy a", "spec", 101));
+
     var noName = assertThrows(ConfigurationException.class,
         () -> SchedulerConfiguration.parseProfile("{\"plugins\": {}}", "SchedulingPolicy x", "spec"));
     assertEquals("SchedulingPolicy x: spec.schedulerName: Required value", noName.getMessage());
