@@ -59,7 +59,8 @@ final class DrillRun {
       Duration after, Duration settle) {}
 
   /** What a drill found: each trial, and the growth across them. */
-  record Outcome(List<TrialResult> trials, List<Violation> growth, List<Integer> threads, List<Long> heap) {}
+  record Outcome(List<TrialResult> trials, List<Violation> growth, List<Integer> threads, List<Long> heap,
+      List<Integer> connections) {}
 
   private final Settings settings;
   private final PrintStream log;
@@ -90,6 +91,7 @@ final class DrillRun {
           var results = new ArrayList<TrialResult>();
           var threads = new ArrayList<Integer>();
           var heap = new ArrayList<Long>();
+          var connections = new ArrayList<Integer>();
           for (int round = 1; round <= settings.trials(); round++) {
             for (var fault : settings.faults()) {
               var result = trial(admin, controller, history, target, fault, "t" + results.size());
@@ -101,9 +103,10 @@ final class DrillRun {
               System.gc();
               threads.add(ManagementFactory.getThreadMXBean().getThreadCount());
               heap.add(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+              connections.add(proxy.connections());
             }
           }
-          return new Outcome(results, Invariants.growth(threads, heap), threads, heap);
+          return new Outcome(results, Invariants.growth(threads, heap), threads, heap, connections);
         } finally {
           Files.deleteIfExists(kubeconfig);
         }

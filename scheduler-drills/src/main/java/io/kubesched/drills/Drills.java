@@ -101,10 +101,10 @@ public final class Drills {
     var outcome = new DrillRun(settings, log).run();
     var title = String.format(
         "Command: `scripts/drills.sh %s`, %d trial(s) per fault, %d nodes, %s pods/s, hung-connection stall %d s. "
-            + "Thread count after each trial: %s; heap after GC (MiB): %s.",
+            + "After each trial: threads %s; heap after GC (MiB) %s; the scheduler's connections %s.",
         String.join(" ", args).replaceAll("--project \\S+ ?", "").replaceAll("--out \\S+ ?", "").trim(),
         trials, nodes, rate, stall, outcome.threads(),
-        outcome.heap().stream().map(b -> String.valueOf(b >> 20)).toList());
+        outcome.heap().stream().map(b -> String.valueOf(b >> 20)).toList(), outcome.connections());
     var report = Report.markdown(title, outcome.trials(), outcome.growth());
     Files.writeString(out, report);
     log.print(report);

@@ -45,10 +45,16 @@ final class TcpProxy implements AutoCloseable {
     return server.getLocalPort();
   }
 
+  /** @return how many connections the proxy forwards (or holds) now */
+  synchronized int connections() {
+    // The accepted side of each connection: the upstream side is a socket of its own.
+    return (int) sockets.stream().filter(s -> s.getLocalPort() == server.getLocalPort()).count();
+  }
+
   /** Stops forwarding: bytes read are held, new connections are accepted and left unanswered. */
   synchronized void stall() {
     stalled = true;
-    LOG.info("proxy stalls {} connections", sockets.size());
+    LOG.info("proxy stalls {} connections", connections());
   }
 
   /** Closes every connection (held bytes are lost) and forwards again. */
@@ -61,7 +67,7 @@ final class TcpProxy implements AutoCloseable {
       notifyAll();
     }
     dropped.forEach(TcpProxy::closeQuietly);
-    LOG.info("proxy dropped {} sockets and forwards again", dropped.size());
+    LOG.info("proxy dropped {} connections and forwards again", dropped.stream().filter(s -> s.getLocalPort() == port()).count());
   }
 
   @Override
