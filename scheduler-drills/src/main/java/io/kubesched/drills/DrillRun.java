@@ -71,7 +71,11 @@ final class DrillRun {
   }
 
   Outcome run() throws Exception {
-    try (var cluster = TestCluster.builder(settings.project()).start()) {
+    var work = Files.createTempDirectory("drills-");
+    var policy = Files.writeString(work.resolve("audit-policy.yaml"), AuditLog.POLICY);
+    var audit = new AuditLog(work.resolve("audit.log"));
+    try (var cluster = TestCluster.builder(settings.project())
+        .apiServerFlags(audit.apiServerFlags(policy).toArray(String[]::new)).start()) {
       var admin = cluster.admin();
       applyReadmeRbac(admin, settings.project());
       admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
@@ -94,7 +98,7 @@ final class DrillRun {
           var connections = new ArrayList<Integer>();
           for (int round = 1; round <= settings.trials(); round++) {
             for (var fault : settings.faults()) {
-              var result = trial(admin, controller, history, target, fault, "t" + results.size());
+              var result = trial(admin, controller, history, target, audit, fault, "t" + results.size());
               results.add(result);
               log.printf("trial %d of %s: %d pods, recovery %s, violations %s%n", round, fault.name(), result.pods(),
                   result.recovery().map(d -> d.toMillis() + " ms").orElse("none"),
@@ -111,15 +115,24 @@ final class DrillRun {
           Files.deleteIfExists(kubeconfig);
         }
       }
+    } finally {
+      try (var files = Files.list(work)) {
+        for (var file : files.toList()) {
+          Files.deleteIfExists(file);
+        }
+      }
+      Files.deleteIfExists(work);
     }
   }
 
   private TrialResult trial(KubernetesClient admin, Controller controller, PodHistory history, Target target,
-      Fault fault, String prefix) throws Exception {
+      AuditLog audit, Fault fault, String prefix) throws Exception {
     var stream = new PodStream(admin, NAMESPACE, SCHEDULER, prefix, settings.rate(), settings.nodes());
     Optional<Duration> recovery;
+    long mark;
     try {
       Thread.sleep(settings.before().toMillis());
+      mark = audit.mark();
       fault.inject(target);
       fault.heal(target);
       long healed = System.nanoTime();
@@ -138,8 +151,12 @@ final class DrillRun {
       stream.close();
     }
     waitFor(settings.settle(), () -> Invariants.check(snapshot(admin, controller, history)).isEmpty());
-    var violations = Invariants.check(snapshot(admin, controller, history));
-    return new TrialResult(fault.name(), stream.created(), violations, recovery);
+    var violations = new ArrayList<>(Invariants.check(snapshot(admin, controller, history)));
+    int relists = audit.listsSince(mark);
+    if (fault.forcesRelist() && relists == 0) {
+      violations.add(new Violation(Violation.Kind.NO_RELIST, "scheduler", "no LIST request after the fault"));
+    }
+    return new TrialResult(fault.name(), stream.created(), violations, relists, recovery);
   }
 
   private static boolean allBound(KubernetesClient admin, Set<String> names) {

@@ -15,4 +15,12 @@ interface Fault {
 
   /** Ends the fault; a no-op for a fault that ends by itself. */
   void heal(Target target) throws Exception;
+
+  /**
+   * @return whether the fault must make the scheduler's informers list again (a trial where the scheduler
+   *     made no LIST request after it is then a {@link Violation.Kind#NO_RELIST})
+   */
+  default boolean forcesRelist() {
+    return false;
+  }
 }

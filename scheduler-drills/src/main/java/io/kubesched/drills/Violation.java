@@ -25,6 +25,8 @@ record Violation(Kind kind, String subject, String detail) {
     NO_REASON,
     /** the scheduler's view of the nodes differs from the pods the API server has bound */
     CACHE_MISMATCH,
+    /** a fault that expires the watches (410 Gone) was not followed by a LIST of the scheduler's */
+    NO_RELIST,
     /** the thread count or the heap after GC grew across the trials */
     GROWTH
   }
