@@ -133,9 +133,11 @@ final class DrillRun {
     try {
       Thread.sleep(settings.before().toMillis());
       mark = audit.mark();
+      long injected = System.nanoTime();
       fault.inject(target);
       fault.heal(target);
       long healed = System.nanoTime();
+      log.printf("%s injected and healed in %d ms%n", fault.name(), (healed - injected) / 1_000_000);
       var mustBind = stream.createdPods().entrySet().stream()
           .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY)
           .map(Map.Entry::getKey).collect(Collectors.toSet());
