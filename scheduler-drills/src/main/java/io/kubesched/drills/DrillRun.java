@@ -153,7 +153,13 @@ final class DrillRun {
       stream.close();
     }
     waitFor(settings.settle(), () -> Invariants.check(snapshot(admin, controller, history)).isEmpty());
-    var violations = new ArrayList<>(Invariants.check(snapshot(admin, controller, history)));
+    var snapshot = snapshot(admin, controller, history);
+    var violations = new ArrayList<>(Invariants.check(snapshot));
+    // What the check had to go on, so that a check that passes for want of data shows.
+    log.printf("checked %d pods (%d bound, %d seen bound by the watch), %d Scheduled and %d FailedScheduling events%n",
+        snapshot.pods().size(), snapshot.pods().stream().filter(PodView::bound).count(), snapshot.nodeNamesSeen().size(),
+        snapshot.events().stream().filter(e -> e.reason().equals("Scheduled")).count(),
+        snapshot.events().stream().filter(e -> e.reason().equals("FailedScheduling")).count());
     int relists = audit.listsSince(mark);
     if (fault.forcesRelist() && relists == 0) {
       violations.add(new Violation(Violation.Kind.NO_RELIST, "scheduler", "no LIST request after the fault"));
