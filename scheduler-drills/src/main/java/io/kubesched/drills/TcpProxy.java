@@ -48,7 +48,7 @@ final class TcpProxy implements AutoCloseable {
   /** @return how many connections the proxy forwards (or holds) now */
   synchronized int connections() {
     // The accepted side of each connection: the upstream side is a socket of its own.
-    return (int) sockets.stream().filter(s -> s.getLocalPort() == server.getLocalPort()).count();
+    return (int) sockets.stream().filter(s -> !s.isClosed() && s.getLocalPort() == server.getLocalPort()).count();
   }
 
   /** Stops forwarding: bytes read are held, new connections are accepted and left unanswered. */
@@ -113,8 +113,11 @@ final class TcpProxy implements AutoCloseable {
       back.start();
       pump(client, upstream);
     } catch (IOException e) {
+      // kube-apiserver is down (restarting): the client sees its connection closed, as with no proxy
       closeQuietly(client);
       closeQuietly(upstream);
+      untrack(client);
+      untrack(upstream);
     }
   }
 
