@@ -20,7 +20,7 @@ public final class Drills {
       """
       usage: Drills --project DIR --out FILE [--faults NAME,...] [--trials N] [--nodes N] [--rate PODS/S]
                     [--stall SECONDS] [--before SECONDS] [--after SECONDS] [--settle SECONDS]
-        --faults   apiserver-restart, hung-connection, etcd-compaction (default: all three)
+        --faults   apiserver-restart, hung-connection, etcd-compaction, etcd-restart (default: all four)
         --trials   trials per fault (default 20)
         --nodes    nodes of 4 CPU, 8 GiB, 110 pods (default 4)
         --rate     pods the stream creates per second (default 4)
@@ -38,7 +38,7 @@ public final class Drills {
   static int run(String[] args, PrintStream log) throws Exception {
     Path project = null;
     Path out = null;
-    var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction");
+    var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart");
     int trials = 20;
     int nodes = 4;
     double rate = 4;
@@ -87,7 +87,8 @@ public final class Drills {
     Map<String, Function<String, Fault>> known = Map.of(
         "apiserver-restart", name -> new ApiServerRestart(),
         "hung-connection", name -> new HungConnection(stallFor),
-        "etcd-compaction", name -> new EtcdCompaction());
+        "etcd-compaction", name -> new EtcdCompaction(),
+        "etcd-restart", name -> new EtcdRestart());
     var faults = new ArrayList<Fault>();
     for (var name : faultNames) {
       var make = known.get(name);
