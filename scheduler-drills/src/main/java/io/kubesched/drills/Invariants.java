@@ -103,23 +103,27 @@ final class Invariants {
 
   /**
    * The growth check across trials: the thread count and the heap after GC of the process, sampled after each
-   * trial. A leak of one thread or connection per fault shows as a rise proportional to the trials; the slack
-   * admits what a JVM varies by on its own.
+   * trial. Pools fill up over the first trials (HTTP connections, executor threads) and then stay: the last
+   * sample is compared with the highest of the first half, not with the first, so that warming up is not
+   * growth while a leak of one thread per trial over 20 trials is.
    *
    * @param threads the thread count after each trial, in order
    * @param heapAfterGc the used heap after a full GC after each trial, in bytes, in order
-   * @return a {@link Violation.Kind#GROWTH} violation per resource that grew by more than its slack from the
-   *     first sample to the last (threads: 10; heap: half the first sample plus 64 MiB)
+   * @return a {@link Violation.Kind#GROWTH} violation per resource whose last sample exceeds the highest of the
+   *     first half by more than its slack (threads: 5; heap: an eighth plus 8 MiB); none with fewer than 4
+   *     samples
    */
   static List<Violation> growth(List<Integer> threads, List<Long> heapAfterGc) {
     var violations = new ArrayList<Violation>();
-    if (threads.size() > 1 && threads.get(threads.size() - 1) > threads.get(0) + 10) {
-      violations.add(new Violation(Violation.Kind.GROWTH, "threads", "thread count per trial " + threads));
+    if (threads.size() >= 4) {
+      int firstHalf = threads.subList(0, threads.size() / 2).stream().mapToInt(Integer::intValue).max().orElseThrow();
+      if (threads.get(threads.size() - 1) > firstHalf + 5) {
+        violations.add(new Violation(Violation.Kind.GROWTH, "threads", "thread count per trial " + threads));
+      }
     }
-    if (heapAfterGc.size() > 1) {
-      long first = heapAfterGc.get(0);
-      long last = heapAfterGc.get(heapAfterGc.size() - 1);
-      if (last > first + first / 2 + (64L << 20)) {
+    if (heapAfterGc.size() >= 4) {
+      long firstHalf = heapAfterGc.subList(0, heapAfterGc.size() / 2).stream().mapToLong(Long::longValue).max().orElseThrow();
+      if (heapAfterGc.get(heapAfterGc.size() - 1) > firstHalf + firstHalf / 8 + (8L << 20)) {
         violations.add(new Violation(Violation.Kind.GROWTH, "heap", "heap after GC per trial (MiB) "
             + heapAfterGc.stream().map(b -> String.valueOf(b >> 20)).collect(Collectors.joining(", ", "[", "]"))));
       }
