@@ -30,6 +30,8 @@
 #                                               DIR/kube-controller-manager.log
 #   test-cluster/cluster.sh restart-apiserver DIR   stop kube-apiserver and start it again (etcd and
 #                                               kube-controller-manager stay; the latter reconnects)
+#   test-cluster/cluster.sh restart-etcd DIR    stop etcd and start it again on the same data (kube-apiserver
+#                                               stays and reconnects)
 #   test-cluster/cluster.sh stop DIR            stop everything started in DIR and delete DIR
 #
 # Needs Go (the version go.mod names or newer) and about 2 GB of disk for the module and build caches.
@@ -101,6 +103,20 @@ build_scheduler() {
     fi
   fi
   echo "$bin/kube-scheduler"
+}
+
+start_etcd() { # dir; returns once etcd answers ready
+  local dir=$1
+  # shellcheck disable=SC1091
+  . "$dir/ports"
+  "$bin/etcd" --name=test --data-dir="$dir/etcd" \
+    --listen-client-urls="http://127.0.0.1:$etcd_port" --advertise-client-urls="http://127.0.0.1:$etcd_port" \
+    --listen-peer-urls="http://127.0.0.1:$peer_port" --initial-advertise-peer-urls="http://127.0.0.1:$peer_port" \
+    --initial-cluster="test=http://127.0.0.1:$peer_port" \
+    --unsafe-no-fsync --log-level=warn >>"$dir/etcd.log" 2>&1 &
+  echo $! >"$dir/etcd.pid"
+  "$bin/clusterutil" wait-ready "http://127.0.0.1:$etcd_port/readyz" none 60 "$!" ||
+    { tail -20 "$dir/etcd.log" >&2; return 1; }
 }
 
 start_apiserver() { # dir
@@ -212,13 +228,7 @@ start() { # dir
     echo "$scheduler,system:serviceaccount:kube-system:kubesched,kubesched,\"system:serviceaccounts,system:serviceaccounts:kube-system\""
   } >"$dir/tokens.csv"
 
-  "$bin/etcd" --name=test --data-dir="$dir/etcd" \
-    --listen-client-urls="http://127.0.0.1:$etcd_port" --advertise-client-urls="http://127.0.0.1:$etcd_port" \
-    --listen-peer-urls="http://127.0.0.1:$peer_port" --initial-advertise-peer-urls="http://127.0.0.1:$peer_port" \
-    --initial-cluster="test=http://127.0.0.1:$peer_port" \
-    --unsafe-no-fsync --log-level=warn >"$dir/etcd.log" 2>&1 &
-  echo $! >"$dir/etcd.pid"
-
+  start_etcd "$dir"
   start_apiserver "$dir"
   kubeconfig "$dir/admin.kubeconfig" admin "$admin" "$api_port"
   kubeconfig "$dir/scheduler.kubeconfig" kubesched "$scheduler" "$api_port"
@@ -248,6 +258,12 @@ case "${1:-}" in
     stop_pid "$2/kube-apiserver.pid"
     start_apiserver "$2"
     log "kube-apiserver restarted" ;;
+  restart-etcd)
+    [ -f "${2:-}/ports" ] || die "usage: cluster.sh restart-etcd DIR (of a started cluster)"
+    build >/dev/null
+    stop_pid "$2/etcd.pid"
+    start_etcd "$2"
+    log "etcd restarted" ;;
   stop) stop "${2:?usage: cluster.sh stop DIR}" ;;
   *) sed -n '2,40p' "$0" >&2; exit 2 ;;
 esac

@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * <p>Each run of the script has its output captured (not streamed): on success it is logged at DEBUG under
  * this class's logger, on failure it is the message of the {@link ClusterScriptException}.
  *
- * <p>Threads: {@link #admin()} is fabric8's client, safe from any thread. {@link #restartApiServer} and
+ * <p>Threads: {@link #admin()} is fabric8's client, safe from any thread. {@link #restartApiServer}, {@link #restartEtcd} and
  * {@link #close} may be called from any thread; they run one at a time and block the caller while the script
  * runs. A shutdown hook stops the processes if the JVM exits before {@link #close} (a run interrupted with
  * Ctrl-C never reaches it); {@code close} removes the hook. Interrupting a thread that waits for the script
@@ -137,6 +137,20 @@ public final class TestCluster implements AutoCloseable {
       throw new IllegalStateException("the test cluster in " + stateDirectory + " is closed");
     }
     run(script, Map.of(), "restart-apiserver", stateDirectory);
+  }
+
+  /**
+   * Stops etcd and starts it again on the same data; returns once it answers ready. kube-apiserver stays up
+   * and reconnects: its requests fail or wait meanwhile, and its own watches on etcd resume or relist.
+   *
+   * @throws IllegalStateException if the cluster is closed
+   * @throws ClusterScriptException if etcd does not come back
+   */
+  public synchronized void restartEtcd() throws IOException, InterruptedException {
+    if (closed) {
+      throw new IllegalStateException("the test cluster in " + stateDirectory + " is closed");
+    }
+    run(script, Map.of(), "restart-etcd", stateDirectory);
   }
 
   /**

@@ -75,7 +75,7 @@ class TestClusterTest {
   }
 
   @Test
-  void starts_with_the_flags_restarts_and_stops_once() throws Exception {
+  void starts_with_the_flags_restarts_each_part_and_stops_once() throws Exception {
     var state = work.resolve("state");
     var cluster =
         TestCluster.builder(project)
@@ -94,15 +94,16 @@ class TestClusterTest {
     assertTrue(cluster.admin().getConfiguration().isHttp2Disable());
 
     cluster.restartApiServer();
+    cluster.restartEtcd();
     cluster.close();
     cluster.close();
 
-    assertEquals(List.of("restart-apiserver " + state, "stop " + state), calls().subList(1, 3).stream()
-        .map(c -> c.substring(0, c.indexOf(" args=")))
-        .toList());
-    assertEquals(3, calls().size(), "stopped once: " + calls());
+    assertEquals(List.of("restart-apiserver " + state, "restart-etcd " + state, "stop " + state),
+        calls().subList(1, 4).stream().map(c -> c.substring(0, c.indexOf(" args="))).toList());
+    assertEquals(4, calls().size(), "stopped once: " + calls());
     assertFalse(Files.exists(state));
     assertThrows(IllegalStateException.class, cluster::restartApiServer);
+    assertThrows(IllegalStateException.class, cluster::restartEtcd);
   }
 
   @Test

@@ -1,0 +1,116 @@
+package io.kubesched.drills;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The drill runner's command line. Run it through {@code scripts/drills.sh}, which builds the jar and passes
+ * {@code --project}; {@code --help} lists the options. Exits 0 when no invariant was violated, 1 when one
+ * was, 2 on a usage error.
+ */
+public final class Drills {
+
+  private static final String USAGE =
+      """
+      usage: Drills --project DIR --out FILE [--faults NAME,...] [--trials N] [--nodes N] [--rate PODS/S]
+                    [--stall SECONDS] [--before SECONDS] [--after SECONDS] [--settle SECONDS]
+        --faults   apiserver-restart, hung-connection, etcd-compaction, etcd-restart (default: all four)
+        --trials   trials per fault (default 20)
+        --nodes    nodes of 4 CPU, 8 GiB, 110 pods (default 4)
+        --rate     pods the stream creates per second (default 4)
+        --stall    how long hung-connection holds the connections silent (default 30)
+        --before   stream before each fault (default 3); --after: after it heals (default 5)
+        --settle   the longest wait for the system to settle before the invariants are checked (default 120)
+      """;
+
+  private Drills() {}
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args, System.err));
+  }
+
+  static int run(String[] args, PrintStream log) throws Exception {
+    Path project = null;
+    Path out = null;
+    var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart");
+    int trials = 20;
+    int nodes = 4;
+    double rate = 4;
+    int stall = 30;
+    int before = 3;
+    int after = 5;
+    int settle = 120;
+    for (int i = 0; i < args.length; i++) {
+      var flag = args[i];
+      if (flag.equals("--help")) {
+        log.print(USAGE);
+        return 0;
+      }
+      if (i + 1 >= args.length) {
+        log.print("missing value after " + flag + "\n" + USAGE);
+        return 2;
+      }
+      var value = args[++i];
+      try {
+        switch (flag) {
+          case "--project" -> project = Path.of(value);
+          case "--out" -> out = Path.of(value);
+          case "--faults" -> faultNames = List.of(value.split(","));
+          case "--trials" -> trials = Integer.parseInt(value);
+          case "--nodes" -> nodes = Integer.parseInt(value);
+          case "--rate" -> rate = Double.parseDouble(value);
+          case "--stall" -> stall = Integer.parseInt(value);
+          case "--before" -> before = Integer.parseInt(value);
+          case "--after" -> after = Integer.parseInt(value);
+          case "--settle" -> settle = Integer.parseInt(value);
+          default -> {
+            log.print("unknown option " + flag + "\n" + USAGE);
+            return 2;
+          }
+        }
+      } catch (NumberFormatException e) {
+        log.print("not a number after " + flag + ": " + value + "\n" + USAGE);
+        return 2;
+      }
+    }
+    if (project == null || out == null || trials < 1 || nodes < 2 || rate <= 0) {
+      log.print("--project and --out are required; --trials ≥ 1, --nodes ≥ 2, --rate > 0\n" + USAGE);
+      return 2;
+    }
+    var stallFor = Duration.ofSeconds(stall);
+    Map<String, Function<String, Fault>> known = Map.of(
+        "apiserver-restart", name -> new ApiServerRestart(),
+        "hung-connection", name -> new HungConnection(stallFor),
+        "etcd-compaction", name -> new EtcdCompaction(),
+        "etcd-restart", name -> new EtcdRestart());
+    var faults = new ArrayList<Fault>();
+    for (var name : faultNames) {
+      var make = known.get(name);
+      if (make == null) {
+        log.print("unknown fault " + name + "; known: " + String.join(", ", known.keySet().stream().sorted().toList()) + "\n");
+        return 2;
+      }
+      faults.add(make.apply(name));
+    }
+    var settings = new DrillRun.Settings(project, faults, trials, nodes, rate, Duration.ofSeconds(before),
+        Duration.ofSeconds(after), Duration.ofSeconds(settle));
+    var outcome = new DrillRun(settings, log).run();
+    var title = String.format(
+        "Command: `scripts/drills.sh %s`, %d trial(s) per fault, %d nodes, %s pods/s, hung-connection stall %d s. "
+            + "After each trial: threads %s; heap after GC (MiB) %s; the scheduler's connections %s.",
+        String.join(" ", args).replaceAll("--project \\S+ ?", "").replaceAll("--out \\S+ ?", "").trim(),
+        trials, nodes, rate, stall, outcome.threads(),
+        outcome.heap().stream().map(b -> String.valueOf(b >> 20)).toList(), outcome.connections());
+    var report = Report.markdown(title, outcome.trials(), outcome.growth());
+    Files.writeString(out, report);
+    log.print(report);
+    boolean clean = outcome.growth().isEmpty() && outcome.trials().stream().allMatch(t -> t.violations().isEmpty());
+    return clean ? 0 : 1;
+  }
+}

@@ -1,0 +1,141 @@
+package io.kubesched.drills;
+
+import io.kubesched.drills.Snapshot.EventView;
+import io.kubesched.drills.Snapshot.NodeView;
+import io.kubesched.drills.Snapshot.PodView;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The drills' invariants as a pure function of a {@link Snapshot}: what must hold once the system has settled
+ * after a fault. Stateless; callable from any thread.
+ */
+final class Invariants {
+
+  private Invariants() {}
+
+  /** @return every violation in {@code snapshot}, grouped by kind in {@link Violation.Kind}'s order */
+  static List<Violation> check(Snapshot snapshot) {
+    var violations = new ArrayList<Violation>();
+    var scheduledEvents = new HashMap<String, Integer>();
+    var reasons = new HashSet<String>();
+    for (EventView event : snapshot.events()) {
+      if (event.reason().equals("Scheduled")) {
+        scheduledEvents.merge(event.podUid(), Math.max(1, event.count()), Integer::sum);
+      } else if (event.reason().equals("FailedScheduling")) {
+        reasons.add(event.podUid());
+      }
+    }
+    for (PodView pod : snapshot.pods()) {
+      if (pod.placeable() && !pod.bound()) {
+        violations.add(new Violation(Violation.Kind.LOST, pod.name(), pod.kind() + " pod still pending"));
+      }
+    }
+    snapshot.nodeNamesSeen().entrySet().stream()
+        .filter(e -> e.getValue().size() > 1)
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(e -> violations.add(new Violation(
+            Violation.Kind.MOVED, name(snapshot, e.getKey()), "spec.nodeName was " + String.join(", then ", e.getValue()))));
+    for (PodView pod : snapshot.pods()) {
+      var seen = snapshot.nodeNamesSeen().get(pod.uid());
+      if (pod.bound() && seen != null && seen.size() == 1 && !seen.get(0).equals(pod.nodeName())) {
+        violations.add(new Violation(Violation.Kind.MOVED, pod.name(),
+            "the watch saw it on " + seen.get(0) + ", the API server has it on " + pod.nodeName()));
+      }
+    }
+    new TreeMap<>(scheduledEvents).forEach((uid, count) -> {
+      if (count > 1) {
+        violations.add(new Violation(Violation.Kind.BOUND_TWICE, name(snapshot, uid), count + " Scheduled events"));
+      }
+    });
+    var boundTo = snapshot.pods().stream().filter(PodView::bound)
+        .collect(Collectors.groupingBy(PodView::nodeName, TreeMap::new, Collectors.toList()));
+    for (NodeView node : snapshot.nodes()) {
+      var pods = boundTo.getOrDefault(node.name(), List.of());
+      long cpu = pods.stream().mapToLong(PodView::milliCpu).sum();
+      long memory = pods.stream().mapToLong(PodView::memory).sum();
+      if (cpu > node.milliCpu() || memory > node.memory() || pods.size() > node.maxPods()) {
+        violations.add(new Violation(Violation.Kind.OVER_ALLOCATABLE, node.name(), String.format(
+            "requested %dm CPU, %d bytes, %d pods of %dm, %d bytes, %d pods",
+            cpu, memory, pods.size(), node.milliCpu(), node.memory(), node.maxPods())));
+      }
+    }
+    boundTo.forEach((node, pods) -> pods.stream()
+        .filter(p -> p.antiGroup() != null)
+        .collect(Collectors.groupingBy(PodView::antiGroup, TreeMap::new, Collectors.mapping(PodView::name, Collectors.toCollection(TreeSet::new))))
+        .forEach((group, names) -> {
+          if (names.size() > 1) {
+            violations.add(new Violation(Violation.Kind.ANTI_AFFINITY, node,
+                "anti-affinity group " + group + " has " + String.join(", ", names) + " there"));
+          }
+        }));
+    for (PodView pod : snapshot.pods()) {
+      if (!pod.bound() && !pod.gated() && !pod.unschedulableCondition() && !reasons.contains(pod.uid())) {
+        violations.add(new Violation(Violation.Kind.NO_REASON, pod.name(),
+            "pending without a FailedScheduling event or PodScheduled=False"));
+      }
+    }
+    snapshot.schedulerView().ifPresent(view -> {
+      var nodes = new TreeSet<String>(view.keySet());
+      nodes.addAll(boundTo.keySet());
+      for (String node : nodes) {
+        Set<String> apiServer = boundTo.getOrDefault(node, List.of()).stream().map(PodView::uid).collect(Collectors.toSet());
+        Set<String> scheduler = view.getOrDefault(node, Set.of());
+        if (!apiServer.equals(scheduler)) {
+          var missing = new TreeSet<>(apiServer);
+          missing.removeAll(scheduler);
+          var extra = new TreeSet<>(scheduler);
+          extra.removeAll(apiServer);
+          violations.add(new Violation(Violation.Kind.CACHE_MISMATCH, node, String.format(
+              "the scheduler lacks %s and counts %s", names(snapshot, missing), names(snapshot, extra))));
+        }
+      }
+    });
+    return List.copyOf(violations);
+  }
+
+  /**
+   * The growth check across trials: the thread count and the heap after GC of the process, sampled after each
+   * trial. Pools fill up over the first trials (HTTP connections, executor threads) and then stay: the last
+   * sample is compared with the highest of the first half, not with the first, so that warming up is not
+   * growth while a leak of one thread per trial over 20 trials is.
+   *
+   * @param threads the thread count after each trial, in order
+   * @param heapAfterGc the used heap after a full GC after each trial, in bytes, in order
+   * @return a {@link Violation.Kind#GROWTH} violation per resource whose last sample exceeds the highest of the
+   *     first half by more than its slack (threads: 5; heap: an eighth plus 8 MiB); none with fewer than 4
+   *     samples
+   */
+  static List<Violation> growth(List<Integer> threads, List<Long> heapAfterGc) {
+    var violations = new ArrayList<Violation>();
+    if (threads.size() >= 4) {
+      int firstHalf = threads.subList(0, threads.size() / 2).stream().mapToInt(Integer::intValue).max().orElseThrow();
+      if (threads.get(threads.size() - 1) > firstHalf + 5) {
+        violations.add(new Violation(Violation.Kind.GROWTH, "threads", "thread count per trial " + threads));
+      }
+    }
+    if (heapAfterGc.size() >= 4) {
+      long firstHalf = heapAfterGc.subList(0, heapAfterGc.size() / 2).stream().mapToLong(Long::longValue).max().orElseThrow();
+      if (heapAfterGc.get(heapAfterGc.size() - 1) > firstHalf + firstHalf / 8 + (8L << 20)) {
+        violations.add(new Violation(Violation.Kind.GROWTH, "heap", "heap after GC per trial (MiB) "
+            + heapAfterGc.stream().map(b -> String.valueOf(b >> 20)).collect(Collectors.joining(", ", "[", "]"))));
+      }
+    }
+    return List.copyOf(violations);
+  }
+
+  private static String name(Snapshot snapshot, String uid) {
+    return snapshot.pods().stream().filter(p -> p.uid().equals(uid)).map(PodView::name).findFirst().orElse("uid " + uid);
+  }
+
+  private static String names(Snapshot snapshot, Set<String> uids) {
+    return uids.stream().map(uid -> name(snapshot, uid)).collect(Collectors.joining(", ", "[", "]"));
+  }
+}

@@ -1,0 +1,33 @@
+package io.kubesched.drills;
+
+/**
+ * One broken invariant.
+ *
+ * @param kind which invariant
+ * @param subject the pod or node it is about
+ * @param detail what was seen, for the reader of the report
+ */
+record Violation(Kind kind, String subject, String detail) {
+
+  /** The invariants, in the order the report lists them. */
+  enum Kind {
+    /** a pod that could be placed is still pending after the system settled */
+    LOST,
+    /** a pod's {@code spec.nodeName} changed after it was first set */
+    MOVED,
+    /** a pod has more than one {@code Scheduled} event: bound, or reported bound, twice */
+    BOUND_TWICE,
+    /** the pods bound to a node request more than its allocatable CPU, memory or pod count */
+    OVER_ALLOCATABLE,
+    /** two pods of one required anti-affinity group on one node */
+    ANTI_AFFINITY,
+    /** a pending pod that is not gated has neither a FailedScheduling event nor PodScheduled=False */
+    NO_REASON,
+    /** the scheduler's view of the nodes differs from the pods the API server has bound */
+    CACHE_MISMATCH,
+    /** a fault that expires the watches (410 Gone) was not followed by a LIST of the scheduler's */
+    NO_RELIST,
+    /** the thread count or the heap after GC grew across the trials */
+    GROWTH
+  }
+}

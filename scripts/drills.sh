@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The fault drills: this library's scheduler on a real kube-apiserver under a steady stream of pods, one fault
+# per trial, the invariants checked after each (docs/reliability.md). Builds the runner's jar and, on first
+# use, kube-apiserver and etcd as for the end-to-end tests.
+#
+#   scripts/drills.sh --out /tmp/drills.md                                  every fault, 20 trials each
+#   scripts/drills.sh --faults apiserver-restart,hung-connection --trials 2 --stall 5 --out /tmp/smoke.md
+#   scripts/drills.sh --help                                                the runner's options
+#
+# Exits 0 when no invariant was violated, 1 when one was.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/go/bin"
+
+./mvnw -q -B -pl scheduler-drills -am package -DskipTests
+exec java -jar scheduler-drills/target/drills.jar --project . "$@"
