@@ -17,12 +17,9 @@ import io.kubesched.facade.Controller;
 import io.kubesched.facade.Options;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.testcluster.TestCluster;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,7 +74,7 @@ final class DrillRun {
     try (var cluster = TestCluster.builder(settings.project())
         .apiServerFlags(audit.apiServerFlags(policy).toArray(String[]::new)).start()) {
       var admin = cluster.admin();
-      applyReadmeRbac(admin, settings.project());
+      cluster.applyReadmeRbac();
       admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
       for (int i = 0; i < settings.nodes(); i++) {
         createReadyNode(admin, "node-" + i);
@@ -267,18 +264,5 @@ final class DrillRun {
         .withCapacity(Map.of("cpu", new Quantity("4"), "memory", new Quantity("8Gi"), "pods", new Quantity("110")))
         .endStatus().build()).create();
     admin.nodes().withName(name).edit(n -> new NodeBuilder(n).editSpec().withTaints().endSpec().build());
-  }
-
-  /** Applies the RBAC manifest the README documents for the scheduler's service account, as written there. */
-  private static void applyReadmeRbac(KubernetesClient admin, Path project) throws IOException {
-    var readme = Files.readString(project.resolve("README.md"));
-    var section = readme.indexOf("## RBAC");
-    var start = readme.indexOf("```yaml\n", section);
-    if (section < 0 || start < 0) {
-      throw new IllegalStateException("README.md has no yaml block under '## RBAC'");
-    }
-    start += "```yaml\n".length();
-    var yaml = readme.substring(start, readme.indexOf("```", start));
-    admin.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).create();
   }
 }

@@ -2,9 +2,7 @@ package io.kubesched.e2e;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.kubesched.testcluster.TestCluster;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +51,7 @@ final class RealClusterExtension implements ParameterResolver {
     try {
       var cluster = TestCluster.builder(projectDir).controllerManager().start();
       try {
-        applyReadmeRbac(cluster, projectDir);
+        cluster.applyReadmeRbac();
         applyPodGroupCrd(cluster, projectDir);
       } catch (IOException | RuntimeException e) {
         cluster.close();
@@ -63,19 +61,6 @@ final class RealClusterExtension implements ParameterResolver {
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the test cluster: " + e.getMessage(), e);
     }
-  }
-
-  /** Applies the RBAC manifest the README documents, as written there. */
-  private static void applyReadmeRbac(TestCluster cluster, Path projectDir) throws IOException {
-    var readme = Files.readString(projectDir.resolve("README.md"));
-    var section = readme.indexOf("## RBAC");
-    var start = readme.indexOf("```yaml\n", section);
-    if (section < 0 || start < 0) {
-      throw new IllegalStateException("README.md has no yaml block under '## RBAC'");
-    }
-    start += "```yaml\n".length();
-    var yaml = readme.substring(start, readme.indexOf("```", start));
-    cluster.admin().load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).create();
   }
 
   /**

@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -97,6 +99,26 @@ public final class TestCluster implements AutoCloseable {
    */
   public KubernetesClient admin() {
     return admin;
+  }
+
+  /**
+   * Creates, as admin, the RBAC objects README.md documents for the scheduler's service account (the yaml block
+   * under its {@code ## RBAC} heading, as written there), so that a test runs the scheduler with exactly what
+   * the README tells users to grant.
+   *
+   * @throws IOException if the project's README.md cannot be read
+   * @throws IllegalStateException if README.md has no yaml block under {@code ## RBAC}
+   */
+  public void applyReadmeRbac() throws IOException {
+    var readme = Files.readString(script.getParent().getParent().resolve("README.md"));
+    var section = readme.indexOf("## RBAC");
+    var start = section < 0 ? -1 : readme.indexOf("```yaml\n", section);
+    if (start < 0) {
+      throw new IllegalStateException("README.md has no yaml block under '## RBAC'");
+    }
+    start += "```yaml\n".length();
+    var yaml = readme.substring(start, readme.indexOf("```", start));
+    admin.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).create();
   }
 
   /** @return the kubeconfig of the admin identity (system:masters), for processes that run as admin */
