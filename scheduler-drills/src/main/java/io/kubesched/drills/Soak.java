@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -123,7 +124,7 @@ final class Soak {
               .schedulerName(SCHEDULER).build());
           var controller = client.newPodController(DefaultPolicy.create())) {
         controller.start();
-        var churn = Executors.newScheduledThreadPool(2, r -> {
+        var churn = new ScheduledThreadPoolExecutor(2, r -> {
           var thread = new Thread(r, "soak-churn");
           thread.setDaemon(true);
           return thread;
@@ -148,7 +149,11 @@ final class Soak {
             afterWarmup = ClassHistogram.ofThisProcess();
           }
         }
-        churn.shutdownNow();
+        // Let a create or delete in progress finish (interrupted, it would count as refused); drop the deletes
+        // still waiting: the namespace is emptied below.
+        churn.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+        churn.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        churn.shutdown();
         churn.awaitTermination(30, TimeUnit.SECONDS);
         var grown = afterWarmup == null ? List.<ClassHistogram.Change>of()
             : ClassHistogram.ofThisProcess().grownSince(afterWarmup, 15);
