@@ -256,7 +256,7 @@ final class DrillRun {
    * Creates a node with {@code kubernetes.io/hostname} and takes off the not-ready taint the API server's
    * admission puts on it (no node lifecycle controller runs here to do it).
    */
-  private static void createReadyNode(KubernetesClient admin, String name) {
+  static void createReadyNode(KubernetesClient admin, String name) {
     admin.nodes().resource(new NodeBuilder()
         .withNewMetadata().withName(name).addToLabels(PodStream.HOSTNAME, name).endMetadata()
         .withNewStatus()

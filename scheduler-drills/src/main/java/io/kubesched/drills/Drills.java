@@ -27,6 +27,7 @@ public final class Drills {
         --stall    how long hung-connection holds the connections silent (default 30)
         --before   stream before each fault (default 3); --after: after it heals (default 5)
         --settle   the longest wait for the system to settle before the invariants are checked (default 120)
+      or: Drills --soak MINUTES ... (the soak, docs/reliability.md; `--soak 1 --help` lists its options)
       """;
 
   private Drills() {}
@@ -36,6 +37,9 @@ public final class Drills {
   }
 
   static int run(String[] args, PrintStream log) throws Exception {
+    if (List.of(args).contains("--soak")) {
+      return Soak.command(args, log);
+    }
     Path project = null;
     Path out = null;
     var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart");
