@@ -143,6 +143,11 @@ final class BindingAudit {
         .min(Instant::compareTo).map(first -> Duration.between(killed, first));
   }
 
+  /** @return how many of {@code bindings} the API server received from {@code from} (inclusive) to {@code to} */
+  static int received(List<Binding> bindings, Instant from, Instant to) {
+    return (int) bindings.stream().filter(b -> !b.received().isBefore(from) && b.received().isBefore(to)).count();
+  }
+
   private static @Nullable String field(String fields, String name) {
     Matcher matcher = Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(fields);
     return matcher.find() ? matcher.group(1) : null;

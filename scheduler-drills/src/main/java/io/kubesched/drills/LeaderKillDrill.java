@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,8 +25,9 @@ import org.jspecify.annotations.Nullable;
  * The leader-kill drill: the scheduler as two processes (kubesched-server's jar, {@link Replica}) with leader
  * election on, configured as {@code deploy/} configures the Deployment (the ConfigMap's {@code config.yaml},
  * unchanged: Lease {@code kubesched/kubesched}, kube's default 15 s lease, 10 s renew deadline, 2 s retry), both
- * as the README's restricted identity. For each trial a {@link PodStream} for the first profile runs; mid-burst
- * the replica that holds the Lease is sent SIGKILL; the runner measures the takeover (to the Lease held by the
+ * as the README's restricted identity. For each trial a {@link PodStream} for the first profile runs; in the
+ * middle of a burst (a second stream at {@value #BURST_RATE} pods/s) the replica that holds the Lease is sent
+ * SIGKILL; the runner measures the takeover (to the Lease held by the
  * other replica, and to the first pod bound after the kill), waits for the system to settle, checks the {@link
  * Invariants} (without the cache comparison: the scheduler's cache is in another process, and kubesched-server
  * serves no view of it) and the API server's audit of binding POSTs ({@link BindingAudit}), then starts a fresh
@@ -38,6 +40,14 @@ final class LeaderKillDrill {
 
   /** The ConfigMap whose {@code config.yaml} the replicas run with. */
   static final String DEPLOYED_CONFIG = "deploy/03-config.yaml";
+
+  /**
+   * The burst the leader is killed in: a second {@link PodStream} at this rate from {@link #BURST_LEAD} before
+   * the kill to as long after it, so that the leader has decisions and bindings in flight when it dies.
+   */
+  static final double BURST_RATE = 25;
+
+  static final Duration BURST_LEAD = Duration.ofSeconds(1);
 
   /** Where {@code scripts/drills.sh} has scheduler-server build its shaded jar. */
   static final String SERVER_JAR = "scheduler-server/target/kubesched-server.jar";
@@ -121,10 +131,10 @@ final class LeaderKillDrill {
           takeovers.add(outcome.takeover());
           var t = outcome.takeover();
           log.printf("trial %d of %s: %d pods, takeover: Lease %s, first binding %s (last renewal %d ms before the"
-                  + " kill, exit %d), recovery %s, LISTs %d after the kill and %d at the fresh replica's start,"
+                  + " kill, %d bindings in the second before it, exit %d), recovery %s, LISTs %d after the kill and %d at the fresh replica's start,"
                   + " violations %s%n",
               trial + 1, NAME, outcome.result().pods(), millis(t.lease()), millis(t.firstBinding()),
-              t.sinceRenewal().toMillis(), t.exitStatus(), millis(outcome.result().recovery()), t.listsAtTakeover(),
+              t.sinceRenewal().toMillis(), t.bindingsBeforeKill(), t.exitStatus(), millis(outcome.result().recovery()), t.listsAtTakeover(),
               t.listsAtStart(), outcome.result().violations().stream()
                   .map(v -> v.kind() + " " + v.subject() + ": " + v.detail()).toList());
           clean(admin);
@@ -144,15 +154,19 @@ final class LeaderKillDrill {
       PodHistory history, AuditLog audit, Path auditFile, LeaseRef lease, String schedulerName, String prefix)
       throws Exception {
     var stream = new PodStream(admin, DrillRun.NAMESPACE, schedulerName, prefix, settings.rate(), settings.nodes());
+    PodStream burst = null;
     Optional<Duration> takenOver;
     Optional<Duration> recovery;
     Duration sinceRenewal;
     Instant killed;
     Instant dead;
     int exitStatus;
+    int pods;
     long mark;
     try {
-      Thread.sleep(settings.before().toMillis());
+      Thread.sleep(Math.max(0, settings.before().minus(BURST_LEAD).toMillis()));
+      burst = new PodStream(admin, DrillRun.NAMESPACE, schedulerName, prefix + "b", BURST_RATE, settings.nodes());
+      Thread.sleep(BURST_LEAD.toMillis());
       var held = lease.get(admin);
       var holder = holder(held);
       var leader = replicas.stream().filter(r -> holder.equals(identityOf(r))).findFirst()
@@ -166,6 +180,8 @@ final class LeaderKillDrill {
       exitStatus = leader.kill();
       dead = Instant.now();
       replicas.remove(leader);
+      Thread.sleep(BURST_LEAD.toMillis());
+      burst.stop();
       sinceRenewal = held == null || held.getSpec().getRenewTime() == null ? Duration.ZERO
           : Duration.between(held.getSpec().getRenewTime().toInstant(), killed);
       boolean taken = DrillRun.waitFor(settings.settle(), () -> holder(lease.get(admin)).equals(survivorIdentity));
@@ -179,7 +195,9 @@ final class LeaderKillDrill {
         log.printf("%s did not take the Lease within %s; its log ends:%n%s%n", survivor, settings.settle(),
             survivor.tail(40));
       }
-      var mustBind = stream.createdPods().entrySet().stream()
+      var created = new HashMap<>(stream.createdPods());
+      created.putAll(burst.createdPods());
+      var mustBind = created.entrySet().stream()
           .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY)
           .map(Map.Entry::getKey).collect(Collectors.toSet());
       boolean recovered = DrillRun.waitFor(settings.settle(), () -> DrillRun.allBound(admin, mustBind));
@@ -190,8 +208,13 @@ final class LeaderKillDrill {
       }
       stream.stop();
       stream.ungateAll();
+      burst.ungateAll();
+      pods = stream.created() + burst.created();
     } finally {
       stream.close();
+      if (burst != null) {
+        burst.close();
+      }
     }
     DrillRun.waitFor(settings.settle(), () -> Invariants.check(snapshot(admin, history)).isEmpty());
     var snapshot = snapshot(admin, history);
@@ -212,8 +235,9 @@ final class LeaderKillDrill {
     int listsAtStart = audit.listsSince(beforeStart);
     var firstBinding = BindingAudit.firstBindingAfter(bindings, killed, dead);
     return new TrialOutcome(
-        new TrialResult(NAME, stream.created(), violations, listsAtTakeover, recovery),
-        new Takeover(takenOver, firstBinding, sinceRenewal, exitStatus, listsAtTakeover, listsAtStart));
+        new TrialResult(NAME, pods, violations, listsAtTakeover, recovery),
+        new Takeover(takenOver, firstBinding, sinceRenewal, exitStatus,
+            BindingAudit.received(bindings, killed.minus(BURST_LEAD), killed), listsAtTakeover, listsAtStart));
   }
 
   private static Snapshot snapshot(KubernetesClient admin, PodHistory history) {

@@ -15,6 +15,8 @@ import java.util.stream.Collectors;
  * @param sinceRenewal from the leader's last renewal of the Lease (its {@code renewTime}) to the SIGKILL: the
  *     takeover waits out the rest of the lease duration
  * @param exitStatus the killed process's exit status (137 for SIGKILL)
+ * @param bindingsBeforeKill the binding POSTs the API server received in the second before the kill: the leader
+ *     was killed mid-burst if there are some
  * @param listsAtTakeover the scheduler identity's LISTs from the kill to the invariants' check: the new leader's
  *     (no other replica runs then)
  * @param listsAtStart the LISTs of the fresh replica started after the check, until it was ready
@@ -24,6 +26,7 @@ record Takeover(
     Optional<Duration> firstBinding,
     Duration sinceRenewal,
     int exitStatus,
+    int bindingsBeforeKill,
     int listsAtTakeover,
     int listsAtStart) {
 
@@ -42,7 +45,8 @@ record Takeover(
     return String.format(
         "%nTakeover (leader-kill, %d trials), from the leader's SIGKILL: to the Lease held by the other replica "
             + "p50 %s, p99 %s (%d/%d taken over); to the first pod bound after it p50 %s, p99 %s (%d/%d). "
-            + "The leader had last renewed the Lease %s to %s before the kill. Exit status of the killed "
+            + "The leader had last renewed the Lease %s to %s before the kill, and the API server had received %s "
+            + "binding POSTs in the second before it. Exit status of the killed "
             + "replicas: %s. The scheduler's LISTs from the kill to the check: %d in all (the new leader's); "
             + "a fresh replica's LISTs at its start: %s. Threads and heap are not sampled for leader-kill: its "
             + "scheduler processes are replaced every trial.%n",
@@ -51,6 +55,7 @@ record Takeover(
         seconds(Report.percentile(bindings, 50)), seconds(Report.percentile(bindings, 99)), bindings.size(),
         takeovers.size(),
         seconds(Optional.of(renewals.get(0))), seconds(Optional.of(renewals.get(renewals.size() - 1))),
+        range(takeovers.stream().map(Takeover::bindingsBeforeKill).toList()),
         takeovers.stream().map(t -> String.valueOf(t.exitStatus())).distinct().collect(Collectors.joining(", ")),
         takeovers.stream().mapToInt(Takeover::listsAtTakeover).sum(),
         range(takeovers.stream().map(Takeover::listsAtStart).toList()));

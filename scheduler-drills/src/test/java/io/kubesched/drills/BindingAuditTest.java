@@ -81,6 +81,14 @@ class BindingAuditTest {
     assertEquals(Optional.empty(), BindingAudit.firstBindingAfter(bindings.subList(0, 3), killed, dead));
   }
 
+  @Test
+  void received_counts_from_inclusive_to_exclusive() {
+    var bindings = List.of(binding("a", 201, 999), binding("b", 201, 1_000), binding("c", 409, 1_500),
+        binding("d", 201, 2_000));
+    assertEquals(2, BindingAudit.received(bindings, T0.plusMillis(1_000), T0.plusMillis(2_000)));
+    assertEquals(0, BindingAudit.received(List.of(), T0, T0.plusSeconds(1)));
+  }
+
   private static Binding binding(String pod, int code, long millis) {
     return new Binding("drills", pod, code, T0.plusMillis(millis));
   }
