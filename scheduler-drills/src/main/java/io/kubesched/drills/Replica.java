@@ -67,6 +67,8 @@ final class Replica implements AutoCloseable {
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
+    // A runner stopped before it closes its replicas (Ctrl-C) must not leave them running.
+    Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "drills-stop-" + name));
     return new Replica(name, process, log, port);
   }
 
