@@ -26,8 +26,8 @@ import org.jspecify.annotations.Nullable;
  * election on, configured as {@code deploy/} configures the Deployment (the ConfigMap's {@code config.yaml},
  * unchanged: Lease {@code kubesched/kubesched}, kube's default 15 s lease, 10 s renew deadline, 2 s retry), both
  * as the README's restricted identity. For each trial a {@link PodStream} for the first profile runs; in the
- * middle of a burst (a second stream at {@value #BURST_RATE} pods/s) the replica that holds the Lease is sent
- * SIGKILL; the runner measures the takeover (to the Lease held by the
+ * middle of a burst (a second stream of {@value #BURST_PODS} pods at {@value #BURST_RATE} pods/s) the replica
+ * that holds the Lease is sent SIGKILL; the runner measures the takeover (to the Lease held by the
  * other replica, and to the first pod bound after the kill), waits for the system to settle, checks the {@link
  * Invariants} (without the cache comparison: the scheduler's cache is in another process, and kubesched-server
  * serves no view of it) and the API server's audit of binding POSTs ({@link BindingAudit}), then starts a fresh
@@ -42,11 +42,18 @@ final class LeaderKillDrill {
   static final String DEPLOYED_CONFIG = "deploy/03-config.yaml";
 
   /**
-   * The burst the leader is killed in: a second {@link PodStream} at this rate from {@link #BURST_LEAD} before
-   * the kill to as long after it, so that the leader has decisions and bindings in flight when it dies.
+   * The burst the leader is killed in: a second {@link PodStream} at this rate, of {@link #BURST_PODS} pods, the
+   * kill after the first half, so that the leader has decisions and bindings in flight when it dies.
    */
   static final double BURST_RATE = 25;
 
+  /**
+   * A count, not a time: under load the stream's thread falls behind and catches up, and a burst timed at 2 s
+   * once created 122 pods, which with the 4 pods/s stream over a 15 s takeover filled the default 4 nodes' CPU.
+   */
+  static final int BURST_PODS = 40;
+
+  /** The longest wait for each half of the burst to be created. */
   static final Duration BURST_LEAD = Duration.ofSeconds(1);
 
   /** Where {@code scripts/drills.sh} has scheduler-server build its shaded jar. */
@@ -166,7 +173,7 @@ final class LeaderKillDrill {
     try {
       Thread.sleep(Math.max(0, settings.before().minus(BURST_LEAD).toMillis()));
       burst = new PodStream(admin, DrillRun.NAMESPACE, schedulerName, prefix + "b", BURST_RATE, settings.nodes());
-      Thread.sleep(BURST_LEAD.toMillis());
+      awaitCreated(burst, BURST_PODS / 2);
       var held = lease.get(admin);
       var holder = holder(held);
       var leader = replicas.stream().filter(r -> holder.equals(identityOf(r))).findFirst()
@@ -180,7 +187,7 @@ final class LeaderKillDrill {
       exitStatus = leader.kill();
       dead = Instant.now();
       replicas.remove(leader);
-      Thread.sleep(BURST_LEAD.toMillis());
+      awaitCreated(burst, BURST_PODS);
       burst.stop();
       sinceRenewal = held == null || held.getSpec().getRenewTime() == null ? Duration.ZERO
           : Duration.between(held.getSpec().getRenewTime().toInstant(), killed);
@@ -238,6 +245,14 @@ final class LeaderKillDrill {
         new TrialResult(NAME, pods, violations, listsAtTakeover, recovery),
         new Takeover(takenOver, firstBinding, sinceRenewal, exitStatus,
             BindingAudit.received(bindings, killed.minus(BURST_LEAD), killed), listsAtTakeover, listsAtStart));
+  }
+
+  /** Waits until {@code stream} has created {@code count} pods, or {@link #BURST_LEAD} has passed. */
+  private static void awaitCreated(PodStream stream, int count) throws InterruptedException {
+    long deadline = System.nanoTime() + BURST_LEAD.toNanos();
+    while (stream.created() < count && System.nanoTime() - deadline < 0) {
+      Thread.sleep(10);
+    }
   }
 
   private static Snapshot snapshot(KubernetesClient admin, PodHistory history) {
