@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The fault drills: this library's scheduler on a real kube-apiserver under a steady stream of pods, one fault
-# per trial, the invariants checked after each (docs/reliability.md). Builds the runner's jar and, on first
-# use, kube-apiserver and etcd as for the end-to-end tests.
+# per trial, the invariants checked after each (docs/reliability.md). Builds the runner's jar and
+# kubesched-server's (the leader-kill drill runs the scheduler as two processes of it) and, on first use,
+# kube-apiserver and etcd as for the end-to-end tests.
 #
 #   scripts/drills.sh --out /tmp/drills.md                                  every fault, 20 trials each
 #   scripts/drills.sh --faults apiserver-restart,hung-connection --trials 2 --stall 5 --out /tmp/smoke.md
@@ -12,5 +13,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 
-./mvnw -q -B -pl scheduler-drills -am package -DskipTests
+./mvnw -q -B -pl scheduler-drills,scheduler-server -am package -DskipTests
 exec java -jar scheduler-drills/target/drills.jar --project . "$@"

@@ -164,7 +164,7 @@ final class DrillRun {
     return new TrialResult(fault.name(), stream.created(), violations, relists, recovery);
   }
 
-  private static boolean allBound(KubernetesClient admin, Set<String> names) {
+  static boolean allBound(KubernetesClient admin, Set<String> names) {
     var bound = admin.pods().inNamespace(NAMESPACE).list().getItems().stream()
         .filter(p -> p.getSpec().getNodeName() != null)
         .map(p -> p.getMetadata().getName())
@@ -176,13 +176,18 @@ final class DrillRun {
   static Snapshot snapshot(KubernetesClient admin, Controller controller, PodHistory history) {
     var view = controller.nodes().stream().collect(Collectors.toMap(
         NodeInfo::name, n -> n.pods().stream().map(PodInfo::uid).collect(Collectors.toSet())));
+    return snapshot(admin, Optional.of(view), history);
+  }
+
+  /** The API server's state and {@code view}, the scheduler's if the runner can see it (the leader-kill drill cannot). */
+  static Snapshot snapshot(KubernetesClient admin, Optional<Map<String, Set<String>>> view, PodHistory history) {
     var pods = admin.pods().inNamespace(NAMESPACE).list().getItems().stream().map(DrillRun::podView).toList();
     var uids = pods.stream().map(PodView::uid).collect(Collectors.toSet());
     var nodes = admin.nodes().list().getItems().stream().map(DrillRun::nodeView).toList();
     var events = admin.events().v1().events().inNamespace(NAMESPACE).list().getItems().stream()
         .filter(e -> e.getRegarding() != null && uids.contains(e.getRegarding().getUid()))
         .map(DrillRun::eventView).toList();
-    return new Snapshot(pods, nodes, events, history.nodeNamesSeen(uids), Optional.of(view));
+    return new Snapshot(pods, nodes, events, history.nodeNamesSeen(uids), view);
   }
 
   private static PodView podView(Pod pod) {
@@ -235,7 +240,7 @@ final class DrillRun {
   }
 
   /** Polls {@code condition} every 200 ms until it holds or {@code timeout} passes; an exception counts as false. */
-  private static boolean waitFor(Duration timeout, BooleanSupplier condition) throws InterruptedException {
+  static boolean waitFor(Duration timeout, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       try {

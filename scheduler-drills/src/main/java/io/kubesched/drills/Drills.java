@@ -20,7 +20,8 @@ public final class Drills {
       """
       usage: Drills --project DIR --out FILE [--faults NAME,...] [--trials N] [--nodes N] [--rate PODS/S]
                     [--stall SECONDS] [--before SECONDS] [--after SECONDS] [--settle SECONDS]
-        --faults   apiserver-restart, hung-connection, etcd-compaction, etcd-restart (default: all four)
+        --faults   apiserver-restart, hung-connection, etcd-compaction, etcd-restart, leader-kill (default: all five;
+                   leader-kill runs after the others, on a cluster of its own, with the scheduler as two processes)
         --trials   trials per fault (default 20)
         --nodes    nodes of 4 CPU, 8 GiB, 110 pods (default 4)
         --rate     pods the stream creates per second (default 4)
@@ -42,7 +43,8 @@ public final class Drills {
     }
     Path project = null;
     Path out = null;
-    var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart");
+    var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart",
+        LeaderKillDrill.NAME);
     int trials = 20;
     int nodes = 4;
     double rate = 4;
@@ -95,26 +97,38 @@ public final class Drills {
         "etcd-restart", name -> new EtcdRestart());
     var faults = new ArrayList<Fault>();
     for (var name : faultNames) {
+      if (name.equals(LeaderKillDrill.NAME)) {
+        continue;
+      }
       var make = known.get(name);
       if (make == null) {
-        log.print("unknown fault " + name + "; known: " + String.join(", ", known.keySet().stream().sorted().toList()) + "\n");
+        log.print("unknown fault " + name + "; known: " + String.join(", ", known.keySet().stream().sorted().toList())
+            + ", " + LeaderKillDrill.NAME + "\n");
         return 2;
       }
       faults.add(make.apply(name));
     }
     var settings = new DrillRun.Settings(project, faults, trials, nodes, rate, Duration.ofSeconds(before),
         Duration.ofSeconds(after), Duration.ofSeconds(settle));
-    var outcome = new DrillRun(settings, log).run();
+    var outcome = faults.isEmpty()
+        ? new DrillRun.Outcome(List.of(), List.of(), List.of(), List.of(), List.of())
+        : new DrillRun(settings, log).run();
+    var kill = faultNames.contains(LeaderKillDrill.NAME)
+        ? new LeaderKillDrill(new LeaderKillDrill.Settings(project, trials, nodes, rate, Duration.ofSeconds(before),
+            Duration.ofSeconds(after), Duration.ofSeconds(settle)), log).run()
+        : new LeaderKillDrill.Outcome(List.of(), List.of());
     var title = String.format(
         "Command: `scripts/drills.sh %s`, %d trial(s) per fault, %d nodes, %s pods/s, hung-connection stall %d s. "
             + "After each trial: threads %s; heap after GC (MiB) %s; the scheduler's connections %s.",
         String.join(" ", args).replaceAll("--project \\S+ ?", "").replaceAll("--out \\S+ ?", "").trim(),
         trials, nodes, rate, stall, outcome.threads(),
         outcome.heap().stream().map(b -> String.valueOf(b >> 20)).toList(), outcome.connections());
-    var report = Report.markdown(title, outcome.trials(), outcome.growth());
+    var trialsRun = new ArrayList<>(outcome.trials());
+    trialsRun.addAll(kill.trials());
+    var report = Report.markdown(title, trialsRun, outcome.growth()) + Takeover.markdown(kill.takeovers());
     Files.writeString(out, report);
     log.print(report);
-    boolean clean = outcome.growth().isEmpty() && outcome.trials().stream().allMatch(t -> t.violations().isEmpty());
+    boolean clean = outcome.growth().isEmpty() && trialsRun.stream().allMatch(t -> t.violations().isEmpty());
     return clean ? 0 : 1;
   }
 }
