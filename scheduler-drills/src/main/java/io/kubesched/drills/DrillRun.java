@@ -17,7 +17,9 @@ import io.kubesched.facade.Controller;
 import io.kubesched.facade.Options;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.testcluster.TestCluster;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -124,6 +126,7 @@ final class DrillRun {
 
   private TrialResult trial(KubernetesClient admin, Controller controller, PodHistory history, Target target,
       AuditLog audit, Fault fault, String prefix) throws Exception {
+    long start = audit.mark();
     var stream = new PodStream(admin, NAMESPACE, SCHEDULER, prefix, settings.rate(), settings.nodes());
     Optional<Duration> recovery;
     long mark;
@@ -149,12 +152,14 @@ final class DrillRun {
     } finally {
       stream.close();
     }
-    waitFor(settings.settle(), () -> Invariants.check(snapshot(admin, controller, history)).isEmpty());
-    var snapshot = snapshot(admin, controller, history);
+    waitFor(settings.settle(), () -> Invariants.check(snapshot(admin, controller, history, audit, start)).isEmpty());
+    var snapshot = snapshot(admin, controller, history, audit, start);
     var violations = new ArrayList<>(Invariants.check(snapshot));
     // What the check had to go on, so that a check that passes for want of data shows.
-    log.printf("checked %d pods (%d bound, %d seen bound by the watch), %d Scheduled and %d FailedScheduling events%n",
+    log.printf("checked %d pods (%d bound, %d seen bound by the watch, %d accepted bindings in the audit log), "
+            + "%d Scheduled and %d FailedScheduling events%n",
         snapshot.pods().size(), snapshot.pods().stream().filter(PodView::bound).count(), snapshot.nodeNamesSeen().size(),
+        snapshot.bindings().orElse(Map.of()).values().stream().mapToInt(Integer::intValue).sum(),
         snapshot.events().stream().filter(e -> e.reason().equals("Scheduled")).count(),
         snapshot.events().stream().filter(e -> e.reason().equals("FailedScheduling")).count());
     int relists = audit.listsSince(mark);
@@ -172,7 +177,24 @@ final class DrillRun {
     return bound.containsAll(names);
   }
 
-  /** The API server's state and the scheduler's view, as the checker reads them. */
+  /**
+   * The API server's state, the scheduler's view and the bindings the audit log has recorded since {@code
+   * mark}, as the checker reads them.
+   */
+  static Snapshot snapshot(KubernetesClient admin, Controller controller, PodHistory history, AuditLog audit,
+      long mark) {
+    var snapshot = snapshot(admin, controller, history);
+    Map<String, Integer> bindings;
+    try {
+      bindings = audit.bindingsSince(mark, NAMESPACE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Snapshot(snapshot.pods(), snapshot.nodes(), snapshot.events(), snapshot.nodeNamesSeen(),
+        snapshot.schedulerView(), Optional.of(bindings));
+  }
+
+  /** The API server's state and the scheduler's view, as the checker reads them (no audit log). */
   static Snapshot snapshot(KubernetesClient admin, Controller controller, PodHistory history) {
     var view = controller.nodes().stream().collect(Collectors.toMap(
         NodeInfo::name, n -> n.pods().stream().map(PodInfo::uid).collect(Collectors.toSet())));

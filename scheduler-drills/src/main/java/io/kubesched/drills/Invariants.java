@@ -50,9 +50,14 @@ final class Invariants {
             "the watch saw it on " + seen.get(0) + ", the API server has it on " + pod.nodeName()));
       }
     }
+    snapshot.bindings().ifPresent(bindings -> new TreeMap<>(bindings).forEach((pod, count) -> {
+      if (count > 1) {
+        violations.add(new Violation(Violation.Kind.BOUND_TWICE, pod, "the API server accepted " + count + " bindings"));
+      }
+    }));
     new TreeMap<>(scheduledEvents).forEach((uid, count) -> {
       if (count > 1) {
-        violations.add(new Violation(Violation.Kind.BOUND_TWICE, name(snapshot, uid), count + " Scheduled events"));
+        violations.add(new Violation(Violation.Kind.REPORTED_TWICE, name(snapshot, uid), count + " Scheduled events"));
       }
     });
     var boundTo = snapshot.pods().stream().filter(PodView::bound)

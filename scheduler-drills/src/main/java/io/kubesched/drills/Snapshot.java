@@ -18,13 +18,17 @@ import org.jspecify.annotations.Nullable;
  *     the order seen: more than one means a pod moved
  * @param schedulerView the scheduler's view: node name → uids of the pods it counts there; empty when the
  *     scheduler's cache is not visible to the runner
+ * @param bindings for each pod (by name) the API server accepted a binding for during the trial, how many it
+ *     accepted (from its audit log: creates of {@code pods/binding} answered 2xx); empty when there is no audit
+ *     log to read
  */
 record Snapshot(
     List<PodView> pods,
     List<NodeView> nodes,
     List<EventView> events,
     Map<String, List<String>> nodeNamesSeen,
-    Optional<Map<String, Set<String>>> schedulerView) {
+    Optional<Map<String, Set<String>>> schedulerView,
+    Optional<Map<String, Integer>> bindings) {
 
   Snapshot {
     pods = List.copyOf(pods);
@@ -32,6 +36,13 @@ record Snapshot(
     events = List.copyOf(events);
     nodeNamesSeen = Map.copyOf(nodeNamesSeen);
     schedulerView = schedulerView.map(Map::copyOf);
+    bindings = bindings.map(Map::copyOf);
+  }
+
+  /** A snapshot without the audit log's bindings: double bindings are then not checked. */
+  Snapshot(List<PodView> pods, List<NodeView> nodes, List<EventView> events, Map<String, List<String>> nodeNamesSeen,
+      Optional<Map<String, Set<String>>> schedulerView) {
+    this(pods, nodes, events, nodeNamesSeen, schedulerView, Optional.empty());
   }
 
   /** What the stream meant a pod to be. */

@@ -30,7 +30,7 @@ class InvariantsProperties {
   /** A pod as generated: what it is meant to be, the node it asks for, its CPU. */
   record Wish(Kind kind, int node, long milliCpu, int group) {}
 
-  enum Breakage { NONE, UNBIND, MOVE, SCHEDULE_TWICE, FORGET_IN_VIEW, DROP_REASON, SHRINK_NODE, SAME_GROUP }
+  enum Breakage { NONE, UNBIND, MOVE, BIND_TWICE, REPORT_TWICE, FORGET_IN_VIEW, DROP_REASON, SHRINK_NODE, SAME_GROUP }
 
   @Provide
   Arbitrary<List<NodeView>> nodes() {
@@ -83,12 +83,14 @@ class InvariantsProperties {
       }
     }
     var events = new ArrayList<EventView>();
+    var bindings = new HashMap<String, Integer>();
     var seen = new HashMap<String, List<String>>();
     var view = new HashMap<String, Set<String>>();
     nodes.forEach(n -> view.put(n.name(), new HashSet<>()));
     for (var pod : pods) {
       if (pod.bound()) {
         events.add(new EventView(pod.uid(), "Scheduled", 1));
+        bindings.put(pod.name(), 1);
         seen.put(pod.uid(), List.of(pod.nodeName()));
         view.get(pod.nodeName()).add(pod.uid());
       } else if (!pod.gated() && !pod.unschedulableCondition()) {
@@ -106,6 +108,7 @@ class InvariantsProperties {
           pods.set(pods.indexOf(pod), new PodView(pod.uid(), pod.name(), pod.kind(), null, false, pod.milliCpu(), 0,
               pod.antiGroup(), true));
           events.removeIf(e -> e.podUid().equals(pod.uid()));
+          bindings.remove(pod.name());
           seen.remove(pod.uid());
           view.get(pod.nodeName()).remove(pod.uid());
           expected = Optional.of(Violation.Kind.LOST);
@@ -117,10 +120,16 @@ class InvariantsProperties {
           expected = Optional.of(Violation.Kind.MOVED);
         }
       }
-      case SCHEDULE_TWICE -> {
+      case BIND_TWICE -> {
+        if (!bound.isEmpty()) {
+          bindings.merge(bound.get(0).name(), 1, Integer::sum);
+          expected = Optional.of(Violation.Kind.BOUND_TWICE);
+        }
+      }
+      case REPORT_TWICE -> {
         if (!bound.isEmpty()) {
           events.add(new EventView(bound.get(0).uid(), "Scheduled", 1));
-          expected = Optional.of(Violation.Kind.BOUND_TWICE);
+          expected = Optional.of(Violation.Kind.REPORTED_TWICE);
         }
       }
       case FORGET_IN_VIEW -> {
@@ -163,7 +172,7 @@ class InvariantsProperties {
       }
     });
     Statistics.label("pending pods").collect(pods.stream().anyMatch(p -> !p.bound()));
-    var violations = Invariants.check(new Snapshot(pods, nodeList, events, seen, Optional.of(view)));
+    var violations = Invariants.check(new Snapshot(pods, nodeList, events, seen, Optional.of(view), Optional.of(bindings)));
     assertEquals(expected.map(List::of).orElse(List.of()), violations.stream().map(Violation::kind).distinct().toList(),
         violations.toString());
   }

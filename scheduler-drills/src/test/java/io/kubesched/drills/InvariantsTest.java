@@ -44,8 +44,10 @@ class InvariantsTest {
     Map<String, Set<String>> view = new HashMap<>(Map.of("n1", Set.of("uid-a", "uid-c"), "n2", Set.of("uid-b", "uid-d")));
     List<NodeView> nodes = NODES;
 
+    final Map<String, Integer> bindings = new HashMap<>(Map.of("a", 1, "b", 1, "c", 1, "d", 1));
+
     List<Violation> check() {
-      return Invariants.check(new Snapshot(pods, nodes, events, seen, Optional.of(view)));
+      return Invariants.check(new Snapshot(pods, nodes, events, seen, Optional.of(view), Optional.of(bindings)));
     }
   }
 
@@ -97,13 +99,39 @@ class InvariantsTest {
   }
 
   @Test
-  void a_pod_with_two_scheduled_events_or_a_series_of_two_was_bound_twice() {
+  void a_pod_with_two_scheduled_events_or_a_series_of_two_was_reported_twice() {
     var cluster = new Cluster();
     cluster.events.add(new EventView("uid-a", "Scheduled", 1));
     cluster.events.set(1, new EventView("uid-b", "Scheduled", 2));
     var violations = cluster.check();
-    assertEquals(List.of(Violation.Kind.BOUND_TWICE, Violation.Kind.BOUND_TWICE), kinds(violations));
+    assertEquals(List.of(Violation.Kind.REPORTED_TWICE, Violation.Kind.REPORTED_TWICE), kinds(violations));
     assertEquals(List.of("a", "b"), violations.stream().map(Violation::subject).toList());
+  }
+
+  @Test
+  void a_pod_the_api_server_accepted_two_bindings_for_was_bound_twice_even_with_its_events_lost() {
+    var cluster = new Cluster();
+    cluster.bindings.put("a", 2);
+    cluster.events.remove(0); // the Scheduled event lost, as after a 403
+    var violations = cluster.check();
+    assertEquals(List.of(Violation.Kind.BOUND_TWICE), kinds(violations));
+    assertEquals("a", violations.get(0).subject());
+    assertEquals("the API server accepted 2 bindings", violations.get(0).detail());
+  }
+
+  @Test
+  void a_pod_bound_twice_and_deleted_since_is_still_bound_twice() {
+    var cluster = new Cluster();
+    cluster.bindings.put("gone", 2);
+    assertEquals(List.of(Violation.Kind.BOUND_TWICE), kinds(cluster.check()));
+  }
+
+  @Test
+  void without_the_audit_log_double_bindings_are_not_checked() {
+    var cluster = new Cluster();
+    cluster.bindings.put("a", 2);
+    assertEquals(List.of(), Invariants.check(
+        new Snapshot(cluster.pods, cluster.nodes, cluster.events, cluster.seen, Optional.of(cluster.view))));
   }
 
   @Test
