@@ -139,7 +139,8 @@ final class DrillRun {
       long healed = System.nanoTime();
       log.printf("%s injected and healed in %d ms%n", fault.name(), (healed - injected) / 1_000_000);
       var mustBind = stream.createdPods().entrySet().stream()
-          .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY)
+          .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY
+              || e.getValue() == Snapshot.Kind.SPREAD)
           .map(Map.Entry::getKey).collect(Collectors.toSet());
       boolean recovered = waitFor(settings.settle(), () -> allBound(admin, mustBind));
       recovery = recovered ? Optional.of(Duration.ofNanos(System.nanoTime() - healed)) : Optional.empty();
@@ -191,7 +192,7 @@ final class DrillRun {
       throw new UncheckedIOException(e);
     }
     return new Snapshot(snapshot.pods(), snapshot.nodes(), snapshot.events(), snapshot.nodeNamesSeen(),
-        snapshot.schedulerView(), Optional.of(bindings));
+        snapshot.schedulerView(), Optional.of(bindings), List.of(), Set.of());
   }
 
   /** The API server's state and the scheduler's view, as the checker reads them (no audit log). */
@@ -225,13 +226,14 @@ final class DrillRun {
     var node = pod.getSpec().getNodeName();
     return new PodView(pod.getMetadata().getUid(), pod.getMetadata().getName(), kind,
         node == null || node.isEmpty() ? null : node, gates != null && !gates.isEmpty(), cpu, memory,
-        labels.get(PodStream.ANTI_GROUP), unschedulable);
+        labels.get(PodStream.ANTI_GROUP), unschedulable, labels.get(PodStream.SPREAD_GROUP));
   }
 
   private static NodeView nodeView(Node node) {
     var allocatable = node.getStatus().getAllocatable();
+    var labels = node.getMetadata().getLabels() == null ? Map.<String, String>of() : node.getMetadata().getLabels();
     return new NodeView(node.getMetadata().getName(), milli(allocatable.get("cpu")), units(allocatable.get("memory")),
-        units(allocatable.get("pods")));
+        units(allocatable.get("pods")), labels.get(PodStream.ZONE));
   }
 
   private static EventView eventView(Event event) {
@@ -256,6 +258,15 @@ final class DrillRun {
     }
   }
 
+  /**
+   * @return the zone of a node named {@code node-N}: {@code zone-(N mod 3)}, so that 4 nodes make three zones,
+   *     one of two nodes and two of one; {@code zone-0} for a name without a number at its end
+   */
+  static String zoneOf(String node) {
+    var digits = node.replaceAll("^.*?(\\d*)$", "$1");
+    return "zone-" + (digits.isEmpty() ? 0 : Integer.parseInt(digits) % 3);
+  }
+
   /** Polls {@code condition} every 200 ms until it holds or {@code timeout} passes; an exception counts as false. */
   private static boolean waitFor(Duration timeout, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -275,12 +286,13 @@ final class DrillRun {
   }
 
   /**
-   * Creates a node with {@code kubernetes.io/hostname} and takes off the not-ready taint the API server's
-   * admission puts on it (no node lifecycle controller runs here to do it).
+   * Creates a node with {@code kubernetes.io/hostname} and its {@linkplain #zoneOf zone} and takes off the
+   * not-ready taint the API server's admission puts on it (no node lifecycle controller runs here to do it).
    */
   private static void createReadyNode(KubernetesClient admin, String name) {
     admin.nodes().resource(new NodeBuilder()
-        .withNewMetadata().withName(name).addToLabels(PodStream.HOSTNAME, name).endMetadata()
+        .withNewMetadata().withName(name).addToLabels(PodStream.HOSTNAME, name).addToLabels(PodStream.ZONE, zoneOf(name))
+        .endMetadata()
         .withNewStatus()
         .withAllocatable(Map.of("cpu", new Quantity("4"), "memory", new Quantity("8Gi"), "pods", new Quantity("110")))
         .withCapacity(Map.of("cpu", new Quantity("4"), "memory", new Quantity("8Gi"), "pods", new Quantity("110")))

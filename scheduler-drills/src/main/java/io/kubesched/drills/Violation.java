@@ -26,6 +26,12 @@ record Violation(Kind kind, String subject, String detail) {
     OVER_ALLOCATABLE,
     /** two pods of one required anti-affinity group on one node */
     ANTI_AFFINITY,
+    /**
+     * the bound members of a topology spread group differ between two of the zones its pods could go to by
+     * more than its {@code maxSkew}; only groups none of whose members the runner deleted, and none of whose
+     * members is on a node the runner deleted
+     */
+    SPREAD,
     /** a pending pod that is not gated has neither a FailedScheduling event nor PodScheduled=False */
     NO_REASON,
     /** the scheduler's view of the nodes differs from the pods the API server has bound */

@@ -18,8 +18,8 @@ class ReportTest {
         new TrialResult("hung-connection", 30, List.of(lost), 0, Optional.empty()),
         new TrialResult("apiserver-restart", 42, List.of(), 4, Optional.of(Duration.ofMillis(1500))));
     var text = Report.markdown("Command: `drills`", trials, List.of());
-    assertTrue(text.contains("| apiserver-restart | 2 | 82 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 7 | 2/2 | 1.5 s | 2.5 s |\n"), text);
-    assertTrue(text.contains("| hung-connection | 1 | 30 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0/1 | – | – |\n"), text);
+    assertTrue(text.contains("| apiserver-restart | 2 | 82 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 7 | 2/2 | 1.5 s | 2.5 s |\n"), text);
+    assertTrue(text.contains("| hung-connection | 1 | 30 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0/1 | – | – |\n"), text);
     assertTrue(text.contains("- trial 2 (hung-connection): LOST p-7: PLACEABLE pod still pending\n"), text);
     assertTrue(text.contains("Growth across trials (threads, heap after GC): none\n"), text);
   }
