@@ -19,14 +19,17 @@ public final class Drills {
   private static final String USAGE =
       """
       usage: Drills --project DIR --out FILE [--faults NAME,...] [--trials N] [--nodes N] [--rate PODS/S]
-                    [--stall SECONDS] [--before SECONDS] [--after SECONDS] [--settle SECONDS]
-        --faults   apiserver-restart, hung-connection, etcd-compaction, etcd-restart (default: all four)
+                    [--stall SECONDS] [--before SECONDS] [--after SECONDS] [--settle SECONDS] [--burst N]
+        --faults   apiserver-restart, hung-connection, etcd-compaction, etcd-restart, deletes (default: these five)
         --trials   trials per fault (default 20)
         --nodes    nodes of 4 CPU, 8 GiB, 110 pods (default 4)
         --rate     pods the stream creates per second (default 4)
         --stall    how long hung-connection holds the connections silent (default 30)
         --before   stream before each fault (default 3); --after: after it heals (default 5)
         --settle   the longest wait for the system to settle before the invariants are checked (default 120)
+        --burst    pods of each throttle trial's burst (default 2000); throttle runs alone (--faults throttle),
+                   its scheduler's client limited to 5 requests a second, and needs 110 pods of room per node
+                   for the burst and the stream (--nodes 20 for 2000)
       """;
 
   private Drills() {}
@@ -38,7 +41,7 @@ public final class Drills {
   static int run(String[] args, PrintStream log) throws Exception {
     Path project = null;
     Path out = null;
-    var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart");
+    var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart", "deletes");
     int trials = 20;
     int nodes = 4;
     double rate = 4;
@@ -46,6 +49,7 @@ public final class Drills {
     int before = 3;
     int after = 5;
     int settle = 120;
+    int burst = 2000;
     for (int i = 0; i < args.length; i++) {
       var flag = args[i];
       if (flag.equals("--help")) {
@@ -69,6 +73,7 @@ public final class Drills {
           case "--before" -> before = Integer.parseInt(value);
           case "--after" -> after = Integer.parseInt(value);
           case "--settle" -> settle = Integer.parseInt(value);
+          case "--burst" -> burst = Integer.parseInt(value);
           default -> {
             log.print("unknown option " + flag + "\n" + USAGE);
             return 2;
@@ -84,11 +89,22 @@ public final class Drills {
       return 2;
     }
     var stallFor = Duration.ofSeconds(stall);
+    int nodesFinal = nodes;
+    int burstFinal = burst;
+    boolean throttled = faultNames.contains("throttle");
+    if (throttled && (faultNames.size() > 1 || burst < 1 || nodes * Throttle.PODS_PER_NODE < burst + 100)) {
+      log.print("throttle runs alone (--faults throttle), with --burst ≥ 1 and room for it: --nodes ≥ "
+          + (int) Math.ceil((Math.max(burst, 1) + 100) / (double) Throttle.PODS_PER_NODE) + " for --burst " + burst
+          + "; got --faults " + String.join(",", faultNames) + " --nodes " + nodes + "\n" + USAGE);
+      return 2;
+    }
     Map<String, Function<String, Fault>> known = Map.of(
         "apiserver-restart", name -> new ApiServerRestart(),
         "hung-connection", name -> new HungConnection(stallFor),
         "etcd-compaction", name -> new EtcdCompaction(),
-        "etcd-restart", name -> new EtcdRestart());
+        "etcd-restart", name -> new EtcdRestart(),
+        "deletes", name -> new Deletes("node-" + (nodesFinal - 1)),
+        "throttle", name -> new Throttle(burstFinal));
     var faults = new ArrayList<Fault>();
     for (var name : faultNames) {
       var make = known.get(name);
@@ -98,15 +114,19 @@ public final class Drills {
       }
       faults.add(make.apply(name));
     }
+    // A throttled burst takes burst / 5 s to bind: the settle wait must outlast it.
+    var settleFor = Duration.ofSeconds(throttled ? Math.max(settle, (long) (burst / Throttle.QPS) + 120) : settle);
     var settings = new DrillRun.Settings(project, faults, trials, nodes, rate, Duration.ofSeconds(before),
-        Duration.ofSeconds(after), Duration.ofSeconds(settle));
+        Duration.ofSeconds(after), settleFor, throttled ? Throttle.QPS : 0, throttled ? Throttle.LIMIT_BURST : 0);
     var outcome = new DrillRun(settings, log).run();
     var title = String.format(
         "Command: `scripts/drills.sh %s`, %d trial(s) per fault, %d nodes, %s pods/s, hung-connection stall %d s. "
             + "After each trial: threads %s; heap after GC (MiB) %s; the scheduler's connections %s.",
         String.join(" ", args).replaceAll("--project \\S+ ?", "").replaceAll("--out \\S+ ?", "").trim(),
         trials, nodes, rate, stall, outcome.threads(),
-        outcome.heap().stream().map(b -> String.valueOf(b >> 20)).toList(), outcome.connections());
+        outcome.heap().stream().map(b -> String.valueOf(b >> 20)).toList(), outcome.connections())
+        + (throttled ? String.format(" Throttle: bursts of %d pods; the scheduler's client limited to %s requests/s "
+            + "(burst %d), bindings and reports each.", burst, Throttle.QPS, Throttle.LIMIT_BURST) : "");
     var report = Report.markdown(title, outcome.trials(), outcome.growth());
     Files.writeString(out, report);
     log.print(report);

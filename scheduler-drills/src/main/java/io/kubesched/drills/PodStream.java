@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -88,6 +89,14 @@ final class PodStream implements AutoCloseable {
   /** @return how many creates failed (the pod may or may not exist) */
   int failed() {
     return failed.get();
+  }
+
+  /**
+   * Stops creating pods {@code delay} from now, without waiting for it; the gated ones stay gated until {@link
+   * #ungateAll}. Once only, before {@link #stop}.
+   */
+  void stopAfter(Duration delay) {
+    executor.schedule(executor::shutdown, delay.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** Stops creating pods; the gated ones stay gated until {@link #ungateAll}. */

@@ -44,6 +44,14 @@ final class Report {
           .append(" | ").append(seconds(percentile(recoveries, 50)))
           .append(" | ").append(seconds(percentile(recoveries, 99))).append(" |\n");
     });
+    byFault.forEach((fault, results) -> {
+      var counts = results.stream().map(TrialResult::boundToDeletedNode).flatMap(c -> c.stream().boxed()).toList();
+      if (!counts.isEmpty()) {
+        out.append("\nPods bound to the node ").append(fault).append(" deleted, when deleted or while gone: ")
+            .append(counts.stream().mapToInt(Integer::intValue).sum()).append(" in ").append(counts.size())
+            .append(" trials, per trial ").append(counts).append('\n');
+      }
+    });
     out.append("\nGrowth across trials (threads, heap after GC): ")
         .append(growth.isEmpty() ? "none" : growth.stream().map(Violation::detail).collect(Collectors.joining("; ")))
         .append('\n');
