@@ -21,8 +21,11 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #inject}: first {@value #SHORT_LIVED} pods each created and deleted again after a delay of {@link
  * #DELAYS_MS} (from none, before the scheduler can have seen it, to 500 ms, when it is likely bound or being
  * bound), half of them plain and half members of one topology spread group; then a burst of {@value #BURST}
- * plain pods, and in the middle of it (after its {@value #DELETE_NODE_AFTER}th create) the last node deleted,
- * while the scheduler is placing the burst over the nodes, that one included; then {@value #ABSENT_MS} ms
+ * plain pods, and in the middle of it (after its {@value #DELETE_NODE_AFTER}th create) the last node deleted
+ * while the scheduler is placing the burst over the nodes, that one included: so that some of its bindings
+ * are surely in flight then, the proxy between the scheduler and the API server holds the scheduler's bytes
+ * from just before the delete to {@value #HOLD_MS} ms after it (its bindings sent meanwhile reach the API
+ * server after the node is gone; its watches tell it of the delete only then); then {@value #ABSENT_MS} ms
  * with the node gone. {@link #heal}: the node created again, Ready, with the same name and labels.
  *
  * <p>What kube does, and what the drill therefore expects. kube-apiserver accepts a binding to a node that does
@@ -46,6 +49,7 @@ final class Deletes implements Fault {
   static final int BURST = 12;
   static final int DELETE_NODE_AFTER = 6;
   static final long ABSENT_MS = 3000;
+  static final long HOLD_MS = 300;
   private static final Logger LOG = LoggerFactory.getLogger(Deletes.class);
 
   private final String node;
@@ -73,6 +77,7 @@ final class Deletes implements Fault {
     deletedPods.clear();
     burst.clear();
     created = 0;
+    long held = System.nanoTime();
     for (int i = 0; i < SHORT_LIVED; i++) {
       var kind = i % 2 == 0 ? Snapshot.Kind.PLACEABLE : Snapshot.Kind.SPREAD;
       var pod = create(admin, PodStream.pod(DrillRun.NAMESPACE, DrillRun.SCHEDULER, prefix + "-" + i, kind,
@@ -89,15 +94,26 @@ final class Deletes implements Fault {
         LOG.warn("deleting {} failed, left: {}", pod.getMetadata().getName(), e.getMessage());
       }
     }
-    for (int i = 0; i < BURST; i++) {
-      if (i == DELETE_NODE_AFTER) {
-        admin.nodes().withName(node).withGracePeriod(0).delete();
-        onNodeWhenDeleted = boundTo(admin);
+    boolean stalled = false;
+    try {
+      for (int i = 0; i < BURST; i++) {
+        if (i == DELETE_NODE_AFTER) {
+          target.proxy().stall();
+          stalled = true;
+          held = System.nanoTime();
+          admin.nodes().withName(node).withGracePeriod(0).delete();
+          onNodeWhenDeleted = boundTo(admin);
+        }
+        var pod = create(admin, PodStream.pod(DrillRun.NAMESPACE, DrillRun.SCHEDULER, prefix + "-b" + i,
+            Snapshot.Kind.PLACEABLE, null, "100m", "64Mi"));
+        if (pod != null) {
+          burst.add(pod.getMetadata().getName());
+        }
       }
-      var pod = create(admin, PodStream.pod(DrillRun.NAMESPACE, DrillRun.SCHEDULER, prefix + "-b" + i,
-          Snapshot.Kind.PLACEABLE, null, "100m", "64Mi"));
-      if (pod != null) {
-        burst.add(pod.getMetadata().getName());
+      Thread.sleep(Math.max(0, HOLD_MS - (System.nanoTime() - held) / 1_000_000));
+    } finally {
+      if (stalled) {
+        target.proxy().resume();
       }
     }
     Thread.sleep(ABSENT_MS);
