@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -21,12 +24,12 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #inject}: first {@value #SHORT_LIVED} pods each created and deleted again after a delay of {@link
  * #DELAYS_MS} (from none, before the scheduler can have seen it, to 500 ms, when it is likely bound or being
  * bound), half of them plain and half members of one topology spread group; then a burst of {@value #BURST}
- * plain pods, and in the middle of it (after its {@value #DELETE_NODE_AFTER}th create) the last node deleted
- * while the scheduler is placing the burst over the nodes, that one included: so that some of its bindings
- * are surely in flight then, the proxy between the scheduler and the API server holds the scheduler's bytes
- * from just before the delete to {@value #HOLD_MS} ms after it (its bindings sent meanwhile reach the API
- * server after the node is gone; its watches tell it of the delete only then); then {@value #ABSENT_MS} ms
- * with the node gone. {@link #heal}: the node created again, Ready, with the same name and labels.
+ * plain pods created at once (one thread each), and as soon as they are created the last node deleted while
+ * the scheduler is placing the burst over the nodes, that one included: so that some of its bindings are in
+ * flight then, the proxy between the scheduler and the API server holds the scheduler's bytes from just
+ * before the delete to {@value #HOLD_MS} ms after it (its bindings sent meanwhile reach the API server after
+ * the node is gone; its watches tell it of the delete only then); then {@value #ABSENT_MS} ms with the node
+ * gone. {@link #heal}: the node created again, Ready, with the same name and labels.
  *
  * <p>What kube does, and what the drill therefore expects. kube-apiserver accepts a binding to a node that does
  * not exist (the binding's storage checks the pod, not the node), so the pods whose bindings were in flight,
@@ -40,14 +43,14 @@ import org.slf4j.LoggerFactory;
  * not checked (see {@link Invariants}); the node deleted is the last, which shares its zone with the first
  * for 4 nodes, so the zones (the spread's domains) stay the same while it is gone.
  *
- * <p>Runner's thread only.
+ * <p>Runner's thread only (its burst's creates on threads of their own, joined before {@link #inject}
+ * returns).
  */
 final class Deletes implements Fault {
 
   static final int SHORT_LIVED = 10;
   static final List<Integer> DELAYS_MS = List.of(0, 0, 2, 5, 10, 20, 50, 100, 200, 500);
   static final int BURST = 12;
-  static final int DELETE_NODE_AFTER = 6;
   static final long ABSENT_MS = 3000;
   static final long HOLD_MS = 300;
   private static final Logger LOG = LoggerFactory.getLogger(Deletes.class);
@@ -58,7 +61,7 @@ final class Deletes implements Fault {
   private final Set<String> burst = new HashSet<>();
   private Set<String> onNodeWhenDeleted = Set.of();
   private int onDeletedNode;
-  private int created;
+  private final AtomicInteger created = new AtomicInteger();
 
   /** @param node the node to delete and create again, such as the last of the drill's */
   Deletes(String node) {
@@ -76,8 +79,7 @@ final class Deletes implements Fault {
     var prefix = "del" + trial++;
     deletedPods.clear();
     burst.clear();
-    created = 0;
-    long held = System.nanoTime();
+    created.set(0);
     for (int i = 0; i < SHORT_LIVED; i++) {
       var kind = i % 2 == 0 ? Snapshot.Kind.PLACEABLE : Snapshot.Kind.SPREAD;
       var pod = create(admin, PodStream.pod(DrillRun.NAMESPACE, DrillRun.SCHEDULER, prefix + "-" + i, kind,
@@ -94,27 +96,31 @@ final class Deletes implements Fault {
         LOG.warn("deleting {} failed, left: {}", pod.getMetadata().getName(), e.getMessage());
       }
     }
-    boolean stalled = false;
+    var pool = Executors.newFixedThreadPool(BURST);
     try {
+      var creates = new ArrayList<Future<@Nullable Pod>>();
       for (int i = 0; i < BURST; i++) {
-        if (i == DELETE_NODE_AFTER) {
-          target.proxy().stall();
-          stalled = true;
-          held = System.nanoTime();
-          admin.nodes().withName(node).withGracePeriod(0).delete();
-          onNodeWhenDeleted = boundTo(admin);
-        }
-        var pod = create(admin, PodStream.pod(DrillRun.NAMESPACE, DrillRun.SCHEDULER, prefix + "-b" + i,
-            Snapshot.Kind.PLACEABLE, null, "100m", "64Mi"));
+        var pod = PodStream.pod(DrillRun.NAMESPACE, DrillRun.SCHEDULER, prefix + "-b" + i, Snapshot.Kind.PLACEABLE,
+            null, "100m", "64Mi");
+        creates.add(pool.submit(() -> create(admin, pod)));
+      }
+      for (var future : creates) {
+        var pod = future.get();
         if (pod != null) {
           burst.add(pod.getMetadata().getName());
         }
       }
+    } finally {
+      pool.shutdownNow();
+    }
+    target.proxy().stall();
+    try {
+      long held = System.nanoTime();
+      admin.nodes().withName(node).withGracePeriod(0).delete();
+      onNodeWhenDeleted = boundTo(admin);
       Thread.sleep(Math.max(0, HOLD_MS - (System.nanoTime() - held) / 1_000_000));
     } finally {
-      if (stalled) {
-        target.proxy().resume();
-      }
+      target.proxy().resume();
     }
     Thread.sleep(ABSENT_MS);
   }
@@ -148,7 +154,7 @@ final class Deletes implements Fault {
 
   @Override
   public int podsCreated() {
-    return created;
+    return created.get();
   }
 
   @Override
@@ -165,7 +171,7 @@ final class Deletes implements Fault {
   private @Nullable Pod create(KubernetesClient admin, Pod pod) {
     try {
       var result = admin.pods().inNamespace(DrillRun.NAMESPACE).resource(pod).create();
-      created++;
+      created.incrementAndGet();
       return result;
     } catch (KubernetesClientException e) {
       LOG.warn("creating {} failed: {}", pod.getMetadata().getName(), e.getMessage());
