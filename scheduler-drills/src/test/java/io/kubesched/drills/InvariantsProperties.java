@@ -115,8 +115,10 @@ class InvariantsProperties {
     switch (breakage) {
       case NONE -> {}
       case UNBIND -> {
-        if (!bound.isEmpty()) {
-          var pod = bound.get(0);
+        // Not a spread member: one fewer bound member may skew its group, which is a second violation.
+        var unspread = bound.stream().filter(p -> p.spreadGroup() == null).findFirst();
+        if (unspread.isPresent()) {
+          var pod = unspread.get();
           pods.set(pods.indexOf(pod), new PodView(pod.uid(), pod.name(), pod.kind(), null, false, pod.milliCpu(), 0,
               pod.antiGroup(), true));
           events.removeIf(e -> e.podUid().equals(pod.uid()));
@@ -168,7 +170,8 @@ class InvariantsProperties {
       case SAME_GROUP -> {
         var grouped = bound.stream().filter(p -> p.antiGroup() != null).findFirst();
         var other = grouped.flatMap(g -> bound.stream()
-            .filter(p -> p.antiGroup() == null && p.nodeName().equals(g.nodeName())).findFirst());
+            .filter(p -> p.antiGroup() == null && p.spreadGroup() == null && p.nodeName().equals(g.nodeName()))
+            .findFirst());
         if (other.isPresent()) {
           var pod = other.get();
           pods.set(pods.indexOf(pod), new PodView(pod.uid(), pod.name(), Kind.ANTI_AFFINITY, pod.nodeName(), false,
