@@ -28,8 +28,8 @@ public final class Drills {
         --before   stream before each fault (default 3); --after: after it heals (default 5)
         --settle   the longest wait for the system to settle before the invariants are checked (default 120)
         --burst    pods of each throttle trial's burst (default 2000); throttle runs alone (--faults throttle),
-                   its scheduler's client limited to 5 requests a second, and needs 110 pods of room per node
-                   for the burst and the stream (--nodes 20 for 2000)
+                   its scheduler's client limited to 5 requests a second, and needs room for the burst and
+                   the stream at 110 pods per node (--nodes 24 for 2000)
       """;
 
   private Drills() {}
@@ -92,9 +92,12 @@ public final class Drills {
     int nodesFinal = nodes;
     int burstFinal = burst;
     boolean throttled = faultNames.contains("throttle");
-    if (throttled && (faultNames.size() > 1 || burst < 1 || nodes * Throttle.PODS_PER_NODE < burst + 100)) {
+    // Room for the burst and the stream's pods meanwhile (4 a second while a 2,000-pod burst is created, about
+    // 50 s): a quarter more than the burst, and 100.
+    int room = burst + burst / 4 + 100;
+    if (throttled && (faultNames.size() > 1 || burst < 1 || nodes * Throttle.PODS_PER_NODE < room)) {
       log.print("throttle runs alone (--faults throttle), with --burst ≥ 1 and room for it: --nodes ≥ "
-          + (int) Math.ceil((Math.max(burst, 1) + 100) / (double) Throttle.PODS_PER_NODE) + " for --burst " + burst
+          + (int) Math.ceil(Math.max(room, 1) / (double) Throttle.PODS_PER_NODE) + " for --burst " + burst
           + "; got --faults " + String.join(",", faultNames) + " --nodes " + nodes + "\n" + USAGE);
       return 2;
     }

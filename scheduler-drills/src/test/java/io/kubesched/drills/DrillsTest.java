@@ -19,17 +19,17 @@ class DrillsTest {
 
   @Test
   void throttle_runs_in_a_drill_of_its_own() throws Exception {
-    var text = refusal("--project", ".", "--out", "x.md", "--faults", "throttle,deletes", "--nodes", "20");
+    var text = refusal("--project", ".", "--out", "x.md", "--faults", "throttle,deletes", "--nodes", "24");
     assertTrue(text.startsWith("throttle runs alone (--faults throttle)"), text);
-    assertTrue(text.contains("got --faults throttle,deletes --nodes 20"), text);
+    assertTrue(text.contains("got --faults throttle,deletes --nodes 24"), text);
   }
 
   @Test
   void throttle_needs_room_for_its_burst_on_the_nodes() throws Exception {
     var text = refusal("--project", ".", "--out", "x.md", "--faults", "throttle", "--nodes", "4");
-    assertTrue(text.contains("--nodes ≥ 20 for --burst 2000"), text);
+    assertTrue(text.contains("--nodes ≥ 24 for --burst 2000"), text);
     assertTrue(refusal("--project", ".", "--out", "x.md", "--faults", "throttle", "--burst", "400")
-        .contains("--nodes ≥ 5 for --burst 400"));
+        .contains("--nodes ≥ 6 for --burst 400"));
   }
 
   @Test
