@@ -17,13 +17,16 @@ import io.kubesched.facade.Controller;
 import io.kubesched.facade.Options;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.testcluster.TestCluster;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,9 +54,19 @@ final class DrillRun {
    * @param before how long the stream runs before the fault
    * @param after how long the stream runs on after the fault has healed
    * @param settle how long to wait for the system to settle before checking anyway
+   * @param clientQps the scheduler's client limit, bindings and reports alike ({@code
+   *     Options.Builder.rateLimit}); 0 for the default options
+   * @param clientBurst the burst of that limit; ignored when {@code clientQps} is 0
    */
   record Settings(Path project, List<Fault> faults, int trials, int nodes, double rate, Duration before,
-      Duration after, Duration settle) {}
+      Duration after, Duration settle, double clientQps, int clientBurst) {
+
+    /** Settings with the scheduler's default options. */
+    Settings(Path project, List<Fault> faults, int trials, int nodes, double rate, Duration before, Duration after,
+        Duration settle) {
+      this(project, faults, trials, nodes, rate, before, after, settle, 0, 0);
+    }
+  }
 
   /** What a drill found: each trial, and the growth across them. */
   record Outcome(List<TrialResult> trials, List<Violation> growth, List<Integer> threads, List<Long> heap,
@@ -85,7 +98,11 @@ final class DrillRun {
         var kubeconfig = Files.createTempFile("drills-scheduler-", ".kubeconfig");
         Files.writeString(kubeconfig, Files.readString(cluster.schedulerKubeconfig())
             .replace("https://127.0.0.1:" + apiPort, "https://127.0.0.1:" + proxy.port()));
-        try (var client = Client.create(Options.builder().kubeconfig(kubeconfig).schedulerName(SCHEDULER).build());
+        var options = Options.builder().kubeconfig(kubeconfig).schedulerName(SCHEDULER);
+        if (settings.clientQps() > 0) {
+          options.rateLimit(settings.clientQps(), settings.clientBurst());
+        }
+        try (var client = Client.create(options.build());
             var controller = client.newPodController(DefaultPolicy.create())) {
           controller.start();
           var target = new Target(cluster, proxy);
@@ -124,6 +141,7 @@ final class DrillRun {
 
   private TrialResult trial(KubernetesClient admin, Controller controller, PodHistory history, Target target,
       AuditLog audit, Fault fault, String prefix) throws Exception {
+    long start = audit.mark();
     var stream = new PodStream(admin, NAMESPACE, SCHEDULER, prefix, settings.rate(), settings.nodes());
     Optional<Duration> recovery;
     long mark;
@@ -134,11 +152,17 @@ final class DrillRun {
       fault.inject(target);
       fault.heal(target);
       long healed = System.nanoTime();
+      // The stream stops --after the heal even while the wait for recovery goes on: a recovery longer than that
+      // (a throttled burst's: minutes) must not pile up stream pods until the nodes are full.
+      stream.stopAfter(settings.after());
       log.printf("%s injected and healed in %d ms%n", fault.name(), (healed - injected) / 1_000_000);
       var mustBind = stream.createdPods().entrySet().stream()
-          .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY)
-          .map(Map.Entry::getKey).collect(Collectors.toSet());
-      boolean recovered = waitFor(settings.settle(), () -> allBound(admin, mustBind));
+          .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY
+              || e.getValue() == Snapshot.Kind.SPREAD)
+          .map(Map.Entry::getKey).collect(Collectors.toCollection(HashSet::new));
+      mustBind.addAll(fault.mustBind());
+      // Listing thousands of pods five times a second would load the API server the drill measures.
+      boolean recovered = waitFor(settings.settle(), mustBind.size() > 500 ? 2000 : 200, () -> allBound(admin, mustBind));
       recovery = recovered ? Optional.of(Duration.ofNanos(System.nanoTime() - healed)) : Optional.empty();
       long remaining = settings.after().toNanos() - (System.nanoTime() - healed);
       if (remaining > 0) {
@@ -149,19 +173,27 @@ final class DrillRun {
     } finally {
       stream.close();
     }
-    waitFor(settings.settle(), () -> Invariants.check(snapshot(admin, controller, history)).isEmpty());
-    var snapshot = snapshot(admin, controller, history);
+    waitFor(settings.settle(), () -> Invariants.check(snapshot(admin, controller, history, audit, start, fault)).isEmpty());
+    var snapshot = snapshot(admin, controller, history, audit, start, fault);
     var violations = new ArrayList<>(Invariants.check(snapshot));
     // What the check had to go on, so that a check that passes for want of data shows.
-    log.printf("checked %d pods (%d bound, %d seen bound by the watch), %d Scheduled and %d FailedScheduling events%n",
+    log.printf("checked %d pods (%d bound, %d seen bound by the watch, %d accepted bindings in the audit log), "
+            + "%d Scheduled and %d FailedScheduling events%n",
         snapshot.pods().size(), snapshot.pods().stream().filter(PodView::bound).count(), snapshot.nodeNamesSeen().size(),
+        snapshot.bindings().orElse(Map.of()).values().stream().mapToInt(Integer::intValue).sum(),
         snapshot.events().stream().filter(e -> e.reason().equals("Scheduled")).count(),
         snapshot.events().stream().filter(e -> e.reason().equals("FailedScheduling")).count());
+    if (!fault.deletedPods().isEmpty()) {
+      var bindings = snapshot.bindings().orElse(Map.of());
+      log.printf("the fault deleted %d pods, %d of them after the API server had accepted their binding%n",
+          fault.deletedPods().size(), fault.deletedPods().stream().filter(p -> bindings.containsKey(p.name())).count());
+    }
     int relists = audit.listsSince(mark);
     if (fault.forcesRelist() && relists == 0) {
       violations.add(new Violation(Violation.Kind.NO_RELIST, "scheduler", "no LIST request after the fault"));
     }
-    return new TrialResult(fault.name(), stream.created(), violations, relists, recovery);
+    return new TrialResult(fault.name(), stream.created() + fault.podsCreated(), violations, relists, recovery,
+        fault.boundToDeletedNode());
   }
 
   static boolean allBound(KubernetesClient admin, Set<String> names) {
@@ -172,7 +204,24 @@ final class DrillRun {
     return bound.containsAll(names);
   }
 
-  /** The API server's state and the scheduler's view, as the checker reads them. */
+  /**
+   * The API server's state, the scheduler's view, the bindings the audit log has recorded since {@code mark}
+   * and what {@code fault} deleted, as the checker reads them.
+   */
+  static Snapshot snapshot(KubernetesClient admin, Controller controller, PodHistory history, AuditLog audit,
+      long mark, Fault fault) {
+    var snapshot = snapshot(admin, controller, history);
+    Map<String, Integer> bindings;
+    try {
+      bindings = audit.bindingsSince(mark, NAMESPACE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Snapshot(snapshot.pods(), snapshot.nodes(), snapshot.events(), snapshot.nodeNamesSeen(),
+        snapshot.schedulerView(), Optional.of(bindings), fault.deletedPods(), fault.deletedNodes());
+  }
+
+  /** The API server's state and the scheduler's view, as the checker reads them (no audit log). */
   static Snapshot snapshot(KubernetesClient admin, Controller controller, PodHistory history) {
     var view = controller.nodes().stream().collect(Collectors.toMap(
         NodeInfo::name, n -> n.pods().stream().map(PodInfo::uid).collect(Collectors.toSet())));
@@ -190,7 +239,7 @@ final class DrillRun {
     return new Snapshot(pods, nodes, events, history.nodeNamesSeen(uids), view);
   }
 
-  private static PodView podView(Pod pod) {
+  static PodView podView(Pod pod) {
     var labels = pod.getMetadata().getLabels() == null ? Map.<String, String>of() : pod.getMetadata().getLabels();
     var kind = Snapshot.Kind.valueOf(labels.getOrDefault(PodStream.KIND, Snapshot.Kind.PLACEABLE.name()));
     long cpu = 0;
@@ -208,13 +257,14 @@ final class DrillRun {
     var node = pod.getSpec().getNodeName();
     return new PodView(pod.getMetadata().getUid(), pod.getMetadata().getName(), kind,
         node == null || node.isEmpty() ? null : node, gates != null && !gates.isEmpty(), cpu, memory,
-        labels.get(PodStream.ANTI_GROUP), unschedulable);
+        labels.get(PodStream.ANTI_GROUP), unschedulable, labels.get(PodStream.SPREAD_GROUP));
   }
 
   private static NodeView nodeView(Node node) {
     var allocatable = node.getStatus().getAllocatable();
+    var labels = node.getMetadata().getLabels() == null ? Map.<String, String>of() : node.getMetadata().getLabels();
     return new NodeView(node.getMetadata().getName(), milli(allocatable.get("cpu")), units(allocatable.get("memory")),
-        units(allocatable.get("pods")));
+        units(allocatable.get("pods")), labels.get(PodStream.ZONE));
   }
 
   private static EventView eventView(Event event) {
@@ -239,8 +289,22 @@ final class DrillRun {
     }
   }
 
+  /**
+   * @return the zone of a node named {@code node-N}: {@code zone-(N mod 3)}, so that 4 nodes make three zones,
+   *     one of two nodes and two of one; {@code zone-0} for a name without a number at its end
+   */
+  static String zoneOf(String node) {
+    var digits = node.replaceAll("^.*?(\\d*)$", "$1");
+    return "zone-" + (digits.isEmpty() ? 0 : Integer.parseInt(digits) % 3);
+  }
+
   /** Polls {@code condition} every 200 ms until it holds or {@code timeout} passes; an exception counts as false. */
   static boolean waitFor(Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    return waitFor(timeout, 200, condition);
+  }
+
+  /** Polls {@code condition} every {@code everyMs} until it holds or {@code timeout} passes; an exception counts as false. */
+  private static boolean waitFor(Duration timeout, long everyMs, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       try {
@@ -253,17 +317,18 @@ final class DrillRun {
       if (System.nanoTime() > deadline) {
         return false;
       }
-      Thread.sleep(200);
+      Thread.sleep(everyMs);
     }
   }
 
   /**
-   * Creates a node with {@code kubernetes.io/hostname} and takes off the not-ready taint the API server's
-   * admission puts on it (no node lifecycle controller runs here to do it).
+   * Creates a node with {@code kubernetes.io/hostname} and its {@linkplain #zoneOf zone} and takes off the
+   * not-ready taint the API server's admission puts on it (no node lifecycle controller runs here to do it).
    */
   static void createReadyNode(KubernetesClient admin, String name) {
     admin.nodes().resource(new NodeBuilder()
-        .withNewMetadata().withName(name).addToLabels(PodStream.HOSTNAME, name).endMetadata()
+        .withNewMetadata().withName(name).addToLabels(PodStream.HOSTNAME, name).addToLabels(PodStream.ZONE, zoneOf(name))
+        .endMetadata()
         .withNewStatus()
         .withAllocatable(Map.of("cpu", new Quantity("4"), "memory", new Quantity("8Gi"), "pods", new Quantity("110")))
         .withCapacity(Map.of("cpu", new Quantity("4"), "memory", new Quantity("8Gi"), "pods", new Quantity("110")))

@@ -19,15 +19,19 @@ public final class Drills {
   private static final String USAGE =
       """
       usage: Drills --project DIR --out FILE [--faults NAME,...] [--trials N] [--nodes N] [--rate PODS/S]
-                    [--stall SECONDS] [--before SECONDS] [--after SECONDS] [--settle SECONDS]
-        --faults   apiserver-restart, hung-connection, etcd-compaction, etcd-restart, leader-kill (default: all five;
-                   leader-kill runs after the others, on a cluster of its own, with the scheduler as two processes)
+                    [--stall SECONDS] [--before SECONDS] [--after SECONDS] [--settle SECONDS] [--burst N]
+        --faults   apiserver-restart, hung-connection, etcd-compaction, etcd-restart, deletes, leader-kill (default:
+                   these six; leader-kill runs after the others, on a cluster of its own, with the scheduler as
+                   two processes), throttle (alone)
         --trials   trials per fault (default 20)
         --nodes    nodes of 4 CPU, 8 GiB, 110 pods (default 4)
         --rate     pods the stream creates per second (default 4)
         --stall    how long hung-connection holds the connections silent (default 30)
         --before   stream before each fault (default 3); --after: after it heals (default 5)
         --settle   the longest wait for the system to settle before the invariants are checked (default 120)
+        --burst    pods of each throttle trial's burst (default 2000); throttle runs alone (--faults throttle),
+                   its scheduler's client limited to 5 requests a second, and needs room for the burst and
+                   the stream at 110 pods per node (--nodes 24 for 2000)
       or: Drills --soak MINUTES ... (the soak, docs/reliability.md; `--soak 1 --help` lists its options)
       """;
 
@@ -43,7 +47,7 @@ public final class Drills {
     }
     Path project = null;
     Path out = null;
-    var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart",
+    var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart", "deletes",
         LeaderKillDrill.NAME);
     int trials = 20;
     int nodes = 4;
@@ -52,6 +56,7 @@ public final class Drills {
     int before = 3;
     int after = 5;
     int settle = 120;
+    int burst = 2000;
     for (int i = 0; i < args.length; i++) {
       var flag = args[i];
       if (flag.equals("--help")) {
@@ -75,6 +80,7 @@ public final class Drills {
           case "--before" -> before = Integer.parseInt(value);
           case "--after" -> after = Integer.parseInt(value);
           case "--settle" -> settle = Integer.parseInt(value);
+          case "--burst" -> burst = Integer.parseInt(value);
           default -> {
             log.print("unknown option " + flag + "\n" + USAGE);
             return 2;
@@ -90,11 +96,25 @@ public final class Drills {
       return 2;
     }
     var stallFor = Duration.ofSeconds(stall);
+    int nodesFinal = nodes;
+    int burstFinal = burst;
+    boolean throttled = faultNames.contains("throttle");
+    // Room for the burst and the stream's pods meanwhile (4 a second while a 2,000-pod burst is created, about
+    // 50 s): a quarter more than the burst, and 100.
+    int room = burst + burst / 4 + 100;
+    if (throttled && (faultNames.size() > 1 || burst < 1 || nodes * Throttle.PODS_PER_NODE < room)) {
+      log.print("throttle runs alone (--faults throttle), with --burst ≥ 1 and room for it: --nodes ≥ "
+          + (int) Math.ceil(Math.max(room, 1) / (double) Throttle.PODS_PER_NODE) + " for --burst " + burst
+          + "; got --faults " + String.join(",", faultNames) + " --nodes " + nodes + "\n" + USAGE);
+      return 2;
+    }
     Map<String, Function<String, Fault>> known = Map.of(
         "apiserver-restart", name -> new ApiServerRestart(),
         "hung-connection", name -> new HungConnection(stallFor),
         "etcd-compaction", name -> new EtcdCompaction(),
-        "etcd-restart", name -> new EtcdRestart());
+        "etcd-restart", name -> new EtcdRestart(),
+        "deletes", name -> new Deletes("node-" + (nodesFinal - 1)),
+        "throttle", name -> new Throttle(burstFinal));
     var faults = new ArrayList<Fault>();
     for (var name : faultNames) {
       if (name.equals(LeaderKillDrill.NAME)) {
@@ -108,8 +128,10 @@ public final class Drills {
       }
       faults.add(make.apply(name));
     }
+    // A throttled burst takes burst / 5 s to bind: the settle wait must outlast it.
+    var settleFor = Duration.ofSeconds(throttled ? Math.max(settle, (long) (burst / Throttle.QPS) + 120) : settle);
     var settings = new DrillRun.Settings(project, faults, trials, nodes, rate, Duration.ofSeconds(before),
-        Duration.ofSeconds(after), Duration.ofSeconds(settle));
+        Duration.ofSeconds(after), settleFor, throttled ? Throttle.QPS : 0, throttled ? Throttle.LIMIT_BURST : 0);
     var outcome = faults.isEmpty()
         ? new DrillRun.Outcome(List.of(), List.of(), List.of(), List.of(), List.of())
         : new DrillRun(settings, log).run();
@@ -122,7 +144,9 @@ public final class Drills {
             + "After each trial: threads %s; heap after GC (MiB) %s; the scheduler's connections %s.",
         String.join(" ", args).replaceAll("--project \\S+ ?", "").replaceAll("--out \\S+ ?", "").trim(),
         trials, nodes, rate, stall, outcome.threads(),
-        outcome.heap().stream().map(b -> String.valueOf(b >> 20)).toList(), outcome.connections());
+        outcome.heap().stream().map(b -> String.valueOf(b >> 20)).toList(), outcome.connections())
+        + (throttled ? String.format(" Throttle: bursts of %d pods; the scheduler's client limited to %s requests/s "
+            + "(burst %d), bindings and reports each.", burst, Throttle.QPS, Throttle.LIMIT_BURST) : "");
     var trialsRun = new ArrayList<>(outcome.trials());
     trialsRun.addAll(kill.trials());
     var report = Report.markdown(title, trialsRun, outcome.growth()) + Takeover.markdown(kill.takeovers());

@@ -1,5 +1,10 @@
 package io.kubesched.drills;
 
+import io.kubesched.drills.Snapshot.PodView;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+
 /**
  * One kind of failure a trial injects while the pod stream runs. {@link #inject} returns once the fault has
  * done its harm (a restart done, a stall held for its time); {@link #heal} ends it. The runner measures
@@ -22,5 +27,36 @@ interface Fault {
    */
   default boolean forcesRelist() {
     return false;
+  }
+
+  /** @return the pods this fault created in its last {@link #inject} that must be bound once it has healed */
+  default Set<String> mustBind() {
+    return Set.of();
+  }
+
+  /** @return how many pods this fault created in its last {@link #inject} (besides the stream's) */
+  default int podsCreated() {
+    return 0;
+  }
+
+  /**
+   * @return the pods this fault deleted in its last {@link #inject}, as last seen before their deletion: the
+   *     checker does not look for them, and does not check their topology spread groups
+   */
+  default List<PodView> deletedPods() {
+    return List.of();
+  }
+
+  /** @return the nodes this fault deleted (and may have created again) in its last {@link #inject} */
+  default Set<String> deletedNodes() {
+    return Set.of();
+  }
+
+  /**
+   * @return how many pods were bound to a node this fault deleted, when it was deleted or while it was gone, in
+   *     its last trial; empty for a fault that deletes no node
+   */
+  default OptionalInt boundToDeletedNode() {
+    return OptionalInt.empty();
   }
 }

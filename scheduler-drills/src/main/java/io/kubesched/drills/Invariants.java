@@ -50,9 +50,14 @@ final class Invariants {
             "the watch saw it on " + seen.get(0) + ", the API server has it on " + pod.nodeName()));
       }
     }
+    snapshot.bindings().ifPresent(bindings -> new TreeMap<>(bindings).forEach((pod, count) -> {
+      if (count > 1) {
+        violations.add(new Violation(Violation.Kind.BOUND_TWICE, pod, "the API server accepted " + count + " bindings"));
+      }
+    }));
     new TreeMap<>(scheduledEvents).forEach((uid, count) -> {
       if (count > 1) {
-        violations.add(new Violation(Violation.Kind.BOUND_TWICE, name(snapshot, uid), count + " Scheduled events"));
+        violations.add(new Violation(Violation.Kind.REPORTED_TWICE, name(snapshot, uid), count + " Scheduled events"));
       }
     });
     var boundTo = snapshot.pods().stream().filter(PodView::bound)
@@ -76,6 +81,7 @@ final class Invariants {
                 "anti-affinity group " + group + " has " + String.join(", ", names) + " there"));
           }
         }));
+    violations.addAll(spread(snapshot));
     for (PodView pod : snapshot.pods()) {
       if (!pod.bound() && !pod.gated() && !pod.unschedulableCondition() && !reasons.contains(pod.uid())) {
         violations.add(new Violation(Violation.Kind.NO_REASON, pod.name(),
@@ -99,6 +105,56 @@ final class Invariants {
       }
     });
     return List.copyOf(violations);
+  }
+
+  /**
+   * The topology spread invariant, with kube-scheduler's semantics (its {@code PodTopologySpread} filter): the
+   * domains are the zones of the nodes a member could go to (the spread pods select no nodes and kube ignores
+   * taints by default, so every node with the zone label); a member may go to a zone only if its count there
+   * plus one minus the lowest count of any domain (zero for a domain with none) is at most {@code maxSkew}.
+   * Placed one by one under that rule, the bound members of a group never differ between two domains by more
+   * than {@code maxSkew}, so a larger difference after the fact means one was placed against it.
+   *
+   * <p>The rule is checked at placement only: a deleted member can lower a zone's count below the others by
+   * more than {@code maxSkew} legally (kube does not move pods to rebalance), and a member on a node that was
+   * deleted is not counted while that node is gone (so the others may legally pile up elsewhere). A group with
+   * a member the runner deleted, or a member on a node the runner deleted, is therefore not checked.
+   */
+  private static List<Violation> spread(Snapshot snapshot) {
+    var zones = new TreeMap<String, String>();
+    snapshot.nodes().stream().filter(n -> n.zone() != null).forEach(n -> zones.put(n.name(), n.zone()));
+    var domains = new TreeSet<>(zones.values());
+    var exempt = new HashSet<String>();
+    snapshot.deletedPods().stream().map(PodView::spreadGroup).filter(g -> g != null).forEach(exempt::add);
+    snapshot.pods().stream()
+        .filter(p -> p.spreadGroup() != null && p.bound() && snapshot.deletedNodes().contains(p.nodeName()))
+        .forEach(p -> exempt.add(p.spreadGroup()));
+    var violations = new ArrayList<Violation>();
+    var groups = snapshot.pods().stream().filter(p -> p.spreadGroup() != null && p.bound())
+        .collect(Collectors.groupingBy(PodView::spreadGroup, TreeMap::new, Collectors.toList()));
+    groups.forEach((group, members) -> {
+      if (exempt.contains(group)) {
+        return;
+      }
+      var counts = new TreeMap<String, Integer>();
+      domains.forEach(zone -> counts.put(zone, 0));
+      for (var member : members) {
+        var zone = zones.get(member.nodeName());
+        if (zone == null) {
+          violations.add(new Violation(Violation.Kind.SPREAD, group,
+              member.name() + " is on " + member.nodeName() + ", which has no zone"));
+        } else {
+          counts.merge(zone, 1, Integer::sum);
+        }
+      }
+      int max = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+      int min = counts.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+      if (max - min > PodStream.MAX_SKEW) {
+        violations.add(new Violation(Violation.Kind.SPREAD, group, String.format(
+            "members per zone %s: skew %d over maxSkew %d", counts, max - min, PodStream.MAX_SKEW)));
+      }
+    });
+    return violations;
   }
 
   /**

@@ -7,21 +7,26 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The steady stream of pods a trial runs under, created by the admin client at a fixed rate in a cycle of five:
+ * The steady stream of pods a trial runs under, created by the admin client at a fixed rate in a cycle of six:
  * two that fit anywhere, one gated (its gate removed {@value #UNGATE_AFTER_MS} ms later), one with required
  * anti-affinity to its group on the hostname (groups one smaller than the node count, so each fits), one that
- * selects a node label no node has. A create that fails (the API server is down) is skipped and counted; an
+ * selects a node label no node has, and one of a topology spread group ({@value #SPREAD_GROUP_SIZE} pods,
+ * {@code DoNotSchedule}, {@code maxSkew} {@value #MAX_SKEW} over the {@value #ZONE} label the runner puts on
+ * every node). A create that fails (the API server is down) is skipped and counted; an
  * ungating that fails is retried every second until {@link #ungateAll}.
  *
  * <p>Threads: one scheduler thread creates and ungates; {@link #stop} and {@link #ungateAll} from the runner's.
@@ -32,6 +37,10 @@ final class PodStream implements AutoCloseable {
   static final String ANTI_GROUP = "drills.kubesched.io/anti-group";
   static final String GATE = "drills.kubesched.io/gate";
   static final String HOSTNAME = "kubernetes.io/hostname";
+  static final String ZONE = "topology.kubernetes.io/zone";
+  static final String SPREAD_GROUP = "drills.kubesched.io/spread-group";
+  static final int MAX_SKEW = 1;
+  static final int SPREAD_GROUP_SIZE = 6;
   private static final long UNGATE_AFTER_MS = 2000;
   private static final Logger LOG = LoggerFactory.getLogger(PodStream.class);
 
@@ -82,6 +91,14 @@ final class PodStream implements AutoCloseable {
     return failed.get();
   }
 
+  /**
+   * Stops creating pods {@code delay} from now, without waiting for it; the gated ones stay gated until {@link
+   * #ungateAll}. Once only, before {@link #stop}.
+   */
+  void stopAfter(Duration delay) {
+    executor.schedule(executor::shutdown, delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   /** Stops creating pods; the gated ones stay gated until {@link #ungateAll}. */
   void stop() throws InterruptedException {
     executor.shutdown();
@@ -107,34 +124,19 @@ final class PodStream implements AutoCloseable {
   private void createNext() {
     int n = sequence.getAndIncrement();
     var name = prefix + "-" + n;
-    var builder = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata();
-    var spec = new PodSpecBuilder()
-        .withSchedulerName(schedulerName)
-        .addNewContainer().withName("c").withImage("pause")
-        .withNewResources().withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("64Mi"))).endResources()
-        .endContainer();
-    Snapshot.Kind kind;
-    switch (n % 5) {
-      case 2 -> {
-        kind = Snapshot.Kind.GATED;
-        spec.addNewSchedulingGate(GATE);
-      }
-      case 3 -> {
-        kind = Snapshot.Kind.ANTI_AFFINITY;
-        var group = prefix + "-g" + (n / 5) / groupSize;
-        builder.editMetadata().addToLabels(ANTI_GROUP, group).endMetadata();
-        spec.withNewAffinity().withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
-            .withTopologyKey(HOSTNAME)
-            .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels(ANTI_GROUP, group).build())
-            .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().endAffinity();
-      }
-      case 4 -> {
-        kind = Snapshot.Kind.UNSCHEDULABLE;
-        spec.addToNodeSelector("drills.kubesched.io/no-such-label", "true");
-      }
-      default -> kind = Snapshot.Kind.PLACEABLE;
-    }
-    Pod pod = builder.editMetadata().addToLabels(KIND, kind.name()).endMetadata().withSpec(spec.build()).build();
+    var kind = switch (n % 6) {
+      case 2 -> Snapshot.Kind.GATED;
+      case 3 -> Snapshot.Kind.ANTI_AFFINITY;
+      case 4 -> Snapshot.Kind.UNSCHEDULABLE;
+      case 5 -> Snapshot.Kind.SPREAD;
+      default -> Snapshot.Kind.PLACEABLE;
+    };
+    var group = switch (kind) {
+      case ANTI_AFFINITY -> prefix + "-g" + (n / 6) / groupSize;
+      case SPREAD -> prefix + "-s" + (n / 6) / SPREAD_GROUP_SIZE;
+      default -> null;
+    };
+    var pod = pod(namespace, schedulerName, name, kind, group, "100m", "64Mi");
     try {
       admin.pods().inNamespace(namespace).resource(pod).create();
       created.incrementAndGet();
@@ -146,6 +148,45 @@ final class PodStream implements AutoCloseable {
       failed.incrementAndGet();
       LOG.debug("creating {} failed: {}", name, e.getMessage());
     }
+  }
+
+  /**
+   * Builds one pod of the stream's.
+   *
+   * @param kind what it is to be; its label {@value #KIND} says so
+   * @param group its anti-affinity group (kind {@code ANTI_AFFINITY}) or spread group (kind {@code SPREAD});
+   *     null for the other kinds
+   * @param cpu its CPU request, such as {@code 100m}
+   * @param memory its memory request, such as {@code 64Mi}
+   */
+  static Pod pod(String namespace, String schedulerName, String name, Snapshot.Kind kind, @Nullable String group,
+      String cpu, String memory) {
+    var builder = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata();
+    var spec = new PodSpecBuilder()
+        .withSchedulerName(schedulerName)
+        .addNewContainer().withName("c").withImage("pause")
+        .withNewResources().withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory))).endResources()
+        .endContainer();
+    switch (kind) {
+      case GATED -> spec.addNewSchedulingGate(GATE);
+      case ANTI_AFFINITY -> {
+        builder.editMetadata().addToLabels(ANTI_GROUP, Objects.requireNonNull(group, "group")).endMetadata();
+        spec.withNewAffinity().withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+            .withTopologyKey(HOSTNAME)
+            .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels(ANTI_GROUP, group).build())
+            .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().endAffinity();
+      }
+      case UNSCHEDULABLE -> spec.addToNodeSelector("drills.kubesched.io/no-such-label", "true");
+      case SPREAD -> {
+        builder.editMetadata().addToLabels(SPREAD_GROUP, Objects.requireNonNull(group, "group")).endMetadata();
+        spec.addNewTopologySpreadConstraint().withMaxSkew(MAX_SKEW).withTopologyKey(ZONE)
+            .withWhenUnsatisfiable("DoNotSchedule")
+            .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels(SPREAD_GROUP, group).build())
+            .endTopologySpreadConstraint();
+      }
+      case PLACEABLE -> {}
+    }
+    return builder.editMetadata().addToLabels(KIND, kind.name()).endMetadata().withSpec(spec.build()).build();
   }
 
   private void ungateDue() {

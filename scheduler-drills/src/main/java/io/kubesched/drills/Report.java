@@ -22,9 +22,9 @@ final class Report {
    */
   static String markdown(String title, List<TrialResult> trials, List<Violation> growth) {
     var out = new StringBuilder("# Fault drills\n\n").append(title).append("\n\n");
-    out.append("| fault | trials | pods | lost | moved | bound twice | over allocatable | anti-affinity | no reason ")
+    out.append("| fault | trials | pods | lost | moved | bound twice | reported twice | over allocatable | anti-affinity | spread | no reason ")
         .append("| cache mismatch | no relist | scheduler LISTs | recovered | recovery p50 | recovery p99 |\n");
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     var byFault = new LinkedHashMap<String, List<TrialResult>>();
     trials.forEach(t -> byFault.computeIfAbsent(t.fault(), f -> new ArrayList<>()).add(t));
     byFault.forEach((fault, results) -> {
@@ -35,14 +35,22 @@ final class Report {
           .append(" | ").append(results.size())
           .append(" | ").append(results.stream().mapToInt(TrialResult::pods).sum());
       for (var kind : List.of(Violation.Kind.LOST, Violation.Kind.MOVED, Violation.Kind.BOUND_TWICE,
-          Violation.Kind.OVER_ALLOCATABLE, Violation.Kind.ANTI_AFFINITY, Violation.Kind.NO_REASON,
-          Violation.Kind.CACHE_MISMATCH, Violation.Kind.NO_RELIST)) {
+          Violation.Kind.REPORTED_TWICE, Violation.Kind.OVER_ALLOCATABLE, Violation.Kind.ANTI_AFFINITY,
+          Violation.Kind.SPREAD, Violation.Kind.NO_REASON, Violation.Kind.CACHE_MISMATCH, Violation.Kind.NO_RELIST)) {
         out.append(" | ").append(counts.getOrDefault(kind, 0));
       }
       out.append(" | ").append(results.stream().mapToInt(TrialResult::relists).sum());
       out.append(" | ").append(recoveries.size()).append('/').append(results.size())
           .append(" | ").append(seconds(percentile(recoveries, 50)))
           .append(" | ").append(seconds(percentile(recoveries, 99))).append(" |\n");
+    });
+    byFault.forEach((fault, results) -> {
+      var counts = results.stream().map(TrialResult::boundToDeletedNode).flatMap(c -> c.stream().boxed()).toList();
+      if (!counts.isEmpty()) {
+        out.append("\nPods bound to the node ").append(fault).append(" deleted, when deleted or while gone: ")
+            .append(counts.stream().mapToInt(Integer::intValue).sum()).append(" in ").append(counts.size())
+            .append(" trials, per trial ").append(counts).append('\n');
+      }
     });
     out.append("\nGrowth across trials (threads, heap after GC): ")
         .append(growth.isEmpty() ? "none" : growth.stream().map(Violation::detail).collect(Collectors.joining("; ")))

@@ -18,13 +18,23 @@ import org.jspecify.annotations.Nullable;
  *     the order seen: more than one means a pod moved
  * @param schedulerView the scheduler's view: node name → uids of the pods it counts there; empty when the
  *     scheduler's cache is not visible to the runner
+ * @param bindings for each pod (by name) the API server accepted a binding for during the trial, how many it
+ *     accepted (from its audit log: creates of {@code pods/binding} answered 2xx); empty when there is no audit
+ *     log to read
+ * @param deletedPods the pods the runner itself deleted during the trial, as it last saw them: they are not
+ *     lost, and their topology spread groups are not checked
+ * @param deletedNodes the nodes the runner deleted during the trial (and may have created again since): the
+ *     spread groups with a pod on one are not checked
  */
 record Snapshot(
     List<PodView> pods,
     List<NodeView> nodes,
     List<EventView> events,
     Map<String, List<String>> nodeNamesSeen,
-    Optional<Map<String, Set<String>>> schedulerView) {
+    Optional<Map<String, Set<String>>> schedulerView,
+    Optional<Map<String, Integer>> bindings,
+    List<PodView> deletedPods,
+    Set<String> deletedNodes) {
 
   Snapshot {
     pods = List.copyOf(pods);
@@ -32,6 +42,15 @@ record Snapshot(
     events = List.copyOf(events);
     nodeNamesSeen = Map.copyOf(nodeNamesSeen);
     schedulerView = schedulerView.map(Map::copyOf);
+    bindings = bindings.map(Map::copyOf);
+    deletedPods = List.copyOf(deletedPods);
+    deletedNodes = Set.copyOf(deletedNodes);
+  }
+
+  /** A snapshot without the audit log's bindings: double bindings are then not checked. */
+  Snapshot(List<PodView> pods, List<NodeView> nodes, List<EventView> events, Map<String, List<String>> nodeNamesSeen,
+      Optional<Map<String, Set<String>>> schedulerView) {
+    this(pods, nodes, events, nodeNamesSeen, schedulerView, Optional.empty(), List.of(), Set.of());
   }
 
   /** What the stream meant a pod to be. */
@@ -43,7 +62,13 @@ record Snapshot(
     /** created with a scheduling gate that the stream removes later: must be bound once ungated */
     GATED,
     /** required anti-affinity to its group on the hostname, groups smaller than the node count: must be bound */
-    ANTI_AFFINITY
+    ANTI_AFFINITY,
+    /**
+     * a member of a topology spread group: {@code DoNotSchedule}, {@code maxSkew} {@value
+     * PodStream#MAX_SKEW}, over the zone label, selecting its group; always placeable (a zone with the fewest
+     * members has room): must be bound
+     */
+    SPREAD
   }
 
   /**
@@ -56,6 +81,7 @@ record Snapshot(
    * @param memory its memory request in bytes
    * @param antiGroup the value of its anti-affinity group label, null if it has none
    * @param unschedulableCondition whether its {@code PodScheduled} condition is {@code False}
+   * @param spreadGroup the value of its topology spread group label, null if it has none
    */
   record PodView(
       String uid,
@@ -66,7 +92,14 @@ record Snapshot(
       long milliCpu,
       long memory,
       @Nullable String antiGroup,
-      boolean unschedulableCondition) {
+      boolean unschedulableCondition,
+      @Nullable String spreadGroup) {
+
+    /** A pod of no spread group. */
+    PodView(String uid, String name, Kind kind, @Nullable String nodeName, boolean gated, long milliCpu, long memory,
+        @Nullable String antiGroup, boolean unschedulableCondition) {
+      this(uid, name, kind, nodeName, gated, milliCpu, memory, antiGroup, unschedulableCondition, null);
+    }
 
     boolean bound() {
       return nodeName != null;
@@ -78,8 +111,17 @@ record Snapshot(
     }
   }
 
-  /** One node's allocatable resources: CPU in millicores, memory in bytes, and pods. */
-  record NodeView(String name, long milliCpu, long memory, long maxPods) {}
+  /**
+   * One node's allocatable resources: CPU in millicores, memory in bytes, and pods; and its zone (the value of
+   * its {@value PodStream#ZONE} label, null if it has none).
+   */
+  record NodeView(String name, long milliCpu, long memory, long maxPods, @Nullable String zone) {
+
+    /** A node without a zone. */
+    NodeView(String name, long milliCpu, long memory, long maxPods) {
+      this(name, milliCpu, memory, maxPods, null);
+    }
+  }
 
   /**
    * One event about a pod.

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * 127.0.0.1, which the proxy listens on too). Two threads per connection pump the bytes; while {@linkplain
  * #stall() stalled} they hold what they read and new connections are accepted but not forwarded.
  *
- * <p>Thread-safe: {@link #stall}, {@link #dropAllAndResume} and {@link #close} from any thread.
+ * <p>Thread-safe: {@link #stall}, {@link #resume}, {@link #dropAllAndResume} and {@link #close} from any thread.
  */
 final class TcpProxy implements AutoCloseable {
 
@@ -55,6 +55,13 @@ final class TcpProxy implements AutoCloseable {
   synchronized void stall() {
     stalled = true;
     LOG.info("proxy stalls {} connections", connections());
+  }
+
+  /** Forwards again, the bytes held while stalled first; the connections stay. */
+  synchronized void resume() {
+    stalled = false;
+    notifyAll();
+    LOG.info("proxy forwards {} connections again", connections());
   }
 
   /** Closes every connection (held bytes are lost) and forwards again. */

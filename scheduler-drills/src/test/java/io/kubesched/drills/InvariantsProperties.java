@@ -30,17 +30,18 @@ class InvariantsProperties {
   /** A pod as generated: what it is meant to be, the node it asks for, its CPU. */
   record Wish(Kind kind, int node, long milliCpu, int group) {}
 
-  enum Breakage { NONE, UNBIND, MOVE, SCHEDULE_TWICE, FORGET_IN_VIEW, DROP_REASON, SHRINK_NODE, SAME_GROUP }
+  enum Breakage { NONE, UNBIND, MOVE, BIND_TWICE, REPORT_TWICE, FORGET_IN_VIEW, DROP_REASON, SHRINK_NODE, SAME_GROUP, SKEW }
 
   @Provide
   Arbitrary<List<NodeView>> nodes() {
-    return Combinators.combine(Arbitraries.longs().between(100, 2000), Arbitraries.integers().between(1, 6))
-        .as((cpu, pods) -> new long[] {cpu, pods})
+    return Combinators.combine(Arbitraries.longs().between(100, 2000), Arbitraries.integers().between(1, 6),
+            Arbitraries.integers().between(0, 2))
+        .as((cpu, pods, zone) -> new long[] {cpu, pods, zone})
         .list().ofMinSize(1).ofMaxSize(4)
         .map(list -> {
           var nodes = new ArrayList<NodeView>();
           for (int i = 0; i < list.size(); i++) {
-            nodes.add(new NodeView("n" + i, list.get(i)[0], 1L << 30, list.get(i)[1]));
+            nodes.add(new NodeView("n" + i, list.get(i)[0], 1L << 30, list.get(i)[1], "z" + list.get(i)[2]));
           }
           return nodes;
         });
@@ -59,14 +60,21 @@ class InvariantsProperties {
     var pods = new ArrayList<PodView>();
     var used = new HashMap<String, long[]>();
     var groupsOn = new HashMap<String, Set<String>>();
+    var zones = nodes.stream().map(NodeView::zone).distinct().toList();
+    var spreadCounts = new HashMap<String, Map<String, Integer>>(); // group -> zone -> bound members
     for (int i = 0; i < wishes.size(); i++) {
       var wish = wishes.get(i);
       var node = nodes.get(wish.node() % nodes.size());
       var load = used.computeIfAbsent(node.name(), n -> new long[2]);
       var group = wish.kind() == Kind.ANTI_AFFINITY ? "g" + wish.group() : null;
+      var spreadGroup = wish.kind() == Kind.SPREAD ? "s" + wish.group() : null;
       var groups = groupsOn.computeIfAbsent(node.name(), n -> new HashSet<>());
+      var counts = spreadGroup == null ? Map.<String, Integer>of()
+          : spreadCounts.computeIfAbsent(spreadGroup, g -> new HashMap<>());
+      int lowest = zones.stream().mapToInt(z -> counts.getOrDefault(z, 0)).min().orElse(0);
       boolean fits = load[0] + wish.milliCpu() <= node.milliCpu() && load[1] + 1 <= node.maxPods()
-          && (group == null || !groups.contains(group));
+          && (group == null || !groups.contains(group))
+          && (spreadGroup == null || counts.getOrDefault(node.zone(), 0) + 1 - lowest <= PodStream.MAX_SKEW);
       boolean gated = wish.kind() == Kind.GATED && i % 2 == 0;
       if (fits && wish.kind() != Kind.UNSCHEDULABLE && !gated) {
         load[0] += wish.milliCpu();
@@ -74,21 +82,27 @@ class InvariantsProperties {
         if (group != null) {
           groups.add(group);
         }
-        pods.add(new PodView("u" + i, "p" + i, wish.kind(), node.name(), false, wish.milliCpu(), 0, group, false));
+        if (spreadGroup != null) {
+          spreadCounts.get(spreadGroup).merge(node.zone(), 1, Integer::sum);
+        }
+        pods.add(new PodView("u" + i, "p" + i, wish.kind(), node.name(), false, wish.milliCpu(), 0, group, false,
+            spreadGroup));
       } else {
         // Left pending: it was meant to be unschedulable, or nothing had room for it, which the stream never
         // asks for, so it is modelled as unschedulable with a reason.
         pods.add(new PodView("u" + i, "p" + i, gated ? Kind.GATED : Kind.UNSCHEDULABLE, null, gated, wish.milliCpu(), 0,
-            group, !gated && i % 3 == 0));
+            group, !gated && i % 3 == 0, spreadGroup));
       }
     }
     var events = new ArrayList<EventView>();
+    var bindings = new HashMap<String, Integer>();
     var seen = new HashMap<String, List<String>>();
     var view = new HashMap<String, Set<String>>();
     nodes.forEach(n -> view.put(n.name(), new HashSet<>()));
     for (var pod : pods) {
       if (pod.bound()) {
         events.add(new EventView(pod.uid(), "Scheduled", 1));
+        bindings.put(pod.name(), 1);
         seen.put(pod.uid(), List.of(pod.nodeName()));
         view.get(pod.nodeName()).add(pod.uid());
       } else if (!pod.gated() && !pod.unschedulableCondition()) {
@@ -101,11 +115,14 @@ class InvariantsProperties {
     switch (breakage) {
       case NONE -> {}
       case UNBIND -> {
-        if (!bound.isEmpty()) {
-          var pod = bound.get(0);
+        // Not a spread member: one fewer bound member may skew its group, which is a second violation.
+        var unspread = bound.stream().filter(p -> p.spreadGroup() == null).findFirst();
+        if (unspread.isPresent()) {
+          var pod = unspread.get();
           pods.set(pods.indexOf(pod), new PodView(pod.uid(), pod.name(), pod.kind(), null, false, pod.milliCpu(), 0,
               pod.antiGroup(), true));
           events.removeIf(e -> e.podUid().equals(pod.uid()));
+          bindings.remove(pod.name());
           seen.remove(pod.uid());
           view.get(pod.nodeName()).remove(pod.uid());
           expected = Optional.of(Violation.Kind.LOST);
@@ -117,10 +134,16 @@ class InvariantsProperties {
           expected = Optional.of(Violation.Kind.MOVED);
         }
       }
-      case SCHEDULE_TWICE -> {
+      case BIND_TWICE -> {
+        if (!bound.isEmpty()) {
+          bindings.merge(bound.get(0).name(), 1, Integer::sum);
+          expected = Optional.of(Violation.Kind.BOUND_TWICE);
+        }
+      }
+      case REPORT_TWICE -> {
         if (!bound.isEmpty()) {
           events.add(new EventView(bound.get(0).uid(), "Scheduled", 1));
-          expected = Optional.of(Violation.Kind.BOUND_TWICE);
+          expected = Optional.of(Violation.Kind.REPORTED_TWICE);
         }
       }
       case FORGET_IN_VIEW -> {
@@ -140,19 +163,47 @@ class InvariantsProperties {
         if (!bound.isEmpty()) {
           var name = bound.get(0).nodeName();
           var node = nodeList.stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
-          nodeList.set(nodeList.indexOf(node), new NodeView(name, used.get(name)[0] - 1, node.memory(), node.maxPods()));
+          nodeList.set(nodeList.indexOf(node), new NodeView(name, used.get(name)[0] - 1, node.memory(), node.maxPods(), node.zone()));
           expected = Optional.of(Violation.Kind.OVER_ALLOCATABLE);
         }
       }
       case SAME_GROUP -> {
         var grouped = bound.stream().filter(p -> p.antiGroup() != null).findFirst();
         var other = grouped.flatMap(g -> bound.stream()
-            .filter(p -> p.antiGroup() == null && p.nodeName().equals(g.nodeName())).findFirst());
+            .filter(p -> p.antiGroup() == null && p.spreadGroup() == null && p.nodeName().equals(g.nodeName()))
+            .findFirst());
         if (other.isPresent()) {
           var pod = other.get();
           pods.set(pods.indexOf(pod), new PodView(pod.uid(), pod.name(), Kind.ANTI_AFFINITY, pod.nodeName(), false,
               pod.milliCpu(), 0, grouped.get().antiGroup(), false));
           expected = Optional.of(Violation.Kind.ANTI_AFFINITY);
+        }
+      }
+      case SKEW -> {
+        // Bound members added, without resources, to a node of a zone with the most members of a group until
+        // that zone exceeds the emptiest by more than maxSkew: possible where the group's zones number two or
+        // more and that node has room for the pods.
+        for (var entry : spreadCounts.entrySet()) {
+          var counts = entry.getValue();
+          int lowest = zones.stream().mapToInt(z -> counts.getOrDefault(z, 0)).min().orElse(0);
+          var top = zones.stream().max(java.util.Comparator.comparingInt(z -> counts.getOrDefault(z, 0))).orElseThrow();
+          int more = PodStream.MAX_SKEW + 1 - (counts.getOrDefault(top, 0) - lowest);
+          var node = nodeList.stream()
+              .filter(n -> n.zone().equals(top) && used.getOrDefault(n.name(), new long[2])[1] + more <= n.maxPods())
+              .findFirst();
+          if (zones.size() < 2 || node.isEmpty()) {
+            continue;
+          }
+          for (int k = 0; k < more; k++) {
+            var pod = new PodView("x" + k, "x" + k, Kind.SPREAD, node.get().name(), false, 0, 0, null, false, entry.getKey());
+            pods.add(pod);
+            events.add(new EventView(pod.uid(), "Scheduled", 1));
+            bindings.put(pod.name(), 1);
+            seen.put(pod.uid(), List.of(pod.nodeName()));
+            view.get(pod.nodeName()).add(pod.uid());
+          }
+          expected = Optional.of(Violation.Kind.SPREAD);
+          break;
         }
       }
     }
@@ -163,7 +214,7 @@ class InvariantsProperties {
       }
     });
     Statistics.label("pending pods").collect(pods.stream().anyMatch(p -> !p.bound()));
-    var violations = Invariants.check(new Snapshot(pods, nodeList, events, seen, Optional.of(view)));
+    var violations = Invariants.check(new Snapshot(pods, nodeList, events, seen, Optional.of(view), Optional.of(bindings), List.of(), Set.of()));
     assertEquals(expected.map(List::of).orElse(List.of()), violations.stream().map(Violation::kind).distinct().toList(),
         violations.toString());
   }

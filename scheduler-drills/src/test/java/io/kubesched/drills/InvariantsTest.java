@@ -44,8 +44,10 @@ class InvariantsTest {
     Map<String, Set<String>> view = new HashMap<>(Map.of("n1", Set.of("uid-a", "uid-c"), "n2", Set.of("uid-b", "uid-d")));
     List<NodeView> nodes = NODES;
 
+    final Map<String, Integer> bindings = new HashMap<>(Map.of("a", 1, "b", 1, "c", 1, "d", 1));
+
     List<Violation> check() {
-      return Invariants.check(new Snapshot(pods, nodes, events, seen, Optional.of(view)));
+      return Invariants.check(new Snapshot(pods, nodes, events, seen, Optional.of(view), Optional.of(bindings), List.of(), Set.of()));
     }
   }
 
@@ -97,13 +99,39 @@ class InvariantsTest {
   }
 
   @Test
-  void a_pod_with_two_scheduled_events_or_a_series_of_two_was_bound_twice() {
+  void a_pod_with_two_scheduled_events_or_a_series_of_two_was_reported_twice() {
     var cluster = new Cluster();
     cluster.events.add(new EventView("uid-a", "Scheduled", 1));
     cluster.events.set(1, new EventView("uid-b", "Scheduled", 2));
     var violations = cluster.check();
-    assertEquals(List.of(Violation.Kind.BOUND_TWICE, Violation.Kind.BOUND_TWICE), kinds(violations));
+    assertEquals(List.of(Violation.Kind.REPORTED_TWICE, Violation.Kind.REPORTED_TWICE), kinds(violations));
     assertEquals(List.of("a", "b"), violations.stream().map(Violation::subject).toList());
+  }
+
+  @Test
+  void a_pod_the_api_server_accepted_two_bindings_for_was_bound_twice_even_with_its_events_lost() {
+    var cluster = new Cluster();
+    cluster.bindings.put("a", 2);
+    cluster.events.remove(0); // the Scheduled event lost, as after a 403
+    var violations = cluster.check();
+    assertEquals(List.of(Violation.Kind.BOUND_TWICE), kinds(violations));
+    assertEquals("a", violations.get(0).subject());
+    assertEquals("the API server accepted 2 bindings", violations.get(0).detail());
+  }
+
+  @Test
+  void a_pod_bound_twice_and_deleted_since_is_still_bound_twice() {
+    var cluster = new Cluster();
+    cluster.bindings.put("gone", 2);
+    assertEquals(List.of(Violation.Kind.BOUND_TWICE), kinds(cluster.check()));
+  }
+
+  @Test
+  void without_the_audit_log_double_bindings_are_not_checked() {
+    var cluster = new Cluster();
+    cluster.bindings.put("a", 2);
+    assertEquals(List.of(), Invariants.check(
+        new Snapshot(cluster.pods, cluster.nodes, cluster.events, cluster.seen, Optional.of(cluster.view))));
   }
 
   @Test
@@ -134,6 +162,75 @@ class InvariantsTest {
     var violations = cluster.check();
     assertEquals(List.of(Violation.Kind.ANTI_AFFINITY), kinds(violations));
     assertEquals("anti-affinity group g has c, d there", violations.get(0).detail());
+  }
+
+  /**
+   * Zones a (n1, n4), b (n2), c (n3); spread group s with members on n1, n2, n3 and {@code more} more on n4:
+   * zone a holds 1 + more.
+   */
+  private static Snapshot spreadCluster(int more, List<PodView> deleted, Set<String> deletedNodes) {
+    var nodes = List.of(new NodeView("n1", 4000, 1L << 32, 110, "a"), new NodeView("n2", 4000, 1L << 32, 110, "b"),
+        new NodeView("n3", 4000, 1L << 32, 110, "c"), new NodeView("n4", 4000, 1L << 32, 110, "a"));
+    var pods = new ArrayList<PodView>();
+    var seen = new HashMap<String, List<String>>();
+    var view = new HashMap<String, Set<String>>();
+    nodes.forEach(n -> view.put(n.name(), new java.util.HashSet<>()));
+    var events = new ArrayList<EventView>();
+    var bindings = new HashMap<String, Integer>();
+    var where = new ArrayList<>(List.of("n1", "n2", "n3"));
+    for (int i = 0; i < more; i++) {
+      where.add("n4");
+    }
+    for (int i = 0; i < where.size(); i++) {
+      var pod = new PodView("uid-s" + i, "s" + i, Kind.SPREAD, where.get(i), false, 100, 1 << 20, null, false, "s");
+      pods.add(pod);
+      seen.put(pod.uid(), List.of(pod.nodeName()));
+      view.get(pod.nodeName()).add(pod.uid());
+      events.add(new EventView(pod.uid(), "Scheduled", 1));
+      bindings.put(pod.name(), 1);
+    }
+    return new Snapshot(pods, nodes, events, seen, Optional.of(view), Optional.of(bindings), deleted, deletedNodes);
+  }
+
+  @Test
+  void a_spread_group_within_max_skew_over_its_zones_holds() {
+    assertEquals(List.of(), Invariants.check(spreadCluster(0, List.of(), Set.of())));
+    assertEquals(List.of(), Invariants.check(spreadCluster(1, List.of(), Set.of())), "a: 2, b: 1, c: 1");
+  }
+
+  @Test
+  void a_spread_group_skewed_beyond_max_skew_violates_it() {
+    var violations = Invariants.check(spreadCluster(2, List.of(), Set.of()));
+    assertEquals(List.of(Violation.Kind.SPREAD), kinds(violations));
+    assertEquals("s", violations.get(0).subject());
+    assertEquals("members per zone {a=3, b=1, c=1}: skew 2 over maxSkew 1", violations.get(0).detail());
+  }
+
+  @Test
+  void a_zone_without_members_counts_as_zero_among_the_domains() {
+    // Two members in zone a (n1, n4), one in b, none in c: skew 2.
+    var snapshot = spreadCluster(1, List.of(), Set.of());
+    var pods = new ArrayList<>(snapshot.pods());
+    pods.removeIf(p -> p.nodeName().equals("n3"));
+    var view = new HashMap<>(snapshot.schedulerView().orElseThrow());
+    view.put("n3", Set.of());
+    var violations = Invariants.check(new Snapshot(pods, snapshot.nodes(), snapshot.events().stream()
+        .filter(e -> !e.podUid().equals("uid-s2")).toList(), snapshot.nodeNamesSeen(), Optional.of(view),
+        snapshot.bindings(), List.of(), Set.of()));
+    assertEquals(List.of(Violation.Kind.SPREAD), kinds(violations));
+    assertEquals("members per zone {a=2, b=1, c=0}: skew 2 over maxSkew 1", violations.get(0).detail());
+  }
+
+  @Test
+  void a_spread_group_the_runner_deleted_a_member_of_or_with_a_member_on_a_deleted_node_is_not_checked() {
+    var gone = new PodView("uid-s9", "s9", Kind.SPREAD, "n3", false, 100, 1 << 20, null, false, "s");
+    assertEquals(List.of(), Invariants.check(spreadCluster(2, List.of(gone), Set.of())));
+    assertEquals(List.of(), Invariants.check(spreadCluster(2, List.of(), Set.of("n4"))));
+    var other = new PodView("uid-x", "x", Kind.SPREAD, "n3", false, 100, 1 << 20, null, false, "other");
+    assertEquals(List.of(Violation.Kind.SPREAD), kinds(Invariants.check(spreadCluster(2, List.of(other), Set.of()))),
+        "a deleted pod of another group exempts only that group");
+    assertEquals(List.of(Violation.Kind.SPREAD), kinds(Invariants.check(spreadCluster(2, List.of(), Set.of("n5")))),
+        "a deleted node without members exempts no group");
   }
 
   @Test

@@ -70,6 +70,30 @@ class TcpProxyTest {
   }
 
   @Test
+  void resumed_after_a_stall_it_delivers_the_held_bytes_and_answers_the_connections_accepted_meanwhile()
+      throws Exception {
+    try (var upstream = echo(); var proxy = new TcpProxy(upstream.getLocalPort());
+        var socket = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+      socket.setSoTimeout(1000);
+      assertEquals(7, roundTrip(socket, 7));
+      proxy.stall();
+      socket.getOutputStream().write(8);
+      socket.getOutputStream().flush();
+      try (var late = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+        late.setSoTimeout(1000);
+        late.getOutputStream().write(9);
+        late.getOutputStream().flush();
+        Thread.sleep(200);
+        assertEquals(0, socket.getInputStream().available(), "held while stalled");
+        proxy.resume();
+        assertEquals(8, socket.getInputStream().read());
+        assertEquals(9, late.getInputStream().read());
+        assertEquals(2, proxy.connections());
+      }
+    }
+  }
+
+  @Test
   void a_connection_to_a_stopped_upstream_is_closed_and_not_counted() throws Exception {
     int port;
     try (var gone = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
