@@ -14,35 +14,13 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The binding POSTs of the scheduler's identity, read from kube-apiserver's audit log (the policy {@link
- * #POLICY}, which also logs the LISTs that {@link AuditLog} counts): what the leader-kill drill checks "no pod
+ * The binding POSTs of the scheduler's identity, read from kube-apiserver's audit log (written under {@link
+ * AuditLog#POLICY}, which also logs the LISTs that {@link AuditLog} counts): what the leader-kill drill checks "no pod
  * bound twice" and the takeover's first binding on. The API server sees every binding of either replica, also
  * one whose process was killed before it could log or report it. Pure: a parser and two functions over what it
  * parsed; callable from any thread.
  */
 final class BindingAudit {
-
-  /**
-   * Logs the scheduler identity's LISTs (as {@link AuditLog#POLICY}) and its creates of {@code pods/binding},
-   * once complete, with metadata only; nothing else.
-   */
-  static final String POLICY =
-      """
-      apiVersion: audit.k8s.io/v1
-      kind: Policy
-      omitStages: ["RequestReceived", "ResponseStarted"]
-      rules:
-      - level: Metadata
-        users: ["%1$s"]
-        verbs: ["list"]
-      - level: Metadata
-        users: ["%1$s"]
-        verbs: ["create"]
-        resources:
-        - group: ""
-          resources: ["pods/binding"]
-      - level: None
-      """.formatted(AuditLog.USER);
 
   private static final Pattern OBJECT_REF = Pattern.compile("\"objectRef\":\\{([^}]*)}");
   private static final Pattern CODE = Pattern.compile("\"responseStatus\":\\{.*?\"code\":(\\d+)");

@@ -96,7 +96,7 @@ final class LeaderKillDrill {
     }
     var work = Files.createTempDirectory("drills-leader-kill-");
     log.printf("leader-kill: the replicas' logs and the audit log are in %s%n", work);
-    var policy = Files.writeString(work.resolve("audit-policy.yaml"), BindingAudit.POLICY);
+    var policy = Files.writeString(work.resolve("audit-policy.yaml"), AuditLog.POLICY);
     var auditFile = work.resolve("audit.log");
     var audit = new AuditLog(auditFile);
     try (var cluster = TestCluster.builder(settings.project())
