@@ -25,22 +25,6 @@ import java.util.function.IntPredicate;
  */
 final class NodeWorkers {
 
-  /**
-   * Below this many nodes a decision stays on the calling thread. Handing work to another thread costs some
-   * tens of microseconds (waking it, and the caches it misses), about what filtering and scoring 100 nodes
-   * with the default plugins costs; see docs/benchmarks.md for the measurements behind it.
-   */
-  static final int DEFAULT_MIN_NODES = 500;
-
-  /**
-   * Nodes per chunk. Small, because the search stops at the adaptive number of feasible nodes: every helper
-   * works on a chunk of its own, so up to {@code parallelism × chunk} nodes are looked at past the last one the
-   * decision needs (wasted work, never a different decision), and the time to the cut-off falls with the
-   * chunk. At about a microsecond per node, a chunk of 16 still makes the claim (one atomic increment) a small
-   * cost.
-   */
-  static final int DEFAULT_CHUNK_SIZE = 16;
-
   private final int parallelism;
   private final Executor executor;
   private final int minNodes;

@@ -72,6 +72,23 @@ public final class Policy implements FinderFunc {
   /** The adaptive percentage of nodes to score never drops below this. */
   static final int MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
 
+  /**
+   * Below this many nodes (scoring: feasible nodes) a policy {@linkplain #withParallelism sharing its node loop
+   * out} still decides on the calling thread alone. Handing work to another thread costs tens of microseconds
+   * (waking it, and the caches it misses), what filtering and scoring about a hundred nodes with the default
+   * plugins costs; docs/benchmarks.md has the measurements behind the figure.
+   */
+  public static final int DEFAULT_MIN_PARALLEL_NODES = 500;
+
+  /**
+   * How many consecutive nodes a thread of a policy {@linkplain #withParallelism sharing its node loop out} takes
+   * at a time. Small, because the search stops at the adaptive number of feasible nodes: each thread finishes the
+   * chunk it holds, so up to about {@code parallelism × chunk} nodes are filtered past the last one the decision
+   * needs (wasted work, never a different decision), and the time to that cut-off falls with the chunk. At about a
+   * microsecond per node, taking a chunk (one atomic increment) still costs little beside 16 nodes' work.
+   */
+  public static final int DEFAULT_PARALLEL_CHUNK_SIZE = 16;
+
   private final List<Filter> filters;
   private final List<WeightedScorer> scorers;
   private final int percentageOfNodesToScore;
@@ -193,7 +210,7 @@ public final class Policy implements FinderFunc {
    * chunks too, every scorer's {@link PreScorer#prepare} and {@link ScoreNormalizer#normalize} still running
    * once, on the calling thread.
    *
-   * <p>A decision over fewer than {@value NodeWorkers#DEFAULT_MIN_NODES} nodes (scoring: feasible nodes) stays on
+   * <p>A decision over fewer than {@value #DEFAULT_MIN_PARALLEL_NODES} nodes (scoring: feasible nodes) stays on
    * the calling thread: below that, handing work to other threads costs about what it saves (docs/benchmarks.md
    * has the measurements). {@link #explain} and preemption's dry run always run on the calling thread.
    *
@@ -215,21 +232,38 @@ public final class Policy implements FinderFunc {
    */
   @Override
   public Policy withParallelism(int parallelism, Executor executor) {
+    return withParallelism(parallelism, executor, DEFAULT_MIN_PARALLEL_NODES, DEFAULT_PARALLEL_CHUNK_SIZE);
+  }
+
+  /**
+   * As {@link #withParallelism(int, Executor)}, with the threshold and the chunk size given rather than the
+   * measured defaults ({@value #DEFAULT_MIN_PARALLEL_NODES} and {@value #DEFAULT_PARALLEL_CHUNK_SIZE}): to
+   * measure them on another machine (the benchmarks' {@code ParallelPolicyBenchmark}), or to run the parallel
+   * path on small clusters in tests. The decision is the same whatever they are.
+   *
+   * @param parallelism how many threads may work on one decision, the caller included; 1 for none
+   * @param executor runs the helper tasks
+   * @param minNodes below this many nodes (scoring: feasible nodes) a decision stays on the calling thread; 0
+   *     or more
+   * @param chunkSize how many consecutive nodes a thread takes at a time; at least 1
+   * @return as {@link #withParallelism(int, Executor)}
+   * @throws IllegalArgumentException naming the value, if {@code parallelism} or {@code chunkSize} is less than
+   *     1 or {@code minNodes} is negative
+   */
+  public Policy withParallelism(int parallelism, Executor executor, int minNodes, int chunkSize) {
     Objects.requireNonNull(executor, "executor");
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be at least 1, was " + parallelism);
     }
+    if (minNodes < 0) {
+      throw new IllegalArgumentException("minNodes must not be negative, was " + minNodes);
+    }
+    if (chunkSize < 1) {
+      throw new IllegalArgumentException("chunkSize must be at least 1, was " + chunkSize);
+    }
     if (parallelism == 1) {
       return workers == null ? this : derived(null);
     }
-    return derived(new NodeWorkers(parallelism, executor, NodeWorkers.DEFAULT_MIN_NODES, NodeWorkers.DEFAULT_CHUNK_SIZE));
-  }
-
-  /**
-   * As {@link #withParallelism(int, Executor)}, with the threshold and chunk size given: for tests that need the
-   * parallel path on small clusters.
-   */
-  Policy withParallelism(int parallelism, Executor executor, int minNodes, int chunkSize) {
     return derived(new NodeWorkers(parallelism, executor, minNodes, chunkSize));
   }
 

@@ -290,11 +290,11 @@ class ParallelPolicyTest {
                   task.run();
                 });
 
-    parallel.find(POD, PolicyTest.nodes(NodeWorkers.DEFAULT_MIN_NODES - 1));
+    parallel.find(POD, PolicyTest.nodes(Policy.DEFAULT_MIN_PARALLEL_NODES - 1));
     assertEquals(0, handedOut.get());
     assertEquals(Set.of(Thread.currentThread().getName()), filter.threads);
 
-    parallel.find(POD, PolicyTest.nodes(NodeWorkers.DEFAULT_MIN_NODES));
+    parallel.find(POD, PolicyTest.nodes(Policy.DEFAULT_MIN_PARALLEL_NODES));
     assertTrue(handedOut.get() > 0, "no task handed out at the threshold");
   }
 
@@ -324,6 +324,10 @@ class ParallelPolicyTest {
     assertNotEquals(sequential.toString(), parallel.toString());
     var error = assertThrows(IllegalArgumentException.class, () -> sequential.withParallelism(0, POOL));
     assertEquals("parallelism must be at least 1, was 0", error.getMessage());
+    error = assertThrows(IllegalArgumentException.class, () -> sequential.withParallelism(4, POOL, -1, 16));
+    assertEquals("minNodes must not be negative, was -1", error.getMessage());
+    error = assertThrows(IllegalArgumentException.class, () -> sequential.withParallelism(4, POOL, 500, 0));
+    assertEquals("chunkSize must be at least 1, was 0", error.getMessage());
   }
 
   @Test
