@@ -3,6 +3,7 @@ package io.kubesched.api;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 /**
  * A placement policy: given a pod and the nodes, the node to bind it to, or why none fits.
@@ -59,6 +60,24 @@ public interface FinderFunc {
    * @return a finder that decides as this one does but never answers with a {@link Nomination.To}
    */
   default FinderFunc withoutPreemption() {
+    return this;
+  }
+
+  /**
+   * This finder sharing one decision's work over the nodes out to {@code parallelism} threads: the thread that
+   * calls {@code find} and up to {@code parallelism - 1} tasks on {@code executor}, as kube-scheduler filters
+   * and scores nodes on its {@code parallelism} goroutines. The controller asks for it once per policy, with a
+   * pool it owns and closes, sized from {@code Options.Builder#parallelism}. A finder that shares work out must
+   * decide exactly as it would alone (the same decision whatever the number of threads and their timing), must
+   * not wait for a task that has not started (the caller may do the work itself), and never shuts {@code
+   * executor} down. By default the finder itself, which is right for a finder that works on the calling thread
+   * only.
+   *
+   * @param parallelism how many threads may work on one decision, the calling thread included; at least 1
+   * @param executor runs the tasks a decision hands out; its threads never wait on the calling thread
+   * @return a finder that decides as this one does, possibly on several threads
+   */
+  default FinderFunc withParallelism(int parallelism, Executor executor) {
     return this;
   }
 }

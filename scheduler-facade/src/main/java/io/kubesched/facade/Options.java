@@ -73,6 +73,12 @@ public final class Options {
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
   /**
+   * How many threads may filter and score the nodes for one pod: kube-scheduler's {@code parallelism}. The
+   * controller uses at most one per available processor (see {@link Builder#parallelism}).
+   */
+  public static final int DEFAULT_PARALLELISM = 16;
+
+  /**
    * How long a pod group with all its members may go unplaced before it is reported as timed out, where the
    * group sets no timeout of its own: 5 minutes, kube-scheduler's GangScheduling Permit wait.
    */
@@ -338,6 +344,7 @@ public final class Options {
   private final double qps;
   private final int burst;
   private final int parallelBindings;
+  private final int parallelism;
   private final Duration shutdownTimeout;
   private final @Nullable LeaderElection leaderElection;
   private final SchedulerMetrics metrics;
@@ -359,6 +366,7 @@ public final class Options {
     this.qps = b.qps;
     this.burst = b.burst;
     this.parallelBindings = b.parallelBindings;
+    this.parallelism = b.parallelism;
     this.shutdownTimeout = b.shutdownTimeout;
     this.leaderElection = b.leaderElection;
     this.metrics = b.metrics;
@@ -383,7 +391,8 @@ public final class Options {
             leaderElection == null ? null : leaderElection.settings(schedulerName),
             podGroupSources,
             podGroupTimeout,
-            watch);
+            watch,
+            parallelism);
   }
 
   /** @return a builder that starts from the {@code DEFAULT_*} values, the default kubeconfig, no leader election and no metrics */
@@ -472,6 +481,14 @@ public final class Options {
     return parallelBindings;
   }
 
+  /**
+   * @return how many threads may filter and score the nodes for one pod, as set ({@value #DEFAULT_PARALLELISM}
+   *     by default); the controller uses at most one per available processor
+   */
+  public int parallelism() {
+    return parallelism;
+  }
+
   /** @return how long {@code close()} waits for the bindings in flight */
   public Duration shutdownTimeout() {
     return shutdownTimeout;
@@ -545,6 +562,8 @@ public final class Options {
         + burst
         + ", parallelBindings="
         + parallelBindings
+        + ", parallelism="
+        + parallelism
         + ", shutdownTimeout="
         + shutdownTimeout
         + ", leaderElection="
@@ -575,6 +594,7 @@ public final class Options {
     private double qps = DEFAULT_QPS;
     private int burst = DEFAULT_BURST;
     private int parallelBindings = DEFAULT_PARALLEL_BINDINGS;
+    private int parallelism = DEFAULT_PARALLELISM;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private @Nullable LeaderElection leaderElection;
     private SchedulerMetrics metrics = SchedulerMetrics.NONE;
@@ -688,6 +708,22 @@ public final class Options {
       return this;
     }
 
+    /**
+     * Let up to {@code threads} threads filter and score the nodes for one pod (kube-scheduler's {@code
+     * parallelism}, {@value Options#DEFAULT_PARALLELISM}); at least 1. The controller runs them in a pool of its
+     * own, {@code kubesched-filter-<schedulerName>-N}, created and closed with it, and uses at most as many as
+     * {@link Runtime#availableProcessors()} (which follows a container's CPU limit): this work only computes,
+     * so more threads than processors cannot finish it sooner. 1, or a single processor, keeps every decision
+     * on the scheduling thread. A decision over fewer than 500 nodes stays there anyway (handing work out costs
+     * about what it saves there), and a decision is the same whatever the number of threads: the policy ({@link
+     * io.kubesched.api.FinderFunc#withParallelism}) decides exactly as it does on one. A policy that does not
+     * share its work out (a plain {@code FinderFunc}) is not affected.
+     */
+    public Builder parallelism(int threads) {
+      this.parallelism = threads;
+      return this;
+    }
+
     /** Let {@code close()} wait up to {@code timeout} for bindings in flight (30 s); positive. */
     public Builder shutdownTimeout(Duration timeout) {
       this.shutdownTimeout = Objects.requireNonNull(timeout, "shutdownTimeout");
@@ -756,8 +792,8 @@ public final class Options {
     /**
      * @throws ConfigurationException naming the option and its value, if the scheduler name is blank or
      *     {@code default-scheduler}, a duration is not positive (the assumed-pod TTL: negative), the maximum
-     *     backoff is shorter than the initial one, {@code qps} is not a positive finite number, {@code burst}
-     *     or {@code parallelBindings} is below 1, or leader election would use a Lease named after a
+     *     backoff is shorter than the initial one, {@code qps} is not a positive finite number, {@code burst},
+     *     {@code parallelBindings} or {@code parallelism} is below 1, or leader election would use a Lease named after a
      *     scheduler name that cannot name one
      */
     public Options build() {
@@ -783,6 +819,9 @@ public final class Options {
       }
       if (parallelBindings < 1) {
         throw new ConfigurationException("parallelBindings must be at least 1, was " + parallelBindings);
+      }
+      if (parallelism < 1) {
+        throw new ConfigurationException("parallelism must be at least 1, was " + parallelism);
       }
       requirePositive("shutdownTimeout", shutdownTimeout);
       requirePositive("podGroupTimeout", podGroupTimeout);

@@ -39,6 +39,7 @@ class OptionsProperties {
       double qps,
       int burst,
       int parallelBindings,
+      int parallelism,
       Duration shutdownTimeout) {
 
     /** The options the model refuses, in the order build() checks them. */
@@ -77,6 +78,9 @@ class OptionsProperties {
       if (parallelBindings < 1) {
         broken.add("parallelBindings");
       }
+      if (parallelism < 1) {
+        broken.add("parallelism");
+      }
       if (!positive(shutdownTimeout)) {
         broken.add("shutdownTimeout");
       }
@@ -93,6 +97,7 @@ class OptionsProperties {
           .assumedPodTtl(assumedPodTtl)
           .rateLimit(qps, burst)
           .parallelBindings(parallelBindings)
+          .parallelism(parallelism)
           .shutdownTimeout(shutdownTimeout);
     }
   }
@@ -124,7 +129,7 @@ class OptionsProperties {
         Arbitraries.frequencyOf(
             Tuple.of(12, Arbitraries.longs().between(0, 100_000).map(Duration::ofMillis)),
             Tuple.of(1, Arbitraries.of(Duration.ofNanos(-1), Duration.ofMinutes(-1))));
-    return Builders.withBuilder(() -> new Object[11])
+    return Builders.withBuilder(() -> new Object[12])
         .use(duration()).in((a, d) -> set(a, 0, d))
         .use(duration()).in((a, d) -> set(a, 1, d))
         .use(duration()).in((a, d) -> set(a, 2, d))
@@ -136,6 +141,7 @@ class OptionsProperties {
         .use(count()).in((a, c) -> set(a, 8, c))
         .use(duration()).in((a, d) -> set(a, 9, d))
         .use(duration()).in((a, d) -> set(a, 10, d))
+        .use(count()).in((a, c) -> set(a, 11, c))
         .build(
             a ->
                 new Settings(
@@ -149,6 +155,7 @@ class OptionsProperties {
                     (Double) a[6],
                     (Integer) a[7],
                     (Integer) a[8],
+                    (Integer) a[11],
                     (Duration) a[9]));
   }
 
@@ -174,6 +181,8 @@ class OptionsProperties {
       assertEquals(settings.qps(), options.qps());
       assertEquals(settings.burst(), options.burst());
       assertEquals(settings.parallelBindings(), options.parallelBindings());
+      assertEquals(settings.parallelism(), options.parallelism());
+      assertEquals(settings.parallelism(), options.controllerSettings().parallelism());
       assertEquals(settings.shutdownTimeout(), options.shutdownTimeout());
     } else {
       var error = assertThrows(ConfigurationException.class, builder::build);
@@ -199,6 +208,7 @@ class OptionsProperties {
                       "qps",
                       "burst",
                       "parallelBindings",
+                      "parallelism",
                       "shutdownTimeout")) {
                 c.check(rule).count(n -> n > 0);
               }

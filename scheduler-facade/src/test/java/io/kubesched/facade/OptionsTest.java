@@ -48,6 +48,7 @@ class OptionsTest {
     assertEquals(50.0, options.qps());
     assertEquals(100, options.burst());
     assertEquals(16, options.parallelBindings());
+    assertEquals(16, options.parallelism());
     assertEquals(Duration.ofSeconds(30), options.shutdownTimeout());
     assertEquals(Optional.empty(), options.leaderElection());
     assertSame(SchedulerMetrics.NONE, options.metrics());
@@ -68,6 +69,7 @@ class OptionsTest {
     assertEquals(Options.DEFAULT_QPS, options.qps());
     assertEquals(Options.DEFAULT_BURST, options.burst());
     assertEquals(Options.DEFAULT_PARALLEL_BINDINGS, options.parallelBindings());
+    assertEquals(Options.DEFAULT_PARALLELISM, options.parallelism());
     assertEquals(Options.DEFAULT_SHUTDOWN_TIMEOUT, options.shutdownTimeout());
     assertEquals(EnumSet.allOf(PodGroupRef.Source.class), options.podGroupSources());
     assertEquals(Options.DEFAULT_POD_GROUP_TIMEOUT, options.podGroupTimeout());
@@ -90,6 +92,7 @@ class OptionsTest {
             .assumedPodTtl(Duration.ZERO)
             .rateLimit(7.5, 8)
             .parallelBindings(9)
+            .parallelism(3)
             .shutdownTimeout(Duration.ofSeconds(10))
             .leaderElection(election)
             .metrics(metrics)
@@ -110,6 +113,7 @@ class OptionsTest {
     assertEquals(7.5, options.qps());
     assertEquals(8, options.burst());
     assertEquals(9, options.parallelBindings());
+    assertEquals(3, options.parallelism());
     assertEquals(Duration.ofSeconds(10), options.shutdownTimeout());
     assertEquals(Optional.of(election), options.leaderElection());
     assertSame(metrics, options.metrics());
@@ -130,6 +134,7 @@ class OptionsTest {
     assertEquals(7.5, settings.qps());
     assertEquals(8, settings.burst());
     assertEquals(9, settings.parallelBindings());
+    assertEquals(3, settings.parallelism());
     assertEquals(Duration.ofSeconds(10), settings.shutdownTimeout());
     assertEquals(Set.of(PodGroupRef.Source.COSCHEDULING), settings.podGroupSources());
     assertEquals(Duration.ofSeconds(42), settings.podGroupTimeout());
@@ -281,6 +286,8 @@ class OptionsTest {
                 b -> b.rateLimit(Double.POSITIVE_INFINITY, 1)),
             Map.entry("burst must be at least 1, was 0", b -> b.rateLimit(1, 0)),
             Map.entry("parallelBindings must be at least 1, was -2", b -> b.parallelBindings(-2)),
+            Map.entry("parallelism must be at least 1, was 0", b -> b.parallelism(0)),
+            Map.entry("parallelism must be at least 1, was -16", b -> b.parallelism(-16)),
             Map.entry("shutdownTimeout must be positive, was PT0S", b -> b.shutdownTimeout(Duration.ZERO)),
             Map.entry("podGroupTimeout must be positive, was PT0S", b -> b.podGroupTimeout(Duration.ZERO)),
             Map.entry(

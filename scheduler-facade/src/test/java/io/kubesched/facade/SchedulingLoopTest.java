@@ -10,6 +10,7 @@ import static io.kubesched.facade.FakeClusterFixture.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
@@ -18,6 +19,11 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +112,63 @@ class SchedulingLoopTest {
       for (var name : recorder.bound.keySet()) {
         assertFalse(nodeOf(kube, NAMESPACE, name).isEmpty(), name + " was reported bound but is not");
       }
+      var left = new java.util.HashSet<>(kubeschedThreads());
+      left.removeAll(before);
+      assertEquals(Set.of(), left, "threads left behind");
+    }
+  }
+
+  @Test
+  void a_policy_shares_its_node_loop_out_to_the_controllers_own_threads_which_end_with_it() {
+    assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "one processor: the loop works alone");
+    var before = kubeschedThreads();
+    var granted = new AtomicInteger();
+    var helperThreads = ConcurrentHashMap.<String>newKeySet();
+    var first = firstFit();
+    FinderFunc sharing =
+        new FinderFunc() {
+          @Override
+          public io.kubesched.api.Decision find(io.kubesched.api.PodInfo pod, java.util.List<NodeInfo> nodes) {
+            return first.find(pod, nodes);
+          }
+
+          @Override
+          public FinderFunc withParallelism(int parallelism, Executor executor) {
+            granted.set(parallelism);
+            return (pod, nodes) -> {
+              var done = new CountDownLatch(1);
+              executor.execute(
+                  () -> {
+                    helperThreads.add(Thread.currentThread().getName());
+                    done.countDown();
+                  });
+              try {
+                done.await(10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return first.find(pod, nodes);
+            };
+          }
+        };
+    var options =
+        Options.builder()
+            .fake()
+            .schedulerName(FakeClusterFixture.SCHEDULER)
+            .parallelism(2)
+            .build();
+    try (var client = Client.create(options)) {
+      var kube = client.kubernetesClient();
+      create(kube, node("node-0", "4", "8Gi", "110"));
+      var recorder = new FakeClusterFixture.Recorder();
+      var controller = client.newPodController(sharing, recorder);
+      controller.start();
+      create(kube, pod("shared", FakeClusterFixture.SCHEDULER, "100m", "64Mi"));
+      eventually(WAIT, "the pod is bound", () -> recorder.bound.size() == 1);
+
+      assertEquals(2, granted.get(), "the finder is asked for the parallelism set");
+      assertEquals(Set.of("kubesched-filter-" + FakeClusterFixture.SCHEDULER + "-1"), helperThreads);
+      controller.close();
       var left = new java.util.HashSet<>(kubeschedThreads());
       left.removeAll(before);
       assertEquals(Set.of(), left, "threads left behind");

@@ -36,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  *     timed out, where the group sets no timeout of its own
  * @param watch the cluster data to watch beyond what the first policies read, so that a policy replacing one
  *     of them may read it
+ * @param parallelism how many threads may filter and score the nodes for one pod (the loop uses at most one
+ *     per available processor); 1 for the scheduling thread alone
  */
 public record ControllerSettings(
     String schedulerName,
@@ -54,7 +56,8 @@ public record ControllerSettings(
     @Nullable LeaderSettings leaderElection,
     Set<PodGroupRef.Source> podGroupSources,
     Duration podGroupTimeout,
-    Set<ClusterData> watch) {
+    Set<ClusterData> watch,
+    int parallelism) {
 
   public ControllerSettings {
     podGroupSources = Set.copyOf(podGroupSources);
@@ -89,6 +92,7 @@ public record ControllerSettings(
         leader,
         podGroupSources,
         podGroupTimeout,
-        watch);
+        watch,
+        parallelism);
   }
 }

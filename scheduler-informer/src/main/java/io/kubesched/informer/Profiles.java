@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +44,8 @@ final class Profiles {
       reads = Set.copyOf(reads);
     }
 
-    static Profile of(String name, FinderFunc finder) {
-      return new Profile(name, finder, finder.reads());
+    static Profile of(String name, FinderFunc finder, UnaryOperator<FinderFunc> prepare) {
+      return new Profile(name, prepare.apply(finder), finder.reads());
     }
   }
 
@@ -53,13 +54,29 @@ final class Profiles {
   private final Set<ClusterData> watched;
   /** The names, sorted, so that every log line lists them in one order. */
   private final SortedSet<String> names;
+  /** Applied to every policy as it arrives: the loop's node workers ({@link FinderFunc#withParallelism}). */
+  private final UnaryOperator<FinderFunc> prepare;
 
   /**
+   * Profiles whose policies are used as they are given.
+   *
    * @param finders the first policy of each scheduler name, at least one
    * @param alsoWatched what to watch beyond what these policies read, so that a later policy may read it
    * @throws IllegalArgumentException if {@code finders} is empty or a name is blank
    */
   Profiles(Map<String, FinderFunc> finders, Set<ClusterData> alsoWatched) {
+    this(finders, alsoWatched, UnaryOperator.identity());
+  }
+
+  /**
+   * @param finders the first policy of each scheduler name, at least one
+   * @param alsoWatched what to watch beyond what these policies read, so that a later policy may read it
+   * @param prepare what every policy, first or replacing, is turned into before attempts use it (given the
+   *     loop's node workers); what it reads is asked of the policy as given
+   * @throws IllegalArgumentException if {@code finders} is empty or a name is blank
+   */
+  Profiles(Map<String, FinderFunc> finders, Set<ClusterData> alsoWatched, UnaryOperator<FinderFunc> prepare) {
+    this.prepare = prepare;
     if (finders.isEmpty()) {
       throw new IllegalArgumentException("a controller needs at least one profile (scheduler name)");
     }
@@ -70,7 +87,7 @@ final class Profiles {
       if (name.isBlank()) {
         throw new IllegalArgumentException("a profile's scheduler name must not be blank");
       }
-      var profile = Profile.of(name, finder);
+      var profile = Profile.of(name, finder, prepare);
       profiles.put(name, profile);
       watching.addAll(profile.reads());
     });
@@ -108,7 +125,7 @@ final class Profiles {
           "schedulerName '" + name + "' is not a profile of this controller; its profiles are "
               + names);
     }
-    var profile = Profile.of(name, finder);
+    var profile = Profile.of(name, finder, prepare);
     var missing = EnumSet.noneOf(ClusterData.class);
     missing.addAll(profile.reads());
     missing.removeAll(watched);

@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,8 @@ import org.slf4j.LoggerFactory;
  * conditions; {@link Leadership} gates the scheduling cycle under leader election.
  *
  * <p>Threads: the informers' handler threads; {@code kubesched-<name>} (the scheduling cycle); {@code
+ * kubesched-filter-<name>-N} (helping it filter and score a large cluster's nodes: {@code parallelism - 1}, at
+ * most one fewer than the available processors, none with one); {@code
  * kubesched-bind-<name>-N} (bindings, at most {@code parallelBindings}); {@code kubesched-preempt-<name>-N}
  * (evictions of preemption victims, at most {@code parallelBindings} preemptors at a time); {@code kubesched-report-<name>-1}
  * (API writes of events and conditions); {@code kubesched-listener-<name>} (every {@link SchedulingListener}
@@ -78,6 +81,8 @@ public final class SchedulingLoop implements AutoCloseable {
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final ExecutorService binders;
   private final ExecutorService preemptors;
+  /** Helps the scheduling thread filter and score large clusters; null when it works alone. */
+  private final @Nullable ExecutorService nodeWorkers;
   private final ThreadPoolExecutor reports;
   private final ScheduledExecutorService housekeeping;
   private final SerialListener listener;
@@ -109,8 +114,19 @@ public final class SchedulingLoop implements AutoCloseable {
       Map<String, FinderFunc> profiles,
       SchedulingListener listener,
       SchedulerMetrics metrics) {
-    var policies = new Profiles(profiles, settings.watch());
     this.settings = settings;
+    // The scheduling thread works too: parallelism - 1 helpers, and no more threads than processors, since
+    // filtering and scoring only compute (kube-scheduler starts its 16 goroutines whatever the CPUs; a thread
+    // costs more than a goroutine, and more of them than cores only adds switches).
+    int threads = nodeThreads(settings.parallelism(), Runtime.getRuntime().availableProcessors());
+    this.nodeWorkers =
+        threads < 2 ? null : Executors.newFixedThreadPool(threads - 1, threads("kubesched-filter-"));
+    var workers = nodeWorkers;
+    var policies =
+        new Profiles(
+            profiles,
+            settings.watch(),
+            workers == null ? UnaryOperator.identity() : finder -> finder.withParallelism(threads, workers));
     this.metrics = new GuardedMetrics(metrics);
     this.masterUrl = String.valueOf(client.getMasterUrl());
     this.binders = Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-bind-"));
@@ -161,6 +177,15 @@ public final class SchedulingLoop implements AutoCloseable {
 
   private ClusterDataInformers clusterData() {
     return clusterData;
+  }
+
+  /**
+   * @param parallelism the setting
+   * @param processors the processors available to the JVM
+   * @return how many threads filter and score the nodes for one pod, the scheduling thread included
+   */
+  static int nodeThreads(int parallelism, int processors) {
+    return Math.max(1, Math.min(parallelism, processors));
   }
 
   private static PodGroupLookup groupLookup(PodGroupSources sources) {
@@ -359,8 +384,14 @@ public final class SchedulingLoop implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     housekeeping.shutdownNow();
+    if (nodeWorkers != null) { // the scheduling thread has ended, or was interrupted and left within a chunk
+      nodeWorkers.shutdownNow();
+    }
     try {
       housekeeping.awaitTermination(1, TimeUnit.SECONDS);
+      if (nodeWorkers != null) {
+        nodeWorkers.awaitTermination(1, TimeUnit.SECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -71,6 +71,36 @@ class ProfilesTest {
   }
 
   @Test
+  void every_policy_first_or_replacing_is_prepared_as_the_loop_says_and_asked_what_it_reads_as_given() {
+    FinderFunc prepared = (pod, nodes) -> Decision.bind("prepared");
+    var preparedFrom = new java.util.ArrayList<FinderFunc>();
+    var asked = new AtomicInteger();
+    var reads = reading(Set.of(ClusterData.SERVICES), asked);
+    var profiles =
+        new Profiles(
+            Map.of("a", reads),
+            Set.of(),
+            finder -> {
+              preparedFrom.add(finder);
+              return prepared;
+            });
+
+    assertSame(prepared, profiles.get("a").finder());
+    assertEquals(Set.of(ClusterData.SERVICES), profiles.get("a").reads());
+    profiles.replace("a", NOWHERE);
+    assertSame(prepared, profiles.get("a").finder());
+    assertEquals(List.of(reads, NOWHERE), preparedFrom);
+  }
+
+  @Test
+  void the_loop_uses_at_most_one_thread_per_processor_and_at_least_its_own() {
+    assertEquals(1, SchedulingLoop.nodeThreads(16, 1));
+    assertEquals(2, SchedulingLoop.nodeThreads(16, 2));
+    assertEquals(8, SchedulingLoop.nodeThreads(8, 64));
+    assertEquals(1, SchedulingLoop.nodeThreads(1, 64));
+  }
+
+  @Test
   void a_policy_is_asked_what_it_reads_once_when_it_arrives() {
     var first = new AtomicInteger();
     var second = new AtomicInteger();

@@ -35,6 +35,7 @@ final class TestSettings {
         null,
         EnumSet.allOf(PodGroupRef.Source.class),
         Duration.ofMinutes(5),
-        Set.of());
+        Set.of(),
+        16);
   }
 }

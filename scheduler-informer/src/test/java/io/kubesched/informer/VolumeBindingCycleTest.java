@@ -124,7 +124,7 @@ class VolumeBindingCycleTest {
             NAME, fake.bindMode(), fake.bindTimeout(), Duration.ofSeconds(600), fake.initialBackoff(),
             fake.maxBackoff(), fake.syncTimeout(), fake.unschedulableTimeout(), fake.assumedPodTtl(), fake.qps(),
             fake.burst(), parallelBindings, fake.shutdownTimeout(), null,
-            fake.podGroupSources(), fake.podGroupTimeout(), fake.watch());
+            fake.podGroupSources(), fake.podGroupTimeout(), fake.watch(), fake.parallelism());
     var parts =
         FakeLoop.of(settings, toN1, clock::get, port).listener(listener).metrics(metrics).storage(storage)
             .volumes(volumes).create();

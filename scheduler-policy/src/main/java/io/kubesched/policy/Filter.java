@@ -9,8 +9,11 @@ import java.util.Set;
  * Decides whether a pod may run on a node, as a kube-scheduler filter plugin does.
  *
  * <p>A filter is a pure function of its arguments: no I/O, no blocking, no mutable state. The {@link Policy}
- * calls it from the scheduling thread, once per pod and node, in the order the filters were configured, and
- * stops at the first filter that does not {@link FilterResult#fits() fit}.
+ * calls it once per pod and node, in the order the filters were configured, and stops at the first filter that
+ * does not {@link FilterResult#fits() fit}. A policy {@linkplain Policy#withParallelism sharing its node loop
+ * out} calls one filter (as it is, or as its {@link PreFilter#prepare} returned it) concurrently for different
+ * nodes of one pod, so it must be safe for that: reading only its arguments and state computed before the node
+ * loop is.
  */
 public interface Filter {
 

@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs one pod's filters on one node, as kube-scheduler's {@code RunFilterPlugins} and {@code
  * RunFilterPluginsWithNominatedPods}: for every filter run of an attempt, the decision's search and each check
- * of preemption's dry run alike. Stateless; called from the scheduling thread.
+ * of preemption's dry run alike. Stateless; called from any thread (a parallel search calls it from several at
+ * once, each with nodes of its own).
  */
 final class Filtering {
 

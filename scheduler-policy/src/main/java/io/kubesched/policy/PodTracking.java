@@ -17,14 +17,17 @@ import io.kubesched.api.PodInfo;
 public interface PodTracking {
 
   /**
+   * Called for each node that has nominated pods to add, concurrently for different nodes when the policy
+   * {@linkplain Policy#withParallelism shares its node loop out}: it must only read this filter's state.
+   *
    * @return a new tracker starting from this filter's prepared state; changes to it never reach this filter or
    *     other trackers
    */
   Tracker track();
 
   /**
-   * A mutable copy of a prepared filter. Confined to the thread that made it (the scheduling thread); never
-   * shared.
+   * A mutable copy of a prepared filter. Confined to the thread that made it (the one filtering the node it
+   * was made for); never shared.
    */
   interface Tracker extends Filter {
 

@@ -19,9 +19,11 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -54,9 +56,13 @@ import org.jspecify.annotations.Nullable;
  * Preemption's dry run starts at an offset drawn from another generator seeded from the same seed, advanced
  * once per attempt that draws one.
  *
- * <p>Thread-safety: the filters and scorers are pure; the policy's only state is the round-robin start
- * index and the offsets' generator, kept atomically, and the snapshot {@link #find(PodInfo, List)} made last
- * (the next one reuses what it found about unchanged nodes). The controller calls it from one thread.
+ * <p>Threads: a policy built by its {@link Builder} does all of one decision's work on the thread that calls
+ * {@link #find}; {@link #withParallelism} gives one that shares the filtering and scoring of a large cluster
+ * out to other threads and decides exactly the same (the controller asks for that with its {@code parallelism}
+ * setting). The filters and scorers are pure; the policy's only state is the round-robin start index and the
+ * offsets' generator, kept atomically, and the snapshot {@link #find(PodInfo, List)} made last (the next one
+ * reuses what it found about unchanged nodes). The controller calls it from one thread; calls from several
+ * threads are safe but move one round robin between them.
  */
 public final class Policy implements FinderFunc {
 
@@ -65,6 +71,23 @@ public final class Policy implements FinderFunc {
 
   /** The adaptive percentage of nodes to score never drops below this. */
   static final int MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+  /**
+   * Below this many nodes (scoring: feasible nodes) a policy {@linkplain #withParallelism sharing its node loop
+   * out} still decides on the calling thread alone. Handing work to another thread costs tens of microseconds
+   * (waking it, and the caches it misses), what filtering and scoring about a hundred nodes with the default
+   * plugins costs; docs/benchmarks.md has the measurements behind the figure.
+   */
+  public static final int DEFAULT_MIN_PARALLEL_NODES = 500;
+
+  /**
+   * How many consecutive nodes a thread of a policy {@linkplain #withParallelism sharing its node loop out} takes
+   * at a time. Small, because the search stops at the adaptive number of feasible nodes: each thread finishes the
+   * chunk it holds, so up to about {@code parallelism × chunk} nodes are filtered past the last one the decision
+   * needs (wasted work, never a different decision), and the time to that cut-off falls with the chunk. At about a
+   * microsecond per node, taking a chunk (one atomic increment) still costs little beside 16 nodes' work.
+   */
+  public static final int DEFAULT_PARALLEL_CHUNK_SIZE = 16;
 
   private final List<Filter> filters;
   private final List<WeightedScorer> scorers;
@@ -79,25 +102,37 @@ public final class Policy implements FinderFunc {
   private final AtomicLong offsetState;
   /** The snapshot {@link #find(PodInfo, List)} made last: the next one is derived from it. */
   private volatile @Nullable ClusterSnapshot lastSnapshot;
+  /** The threads {@link #find} shares large searches and scorings out to; null: all on the calling thread. */
+  private final @Nullable NodeWorkers workers;
 
   private Policy(Builder builder) {
-    this(builder, new AtomicInteger());
+    this(builder, new AtomicInteger(), null, null);
   }
 
-  private Policy(Builder builder, AtomicInteger nextStartIndex) {
+  /**
+   * @param nextStartIndex the round robin, shared with the policies derived from this one
+   * @param offsetState the preemption offsets' generator, shared likewise; null for a new one from the seed
+   * @param workers the node workers; null for a sequential policy
+   */
+  private Policy(
+      Builder builder,
+      AtomicInteger nextStartIndex,
+      @Nullable AtomicLong offsetState,
+      @Nullable NodeWorkers workers) {
     this.filters = List.copyOf(builder.filters);
     this.scorers = List.copyOf(builder.scorers.values());
     this.percentageOfNodesToScore = builder.percentageOfNodesToScore;
     this.seed = builder.seed != null ? builder.seed : new SplittableRandom().nextLong();
     this.preemption = builder.preemption == null ? null : new Preemption(builder.preemption);
-    this.offsetState = new AtomicLong(seed ^ OFFSET_SEED_SALT);
+    this.offsetState = offsetState != null ? offsetState : new AtomicLong(seed ^ OFFSET_SEED_SALT);
     this.nextStartIndex = nextStartIndex;
+    this.workers = workers;
     if (preemption == null) {
       this.withoutPreemption = this;
     } else {
       var without = new Builder().filters(filters).percentageOfNodesToScore(percentageOfNodesToScore).seed(seed);
       scorers.forEach(ws -> without.scorer(ws.scorer(), ws.weight()));
-      this.withoutPreemption = new Policy(without, nextStartIndex);
+      this.withoutPreemption = new Policy(without, nextStartIndex, null, workers);
     }
   }
 
@@ -147,11 +182,13 @@ public final class Policy implements FinderFunc {
         + percentageOfNodesToScore
         + ", preemption="
         + (preemption == null ? "off" : preemption.args())
+        + (workers == null ? "" : ", parallelism=" + workers.parallelism())
         + "]";
   }
 
   /**
-   * @return a builder holding this policy's filters, scorers, percentage and seed, to derive another from
+   * @return a builder holding this policy's filters, scorers, percentage, seed and preemption, to derive another
+   *     from; the policy it builds is sequential ({@link #withParallelism} is not carried over)
    */
   public Builder toBuilder() {
     var builder = new Builder().filters(filters).percentageOfNodesToScore(percentageOfNodesToScore).seed(seed);
@@ -160,6 +197,83 @@ public final class Policy implements FinderFunc {
       builder.preemption(preemption.args());
     }
     return builder;
+  }
+
+  /**
+   * This policy with its node loop shared out over {@code parallelism} threads: the calling thread and up to
+   * {@code parallelism - 1} tasks on {@code executor} (kube-scheduler's {@code parallelism}, its 16 goroutines
+   * per decision). It decides exactly as this policy does, whatever the number of threads and their timing (the
+   * same node, the same reasons, the same round-robin start for the next decision, the same exception): nodes
+   * are filtered in chunks of consecutive nodes from the round-robin start, claimed in order; once the chunks
+   * done hold the adaptive number of feasible nodes no further chunk is claimed, and the feasible nodes kept are
+   * the first ones in node order, as the sequential search keeps them. The feasible nodes are then scored in
+   * chunks too, every scorer's {@link PreScorer#prepare} and {@link ScoreNormalizer#normalize} still running
+   * once, on the calling thread.
+   *
+   * <p>A decision over fewer than {@value #DEFAULT_MIN_PARALLEL_NODES} nodes (scoring: feasible nodes) stays on
+   * the calling thread: below that, handing work to other threads costs about what it saves (docs/benchmarks.md
+   * has the measurements). {@link #explain} and preemption's dry run always run on the calling thread.
+   *
+   * <p>Thread contract: the filters and scorers, as they are and as {@link PreFilter#prepare} and {@link
+   * PreScorer#prepare} return them, are called concurrently for different nodes of one decision; they must be
+   * safe for that (every built-in one is: each reads only the pod, the node and state it computed before
+   * the node loop). A {@link PodTracking.Tracker} stays confined to one thread.
+   *
+   * <p>The executor is the caller's: the policy never shuts it down. Its threads must not be waiting on the
+   * thread that calls {@link #find}. If it rejects a task (shut down) or is slow to start one, the calling thread
+   * does the remaining chunks itself, so a decision never waits for a thread that does not come. The returned
+   * policy shares this one's round-robin start index and preemption offsets, as {@link #withoutPreemption} does.
+   *
+   * @param parallelism how many threads may work on one decision, the caller included; 1 for none
+   * @param executor runs the helper tasks; not used when {@code parallelism} is 1
+   * @return this policy when {@code parallelism} is 1 and it is sequential; otherwise a policy with the same
+   *     filters, scorers, percentage, seed and preemption that shares its node loop out as described
+   * @throws IllegalArgumentException if {@code parallelism} is less than 1
+   */
+  @Override
+  public Policy withParallelism(int parallelism, Executor executor) {
+    return withParallelism(parallelism, executor, DEFAULT_MIN_PARALLEL_NODES, DEFAULT_PARALLEL_CHUNK_SIZE);
+  }
+
+  /**
+   * As {@link #withParallelism(int, Executor)}, with the threshold and the chunk size given rather than the
+   * measured defaults ({@value #DEFAULT_MIN_PARALLEL_NODES} and {@value #DEFAULT_PARALLEL_CHUNK_SIZE}): to
+   * measure them on another machine (the benchmarks' {@code ParallelPolicyBenchmark}), or to run the parallel
+   * path on small clusters in tests. The decision is the same whatever they are.
+   *
+   * @param parallelism how many threads may work on one decision, the caller included; 1 for none
+   * @param executor runs the helper tasks
+   * @param minNodes below this many nodes (scoring: feasible nodes) a decision stays on the calling thread; 0
+   *     or more
+   * @param chunkSize how many consecutive nodes a thread takes at a time; at least 1
+   * @return as {@link #withParallelism(int, Executor)}
+   * @throws IllegalArgumentException naming the value, if {@code parallelism} or {@code chunkSize} is less than
+   *     1 or {@code minNodes} is negative
+   */
+  public Policy withParallelism(int parallelism, Executor executor, int minNodes, int chunkSize) {
+    Objects.requireNonNull(executor, "executor");
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("parallelism must be at least 1, was " + parallelism);
+    }
+    if (minNodes < 0) {
+      throw new IllegalArgumentException("minNodes must not be negative, was " + minNodes);
+    }
+    if (chunkSize < 1) {
+      throw new IllegalArgumentException("chunkSize must be at least 1, was " + chunkSize);
+    }
+    if (parallelism == 1) {
+      return workers == null ? this : derived(null);
+    }
+    return derived(new NodeWorkers(parallelism, executor, minNodes, chunkSize));
+  }
+
+  private Policy derived(@Nullable NodeWorkers nodeWorkers) {
+    return new Policy(toBuilder(), nextStartIndex, offsetState, nodeWorkers);
+  }
+
+  /** @return how many threads may work on one decision, the calling thread included; 1 when sequential */
+  public int parallelism() {
+    return workers == null ? 1 : workers.parallelism();
   }
 
   /**
@@ -364,20 +478,14 @@ public final class Policy implements FinderFunc {
     if (nominated != null) {
       return new Evaluation(bind(podFilters, nominated), 0);
     }
-    Supplier<TrackedFilters> tracked = () -> TrackedFilters.of(podFilters);
-    var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
-    Map<String, FilterResult.Rejected> rejections = new HashMap<>();
-    int processed = 0;
-    for (int i = 0; i < nodeCount && feasible.size() < toFind; i++) {
-      var node = nodes.get((start + i) % nodeCount);
-      processed++;
-      var rejection = filter(podFilters, tracked, pod, node, nominations, recorder);
-      if (rejection == null) {
-        feasible.add(node);
-      } else {
-        rejections.put(node.name(), rejection);
-      }
-    }
+    var nodeWorkers = workers;
+    var search =
+        recorder == null && nodeWorkers != null && nodeWorkers.worthIt(nodeCount)
+            ? searchInParallel(nodeWorkers, pod, nodes, start, toFind, podFilters, nominations)
+            : search(pod, nodes, start, toFind, podFilters, nominations, recorder);
+    var feasible = search.feasible();
+    var rejections = search.rejections();
+    int processed = search.processed();
     if (feasible.isEmpty()) {
       Map<String, List<String>> reasons = new HashMap<>(rejections.size() * 4 / 3 + 1);
       var unresolvable = new HashSet<String>();
@@ -399,6 +507,129 @@ public final class Policy implements FinderFunc {
     }
     var totals = score(pod, cluster, feasible, recorder);
     return new Evaluation(bind(podFilters, feasible.get(selectBest(pod, totals))), processed);
+  }
+
+  /**
+   * What the search over the nodes found.
+   *
+   * @param feasible the feasible nodes, in examination order; at most the number to find
+   * @param rejections the rejection of each node examined and rejected
+   * @param processed how many nodes were examined (what the round-robin start index moves by)
+   */
+  private record Search(List<NodeInfo> feasible, Map<String, FilterResult.Rejected> rejections, int processed) {}
+
+  /**
+   * The search: the nodes from {@code start}, wrapping, filtered one after the other until {@code toFind} are
+   * feasible or every node was examined (kube's {@code findNodesThatPassFilters}).
+   */
+  private static Search search(
+      PodInfo pod,
+      List<NodeInfo> nodes,
+      int start,
+      int toFind,
+      List<Filter> podFilters,
+      Nominations nominations,
+      @Nullable Recorder recorder) {
+    int nodeCount = nodes.size();
+    Supplier<TrackedFilters> tracked = () -> TrackedFilters.of(podFilters);
+    var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
+    Map<String, FilterResult.Rejected> rejections = new HashMap<>();
+    int processed = 0;
+    for (int i = 0; i < nodeCount && feasible.size() < toFind; i++) {
+      var node = nodes.get((start + i) % nodeCount);
+      processed++;
+      var rejection = filter(podFilters, tracked, pod, node, nominations, recorder);
+      if (rejection == null) {
+        feasible.add(node);
+      } else {
+        rejections.put(node.name(), rejection);
+      }
+    }
+    return new Search(feasible, rejections, processed);
+  }
+
+  /** A node's outcome in the parallel search when every filter fits it. */
+  private static final Object FITS = new Object();
+
+  /** A node's outcome in the parallel search when a filter threw (or failed): thrown again if the search gets there. */
+  private record Thrown(Throwable thrown) {}
+
+  /**
+   * The {@link #search} shared out over {@code workers}, deciding exactly as it does. The nodes, in the search's
+   * order from {@code start}, are cut into chunks claimed in order; each node's outcome is kept (it fits, its
+   * rejection, or what a filter threw). No chunk is claimed once the chunks done hold {@code toFind} feasible
+   * nodes, or past a chunk where a filter threw: the chunks claimed are then a prefix holding every node the
+   * sequential search examines, and reading their outcomes in order, stopping where it stops, gives its
+   * feasible nodes, rejections and count, or throws what it throws.
+   */
+  private static Search searchInParallel(
+      NodeWorkers workers,
+      PodInfo pod,
+      List<NodeInfo> nodes,
+      int start,
+      int toFind,
+      List<Filter> podFilters,
+      Nominations nominations) {
+    int nodeCount = nodes.size();
+    int chunkSize = workers.chunkSize();
+    int chunks = workers.chunks(nodeCount);
+    var outcomes = new Object[chunks][];
+    var feasibleDone = new AtomicInteger();
+    var firstThrowing = new AtomicInteger(Integer.MAX_VALUE);
+    Supplier<TrackedFilters> tracked = () -> TrackedFilters.of(podFilters);
+    workers.run(
+        chunks,
+        chunk -> feasibleDone.get() < toFind && chunk <= firstThrowing.get(),
+        chunk -> {
+          int from = chunk * chunkSize;
+          var results = new Object[Math.min(chunkSize, nodeCount - from)];
+          int fits = 0;
+          for (int i = 0; i < results.length; i++) {
+            var node = nodes.get((start + from + i) % nodeCount);
+            try {
+              var rejection = filter(podFilters, tracked, pod, node, nominations, null);
+              if (rejection == null) {
+                results[i] = FITS;
+                fits++;
+              } else {
+                results[i] = rejection;
+              }
+            } catch (Throwable thrown) { // carried to the calling thread, thrown there if the search gets here
+              results[i] = new Thrown(thrown);
+              firstThrowing.accumulateAndGet(chunk, Math::min);
+              break;
+            }
+          }
+          outcomes[chunk] = results;
+          feasibleDone.addAndGet(fits);
+        });
+    var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
+    Map<String, FilterResult.Rejected> rejections = new HashMap<>();
+    int processed = 0;
+    for (int i = 0; i < nodeCount && feasible.size() < toFind; i++) {
+      var outcome = outcomes[i / chunkSize][i % chunkSize];
+      var node = nodes.get((start + i) % nodeCount);
+      processed++;
+      if (outcome == FITS) {
+        feasible.add(node);
+      } else if (outcome instanceof FilterResult.Rejected rejection) {
+        rejections.put(node.name(), rejection);
+      } else {
+        throw rethrown(((Thrown) outcome).thrown());
+      }
+    }
+    return new Search(feasible, rejections, processed);
+  }
+
+  /** @return {@code thrown}, to throw as it is (a filter or scorer can throw only unchecked ones) */
+  private static RuntimeException rethrown(Throwable thrown) {
+    if (thrown instanceof RuntimeException runtime) {
+      return runtime;
+    }
+    if (thrown instanceof Error error) {
+      throw error;
+    }
+    return new SchedulerException("a plugin threw " + thrown, thrown);
   }
 
   /**
@@ -592,8 +823,16 @@ public final class Policy implements FinderFunc {
     return (FilterResult.Rejected) stop.result();
   }
 
+  /**
+   * kube's {@code prioritizeNodes}: each scorer prepared, run on every feasible node and normalised in turn, the
+   * scores checked, weighted and summed per node.
+   */
   private long[] score(
       PodInfo pod, ClusterSnapshot cluster, List<NodeInfo> feasible, @Nullable Recorder recorder) {
+    var nodeWorkers = workers;
+    if (recorder == null && nodeWorkers != null && nodeWorkers.worthIt(feasible.size())) {
+      return scoreInParallel(nodeWorkers, pod, cluster, feasible);
+    }
     var totals = new long[feasible.size()];
     for (var weighted : scorers) {
       var scorer = weighted.scorer();
@@ -604,20 +843,93 @@ public final class Policy implements FinderFunc {
       for (int i = 0; i < scores.length; i++) {
         scores[i] = scorer.score(pod, feasible.get(i));
       }
-      if (scorer instanceof ScoreNormalizer normalizer) {
-        normalizer.normalize(pod, scores);
+      addUp(pod, feasible, weighted, scorer, scores, totals, recorder);
+    }
+    return totals;
+  }
+
+  /** Normalises one scorer's scores if it normalises, checks them and adds them, weighted, to the totals. */
+  private static void addUp(
+      PodInfo pod,
+      List<NodeInfo> feasible,
+      WeightedScorer weighted,
+      Scorer scorer,
+      long[] scores,
+      long[] totals,
+      @Nullable Recorder recorder) {
+    if (scorer instanceof ScoreNormalizer normalizer) {
+      normalizer.normalize(pod, scores);
+    }
+    for (int i = 0; i < scores.length; i++) {
+      if (scores[i] < 0 || scores[i] > Scorer.MAX_SCORE) {
+        throw new SchedulerException(
+            "scorer " + weighted.scorer().name() + " gave node " + feasible.get(i).name() + " the score "
+                + scores[i] + " for pod " + pod.key() + ", outside 0.." + Scorer.MAX_SCORE);
       }
-      for (int i = 0; i < scores.length; i++) {
-        if (scores[i] < 0 || scores[i] > Scorer.MAX_SCORE) {
-          throw new SchedulerException(
-              "scorer " + weighted.scorer().name() + " gave node " + feasible.get(i).name() + " the score "
-                  + scores[i] + " for pod " + pod.key() + ", outside 0.." + Scorer.MAX_SCORE);
-        }
-        totals[i] += scores[i] * weighted.weight();
-        if (recorder != null) {
-          recorder.scored(feasible.get(i).name(), weighted.scorer().name(), scores[i], totals[i]);
-        }
+      totals[i] += scores[i] * weighted.weight();
+      if (recorder != null) {
+        recorder.scored(feasible.get(i).name(), weighted.scorer().name(), scores[i], totals[i]);
       }
+    }
+  }
+
+  /**
+   * {@link #score} with the per-node scoring shared out over {@code workers}, with the same totals and the same
+   * exception: every scorer is prepared first on the calling thread (what one throws is kept, not thrown), then
+   * the feasible nodes are scored in chunks by every prepared scorer (what a score throws is kept, the lowest
+   * node's per scorer), then, scorer after scorer as {@link #score} goes, what it threw is thrown, or its
+   * scores are normalised, checked and added up. Preparing a later scorer before an earlier one throws is not
+   * seen: preparing is pure.
+   */
+  private long[] scoreInParallel(
+      NodeWorkers workers, PodInfo pod, ClusterSnapshot cluster, List<NodeInfo> feasible) {
+    int count = scorers.size();
+    int nodeCount = feasible.size();
+    var prepared = new Scorer[count];
+    var thrown = new Throwable[count];
+    var thrownAt = new int[count];
+    for (int s = 0; s < count; s++) {
+      var scorer = scorers.get(s).scorer();
+      try {
+        prepared[s] = scorer instanceof PreScorer preScorer ? preScorer.prepare(pod, feasible, cluster) : scorer;
+      } catch (RuntimeException | Error e) {
+        thrown[s] = e;
+        thrownAt[s] = -1;
+      }
+    }
+    var scores = new long[count][nodeCount];
+    int chunkSize = workers.chunkSize();
+    workers.run(
+        workers.chunks(nodeCount),
+        chunk -> true, // a score that throws is thrown only if no earlier scorer threw: score every node
+        chunk -> {
+          int to = Math.min(nodeCount, (chunk + 1) * chunkSize);
+          for (int i = chunk * chunkSize; i < to; i++) {
+            var node = feasible.get(i);
+            for (int s = 0; s < count; s++) {
+              var scorer = prepared[s];
+              if (scorer == null) {
+                continue;
+              }
+              try {
+                scores[s][i] = scorer.score(pod, node);
+              } catch (Throwable e) { // carried to the calling thread
+                synchronized (thrown) {
+                  if (thrown[s] == null || i < thrownAt[s]) {
+                    thrown[s] = e;
+                    thrownAt[s] = i;
+                  }
+                }
+              }
+            }
+          }
+        });
+    var totals = new long[nodeCount];
+    for (int s = 0; s < count; s++) {
+      if (thrown[s] != null) {
+        throw rethrown(thrown[s]);
+      }
+      addUp(pod, feasible, scorers.get(s), prepared[s], scores[s], totals, null);
     }
     return totals;
   }

@@ -11,8 +11,8 @@ import java.util.List;
  * node being evaluated; the other filters read only the node and are shared as they are.
  *
  * <p>It remembers what it was told, so that {@link #copy()} gives an independent copy in the same state (kube
- * clones the state again to add the nominated pods of a node for one filter run). Confined to the scheduling
- * thread; never shared.
+ * clones the state again to add the nominated pods of a node for one filter run). Confined to the thread that
+ * made it; never shared.
  */
 final class TrackedFilters {
 

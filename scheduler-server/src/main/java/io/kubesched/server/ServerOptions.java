@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <p>What maps where: {@code profiles} become one controller's scheduler names and policies (their {@code
  * percentageOfNodesToScore} is in each policy already); {@code podInitialBackoffSeconds} and {@code
  * podMaxBackoffSeconds} the backoff; {@code clientConnection.qps} and {@code burst} the write limit; {@code
- * leaderElection} the election. Every kind of cluster data is watched, whatever the profiles read, so that a
+ * parallelism} the threads that filter and score nodes; {@code leaderElection} the election. Every kind of cluster data is watched, whatever the profiles read, so that a
  * SchedulingPolicy applied later may use any plugin.
  */
 final class ServerOptions {
@@ -50,6 +50,7 @@ final class ServerOptions {
             .connection(connection)
             .backoff(config.podInitialBackoff(), config.podMaxBackoff())
             .rateLimit(config.clientConnection().qps(), config.clientConnection().burst())
+            .parallelism(config.parallelism())
             .watch(EnumSet.allOf(ClusterData.class))
             .metrics(metrics);
     var election = config.leaderElection();

@@ -40,6 +40,7 @@ class ServerOptionsTest {
     assertEquals(Duration.ofSeconds(10), options.maxBackoff());
     assertEquals(50, options.qps());
     assertEquals(100, options.burst());
+    assertEquals(16, options.parallelism());
     var election = options.leaderElection().orElseThrow(() -> new AssertionError("kube elects by default"));
     assertEquals("kube-system", election.leaseNamespace());
     assertEquals(
@@ -59,6 +60,7 @@ class ServerOptionsTest {
             """
             podInitialBackoffSeconds: 2
             podMaxBackoffSeconds: 30
+            parallelism: 4
             clientConnection:
               qps: 12.5
               burst: 25
@@ -77,6 +79,7 @@ class ServerOptionsTest {
     assertEquals(Duration.ofSeconds(30), options.maxBackoff());
     assertEquals(12.5, options.qps());
     assertEquals(25, options.burst());
+    assertEquals(4, options.parallelism());
     var election = options.leaderElection().orElseThrow();
     assertEquals("kubesched", election.leaseNamespace());
     assertEquals(Optional.of("my-lease"), election.leaseName());

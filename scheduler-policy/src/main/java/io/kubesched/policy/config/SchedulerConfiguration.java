@@ -45,8 +45,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * pluginConfig[].args} of {@code NodeResourcesFit}, {@code NodeResourcesBalancedAllocation}, {@code
  * InterPodAffinity}, {@code PodTopologySpread}, {@code NodeAffinity}, {@code VolumeBinding} and {@code
  * DefaultPreemption}), {@code percentageOfNodesToScore}, {@code podInitialBackoffSeconds}, {@code
- * podMaxBackoffSeconds}, {@code clientConnection}, {@code leaderElection}. Accepted with no effect here: {@code
- * parallelism}, {@code enableProfiling}, {@code enableContentionProfiling}, {@code clientConnection.contentType}
+ * podMaxBackoffSeconds}, {@code parallelism}, {@code clientConnection}, {@code leaderElection}. Accepted with no
+ * effect here: {@code enableProfiling}, {@code enableContentionProfiling}, {@code clientConnection.contentType}
  * and {@code acceptContentTypes}. Refused: {@code extenders}, {@code delayCacheUntilActive: true}.
  *
  * <p>Plugins: those of kube-scheduler 1.37 only. Its filters and scorers make each profile's {@link
@@ -78,6 +78,9 @@ public final class SchedulerConfiguration {
   /** The scheduler name of a file's only profile when it names none. */
   public static final String DEFAULT_SCHEDULER_NAME = "default-scheduler";
 
+  /** kube's default {@code parallelism}: the goroutines that filter and score nodes for one pod. */
+  public static final int DEFAULT_PARALLELISM = 16;
+
   private static final Set<String> FIELDS =
       Set.of(
           "apiVersion", "kind", "parallelism", "leaderElection", "clientConnection", "enableProfiling",
@@ -92,6 +95,7 @@ public final class SchedulerConfiguration {
 
   private final List<SchedulerProfile> profiles;
   private final int percentageOfNodesToScore;
+  private final int parallelism;
   private final Duration podInitialBackoff;
   private final Duration podMaxBackoff;
   private final ClientConnection clientConnection;
@@ -101,6 +105,7 @@ public final class SchedulerConfiguration {
   private SchedulerConfiguration(
       List<SchedulerProfile> profiles,
       int percentageOfNodesToScore,
+      int parallelism,
       Duration podInitialBackoff,
       Duration podMaxBackoff,
       ClientConnection clientConnection,
@@ -108,6 +113,7 @@ public final class SchedulerConfiguration {
       LeaderElectionSettings leaderElection) {
     this.profiles = List.copyOf(profiles);
     this.percentageOfNodesToScore = percentageOfNodesToScore;
+    this.parallelism = parallelism;
     this.podInitialBackoff = podInitialBackoff;
     this.podMaxBackoff = podMaxBackoff;
     this.clientConnection = clientConnection;
@@ -193,6 +199,14 @@ public final class SchedulerConfiguration {
     return percentageOfNodesToScore;
   }
 
+  /**
+   * @return {@code parallelism}: how many threads may filter and score the nodes for one pod, at least 1;
+   *     {@value #DEFAULT_PARALLELISM} (kube's default) when the file leaves it out
+   */
+  public int parallelism() {
+    return parallelism;
+  }
+
   /** @return {@code podInitialBackoffSeconds}: 1 s by default */
   public Duration podInitialBackoff() {
     return podInitialBackoff;
@@ -224,7 +238,8 @@ public final class SchedulerConfiguration {
   @Override
   public String toString() {
     return "SchedulerConfiguration{profiles=" + profiles.stream().map(SchedulerProfile::schedulerName).toList()
-        + ", percentageOfNodesToScore=" + percentageOfNodesToScore + ", podInitialBackoff=" + podInitialBackoff
+        + ", percentageOfNodesToScore=" + percentageOfNodesToScore + ", parallelism=" + parallelism
+        + ", podInitialBackoff=" + podInitialBackoff
         + ", podMaxBackoff=" + podMaxBackoff + ", clientConnection=" + clientConnection + ", leaderElection="
         + leaderElection + "}";
   }
@@ -236,11 +251,12 @@ public final class SchedulerConfiguration {
     reader.object(root, "", FIELDS);
     expect(reader, root, "apiVersion", API_VERSION);
     expect(reader, root, "kind", KIND);
-    var parallelism = ConfigReader.field(root, "parallelism");
-    if (parallelism != null) {
-      int value = reader.int32(parallelism, "parallelism");
-      if (value <= 0) {
-        throw reader.invalid("parallelism", value, "should be an integer value greater than zero");
+    int parallelism = DEFAULT_PARALLELISM;
+    var parallelismNode = ConfigReader.field(root, "parallelism");
+    if (parallelismNode != null) {
+      parallelism = reader.int32(parallelismNode, "parallelism");
+      if (parallelism <= 0) {
+        throw reader.invalid("parallelism", parallelism, "should be an integer value greater than zero");
       }
     }
     for (var flag : List.of("enableProfiling", "enableContentionProfiling")) {
@@ -283,7 +299,7 @@ public final class SchedulerConfiguration {
     }
     var profiles = profiles(reader, ConfigReader.field(root, "profiles"), percentage);
     return new SchedulerConfiguration(
-        profiles, percentage, Duration.ofSeconds(initial), Duration.ofSeconds(max), clientConnection, kubeconfig,
+        profiles, percentage, parallelism, Duration.ofSeconds(initial), Duration.ofSeconds(max), clientConnection, kubeconfig,
         leaderElection);
   }
 

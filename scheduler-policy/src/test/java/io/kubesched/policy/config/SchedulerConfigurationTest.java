@@ -343,6 +343,7 @@ class SchedulerConfigurationTest {
         Duration.ofMillis(500), "leases", "my-scheduler", "scheduling"), configuration.leaderElection());
     assertEquals(Duration.ofSeconds(2), configuration.podInitialBackoff());
     assertEquals(Duration.ofSeconds(30), configuration.podMaxBackoff());
+    assertEquals(8, configuration.parallelism());
   }
 
   @Test

@@ -63,6 +63,7 @@ class SchedulerDefaultsTest {
 
     assertTopLevelDefaults(configuration);
     assertEquals(0, configuration.percentageOfNodesToScore());
+    assertEquals(16, configuration.parallelism());
     assertEquals(1, configuration.profiles().size());
     assertDefaultProfile(configuration.profiles().get(0), "default-scheduler");
   }
@@ -116,16 +117,18 @@ class SchedulerDefaultsTest {
   void prallelismWithNoPort() {
     var configuration = parse("parallelism: 16");
 
+    assertEquals(16, configuration.parallelism());
     assertTopLevelDefaults(configuration);
     assertDefaultProfile(configuration.profiles().get(0), "default-scheduler");
   }
 
-  /** Accepted; this library's scheduling loop has no parallelism setting, so it has no effect. */
+  /** Read and kept: the server passes it to the controller's {@code Options.Builder#parallelism}. */
   @Test
   @DisplayName("set non default parallelism")
   void setNonDefaultParallelism() {
     var configuration = parse("parallelism: 8");
 
+    assertEquals(8, configuration.parallelism());
     assertTopLevelDefaults(configuration);
     assertDefaultProfile(configuration.profiles().get(0), "default-scheduler");
   }
