@@ -85,6 +85,12 @@ public final class SchedulingLoop implements AutoCloseable {
   private final @Nullable ExecutorService nodeWorkers;
   private final ThreadPoolExecutor reports;
   private final ScheduledExecutorService housekeeping;
+  /**
+   * Held by {@link #start} from the end of the informers' sync until the worker runs and the housekeeping is
+   * scheduled, and by {@link #close} while it marks the loop closed: a close during a start either comes first
+   * (the start then stops) or finds the worker and the housekeeping to stop.
+   */
+  private final Object lifecycle = new Object();
   private final SerialListener listener;
   private final Reporting reporting;
   private final LoopParts parts;
@@ -276,6 +282,18 @@ public final class SchedulingLoop implements AutoCloseable {
               + " from " + masterUrl + ": " + cause,
           cause);
     }
+    synchronized (lifecycle) {
+      // close() may have run since the sync: then its executors are shut down and it joined no worker.
+      if (state.get() == State.CLOSED) {
+        LOG.info("Scheduler '{}' closed while it was starting", settings.schedulerName());
+        return;
+      }
+      startWorking(nodes);
+    }
+  }
+
+  /** The rest of {@link #start} once the informers have synced; under {@link #lifecycle}, so that close() waits. */
+  private void startWorking(int nodes) {
     var queue = parts.queue();
     metrics.pendingPods(
         () -> {
@@ -357,8 +375,10 @@ public final class SchedulingLoop implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) == State.CLOSED) {
-      return;
+    synchronized (lifecycle) {
+      if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+        return;
+      }
     }
     parts.queue().close();
     parts.leadership().close();
