@@ -63,7 +63,7 @@ final class CeilingBinder implements Placer {
   private final AtomicInteger next = new AtomicInteger();
   private final AtomicInteger bindings = new AtomicInteger();
   private final AtomicReference<@Nullable Exception> failure = new AtomicReference<>();
-  private @Nullable ExecutorService binders;
+  private volatile @Nullable ExecutorService binders;
   private @Nullable Watch watch;
   private volatile boolean paused = true;
 

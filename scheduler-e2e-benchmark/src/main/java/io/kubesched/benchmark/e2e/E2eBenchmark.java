@@ -29,9 +29,9 @@ public final class E2eBenchmark {
                           [--workloads NAME,...] [--reps N] [--contestants NAME,...] [--qps Q] [--burst B]
                           [--jfr DIR] [--work DIR] [--stall SECONDS] [--warmup PODS] [--stream-rate N]
                           [--ceiling-threads N,...] [--kubesched-jvm-flags "FLAG ..."]
-        --workloads    %s (default: all
-                       but the scale shapes), or the scale shapes %s,
-                       or smoke, smoke-preemption, smoke-gangs
+        --workloads    default: the published table's, %s;
+                       the scale shapes, run only when named: %s;
+                       quick checks: smoke, smoke-preemption, smoke-gangs
         --reps         repetitions of each workload (default 3)
         --contestants  kube-scheduler (its default profile), kube-scheduler-same-plugins (a generated
                        profile with DefaultPolicy's plugins and weights), kubesched, ceiling (default: all)
