@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
+import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.testcluster.TestCluster;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -68,6 +69,8 @@ final class BenchmarkRun {
    * @param stall a run ends when no measured pod has been bound for this long (the rest count as pending)
    * @param warmupPods pods placed, unmeasured, before the measured ones
    * @param streamRate pods created per second in the stream phase
+   * @param kubeschedJvmFlags the JVM flags of this library's scheduler process ({@link
+   *     SchedulerProcess#KUBESCHED_JVM_FLAGS} unless {@code --kubesched-jvm-flags} says)
    */
   record Settings(
       Path projectDir,
@@ -79,21 +82,41 @@ final class BenchmarkRun {
       Path workDir,
       Duration stall,
       int warmupPods,
-      double streamRate) {}
+      double streamRate,
+      List<String> kubeschedJvmFlags) {
+
+    Settings {
+      kubeschedJvmFlags = List.copyOf(kubeschedJvmFlags);
+    }
+  }
 
   private final Settings settings;
   private final Workload workload;
   private final Contestant contestant;
   private final int repetition;
+  private final int ceilingThreads;
   private final String name;
   private final PrintStream log;
 
-  BenchmarkRun(Settings settings, Workload workload, Contestant contestant, int repetition, PrintStream log) {
+  /**
+   * @param ceilingThreads for {@link Contestant#CEILING}, its binding threads; 0 for the others
+   * @throws IllegalArgumentException if {@code ceilingThreads} is positive for a scheduler or not for the ceiling
+   */
+  BenchmarkRun(
+      Settings settings, Workload workload, Contestant contestant, int repetition, int ceilingThreads,
+      PrintStream log) {
+    if ((contestant == Contestant.CEILING) != (ceilingThreads > 0)) {
+      throw new IllegalArgumentException(
+          contestant.label() + " with " + ceilingThreads + " ceiling threads: the ceiling, and only it, has some");
+    }
     this.settings = settings;
     this.workload = workload;
     this.contestant = contestant;
     this.repetition = repetition;
-    this.name = workload.name() + "-" + contestant.schedulerName() + "-" + repetition;
+    this.ceilingThreads = ceilingThreads;
+    this.name =
+        workload.name() + "-" + contestant.schedulerName() + (ceilingThreads > 0 ? "-t" + ceilingThreads : "") + "-"
+            + repetition;
     this.log = log;
   }
 
@@ -172,6 +195,7 @@ final class BenchmarkRun {
                 workload,
                 contestant,
                 repetition,
+                ceilingThreads,
                 stream.boundCount() + backlog.boundCount(),
                 spread.pending(),
                 backlog.boundCount() / backlogSeconds,
@@ -295,14 +319,31 @@ final class BenchmarkRun {
 
   private Placer startPlacer(TestCluster cluster) throws IOException {
     return switch (contestant) {
-      case KUBE_SCHEDULER -> SchedulerProcess.kubeScheduler(
-          settings.kubeScheduler(), cluster.adminKubeconfig(), settings.qps(), settings.burst(),
+      case KUBE_SCHEDULER, KUBE_SCHEDULER_SAME_PLUGINS -> SchedulerProcess.kubeScheduler(
+          settings.kubeScheduler(), kubeSchedulerConfig(contestant, workload, cluster.adminKubeconfig(), settings),
           workload.shape().kubeSchedulerFlags(), settings.workDir(), name);
       case KUBESCHED -> SchedulerProcess.kubesched(
           settings.jar(), cluster.adminKubeconfig(), contestant.schedulerName(), settings.qps(),
-          settings.burst(), workload.shape().gangs(), settings.jfrDir(), settings.workDir(), name);
-      case CEILING -> new CeilingBinder(cluster.admin(), workload.nodes(), workload.namespace());
+          settings.burst(), workload.shape().gangs(), settings.kubeschedJvmFlags(), settings.jfrDir(),
+          settings.workDir(), name);
+      case CEILING ->
+          new CeilingBinder(cluster.adminKubeconfig(), workload.nodes(), workload.namespace(), ceilingThreads);
     };
+  }
+
+  /**
+   * The configuration file of a kube-scheduler contestant on {@code workload}: kube's default profile, or the one
+   * with {@code DefaultPolicy}'s plugins ({@code GangScheduling} too for a gang workload, whose kube-scheduler runs
+   * with the {@code GenericWorkload} gate).
+   */
+  static String kubeSchedulerConfig(Contestant contestant, Workload workload, Path kubeconfig, Settings settings) {
+    var profile =
+        contestant == Contestant.KUBE_SCHEDULER_SAME_PLUGINS
+            ? KubeSchedulerConfig.Profile.SAME_PLUGINS
+            : KubeSchedulerConfig.Profile.DEFAULT;
+    return KubeSchedulerConfig.file(
+        kubeconfig, settings.qps(), settings.burst(), contestant.schedulerName(), profile,
+        KubeSchedulerConfig.samePlugins(DefaultPolicy.create(), workload.shape().gangs()));
   }
 
   /**
@@ -390,7 +431,9 @@ final class BenchmarkRun {
   }
 
   private void progress(String format, Object... args) {
-    log.printf("[%s #%d %s] %s%n", workload.name(), repetition, contestant.label(), String.format(format, args));
+    log.printf(
+        "[%s #%d %s%s] %s%n", workload.name(), repetition, contestant.label(),
+        ceilingThreads > 0 ? " " + ceilingThreads + " threads" : "", String.format(format, args));
   }
 
   /**
@@ -450,9 +493,11 @@ final class BenchmarkRun {
         }
         var sum = requested.computeIfAbsent(node, n -> new long[2]);
         for (var container : pod.getSpec().getContainers()) {
-          var r = container.getResources().getRequests();
-          sum[0] += milli(r.get("cpu"));
-          sum[1] += units(r.get("memory"));
+          var resources = container.getResources();
+          Map<String, Quantity> r =
+              resources == null || resources.getRequests() == null ? Map.of() : resources.getRequests();
+          sum[0] += r.containsKey("cpu") ? milli(r.get("cpu")) : 0;
+          sum[1] += r.containsKey("memory") ? units(r.get("memory")) : 0;
         }
       }
       var cpu = new ArrayList<Double>();

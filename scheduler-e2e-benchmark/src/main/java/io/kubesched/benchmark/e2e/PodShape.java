@@ -69,7 +69,17 @@ enum PodShape {
    * are single. Nodes are unlabelled. Needs the API server and kube-scheduler with the {@code
    * GenericWorkload} feature gate ({@link #apiServerFlags}, {@link #kubeSchedulerFlags}).
    */
-  GANG(" in gangs");
+  GANG(" in gangs"),
+  /**
+   * {@code SchedulingDaemonset} (misc/performance-config.yaml): one node of {@value #DAEMONSET_NODE_PODS} pods
+   * ({@code node-with-name.yaml}; here node 0, {@code node-00000}, where kube names it {@code scheduler-perf-node})
+   * among {@code node-default.yaml} ones; measured pods are {@code daemonset-pod.yaml}: no requests, no port, a
+   * required node affinity {@code matchFields metadata.name In [node-00000]}, as a DaemonSet's pods have. Every
+   * pod goes to that one node, and a scheduler has to rule out every other: kube-scheduler's NodeAffinity
+   * PreFilter narrows the nodes to that name at once, this library's filter checks each node (docs/policy.md).
+   * Nodes carry {@code kubernetes.io/hostname}; no initial pods.
+   */
+  DAEMONSET(" each with required node affinity to node-00000 by metadata.name, as a DaemonSet's");
 
   /** The namespace of {@link #PLAIN} and {@link #NODE_AFFINITY} pods, initial and measured. */
   static final String NAMESPACE = "bench";
@@ -102,6 +112,9 @@ enum PodShape {
   /** {@code pod-high-priority.yaml}'s CPU request, in millicores. */
   static final int PREEMPTOR_MILLI_CPU = 3_970;
 
+  /** The pods {@link #DAEMONSET}'s one target node holds ({@code node-with-name.yaml}'s capacity). */
+  static final int DAEMONSET_NODE_PODS = 90_000;
+
   /** Pods of 100m CPU a node of 4 CPU holds (memory and the pod limit allow more). */
   static final int PLAIN_PODS_PER_NODE = NODE_MILLI_CPU / MEASURED_MILLI_CPU;
 
@@ -133,9 +146,17 @@ enum PodShape {
    * with pod anti-affinity, else the CPU left over 100m.
    */
   int measuredPodsBeside(int initialPods) {
-    return this == POD_ANTI_AFFINITY
-        ? Math.max(0, 1 - initialPods)
-        : Math.max(0, NODE_MILLI_CPU - initialPods * initialMilliCpu()) / MEASURED_MILLI_CPU;
+    return switch (this) {
+      case POD_ANTI_AFFINITY -> Math.max(0, 1 - initialPods);
+      // Only node 0 takes them (Workload#measuredPodLimit).
+      case DAEMONSET -> 0;
+      default -> Math.max(0, NODE_MILLI_CPU - initialPods * initialMilliCpu()) / MEASURED_MILLI_CPU;
+    };
+  }
+
+  /** Whether the measured pods request CPU and memory and have a container port: all but {@link #DAEMONSET}'s. */
+  boolean requests() {
+    return this != DAEMONSET;
   }
 
   /** An initial pod's CPU request, in millicores: 900 for {@link #PREEMPTION}, else 100. */
@@ -176,7 +197,7 @@ enum PodShape {
   /** The namespace of the initial pods. */
   String initialNamespace() {
     return switch (this) {
-      case PLAIN, NODE_AFFINITY, GANG -> NAMESPACE;
+      case PLAIN, NODE_AFFINITY, GANG, DAEMONSET -> NAMESPACE;
       case POD_ANTI_AFFINITY -> ANTI_AFFINITY_INITIAL;
       case TOPOLOGY_SPREADING -> SPREADING_INITIAL;
       case PREEMPTION -> PREEMPTION_LOW;
@@ -193,7 +214,7 @@ enum PodShape {
     return switch (this) {
       case PLAIN, PREEMPTION, GANG -> Map.of();
       case NODE_AFFINITY -> Map.of(ZONE, "zone1");
-      case POD_ANTI_AFFINITY -> Map.of(HOSTNAME, name);
+      case POD_ANTI_AFFINITY, DAEMONSET -> Map.of(HOSTNAME, name);
       case TOPOLOGY_SPREADING -> Map.of(HOSTNAME, name, ZONE, SPREAD_ZONES.get(index % SPREAD_ZONES.size()));
     };
   }
@@ -207,7 +228,7 @@ enum PodShape {
   Map<String, String> podLabels(boolean measured, Map<String, String> extra) {
     var own =
         switch (this) {
-          case PLAIN, NODE_AFFINITY, PREEMPTION, GANG -> Map.<String, String>of();
+          case PLAIN, NODE_AFFINITY, PREEMPTION, GANG, DAEMONSET -> Map.<String, String>of();
           case POD_ANTI_AFFINITY -> GREEN;
           case TOPOLOGY_SPREADING -> measured ? BLUE : Map.<String, String>of();
         };
@@ -303,6 +324,22 @@ enum PodShape {
               .withNamespaces(ANTI_AFFINITY_MEASURED, ANTI_AFFINITY_INITIAL)
               .endRequiredDuringSchedulingIgnoredDuringExecution()
               .endPodAntiAffinity()
+              .endAffinity()
+              .endSpec();
+      case DAEMONSET ->
+          pod.editSpec()
+              .withNewAffinity()
+              .withNewNodeAffinity()
+              .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+              .addNewNodeSelectorTerm()
+              .addNewMatchField()
+              .withKey("metadata.name")
+              .withOperator("In")
+              .withValues(Workload.nodeName(0))
+              .endMatchField()
+              .endNodeSelectorTerm()
+              .endRequiredDuringSchedulingIgnoredDuringExecution()
+              .endNodeAffinity()
               .endAffinity()
               .endSpec();
       case TOPOLOGY_SPREADING -> {

@@ -1,8 +1,11 @@
 package io.kubesched.benchmark.e2e;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.function.ToDoubleFunction;
 
 /** The Markdown the runner writes: medians per workload and contestant, ratios, then every run. */
@@ -21,7 +24,9 @@ final class Report {
         .append("latency from the pod seen created to the pod seen bound, by one watch. CPU s: the scheduler ")
         .append("process's CPU time over stream and backlog (in brackets: since its start, with the initial lists, ")
         .append("the warm-up and the JIT). Spread: standard deviation over nodes of requested / allocatable, in ")
-        .append("percentage points.\n\n");
+        .append("percentage points. kube-scheduler runs its whole default profile; kube-scheduler (same plugins) ")
+        .append("a generated profile with exactly the plugins and weights of this library's DefaultPolicy. The bind ")
+        .append("ceiling binds pre-chosen nodes, no decisions, at each concurrency searched; its row is the best.\n\n");
     for (var workload : workloads) {
       var rows = results.stream().filter(r -> r.workload().equals(workload)).toList();
       if (rows.isEmpty()) {
@@ -63,6 +68,7 @@ final class Report {
       }
       ratios(out, rows);
       out.append('\n');
+      ceiling(out, rows);
       if (workload.shape().preempts()) {
         preemption(out, rows);
       }
@@ -86,7 +92,9 @@ final class Report {
           String.format(
               Locale.ROOT,
               "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
-              r.workload().name(), r.repetition(), r.contestant().label(), r.bound(), r.pending(),
+              r.workload().name(), r.repetition(),
+              r.contestant().label() + (r.ceilingThreads() > 0 ? " (" + r.ceilingThreads() + " threads)" : ""),
+              r.bound(), r.pending(),
               f0(r.podsPerSecond()), f0(r.streamPodsPerSecond()), f0(r.createdPerSecond()), f0(r.p50Millis()), f0(r.p90Millis()),
               f0(r.p99Millis()), f1(r.cpuSeconds()), f1(r.processCpuSeconds()), f0(r.peakRssMiB()),
               f2(r.cpuSpread()), f2(r.memorySpread())));
@@ -178,16 +186,20 @@ final class Report {
 
   private static void ratios(StringBuilder out, List<RunResult> rows) {
     var ours = rowsOf(rows, Contestant.KUBESCHED);
-    var kube = rowsOf(rows, Contestant.KUBE_SCHEDULER);
     var ceiling = rowsOf(rows, Contestant.CEILING);
     if (ours.isEmpty()) {
       return;
     }
-    if (!kube.isEmpty()) {
+    for (var other : List.of(Contestant.KUBE_SCHEDULER, Contestant.KUBE_SCHEDULER_SAME_PLUGINS)) {
+      var kube = rowsOf(rows, other);
+      if (kube.isEmpty()) {
+        continue;
+      }
       out.append(
           String.format(
               Locale.ROOT,
-              "| kubesched / kube-scheduler | %s | %s | %s | %s | %s | %s | | | |%n",
+              "| kubesched / %s | %s | %s | %s | %s | %s | %s | | | |%n",
+              other.label(),
               ratio(ours, kube, RunResult::podsPerSecond),
               ratio(ours, kube, RunResult::p50Millis),
               ratio(ours, kube, RunResult::p90Millis),
@@ -207,9 +219,107 @@ final class Report {
     }
   }
 
-  /** @return the rows of {@code contestant}, in order */
+  /**
+   * @return the rows of {@code contestant}, in order; for the bind ceiling, those of its best concurrency ({@link
+   *     #bestCeilingThreads})
+   */
   private static List<RunResult> rowsOf(List<RunResult> rows, Contestant contestant) {
+    if (contestant == Contestant.CEILING) {
+      int best = bestCeilingThreads(rows);
+      return rows.stream().filter(r -> r.contestant() == contestant && r.ceilingThreads() == best).toList();
+    }
     return rows.stream().filter(r -> r.contestant() == contestant).toList();
+  }
+
+  /**
+   * @return the bind ceiling's binding threads whose runs have the highest median backlog pods/s in {@code rows}
+   *     (the fewest threads among equals); 0 if the ceiling has no runs
+   */
+  static int bestCeilingThreads(List<RunResult> rows) {
+    var byThreads = ceilingByThreads(rows);
+    int best = 0;
+    double bestRate = Double.NEGATIVE_INFINITY;
+    for (var entry : byThreads.entrySet()) {
+      double rate = median(entry.getValue(), RunResult::podsPerSecond);
+      if (rate > bestRate) {
+        best = entry.getKey();
+        bestRate = rate;
+      }
+    }
+    return best;
+  }
+
+  /** The bind ceiling's runs in {@code rows} by binding threads, fewest first. */
+  private static TreeMap<Integer, List<RunResult>> ceilingByThreads(List<RunResult> rows) {
+    return rows.stream()
+        .filter(r -> r.contestant() == Contestant.CEILING)
+        .collect(Collectors.groupingBy(RunResult::ceilingThreads, TreeMap::new, Collectors.toList()));
+  }
+
+  /**
+   * The runs of a scheduler whose backlog pods/s exceed the bind ceiling's best in the same workload and
+   * repetition (over every concurrency searched): in those runs the ceiling was no bound. None where the ceiling
+   * has no run of that repetition.
+   */
+  static List<RunResult> aboveCeiling(List<RunResult> rows) {
+    var above = new ArrayList<RunResult>();
+    for (var r : rows) {
+      if (r.contestant() == Contestant.CEILING) {
+        continue;
+      }
+      double ceiling =
+          rows.stream()
+              .filter(c -> c.contestant() == Contestant.CEILING && c.workload().equals(r.workload())
+                  && c.repetition() == r.repetition())
+              .mapToDouble(RunResult::podsPerSecond)
+              .max()
+              .orElse(Double.NaN);
+      if (r.podsPerSecond() > ceiling) {
+        above.add(r);
+      }
+    }
+    return above;
+  }
+
+  /**
+   * The lines under a workload's table about the bind ceiling: the concurrency search (median backlog pods/s per
+   * binding threads, the best), the runs where a scheduler beat it, and pods it left pending (a runner bug).
+   */
+  private static void ceiling(StringBuilder out, List<RunResult> rows) {
+    var byThreads = ceilingByThreads(rows);
+    if (byThreads.isEmpty()) {
+      return;
+    }
+    int best = bestCeilingThreads(rows);
+    out.append("Bind ceiling: median backlog pods/s by binding threads (clients): ")
+        .append(
+            byThreads.entrySet().stream()
+                .map(e -> String.format(
+                    Locale.ROOT, "%d (%d) %s", e.getKey(), CeilingBinder.clients(e.getKey()),
+                    f0(median(e.getValue(), RunResult::podsPerSecond))))
+                .collect(Collectors.joining(", ")))
+        .append("; the row above is ").append(best).append(" threads.\n");
+    var above = aboveCeiling(rows);
+    if (!above.isEmpty()) {
+      out.append("**Above the ceiling** (the ceiling was no bound in these runs): ")
+          .append(
+              above.stream()
+                  .map(r -> String.format(
+                      Locale.ROOT, "%s #%d %s pods/s", r.contestant().label(), r.repetition(), f0(r.podsPerSecond())))
+                  .collect(Collectors.joining(", ")))
+          .append(".\n");
+    }
+    var pending = rows.stream().filter(r -> r.contestant() == Contestant.CEILING && r.pending() > 0).toList();
+    if (!pending.isEmpty()) {
+      out.append("**The bind ceiling left pods pending** (a runner bug): ")
+          .append(
+              pending.stream()
+                  .map(r -> String.format(
+                      Locale.ROOT, "%d threads #%d: %d", r.ceilingThreads(), r.repetition(), r.pending()))
+                  .collect(Collectors.joining(", ")))
+          .append(".\n");
+    }
+    out.append('\n');
   }
 
   /** The ratio of the medians, as "0.93×". */

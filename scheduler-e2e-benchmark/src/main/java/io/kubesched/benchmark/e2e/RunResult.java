@@ -3,6 +3,8 @@ package io.kubesched.benchmark.e2e;
 /**
  * The figures of one run. Resource figures are NaN for the bind ceiling (it runs inside the runner).
  *
+ * @param ceilingThreads for the bind ceiling, its binding threads (one of the searched concurrencies); 0 for a
+ *     scheduler
  * @param bound stream and backlog pods bound
  * @param pending stream and backlog pods still without a node when the run ended
  * @param podsPerSecond the backlog's pods over the seconds from the placer's resumption to the last seen bound
@@ -22,6 +24,7 @@ record RunResult(
     Workload workload,
     Contestant contestant,
     int repetition,
+    int ceilingThreads,
     int bound,
     int pending,
     double podsPerSecond,

@@ -26,29 +26,31 @@ final class SchedulerProcess implements Placer {
   }
 
   /**
-   * Starts kube-scheduler with its default profile, leader election off, the given client limits.
+   * kube-scheduler's command-line flags besides {@code --config} and a workload's feature gates: {@code
+   * --secure-port=0}, no serving endpoint (nothing scrapes it here, and it would need authn delegation); {@code
+   * --v=1}.
+   */
+  static final List<String> KUBE_SCHEDULER_FLAGS = List.of("--secure-port=0", "--v=1");
+
+  /**
+   * The JVM flags of this library's scheduler process, {@code --kubesched-jvm-flags}'s default: none, so the
+   * JVM's default ergonomics (heap a quarter of the machine's memory, G1). The one place to change them.
+   */
+  static final List<String> KUBESCHED_JVM_FLAGS = List.of();
+
+  /**
+   * Starts kube-scheduler with one profile ({@link KubeSchedulerConfig#file}), leader election off, the given
+   * client limits, {@link #KUBE_SCHEDULER_FLAGS}.
    *
+   * @param config the configuration file's text
    * @param flags more command-line flags (a workload's feature gates), possibly none
    */
-  static SchedulerProcess kubeScheduler(
-      Path binary, Path kubeconfig, double qps, int burst, List<String> flags, Path logDir, String run)
+  static SchedulerProcess kubeScheduler(Path binary, String config, List<String> flags, Path logDir, String run)
       throws IOException {
-    var config = logDir.resolve(run + "-kube-scheduler.yaml");
-    Files.writeString(
-        config,
-        """
-        apiVersion: kubescheduler.config.k8s.io/v1
-        kind: KubeSchedulerConfiguration
-        clientConnection:
-          kubeconfig: %s
-          qps: %s
-          burst: %d
-        leaderElection:
-          leaderElect: false
-        """
-            .formatted(kubeconfig, qps, burst));
-    // --secure-port=0: no serving endpoint (nothing scrapes it here, and it would need authn delegation).
-    var command = new ArrayList<>(List.of(binary.toString(), "--config=" + config, "--secure-port=0", "--v=1"));
+    var file = logDir.resolve(run + "-kube-scheduler.yaml");
+    Files.writeString(file, config);
+    var command = new ArrayList<>(List.of(binary.toString(), "--config=" + file));
+    command.addAll(KUBE_SCHEDULER_FLAGS);
     command.addAll(flags);
     return start(command, logDir, run);
   }
@@ -58,12 +60,14 @@ final class SchedulerProcess implements Placer {
    *
    * @param workloadApi whether it watches only the Workload API's pod groups ({@code scheduling.k8s.io/v1beta1})
    *     rather than the library's default sources
+   * @param jvmFlags the JVM's flags ({@link #KUBESCHED_JVM_FLAGS} unless {@code --kubesched-jvm-flags} says)
    */
   static SchedulerProcess kubesched(
       Path jar, Path kubeconfig, String schedulerName, double qps, int burst, boolean workloadApi,
-      @Nullable Path jfrDir, Path logDir, String run) throws IOException {
+      List<String> jvmFlags, @Nullable Path jfrDir, Path logDir, String run) throws IOException {
     var java = ProcessHandle.current().info().command().orElse("java");
     var command = new ArrayList<>(List.of(java));
+    command.addAll(jvmFlags);
     if (jfrDir != null) {
       command.add(
           "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="

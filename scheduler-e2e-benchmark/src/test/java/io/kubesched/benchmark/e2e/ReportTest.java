@@ -17,7 +17,7 @@ class ReportTest {
 
   private static RunResult run(Contestant contestant, int rep, double podsPerSecond, double p50, double cpu) {
     return new RunResult(
-        Workload.SMOKE, contestant, rep, 150, 0, podsPerSecond, podsPerSecond / 2, 100, p50, p50 * 2, p50 * 3,
+        Workload.SMOKE, contestant, rep, contestant == Contestant.CEILING ? 16 : 0, 150, 0, podsPerSecond, podsPerSecond / 2, 100, p50, p50 * 2, p50 * 3,
         cpu, cpu + 1, 100, 1.5, 0.5, RunResult.Preemption.NONE, RunResult.Gangs.NONE);
   }
 
@@ -89,13 +89,16 @@ class ReportTest {
     assertEquals(Contestant.KUBE_SCHEDULER, Contestant.parse("kube-scheduler"));
     var unknown = assertThrows(IllegalArgumentException.class, () -> Workload.named("50-nodes"));
     assertTrue(unknown.getMessage().contains("500-nodes, 5000-nodes"), unknown.getMessage());
-    assertTrue(unknown.getMessage().endsWith("5000-nodes-gangs, smoke, smoke-preemption, smoke-gangs"), unknown.getMessage());
+    assertTrue(
+        unknown.getMessage().endsWith(
+            "5000-nodes-gangs, 5000-nodes-50000-pods, 15000-nodes-daemonset, smoke, smoke-preemption, smoke-gangs"),
+        unknown.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Contestant.parse("volcano"));
   }
 
   private static RunResult preemptionRun(Contestant contestant, int rep, int bound, int victims) {
     return new RunResult(
-        Workload.SMOKE_PREEMPTION, contestant, rep, 150, 0, 100, 50, 50, 10, 20, 30, 5, 6, 100, 1.5, 0.5,
+        Workload.SMOKE_PREEMPTION, contestant, rep, contestant == Contestant.CEILING ? 16 : 0, 150, 0, 100, 50, 50, 10, 20, 30, 5, 6, 100, 1.5, 0.5,
         new RunResult.Preemption(12, bound, 1_000 * rep, 2_000 * rep, victims, 2), RunResult.Gangs.NONE);
   }
 
@@ -123,7 +126,7 @@ class ReportTest {
 
   private static RunResult gangRun(Contestant contestant, int rep, int whole, int partly, int early) {
     return new RunResult(
-        Workload.SMOKE_GANGS, contestant, rep, 60, 0, 100, 50, 50, 10, 20, 30, 5, 6, 100, 1.5, 0.5,
+        Workload.SMOKE_GANGS, contestant, rep, contestant == Contestant.CEILING ? 16 : 0, 60, 0, 100, 50, 50, 10, 20, 30, 5, 6, 100, 1.5, 0.5,
         RunResult.Preemption.NONE,
         new RunResult.Gangs(15, whole, partly, 3 * rep, early, 0, 2.5 * rep, 100 * rep, 300 * rep));
   }
@@ -150,5 +153,67 @@ class ReportTest {
     assertTrue(
         table.lines().anyMatch(l -> l.startsWith("| smoke-gangs | 2 | kube-scheduler |") && l.endsWith("| 14 / 15 | 5.0 | 1 (6) | 0 |")),
         table);
+  }
+
+  private static RunResult ceilingRun(int threads, int rep, double podsPerSecond, int pending) {
+    return new RunResult(
+        Workload.SMOKE, Contestant.CEILING, rep, threads, 150, pending, podsPerSecond, podsPerSecond / 2, 100, 5, 10,
+        15, Double.NaN, Double.NaN, Double.NaN, 1.5, 0.5, RunResult.Preemption.NONE, RunResult.Gangs.NONE);
+  }
+
+  @Test
+  void the_ceiling_row_is_its_best_concurrency_and_the_search_is_listed_under_the_table() {
+    var results = List.of(
+        run(Contestant.KUBESCHED, 1, 150, 100, 20), run(Contestant.KUBE_SCHEDULER_SAME_PLUGINS, 1, 120, 100, 10),
+        ceilingRun(16, 1, 200, 0), ceilingRun(32, 1, 320, 0), ceilingRun(64, 1, 300, 0),
+        ceilingRun(16, 2, 220, 0), ceilingRun(32, 2, 300, 0), ceilingRun(64, 2, 340, 0));
+
+    var table = Report.markdown("Machine: test.\n", "x", results, List.of(Workload.SMOKE));
+
+    // Medians: 16 threads 210, 32 threads 310, 64 threads 320.
+    assertEquals(64, Report.bestCeilingThreads(results));
+    assertTrue(table.contains("| bind ceiling | 320 | 5 | 10 | 15 | – | – |"), table);
+    assertTrue(
+        table.contains("Bind ceiling: median backlog pods/s by binding threads (clients): 16 (1) 210, 32 (2) 310,"
+            + " 64 (4) 320; the row above is 64 threads."),
+        table);
+    assertTrue(table.contains("| kubesched / bind ceiling | 0.47× |"), table);
+    assertTrue(table.contains("| kubesched / kube-scheduler (same plugins) | 1.25× |"), table);
+    assertTrue(table.contains("| kube-scheduler (same plugins) | 120 |"), table);
+    assertTrue(table.lines().anyMatch(l -> l.startsWith("| smoke | 2 | bind ceiling (32 threads) | 150 | 0 | 300 |")), table);
+    assertTrue(table.lines().noneMatch(l -> l.contains("Above the ceiling") || l.contains("left pods pending")), table);
+  }
+
+  @Test
+  void a_run_faster_than_the_best_ceiling_of_its_repetition_is_flagged_and_so_is_a_ceiling_with_pods_pending() {
+    var results = List.of(
+        run(Contestant.KUBESCHED, 1, 330, 100, 20), run(Contestant.KUBESCHED, 2, 330, 100, 20),
+        run(Contestant.KUBE_SCHEDULER, 1, 100, 100, 20),
+        ceilingRun(16, 1, 200, 0), ceilingRun(32, 1, 320, 17), ceilingRun(16, 2, 340, 0), ceilingRun(32, 2, 100, 0));
+
+    var above = Report.aboveCeiling(results);
+    var table = Report.markdown("Machine: test.\n", "x", results, List.of(Workload.SMOKE));
+
+    // Repetition 1: the best ceiling 320 < 330; repetition 2: 340 > 330.
+    assertEquals(List.of(results.get(0)), above);
+    assertTrue(table.contains("**Above the ceiling** (the ceiling was no bound in these runs): kubesched #1 330 pods/s."), table);
+    assertTrue(table.contains("**The bind ceiling left pods pending** (a runner bug): 32 threads #1: 17."), table);
+  }
+
+  @Test
+  void a_ceiling_binds_over_one_client_per_16_threads() {
+    assertEquals(List.of(1, 1, 1, 2, 2, 4, 8), List.of(1, 8, 16, 17, 32, 64, 128).stream().map(CeilingBinder::clients).toList());
+  }
+
+  @Test
+  void contestants_are_parsed_by_option_label_or_name_and_an_unknown_one_lists_the_options() {
+    assertEquals(Contestant.KUBE_SCHEDULER_SAME_PLUGINS, Contestant.parse("kube-scheduler-same-plugins"));
+    assertEquals(Contestant.KUBE_SCHEDULER_SAME_PLUGINS, Contestant.parse("kube-scheduler (same plugins)"));
+    assertEquals(Contestant.CEILING, Contestant.parse("bind ceiling"));
+    var unknown = assertThrows(IllegalArgumentException.class, () -> Contestant.parse("volcano"));
+    assertEquals(
+        "--contestants: unknown contestant 'volcano'; known: kube-scheduler, kube-scheduler-same-plugins, kubesched,"
+            + " ceiling",
+        unknown.getMessage());
   }
 }

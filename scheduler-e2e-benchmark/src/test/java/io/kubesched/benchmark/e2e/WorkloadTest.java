@@ -506,4 +506,55 @@ class WorkloadTest {
         () -> assertEquals(List.of("--feature-gates=GenericWorkload=true"), PodShape.GANG.kubeSchedulerFlags()),
         () -> assertEquals(List.of(), PodShape.PLAIN.apiServerFlags(), "the other workloads' figures stay as they were"));
   }
+
+  @Test
+  void the_scale_shapes_have_scheduler_perfs_sizes_and_are_not_in_the_published_table() {
+    // misc/performance-config.yaml: SchedulingBasic/5000Nodes_50000Pods (initNodes 5000, initPods 5000,
+    // measurePods 50000; threshold 790 pods/s) and SchedulingDaemonset/15000Nodes (one named node and
+    // initNodes 15000, measurePods 30000; threshold 1100 pods/s).
+    var basic = Workload.named("5000-nodes-50000-pods");
+    var daemonset = Workload.named("15000-nodes-daemonset");
+
+    assertEquals(List.of(5_000, 5_000, 50_000), List.of(basic.nodes(), basic.initialPods(), basic.pods()));
+    assertEquals(PodShape.PLAIN, basic.shape());
+    assertEquals(List.of(15_001, 0, 30_000), List.of(daemonset.nodes(), daemonset.initialPods(), daemonset.pods()));
+    assertEquals(PodShape.DAEMONSET, daemonset.shape());
+    assertEquals(List.of(basic, daemonset), Workload.SCALE);
+    assertTrue(Workload.SCALE.stream().noneMatch(Workload.ALL::contains), "run only when named");
+  }
+
+  @Test
+  void daemonset_pods_require_node_0_by_name_and_request_nothing_and_only_node_0_holds_them_all() {
+    var daemonset = Workload.named("15000-nodes-daemonset");
+    var pod = daemonset.measuredPod("backlog-00001", "kubesched", Workload.BACKLOG);
+
+    var term =
+        pod.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+            .getNodeSelectorTerms();
+    assertEquals(1, term.size());
+    var field = term.get(0).getMatchFields().get(0);
+    assertEquals(List.of("metadata.name", "In", List.of("node-00000")), List.of(field.getKey(), field.getOperator(), field.getValues()));
+    assertTrue(term.get(0).getMatchExpressions().isEmpty());
+    var container = pod.getSpec().getContainers().get(0);
+    assertTrue(container.getPorts().isEmpty(), "daemonset-pod.yaml has no port");
+    assertTrue(container.getResources() == null || container.getResources().getRequests().isEmpty(), "nor requests");
+    assertEquals("node-00000", daemonset.node(0).getMetadata().getName());
+    assertEquals(new Quantity("90000"), daemonset.node(0).getStatus().getAllocatable().get("pods"));
+    assertEquals(new Quantity("110"), daemonset.node(1).getStatus().getAllocatable().get("pods"));
+    assertEquals(Map.of("kubernetes.io/hostname", "node-00007"), daemonset.node(7).getMetadata().getLabels());
+    assertEquals(90_000, daemonset.measuredPodLimit(), "node 0's pods; no other node takes one");
+    var tooMany =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new Workload("too-many", 10, 0, 1_000, 89_001, PodShape.DAEMONSET));
+    assertTrue(tooMany.getMessage().contains("do not fit 10 nodes"), tooMany.getMessage());
+  }
+
+  @Test
+  void the_other_shapes_pods_still_request_100m_and_500Mi_with_a_port() {
+    var pod = Workload.named("5000-nodes-50000-pods").measuredPod("backlog-00001", "kubesched", Workload.BACKLOG);
+
+    assertEquals(100, milliCpu(pod));
+    assertEquals(80, pod.getSpec().getContainers().get(0).getPorts().get(0).getContainerPort());
+  }
 }
