@@ -156,10 +156,7 @@ final class DrillRun {
       // (a throttled burst's: minutes) must not pile up stream pods until the nodes are full.
       stream.stopAfter(settings.after());
       log.printf("%s injected and healed in %d ms%n", fault.name(), (healed - injected) / 1_000_000);
-      var mustBind = stream.createdPods().entrySet().stream()
-          .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY
-              || e.getValue() == Snapshot.Kind.SPREAD)
-          .map(Map.Entry::getKey).collect(Collectors.toCollection(HashSet::new));
+      var mustBind = new HashSet<>(mustBind(stream.createdPods()));
       mustBind.addAll(fault.mustBind());
       // Listing thousands of pods five times a second would load the API server the drill measures.
       boolean recovered = waitFor(settings.settle(), mustBind.size() > 500 ? 2000 : 200, () -> allBound(admin, mustBind));
@@ -194,6 +191,14 @@ final class DrillRun {
     }
     return new TrialResult(fault.name(), stream.created() + fault.podsCreated(), violations, relists, recovery,
         fault.boundToDeletedNode());
+  }
+
+  /** @return the pods among {@code created} that must be bound once the system recovers: those that fit, ungated */
+  static Set<String> mustBind(Map<String, Snapshot.Kind> created) {
+    return created.entrySet().stream()
+        .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY
+            || e.getValue() == Snapshot.Kind.SPREAD)
+        .map(Map.Entry::getKey).collect(Collectors.toSet());
   }
 
   static boolean allBound(KubernetesClient admin, Set<String> names) {

@@ -204,9 +204,7 @@ final class LeaderKillDrill {
       }
       var created = new HashMap<>(stream.createdPods());
       created.putAll(burst.createdPods());
-      var mustBind = created.entrySet().stream()
-          .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY)
-          .map(Map.Entry::getKey).collect(Collectors.toSet());
+      var mustBind = DrillRun.mustBind(created);
       boolean recovered = DrillRun.waitFor(settings.settle(), () -> DrillRun.allBound(admin, mustBind));
       recovery = recovered ? Optional.of(Duration.ofNanos(System.nanoTime() - healed)) : Optional.empty();
       long remaining = settings.after().toNanos() - (System.nanoTime() - healed);
