@@ -173,11 +173,20 @@ public final class NodeResourcesFitFilter implements Filter {
     return result;
   }
 
+  /**
+   * @return {@code result} and {@code shortage}: one shortage, the usual case of a rejected node, as an
+   *     immutable list that the rejection keeps without copying it (on a pod that fits nowhere that is one
+   *     list instead of two for each node)
+   */
   private static List<InsufficientResource> add(
       @Nullable List<InsufficientResource> result, InsufficientResource shortage) {
-    var list = result == null ? new ArrayList<InsufficientResource>(4) : result;
-    list.add(shortage);
-    return list;
+    if (result == null) {
+      return List.of(shortage);
+    }
+    var more = new ArrayList<InsufficientResource>(result.size() + 1);
+    more.addAll(result);
+    more.add(shortage);
+    return more;
   }
 
   /** Kubernetes marks a shortage unresolvable when the request exceeds the node's whole allocatable. */
