@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -29,7 +30,8 @@ import java.util.function.Supplier;
  * How much heap the scheduler's informer caches take for a large cluster, per kind of item store, and how
  * much the scheduler's own {@link PodInfo}s and a {@link NodeInfo} snapshot add. A command-line tool, run on
  * the class path: {@code java -cp benchmarks.jar io.kubesched.benchmarks.HeapMeasurement [--nodes N]
- * [--pods-per-node P] [--deployments D] [--rounds R]} (defaults 5000, 10, one Deployment per ten pods, 3), or
+ * [--pods-per-node P] [--deployments D] [--rounds R] [--stores S,...]} (defaults 5000, 10, one Deployment per
+ * ten pods, 3, every store), or
  * {@code ./mvnw -q -pl scheduler-benchmarks -am verify -DskipTests -Pheap}. See {@code docs/memory.md}.
  *
  * <p>For each store it fills an informer cache (fabric8's {@code CacheImpl} with the pod informer's by-node
@@ -95,38 +97,87 @@ public final class HeapMeasurement {
   /** One fill of one store: bytes retained by the node and pod caches, one snapshot read, the check. */
   record Fill(long nodeBytes, long podBytes, long readNanos, int checked, int mismatches) {}
 
-  /** The scheduler's own structures on top of the kept stores. */
-  record DomainCost(long podInfoBytes, long snapshotBytes) {}
+  /**
+   * The scheduler's own structures on top of the kept stores, and the heap in use after full collections
+   * with all of them in place ({@code heapBytes}): the tool's own baseline (classes, the generator) and the
+   * kept stores, {@link PodInfo}s and snapshot.
+   */
+  record DomainCost(long podInfoBytes, long snapshotBytes, long baselineBytes, long heapBytes) {}
 
   private final KubernetesSerialization serialization = new KubernetesSerialization();
   private final int nodes;
   private final int podsPerNode;
   private final int deployments;
+  private final List<Variant> stores;
 
   HeapMeasurement(int nodes, int podsPerNode, int deployments) {
+    this(nodes, podsPerNode, deployments, List.of(Variant.values()));
+  }
+
+  HeapMeasurement(int nodes, int podsPerNode, int deployments, List<Variant> stores) {
     this.nodes = nodes;
     this.podsPerNode = podsPerNode;
     this.deployments = deployments;
+    this.stores = List.copyOf(stores);
   }
 
   /**
    * Runs the measurement and prints the report (Markdown) to standard output.
    *
    * @param args {@code --nodes N} (5000), {@code --pods-per-node P} (10), {@code --deployments D} (one per
-   *     ten pods), {@code --rounds R} (3), each optional
+   *     ten pods), {@code --rounds R} (3), {@code --stores} a comma-separated list of {@code default}, {@code
+   *     trimmed}, {@code reduced}, {@code kept} (all of them; {@code kept} alone reaches kube's 150 000 pods
+   *     in a few GB of heap), each optional
    * @throws IllegalArgumentException naming the option, if an option is unknown or its value is not a
-   *     positive integer
+   *     positive integer or, for {@code --stores}, not a list of store names
    */
   public static void main(String[] args) {
-    var options = options(args);
+    var stores = stores(args);
+    var options = options(withoutStores(args));
     int nodes = options.getOrDefault("--nodes", 5000);
     int podsPerNode = options.getOrDefault("--pods-per-node", 10);
     int rounds = options.getOrDefault("--rounds", 3);
     int deployments = options.getOrDefault("--deployments", Math.max(1, nodes * podsPerNode / 10));
     var out = System.out;
     out.println(jvm());
-    new HeapMeasurement(Math.max(1, nodes / 25), podsPerNode, Math.max(1, deployments / 25)).warmUp(out);
-    new HeapMeasurement(nodes, podsPerNode, deployments).run(rounds, out);
+    new HeapMeasurement(Math.max(1, nodes / 25), podsPerNode, Math.max(1, deployments / 25), stores).warmUp(out);
+    new HeapMeasurement(nodes, podsPerNode, deployments, stores).run(rounds, out);
+  }
+
+  private static final String STORES = "--stores";
+
+  /**
+   * @return the stores {@code --stores} names, in the order of {@link Variant}; every store without it
+   * @throws IllegalArgumentException if it has no value or names no store or an unknown one
+   */
+  static List<Variant> stores(String[] args) {
+    int at = Arrays.asList(args).indexOf(STORES);
+    if (at < 0) {
+      return List.of(Variant.values());
+    }
+    if (at + 1 == args.length) {
+      throw new IllegalArgumentException(STORES + " needs a value");
+    }
+    var valid = Arrays.stream(Variant.values()).map(v -> v.name().toLowerCase(Locale.ROOT)).toList();
+    var named = new TreeSet<Variant>();
+    for (var name : args[at + 1].split(",", -1)) {
+      if (!valid.contains(name)) {
+        throw new IllegalArgumentException(
+            STORES + " names unknown store '" + name + "' in '" + args[at + 1] + "'; valid: " + valid);
+      }
+      named.add(Variant.valueOf(name.toUpperCase(Locale.ROOT)));
+    }
+    return List.copyOf(named);
+  }
+
+  /** @return {@code args} without {@code --stores} and its value, for {@link #options} */
+  static String[] withoutStores(String[] args) {
+    var rest = new ArrayList<>(Arrays.asList(args));
+    int at = rest.indexOf(STORES);
+    if (at >= 0) {
+      rest.subList(at, Math.min(at + 2, rest.size())).clear();
+    }
+    return rest.toArray(String[]::new);
   }
 
   static Map<String, Integer> options(String[] args) {
@@ -154,7 +205,7 @@ public final class HeapMeasurement {
   }
 
   private void warmUp(PrintStream out) {
-    for (var variant : Variant.values()) {
+    for (var variant : stores) {
       fill(variant);
     }
     domainCost();
@@ -169,7 +220,7 @@ public final class HeapMeasurement {
     var fills = new HashMap<Variant, List<Fill>>();
     var domain = new ArrayList<DomainCost>();
     for (int round = 1; round <= rounds; round++) {
-      for (var variant : Variant.values()) {
+      for (var variant : stores) {
         var fill = fill(variant);
         fills.computeIfAbsent(variant, v -> new ArrayList<>()).add(fill);
         out.printf(
@@ -187,8 +238,9 @@ public final class HeapMeasurement {
       domain.add(cost);
       out.printf(
           Locale.ROOT,
-          "round %d PodInfos %8.1f MB  NodeInfo snapshot %8.1f MB%n",
-          round, cost.podInfoBytes() / MB, cost.snapshotBytes() / MB);
+          "round %d PodInfos %8.1f MB  NodeInfo snapshot %8.1f MB  heap after full GC %8.1f MB (baseline %.1f MB)%n",
+          round, cost.podInfoBytes() / MB, cost.snapshotBytes() / MB, cost.heapBytes() / MB,
+          cost.baselineBytes() / MB);
     }
     report(fills, domain, out);
   }
@@ -199,7 +251,7 @@ public final class HeapMeasurement {
     out.println(
         "| store | nodes (MB) | pods (MB) | total (MB) | KB per node | MB per 1 000 pods | snapshot read (ms) |");
     out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (var variant : Variant.values()) {
+    for (var variant : stores) {
       var list = fills.get(variant);
       long nodeBytes = median(list, Fill::nodeBytes);
       long podBytes = median(list, Fill::podBytes);
@@ -224,6 +276,12 @@ public final class HeapMeasurement {
     out.printf(
         Locale.ROOT, "| one NodeInfo snapshot (pods shared) | %.0f | | | %.1f | | |%n", snapshot / MB,
         snapshot / 1024.0 / nodes);
+    out.printf(
+        Locale.ROOT,
+        "%nHeap in use after full GC with the kept stores, the PodInfos and one snapshot: %.0f MB "
+            + "(of which the tool's baseline before filling: %.0f MB)%n",
+        median(domain, DomainCost::heapBytes) / MB,
+        median(domain, DomainCost::baselineBytes) / MB);
     int mismatches = fills.values().stream().flatMap(List::stream).mapToInt(Fill::mismatches).sum();
     out.println();
     out.println(
@@ -310,6 +368,7 @@ public final class HeapMeasurement {
    */
   private DomainCost domainCost() {
     var cluster = new HeapMeasurementCluster(podsPerNode, deployments);
+    long baseline = usedAfterGc();
     var nodeCache = new CacheImpl<Node>();
     nodeCache.setItemStore(Variant.KEPT.nodeStore.get());
     var podCache = new CacheImpl<Pod>();
@@ -341,7 +400,7 @@ public final class HeapMeasurement {
     Reference.reachabilityFence(podInfos);
     Reference.reachabilityFence(nodeCache);
     Reference.reachabilityFence(podCache);
-    return new DomainCost(withPodInfos - stores, withSnapshot - withPodInfos);
+    return new DomainCost(withPodInfos - stores, withSnapshot - withPodInfos, baseline, withSnapshot);
   }
 
   private static String nodeName(Pod pod) {

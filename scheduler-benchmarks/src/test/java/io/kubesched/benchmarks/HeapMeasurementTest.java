@@ -96,6 +96,26 @@ class HeapMeasurementTest {
     assertEquals("--nodes needs a value", refused("--nodes"));
   }
 
+  @Test
+  void stores_are_every_store_unless_named() {
+    assertEquals(List.of(HeapMeasurement.Variant.values()), HeapMeasurement.stores(new String[] {"--nodes", "7"}));
+    assertEquals(
+        List.of(HeapMeasurement.Variant.DEFAULT, HeapMeasurement.Variant.KEPT),
+        HeapMeasurement.stores(new String[] {"--stores", "kept,default", "--rounds", "1"}));
+    assertEquals(
+        List.of("--nodes", "7", "--rounds", "1"),
+        List.of(HeapMeasurement.withoutStores(new String[] {"--nodes", "7", "--stores", "kept", "--rounds", "1"})));
+    assertEquals(
+        "--stores names unknown store 'kep' in 'kep'; valid: [default, trimmed, reduced, kept]",
+        assertThrows(
+                IllegalArgumentException.class, () -> HeapMeasurement.stores(new String[] {"--stores", "kep"}))
+            .getMessage());
+    assertEquals(
+        "--stores needs a value",
+        assertThrows(IllegalArgumentException.class, () -> HeapMeasurement.stores(new String[] {"--stores"}))
+            .getMessage());
+  }
+
   private static String refused(String... args) {
     return assertThrows(IllegalArgumentException.class, () -> HeapMeasurement.options(args)).getMessage();
   }

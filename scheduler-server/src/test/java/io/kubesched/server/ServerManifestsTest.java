@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -176,6 +177,43 @@ class ServerManifestsTest {
     assertTrue(
         container.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/tmp")),
         "a writable /tmp beside the read-only root");
+  }
+
+  /**
+   * The image's JVM flags (scheduler-server's pom, docs/memory.md): Jib's {@code jvmFlags} and the offline
+   * image's own entrypoint list the same ones, the heap is sized from the container's memory limit and not
+   * fixed, and the Deployment sets that limit without overriding the flags.
+   */
+  @Test
+  void both_images_size_the_heap_from_the_deployments_memory_limit() throws IOException {
+    var pom = Files.readString(Path.of("pom.xml"));
+    var jibFlags = flagProperties(between(pom, "<jvmFlags>", "</jvmFlags>"));
+    var entrypointFlags = flagProperties(between(pom, "<entrypoint>", "</entrypoint>"));
+    assertEquals(jibFlags, entrypointFlags);
+    var flags = jibFlags.stream().map(name -> between(pom, "<" + name + ">", "</" + name + ">")).toList();
+    assertEquals(List.of("-XX:MaxRAMPercentage=75", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"), flags);
+
+    var container = only(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertTrue(container.getResources().getLimits().containsKey("memory"), "a memory limit to size the heap from");
+    assertTrue(
+        container.getEnv() == null
+            || container.getEnv().stream()
+                .noneMatch(env -> List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS").contains(env.getName())),
+        "no JAVA_TOOL_OPTIONS or JDK_JAVA_OPTIONS beside the image's flags");
+  }
+
+  private static String between(String text, String start, String end) {
+    int from = text.indexOf(start);
+    int to = text.indexOf(end, from + start.length());
+    assertTrue(from >= 0 && to > from, () -> "pom.xml has " + start + "..." + end);
+    return text.substring(from + start.length(), to);
+  }
+
+  /** @return the names of the {@code server.jvm.*} properties {@code block} refers to, in order */
+  private static List<String> flagProperties(String block) {
+    return Pattern.compile("\\$\\{(server\\.jvm\\.[a-z]+)}").matcher(block).results()
+        .map(match -> match.group(1))
+        .toList();
   }
 
   @Test

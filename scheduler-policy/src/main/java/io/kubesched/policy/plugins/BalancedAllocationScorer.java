@@ -84,7 +84,7 @@ public final class BalancedAllocationScorer implements Scorer, PreScorer {
     if (ResourceAllocation.requestsNothing(podRequests)) {
       return 0;
     }
-    return ResourceAllocation.balancedAllocation(allocation.usage(podRequests, node));
+    return allocation.balancedAllocation(podRequests, node);
   }
 
   /**
@@ -96,6 +96,6 @@ public final class BalancedAllocationScorer implements Scorer, PreScorer {
     if (ResourceAllocation.requestsNothing(allocation.podRequests(pod))) {
       return SKIPPED;
     }
-    return allocation.prepare(NAME, pod, ResourceAllocation::balancedAllocation);
+    return allocation.prepare(NAME, pod, allocation::balancedAllocation);
   }
 }

@@ -133,7 +133,9 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
 
     var existingAntiAffinity = new TopologyCounts();
     for (var node : cluster.nodesWithRequiredPodAntiAffinity()) {
-      for (var existing : node.pods()) {
+      var pods = node.pods();
+      for (int i = 0; i < pods.size(); i++) {
+        var existing = pods.get(i);
         for (var term : existing.podAntiAffinity().required()) {
           if (InterPodAffinityTerms.matches(term, existing, pod, namespaceLabels)) {
             existingAntiAffinity.add(node, term.topologyKey(), 1);
@@ -146,7 +148,10 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
     var antiAffinity = new TopologyCounts();
     if (!affinityTerms.isEmpty() || !antiAffinityTerms.isEmpty()) {
       for (var node : cluster.nodes()) {
-        for (var existing : node.pods()) {
+        // Indexed: an iterator per node (5 000 of them at that size) is not optimised away here.
+        var pods = node.pods();
+        for (int i = 0; i < pods.size(); i++) {
+          var existing = pods.get(i);
           if (InterPodAffinityTerms.matchesAll(affinityTerms, existing)) {
             for (var term : affinityTerms) {
               affinity.add(node, term.topologyKey(), 1);

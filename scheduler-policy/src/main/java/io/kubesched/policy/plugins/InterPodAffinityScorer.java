@@ -131,7 +131,10 @@ public final class InterPodAffinityScorer implements Scorer, PreScorer {
       if (node.labels().isEmpty()) {
         continue;
       }
-      for (var existing : node.pods()) {
+      // Indexed: an iterator per node is not optimised away here.
+      var pods = node.pods();
+      for (int i = 0; i < pods.size(); i++) {
+        var existing = pods.get(i);
         if (!hasPreferred && existing.podAffinity().isEmpty() && existing.podAntiAffinity().isEmpty()) {
           continue;
         }

@@ -54,7 +54,7 @@ public final class LeastAllocatedScorer implements Scorer, PreScorer {
 
   @Override
   public long score(PodInfo pod, NodeInfo node) {
-    return allocation.leastAllocated(allocation.usage(allocation.podRequests(pod), node));
+    return allocation.leastAllocated(allocation.podRequests(pod), node);
   }
 
   /** @return a scorer of {@code pod} on any node, with the pod's requests computed once */

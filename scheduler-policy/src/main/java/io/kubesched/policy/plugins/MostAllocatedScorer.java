@@ -53,7 +53,7 @@ public final class MostAllocatedScorer implements Scorer, PreScorer {
 
   @Override
   public long score(PodInfo pod, NodeInfo node) {
-    return allocation.mostAllocated(allocation.usage(allocation.podRequests(pod), node));
+    return allocation.mostAllocated(allocation.podRequests(pod), node);
   }
 
   /** @return a scorer of {@code pod} on any node, with the pod's requests computed once */

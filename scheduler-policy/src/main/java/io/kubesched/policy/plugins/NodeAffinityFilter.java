@@ -1,10 +1,12 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.Reason;
 import java.util.List;
 
@@ -17,9 +19,13 @@ import java.util.List;
  * must match as well (one of them), checked first. A node that misses them is rejected with {@link
  * Reason.EnforcedNodeAffinityMismatch}; one that misses the pod's own rules with {@link
  * Reason.NodeAffinityMismatch}. Both with code {@link FilterResult.Code#UNSCHEDULABLE_AND_UNRESOLVABLE}:
- * evicting pods does not change a node's labels. Immutable and thread-safe.
+ * evicting pods does not change a node's labels.
+ *
+ * <p>As kube's {@code PreFilter}, {@link #prepare} reads the pod's rules once (and skips the plugin for a pod
+ * without any, when no affinity is added); {@link #filter} reads them itself, with the same result. Immutable
+ * and thread-safe, and so are the filters it prepares.
  */
-public final class NodeAffinityFilter implements Filter {
+public final class NodeAffinityFilter implements Filter, PreFilter {
 
   /** The kube-scheduler plugin name, {@value}. */
   public static final String NAME = "NodeAffinity";
@@ -59,6 +65,46 @@ public final class NodeAffinityFilter implements Filter {
       return FilterResult.unresolvable(new Reason.NodeAffinityMismatch());
     }
     return FilterResult.fit();
+  }
+
+  /**
+   * @return a filter of {@code pod} on any node with its node selector and required terms read once; {@link
+   *     PreFilter#skip} when the pod has neither and no affinity is added
+   */
+  @Override
+  public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
+    var required = NodeSelectors.requiredOf(pod);
+    if (required.isEmpty() && addedRequired.isEmpty()) {
+      return PreFilter.skip(NAME);
+    }
+    return new Prepared(addedRequired, required);
+  }
+
+  /** One pod's filter: its rules are fixed, the {@code pod} passed to {@link #filter} is not read. */
+  private static final class Prepared implements Filter {
+    private final List<NodeSelectorTerm> addedRequired;
+    private final NodeSelectors.RequiredNodeAffinity required;
+
+    Prepared(List<NodeSelectorTerm> addedRequired, NodeSelectors.RequiredNodeAffinity required) {
+      this.addedRequired = addedRequired;
+      this.required = required;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      if (!addedRequired.isEmpty() && !NodeSelectors.matchesAny(addedRequired, node)) {
+        return FilterResult.unresolvable(new Reason.EnforcedNodeAffinityMismatch());
+      }
+      if (!required.matches(node)) {
+        return FilterResult.unresolvable(new Reason.NodeAffinityMismatch());
+      }
+      return FilterResult.fit();
+    }
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * kube-scheduler's {@code NodeResourcesFit} filter plugin (formerly the {@code PodFitsResources} predicate):
@@ -118,53 +119,74 @@ public final class NodeResourcesFitFilter implements Filter {
   /**
    * kube-scheduler's {@code Fits}: every resource the node lacks for the pod, in the order of the checks.
    *
-   * @return the insufficient resources; empty if the pod fits
+   * @return the insufficient resources, not to be modified; empty if the pod fits
    */
   public List<InsufficientResource> insufficientResources(PodInfo pod, NodeInfo node) {
-    var result = new ArrayList<InsufficientResource>(4);
+    // Created at the first shortage: most nodes have none, and this runs for every node examined.
+    @Nullable List<InsufficientResource> result = null;
     var allocatable = node.allocatable();
     var used = node.requested();
     long podCount = node.pods().size();
     if (podCount + 1 > allocatable.pods()) {
-      result.add(new InsufficientResource("pods", 1, podCount, allocatable.pods()));
+      result = add(result, new InsufficientResource("pods", 1, podCount, allocatable.pods()));
     }
     var request = pod.requests();
     if (request.milliCpu() == 0
         && request.memory() == 0
         && request.ephemeralStorage() == 0
         && request.extended().isEmpty()) {
-      return result;
+      return result == null ? List.of() : result;
     }
-    check(result, "cpu", request.milliCpu(), used.milliCpu(), allocatable.milliCpu());
-    check(result, "memory", request.memory(), used.memory(), allocatable.memory());
-    check(
-        result,
-        "ephemeral-storage",
-        request.ephemeralStorage(),
-        used.ephemeralStorage(),
-        allocatable.ephemeralStorage());
+    result = check(result, "cpu", request.milliCpu(), used.milliCpu(), allocatable.milliCpu());
+    result = check(result, "memory", request.memory(), used.memory(), allocatable.memory());
+    result =
+        check(
+            result,
+            "ephemeral-storage",
+            request.ephemeralStorage(),
+            used.ephemeralStorage(),
+            allocatable.ephemeralStorage());
     var extended = request.extended().isEmpty() ? Set.<String>of() : new TreeSet<>(request.extended().keySet());
     for (var resource : extended) {
       if (isIgnored(resource)) {
         continue;
       }
-      check(
-          result,
-          resource,
-          request.extended(resource),
-          used.extended(resource),
-          allocatable.extended(resource));
+      result =
+          check(
+              result,
+              resource,
+              request.extended(resource),
+              used.extended(resource),
+              allocatable.extended(resource));
+    }
+    return result == null ? List.of() : result;
+  }
+
+  /** @return {@code result} with the shortage of {@code resource} added, if there is one */
+  private static @Nullable List<InsufficientResource> check(
+      @Nullable List<InsufficientResource> result, String resource, long requested, long used, long capacity) {
+    // Both amounts are non-negative, so the difference cannot overflow; it is negative on an overcommitted
+    // node, which then has room for nothing.
+    if (requested > 0 && requested > capacity - used) {
+      return add(result, new InsufficientResource(resource, requested, used, capacity));
     }
     return result;
   }
 
-  private static void check(
-      List<InsufficientResource> result, String resource, long requested, long used, long capacity) {
-    // Both amounts are non-negative, so the difference cannot overflow; it is negative on an overcommitted
-    // node, which then has room for nothing.
-    if (requested > 0 && requested > capacity - used) {
-      result.add(new InsufficientResource(resource, requested, used, capacity));
+  /**
+   * @return {@code result} and {@code shortage}: one shortage, the usual case of a rejected node, as an
+   *     immutable list that the rejection keeps without copying it (on a pod that fits nowhere that is one
+   *     list instead of two for each node)
+   */
+  private static List<InsufficientResource> add(
+      @Nullable List<InsufficientResource> result, InsufficientResource shortage) {
+    if (result == null) {
+      return List.of(shortage);
     }
+    var more = new ArrayList<InsufficientResource>(result.size() + 1);
+    more.addAll(result);
+    more.add(shortage);
+    return more;
   }
 
   /** Kubernetes marks a shortage unresolvable when the request exceeds the node's whole allocatable. */

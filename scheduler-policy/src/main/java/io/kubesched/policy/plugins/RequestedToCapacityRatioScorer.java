@@ -88,7 +88,7 @@ public final class RequestedToCapacityRatioScorer implements Scorer, PreScorer {
 
   @Override
   public long score(PodInfo pod, NodeInfo node) {
-    return ratio(allocation.usage(allocation.podRequests(pod), node));
+    return ratio(allocation.podRequests(pod), node);
   }
 
   /** @return a scorer of {@code pod} on any node, with the pod's requests computed once */
@@ -97,8 +97,7 @@ public final class RequestedToCapacityRatioScorer implements Scorer, PreScorer {
     return allocation.prepare(NAME, pod, this::ratio);
   }
 
-  private long ratio(ResourceAllocation.Usage usage) {
-    return allocation.requestedToCapacityRatio(
-        usage, shape::score);
+  private long ratio(long[] podRequests, NodeInfo node) {
+    return allocation.requestedToCapacityRatio(podRequests, node, shape);
   }
 }

@@ -7,8 +7,6 @@ import io.kubesched.policy.Scorer;
 import java.math.BigInteger;
 import java.util.HashSet;
 import java.util.List;
-import java.util.function.LongUnaryOperator;
-import java.util.function.ToLongFunction;
 
 /**
  * The arithmetic kube-scheduler's resource-allocation scores share ({@code noderesources/resource_allocation.go}
@@ -25,7 +23,14 @@ final class ResourceAllocation {
 
   private static final BigInteger HUNDRED = BigInteger.valueOf(Scorer.MAX_SCORE);
 
+  private static final int CPU = 0;
+  private static final int MEMORY = 1;
+  private static final int EPHEMERAL_STORAGE = 2;
+  private static final int EXTENDED = 3;
+
   private final List<ScoredResource> resources;
+  /** Per resource, in order: {@link #CPU}, {@link #MEMORY}, {@link #EPHEMERAL_STORAGE} or {@link #EXTENDED}. */
+  private final int[] kinds;
   private final boolean plainRequests;
 
   private ResourceAllocation(String scorer, List<ScoredResource> resources, boolean plainRequests) {
@@ -33,6 +38,16 @@ final class ResourceAllocation {
       throw new IllegalArgumentException(scorer + " needs at least one resource to score");
     }
     this.resources = List.copyOf(resources);
+    this.kinds = new int[resources.size()];
+    for (int i = 0; i < kinds.length; i++) {
+      kinds[i] =
+          switch (this.resources.get(i).name()) {
+            case ScoredResource.CPU -> CPU;
+            case ScoredResource.MEMORY -> MEMORY;
+            case ScoredResource.EPHEMERAL_STORAGE -> EPHEMERAL_STORAGE;
+            default -> EXTENDED;
+          };
+    }
     this.plainRequests = plainRequests;
   }
 
@@ -87,73 +102,60 @@ final class ResourceAllocation {
   }
 
   /**
-   * kube's {@code calculateNodeAllocatableRequest}: per resource, what the node has allocatable, what its pods
-   * take ({@code allocated}) and that plus the pod's request ({@code requested}). A resource is left at zero
-   * allocatable, so that every formula skips it, when the node has none of it, or when it is an extended
-   * resource the pod does not request.
+   * kube's {@code calculateNodeAllocatableRequest} for resource {@code i}: what the node offers of it, or 0
+   * when every formula is to skip it (the node has none of it, or it is an extended resource the pod does not
+   * request).
    */
-  Usage usage(long[] podRequests, NodeInfo node) {
-    int n = resources.size();
-    var usage = new Usage(new long[n], new long[n], new long[n]);
-    var nodeCpuAndMemory = plainRequests ? node.requested() : node.nonZeroRequested();
-    var nodeRequested = node.requested();
+  private long allocatable(int i, long[] podRequests, NodeInfo node) {
     Resources allocatable = node.allocatable();
-    for (int i = 0; i < n; i++) {
-      String name = resources.get(i).name();
-      long offered;
-      long taken;
-      switch (name) {
-        case ScoredResource.CPU -> {
-          offered = allocatable.milliCpu();
-          taken = nodeCpuAndMemory.milliCpu();
-        }
-        case ScoredResource.MEMORY -> {
-          offered = allocatable.memory();
-          taken = nodeCpuAndMemory.memory();
-        }
-        case ScoredResource.EPHEMERAL_STORAGE -> {
-          offered = allocatable.ephemeralStorage();
-          taken = nodeRequested.ephemeralStorage();
-        }
-        default -> {
-          // An extended resource the pod does not ask for must not make a node that offers it look emptier.
-          if (podRequests[i] == 0) {
-            continue;
-          }
-          offered = allocatable.extended(name);
-          taken = nodeRequested.extended(name);
-        }
-      }
-      if (offered == 0) {
-        continue;
-      }
-      usage.allocatable[i] = offered;
-      usage.allocated[i] = taken;
-      usage.requested[i] = saturatedAdd(taken, podRequests[i]);
-    }
-    return usage;
+    return switch (kinds[i]) {
+      case CPU -> allocatable.milliCpu();
+      case MEMORY -> allocatable.memory();
+      case EPHEMERAL_STORAGE -> allocatable.ephemeralStorage();
+      // An extended resource the pod does not ask for must not make a node that offers it look emptier.
+      default -> podRequests[i] == 0 ? 0 : allocatable.extended(resources.get(i).name());
+    };
+  }
+
+  /** What the node's pods take of resource {@code i} (kube's {@code allocated}). */
+  private long allocated(int i, NodeInfo node) {
+    return switch (kinds[i]) {
+      case CPU -> (plainRequests ? node.requested() : node.nonZeroRequested()).milliCpu();
+      case MEMORY -> (plainRequests ? node.requested() : node.nonZeroRequested()).memory();
+      case EPHEMERAL_STORAGE -> node.requested().ephemeralStorage();
+      default -> node.requested().extended(resources.get(i).name());
+    };
+  }
+
+  /** What the node's pods and the pod take together of resource {@code i} (kube's {@code requested}). */
+  private long requested(int i, long[] podRequests, NodeInfo node) {
+    return saturatedAdd(allocated(i, node), podRequests[i]);
   }
 
   /**
    * kube's {@code PreScore} of these plugins: a scorer of {@code pod} alone, with its requests computed once.
    *
    * @param scorer the name of the scorer prepared
-   * @param formula turns a node's usage into its score
+   * @param formula scores a node from the pod's requests
    */
-  Scorer prepare(String scorer, PodInfo pod, ToLongFunction<Usage> formula) {
+  Scorer prepare(String scorer, PodInfo pod, Formula formula) {
     return new Prepared(scorer, podRequests(pod), formula);
   }
 
-  /** kube's {@code leastResourceScorer}: the weighted average of the unused share of each resource. */
-  long leastAllocated(Usage usage) {
+  /**
+   * kube's {@code leastResourceScorer}: the weighted average of the unused share of each resource.
+   *
+   * @param podRequests the pod's {@link #podRequests}
+   */
+  long leastAllocated(long[] podRequests, NodeInfo node) {
     long nodeScore = 0;
     long weightSum = 0;
-    for (int i = 0; i < resources.size(); i++) {
-      long capacity = usage.allocatable[i];
+    for (int i = 0; i < kinds.length; i++) {
+      long capacity = allocatable(i, podRequests, node);
       if (capacity == 0) {
         continue;
       }
-      long requested = usage.requested[i];
+      long requested = requested(i, podRequests, node);
       long score = requested > capacity ? 0 : percent(capacity - requested, capacity);
       int weight = resources.get(i).weight();
       nodeScore += score * weight;
@@ -162,17 +164,21 @@ final class ResourceAllocation {
     return weightSum == 0 ? 0 : nodeScore / weightSum;
   }
 
-  /** kube's {@code mostResourceScorer}: the weighted average of the used share of each resource, capped. */
-  long mostAllocated(Usage usage) {
+  /**
+   * kube's {@code mostResourceScorer}: the weighted average of the used share of each resource, capped.
+   *
+   * @param podRequests the pod's {@link #podRequests}
+   */
+  long mostAllocated(long[] podRequests, NodeInfo node) {
     long nodeScore = 0;
     long weightSum = 0;
-    for (int i = 0; i < resources.size(); i++) {
-      long capacity = usage.allocatable[i];
+    for (int i = 0; i < kinds.length; i++) {
+      long capacity = allocatable(i, podRequests, node);
       if (capacity == 0) {
         continue;
       }
       // Requests can exceed capacity because pods without requests count the non-zero defaults.
-      long requested = Math.min(usage.requested[i], capacity);
+      long requested = Math.min(requested(i, podRequests, node), capacity);
       int weight = resources.get(i).weight();
       nodeScore += percent(requested, capacity) * weight;
       weightSum += weight;
@@ -184,18 +190,19 @@ final class ResourceAllocation {
    * kube's {@code buildRequestedToCapacityRatioScorerFunction}: each resource's utilization (0..100, whole
    * percent, over 100 counted as 100) mapped through {@code shape}; resources whose mapped score is 0 do not
    * count, not even their weight; the weighted average is rounded half away from zero.
+   *
+   * @param podRequests the pod's {@link #podRequests}
    */
-  long requestedToCapacityRatio(Usage usage, LongUnaryOperator shape) {
+  long requestedToCapacityRatio(long[] podRequests, NodeInfo node, ScoringShape shape) {
     long nodeScore = 0;
     long weightSum = 0;
-    for (int i = 0; i < resources.size(); i++) {
-      long capacity = usage.allocatable[i];
+    for (int i = 0; i < kinds.length; i++) {
+      long capacity = allocatable(i, podRequests, node);
       if (capacity == 0) {
         continue;
       }
-      long requested = usage.requested[i];
-      long score =
-          shape.applyAsLong(requested > capacity ? Scorer.MAX_SCORE : percent(requested, capacity));
+      long requested = requested(i, podRequests, node);
+      long score = shape.score(requested > capacity ? Scorer.MAX_SCORE : percent(requested, capacity));
       if (score > 0) {
         int weight = resources.get(i).weight();
         nodeScore += score * weight;
@@ -208,21 +215,79 @@ final class ResourceAllocation {
 
   /**
    * kube's {@code balancedResourceScorer} (1.37): how much placing the pod improves the node's balance. Each
-   * side is {@link #balance}, in 50..100; the result is {@code 50 + (50 + withPod - withoutPod) / 2}, so 75
+   * side is a {@link #balance}, in 50..100; the result is {@code 50 + (50 + withPod - withoutPod) / 2}, so 75
    * when the balance does not change, towards 100 when it improves, towards 50 when it worsens.
+   *
+   * @param podRequests the pod's {@link #podRequests}
    */
-  static long balancedAllocation(Usage usage) {
+  long balancedAllocation(long[] podRequests, NodeInfo node) {
     long half = Scorer.MAX_SCORE / 2;
-    long withPod = balance(usage.requested, usage.allocatable);
-    long withoutPod = balance(usage.allocated, usage.allocatable);
+    long withPod = balance(podRequests, node, true);
+    long withoutPod = balance(podRequests, node, false);
     return half + (half + withPod - withoutPod) / 2;
+  }
+
+  /**
+   * {@link #balance(long[], long[])} of the node's amounts with the pod ({@code withPod}) or without it,
+   * computed in place: no array per node, the same operations in the same order, so the same result bit for
+   * bit. With more than two resources the fractions are computed twice, once for their mean and once for
+   * the deviation from it.
+   */
+  private long balance(long[] podRequests, NodeInfo node, boolean withPod) {
+    int count = 0;
+    double total = 0;
+    double first = 0;
+    double second = 0;
+    for (int i = 0; i < kinds.length; i++) {
+      double fraction = fraction(i, podRequests, node, withPod);
+      if (Double.isNaN(fraction)) {
+        continue;
+      }
+      total += fraction;
+      if (count == 0) {
+        first = fraction;
+      } else if (count == 1) {
+        second = fraction;
+      }
+      count++;
+    }
+    double std = 0;
+    if (count == 2) {
+      std = Math.abs((first - second) / 2);
+    } else if (count > 2) {
+      double mean = total / count;
+      double sum = 0;
+      for (int i = 0; i < kinds.length; i++) {
+        double fraction = fraction(i, podRequests, node, withPod);
+        if (!Double.isNaN(fraction)) {
+          sum = sum + (fraction - mean) * (fraction - mean);
+        }
+      }
+      std = Math.sqrt(sum / count);
+    }
+    return (long) ((1 - std) * Scorer.MAX_SCORE);
+  }
+
+  /** @return resource {@code i}'s share of the node taken, capped at 1; NaN when the resource is skipped */
+  private double fraction(int i, long[] podRequests, NodeInfo node, boolean withPod) {
+    long capacity = allocatable(i, podRequests, node);
+    if (capacity == 0) {
+      return Double.NaN;
+    }
+    long amount = withPod ? requested(i, podRequests, node) : allocated(i, node);
+    return fraction(amount, capacity);
+  }
+
+  private static double fraction(long amount, long allocatable) {
+    return Math.min((double) amount / (double) allocatable, 1);
   }
 
   /**
    * kube's {@code balancedResourceScore}: {@code (1 - std) * 100} truncated, where {@code std} is the
    * population standard deviation of the fractions {@code amount / allocatable} of the resources the node
-   * offers, each capped at 1; with two fractions it is {@code |f0 - f1| / 2}. The double arithmetic follows
-   * kube's operation order, so results agree bit for bit.
+   * offers (those with {@code allocatable} not 0), each capped at 1; with two fractions it is {@code |f0 -
+   * f1| / 2}. The double arithmetic follows kube's operation order, so results agree bit for bit. The
+   * scorers compute it in place ({@link #balancedAllocation}); this form states the formula over arrays.
    */
   static long balance(long[] amounts, long[] allocatable) {
     var fractions = new double[amounts.length];
@@ -232,7 +297,7 @@ final class ResourceAllocation {
       if (allocatable[i] == 0) {
         continue;
       }
-      double fraction = Math.min((double) amounts[i] / (double) allocatable[i], 1);
+      double fraction = fraction(amounts[i], allocatable[i]);
       total += fraction;
       fractions[count++] = fraction;
     }
@@ -276,13 +341,19 @@ final class ResourceAllocation {
     }
   }
 
+  /** How a scorer turns the pod's {@link #podRequests} and a node into the node's score. */
+  @FunctionalInterface
+  interface Formula {
+    long score(long[] podRequests, NodeInfo node);
+  }
+
   /** A scorer of one pod: its requests are fixed, the {@code pod} passed to {@link #score} is not read. */
-  private final class Prepared implements Scorer {
+  private static final class Prepared implements Scorer {
     private final String name;
     private final long[] podRequests;
-    private final ToLongFunction<Usage> formula;
+    private final Formula formula;
 
-    Prepared(String name, long[] podRequests, ToLongFunction<Usage> formula) {
+    Prepared(String name, long[] podRequests, Formula formula) {
       this.name = name;
       this.podRequests = podRequests;
       this.formula = formula;
@@ -295,23 +366,7 @@ final class ResourceAllocation {
 
     @Override
     public long score(PodInfo pod, NodeInfo node) {
-      return formula.applyAsLong(usage(podRequests, node));
-    }
-  }
-
-  /**
-   * Per resource, in the order of {@link #resources()}: allocatable (0 means skipped), allocated by the node's
-   * pods, and requested with the pod. Arrays are owned by the instance and never escape the package.
-   */
-  static final class Usage {
-    final long[] requested;
-    final long[] allocated;
-    final long[] allocatable;
-
-    Usage(long[] requested, long[] allocated, long[] allocatable) {
-      this.requested = requested;
-      this.allocated = allocated;
-      this.allocatable = allocatable;
+      return formula.score(podRequests, node);
     }
   }
 }

@@ -8,6 +8,7 @@ import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.Reason;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * kube-scheduler's {@code TaintToleration} filter plugin (formerly the {@code PodToleratesNodeTaints}
@@ -33,9 +34,8 @@ public final class TaintTolerationFilter implements Filter {
 
   @Override
   public FilterResult filter(PodInfo pod, NodeInfo node) {
-    return firstUntoleratedTaint(pod, node)
-        .<FilterResult>map(taint -> FilterResult.unresolvable(new Reason.UntoleratedTaint(taint)))
-        .orElse(FilterResult.fit());
+    var taint = untolerated(pod, node);
+    return taint == null ? FilterResult.fit() : FilterResult.unresolvable(new Reason.UntoleratedTaint(taint));
   }
 
   /**
@@ -43,22 +43,31 @@ public final class TaintTolerationFilter implements Filter {
    *     tolerates; empty if there is none
    */
   public static Optional<Taint> firstUntoleratedTaint(PodInfo pod, NodeInfo node) {
-    for (var taint : node.taints()) {
+    return Optional.ofNullable(untolerated(pod, node));
+  }
+
+  /** {@link #firstUntoleratedTaint} without an object per node: this runs for every node examined. */
+  private static @Nullable Taint untolerated(PodInfo pod, NodeInfo node) {
+    // Indexed loops: the lists are of several classes, so their iterators are not optimised away.
+    var taints = node.taints();
+    var tolerations = pod.tolerations();
+    for (int i = 0; i < taints.size(); i++) {
+      var taint = taints.get(i);
       if (taint.effect() == TaintEffect.PREFER_NO_SCHEDULE) {
         continue;
       }
       boolean tolerated = false;
-      for (var toleration : pod.tolerations()) {
-        if (toleration.tolerates(taint)) {
+      for (int j = 0; j < tolerations.size(); j++) {
+        if (tolerations.get(j).tolerates(taint)) {
           tolerated = true;
           break;
         }
       }
       if (!tolerated) {
-        return Optional.of(taint);
+        return taint;
       }
     }
-    return Optional.empty();
+    return null;
   }
 
   @Override

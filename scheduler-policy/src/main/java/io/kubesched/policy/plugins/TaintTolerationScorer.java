@@ -55,7 +55,10 @@ public final class TaintTolerationScorer implements Scorer, ScoreNormalizer, Pre
 
   private static long untolerated(List<Toleration> tolerations, NodeInfo node) {
     long untolerated = 0;
-    for (var taint : node.taints()) {
+    // Indexed loops: the lists are of several classes, so their iterators are not optimised away.
+    var taints = node.taints();
+    for (int i = 0; i < taints.size(); i++) {
+      var taint = taints.get(i);
       if (taint.effect() == TaintEffect.PREFER_NO_SCHEDULE && !tolerated(tolerations, taint)) {
         untolerated++;
       }
@@ -69,8 +72,8 @@ public final class TaintTolerationScorer implements Scorer, ScoreNormalizer, Pre
   }
 
   private static boolean tolerated(List<Toleration> tolerations, Taint taint) {
-    for (var toleration : tolerations) {
-      if (toleration.tolerates(taint)) {
+    for (int i = 0; i < tolerations.size(); i++) {
+      if (tolerations.get(i).tolerates(taint)) {
         return true;
       }
     }

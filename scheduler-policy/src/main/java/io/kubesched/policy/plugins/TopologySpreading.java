@@ -65,7 +65,9 @@ final class TopologySpreading {
         return 0;
       }
       int count = 0;
-      for (var pod : pods) {
+      // Indexed: this runs for every node, and an iterator per node is not optimised away.
+      for (int i = 0; i < pods.size(); i++) {
+        var pod = pods.get(i);
         if (!pod.terminating() && pod.namespace().equals(namespace) && selector.matches(pod.labels())) {
           count++;
         }
@@ -201,8 +203,8 @@ final class TopologySpreading {
 
   /** Kube's {@code nodeLabelsMatchSpreadConstraints}: whether the node has every constraint's topology key. */
   static boolean hasAllTopologyKeys(Map<String, String> nodeLabels, List<Constraint> constraints) {
-    for (var c : constraints) {
-      if (!nodeLabels.containsKey(c.topologyKey())) {
+    for (int i = 0; i < constraints.size(); i++) {
+      if (!nodeLabels.containsKey(constraints.get(i).topologyKey())) {
         return false;
       }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
+import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -161,6 +162,55 @@ class BalancedAllocationScorerProperties {
     Statistics.label("pod").coverage(c -> {
       c.check("skipped").count(n -> n > 0);
       c.check("scored").count(n -> n > 0);
+    });
+  }
+
+  @Property
+  @Label("the score, computed in place per node, is kube's formula over the arrays of amounts and allocatable")
+  void scoreIsTheFormulaOverArrays(@ForAll("pods") PodInfo pod, @ForAll("nodes") NodeInfo node) {
+    var resources = List.of(
+        ScoredResource.of(ScoredResource.CPU),
+        ScoredResource.of(ScoredResource.MEMORY),
+        ScoredResource.of(ScoredResource.EPHEMERAL_STORAGE),
+        ScoredResource.of(ScorerFixtures.GPU));
+    // What kube's calculateNodeAllocatableRequest gives, resource by resource; an extended resource the pod
+    // does not request is skipped like one the node does not offer.
+    long[] podRequests = {
+      pod.requests().milliCpu(),
+      pod.requests().memory(),
+      pod.requests().ephemeralStorage(),
+      pod.requests().extended(ScorerFixtures.GPU)
+    };
+    long[] allocated = {
+      node.requested().milliCpu(),
+      node.requested().memory(),
+      node.requested().ephemeralStorage(),
+      node.requested().extended(ScorerFixtures.GPU)
+    };
+    long[] allocatable = {
+      node.allocatable().milliCpu(),
+      node.allocatable().memory(),
+      node.allocatable().ephemeralStorage(),
+      podRequests[3] == 0 ? 0 : node.allocatable().extended(ScorerFixtures.GPU)
+    };
+    var requested = new long[4];
+    for (int i = 0; i < 4; i++) {
+      long sum = allocated[i] + podRequests[i];
+      requested[i] = sum < 0 ? Long.MAX_VALUE : sum;
+    }
+    boolean nothing = Arrays.stream(podRequests).allMatch(amount -> amount == 0);
+    long expected = nothing
+        ? 0
+        : 50 + (50 + ResourceAllocation.balance(requested, allocatable)
+            - ResourceAllocation.balance(allocated, allocatable)) / 2;
+
+    assertEquals(expected, new BalancedAllocationScorer(resources).score(pod, node));
+    long offered = Arrays.stream(allocatable).filter(amount -> amount != 0).count();
+    Statistics.label("resources counted").collect(nothing ? "pod skipped" : offered < 3 ? offered : "3");
+    Statistics.label("resources counted").coverage(c -> {
+      c.check("pod skipped").count(n -> n > 0);
+      c.check(2L).count(n -> n > 0);
+      c.check("3").count(n -> n > 0);
     });
   }
 }

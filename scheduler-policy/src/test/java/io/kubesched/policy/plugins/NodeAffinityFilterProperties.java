@@ -5,11 +5,13 @@ import static io.kubesched.policy.plugins.FilterFixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeAffinity;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.PreFilter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +109,30 @@ class NodeAffinityFilterProperties {
     assertEquals(filter.filter(pod, node(node.name(), node.labels())).fits(), filter.filter(pod, node).fits());
   }
 
+  @Property
+  @Label("preparing the filter first, as kube's PreFilter, gives the same outcome as filtering directly")
+  void preparedAgreesWithUnprepared(
+      @ForAll("selectorsAndAffinities") PodInfo pod,
+      @ForAll("nodes") NodeInfo node,
+      @ForAll("termLists") List<NodeSelectorTerm> added) {
+    var unprepared = new NodeAffinityFilter(added);
+    var prepared = unprepared.prepare(pod, ClusterSnapshot.of(List.of(node)));
+
+    var outcome = FilterFixtures.Outcome.of(prepared.filter(pod, node));
+    assertEquals(FilterFixtures.Outcome.of(unprepared.filter(pod, node)), outcome);
+    assertEquals(NodeAffinityFilter.NAME, prepared.name());
+    Statistics.label("prepared").collect(prepared instanceof PreFilter.Skipped ? "skipped" : "kept");
+    Statistics.label("outcome").collect(outcome.code());
+    Statistics.label("prepared").coverage(c -> {
+      c.check("skipped").count(n -> n > 0);
+      c.check("kept").count(n -> n > 0);
+    });
+    Statistics.label("outcome").coverage(c -> {
+      c.check(Code.SUCCESS).count(n -> n > 0);
+      c.check(Code.UNSCHEDULABLE_AND_UNRESOLVABLE).count(n -> n > 0);
+    });
+  }
+
   private static NodeInfo node(String name, Map<String, String> labels) {
     return FilterFixtures.node(name).labels(labels).build();
   }
@@ -122,6 +148,23 @@ class NodeAffinityFilterProperties {
             FilterFixtures.affinities().map(affinity -> pod().affinity(affinity)),
             FilterFixtures.labelMaps().map(selector -> pod().nodeSelector(selector)))
         .map(PodInfo.Builder::build);
+  }
+
+  /** Pods with a node selector, required node affinity, both or neither. */
+  @Provide
+  Arbitrary<PodInfo> selectorsAndAffinities() {
+    return Combinators.combine(
+            FilterFixtures.affinities().injectNull(0.3), FilterFixtures.labelMaps().injectNull(0.3))
+        .as((affinity, selector) -> {
+          var pod = pod();
+          if (affinity != null) {
+            pod.affinity(affinity);
+          }
+          if (selector != null) {
+            pod.nodeSelector(selector);
+          }
+          return pod.build();
+        });
   }
 
   @Provide
