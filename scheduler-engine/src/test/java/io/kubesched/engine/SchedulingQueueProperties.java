@@ -176,7 +176,7 @@ class SchedulingQueueProperties {
           "clear: dropped",
           "forget: dropped");
 
-  @Property(tries = 300)
+  @Property(tries = 2000)
   void theQueueKeepsItsRulesAfterEveryStep(@ForAll("chains") ActionChain<Machine> chain) {
     chain
         .withInvariant("a pod is in at most one place", Machine::eachPodInOnePlace)
