@@ -2,12 +2,15 @@ package io.kubesched.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class DecisionTest {
@@ -97,6 +100,47 @@ class DecisionTest {
 
     assertThrows(UnsupportedOperationException.class, () -> decision.reasonsByNode().put("n2", List.of()));
     assertThrows(UnsupportedOperationException.class, () -> decision.reasonsByNode().get("n1").add(MEMORY));
+  }
+
+  @Test
+  void a_derived_decision_shares_the_reasons_and_nodes_rather_than_copying_them_again() {
+    // A failed attempt builds its decision in three steps (reasons, unresolvable nodes, preemption's outcome)
+    // over every node of the cluster: each step used to copy every node's reasons again.
+    var reasons = new HashMap<String, List<String>>();
+    for (int i = 0; i < 15_000; i++) {
+      reasons.put(String.format("node-%05d", i), List.of(i % 3 == 0 ? TAINT : MEMORY));
+    }
+    var decision = Decision.unschedulable(reasons);
+    var unresolvable = decision.withUnresolvableNodes(Set.of("node-00000", "node-00003"));
+    var preempted = unresolvable.withPostFilter("preemption: not helpful", Nomination.CLEAR);
+
+    // Identity, not equality: assertSame would print all 15 000 entries when it fails.
+    assertTrue(decision.reasonsByNode() == unresolvable.reasonsByNode(), "withUnresolvableNodes copied the reasons");
+    assertTrue(decision.reasonsByNode() == preempted.reasonsByNode(), "withPostFilter copied the reasons");
+    assertTrue(
+        unresolvable.unresolvableNodes() == preempted.unresolvableNodes(), "withPostFilter copied the nodes");
+    assertEquals(reasons, preempted.reasonsByNode());
+    assertEquals(Set.of("node-00000", "node-00003"), preempted.unresolvableNodes());
+    assertEquals(List.of(TAINT), preempted.reasonsByNode().get("node-14997"));
+    assertEquals(
+        "0/15000 nodes are available: 10000 Insufficient memory, 5000 node(s) had untolerated taint(s)."
+            + " preemption: not helpful",
+        preempted.message(15_000));
+  }
+
+  @Test
+  void unschedulable_nodes_cannot_be_modified_nor_named_null() {
+    var decision = Decision.unschedulable(Map.of("n1", List.of(CPU))).withUnresolvableNodes(Set.of("n1"));
+    var withNull = new HashSet<String>();
+    withNull.add(null);
+    var nullNode = new HashMap<String, List<String>>();
+    nullNode.put(null, List.of(CPU));
+
+    assertThrows(UnsupportedOperationException.class, () -> decision.unresolvableNodes().add("n2"));
+    assertThrows(UnsupportedOperationException.class, () -> decision.reasonsByNode().remove("n1"));
+    assertThrows(UnsupportedOperationException.class, () -> decision.reasonsByNode().entrySet().clear());
+    assertThrows(NullPointerException.class, () -> decision.withUnresolvableNodes(withNull));
+    assertThrows(NullPointerException.class, () -> Decision.unschedulable(nullNode));
   }
 
   @Test

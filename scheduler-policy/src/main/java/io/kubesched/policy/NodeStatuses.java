@@ -2,6 +2,8 @@ package io.kubesched.policy;
 
 import io.kubesched.api.NodeInfo;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -17,8 +19,13 @@ import org.jspecify.annotations.Nullable;
  */
 record NodeStatuses(Map<String, FilterResult.Rejected> byNode, FilterResult.@Nullable Rejected absent) {
 
+  /**
+   * Copies {@code byNode} into a hash map: it holds every rejected node of a large cluster, and {@code
+   * Map.copyOf}'s open addressing degrades to long probe runs, on copying and on every look-up, for names with
+   * a numbered suffix ({@code node-00000}, {@code node-00001}, …).
+   */
   NodeStatuses {
-    byNode = Map.copyOf(byNode);
+    byNode = Collections.unmodifiableMap(new HashMap<>(byNode));
   }
 
   /** @return statuses naming {@code byNode}; every other node is unresolvable */
