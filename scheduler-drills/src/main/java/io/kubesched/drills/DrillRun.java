@@ -159,12 +159,8 @@ final class DrillRun {
       var mustBind = new HashSet<>(mustBind(stream.createdPods()));
       mustBind.addAll(fault.mustBind());
       // Listing thousands of pods five times a second would load the API server the drill measures.
-      boolean recovered = waitFor(settings.settle(), mustBind.size() > 500 ? 2000 : 200, () -> allBound(admin, mustBind));
-      recovery = recovered ? Optional.of(Duration.ofNanos(System.nanoTime() - healed)) : Optional.empty();
-      long remaining = settings.after().toNanos() - (System.nanoTime() - healed);
-      if (remaining > 0) {
-        Thread.sleep(remaining / 1_000_000);
-      }
+      recovery = recovery(admin, mustBind, settings.settle(), mustBind.size() > 500 ? 2000 : 200, healed);
+      sleepUntil(healed, settings.after());
       stream.stop();
       stream.ungateAll();
     } finally {
@@ -199,6 +195,26 @@ final class DrillRun {
         .filter(e -> e.getValue() == Snapshot.Kind.PLACEABLE || e.getValue() == Snapshot.Kind.ANTI_AFFINITY
             || e.getValue() == Snapshot.Kind.SPREAD)
         .map(Map.Entry::getKey).collect(Collectors.toSet());
+  }
+
+  /**
+   * Waits, polling every {@code everyMs}, until every pod of {@code mustBind} is bound or {@code settle} passes.
+   *
+   * @param healed when the fault healed ({@link System#nanoTime})
+   * @return the time from {@code healed} to all bound; empty if they were not within {@code settle}
+   */
+  static Optional<Duration> recovery(KubernetesClient admin, Set<String> mustBind, Duration settle, long everyMs,
+      long healed) throws InterruptedException {
+    return waitFor(settle, everyMs, () -> allBound(admin, mustBind))
+        ? Optional.of(Duration.ofNanos(System.nanoTime() - healed)) : Optional.empty();
+  }
+
+  /** Sleeps until {@code after} has passed since {@code healed} ({@link System#nanoTime}); at once if it has. */
+  static void sleepUntil(long healed, Duration after) throws InterruptedException {
+    long remaining = after.toNanos() - (System.nanoTime() - healed);
+    if (remaining > 0) {
+      Thread.sleep(remaining / 1_000_000);
+    }
   }
 
   static boolean allBound(KubernetesClient admin, Set<String> names) {

@@ -205,12 +205,8 @@ final class LeaderKillDrill {
       var created = new HashMap<>(stream.createdPods());
       created.putAll(burst.createdPods());
       var mustBind = DrillRun.mustBind(created);
-      boolean recovered = DrillRun.waitFor(settings.settle(), () -> DrillRun.allBound(admin, mustBind));
-      recovery = recovered ? Optional.of(Duration.ofNanos(System.nanoTime() - healed)) : Optional.empty();
-      long remaining = settings.after().toNanos() - (System.nanoTime() - healed);
-      if (remaining > 0) {
-        Thread.sleep(remaining / 1_000_000);
-      }
+      recovery = DrillRun.recovery(admin, mustBind, settings.settle(), 200, healed);
+      DrillRun.sleepUntil(healed, settings.after());
       stream.stop();
       stream.ungateAll();
       burst.ungateAll();
