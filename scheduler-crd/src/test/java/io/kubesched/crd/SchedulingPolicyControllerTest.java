@@ -73,7 +73,12 @@ class SchedulingPolicyControllerTest {
   void stop() {
     policies.close();
     client.close();
-    server.destroy();
+    try {
+      server.destroy();
+    } catch (IllegalStateException slowToClose) {
+      // The mock server waits 10 s for its connections to end; once, under CI load, it did not (the test's
+      // assertions had passed). Its port is released with the JVM; a slow close is not what is tested here.
+    }
   }
 
   /**
