@@ -12,6 +12,7 @@ import io.kubesched.testcluster.TestCluster;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,6 +63,12 @@ final class BenchmarkRun {
    * every backlog pod pending.
    */
   static final Duration GANG_BACKLOG_STALL = Duration.ofMinutes(5);
+
+  /** Pods created one at a time at the placer's start and again at the end of the run ({@link RunResult.Start}). */
+  static final int ONE_BY_ONE = 10;
+
+  /** How long the first pod may wait for a placer that just started. */
+  private static final Duration FIRST_BIND = Duration.ofMinutes(3);
 
   /**
    * What a run needs besides its workload.
@@ -127,10 +134,20 @@ final class BenchmarkRun {
       var admin = cluster.admin();
       populate(admin, creators);
       progress("populated: %d nodes, %d bound pods", workload.nodes(), workload.initialPods());
+      RunResult result;
+      long streamStart;
+      PodTimes stream;
+      OneByOne cold;
+      OneByOne warm;
+      long placerStart = System.nanoTime();
       try (var placer = startPlacer(cluster);
           var preemptors = workload.shape().preempts()
               ? new Preemptors(admin, workload, contestant.schedulerName())
               : null) {
+        cold = oneByOne(admin, placer, Workload.COLD);
+        double firstBoundSeconds = (cold.firstBoundNanos() - placerStart) / 1e9;
+        progress("started: first pod bound %.2f s after the start, then one by one p50 %.1f ms",
+            firstBoundSeconds, PodTimes.percentile(cold.latenciesMillis(), 50));
         var warmup = phase(admin, creators, placer, Workload.WARMUP, settings.warmupPods(), 0, null);
         progress("warmed up: %d pods bound", warmup.boundCount());
         double cpuAtStart = placer.cpuSeconds();
@@ -140,8 +157,8 @@ final class BenchmarkRun {
         }
         var streamGangs = gangTimes();
         createGroups(admin, creators, Workload.STREAM);
-        long streamStart = System.nanoTime();
-        var stream =
+        streamStart = System.nanoTime();
+        stream =
             phase(
                 admin, creators, placer, Workload.STREAM, workload.streamPods(), settings.streamRate(), streamGangs);
         var latencies = stream.latenciesMillis();
@@ -179,7 +196,7 @@ final class BenchmarkRun {
         var spread = Spread.of(admin, workload);
         spread.constraint().ifPresent(check -> progress("placement: %s", check));
         if (preemptors != null) {
-          int measuredCreated = settings.warmupPods() + workload.streamPods() + workload.pods();
+          int measuredCreated = ONE_BY_ONE + settings.warmupPods() + workload.streamPods() + workload.pods();
           preemption =
               new RunResult.Preemption(
                   preemption.created(), preemption.bound(), preemption.p50Millis(), preemption.p99Millis(),
@@ -190,7 +207,10 @@ final class BenchmarkRun {
               preemption.bound(), preemption.created(), preemption.p50Millis(), preemption.p99Millis(),
               preemption.victimsDeleted(), preemption.victimsTerminating());
         }
-        var result =
+        warm = oneByOne(admin, placer, Workload.WARM);
+        double warmP50 = PodTimes.percentile(warm.latenciesMillis(), 50);
+        progress("at the end: one by one p50 %.1f ms", warmP50);
+        result =
             new RunResult(
                 workload,
                 contestant,
@@ -210,14 +230,36 @@ final class BenchmarkRun {
                 spread.cpu(),
                 spread.memory(),
                 preemption,
-                gangs);
+                gangs,
+                new RunResult.Start(firstBoundSeconds, PodTimes.percentile(cold.latenciesMillis(), 50), warmP50));
         progress(
             "backlog: %.0f pods/s; %d pending; CPU %.1f s (process %.1f s), peak RSS %.0f MiB; run took %.0f s",
             result.podsPerSecond(), result.pending(), result.cpuSeconds(), result.processCpuSeconds(),
             result.peakRssMiB(), (System.nanoTime() - start) / 1e9);
-        return result;
       }
+      if (contestant == Contestant.KUBESCHED) {
+        // The first pod after the start is left out, as in the table: it waited for the start-up.
+        logPathTimes("after the start", cold.firstBoundNanos() + 1, cold.times(), cold.latenciesMillis());
+        logPathTimes("stream", streamStart, stream, stream.latenciesMillis());
+        logPathTimes("at the end", warm.startNanos(), warm.times(), warm.times().latenciesMillis());
+      }
+      return result;
     }
+  }
+
+  /**
+   * Logs where a phase's pods spent their time inside this library's scheduler ({@link PathTimes}, written
+   * by its process when it was terminated), beside the runner's own creation-to-bound latencies.
+   */
+  private void logPathTimes(String phase, long phaseStart, PodTimes phaseTimes, double[] latenciesMillis)
+      throws IOException {
+    var file = SchedulerProcess.pathTimes(settings.workDir(), name);
+    if (!Files.exists(file)) {
+      progress("the scheduler wrote no %s", file);
+      return;
+    }
+    var pods = PathTimes.read(file, phaseStart, phaseTimes.lastBoundNanos(phaseStart));
+    progress("%s: %s", phase, PathTimes.summary(pods, latenciesMillis));
   }
 
   /**
@@ -381,6 +423,32 @@ final class BenchmarkRun {
       awaitBound(times, count, placer);
     }
     return times;
+  }
+
+  /**
+   * What {@link #oneByOne} saw: when it began and when its first pod was seen bound, its watch, and the
+   * latencies of the other pods, sorted.
+   */
+  private record OneByOne(long startNanos, long firstBoundNanos, PodTimes times, double[] latenciesMillis) {}
+
+  /**
+   * Creates {@link #ONE_BY_ONE} pods of phase {@code role}, each once the one before is seen bound, so that
+   * each meets an idle placer.
+   */
+  private OneByOne oneByOne(KubernetesClient admin, Placer placer, String role)
+      throws InterruptedException, IOException {
+    var times = new PodTimes();
+    long start = System.nanoTime();
+    try (var watch = watchRole(admin, role, times)) {
+      for (int i = 0; i < ONE_BY_ONE; i++) {
+        create(admin, pod(role, i));
+        awaitBound(times, i + 1, placer, i == 0 ? FIRST_BIND : settings.stall());
+      }
+    }
+    var first = pod(role, 0).getMetadata().getName();
+    long firstBound = times.boundNanos(first);
+    var others = times.latenciesMillis(name -> !name.equals(first));
+    return new OneByOne(start, firstBound, times, others);
   }
 
   /** The {@code i}-th pod of phase {@code role}: a single pod, or the member {@link Workload#member} says. */

@@ -4,6 +4,7 @@ import io.kubesched.api.PodGroupRef;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Options;
 import io.kubesched.policy.plugins.DefaultPolicy;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Set;
 
@@ -19,6 +20,12 @@ import java.util.Set;
  * shutdown hook closes the controller.
  */
 public final class BenchmarkScheduler {
+
+  /**
+   * The system property naming the file where the process writes, once closed, each bound pod's way through
+   * it ({@link PathTimes}); unset, it records nothing of the kind.
+   */
+  static final String PATH_TIMES = "kubesched.benchmark.pathTimes";
 
   /** The optional last argument: pod groups from {@code scheduling.k8s.io/v1beta1} only. */
   static final String WORKLOAD_API = "workload-api";
@@ -38,10 +45,28 @@ public final class BenchmarkScheduler {
     if (args.length == 5) {
       builder.podGroupSources(Set.of(PodGroupRef.Source.WORKLOAD_API));
     }
+    var pathTimesFile = System.getProperty(PATH_TIMES);
+    var pathTimes = pathTimesFile == null ? null : new PathTimes();
+    if (pathTimes != null) {
+      builder.metrics(pathTimes);
+    }
     var options = builder.build();
     try (var client = Client.create(options);
         var controller = client.newPodController(DefaultPolicy.create())) {
-      Runtime.getRuntime().addShutdownHook(new Thread(controller::close, "benchmark-scheduler-shutdown"));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    controller.close();
+                    if (pathTimes != null) {
+                      try {
+                        pathTimes.write(Path.of(pathTimesFile));
+                      } catch (IOException e) {
+                        System.err.println("could not write " + pathTimesFile + ": " + e);
+                      }
+                    }
+                  },
+                  "benchmark-scheduler-shutdown"));
       controller.run();
     }
   }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -64,10 +65,29 @@ final class PodTimes implements Watcher<Pod> {
 
   /** Creation-to-bound latencies of the bound pods, in milliseconds, sorted. */
   double[] latenciesMillis() {
+    return latenciesMillis(name -> true);
+  }
+
+  /** Creation-to-bound latencies of the bound pods whose names {@code which} accepts, in milliseconds, sorted. */
+  double[] latenciesMillis(Predicate<String> which) {
     return bound.entrySet().stream()
+        .filter(e -> which.test(e.getKey()))
         .mapToDouble(e -> (e.getValue() - created.get(e.getKey())) / 1e6)
         .sorted()
         .toArray();
+  }
+
+  /**
+   * When pod {@code name} was first seen bound ({@link System#nanoTime()}).
+   *
+   * @throws IllegalStateException if it was not
+   */
+  long boundNanos(String name) {
+    var at = bound.get(name);
+    if (at == null) {
+      throw new IllegalStateException("pod " + name + " was not seen bound");
+    }
+    return at;
   }
 
   /** The nearest-rank percentile of sorted values; NaN when there are none. */

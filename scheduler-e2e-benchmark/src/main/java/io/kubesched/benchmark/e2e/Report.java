@@ -69,6 +69,7 @@ final class Report {
       ratios(out, rows);
       out.append('\n');
       ceiling(out, rows);
+      start(out, rows);
       if (workload.shape().preempts()) {
         preemption(out, rows);
       }
@@ -165,6 +166,30 @@ final class Report {
         f0(max(mine, r -> r.gangs().mostPartlyBound())),
         f0(max(mine, r -> r.gangs().boundEarly())),
         f0(max(mine, r -> r.gangs().withoutGroup()))));
+    out.append('\n');
+  }
+
+  /**
+   * The cold-start table of the schedulers (the bind ceiling decides nothing): medians of the time from the
+   * process's launch to the first pod bound, and of the one-by-one latency just after the start and at the end.
+   */
+  private static void start(StringBuilder out, List<RunResult> rows) {
+    var schedulers = rows.stream().filter(r -> r.contestant() != Contestant.CEILING).toList();
+    if (schedulers.isEmpty()) {
+      return;
+    }
+    out.append("Start: ").append(BenchmarkRun.ONE_BY_ONE)
+        .append(" pods created one at a time (each once the one before is seen bound) as the scheduler's process ")
+        .append("starts, and again at the end of the run; the first pod waits for the start-up:\n\n");
+    out.append("| | first pod bound, s after launch | one by one after the start, p50 ms | at the end, p50 ms | ")
+        .append("after the start / at the end |\n");
+    out.append("|---|---:|---:|---:|---:|\n");
+    perContestant(out, schedulers, mine -> {
+      double cold = median(mine, r -> r.start().coldP50Millis());
+      double warm = median(mine, r -> r.start().warmP50Millis());
+      return List.of(
+          f2(median(mine, r -> r.start().firstBoundSeconds())), f1(cold), f1(warm), f1(cold / warm) + "×");
+    });
     out.append('\n');
   }
 

@@ -19,6 +19,7 @@ package io.kubesched.benchmark.e2e;
  * @param memorySpread the same for memory
  * @param preemption the preemptors' figures, {@link Preemption#NONE} for a workload without
  * @param gangs the pod groups' figures, {@link Gangs#NONE} for a workload without
+ * @param start how quick the placer was just after it started, beside the same at the end of the run
  */
 record RunResult(
     Workload workload,
@@ -39,7 +40,24 @@ record RunResult(
     double cpuSpread,
     double memorySpread,
     Preemption preemption,
-    Gangs gangs) {
+    Gangs gangs,
+    Start start) {
+
+  /**
+   * A cold start beside a warm placer: pods created one at a time, each once the one before is seen bound,
+   * first right after the placer's process started, then again at the end of the run ({@link
+   * BenchmarkRun#ONE_BY_ONE} each time).
+   *
+   * @param firstBoundSeconds from the placer's start (its process launched) to the first of those pods seen
+   *     bound: start-up, the initial lists and the first decision
+   * @param coldP50Millis the other pods after the start: creation-to-bound latency, 50th percentile
+   * @param warmP50Millis the pods at the end of the run, the same
+   */
+  record Start(double firstBoundSeconds, double coldP50Millis, double warmP50Millis) {
+
+    /** Not measured. */
+    static final Start NONE = new Start(Double.NaN, Double.NaN, Double.NaN);
+  }
 
   /**
    * What became of the pod groups of a {@link PodShape#GANG} run (stream and backlog together, unless said).

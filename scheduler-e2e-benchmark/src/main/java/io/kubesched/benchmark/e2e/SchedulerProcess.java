@@ -80,6 +80,7 @@ final class SchedulerProcess implements Placer {
     command.addAll(
         List.of(
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+            "-D" + BenchmarkScheduler.PATH_TIMES + "=" + pathTimes(logDir, run),
             "-cp",
             jar.toString(),
             BenchmarkScheduler.class.getName(),
@@ -91,6 +92,11 @@ final class SchedulerProcess implements Placer {
       command.add(BenchmarkScheduler.WORKLOAD_API);
     }
     return start(command, logDir, run);
+  }
+
+  /** Where {@link #kubesched}'s process writes its {@link PathTimes} once terminated. */
+  static Path pathTimes(Path logDir, String run) {
+    return logDir.resolve(run + "-path-times.txt");
   }
 
   private static SchedulerProcess start(List<String> command, Path logDir, String run) throws IOException {

@@ -47,8 +47,15 @@ import org.jspecify.annotations.Nullable;
 record Workload(
     String name, int nodes, int initialPods, int streamPods, int pods, int preemptors, PodShape shape, int groupSize) {
 
-  /** The label that tells the pods of each phase apart: {@value #WARMUP}, {@value #STREAM}, {@value #BACKLOG}. */
+  /**
+   * The label that tells the pods of each phase apart: {@value #COLD}, {@value #WARMUP}, {@value #STREAM},
+   * {@value #BACKLOG}, {@value #WARM}.
+   */
   static final String ROLE_LABEL = "kubesched.io/benchmark";
+  /** Pods created one by one right after the placer started. */
+  static final String COLD = "cold";
+  /** Pods created one by one at the end of the run. */
+  static final String WARM = "warm";
   static final String WARMUP = "warmup";
   static final String STREAM = "stream";
   static final String BACKLOG = "backlog";

@@ -18,7 +18,24 @@ class ReportTest {
   private static RunResult run(Contestant contestant, int rep, double podsPerSecond, double p50, double cpu) {
     return new RunResult(
         Workload.SMOKE, contestant, rep, contestant == Contestant.CEILING ? 16 : 0, 150, 0, podsPerSecond, podsPerSecond / 2, 100, p50, p50 * 2, p50 * 3,
-        cpu, cpu + 1, 100, 1.5, 0.5, RunResult.Preemption.NONE, RunResult.Gangs.NONE);
+        cpu, cpu + 1, 100, 1.5, 0.5, RunResult.Preemption.NONE, RunResult.Gangs.NONE,
+        new RunResult.Start(rep, 4 * p50, p50));
+  }
+
+  @Test
+  void the_start_table_has_the_schedulers_medians_and_the_cold_over_warm_ratio_but_no_ceiling() {
+    var results = List.of(
+        run(Contestant.KUBESCHED, 1, 100, 5, 1), run(Contestant.KUBESCHED, 2, 100, 10, 1),
+        run(Contestant.KUBESCHED, 3, 100, 20, 1), run(Contestant.CEILING, 1, 500, 1, 0));
+    var table = Report.markdown("Machine: test.\n", "x", results, List.of(Workload.SMOKE));
+    assertTrue(
+        table.lines().anyMatch(l -> l.equals("| kubesched | 2.00 | 40.0 | 10.0 | 4.0× |")), table);
+    int header = table.lines().toList().indexOf(
+        "| | first pod bound, s after launch | one by one after the start, p50 ms | at the end, p50 ms | "
+            + "after the start / at the end |");
+    assertTrue(header > 0, table);
+    assertTrue(table.lines().skip(header).takeWhile(l -> !l.isEmpty()).noneMatch(l -> l.startsWith("| bind ceiling")),
+        table);
   }
 
   @Test
@@ -99,7 +116,7 @@ class ReportTest {
   private static RunResult preemptionRun(Contestant contestant, int rep, int bound, int victims) {
     return new RunResult(
         Workload.SMOKE_PREEMPTION, contestant, rep, contestant == Contestant.CEILING ? 16 : 0, 150, 0, 100, 50, 50, 10, 20, 30, 5, 6, 100, 1.5, 0.5,
-        new RunResult.Preemption(12, bound, 1_000 * rep, 2_000 * rep, victims, 2), RunResult.Gangs.NONE);
+        new RunResult.Preemption(12, bound, 1_000 * rep, 2_000 * rep, victims, 2), RunResult.Gangs.NONE, RunResult.Start.NONE);
   }
 
   @Test
@@ -128,7 +145,8 @@ class ReportTest {
     return new RunResult(
         Workload.SMOKE_GANGS, contestant, rep, contestant == Contestant.CEILING ? 16 : 0, 60, 0, 100, 50, 50, 10, 20, 30, 5, 6, 100, 1.5, 0.5,
         RunResult.Preemption.NONE,
-        new RunResult.Gangs(15, whole, partly, 3 * rep, early, 0, 2.5 * rep, 100 * rep, 300 * rep));
+        new RunResult.Gangs(15, whole, partly, 3 * rep, early, 0, 2.5 * rep, 100 * rep, 300 * rep),
+        RunResult.Start.NONE);
   }
 
   @Test
@@ -158,7 +176,7 @@ class ReportTest {
   private static RunResult ceilingRun(int threads, int rep, double podsPerSecond, int pending) {
     return new RunResult(
         Workload.SMOKE, Contestant.CEILING, rep, threads, 150, pending, podsPerSecond, podsPerSecond / 2, 100, 5, 10,
-        15, Double.NaN, Double.NaN, Double.NaN, 1.5, 0.5, RunResult.Preemption.NONE, RunResult.Gangs.NONE);
+        15, Double.NaN, Double.NaN, Double.NaN, 1.5, 0.5, RunResult.Preemption.NONE, RunResult.Gangs.NONE, RunResult.Start.NONE);
   }
 
   @Test

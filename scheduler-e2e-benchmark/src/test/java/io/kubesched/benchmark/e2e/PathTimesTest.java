@@ -1,0 +1,93 @@
+package io.kubesched.benchmark.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubesched.api.SchedulerMetrics.Result;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PathTimesTest {
+
+  @Test
+  void a_bound_pod_is_split_into_queue_wait_decision_and_bind(@TempDir Path dir) throws Exception {
+    var times = new PathTimes();
+    long before = System.nanoTime();
+    times.bound("p", Duration.ofMillis(3), true);
+    times.attempt("p", Result.SCHEDULED, Duration.ofMillis(10));
+    times.scheduled(1, Duration.ofMillis(25));
+    long after = System.nanoTime();
+    var file = dir.resolve("path.txt");
+    times.write(file);
+
+    var pods = PathTimes.read(file, before, after);
+    assertEquals(1, pods.size());
+    var pod = pods.get(0);
+    assertEquals(Duration.ofMillis(15).toNanos(), pod.queueWait());
+    assertEquals(Duration.ofMillis(7).toNanos(), pod.decision());
+    assertEquals(Duration.ofMillis(3).toNanos(), pod.bind());
+  }
+
+  @Test
+  void pods_tried_more_than_once_and_pods_bound_outside_the_window_are_left_out(@TempDir Path dir)
+      throws Exception {
+    var times = new PathTimes();
+    times.bound("p", Duration.ofMillis(1), true);
+    times.attempt("p", Result.SCHEDULED, Duration.ofMillis(2));
+    times.scheduled(2, Duration.ofSeconds(3)); // its wait holds a backoff
+    long from = System.nanoTime();
+    times.bound("p", Duration.ofMillis(1), true);
+    times.attempt("p", Result.SCHEDULED, Duration.ofMillis(2));
+    times.scheduled(1, Duration.ofMillis(4));
+    long to = System.nanoTime();
+    times.bound("p", Duration.ofMillis(1), true);
+    times.attempt("p", Result.SCHEDULED, Duration.ofMillis(2));
+    times.scheduled(1, Duration.ofMillis(4));
+    var file = dir.resolve("path.txt");
+    times.write(file);
+
+    assertEquals(1, PathTimes.read(file, from, to).size());
+    assertEquals(2, PathTimes.read(file, 0, Long.MAX_VALUE).size());
+  }
+
+  @Test
+  void the_calls_of_each_binding_thread_are_joined_apart(@TempDir Path dir) throws Exception {
+    var times = new PathTimes();
+    times.bound("p", Duration.ofMillis(1), true);
+    times.attempt("p", Result.SCHEDULED, Duration.ofMillis(5));
+    var other =
+        new Thread(
+            () -> {
+              times.bound("p", Duration.ofMillis(40), true);
+              times.attempt("p", Result.SCHEDULED, Duration.ofMillis(50));
+              times.scheduled(1, Duration.ofMillis(60));
+            });
+    other.start();
+    other.join();
+    times.scheduled(1, Duration.ofMillis(6));
+    var file = dir.resolve("path.txt");
+    times.write(file);
+
+    var binds = PathTimes.read(file, 0, Long.MAX_VALUE).stream().map(PathTimes.Pod::bind).sorted().toList();
+    assertEquals(List.of(Duration.ofMillis(1).toNanos(), Duration.ofMillis(40).toNanos()), binds);
+  }
+
+  @Test
+  void the_summary_names_each_part_with_its_median_and_99th_percentile() {
+    var pods = List.of(new PathTimes.Pod(0, 2_000_000, 3_000_000, 7_000_000));
+    var line = PathTimes.summary(pods, new double[] {9.0});
+    assertTrue(line.contains("queue wait 2.0/2.0"), line);
+    assertTrue(line.contains("decision and hand-over 1.0/1.0"), line);
+    assertTrue(line.contains("bind 4.0/4.0"), line);
+    assertTrue(line.contains("queue to bound 7.0/7.0 of the runner's created to bound 9.0/9.0"), line);
+  }
+
+  @Test
+  void a_line_that_is_not_four_instants_is_refused() {
+    assertThrows(IllegalArgumentException.class, () -> PathTimes.Pod.parse("1 2 3"));
+  }
+}
