@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -128,7 +129,7 @@ final class PathTimes implements SchedulerMetrics {
         Locale.ROOT, "%.1f/%.1f", PodTimes.percentile(sorted, 50), PodTimes.percentile(sorted, 99));
   }
 
-  private static double[] sortedMillis(List<Pod> pods, java.util.function.ToLongFunction<Pod> part) {
+  private static double[] sortedMillis(List<Pod> pods, ToLongFunction<Pod> part) {
     return pods.stream().mapToDouble(p -> part.applyAsLong(p) / 1e6).sorted().toArray();
   }
 }
