@@ -238,10 +238,10 @@ final class BenchmarkRun {
             result.peakRssMiB(), (System.nanoTime() - start) / 1e9);
       }
       if (contestant == Contestant.KUBESCHED) {
-        // The first pod after the start is left out, as in the table: it waited for the start-up.
+        // Each one-by-one phase without its first pod, as in the table (after the start, it waited for the start-up).
         logPathTimes("after the start", cold.firstBoundNanos() + 1, cold.times(), cold.latenciesMillis());
         logPathTimes("stream", streamStart, stream, stream.latenciesMillis());
-        logPathTimes("at the end", warm.startNanos(), warm.times(), warm.times().latenciesMillis());
+        logPathTimes("at the end", warm.firstBoundNanos() + 1, warm.times(), warm.latenciesMillis());
       }
       return result;
     }
@@ -426,10 +426,10 @@ final class BenchmarkRun {
   }
 
   /**
-   * What {@link #oneByOne} saw: when it began and when its first pod was seen bound, its watch, and the
-   * latencies of the other pods, sorted.
+   * What {@link #oneByOne} saw: when its first pod was seen bound, its watch, and the latencies of the other
+   * pods, sorted.
    */
-  private record OneByOne(long startNanos, long firstBoundNanos, PodTimes times, double[] latenciesMillis) {}
+  private record OneByOne(long firstBoundNanos, PodTimes times, double[] latenciesMillis) {}
 
   /**
    * Creates {@link #ONE_BY_ONE} pods of phase {@code role}, each once the one before is seen bound, so that
@@ -438,7 +438,6 @@ final class BenchmarkRun {
   private OneByOne oneByOne(KubernetesClient admin, Placer placer, String role)
       throws InterruptedException, IOException {
     var times = new PodTimes();
-    long start = System.nanoTime();
     try (var watch = watchRole(admin, role, times)) {
       for (int i = 0; i < ONE_BY_ONE; i++) {
         create(admin, pod(role, i));
@@ -448,7 +447,7 @@ final class BenchmarkRun {
     var first = pod(role, 0).getMetadata().getName();
     long firstBound = times.boundNanos(first);
     var others = times.latenciesMillis(name -> !name.equals(first));
-    return new OneByOne(start, firstBound, times, others);
+    return new OneByOne(firstBound, times, others);
   }
 
   /** The {@code i}-th pod of phase {@code role}: a single pod, or the member {@link Workload#member} says. */

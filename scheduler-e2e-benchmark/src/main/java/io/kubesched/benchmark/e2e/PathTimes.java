@@ -93,12 +93,17 @@ final class PathTimes implements SchedulerMetrics {
     Files.write(file, lines);
   }
 
-  /** The pods of a file {@link #write} wrote whose binding was answered from {@code from} to {@code to}. */
+  /**
+   * The pods of a file {@link #write} wrote that entered the queue from {@code from} to {@code to}. By the queue
+   * entry, not the binding's answer: the runner's watch may see a pod bound before the scheduler's own thread
+   * has taken in the answer, so the answer can fall after a phase's last pod seen bound, and a phase's first
+   * pod after the instant the runner saw it bound.
+   */
   static List<Pod> read(Path file, long from, long to) throws IOException {
     var within = new ArrayList<Pod>();
     for (var line : Files.readAllLines(file)) {
       var pod = Pod.parse(line);
-      if (pod.bound() >= from && pod.bound() <= to) {
+      if (pod.queued() >= from && pod.queued() <= to) {
         within.add(pod);
       }
     }

@@ -51,7 +51,7 @@ record RunResult(
    * @param firstBoundSeconds from the placer's start (its process launched) to the first of those pods seen
    *     bound: start-up, the initial lists and the first decision
    * @param coldP50Millis the other pods after the start: creation-to-bound latency, 50th percentile
-   * @param warmP50Millis the pods at the end of the run, the same
+   * @param warmP50Millis the pods at the end of the run but their first, the same
    */
   record Start(double firstBoundSeconds, double coldP50Millis, double warmP50Millis) {
 
