@@ -21,6 +21,9 @@ out=docs/e2e-benchmark-results.md
 for arg in "$@"; do
   if [ "$arg" = --out ]; then out=; fi
 done
-exec java -jar scheduler-e2e-benchmark/target/e2e-benchmark.jar \
+# The runner with the quick (C1) compiler only: it is the instrument, and with C2 its own compilations took
+# a sixth of the 2 CPUs during the first measured phases, slowing the API server under whichever scheduler
+# ran then (docs/e2e-benchmark.md, "The runner's JVM").
+exec java -XX:TieredStopAtLevel=1 -jar scheduler-e2e-benchmark/target/e2e-benchmark.jar \
   --project . --kube-scheduler "$kube_scheduler" --kube-version "$kube_version" \
   ${out:+--out "$out"} "$@"

@@ -3,6 +3,7 @@ package io.kubesched.benchmark.e2e;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ public final class E2eBenchmark {
                        profile with DefaultPolicy's plugins and weights), kubesched, ceiling (default: all)
         --ceiling-threads  the bind ceiling's binding threads to search, one run each, 16 per client
                        (default 16,32,64,128); the table shows the best
-        --kubesched-jvm-flags  this library's scheduler's JVM flags, space-separated (default: none)
+        --kubesched-jvm-flags  this library's scheduler's JVM flags, space-separated (default: the image's,
+                       with -XX:MaxRAM=1g for its memory limit)
         --qps/--burst  client write limits of both schedulers (default 5000/5000, as scheduler_perf)
         --jfr DIR      record a JFR profile of each kubesched run into DIR
         --stall        end a run when no pod was bound for this long (default 60)
@@ -230,8 +232,8 @@ public final class E2eBenchmark {
         Locale.ROOT,
         "Machine: %d CPUs (%s), %.0f GiB memory, Linux %s; kube-apiserver, etcd and kube-scheduler %s built by"
             + " test-cluster/cluster.sh; Java %s (%s) for this library's scheduler and the runner; both schedulers"
-            + " with client QPS %.0f, burst %d; this library's scheduler with JVM flags %s. The API server, etcd, the"
-            + " scheduler and the runner (creating pods, watching) share the machine.%n",
+            + " with client QPS %.0f, burst %d; this library's scheduler with JVM flags %s; the runner with JVM flags"
+            + " %s. The API server, etcd, the scheduler and the runner (creating pods, watching) share the machine.%n",
         Runtime.getRuntime().availableProcessors(),
         cpu,
         memKiB / 1024.0 / 1024,
@@ -241,6 +243,11 @@ public final class E2eBenchmark {
         System.getProperty("java.vm.name"),
         qps,
         burst,
-        jvmFlags.isEmpty() ? "none (the JVM's defaults)" : "`" + String.join(" ", jvmFlags) + "`");
+        flags(jvmFlags),
+        flags(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+  }
+
+  private static String flags(List<String> jvmFlags) {
+    return jvmFlags.isEmpty() ? "none (the JVM's defaults)" : "`" + String.join(" ", jvmFlags) + "`";
   }
 }
