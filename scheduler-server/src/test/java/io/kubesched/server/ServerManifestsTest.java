@@ -191,7 +191,10 @@ class ServerManifestsTest {
     var entrypointFlags = flagProperties(between(pom, "<entrypoint>", "</entrypoint>"));
     assertEquals(jibFlags, entrypointFlags);
     var flags = jibFlags.stream().map(name -> between(pom, "<" + name + ">", "</" + name + ">")).toList();
-    assertEquals(List.of("-XX:MaxRAMPercentage=75", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"), flags);
+    assertEquals(
+        List.of(
+            "-XX:MaxRAMPercentage=75", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError"),
+        flags);
 
     var container = only(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
     assertTrue(container.getResources().getLimits().containsKey("memory"), "a memory limit to size the heap from");
