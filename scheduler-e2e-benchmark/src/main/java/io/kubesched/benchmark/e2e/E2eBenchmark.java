@@ -48,6 +48,9 @@ public final class E2eBenchmark {
         --stream-rate  pods created per second in the stream phase, for latency (default 50)
       """;
 
+  /** The runner's own JVM flag: C1 only, so that the instrument leaves the CPU to what it measures. */
+  static final String RUNNER_JIT = "-XX:TieredStopAtLevel=1";
+
   private E2eBenchmark() {}
 
   private static String usage() {
@@ -143,6 +146,12 @@ public final class E2eBenchmark {
             project.toAbsolutePath(), kubeScheduler, jar, qps, burst, jfr, work, Duration.ofSeconds(stall), warmup,
             streamRate, jvmFlags);
     log.printf("logs and cluster state in %s%n", work);
+    if (!ManagementFactory.getRuntimeMXBean().getInputArguments().contains(RUNNER_JIT)) {
+      log.printf(
+          "warning: the runner was started without %s (scripts/e2e-benchmark.sh gives it): its own C2"
+              + " compilations will take CPU from the API server during the first runs%n",
+          RUNNER_JIT);
+    }
     if (contestants.contains(Contestant.KUBE_SCHEDULER_SAME_PLUGINS)
         && !samePluginsResolved(workloads, settings, log)) {
       return 2;
