@@ -858,7 +858,7 @@ public final class Policy implements FinderFunc {
       long[] totals,
       @Nullable Recorder recorder) {
     if (scorer instanceof ScoreNormalizer normalizer) {
-      normalizer.normalize(pod, scores);
+      normalizer.normalize(pod, feasible, scores);
     }
     for (int i = 0; i < scores.length; i++) {
       if (scores[i] < 0 || scores[i] > Scorer.MAX_SCORE) {
@@ -880,11 +880,6 @@ public final class Policy implements FinderFunc {
    * node's per scorer), then, scorer after scorer as {@link #score} goes, what it threw is thrown, or its
    * scores are normalised, checked and added up. Preparing a later scorer before an earlier one throws is not
    * seen: preparing is pure.
-   *
-   * <p>A scorer that normalises is scored on the calling thread, node after node in order, not in chunks: its
-   * {@link ScoreNormalizer#normalize} is promised the scores in the order they were scored, and the built-in
-   * ones (pod topology spread, selector spread, service anti-affinity) record per node, in that order, what
-   * normalising needs; scored from several threads at once they raced and mixed nodes up.
    */
   private long[] scoreInParallel(
       NodeWorkers workers, PodInfo pod, ClusterSnapshot cluster, List<NodeInfo> feasible) {
@@ -903,23 +898,6 @@ public final class Policy implements FinderFunc {
       }
     }
     var scores = new long[count][nodeCount];
-    var inOrder = new boolean[count];
-    for (int s = 0; s < count; s++) {
-      var scorer = prepared[s];
-      if (!(scorer instanceof ScoreNormalizer)) {
-        continue;
-      }
-      inOrder[s] = true;
-      for (int i = 0; i < nodeCount; i++) {
-        try {
-          scores[s][i] = scorer.score(pod, feasible.get(i));
-        } catch (RuntimeException | Error e) { // the lowest node's, as in chunks
-          thrown[s] = e;
-          thrownAt[s] = i;
-          break;
-        }
-      }
-    }
     int chunkSize = workers.chunkSize();
     workers.run(
         workers.chunks(nodeCount),
@@ -930,7 +908,7 @@ public final class Policy implements FinderFunc {
             var node = feasible.get(i);
             for (int s = 0; s < count; s++) {
               var scorer = prepared[s];
-              if (scorer == null || inOrder[s]) {
+              if (scorer == null) {
                 continue;
               }
               try {

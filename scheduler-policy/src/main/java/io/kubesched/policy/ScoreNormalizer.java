@@ -1,6 +1,8 @@
 package io.kubesched.policy;
 
+import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import java.util.List;
 
 /**
  * An optional capability of a {@link Scorer}: its raw scores are mapped into {@code 0..}{@link
@@ -10,10 +12,13 @@ public interface ScoreNormalizer {
 
   /**
    * Replaces, in place, the raw scores of the feasible nodes by normalised ones. Called once per pod, from
-   * the scheduling thread, after {@link Scorer#score} was called for every feasible node.
+   * the scheduling thread, after {@link Scorer#score} was called for every feasible node (possibly from
+   * several threads: what normalising needs to know of a node it reads from {@code nodes}, not from state
+   * kept while scoring).
    *
    * @param pod the pod being placed
-   * @param scores the raw scores, one per feasible node in the order they were scored
+   * @param nodes the feasible nodes
+   * @param scores the raw scores, {@code scores[i]} being that of {@code nodes.get(i)}
    */
-  void normalize(PodInfo pod, long[] scores);
+  void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores);
 }

@@ -10,11 +10,11 @@ import java.util.Set;
  *
  * <p>A scorer is a pure function of its arguments. The {@link Policy} calls it for each feasible node; a policy
  * {@linkplain Policy#withParallelism sharing its node loop out} calls one scorer (as it is, or as its {@link
- * PreScorer#prepare} returned it) concurrently for different nodes of one pod, so it must be safe for that,
- * unless it is a {@link ScoreNormalizer}: that one is called on the deciding thread, for the feasible nodes in
- * order, as its normalisation expects. Its scores must lie in {@code 0..}{@link #MAX_SCORE}, unless it also
- * implements {@link ScoreNormalizer}, which then maps the raw scores of all feasible nodes into that range. A scorer that needs
- * to see every node first (for example how many nodes hold an image) implements {@link PreScorer}.
+ * PreScorer#prepare} returned it) concurrently for different nodes of one pod, in no particular order, so it
+ * must be safe for that and keep no state from one node to the next. Its scores must lie in {@code
+ * 0..}{@link #MAX_SCORE}, unless it also implements {@link ScoreNormalizer}, which then maps the raw scores of
+ * all feasible nodes into that range, given the nodes beside them. A scorer that needs to see every node
+ * first (for example how many nodes hold an image) implements {@link PreScorer}.
  */
 public interface Scorer {
 

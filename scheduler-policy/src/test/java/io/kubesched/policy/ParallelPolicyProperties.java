@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.plugins.SelectorSpreadScorer;
 import io.kubesched.testkit.KubeArbitraries;
 import io.kubesched.testkit.SnapshotScenario;
 import java.util.ArrayList;
@@ -258,13 +260,15 @@ class ParallelPolicyProperties {
   }
 
   /**
-   * The pod topology spread scorer records, node after node, which nodes it ignores (those without the zone
-   * label), and normalises by that record: scored in chunks on several threads, the record raced and its order
-   * was not the nodes', so nodes were ignored or not by mistake (found by the property below, now and then).
-   * Many chunks of one node each, half of the nodes ignored, make a mix-up all but certain.
+   * Normalising scorers see each node's score beside the node it belongs to, whatever thread scored it: pod
+   * topology spread leaves out the nodes without the zone label, selector spread sums per zone. (They once
+   * recorded what normalising needs node after node as they scored; scored in chunks on several threads, the
+   * record raced and its order was not the nodes', found by the property above now and then.) Many chunks of
+   * one node each, half of the nodes without a zone, make any mix-up all but certain.
    */
   @Example
-  void a_normalising_scorer_is_scored_in_node_order() {
+  void normalising_scorers_decide_alike_in_chunks() {
+    var owner = new Owner("ReplicaSet", "web", "uid-web");
     var nodes = new ArrayList<NodeInfo>();
     for (int i = 0; i < 600; i++) {
       var name = "node-" + i;
@@ -272,7 +276,8 @@ class ParallelPolicyProperties {
           ? Map.of("kubernetes.io/hostname", name, "topology.kubernetes.io/zone", "zone-" + (i % 3))
           : Map.of("kubernetes.io/hostname", name);
       var pods = i % 5 == 0
-          ? List.of(PodInfo.builder("default", name + "-web").nodeName(name).labels(Map.of("app", "web")).build())
+          ? List.of(PodInfo.builder("default", name + "-web").nodeName(name).labels(Map.of("app", "web"))
+              .owner(owner).build())
           : List.<PodInfo>of();
       nodes.add(NodeInfo.builder(name).labels(labels).allocatable(4000, 8L << 30, 110).pods(pods).build());
     }
@@ -282,13 +287,17 @@ class ParallelPolicyProperties {
             1, "topology.kubernetes.io/zone", WhenUnsatisfiable.SCHEDULE_ANYWAY, LabelSelector.of(Map.of("app", "web")));
     var pods =
         IntStream.range(0, 20)
-            .mapToObj(i -> PodInfo.builder("default", "web-" + i).labels(Map.of("app", "web"))
+            .mapToObj(i -> PodInfo.builder("default", "web-" + i).labels(Map.of("app", "web")).owner(owner)
                 .topologySpreadConstraints(List.of(spread)).build())
             .toList();
-    // Two policies: one derived from the other would share its round robin over the nodes.
-    var alone = decide(DefaultPolicy.builder().seed(7).build(), snapshot, pods);
-    var shared = decide(DefaultPolicy.builder().seed(7).build().withParallelism(8, POOL, 0, 1), snapshot, pods);
+    // Two policies each time: one derived from the other would share its round robin over the nodes.
+    var alone = decide(policy(), snapshot, pods);
+    var shared = decide(policy().withParallelism(8, POOL, 0, 1), snapshot, pods);
     assertEquals(alone, shared);
+  }
+
+  private static Policy policy() {
+    return DefaultPolicy.builder().scorer(new SelectorSpreadScorer(), 1).seed(7).build();
   }
 
   @Provide

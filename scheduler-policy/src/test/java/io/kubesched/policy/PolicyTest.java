@@ -451,7 +451,7 @@ class PolicyTest {
     }
 
     @Override
-    public void normalize(PodInfo pod, long[] scores) {
+    public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
       seen.add(scores.clone());
       long max = java.util.Arrays.stream(scores).max().orElse(0);
       for (int i = 0; i < scores.length; i++) {

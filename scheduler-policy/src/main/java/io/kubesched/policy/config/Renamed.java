@@ -101,8 +101,8 @@ final class Renamed {
     }
 
     @Override
-    public void normalize(PodInfo pod, long[] scores) {
-      ((ScoreNormalizer) scorer).normalize(pod, scores);
+    public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+      ((ScoreNormalizer) scorer).normalize(pod, nodes, scores);
     }
   }
 
@@ -142,8 +142,8 @@ final class Renamed {
     }
 
     @Override
-    public void normalize(PodInfo pod, long[] scores) {
-      ((ScoreNormalizer) scorer).normalize(pod, scores);
+    public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+      ((ScoreNormalizer) scorer).normalize(pod, nodes, scores);
     }
   }
 }

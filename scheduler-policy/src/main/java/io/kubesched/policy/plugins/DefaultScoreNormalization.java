@@ -1,9 +1,14 @@
 package io.kubesched.policy.plugins;
 
+import io.kubesched.api.NodeInfo;
 import io.kubesched.policy.Scorer;
 import java.util.Arrays;
+import java.util.List;
 
-/** kube-scheduler's {@code helper.DefaultNormalizeScore}, shared by the scorers that normalise with it. */
+/**
+ * kube-scheduler's {@code helper.DefaultNormalizeScore}, shared by the scorers that normalise with it, and the
+ * check of the normalisers that read the nodes.
+ */
 final class DefaultScoreNormalization {
 
   private DefaultScoreNormalization() {}
@@ -27,6 +32,17 @@ final class DefaultScoreNormalization {
     for (int i = 0; i < scores.length; i++) {
       long score = Scorer.MAX_SCORE * scores[i] / max;
       scores[i] = reverse ? Scorer.MAX_SCORE - score : score;
+    }
+  }
+
+  /**
+   * @throws IllegalArgumentException naming {@code scorer} if {@code scores} does not hold one score per node of
+   *     {@code nodes}
+   */
+  static void requireOnePerNode(String scorer, List<NodeInfo> nodes, long[] scores) {
+    if (scores.length != nodes.size()) {
+      throw new IllegalArgumentException(
+          scorer + " was asked to normalise " + scores.length + " scores for " + nodes.size() + " nodes");
     }
   }
 }

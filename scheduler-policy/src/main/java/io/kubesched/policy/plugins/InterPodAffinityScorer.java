@@ -232,7 +232,7 @@ public final class InterPodAffinityScorer implements Scorer, PreScorer {
     }
 
     @Override
-    public void normalize(PodInfo pod, long[] scores) {
+    public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
       normalizeScores(scores);
     }
 

@@ -79,7 +79,7 @@ public final class NodeAffinityScorer implements Scorer, ScoreNormalizer, PreSco
   }
 
   @Override
-  public void normalize(PodInfo pod, long[] scores) {
+  public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
     DefaultScoreNormalization.normalize(scores, false);
   }
 
@@ -112,7 +112,7 @@ public final class NodeAffinityScorer implements Scorer, ScoreNormalizer, PreSco
     }
 
     @Override
-    public void normalize(PodInfo pod, long[] scores) {
+    public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
       DefaultScoreNormalization.normalize(scores, false);
     }
   }

@@ -37,9 +37,8 @@ import java.util.Set;
  * a snapshot without nodes, scores 0 everywhere (kube skips the plugin). Preparing costs {@code O(nodes ×
  * constraints + pods × constraints)}.
  *
- * <p>This scorer scores only through {@link #prepare}: the scorer it returns records, for each node it
- * scores, whether it was ignored, so that {@link ScoreNormalizer#normalize} can leave it out; it is meant for
- * one pod's scoring pass on one thread. This scorer itself is immutable and thread-safe.
+ * <p>This scorer scores only through {@link #prepare}, which returns a scorer for the pod's feasible nodes whose
+ * {@link ScoreNormalizer#normalize} leaves the ignored ones out. Both are immutable and thread-safe.
  */
 public final class PodTopologySpreadScorer implements Scorer, PreScorer {
 
@@ -195,12 +194,11 @@ public final class PodTopologySpreadScorer implements Scorer, PreScorer {
     }
   }
 
-  /** One pod's scoring pass: records which scored nodes were ignored, in order. Not thread-safe. */
+  /** One pod's scoring: its constraints and the counts of {@link #prepare}. Immutable and thread-safe. */
   static final class Prepared implements Scorer, ScoreNormalizer {
     private final String namespace;
     private final List<Constraint> constraints;
     private final State state;
-    private final List<Boolean> ignored = new ArrayList<>();
 
     Prepared(PodInfo pod, List<Constraint> constraints, State state) {
       this.namespace = pod.namespace();
@@ -223,9 +221,7 @@ public final class PodTopologySpreadScorer implements Scorer, PreScorer {
 
     @Override
     public long score(PodInfo pod, NodeInfo node) {
-      boolean isIgnored = state.ignoredNodes().contains(node.name());
-      ignored.add(isIgnored);
-      if (isIgnored) {
+      if (state.ignoredNodes().contains(node.name())) {
         return 0;
       }
       double score = 0;
@@ -243,26 +239,22 @@ public final class PodTopologySpreadScorer implements Scorer, PreScorer {
       return Math.round(score);
     }
 
-    /**
-     * @throws IllegalStateException if {@code scores} does not hold one score per node scored since the last
-     *     normalisation
-     */
+    /** @throws IllegalArgumentException if {@code scores} does not hold one score per node */
     @Override
-    public void normalize(PodInfo pod, long[] scores) {
-      if (scores.length != ignored.size()) {
-        throw new IllegalStateException(NAME + " scored " + ignored.size() + " nodes but was asked to normalise "
-            + scores.length + " scores");
-      }
+    public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+      DefaultScoreNormalization.requireOnePerNode(NAME, nodes, scores);
+      var ignored = new boolean[scores.length];
       long min = Long.MAX_VALUE;
       long max = 0;
       for (int i = 0; i < scores.length; i++) {
-        if (!ignored.get(i)) {
+        ignored[i] = state.ignoredNodes().contains(nodes.get(i).name());
+        if (!ignored[i]) {
           min = Math.min(min, scores[i]);
           max = Math.max(max, scores[i]);
         }
       }
       for (int i = 0; i < scores.length; i++) {
-        if (ignored.get(i)) {
+        if (ignored[i]) {
           scores[i] = 0;
         } else if (max == 0) {
           scores[i] = MAX_SCORE;
@@ -270,7 +262,6 @@ public final class PodTopologySpreadScorer implements Scorer, PreScorer {
           scores[i] = MAX_SCORE * (max + min - scores[i]) / max;
         }
       }
-      ignored.clear();
     }
   }
 }

@@ -7,7 +7,6 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.ScoreNormalizer;
 import io.kubesched.policy.Scorer;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +30,8 @@ import org.jspecify.annotations.Nullable;
  * no Service or controller selects. Kube also skipped pods being deleted and pods with topology spread
  * constraints, which this model does not carry.
  *
- * <p>This scorer scores only through {@link #prepare}: the scorer it returns records the zone of each node as
- * it scores it, so that {@link ScoreNormalizer#normalize} can sum per zone over the feasible nodes; it is
- * meant for one pod's scoring pass on one thread. This scorer itself is immutable and thread-safe.
+ * <p>This scorer scores only through {@link #prepare}, which returns a scorer for the pod whose {@link
+ * ScoreNormalizer#normalize} sums per zone over the feasible nodes. Both are immutable and thread-safe.
  */
 public final class SelectorSpreadScorer implements Scorer, PreScorer {
 
@@ -96,11 +94,10 @@ public final class SelectorSpreadScorer implements Scorer, PreScorer {
     return region + ":\0:" + zone;
   }
 
-  /** One pod's scoring pass: records the zone of each node scored, in order. Not thread-safe. */
+  /** One pod's scoring: its namespace and controller. Immutable and thread-safe. */
   private static final class Prepared implements Scorer, ScoreNormalizer {
     private final String namespace;
     private final @Nullable String controllerUid;
-    private final List<String> zones = new ArrayList<>();
 
     Prepared(String namespace, @Nullable String controllerUid) {
       this.namespace = namespace;
@@ -114,7 +111,6 @@ public final class SelectorSpreadScorer implements Scorer, PreScorer {
 
     @Override
     public long score(PodInfo pod, NodeInfo node) {
-      zones.add(zoneKey(node));
       if (controllerUid == null) {
         return 0;
       }
@@ -128,22 +124,18 @@ public final class SelectorSpreadScorer implements Scorer, PreScorer {
       return count;
     }
 
-    /**
-     * @throws IllegalStateException if {@code scores} does not hold one score per node scored since the last
-     *     normalisation
-     */
+    /** @throws IllegalArgumentException if {@code scores} does not hold one score per node */
     @Override
-    public void normalize(PodInfo pod, long[] scores) {
-      if (scores.length != zones.size()) {
-        throw new IllegalStateException(NAME + " scored " + zones.size() + " nodes but was asked to normalise "
-            + scores.length + " scores");
-      }
+    public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+      DefaultScoreNormalization.requireOnePerNode(NAME, nodes, scores);
+      var zones = new String[scores.length];
       var countsByZone = new HashMap<String, Long>();
       long maxCountByNode = 0;
       for (int i = 0; i < scores.length; i++) {
+        zones[i] = zoneKey(nodes.get(i));
         maxCountByNode = Math.max(maxCountByNode, scores[i]);
-        if (!zones.get(i).isEmpty()) {
-          countsByZone.merge(zones.get(i), scores[i], Long::sum);
+        if (!zones[i].isEmpty()) {
+          countsByZone.merge(zones[i], scores[i], Long::sum);
         }
       }
       long maxCountByZone = 0;
@@ -157,7 +149,7 @@ public final class SelectorSpreadScorer implements Scorer, PreScorer {
         if (maxCountByNode > 0) {
           score = max * ((double) (maxCountByNode - scores[i]) / (double) maxCountByNode);
         }
-        String zone = zones.get(i);
+        String zone = zones[i];
         if (haveZones && !zone.isEmpty()) {
           double zoneScore = max;
           if (maxCountByZone > 0) {
@@ -167,7 +159,6 @@ public final class SelectorSpreadScorer implements Scorer, PreScorer {
         }
         scores[i] = (long) score;
       }
-      zones.clear();
     }
   }
 }

@@ -8,7 +8,6 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.ScoreNormalizer;
 import io.kubesched.policy.Scorer;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Set;
@@ -31,10 +30,9 @@ import org.jspecify.annotations.Nullable;
  * several such priorities into one plugin whose weight was the sum of theirs and whose score was the mean of
  * theirs; here each priority keeps its own weight, as before that change.
  *
- * <p>This scorer scores only through {@link #prepare}: the scorer it returns records each node's label value
- * as it scores it, for {@link ScoreNormalizer#normalize}; it is meant for one pod's scoring pass on one thread.
- * This scorer itself is immutable and thread-safe, and reads the snapshot's Services ({@link
- * ClusterData#SERVICES}).
+ * <p>This scorer scores only through {@link #prepare}, which returns a scorer for the pod whose {@link
+ * ScoreNormalizer#normalize} sums per label value over the feasible nodes. Both are immutable and thread-safe,
+ * and read the snapshot's Services ({@link ClusterData#SERVICES}).
  */
 public final class ServiceAntiAffinityScorer implements Scorer, PreScorer {
 
@@ -97,12 +95,11 @@ public final class ServiceAntiAffinityScorer implements Scorer, PreScorer {
     return NAME + "{label=" + label + "}";
   }
 
-  /** One pod's scoring pass: records the label value of each node scored, in order. Not thread-safe. */
+  /** One pod's scoring: the label, its namespace and its Services' selector. Immutable and thread-safe. */
   private static final class Prepared implements Scorer, ScoreNormalizer {
     private final String label;
     private final String namespace;
     private final @Nullable LabelSelector selector;
-    private final List<@Nullable String> values = new ArrayList<>();
 
     Prepared(String label, String namespace, @Nullable LabelSelector selector) {
       this.label = label;
@@ -122,7 +119,6 @@ public final class ServiceAntiAffinityScorer implements Scorer, PreScorer {
 
     @Override
     public long score(PodInfo pod, NodeInfo node) {
-      values.add(node.labels().get(label));
       if (selector == null) {
         return 0;
       }
@@ -135,28 +131,24 @@ public final class ServiceAntiAffinityScorer implements Scorer, PreScorer {
       return count;
     }
 
-    /**
-     * @throws IllegalStateException if {@code scores} does not hold one score per node scored since the last
-     *     normalisation
-     */
+    /** @throws IllegalArgumentException if {@code scores} does not hold one score per node */
     @Override
-    public void normalize(PodInfo pod, long[] scores) {
-      if (scores.length != values.size()) {
-        throw new IllegalStateException(NAME + " scored " + values.size() + " nodes but was asked to normalise "
-            + scores.length + " scores");
-      }
+    public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
+      DefaultScoreNormalization.requireOnePerNode(NAME, nodes, scores);
+      var values = new @Nullable String[scores.length];
       long total = 0;
       var byValue = new HashMap<String, Long>();
       for (int i = 0; i < scores.length; i++) {
         total += scores[i];
-        var value = values.get(i);
+        var value = nodes.get(i).labels().get(label);
+        values[i] = value;
         if (value != null) {
           byValue.merge(value, scores[i], Long::sum);
         }
       }
       double max = MAX_SCORE;
       for (int i = 0; i < scores.length; i++) {
-        var value = values.get(i);
+        var value = values[i];
         if (value == null) {
           scores[i] = 0;
           continue;
@@ -167,7 +159,6 @@ public final class ServiceAntiAffinityScorer implements Scorer, PreScorer {
         }
         scores[i] = (long) score;
       }
-      values.clear();
     }
   }
 }

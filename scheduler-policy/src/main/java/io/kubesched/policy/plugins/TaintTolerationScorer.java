@@ -67,7 +67,7 @@ public final class TaintTolerationScorer implements Scorer, ScoreNormalizer, Pre
   }
 
   @Override
-  public void normalize(PodInfo pod, long[] scores) {
+  public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
     DefaultScoreNormalization.normalize(scores, true);
   }
 
@@ -99,7 +99,7 @@ public final class TaintTolerationScorer implements Scorer, ScoreNormalizer, Pre
     }
 
     @Override
-    public void normalize(PodInfo pod, long[] scores) {
+    public void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores) {
       DefaultScoreNormalization.normalize(scores, true);
     }
   }

@@ -215,7 +215,7 @@ class InterPodAffinityProperties {
     var prepared = scorer.prepare(pod, feasible, cluster);
     var scores = feasible.stream().mapToLong(node -> prepared.score(pod, node)).toArray();
     if (prepared instanceof ScoreNormalizer normalizer) {
-      normalizer.normalize(pod, scores);
+      normalizer.normalize(pod, feasible, scores);
     }
 
     boolean hasPreferred = !pod.podAffinity().preferred().isEmpty() || !pod.podAntiAffinity().preferred().isEmpty();

@@ -68,7 +68,7 @@ class InterPodAffinityScorerTest {
     assertEquals(preScore == PreScore.SKIP, prepared instanceof InterPodAffinityScorer.Skipped, "PreScore skipped");
     var scores = cluster.nodes().stream().mapToLong(node -> prepared.score(pod, node)).toArray();
     if (prepared instanceof ScoreNormalizer normalizer) {
-      normalizer.normalize(pod, scores);
+      normalizer.normalize(pod, cluster.nodes(), scores);
     }
     return scores;
   }

@@ -206,7 +206,7 @@ class PodTopologySpreadProperties {
       scores[i] = scorer.score(pod, feasible.get(i));
     }
     if (scorer instanceof ScoreNormalizer normalizer) {
-      normalizer.normalize(pod, scores);
+      normalizer.normalize(pod, feasible, scores);
     }
     boolean spread = false;
     for (long score : scores) {

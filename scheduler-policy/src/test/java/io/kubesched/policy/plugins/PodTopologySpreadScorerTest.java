@@ -74,7 +74,7 @@ class PodTopologySpreadScorerTest {
     for (int i = 0; i < scores.length; i++) {
       scores[i] = scorer.score(tt.pod(), feasible.get(i));
     }
-    assertInstanceOf(ScoreNormalizer.class, scorer).normalize(tt.pod(), scores);
+    assertInstanceOf(ScoreNormalizer.class, scorer).normalize(tt.pod(), feasible, scores);
     assertArrayEquals(tt.wantScores.stream().mapToLong(s -> s.score).toArray(), scores,
         () -> "want " + tt.wantScores + ", got " + Arrays.toString(scores));
     assertEquals(tt.wantScores.stream().map(s -> s.name).toList(), feasible.stream().map(n -> n.name()).toList());
@@ -97,15 +97,15 @@ class PodTopologySpreadScorerTest {
   }
 
   @Test
-  void normalizingAnotherNumberOfScoresThanScoredIsRefused() {
+  void normalizingAnotherNumberOfScoresThanNodesIsRefused() {
     var node = makeNode().name("node-a").label("zone", "z1").obj();
     var pod = makePod().name("p").label("foo", "")
         .spreadConstraint(1, "zone", SCHEDULE_ANYWAY, fooSelector, null, null, null, null).obj();
     var scorer = new PodTopologySpreadScorer()
         .prepare(pod, List.of(node), ClusterSnapshot.of(List.of(node)));
-    scorer.score(pod, node);
-    assertThrows(IllegalStateException.class,
-        () -> ((ScoreNormalizer) scorer).normalize(pod, new long[2]));
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> ((ScoreNormalizer) scorer).normalize(pod, List.of(node), new long[2]));
+    assertEquals("PodTopologySpread was asked to normalise 2 scores for 1 nodes", e.getMessage());
   }
 
   @Test

@@ -206,7 +206,7 @@ final class ScorerFixtures {
       raw[i] = used.score(pod, feasible.get(i));
     }
     if (used instanceof ScoreNormalizer normalizer) {
-      normalizer.normalize(pod, raw);
+      normalizer.normalize(pod, feasible, raw);
     }
     var result = new ArrayList<Long>(raw.length);
     for (long score : raw) {
@@ -225,7 +225,7 @@ final class ScorerFixtures {
       raw[i] = scorer.score(pod, nodes.get(i));
     }
     if (scorer instanceof ScoreNormalizer normalizer) {
-      normalizer.normalize(pod, raw);
+      normalizer.normalize(pod, nodes, raw);
     }
     return list(raw);
   }

@@ -180,11 +180,10 @@ class SelectorSpreadScorerTest {
   }
 
   @Test
-  void normalising_other_than_the_scored_nodes_is_refused() {
+  void normalising_another_number_of_scores_than_nodes_is_refused() {
     var prepared = new SelectorSpreadScorer().prepare(pod(NS), List.of(plain("node1")), ClusterSnapshot.of(List.of(plain("node1"))));
-    prepared.score(pod(NS), plain("node1"));
-    var e = assertThrows(IllegalStateException.class,
-        () -> ((ScoreNormalizer) prepared).normalize(pod(NS), new long[2]));
-    assertEquals("SelectorSpread scored 1 nodes but was asked to normalise 2 scores", e.getMessage());
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> ((ScoreNormalizer) prepared).normalize(pod(NS), List.of(plain("node1")), new long[2]));
+    assertEquals("SelectorSpread was asked to normalise 2 scores for 1 nodes", e.getMessage());
   }
 }

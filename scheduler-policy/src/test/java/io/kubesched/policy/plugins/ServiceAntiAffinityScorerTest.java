@@ -156,7 +156,7 @@ class ServiceAntiAffinityScorerTest {
     for (int n = 0; n < scores.length; n++) {
       scores[n] = prepared.score(pod, nodes.get(n));
     }
-    ((ScoreNormalizer) prepared).normalize(pod, scores);
+    ((ScoreNormalizer) prepared).normalize(pod, nodes, scores);
     return scores;
   }
 
