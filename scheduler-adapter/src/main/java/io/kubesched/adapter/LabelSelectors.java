@@ -38,7 +38,7 @@ final class LabelSelectors {
     }
     var matchLabels = new HashMap<String, String>();
     orEmpty(selector.getMatchLabels())
-        .forEach((key, value) -> matchLabels.put(orEmpty(key), orEmpty(value)));
+        .forEach((key, value) -> matchLabels.put(SharedStrings.shared(orEmpty(key)), SharedStrings.shared(orEmpty(value))));
     var requirements = new ArrayList<LabelSelectorRequirement>();
     var expressions = orEmpty(selector.getMatchExpressions());
     for (int i = 0; i < expressions.size(); i++) {
@@ -64,7 +64,8 @@ final class LabelSelectors {
           default -> throw new MalformedObjectException(
               object, field + ".operator", orEmpty(requirement.getOperator()), UNKNOWN_OPERATOR, null);
         };
-    var values = orEmpty(requirement.getValues()).stream().map(v -> Objects.requireNonNullElse(v, "")).toList();
+    var values =
+        orEmpty(requirement.getValues()).stream().map(v -> SharedStrings.shared(Objects.requireNonNullElse(v, ""))).toList();
     var listsValues = operator == Operator.IN || operator == Operator.NOT_IN;
     if (listsValues && values.isEmpty()) {
       throw new MalformedObjectException(
@@ -78,6 +79,6 @@ final class LabelSelectors {
           "must be empty for " + requirement.getOperator(),
           null);
     }
-    return new LabelSelectorRequirement(orEmpty(requirement.getKey()), operator, values);
+    return new LabelSelectorRequirement(SharedStrings.shared(orEmpty(requirement.getKey())), operator, values);
   }
 }

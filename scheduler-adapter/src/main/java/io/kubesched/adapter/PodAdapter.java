@@ -88,11 +88,11 @@ public final class PodAdapter {
     var resources = PodRequests.of(spec, pod.getStatus(), object);
     var requests = resources.effective();
     var status = pod.getStatus();
-    return PodInfo.builder(orEmpty(meta.getNamespace()), orEmpty(meta.getName()))
+    return PodInfo.builder(SharedStrings.shared(orEmpty(meta.getNamespace())), orEmpty(meta.getName()))
         .uid(orEmpty(meta.getUid()))
         .schedulerName(schedulerName(pod))
         .priority(spec.getPriority() == null ? 0 : spec.getPriority())
-        .labels(orEmpty(meta.getLabels()))
+        .labels(SharedStrings.shared(orEmpty(meta.getLabels())))
         .owner(controller(meta.getOwnerReferences()))
         .nodeName(orEmpty(spec.getNodeName()))
         .requests(requests.toResources(1))

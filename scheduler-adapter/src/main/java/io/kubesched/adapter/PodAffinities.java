@@ -97,7 +97,7 @@ final class PodAffinities {
         LabelSelectors.read(term.getLabelSelector(), object, field + ".labelSelector"),
         new HashSet<>(strings(term.getNamespaces())),
         LabelSelectors.read(term.getNamespaceSelector(), object, field + ".namespaceSelector"),
-        orEmpty(term.getTopologyKey()),
+        SharedStrings.shared(orEmpty(term.getTopologyKey())),
         strings(term.getMatchLabelKeys()),
         strings(term.getMismatchLabelKeys()));
   }

@@ -44,7 +44,7 @@ final class SpreadConstraints {
       constraints.add(
           new TopologySpreadConstraint(
               c.getMaxSkew() == null ? 0 : c.getMaxSkew(),
-              orEmpty(c.getTopologyKey()),
+              SharedStrings.shared(orEmpty(c.getTopologyKey())),
               whenUnsatisfiable(c.getWhenUnsatisfiable(), object, field + ".whenUnsatisfiable"),
               LabelSelectors.read(c.getLabelSelector(), object, field + ".labelSelector"),
               c.getMinDomains() == null ? 1 : c.getMinDomains(),
