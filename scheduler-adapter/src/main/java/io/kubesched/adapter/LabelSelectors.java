@@ -38,7 +38,8 @@ final class LabelSelectors {
     }
     var matchLabels = new HashMap<String, String>();
     orEmpty(selector.getMatchLabels())
-        .forEach((key, value) -> matchLabels.put(SharedStrings.shared(orEmpty(key)), SharedStrings.shared(orEmpty(value))));
+        .forEach(
+            (key, value) -> matchLabels.put(SharedStrings.shared(orEmpty(key)), SharedStrings.shared(orEmpty(value))));
     var requirements = new ArrayList<LabelSelectorRequirement>();
     var expressions = orEmpty(selector.getMatchExpressions());
     for (int i = 0; i < expressions.size(); i++) {
@@ -65,7 +66,9 @@ final class LabelSelectors {
               object, field + ".operator", orEmpty(requirement.getOperator()), UNKNOWN_OPERATOR, null);
         };
     var values =
-        orEmpty(requirement.getValues()).stream().map(v -> SharedStrings.shared(Objects.requireNonNullElse(v, ""))).toList();
+        orEmpty(requirement.getValues()).stream()
+            .map(v -> SharedStrings.shared(Objects.requireNonNullElse(v, "")))
+            .toList();
     var listsValues = operator == Operator.IN || operator == Operator.NOT_IN;
     if (listsValues && values.isEmpty()) {
       throw new MalformedObjectException(
