@@ -13,7 +13,6 @@ import io.kubesched.api.LabelSelector;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.WorkloadSelector;
 import io.kubesched.api.WorkloadSelector.Kind;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -36,7 +35,7 @@ public final class ClusterDataAdapter {
   /** @return the labels of {@code namespace}; empty if it has none */
   public static Map<String, String> namespaceLabels(Namespace namespace) {
     var meta = namespace.getMetadata();
-    return meta == null ? Map.of() : labels(meta.getLabels());
+    return meta == null ? Map.of() : SharedStrings.labels(meta.getLabels());
   }
 
   /**
@@ -77,7 +76,7 @@ public final class ClusterDataAdapter {
 
   private static Optional<WorkloadSelector> labelMap(
       Kind kind, HasMetadata object, @Nullable Map<String, String> selector) {
-    var labels = labels(selector);
+    var labels = SharedStrings.labels(selector);
     return labels.isEmpty() ? Optional.empty() : Optional.of(of(kind, object, LabelSelector.of(labels)));
   }
 
@@ -107,9 +106,4 @@ public final class ClusterDataAdapter {
   }
 
   /** A label map with unset keys and values read as empty, as Go reads them. */
-  private static Map<String, String> labels(@Nullable Map<String, String> labels) {
-    var copy = new HashMap<String, String>();
-    orEmpty(labels).forEach((key, value) -> copy.put(orEmpty(key), orEmpty(value)));
-    return Map.copyOf(copy);
-  }
 }

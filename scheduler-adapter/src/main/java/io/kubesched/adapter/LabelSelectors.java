@@ -7,7 +7,6 @@ import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.LabelSelectorRequirement.Operator;
 import io.kubesched.api.MalformedObjectException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -36,10 +35,7 @@ final class LabelSelectors {
     if (selector == null) {
       return null;
     }
-    var matchLabels = new HashMap<String, String>();
-    orEmpty(selector.getMatchLabels())
-        .forEach(
-            (key, value) -> matchLabels.put(SharedStrings.shared(orEmpty(key)), SharedStrings.shared(orEmpty(value))));
+    var matchLabels = SharedStrings.labels(selector.getMatchLabels());
     var requirements = new ArrayList<LabelSelectorRequirement>();
     var expressions = orEmpty(selector.getMatchExpressions());
     for (int i = 0; i < expressions.size(); i++) {

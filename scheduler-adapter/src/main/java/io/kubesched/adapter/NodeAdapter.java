@@ -45,7 +45,7 @@ public final class NodeAdapter {
       taints.add(new Taint(t.getKey(), orEmpty(t.getValue()), effect));
     }
     return NodeInfo.builder(name)
-        .labels(SharedStrings.shared(orEmpty(node.getMetadata().getLabels())))
+        .labels(SharedStrings.labels(node.getMetadata().getLabels()))
         .taints(taints)
         .unschedulable(Boolean.TRUE.equals(spec.getUnschedulable()))
         .allocatable(ResourceLists.read(status.getAllocatable(), object, "status.allocatable").toResources(0))

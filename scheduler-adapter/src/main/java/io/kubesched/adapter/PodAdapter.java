@@ -92,7 +92,7 @@ public final class PodAdapter {
         .uid(orEmpty(meta.getUid()))
         .schedulerName(schedulerName(pod))
         .priority(spec.getPriority() == null ? 0 : spec.getPriority())
-        .labels(SharedStrings.shared(orEmpty(meta.getLabels())))
+        .labels(SharedStrings.labels(meta.getLabels()))
         .owner(controller(meta.getOwnerReferences()))
         .nodeName(orEmpty(spec.getNodeName()))
         .requests(requests.toResources(1))

@@ -1,7 +1,10 @@
 package io.kubesched.adapter;
 
+import static io.kubesched.adapter.PodAdapter.orEmpty;
+
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The strings that pods and selectors repeat (namespaces, label keys and values) made one instance per value,
@@ -23,13 +26,17 @@ final class SharedStrings {
     return value.intern();
   }
 
-  /** @return a copy of {@code labels} with keys and values {@linkplain #shared shared} */
-  static Map<String, String> shared(Map<String, String> labels) {
-    if (labels.isEmpty()) {
+  /**
+   * @return an immutable copy of {@code labels} (or of any string map the API carries: a selector's {@code
+   *     matchLabels}), with keys and values {@linkplain #shared shared}, unset ones read as empty as Go reads
+   *     them; empty if {@code labels} is null
+   */
+  static Map<String, String> labels(@Nullable Map<String, String> labels) {
+    if (labels == null || labels.isEmpty()) {
       return Map.of();
     }
     var copy = new HashMap<String, String>(labels.size() * 2);
-    labels.forEach((key, value) -> copy.put(shared(PodAdapter.orEmpty(key)), shared(PodAdapter.orEmpty(value))));
-    return copy;
+    labels.forEach((key, value) -> copy.put(shared(orEmpty(key)), shared(orEmpty(value))));
+    return Map.copyOf(copy);
   }
 }

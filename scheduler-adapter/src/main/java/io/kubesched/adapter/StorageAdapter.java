@@ -161,7 +161,7 @@ public final class StorageAdapter {
     var object = "PersistentVolume " + name;
     var spec = volume.getSpec();
     var annotations = orEmpty(meta.getAnnotations());
-    var labels = labels(meta.getLabels());
+    var labels = SharedStrings.labels(meta.getLabels());
     long capacity = 0;
     String className = "";
     String attributesClass = "";
@@ -288,12 +288,6 @@ public final class StorageAdapter {
 
   private static ObjectMeta meta(HasMetadata object) {
     return Objects.requireNonNullElseGet(object.getMetadata(), ObjectMeta::new);
-  }
-
-  private static Map<String, String> labels(@Nullable Map<String, String> labels) {
-    var copy = new HashMap<String, String>();
-    orEmpty(labels).forEach((key, value) -> copy.put(orEmpty(key), orEmpty(value)));
-    return copy;
   }
 
   private static long bytes(@Nullable Quantity quantity, String object, String field, long absent) {
