@@ -2,13 +2,15 @@ package io.kubesched.adapter;
 
 import static io.kubesched.adapter.PodAdapter.orEmpty;
 
+import java.lang.ref.WeakReference;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.WeakHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The strings that pods and selectors repeat (namespaces, label keys and values) made one instance per value,
- * with {@link String#intern()}.
+ * with {@link String#intern()}, and equal label maps made one map.
  *
  * <p>Why: the spread and pod affinity filters compare, for every pod placed, the namespace and labels of
  * every pod of the cluster with the incoming pod's and its selectors' (kube's PreFilter walks); a JFR profile
@@ -16,8 +18,18 @@ import org.jspecify.annotations.Nullable;
  * returns at once for the same instance. Equal strings read from separate JSON documents are separate
  * instances; interned, they compare by reference and are kept once. The JVM's string table is used rather
  * than a map of our own: it is concurrent, and its entries are collected once no pod holds them.
+ *
+ * <p>Label maps: the pods of one ReplicaSet or DaemonSet carry equal labels, and the walks ask a selector
+ * about every pod's labels; with one map per distinct set of labels, a walk can remember a selector's answer
+ * for a map it has seen (by reference, so never wrongly), and the cluster keeps each set once. The JDK has no
+ * weak interner for objects other than strings (Guava's {@code Interners.newWeakInterner} is one, but not a
+ * dependency worth adding for this), so a {@link WeakHashMap} under a lock is used: its entries go once no pod,
+ * node or selector holds the map.
  */
 final class SharedStrings {
+
+  /** Each distinct label map once, for as long as something holds it. Guarded by itself. */
+  private static final Map<Map<String, String>, WeakReference<Map<String, String>>> MAPS = new WeakHashMap<>();
 
   private SharedStrings() {}
 
@@ -29,7 +41,7 @@ final class SharedStrings {
   /**
    * @return an immutable copy of {@code labels} (or of any string map the API carries: a selector's {@code
    *     matchLabels}), with keys and values {@linkplain #shared shared}, unset ones read as empty as Go reads
-   *     them; empty if {@code labels} is null
+   *     them; empty if {@code labels} is null. Equal maps come out as one instance.
    */
   static Map<String, String> labels(@Nullable Map<String, String> labels) {
     if (labels == null || labels.isEmpty()) {
@@ -37,6 +49,19 @@ final class SharedStrings {
     }
     var copy = new HashMap<String, String>(labels.size() * 2);
     labels.forEach((key, value) -> copy.put(shared(orEmpty(key)), shared(orEmpty(value))));
-    return Map.copyOf(copy);
+    return shared(Map.copyOf(copy));
+  }
+
+  /** @return the one instance of the immutable map {@code map} */
+  private static Map<String, String> shared(Map<String, String> map) {
+    synchronized (MAPS) {
+      var held = MAPS.get(map);
+      var existing = held == null ? null : held.get();
+      if (existing != null) {
+        return existing;
+      }
+      MAPS.put(map, new WeakReference<>(map));
+      return map;
+    }
   }
 }

@@ -36,6 +36,18 @@ class SharedStringsTest {
   }
 
   @Test
+  void equal_label_maps_of_two_pods_are_one_map_and_unequal_ones_are_not() {
+    var first = PodAdapter.toPodInfo(pod("shop", "a").label(fresh("app"), fresh("cart")).label("tier", "web").build());
+    var second =
+        PodAdapter.toPodInfo(pod("shop", "b").label(fresh("tier"), fresh("web")).label("app", "cart").build());
+    var other = PodAdapter.toPodInfo(pod("shop", "c").label("app", "cart").label("tier", "db").build());
+    assertSame(first.labels(), second.labels());
+    assertEquals(Map.of("app", "cart", "tier", "web"), first.labels());
+    assertNotSame(first.labels(), other.labels());
+    assertEquals(Map.of("app", "cart", "tier", "db"), other.labels());
+  }
+
+  @Test
   void a_selector_values_and_a_nodes_labels_are_the_pods_instances() {
     var pod = PodAdapter.toPodInfo(pod(fresh("shop"), "a").label(fresh("app"), fresh("cart")).build());
     var selector =

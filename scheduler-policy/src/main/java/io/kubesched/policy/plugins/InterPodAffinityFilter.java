@@ -147,18 +147,21 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
     var affinity = new TopologyCounts();
     var antiAffinity = new TopologyCounts();
     if (!affinityTerms.isEmpty() || !antiAffinityTerms.isEmpty()) {
+      var affinitySelected = InterPodAffinityTerms.selected(affinityTerms);
+      var antiAffinitySelected = InterPodAffinityTerms.selected(antiAffinityTerms);
       for (var node : cluster.nodes()) {
         // Indexed: an iterator per node (5 000 of them at that size) is not optimised away here.
         var pods = node.pods();
         for (int i = 0; i < pods.size(); i++) {
           var existing = pods.get(i);
-          if (InterPodAffinityTerms.matchesAll(affinityTerms, existing)) {
+          if (InterPodAffinityTerms.matchesAll(affinityTerms, affinitySelected, existing)) {
             for (var term : affinityTerms) {
               affinity.add(node, term.topologyKey(), 1);
             }
           }
-          for (var term : antiAffinityTerms) {
-            if (term.matches(existing)) {
+          for (int t = 0; t < antiAffinityTerms.size(); t++) {
+            var term = antiAffinityTerms.get(t);
+            if (term.matches(existing, antiAffinitySelected[t])) {
               antiAffinity.add(node, term.topologyKey(), 1);
             }
           }

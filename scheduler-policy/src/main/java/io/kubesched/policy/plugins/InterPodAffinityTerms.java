@@ -61,9 +61,25 @@ final class InterPodAffinityTerms {
 
     /** @return whether {@code pod} is in the term's namespaces and its labels match the selector */
     boolean matches(PodInfo pod) {
-      return selector != null
-          && (allNamespaces || namespaces.contains(pod.namespace()))
-          && selector.matches(pod.labels());
+      return selector != null && looksIn(pod.namespace()) && selector.matches(pod.labels());
+    }
+
+    /**
+     * {@link #matches(PodInfo)} through {@code selected}, which remembers the selector's answers over one walk.
+     *
+     * @param selected this term's {@link #selected()}, confined to the calling thread
+     */
+    boolean matches(PodInfo pod, LabelMatches selected) {
+      return looksIn(pod.namespace()) && selected.test(pod.labels());
+    }
+
+    /** @return this term's selector, to ask over one walk of the cluster's pods */
+    LabelMatches selected() {
+      return new LabelMatches(selector);
+    }
+
+    private boolean looksIn(String namespace) {
+      return allNamespaces || namespaces.contains(namespace);
     }
   }
 
@@ -141,6 +157,32 @@ final class InterPodAffinityTerms {
       }
     }
     return true;
+  }
+
+  /**
+   * {@link #matchesAll(List, PodInfo)} through {@code selected}, which remember the terms' answers over one walk.
+   *
+   * @param selected each term's {@link Term#selected()}, by index, confined to the calling thread
+   */
+  static boolean matchesAll(List<Term> terms, LabelMatches[] selected, PodInfo pod) {
+    if (terms.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < terms.size(); i++) {
+      if (!terms.get(i).matches(pod, selected[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return each term's {@link Term#selected()}, by index */
+  static LabelMatches[] selected(List<Term> terms) {
+    var selected = new LabelMatches[terms.size()];
+    for (int i = 0; i < selected.length; i++) {
+      selected[i] = terms.get(i).selected();
+    }
+    return selected;
   }
 
   /**

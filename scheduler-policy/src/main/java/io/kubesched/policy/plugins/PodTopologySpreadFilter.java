@@ -255,12 +255,14 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
 
     static State of(PodInfo pod, List<Constraint> constraints, List<NodeInfo> nodes) {
       var counts = new ArrayList<Map<String, Integer>>(constraints.size());
+      var selected = new LabelMatches[constraints.size()];
       for (int i = 0; i < constraints.size(); i++) {
         counts.add(new HashMap<>());
+        selected[i] = constraints.get(i).matches();
       }
+      var values = new String[constraints.size()];
       for (var node : nodes) {
-        var labels = node.labels();
-        if (!TopologySpreading.hasAllTopologyKeys(labels, constraints)) {
+        if (!TopologySpreading.topologyValues(node.labels(), constraints, values)) {
           continue;
         }
         for (int i = 0; i < constraints.size(); i++) {
@@ -268,7 +270,12 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
           if (!c.includes(pod, node)) {
             continue;
           }
-          counts.get(i).merge(labels.get(c.topologyKey()), c.count(node.pods(), pod.namespace()), Integer::sum);
+          int count = c.count(node.pods(), pod.namespace(), selected[i]);
+          if (count == 0) {
+            counts.get(i).putIfAbsent(values[i], 0); // an eligible domain, counted even when empty
+          } else {
+            counts.get(i).merge(values[i], count, Integer::sum);
+          }
         }
       }
       var paths = new CriticalPaths[constraints.size()];

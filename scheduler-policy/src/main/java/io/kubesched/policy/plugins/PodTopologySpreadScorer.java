@@ -156,6 +156,10 @@ public final class PodTopologySpreadScorer implements Scorer, PreScorer {
             : counts.get(i).size();
         weights[i] = topologyNormalizingWeight(size);
       }
+      var selected = new LabelMatches[constraints.size()];
+      for (int i = 0; i < selected.length; i++) {
+        selected[i] = constraints.get(i).matches();
+      }
       for (var node : allNodes) {
         if (requireAllTopologies && !TopologySpreading.hasAllTopologyKeys(node.labels(), constraints)) {
           continue;
@@ -169,7 +173,7 @@ public final class PodTopologySpreadScorer implements Scorer, PreScorer {
           var value = node.labels().getOrDefault(c.topologyKey(), "");
           var count = domainCounts.get(value);
           if (count != null) {
-            domainCounts.put(value, count + c.count(node.pods(), pod.namespace()));
+            domainCounts.put(value, count + c.count(node.pods(), pod.namespace(), selected[i]));
           }
         }
       }

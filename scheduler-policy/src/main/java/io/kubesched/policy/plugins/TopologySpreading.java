@@ -61,6 +61,16 @@ final class TopologySpreading {
      * that the selector selects; none when the selector is empty.
      */
     int count(List<PodInfo> pods, String namespace) {
+      return count(pods, namespace, matches());
+    }
+
+    /**
+     * {@link #count(List, String)} through {@code selected}, which remembers the selector's answers over one
+     * walk.
+     *
+     * @param selected this constraint's {@link #matches()}, confined to the calling thread
+     */
+    int count(List<PodInfo> pods, String namespace, LabelMatches selected) {
       if (selector == null || selector.isEmpty()) {
         return 0;
       }
@@ -68,11 +78,16 @@ final class TopologySpreading {
       // Indexed: this runs for every node, and an iterator per node is not optimised away.
       for (int i = 0; i < pods.size(); i++) {
         var pod = pods.get(i);
-        if (!pod.terminating() && pod.namespace().equals(namespace) && selector.matches(pod.labels())) {
+        if (!pod.terminating() && pod.namespace().equals(namespace) && selected.test(pod.labels())) {
           count++;
         }
       }
       return count;
+    }
+
+    /** @return this constraint's selector, to ask over one walk of the cluster's pods */
+    LabelMatches matches() {
+      return new LabelMatches(selector);
     }
 
     /**
@@ -199,6 +214,23 @@ final class TopologySpreading {
       }
     }
     return null;
+  }
+
+  /**
+   * Kube's {@code nodeLabelsMatchSpreadConstraints} and the domains it then reads, with one look-up per key.
+   *
+   * @param values where the node's value of each constraint's topology key is written, by constraint
+   * @return whether the node has every constraint's topology key ({@code values} is complete only then)
+   */
+  static boolean topologyValues(Map<String, String> nodeLabels, List<Constraint> constraints, String[] values) {
+    for (int i = 0; i < constraints.size(); i++) {
+      var value = nodeLabels.get(constraints.get(i).topologyKey());
+      if (value == null) {
+        return false;
+      }
+      values[i] = value;
+    }
+    return true;
   }
 
   /** Kube's {@code nodeLabelsMatchSpreadConstraints}: whether the node has every constraint's topology key. */
