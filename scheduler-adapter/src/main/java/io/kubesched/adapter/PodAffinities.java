@@ -93,13 +93,14 @@ final class PodAffinities {
     if (term == null) {
       return new PodAffinityTerm(null, java.util.Set.of(), null, "", List.of(), List.of());
     }
-    return new PodAffinityTerm(
-        LabelSelectors.read(term.getLabelSelector(), object, field + ".labelSelector"),
-        new HashSet<>(strings(term.getNamespaces())),
-        LabelSelectors.read(term.getNamespaceSelector(), object, field + ".namespaceSelector"),
-        SharedStrings.shared(orEmpty(term.getTopologyKey())),
-        strings(term.getMatchLabelKeys()),
-        strings(term.getMismatchLabelKeys()));
+    return SharedStrings.sharedValue(
+        new PodAffinityTerm(
+            LabelSelectors.read(term.getLabelSelector(), object, field + ".labelSelector"),
+            new HashSet<>(strings(term.getNamespaces())),
+            LabelSelectors.read(term.getNamespaceSelector(), object, field + ".namespaceSelector"),
+            SharedStrings.shared(orEmpty(term.getTopologyKey())),
+            strings(term.getMatchLabelKeys()),
+            strings(term.getMismatchLabelKeys())));
   }
 
   /** A list of strings with {@code null} entries read as empty, as Go reads them. */

@@ -19,17 +19,18 @@ import org.jspecify.annotations.Nullable;
  * instances; interned, they compare by reference and are kept once. The JVM's string table is used rather
  * than a map of our own: it is concurrent, and its entries are collected once no pod holds them.
  *
- * <p>Label maps: the pods of one ReplicaSet or DaemonSet carry equal labels, and the walks ask a selector
- * about every pod's labels; with one map per distinct set of labels, a walk can remember a selector's answer
- * for a map it has seen (by reference, so never wrongly), and the cluster keeps each set once. The JDK has no
+ * <p>Label maps and pod affinity terms: the pods of one ReplicaSet or DaemonSet carry equal labels and terms,
+ * and the walks ask a selector about every pod's labels (and every existing pod's term about the incoming
+ * pod); with one instance per distinct value, a walk can remember an answer for an instance it has seen (by
+ * reference, so never wrongly), and the cluster keeps each value once. The JDK has no
  * weak interner for objects other than strings (Guava's {@code Interners.newWeakInterner} is one, but not a
  * dependency worth adding for this), so a {@link WeakHashMap} under a lock is used: its entries go once no pod,
  * node or selector holds the map.
  */
 final class SharedStrings {
 
-  /** Each distinct label map once, for as long as something holds it. Guarded by itself. */
-  private static final Map<Map<String, String>, WeakReference<Map<String, String>>> MAPS = new WeakHashMap<>();
+  /** Each distinct label map and pod affinity term once, for as long as something holds it. Guarded by itself. */
+  private static final Map<Object, WeakReference<Object>> VALUES = new WeakHashMap<>();
 
   private SharedStrings() {}
 
@@ -49,19 +50,23 @@ final class SharedStrings {
     }
     var copy = new HashMap<String, String>(labels.size() * 2);
     labels.forEach((key, value) -> copy.put(shared(orEmpty(key)), shared(orEmpty(value))));
-    return shared(Map.copyOf(copy));
+    return sharedValue(Map.copyOf(copy));
   }
 
-  /** @return the one instance of the immutable map {@code map} */
-  private static Map<String, String> shared(Map<String, String> map) {
-    synchronized (MAPS) {
-      var held = MAPS.get(map);
+  /**
+   * @param value an immutable value (a label map, a pod affinity term) whose equals and hashCode are its content's
+   * @return the one instance equal to {@code value}, for as long as something holds it
+   */
+  @SuppressWarnings("unchecked") // the instance found is equal to value, so of its class
+  static <T> T sharedValue(T value) {
+    synchronized (VALUES) {
+      var held = VALUES.get(value);
       var existing = held == null ? null : held.get();
       if (existing != null) {
-        return existing;
+        return (T) existing;
       }
-      MAPS.put(map, new WeakReference<>(map));
-      return map;
+      VALUES.put(value, new WeakReference<>(value));
+      return value;
     }
   }
 }

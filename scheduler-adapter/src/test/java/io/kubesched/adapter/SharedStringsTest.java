@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirementBuilder;
+import io.fabric8.kubernetes.api.model.PodAntiAffinity;
+import io.fabric8.kubernetes.api.model.PodAntiAffinityBuilder;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,29 @@ class SharedStringsTest {
     assertEquals(Map.of("app", "cart", "tier", "web"), first.labels());
     assertNotSame(first.labels(), other.labels());
     assertEquals(Map.of("app", "cart", "tier", "db"), other.labels());
+  }
+
+  @Test
+  void equal_pod_anti_affinity_terms_of_two_pods_are_one_term() {
+    var first = PodAdapter.toPodInfo(pod("shop", "a").podAntiAffinity(antiAffinity(fresh("web"))).build());
+    var second = PodAdapter.toPodInfo(pod("shop", "b").podAntiAffinity(antiAffinity(fresh("web"))).build());
+    var other = PodAdapter.toPodInfo(pod("shop", "c").podAntiAffinity(antiAffinity("db")).build());
+    var term = first.podAntiAffinity().required().get(0);
+    assertSame(term, second.podAntiAffinity().required().get(0));
+    assertEquals(Map.of("app", "web"), term.labelSelector().matchLabels());
+    assertNotSame(term, other.podAntiAffinity().required().get(0));
+    assertEquals(Map.of("app", "db"), other.podAntiAffinity().required().get(0).labelSelector().matchLabels());
+  }
+
+  private static PodAntiAffinity antiAffinity(String app) {
+    return new PodAntiAffinityBuilder()
+        .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+        .withNewLabelSelector()
+        .withMatchLabels(Map.of(fresh("app"), app))
+        .endLabelSelector()
+        .withTopologyKey(fresh("kubernetes.io/hostname"))
+        .endRequiredDuringSchedulingIgnoredDuringExecution()
+        .build();
   }
 
   @Test

@@ -131,21 +131,25 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
     var antiAffinityTerms = InterPodAffinityTerms.resolve(pod, pod.podAntiAffinity().required(), cluster);
     var namespaceLabels = cluster.namespaceLabels(pod.namespace());
 
-    var existingAntiAffinity = new TopologyCounts();
-    for (var node : cluster.nodesWithRequiredPodAntiAffinity()) {
+    var withAntiAffinity = cluster.nodesWithRequiredPodAntiAffinity();
+    var existingAntiAffinity = new TopologyCounts(withAntiAffinity.size());
+    var selectsPod = new InterPodAffinityTerms.ExistingTermMatches(pod, namespaceLabels);
+    for (var node : withAntiAffinity) {
       var pods = node.pods();
       for (int i = 0; i < pods.size(); i++) {
         var existing = pods.get(i);
-        for (var term : existing.podAntiAffinity().required()) {
-          if (InterPodAffinityTerms.matches(term, existing, pod, namespaceLabels)) {
+        var terms = existing.podAntiAffinity().required();
+        for (int t = 0; t < terms.size(); t++) {
+          var term = terms.get(t);
+          if (selectsPod.test(term, existing)) {
             existingAntiAffinity.add(node, term.topologyKey(), 1);
           }
         }
       }
     }
 
-    var affinity = new TopologyCounts();
-    var antiAffinity = new TopologyCounts();
+    var affinity = new TopologyCounts(affinityTerms.isEmpty() ? 0 : cluster.nodes().size());
+    var antiAffinity = new TopologyCounts(antiAffinityTerms.isEmpty() ? 0 : cluster.nodes().size());
     if (!affinityTerms.isEmpty() || !antiAffinityTerms.isEmpty()) {
       var affinitySelected = InterPodAffinityTerms.selected(affinityTerms);
       var antiAffinitySelected = InterPodAffinityTerms.selected(antiAffinityTerms);

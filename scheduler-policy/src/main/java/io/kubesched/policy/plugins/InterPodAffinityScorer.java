@@ -135,7 +135,9 @@ public final class InterPodAffinityScorer implements Scorer, PreScorer {
       var pods = node.pods();
       for (int i = 0; i < pods.size(); i++) {
         var existing = pods.get(i);
-        if (!hasPreferred && existing.podAffinity().isEmpty() && existing.podAntiAffinity().isEmpty()) {
+        // Without preferred terms of its own, the pod is scored by the existing pods' affinity and preferred
+        // anti-affinity only: their required anti-affinity (the filter's) adds nothing.
+        if (!hasPreferred && existing.podAffinity().isEmpty() && existing.podAntiAffinity().preferred().isEmpty()) {
           continue;
         }
         countExistingPod(pod, namespaceLabels, preferredAffinity, preferredAntiAffinity, existing, node, counts);

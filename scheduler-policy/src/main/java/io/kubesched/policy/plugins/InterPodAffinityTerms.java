@@ -146,6 +146,36 @@ final class InterPodAffinityTerms {
     return inNamespace && selector.matches(target.labels());
   }
 
+  /**
+   * The existing pods' terms asked, over one walk, whether they select one incoming pod ({@link
+   * #matches(PodAffinityTerm, PodInfo, PodInfo, Map)}), remembering the {@linkplain RecentAnswers recent
+   * answers} by term and owner's namespace: the pods of one workload share one term instance. Mutable, and
+   * confined to the one thread that walks.
+   */
+  static final class ExistingTermMatches {
+    private final PodInfo target;
+    private final Map<String, String> targetNamespaceLabels;
+    private final RecentAnswers recent = new RecentAnswers();
+
+    /**
+     * @param target the incoming pod
+     * @param targetNamespaceLabels the labels of its namespace; empty if the snapshot does not know it
+     */
+    ExistingTermMatches(PodInfo target, Map<String, String> targetNamespaceLabels) {
+      this.target = target;
+      this.targetNamespaceLabels = targetNamespaceLabels;
+    }
+
+    /** @return whether {@code term}, a term of {@code owner}, selects the incoming pod */
+    boolean test(PodAffinityTerm term, PodInfo owner) {
+      // The owner's namespace is part of the key: a term without namespaces looks in its owner's.
+      int slot = recent.find(term, owner.namespace());
+      return slot >= 0
+          ? recent.answer(slot)
+          : recent.remember(term, owner.namespace(), matches(term, owner, target, targetNamespaceLabels));
+    }
+  }
+
   /** @return whether {@code terms} is not empty and {@code pod} matches every one of them */
   static boolean matchesAll(List<Term> terms, PodInfo pod) {
     if (terms.isEmpty()) {
@@ -191,20 +221,31 @@ final class InterPodAffinityTerms {
    */
   static final class TopologyCounts {
     private final Map<String, Map<String, Long>> counts;
+    /** The initial capacity of a topology key's map of domains. */
+    private final int domainCapacity;
 
     TopologyCounts() {
-      this.counts = new HashMap<>();
+      this(0);
     }
 
-    private TopologyCounts(Map<String, Map<String, Long>> counts) {
+    /**
+     * @param nodes how many nodes will be added at most: a topology key's domains are sized for as many at once
+     *     (the hostname has a domain per node), rather than grown by doubling as a walk adds them
+     */
+    TopologyCounts(int nodes) {
+      this(new HashMap<>(), (int) (nodes / 0.75f) + 1);
+    }
+
+    private TopologyCounts(Map<String, Map<String, Long>> counts, int domainCapacity) {
       this.counts = counts;
+      this.domainCapacity = domainCapacity;
     }
 
     /** @return an independent copy of these counts (kube's {@code topologyToMatchedTermCount.clone}) */
     TopologyCounts copy() {
       var copy = new HashMap<String, Map<String, Long>>(counts.size() * 2);
       counts.forEach((key, values) -> copy.put(key, new HashMap<>(values)));
-      return new TopologyCounts(copy);
+      return new TopologyCounts(copy, domainCapacity);
     }
 
     /**
@@ -218,7 +259,7 @@ final class InterPodAffinityTerms {
       if (value == null) {
         return;
       }
-      var values = counts.computeIfAbsent(topologyKey, k -> new HashMap<>());
+      var values = counts.computeIfAbsent(topologyKey, k -> new HashMap<>(domainCapacity));
       long count = values.getOrDefault(value, 0L) + delta;
       if (count == 0) {
         values.remove(value);
@@ -234,7 +275,7 @@ final class InterPodAffinityTerms {
     void add(NodeInfo node, String topologyKey, long amount) {
       var value = node.labels().get(topologyKey);
       if (value != null) {
-        counts.computeIfAbsent(topologyKey, k -> new HashMap<>()).merge(value, amount, Long::sum);
+        counts.computeIfAbsent(topologyKey, k -> new HashMap<>(domainCapacity)).merge(value, amount, Long::sum);
       }
     }
 

@@ -6,22 +6,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One label selector asked about many pods' labels in one walk over the cluster (the spread and pod affinity
- * PreFilters' counts), remembering its last answers by label map.
- *
- * <p>The adapter gives equal label maps one instance (the pods of one ReplicaSet or DaemonSet share one), so a
- * walk meets the same few maps again and again and matches each of them once rather than once per pod. The
- * answers are keyed by reference: a map equal to one remembered but another instance is matched afresh, so
- * the answer is always the selector's own, whether or not maps are shared. Remembers the last {@value #SLOTS}
- * maps. Mutable, and confined to the one thread that walks.
+ * PreFilters' counts), remembering its {@linkplain RecentAnswers recent answers} by label map: the pods of one
+ * ReplicaSet or DaemonSet share one map, so each map is matched once rather than once per pod. Mutable, and
+ * confined to the one thread that walks.
  */
 final class LabelMatches {
 
-  private static final int SLOTS = 4;
-
   private final @Nullable LabelSelector selector;
-  private final Object[] maps = new Object[SLOTS];
-  private final boolean[] answers = new boolean[SLOTS];
-  private int next;
+  private final RecentAnswers recent = new RecentAnswers();
 
   /** @param selector the selector; null selects no labels (an absent selector in a term or constraint) */
   LabelMatches(@Nullable LabelSelector selector) {
@@ -33,15 +25,7 @@ final class LabelMatches {
     if (selector == null) {
       return false;
     }
-    for (int i = 0; i < SLOTS; i++) {
-      if (maps[i] == labels) {
-        return answers[i];
-      }
-    }
-    boolean answer = selector.matches(labels);
-    maps[next] = labels;
-    answers[next] = answer;
-    next = (next + 1) % SLOTS;
-    return answer;
+    int slot = recent.find(labels, null);
+    return slot >= 0 ? recent.answer(slot) : recent.remember(labels, null, selector.matches(labels));
   }
 }
