@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The strings that pods and selectors repeat (namespaces, label keys and values) made one instance per value,
- * with {@link String#intern()}, and equal label maps made one map.
+ * with {@link String#intern()}, and equal label maps and pod affinity terms made one instance each.
  *
  * <p>Why: the spread and pod affinity filters compare, for every pod placed, the namespace and labels of
  * every pod of the cluster with the incoming pod's and its selectors' (kube's PreFilter walks); a JFR profile
@@ -22,10 +22,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Label maps and pod affinity terms: the pods of one ReplicaSet or DaemonSet carry equal labels and terms,
  * and the walks ask a selector about every pod's labels (and every existing pod's term about the incoming
  * pod); with one instance per distinct value, a walk can remember an answer for an instance it has seen (by
- * reference, so never wrongly), and the cluster keeps each value once. The JDK has no
- * weak interner for objects other than strings (Guava's {@code Interners.newWeakInterner} is one, but not a
- * dependency worth adding for this), so a {@link WeakHashMap} under a lock is used: its entries go once no pod,
- * node or selector holds the map.
+ * reference, so never wrongly), and the cluster keeps each value once. The JDK has no weak interner for
+ * objects other than strings (Guava's {@code Interners.newWeakInterner} is one, but not a dependency worth
+ * adding for this), so a {@link WeakHashMap} under a lock is used: its entries go once nothing holds the value.
  */
 final class SharedStrings {
 

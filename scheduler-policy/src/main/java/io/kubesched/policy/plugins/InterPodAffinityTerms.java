@@ -220,20 +220,25 @@ final class InterPodAffinityTerms {
    * topologyToMatchedTermCount} and the scorer's {@code scoreMap}. Not thread-safe while being filled.
    */
   static final class TopologyCounts {
+    /** {@link HashMap}'s default initial capacity. */
+    private static final int DEFAULT_CAPACITY = 16;
+
     private final Map<String, Map<String, Long>> counts;
     /** The initial capacity of a topology key's map of domains. */
     private final int domainCapacity;
 
+    /** Counts whose topology keys' maps start at the JDK's default size. */
     TopologyCounts() {
       this(0);
     }
 
     /**
      * @param nodes how many nodes will be added at most: a topology key's domains are sized for as many at once
-     *     (the hostname has a domain per node), rather than grown by doubling as a walk adds them
+     *     (the hostname has a domain per node), rather than grown by doubling as a walk adds them; never below
+     *     the JDK's default size
      */
     TopologyCounts(int nodes) {
-      this(new HashMap<>(), (int) (nodes / 0.75f) + 1);
+      this(new HashMap<>(), Math.max(DEFAULT_CAPACITY, (int) (nodes / 0.75f) + 1));
     }
 
     private TopologyCounts(Map<String, Map<String, Long>> counts, int domainCapacity) {
