@@ -104,6 +104,4 @@ public final class ClusterDataAdapter {
     var name = meta == null ? "/" : orEmpty(meta.getNamespace()) + "/" + orEmpty(meta.getName());
     return kind.apiKind() + " " + name;
   }
-
-  /** A label map with unset keys and values read as empty, as Go reads them. */
 }

@@ -255,11 +255,10 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
 
     static State of(PodInfo pod, List<Constraint> constraints, List<NodeInfo> nodes) {
       var counts = new ArrayList<Map<String, Integer>>(constraints.size());
-      var selected = new LabelMatches[constraints.size()];
       for (int i = 0; i < constraints.size(); i++) {
         counts.add(new HashMap<>());
-        selected[i] = constraints.get(i).matches();
       }
+      var selected = TopologySpreading.matches(constraints);
       var values = new String[constraints.size()];
       for (var node : nodes) {
         if (!TopologySpreading.topologyValues(node.labels(), constraints, values)) {

@@ -156,10 +156,7 @@ public final class PodTopologySpreadScorer implements Scorer, PreScorer {
             : counts.get(i).size();
         weights[i] = topologyNormalizingWeight(size);
       }
-      var selected = new LabelMatches[constraints.size()];
-      for (int i = 0; i < selected.length; i++) {
-        selected[i] = constraints.get(i).matches();
-      }
+      var selected = TopologySpreading.matches(constraints);
       for (var node : allNodes) {
         if (requireAllTopologies && !TopologySpreading.hasAllTopologyKeys(node.labels(), constraints)) {
           continue;

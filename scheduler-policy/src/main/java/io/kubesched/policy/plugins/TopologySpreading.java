@@ -61,16 +61,17 @@ final class TopologySpreading {
      * that the selector selects; none when the selector is empty.
      */
     int count(List<PodInfo> pods, String namespace) {
-      return count(pods, namespace, matches());
+      return count(pods, namespace, null);
     }
 
     /**
      * {@link #count(List, String)} through {@code selected}, which remembers the selector's answers over one
      * walk.
      *
-     * @param selected this constraint's {@link #matches()}, confined to the calling thread
+     * @param selected this constraint's {@link #matches()}, confined to the calling thread; null to ask the
+     *     selector itself (a single node's count, where there is nothing to remember)
      */
-    int count(List<PodInfo> pods, String namespace, LabelMatches selected) {
+    int count(List<PodInfo> pods, String namespace, @Nullable LabelMatches selected) {
       if (selector == null || selector.isEmpty()) {
         return 0;
       }
@@ -78,7 +79,9 @@ final class TopologySpreading {
       // Indexed: this runs for every node, and an iterator per node is not optimised away.
       for (int i = 0; i < pods.size(); i++) {
         var pod = pods.get(i);
-        if (!pod.terminating() && pod.namespace().equals(namespace) && selected.test(pod.labels())) {
+        if (!pod.terminating()
+            && pod.namespace().equals(namespace)
+            && (selected == null ? selector.matches(pod.labels()) : selected.test(pod.labels()))) {
           count++;
         }
       }
@@ -101,6 +104,15 @@ final class TopologySpreading {
       return nodeTaintsPolicy != InclusionPolicy.HONOR
           || TaintTolerationFilter.firstUntoleratedTaint(pod, node).isEmpty();
     }
+  }
+
+  /** @return each constraint's {@link Constraint#matches()}, by index, for one walk */
+  static LabelMatches[] matches(List<Constraint> constraints) {
+    var selected = new LabelMatches[constraints.size()];
+    for (int i = 0; i < selected.length; i++) {
+      selected[i] = constraints.get(i).matches();
+    }
+    return selected;
   }
 
   /**
