@@ -12,6 +12,14 @@ module io.kubesched.k8s {
   requires io.fabric8.kubernetes.client.jdkhttp;
   requires java.net.http;
   requires tools.jackson.databind;
+  requires com.fasterxml.jackson.annotation;
+  requires kubernetes.model.common;
+  requires kubernetes.model.core;
+  requires kubernetes.model.apps;
+  requires kubernetes.model.coordination;
+  requires kubernetes.model.events;
+  requires kubernetes.model.policy;
+  requires kubernetes.model.storageclass;
   requires org.slf4j;
 
   exports io.kubesched.k8s to

@@ -48,7 +48,7 @@ final class DefaultClient implements Client {
 
   @Override
   public List<NodeInfo> listNodeInfos() {
-    return NodeListing.list(connection.client());
+    return NodeListing.list(connection.schedulingClient());
   }
 
   @Override
@@ -76,7 +76,7 @@ final class DefaultClient implements Client {
       }
       settings = settings.withSchedulerName(first);
     }
-    var loop = new SchedulingLoop(connection.client(), settings, profiles, listener, options.metrics());
+    var loop = new SchedulingLoop(connection.schedulingClient(), settings, profiles, listener, options.metrics());
     var controller = new DefaultController(loop, controllers::remove);
     controllers.add(controller);
     return controller;

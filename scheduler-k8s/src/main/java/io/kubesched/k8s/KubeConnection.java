@@ -5,19 +5,32 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 /**
  * A client and what it talks to.
  *
- * @param client the client; closed with this connection
+ * @param client the client handed to users; closed with this connection
+ * @param schedulingClient the client the scheduling loop talks through: {@code client}'s HTTP client and
+ *     configuration, decoding without managedFields and knowing only the kinds the loop reads (see {@code
+ *     SchedulingClients}); closed with this connection
  * @param fake true if {@code client} talks to the embedded fake cluster (which stores a Binding without
  *     assigning the pod), so callers can choose how to bind without guessing
- * @param onClose what else to release on close (the fake server), after the client
+ * @param onClose what else to release on close (the fake server), after the clients
  */
-public record KubeConnection(KubernetesClient client, boolean fake, Runnable onClose)
+public record KubeConnection(
+    KubernetesClient client, KubernetesClient schedulingClient, boolean fake, Runnable onClose)
     implements AutoCloseable {
 
-  /** Closes the client, then whatever else this connection holds. */
+  /** A connection whose scheduling client is made from {@code client}. */
+  public KubeConnection(KubernetesClient client, boolean fake, Runnable onClose) {
+    this(client, SchedulingClients.siblingOf(client), fake, onClose);
+  }
+
+  /** Closes the clients, then whatever else this connection holds. */
   @Override
   public void close() {
     try {
-      client.close();
+      try {
+        schedulingClient.close();
+      } finally {
+        client.close();
+      }
     } finally {
       onClose.run();
     }
