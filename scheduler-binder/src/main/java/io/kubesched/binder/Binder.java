@@ -5,13 +5,6 @@ import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.RequestConfigBuilder;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import java.time.Duration;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,37 +58,37 @@ public final class Binder {
             .withName(options.nodeName())
             .endTarget()
             .build();
-    var http = new OneShotHttp(options);
+    var http = ApiRequests.oneShot(options.client(), options.timeout());
     var json = options.client().getKubernetesSerialization().asJson(binding);
     var response = http.send(http.request(podPath(options) + "/binding").post("application/json", json));
-    if (response instanceof Answer.NoAnswer none) {
+    if (response instanceof ApiRequests.Answer.NoAnswer none) {
       return new BindOutcome.Failed("binding request " + none.why());
     }
-    var answer = (Answer.Status) response;
+    var answer = (ApiRequests.Answer.Status) response;
     LOG.debug("POST binding {} -> {}: {}", options.podKey(), options.nodeName(), answer.code());
     return switch (answer.code()) {
       case 200, 201 -> new BindOutcome.Bound(options.nodeName(), false);
       case 409 -> verify(options, http);
       case 404 -> new BindOutcome.PodGone("pod " + options.podKey() + " not found (404)");
       default -> new BindOutcome.Failed(
-          "binding refused with " + answer.code() + ": " + abbreviate(answer.body()));
+          "binding refused with " + answer.code() + ": " + ApiRequests.abbreviate(answer.body()));
     };
   }
 
   /** After a 409: reads the pod back and decides the outcome from where it is bound. */
-  private static BindOutcome verify(BindOptions options, OneShotHttp http) throws InterruptedException {
+  private static BindOutcome verify(BindOptions options, ApiRequests http) throws InterruptedException {
     var response = http.send(http.request(podPath(options)));
-    if (response instanceof Answer.NoAnswer none) {
+    if (response instanceof ApiRequests.Answer.NoAnswer none) {
       return new BindOutcome.Failed("reading pod " + options.podKey() + " back " + none.why());
     }
-    var answer = (Answer.Status) response;
+    var answer = (ApiRequests.Answer.Status) response;
     if (answer.code() == 404) {
       return goneOrReplaced(options, null);
     }
     if (answer.code() != 200) {
       return new BindOutcome.Failed(
           "reading pod " + options.podKey() + " back answered " + answer.code() + ": "
-              + abbreviate(answer.body()));
+              + ApiRequests.abbreviate(answer.body()));
     }
     var current = options.client().getKubernetesSerialization().unmarshal(answer.body(), Pod.class);
     return decide(options, current, true);
@@ -174,80 +167,9 @@ public final class Binder {
     return null;
   }
 
-  /** What one request got: a status and body, or nothing in time. */
-  private sealed interface Answer {
-    record Status(int code, String body) implements Answer {}
-
-    record NoAnswer(String why) implements Answer {}
-  }
-
-  /**
-   * Requests through the client's HTTP client (its authentication included) but without fabric8's retries,
-   * each bounded by the bind timeout. A POST fabric8 retried in the background after we gave up could bind
-   * the pod behind our back; the scheduling loop retries instead, and a 409 is then checked.
-   */
-  private static final class OneShotHttp {
-    private final HttpClient http;
-    private final String base;
-    private final Duration timeout;
-
-    OneShotHttp(BindOptions options) {
-      var client = options.client();
-      var noRetries =
-          new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
-              .withRequestRetryBackoffLimit(0)
-              .build();
-      this.http = client.getHttpClient().newBuilder().tag(noRetries).build();
-      this.base = client.getMasterUrl().toString().replaceAll("/+$", "");
-      this.timeout = options.timeout();
-    }
-
-    HttpRequest.Builder request(String path) {
-      return http.newHttpRequestBuilder()
-          .uri(base + path)
-          .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    Answer send(HttpRequest.Builder request) throws InterruptedException {
-      var pending = http.sendAsync(request.build(), String.class);
-      try {
-        // The request's own timeout should end it first; this bounds a client that ignores it.
-        var response = pending.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
-        return new Answer.Status(response.code(), response.body() == null ? "" : response.body());
-      } catch (ExecutionException e) {
-        return isTimeout(e.getCause())
-            ? new Answer.NoAnswer("timed out after " + timeout)
-            : new Answer.NoAnswer("failed: " + e.getCause());
-      } catch (TimeoutException e) {
-        pending.cancel(true);
-        return new Answer.NoAnswer("timed out after " + timeout);
-      } catch (InterruptedException e) {
-        pending.cancel(true);
-        throw e;
-      }
-    }
-  }
-
-  /**
-   * Whether a failure is a time-out. By name, because each HTTP client fabric8 can use has its own type
-   * (the JDK's {@code HttpTimeoutException}, {@code SocketTimeoutException}, {@code TimeoutException}).
-   */
-  private static boolean isTimeout(@Nullable Throwable failure) {
-    for (var t = failure; t != null; t = t.getCause()) {
-      if (t.getClass().getSimpleName().endsWith("TimeoutException")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   private static String describe(KubernetesClientException e) {
     var status = e.getStatus();
     var message = status != null && status.getMessage() != null ? status.getMessage() : e.getMessage();
     return (e.getCode() > 0 ? e.getCode() + ": " : "") + message;
-  }
-
-  private static String abbreviate(String body) {
-    return body.length() <= 300 ? body : body.substring(0, 300) + "…";
   }
 }

@@ -2,6 +2,7 @@ package io.kubesched.binder;
 
 import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -53,6 +54,7 @@ final class EventRecorder {
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
   private final KubernetesClient client;
+  private final ApiRequests requests;
   private final TokenBucket limiter;
   private final String controller;
   private final String instance;
@@ -90,6 +92,8 @@ final class EventRecorder {
   EventRecorder(
       KubernetesClient client, TokenBucket limiter, String controller, String instance, Clock clock) {
     this.client = client;
+    this.requests =
+        ApiRequests.retrying(client, Duration.ofMillis(client.getConfiguration().getRequestTimeout()));
     this.limiter = limiter;
     this.controller = controller;
     this.instance = instance;
@@ -262,12 +266,15 @@ final class EventRecorder {
               .build();
     }
     limiter.acquire();
-    try {
-      client.events().v1().events().inNamespace(namespace(event)).resource(toCreate).create();
+    // Posted as it is and its answer left undecoded: kube's event sink reads nothing back either, and
+    // fabric8's create() would decode the whole event the server returns, once for every pod bound.
+    var json = client.getKubernetesSerialization().asJson(toCreate);
+    var path = "/apis/events.k8s.io/v1/namespaces/" + namespace(event) + "/events";
+    var answer = requests.send(requests.request(path).post("application/json", json));
+    if (answer instanceof ApiRequests.Answer.Status status && status.code() / 100 == 2) {
       return Outcome.WRITTEN;
-    } catch (KubernetesClientException e) {
-      return failed("creating", event, e, series != null ? 409 : -1);
     }
+    return failed("creating", event, answer, series != null ? 409 : -1);
   }
 
   private Outcome patchSeries(Event event, String series) throws InterruptedException {
@@ -292,15 +299,42 @@ final class EventRecorder {
    */
   private Outcome failed(String doing, Event event, KubernetesClientException e, int handled)
       throws InterruptedException {
+    return failed(doing, event, e.getCode(), describe(e), handled);
+  }
+
+  /** As {@link #failed(String, Event, KubernetesClientException, int)}, for a request sent as it is. */
+  private Outcome failed(String doing, Event event, ApiRequests.Answer answer, int handled)
+      throws InterruptedException {
+    if (answer instanceof ApiRequests.Answer.Status status) {
+      return failed(doing, event, status.code(), status.code() + ": " + message(status.body()), handled);
+    }
+    return failed(doing, event, 0, ((ApiRequests.Answer.NoAnswer) answer).why(), handled);
+  }
+
+  private Outcome failed(String doing, Event event, int code, String description, int handled)
+      throws InterruptedException {
     var which = namespace(event) + "/" + event.getMetadata().getName();
     if (Thread.interrupted()) {
       throw new InterruptedException("interrupted while " + doing + " event " + which);
     }
-    if (e.getCode() != handled) {
+    if (code != handled) {
       LOG.warn("{} event {} ({} {}) failed: {}", doing, which, event.getReason(), regardingName(event),
-          describe(e));
+          description);
     }
-    return new Outcome(false, Math.max(0, e.getCode()));
+    return new Outcome(false, Math.max(0, code));
+  }
+
+  /** The message of the Status an API server answers a refused request with, else the body as it is. */
+  private String message(String body) {
+    try {
+      var status = client.getKubernetesSerialization().unmarshal(body, Status.class);
+      if (status != null && status.getMessage() != null) {
+        return status.getMessage();
+      }
+    } catch (RuntimeException e) {
+      // Not a Status (a proxy's page, an empty body): said as it is below.
+    }
+    return ApiRequests.abbreviate(body);
   }
 
   private static String namespace(Event event) {
