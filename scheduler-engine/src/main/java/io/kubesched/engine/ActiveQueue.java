@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class ActiveQueue extends SubQueue {
 
-  private static final Comparator<QueueEntry> ORDER =
+  /** Higher priority first, then queued earlier: kube's {@code PrioritySort}. */
+  static final Comparator<QueueEntry> ORDER =
       ((Comparator<QueueEntry>) (a, b) -> Integer.compare(b.pod.priority(), a.pod.priority()))
           .thenComparingLong(e -> e.arrival);
 

@@ -129,16 +129,26 @@ final class QueueEntries {
   }
 
   /**
-   * Moves what is due at {@code now}, then hands out the head of active.
+   * Moves what is due at {@code now}, then hands out the head of active; if active is empty, the first pod
+   * of backoff whose backoff counts attempts that found no node, however much of it is left (kube's
+   * {@code SchedulerPopFromBackoffQ}: an idle scheduler retries it rather than wait).
    *
-   * @return the pod handed out, or null if none is active or the queue is closed
+   * @return the pod handed out, or null if there is none to hand out or the queue is closed
    */
   @Nullable QueuedPod pop(long now) {
     if (closed) {
       return null;
     }
     flush(now);
-    return activeQ.pop();
+    var pod = activeQ.pop();
+    if (pod == null) {
+      var early = backoffQ.pollUnschedulable();
+      if (early != null) {
+        activeQ.startCycle();
+        pod = activeQ.handOut(early);
+      }
+    }
+    return pod;
   }
 
   /**
@@ -638,7 +648,7 @@ final class QueueEntries {
   }
 
   private void toActiveOrBackoff(QueueEntry entry, long now) {
-    (BackoffQueue.isBackingOff(entry, now) ? backoffQ : activeQ).add(entry);
+    (backoffQ.isBackingOff(entry, now) ? backoffQ : activeQ).add(entry);
   }
 
   /**

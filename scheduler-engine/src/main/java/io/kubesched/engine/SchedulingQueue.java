@@ -27,7 +27,12 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>backoff</b>: pods whose last attempt failed less than their backoff ago. The backoff is
  *       {@code initialBackoff} doubled per consecutive failure, at most {@code maxBackoff} (1 s to 10 s in
  *       kube-scheduler); it counts errors if the last attempt ended in an error, else the attempts that found no
- *       node. A pod leaves for active once the backoff has passed, never earlier.
+ *       node. As in kube-scheduler since 1.33 ({@code SchedulerPopFromBackoffQ}), backoffs end on whole
+ *       ordering windows of 1 s (or of {@code initialBackoff}, if shorter): a pod leaves for active once the
+ *       window its backoff ends in has passed, the pods of one window in active's order. And when active is
+ *       empty, {@link #take()} hands out the first pod of backoff whose backoff counts attempts that found no
+ *       node, however much of it is left: an idle scheduler retries rather than waits. A pod whose backoff
+ *       counts errors always waits it out.
  *   <li><b>unschedulable</b>: pods whose last attempt found no node. Only a change can help them: a cluster
  *       event that its {@link QueueingHint} says may help ({@link #moveAllToActiveOrBackoff},
  *       {@link #moveWaitingForPods}, {@link #moveUnschedulableIf}), a new policy of their profile ({@link
@@ -121,7 +126,8 @@ public final class SchedulingQueue {
   }
 
   /**
-   * Waits for an active pod and hands it out: the pod is in flight, in no sub-queue, until it is requeued
+   * Waits for an active pod (or, with active empty, a backoff pod that found no node: see the class comment)
+   * and hands it out: the pod is in flight, in no sub-queue, until it is requeued
    * or {@linkplain #done done}, and counts one attempt more in its {@link QueuedPod#progress() progress} (the
    * first one stamped with the ticker's time). Moves what is due first, as {@link #flush()}. Read {@link #schedulingCycle()}
    * right after, on the same thread, for {@link #requeueUnschedulable}.
@@ -154,7 +160,8 @@ public final class SchedulingQueue {
   /**
    * As {@link #take()}, without waiting: for tests and for draining.
    *
-   * @return the next active pod, now in flight, or null if none is active or the queue is closed
+   * @return the next pod {@link #take()} would hand out, now in flight, or null if there is none or the
+   *     queue is closed
    */
   public @Nullable QueuedPod poll() {
     return underLock(() -> queue.pop(queue.now()));

@@ -265,7 +265,9 @@ class SchedulingQueuePodGroupTest {
     queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
     assertTrue(queue.requeueUnschedulable(again, queue.schedulingCycle()));
 
-    clock.advance(INITIAL.multipliedBy(2));
+    // Two failures: two seconds, as without parking, to the end of the window they end in (the clock is
+    // on a whole second).
+    clock.advance(INITIAL.multipliedBy(3).minusNanos(1));
     queue.flush();
     assertEquals("backoff", where(queue, "m"), "two failures: two seconds, as without parking");
     clock.advance(Duration.ofNanos(1));

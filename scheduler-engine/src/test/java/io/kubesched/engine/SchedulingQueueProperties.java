@@ -52,6 +52,8 @@ class SchedulingQueueProperties {
 
   private static final long INITIAL = Duration.ofSeconds(1).toNanos();
   private static final long MAX = Duration.ofSeconds(10).toNanos();
+  /** kube's backoff ordering window, 1 s (the initial backoff, were that shorter). */
+  private static final long WINDOW = Duration.ofSeconds(1).toNanos();
   /** Shorter than kube's five minutes, so that chains reach it often. */
   private static final long TIMEOUT = Duration.ofMinutes(1).toNanos();
   private static final List<String> NAMES = List.of("a", "b", "c", "d");
@@ -211,6 +213,12 @@ class SchedulingQueueProperties {
     Statistics.label("nomination")
         .coverage(coverage -> NOMINATION.forEach(c -> coverage.check(c).count(n -> n > 0)));
     Statistics.label("group").coverage(coverage -> GROUP.forEach(c -> coverage.check(c).count(n -> n > 0)));
+    Statistics.label("backoff")
+        .coverage(coverage -> {
+          coverage.check("take: popped from backoff with active empty").count(n -> n > 0);
+          coverage.check("take: popped from backoff past an error backoff").count(n -> n > 0);
+          coverage.check("take: nothing with only error backoffs").count(n -> n > 0);
+        });
   }
 
   @Provide
@@ -721,8 +729,17 @@ class SchedulingQueueProperties {
       step("take", () -> {
         var taken = queue.poll();
         lastFlushAt = clock.nanoTime();
+        var backoff = queue.contents().backoff();
         if (taken == null) {
           assertTrue(queue.contents().active().isEmpty(), "poll returned nothing while a pod was active");
+          for (var waiting : backoff) {
+            assertTrue(
+                consecutiveErrors.getOrDefault(waiting.name(), 0) > 0,
+                "poll returned nothing while " + waiting.name() + ", which found no node, was in backoff");
+          }
+          if (!backoff.isEmpty()) {
+            Statistics.label("backoff").collect("take: nothing with only error backoffs");
+          }
           if (held.stream().anyMatch(name -> !takenAtCycle.containsKey(name))
               && priority.keySet().stream().allMatch(name -> held.contains(name) || takenAtCycle.containsKey(name))) {
             Statistics.label("preemption").collect("take: only held pods were left");
@@ -734,7 +751,22 @@ class SchedulingQueueProperties {
         assertFalse(parked.contains(name), name + " was taken alone while parked");
         assertFalse(held.contains(name), name + " was taken while held for preemption");
         assertEquals(priority.get(name), taken.priority(), "took an old version of " + name);
-        assertFalse(isBackingOff(name) && !activated.contains(name), name + " was taken before its backoff ended");
+        if (isBackingOff(name) && !activated.contains(name)) {
+          // kube's SchedulerPopFromBackoffQ: only with active empty, only a pod that found no node, and the
+          // first such pod in backoff's order.
+          assertTrue(queue.contents().active().isEmpty(), name + " was taken from backoff while a pod was active");
+          assertEquals(0, consecutiveErrors.getOrDefault(name, 0), name + " was taken before its error backoff ended");
+          for (var waiting : backoff) {
+            if (consecutiveErrors.getOrDefault(waiting.name(), 0) == 0) {
+              assertFalse(
+                  leavesBackoffBefore(waiting.name(), name),
+                  waiting.name() + " should have been taken from backoff before " + name);
+            } else if (leavesBackoffBefore(waiting.name(), name)) {
+              Statistics.label("backoff").collect("take: popped from backoff past an error backoff");
+            }
+          }
+          Statistics.label("backoff").collect("take: popped from backoff with active empty");
+        }
         activated.remove(name);
         assertFalse(gated.get(name), name + " was taken with scheduling gates");
         for (var waiting : queue.contents().active()) {
@@ -1229,7 +1261,8 @@ class SchedulingQueueProperties {
         String name = pod.name();
         assertTrue(failures(name) > 0, name + " is in backoff without a failure");
         assertTrue(
-            backoffEnds(name) >= lastFlushAt, name + " stayed in backoff through a flush after its backoff ended");
+            backoffEnds(name) >= window(lastFlushAt),
+            name + " stayed in backoff through a flush after its backoff ended");
       }
     }
 
@@ -1327,17 +1360,31 @@ class SchedulingQueueProperties {
       return errors > 0 ? errors : unschedulableAttempts.getOrDefault(name, 0);
     }
 
-    /** One second after the first failure, doubling per failure, never more than ten seconds. */
+    /**
+     * One second after the first failure, doubling per failure, never more than ten seconds; the backoff
+     * ends on the start of the one-second window that instant falls in, and lasts until that window has passed.
+     */
     private long backoffEnds(String name) {
       long backoff = INITIAL;
       for (int i = 1; i < failures(name); i++) {
         backoff = Math.min(2 * backoff, MAX);
       }
-      return failedAt.get(name) + backoff;
+      return window(failedAt.get(name) + backoff);
+    }
+
+    private static long window(long t) {
+      return t - Math.floorMod(t, WINDOW);
     }
 
     private boolean isBackingOff(String name) {
-      return failures(name) > 0 && clock.nanoTime() <= backoffEnds(name);
+      return failures(name) > 0 && backoffEnds(name) >= window(clock.nanoTime());
+    }
+
+    /** Whether {@code first} leaves backoff before {@code second}: its backoff ends first, then active's order. */
+    private boolean leavesBackoffBefore(String first, String second) {
+      long e1 = backoffEnds(first);
+      long e2 = backoffEnds(second);
+      return e1 < e2 || (e1 == e2 && comesBefore(first, second));
     }
 
     private void failed(String name) {

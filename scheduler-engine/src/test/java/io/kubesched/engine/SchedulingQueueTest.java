@@ -30,6 +30,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SchedulingQueueTest {
 
   private static final Duration INITIAL = Duration.ofSeconds(1);
+  /**
+   * kube's backoff ordering window: a backoff lasts until the end of the window it ends in. The fake clock
+   * starts on a whole second, so a whole-second backoff from a whole second lasts one window more.
+   */
+  private static final Duration WINDOW = Duration.ofSeconds(1);
   private static final Duration MAX = Duration.ofSeconds(10);
   /** kube-scheduler's {@code podMaxInUnschedulablePodsDuration}. */
   private static final Duration FIVE_MINUTES = Duration.ofMinutes(5);
@@ -190,6 +195,28 @@ class SchedulingQueueTest {
     assertEquals("mid", queue.poll().name());
   }
 
+  // --- TestPriorityQueue_Pop (SchedulerPopFromBackoffQ, on by default since kube 1.33) ---
+
+  /** "individual pod, GenericWorkload disabled, PopFromBackoffQ enabled, pops from both activeQ and backoffQ". */
+  @Test
+  void pops_from_both_activeQ_and_backoffQ() {
+    queue.add(pod("hpp", HIGH));
+    queue.add(pod("hpp2", HIGH));
+    queue.add(pod("unsched", LOW));
+    var backoffPod = queue.poll();
+    long backoffPodCycle = queue.schedulingCycle();
+    queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD); // missed by its attempt: backoff
+    assertTrue(queue.requeueUnschedulable(backoffPod, backoffPodCycle));
+    assertTrue(queue.requeueAfterError(queue.poll())); // hpp2: the error backoff
+    assertTrue(queue.requeueUnschedulable(queue.poll(), queue.schedulingCycle())); // unsched
+    queue.add(pod("mpp", MID));
+    assertEquals(List.of("hpp", "hpp2"), names(queue.contents().backoff()));
+    assertEquals("unschedulable", where("unsched"));
+
+    assertEquals(List.of("mpp", "hpp"), takeAll());
+    assertEquals(List.of("hpp2"), names(queue.contents().backoff()), "an error backoff is waited out");
+  }
+
   // --- Backoff: TestBackoffQueue_calculateBackoffDuration, TestBackoffQueue_getBackoffTime, TestBackOffFlow ---
 
   static Stream<Arguments> backoffDurations() {
@@ -219,12 +246,12 @@ class SchedulingQueueTest {
       queue.moveAllToActiveOrBackoff(ClusterEvent.UNSCHEDULABLE_TIMEOUT);
       assertEquals("backoff", where("p"));
 
-      clock.advance(Duration.ofSeconds(seconds));
+      clock.advance(Duration.ofSeconds(seconds).plus(WINDOW).minusNanos(1));
       queue.flush();
-      assertEquals("backoff", where("p"), "still backing off at the last instant of " + seconds + " s");
+      assertEquals("backoff", where("p"), "still backing off at the last instant of the window " + seconds + " s ends in");
       clock.advance(Duration.ofNanos(1));
       queue.flush();
-      assertEquals("active", where("p"), "out of backoff just after " + seconds + " s");
+      assertEquals("active", where("p"), "out of backoff when the window " + seconds + " s ends in has passed");
     }
   }
 
@@ -233,20 +260,23 @@ class SchedulingQueueTest {
     queue.add(pod("p"));
     for (int i = 0; i < 2; i++) { // two unschedulable attempts: the next would back off 4 s
       assertTrue(queue.requeueUnschedulable(queue.poll(), queue.schedulingCycle()));
-      clock.advance(MAX.plusNanos(1));
+      clock.advance(MAX.plus(WINDOW));
       queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
     }
     assertTrue(queue.requeueAfterError(queue.poll()));
-    clock.advance(INITIAL.plusNanos(1));
+    clock.advance(INITIAL.plus(WINDOW).minusNanos(1));
+    assertNull(queue.poll(), "an error backoff is never cut short");
+    clock.advance(Duration.ofNanos(1));
     assertEquals(pod("p"), version(queue.poll()), "the first error backs off 1 s");
 
     assertTrue(queue.requeueUnschedulable(pod("p"), queue.schedulingCycle()));
     queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
-    clock.advance(Duration.ofSeconds(4));
+    clock.advance(Duration.ofSeconds(4).plus(WINDOW).minusNanos(1));
     queue.flush();
     assertEquals("backoff", where("p"), "errors forgotten: the third unschedulable attempt backs off 4 s");
     clock.advance(Duration.ofNanos(1));
-    assertEquals(pod("p"), version(queue.poll()));
+    queue.flush();
+    assertEquals("active", where("p"));
   }
 
   @Test
@@ -256,8 +286,8 @@ class SchedulingQueueTest {
     assertEquals("backoff", where("p"));
 
     queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
-    assertNull(queue.poll());
-    clock.advance(INITIAL.plusNanos(1));
+    assertNull(queue.poll(), "not taken early from backoff, though active is empty: it erred");
+    clock.advance(INITIAL.plus(WINDOW));
     assertEquals(pod("p"), version(queue.poll()));
   }
 
@@ -485,9 +515,9 @@ class SchedulingQueueTest {
   void a_done_pod_is_forgotten_with_its_backoff() {
     queue.add(pod("p"));
     assertTrue(queue.requeueAfterError(queue.poll())); // 1 s
-    clock.advance(INITIAL.plusNanos(1));
+    clock.advance(INITIAL.plus(WINDOW));
     assertTrue(queue.requeueAfterError(queue.poll())); // 2 s
-    clock.advance(Duration.ofSeconds(2).plusNanos(1));
+    clock.advance(Duration.ofSeconds(2).plus(WINDOW));
     var taken = queue.poll();
 
     assertTrue(queue.done(taken.uid()));
@@ -495,7 +525,7 @@ class SchedulingQueueTest {
 
     queue.add(pod("p"));
     assertTrue(queue.requeueAfterError(queue.poll()));
-    clock.advance(INITIAL.plusNanos(1));
+    clock.advance(INITIAL.plus(WINDOW));
     assertEquals(pod("p"), version(queue.poll()), "the backoff starts again at 1 s, not 4 s");
   }
 
