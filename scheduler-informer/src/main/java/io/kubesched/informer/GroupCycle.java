@@ -307,9 +307,9 @@ final class GroupCycle {
   }
 
   private void requeueUnschedulable(Member m, long cycle, long startedNanos, String message) {
+    metrics.attempt(m.item().profile(), Result.UNSCHEDULABLE, since(startedNanos));
     var progress = reporting.unschedulable(m.item(), m.pod(), m.info(), message);
     queue.requeueUnschedulable(m.item().withProgress(progress), cycle, QueueingHint.of(m.info()));
-    metrics.attempt(m.item().profile(), Result.UNSCHEDULABLE, since(startedNanos));
   }
 
   private void failMember(Member m, long startedNanos, SchedulerException error) {

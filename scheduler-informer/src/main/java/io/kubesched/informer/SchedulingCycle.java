@@ -247,16 +247,17 @@ final class SchedulingCycle implements Runnable {
     } else {
       nominatedNodeName = null;
     }
+    // Recorded before the listener hears of it, as for the other outcomes.
+    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, Duration.ofNanos(ticker.nanoTime() - startedNanos));
     var progress = reporting.unschedulable(item, pod, info, message, nominatedNodeName);
     queue.requeueUnschedulable(item.withProgress(progress), cycle, QueueingHint.of(info));
-    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, Duration.ofNanos(ticker.nanoTime() - startedNanos));
   }
 
   private void unschedulable(
       QueuedPod item, long cycle, long startedNanos, Pod pod, PodInfo info, String message, QueueingHint hint) {
+    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, Duration.ofNanos(ticker.nanoTime() - startedNanos));
     var progress = reporting.unschedulable(item, pod, info, message);
     queue.requeueUnschedulable(item.withProgress(progress), cycle, hint);
-    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, Duration.ofNanos(ticker.nanoTime() - startedNanos));
   }
 
   private void fail(QueuedPod item, Pod pod, long startedNanos, SchedulerException error) {
