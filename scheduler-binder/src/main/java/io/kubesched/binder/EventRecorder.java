@@ -44,6 +44,9 @@ final class EventRecorder {
   /** client-go's {@code finishTime}: a series this long without a repeat is finished. */
   static final Duration FINISH_AFTER = Duration.ofMinutes(6);
 
+  /** How long an event's request may take where the client configures no request timeout. */
+  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
   /** client-go's {@code refreshTime}: a live series is written again this often (events expire). */
   static final Duration REFRESH_EVERY = Duration.ofMinutes(30);
 
@@ -92,8 +95,10 @@ final class EventRecorder {
   EventRecorder(
       KubernetesClient client, TokenBucket limiter, String controller, String instance, Clock clock) {
     this.client = client;
+    // fabric8's request timeout (10 s unless configured); none configured (0) would mean no bound at all.
+    int timeoutMillis = client.getConfiguration().getRequestTimeout();
     this.requests =
-        ApiRequests.retrying(client, Duration.ofMillis(client.getConfiguration().getRequestTimeout()));
+        ApiRequests.retrying(client, timeoutMillis > 0 ? Duration.ofMillis(timeoutMillis) : DEFAULT_TIMEOUT);
     this.limiter = limiter;
     this.controller = controller;
     this.instance = instance;
