@@ -85,6 +85,9 @@ build() {
     rm -rf "$bin" && mv "$tmp" "$bin"
     log "built in $((SECONDS - started)) s into $bin"
   fi
+  # Closed, so that the lock is not held on by etcd and kube-apiserver, which this shell starts next and which
+  # would inherit the descriptor: a build-scheduler run beside them would wait for as long as they run.
+  exec 9>&-
   echo "$bin"
 }
 
@@ -101,6 +104,7 @@ build_scheduler() {
       mv "$bin/kube-scheduler.tmp.$$" "$bin/kube-scheduler"
       log "built kube-scheduler in $((SECONDS - started)) s"
     fi
+    exec 9>&- # as in build
   fi
   echo "$bin/kube-scheduler"
 }
