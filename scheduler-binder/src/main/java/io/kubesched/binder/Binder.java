@@ -26,6 +26,12 @@ public final class Binder {
 
   private static final Logger LOG = LoggerFactory.getLogger(Binder.class);
 
+  /**
+   * How many times {@link BindMode#SET_NODE_NAME} updates a pod that stays unbound but changed since it was
+   * read (each update is locked to the version read, so a concurrent status write refuses it with 409).
+   */
+  private static final int SET_NODE_NAME_UPDATES = 3;
+
   private Binder() {}
 
   /**
@@ -101,25 +107,34 @@ public final class Binder {
 
   private static BindOutcome setNodeName(BindOptions options) {
     var current = read(options);
-    var gone = goneOrReplaced(options, current);
-    if (gone != null) {
-      return gone;
-    }
-    var assigned = nodeName(current);
-    if (!assigned.isEmpty()) {
-      return outcomeFor(options, assigned, true);
-    }
-    Pod updated =
-        new PodBuilder(current).editOrNewSpec().withNodeName(options.nodeName()).endSpec().build();
-    try {
-      options.client().pods().resource(updated).update();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409 && e.getCode() != 404) {
-        throw e;
+    for (int update = 1; ; update++) {
+      var gone = goneOrReplaced(options, current);
+      if (gone != null) {
+        return gone;
       }
-      // Someone changed or removed the pod meanwhile: decide from what it shows now.
+      var assigned = nodeName(current);
+      if (!assigned.isEmpty()) {
+        return outcomeFor(options, assigned, true);
+      }
+      if (update > SET_NODE_NAME_UPDATES) {
+        return new BindOutcome.Failed(
+            "pod " + options.podKey() + " changed under each of " + SET_NODE_NAME_UPDATES
+                + " updates (409 Conflict) and shows no node");
+      }
+      Pod updated =
+          new PodBuilder(current).editOrNewSpec().withNodeName(options.nodeName()).endSpec().build();
+      try {
+        options.client().pods().resource(updated).update();
+        return decide(options, read(options), false);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 && e.getCode() != 404) {
+          throw e;
+        }
+      }
+      // Someone changed or removed the pod since it was read: bound elsewhere, gone, or (most often) a status
+      // write such as the PodScheduled condition of an earlier attempt. Look again, and update again if unbound.
+      current = read(options);
     }
-    return decide(options, read(options), false);
   }
 
   /** The outcome, from the pod as read after the attempt. */

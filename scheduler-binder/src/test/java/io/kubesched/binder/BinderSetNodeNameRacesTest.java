@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,43 @@ class BinderSetNodeNameRacesTest extends ExpectationsServerTest {
     server.expect().get().withPath(POD_PATH).andReturn(200, boundTo(pod(), OTHER_NODE)).once();
 
     assertEquals(new BindOutcome.Conflict(OTHER_NODE), Binder.bind(setNodeName(client, pod(), NODE)));
+  }
+
+  @Test
+  @DisplayName("an update answered 409 because a status write came between is made again on the pod read anew")
+  void updateConflictWithAStatusWriteIsRetried() throws Exception {
+    var withCondition = withResourceVersion(pod(), "2");
+    server.expect().get().withPath(POD_PATH).andReturn(200, withResourceVersion(pod(), "1")).once();
+    server.expect().put().withPath(POD_PATH).andReturn(409, "{}").once();
+    server.expect().get().withPath(POD_PATH).andReturn(200, withCondition).once();
+    server.expect().put().withPath(POD_PATH).andReturn(200, boundTo(withCondition, NODE)).once();
+    server.expect().get().withPath(POD_PATH).andReturn(200, boundTo(withCondition, NODE)).once();
+
+    assertEquals(new BindOutcome.Bound(NODE, false), Binder.bind(setNodeName(client, pod(), NODE)));
+
+    server.takeRequest(1, TimeUnit.SECONDS);
+    server.takeRequest(1, TimeUnit.SECONDS);
+    server.takeRequest(1, TimeUnit.SECONDS);
+    var second = server.takeRequest(1, TimeUnit.SECONDS);
+    assertEquals("PUT " + POD_PATH, second.getMethod() + " " + second.getPath());
+    var sent = client.getKubernetesSerialization().unmarshal(second.getUtf8Body(), Pod.class);
+    assertEquals("2", sent.getMetadata().getResourceVersion(), "locked to the version read after the 409");
+  }
+
+  @Test
+  @DisplayName("updates refused with 409 three times while the pod stays unbound are Failed, not an endless loop")
+  void updatesRefusedEveryTimeAreFailed() throws Exception {
+    server.expect().get().withPath(POD_PATH).andReturn(200, pod()).always();
+    server.expect().put().withPath(POD_PATH).andReturn(409, "{}").always();
+
+    var failed = assertInstanceOf(BindOutcome.Failed.class, Binder.bind(setNodeName(client, pod(), NODE)));
+    assertTrue(failed.detail().contains("3 updates (409 Conflict)"), failed.detail());
+    assertEquals(7, server.getRequestCount(), "one read, then three updates each followed by a read");
+  }
+
+  private static Pod withResourceVersion(Pod pod, String resourceVersion) {
+    return new PodBuilder(pod).editMetadata().withResourceVersion(resourceVersion)
+        .endMetadata().build();
   }
 
   @Test
