@@ -387,19 +387,26 @@ final class BindingCycle {
   private void settle(
       QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos, BindOutcome outcome) {
     long now = ticker.nanoTime();
+    // Whoever takes the pod out of the queue tells the listener of a binding whose answer was lost: the watch
+    // if it sees the pod there first (it has told it then), else this attempt.
+    var unconfirmed = item.progress().unconfirmedNode();
     if (outcome instanceof BindOutcome.Bound) {
       cache.finishBinding(item.uid());
-      queue.done(item.uid());
+      boolean watchTookIt = !queue.done(item.uid()) && nodeName.equals(unconfirmed);
       metrics.attempt(item.profile(), Result.SCHEDULED, Duration.ofNanos(now - startedNanos));
       var progress = item.progress();
       metrics.scheduled(progress.attempts(), Duration.ofNanos(now - progress.initialAttemptNanos()));
-      reporting.scheduled(item, pod, info, nodeName);
+      reporting.scheduled(item, pod, info, nodeName, !watchTookIt);
       return;
     }
     cache.forget(item.uid());
     if (outcome instanceof BindOutcome.Conflict conflict) {
-      queue.done(item.uid());
-      LOG.info("Pod {} was bound to {} by someone else; leaving it there", item.key(), conflict.actualNode());
+      boolean known = queue.done(item.uid());
+      if (known && conflict.actualNode().equals(unconfirmed)) {
+        reporting.lateBinding(info, unconfirmed);
+      } else {
+        LOG.info("Pod {} was bound to {} by someone else; leaving it there", item.key(), conflict.actualNode());
+      }
     } else if (outcome instanceof BindOutcome.PodGone gone) {
       queue.done(item.uid());
       LOG.info("Not binding pod {}: {}", item.key(), gone.detail());

@@ -48,11 +48,18 @@ final class Reporting {
     this.listener = listener;
   }
 
-  /** The pod is bound to {@code nodeName} by this loop. */
-  void scheduled(QueuedPod item, Pod pod, PodInfo info, String nodeName) {
+  /**
+   * The pod is bound to {@code nodeName} by this loop.
+   *
+   * @param tellListener false where the listener has heard it already ({@link #lateBinding}, the watch having
+   *     seen the pod there before this attempt's answer came)
+   */
+  void scheduled(QueuedPod item, Pod pod, PodInfo info, String nodeName, boolean tellListener) {
     LOG.debug("Bound {} to {}", item.key(), nodeName);
     report(item.profile(), reporter -> reporter.scheduled(pod, nodeName));
-    listener.bound(info, nodeName);
+    if (tellListener) {
+      listener.bound(info, nodeName);
+    }
   }
 
   /**
@@ -97,7 +104,10 @@ final class Reporting {
     listener.failed(item.key(), error);
   }
 
-  /** A binding reported as failed had landed after all: the watch shows the pod on the node chosen. */
+  /**
+   * A binding reported as failed had landed after all: the watch shows the pod on the node chosen, or a later
+   * attempt found it there. Told to the listener once, by whichever of the two takes the pod out of the queue.
+   */
   void lateBinding(PodInfo info, String nodeName) {
     LOG.info("{} is bound to {}: an attempt whose answer was lost had succeeded", info.key(), nodeName);
     listener.bound(info, nodeName);

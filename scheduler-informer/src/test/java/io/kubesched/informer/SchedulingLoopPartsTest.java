@@ -151,6 +151,83 @@ class SchedulingLoopPartsTest {
     assertEquals(new QueueDepths(0, 0, 0, 0, 0), depths(parts), "seen bound: out of the queue at once");
   }
 
+  /** A port whose first binding fails as if its answer were lost, and whose next ones do {@code retry}. */
+  private BindPort lostAnswerThen(BindPort retry) {
+    var calls = new AtomicInteger();
+    return (pod, nodeName) -> {
+      binds.add(pod.getMetadata().getName() + " to " + nodeName);
+      return calls.incrementAndGet() == 1 ? new BindOutcome.Failed("timed out") : retry.bind(pod, nodeName);
+    };
+  }
+
+  /** Schedules {@code p} once (its binding's answer lost), then again past its backoff. */
+  private void bindLostThenRetry(LoopParts parts, Pod pod) throws InterruptedException {
+    parts.handlers().pods().onAdd(pod);
+    scheduleNext(parts);
+    clock.addAndGet(Duration.ofSeconds(2).toNanos()); // past its one-second backoff
+    scheduleNext(parts);
+  }
+
+  @Test
+  void a_lost_answer_is_heard_bound_once_when_the_watch_shows_the_pod_bound_during_the_retry() throws Exception {
+    var pod = pod("p");
+    var holder = new LoopParts[1];
+    var parts =
+        parts(
+            lostAnswerThen(
+                (retried, nodeName) -> {
+                  holder[0].handlers().pods().onUpdate(pod, boundTo(pod, nodeName)); // the first write landed
+                  return new BindOutcome.Bound(nodeName, true);
+                }));
+    holder[0] = parts;
+    parts.handlers().nodes().onAdd(node("n1"));
+
+    bindLostThenRetry(parts, pod);
+
+    assertEquals(List.of("p to n1", "p to n1"), binds);
+    assertEquals(
+        List.of("failed default/p: " + SchedulerException.class.getSimpleName(), "bound p to n1"), heard,
+        "the watch told the listener; the retry's answer does not again");
+    assertEquals(new QueueDepths(0, 0, 0, 0, 0), depths(parts));
+  }
+
+  @Test
+  void a_lost_answer_is_heard_bound_once_when_the_retry_answers_before_the_watch_shows_it() throws Exception {
+    var parts = parts(lostAnswerThen((retried, nodeName) -> new BindOutcome.Bound(nodeName, true)));
+    parts.handlers().nodes().onAdd(node("n1"));
+    var pod = pod("p");
+
+    bindLostThenRetry(parts, pod);
+    parts.handlers().pods().onUpdate(pod, boundTo(pod, "n1"));
+
+    assertEquals(
+        List.of("failed default/p: " + SchedulerException.class.getSimpleName(), "bound p to n1"), heard,
+        "the retry told the listener; the watch, finding the pod no longer queued, does not again");
+  }
+
+  @Test
+  void a_retry_elsewhere_finding_the_pod_where_its_lost_answer_put_it_hears_it_bound_there() throws Exception {
+    var choices = new AtomicInteger();
+    FinderFunc elsewhereNext = (pod, nodes) -> Decision.bind(nodes.get(choices.getAndIncrement() % 2).name());
+    var parts =
+        FakeLoop.of(
+                TestSettings.forFakeCluster(NAME), elsewhereNext, clock::get,
+                lostAnswerThen((retried, nodeName) -> new BindOutcome.Conflict("n1")))
+            .listener(listener)
+            .create();
+    parts.handlers().nodes().onAdd(node("n1"));
+    parts.handlers().nodes().onAdd(node("n2"));
+    var pod = pod("p");
+
+    bindLostThenRetry(parts, pod);
+    parts.handlers().pods().onUpdate(pod, boundTo(pod, "n1"));
+
+    assertEquals(List.of("p to n1", "p to n2"), binds);
+    assertEquals(
+        List.of("failed default/p: " + SchedulerException.class.getSimpleName(), "bound p to n1"), heard,
+        "bound where the first binding landed, told once");
+  }
+
   @Test
   void a_pod_deleted_mid_bind_is_forgotten_everywhere() throws Exception {
     var pod = pod("p");
