@@ -44,7 +44,8 @@ record LoopParts(
   /**
    * What the loop is given from outside: clock, threads, ports.
    *
-   * @param preemptors runs the {@link PreemptionCycle}'s evictions
+   * @param preemptors runs the {@link PreemptionCycle}'s evictions, one task per preemptor
+   * @param victims runs the deletions of a preemptor's victims but the last, one task per victim
    * @param groups the pod group objects the informers show, and which sources are honoured
    * @param groupReport tells a pod group's status and events
    * @param groupBindRetryDelay the wait before a group member's failed binding is first retried
@@ -55,6 +56,7 @@ record LoopParts(
       BindPort bindPort,
       VolumePort volumePort,
       Executor preemptors,
+      Executor victims,
       PreemptPort preemptPort,
       TokenBucket writes,
       Reporting reporting,
@@ -100,7 +102,8 @@ record LoopParts(
     var moves = new ClusterEventMoves(queue);
     var leadership = new Leadership(profiles.names(), leading);
     var preemption =
-        new PreemptionCycle(injected.preemptPort(), injected.preemptors(), queue, cache, injected.reporting());
+        new PreemptionCycle(
+            injected.preemptPort(), injected.preemptors(), injected.victims(), queue, cache, injected.reporting());
     var handlers =
         new EventHandlers(
             profiles.names(), queue, cache, storage, moves, injected.reporting(), preemption::boundPodLeaving);

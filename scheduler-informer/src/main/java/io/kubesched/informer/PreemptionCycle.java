@@ -11,8 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * Permit; here the binding then fails and is forgotten).
  *
  * <p>{@link #preempt} is called from the scheduling thread; the writes run on the {@code preemptors}
- * executor, one task per preemptor, its victims deleted one after another.
+ * executor, one task per preemptor. As kube-scheduler's executor ({@code prepareCandidateAsync}), a
+ * preemptor's victims but the last are deleted at once, each on a thread of the {@code victims} executor; once
+ * all of them are done, the last one is, from the preemptor's own task. When a deletion fails, the deletions not
+ * yet started are not made, the last victim is spared and the preemptor is tried again at once.
  */
 final class PreemptionCycle {
 
@@ -44,6 +49,7 @@ final class PreemptionCycle {
 
   private final PreemptPort port;
   private final Executor preemptors;
+  private final Executor victims;
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
   private final Reporting reporting;
@@ -55,10 +61,17 @@ final class PreemptionCycle {
    */
   private final Map<String, String> preemptorByLastVictim = new ConcurrentHashMap<>();
 
+  /**
+   * @param preemptors runs one task per preemptor
+   * @param victims runs the deletions of a preemptor's victims but the last, each its own task; not the
+   *     {@code preemptors} executor if that is bounded (a preemptor's task waits for them)
+   */
   PreemptionCycle(
-      PreemptPort port, Executor preemptors, SchedulingQueue queue, SchedulerCache cache, Reporting reporting) {
+      PreemptPort port, Executor preemptors, Executor victims, SchedulingQueue queue, SchedulerCache cache,
+      Reporting reporting) {
     this.port = port;
     this.preemptors = preemptors;
+    this.victims = victims;
     this.queue = queue;
     this.cache = cache;
     this.reporting = reporting;
@@ -138,19 +151,11 @@ final class PreemptionCycle {
         }
       }
       var message = Preempter.conditionMessage(preemptor.schedulerName());
-      for (var victim : victims) {
-        var outcome = port.preempt(victim, message);
-        if (outcome instanceof VictimOutcome.Failed failure) {
-          LOG.warn("Could not preempt {} for {}: {}", victim.key(), preemptor.key(), failure.message());
-          failed = true;
-          break; // as kube-scheduler, the remaining victims are spared and the preemptor tries again at once
-        }
-        if (outcome == VictimOutcome.DELETED) {
-          reporting.preempted(item, victim, pod, nodeName);
-        }
-      }
+      var lastVictim = victims.get(victims.size() - 1);
+      failed = !evictAtOnce(item, pod, preemptor, nodeName, victims.subList(0, victims.size() - 1), message)
+          || !evict(item, pod, preemptor, nodeName, lastVictim, message);
       if (!failed) {
-        var last = victims.get(victims.size() - 1).uid();
+        var last = lastVictim.uid();
         preemptorByLastVictim.put(last, preemptor.uid());
         waitsForLast = true;
         if (leftTheCache(last)) { // the watch was faster than this thread
@@ -168,5 +173,66 @@ final class PreemptionCycle {
         queue.releasePreemption(preemptor.uid(), failed);
       }
     }
+  }
+
+  /**
+   * Deletes {@code some} victims at once on the {@code victims} executor and waits for all of them; after a
+   * failure, those not started yet are skipped.
+   *
+   * @return whether every deletion made succeeded
+   */
+  private boolean evictAtOnce(
+      QueuedPod item, Pod pod, PodInfo preemptor, String nodeName, List<PodInfo> some, String message)
+      throws InterruptedException {
+    if (some.isEmpty()) {
+      return true;
+    }
+    var ok = new AtomicBoolean(true);
+    var done = new CountDownLatch(some.size());
+    for (var victim : some) {
+      Runnable deletion =
+          () -> {
+            try {
+              if (ok.get() && !evict(item, pod, preemptor, nodeName, victim, message)) {
+                ok.set(false);
+              }
+            } catch (InterruptedException e) {
+              ok.set(false);
+              Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+              ok.set(false);
+              LOG.warn("Could not preempt {} for {}", victim.key(), preemptor.key(), e);
+            } finally {
+              done.countDown();
+            }
+          };
+      try {
+        victims.execute(deletion);
+      } catch (RejectedExecutionException closing) {
+        ok.set(false);
+        done.countDown();
+      }
+    }
+    try {
+      done.await();
+    } catch (InterruptedException e) {
+      ok.set(false); // the deletions not started yet are skipped
+      throw e;
+    }
+    return ok.get();
+  }
+
+  /** @return whether the victim was deleted, or was gone already */
+  private boolean evict(QueuedPod item, Pod pod, PodInfo preemptor, String nodeName, PodInfo victim, String message)
+      throws InterruptedException {
+    var outcome = port.preempt(victim, message);
+    if (outcome instanceof VictimOutcome.Failed failure) {
+      LOG.warn("Could not preempt {} for {}: {}", victim.key(), preemptor.key(), failure.message());
+      return false;
+    }
+    if (outcome == VictimOutcome.DELETED) {
+      reporting.preempted(item, victim, pod, nodeName);
+    }
+    return true;
   }
 }

@@ -49,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * kubesched-filter-<name>-N} (helping it filter and score a large cluster's nodes: {@code parallelism - 1}, at
  * most one fewer than the available processors, none with one); {@code
  * kubesched-bind-<name>-N} (bindings, at most {@code parallelBindings}); {@code kubesched-preempt-<name>-N}
- * (evictions of preemption victims, at most {@code parallelBindings} preemptors at a time); {@code kubesched-report-<name>-1}
+ * (evictions of preemption victims, at most {@code parallelBindings} preemptors at a time); {@code
+ * kubesched-evict-<name>-N} (a preemptor's victims but the last, deleted at once: at most {@code
+ * parallelBindings} deletions at a time); {@code kubesched-report-<name>-1}
  * (API writes of events and conditions); {@code kubesched-listener-<name>} (every {@link SchedulingListener}
  * call); {@code kubesched-housekeeping-<name>-1} (assumption expiry, event series, checks of the pods waiting
  * for their volumes to be bound); {@code
@@ -81,6 +83,7 @@ public final class SchedulingLoop implements AutoCloseable {
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final ExecutorService binders;
   private final ExecutorService preemptors;
+  private final ExecutorService victims;
   /** Helps the scheduling thread filter and score large clusters; null when it works alone. */
   private final @Nullable ExecutorService nodeWorkers;
   private final ThreadPoolExecutor reports;
@@ -136,10 +139,12 @@ public final class SchedulingLoop implements AutoCloseable {
     this.metrics = new GuardedMetrics(metrics);
     this.masterUrl = String.valueOf(client.getMasterUrl());
     this.binders = Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-bind-"));
-    // Evictions run beside the bindings, as kube-scheduler's preemption goroutines: a preemptor's victims one
-    // after another, as many preemptors at a time as bindings (each waits on the API server, not on the CPU;
-    // with two, preemptors arriving every 200 ms queued up behind each other's deletions).
+    // Evictions run beside the bindings, as kube-scheduler's preemption goroutines: as many preemptors at a
+    // time as bindings (each waits on the API server, not on the CPU; with two, preemptors arriving every
+    // 200 ms queued up behind each other's deletions), and a preemptor's victims but the last at once, on as
+    // many threads again (kube-scheduler's parallelizer).
     this.preemptors = Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-preempt-"));
+    this.victims = Executors.newFixedThreadPool(settings.parallelBindings(), threads("kubesched-evict-"));
     // Reports are best effort: when the API server is slow they queue up to a bound, then are dropped
     // (with a log line) rather than holding up scheduling, as client-go's event broadcaster does.
     this.reports =
@@ -166,7 +171,7 @@ public final class SchedulingLoop implements AutoCloseable {
     var injected =
         new LoopParts.Injected(
             Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings), VolumePort.toApiServer(client, writes),
-            preemptors, PreemptPort.toApiServer(client, writes), writes, reporting,
+            preemptors, victims, PreemptPort.toApiServer(client, writes), writes, reporting,
             (nodes, nominations) -> clusterData().snapshot(nodes, nominations),
             groupLookup(groupSources), groupReports, BindingCycle.GROUP_BIND_RETRY_DELAY);
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
@@ -395,11 +400,13 @@ public final class SchedulingLoop implements AutoCloseable {
       }
       drain(binders, deadline, "Bindings still in flight after " + timeout + "; interrupting them");
       drain(preemptors, deadline, "Evictions still in flight after " + timeout + "; interrupting them");
+      drain(victims, deadline, "Evictions still in flight after " + timeout + "; interrupting them");
       drain(reports, deadline, "Reports still waiting after " + timeout + "; dropping them");
       listener.close(Duration.ofMillis(remainingMillis(deadline) + 1000));
     } catch (InterruptedException e) {
       binders.shutdownNow();
       preemptors.shutdownNow();
+      victims.shutdownNow();
       reports.shutdownNow();
       Thread.currentThread().interrupt();
     }

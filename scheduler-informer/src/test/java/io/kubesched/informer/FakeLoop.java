@@ -72,6 +72,7 @@ final class FakeLoop {
   private StorageCache storage = new StorageCache();
   private VolumePort volumePort = NO_VOLUME_WRITES;
   private Executor preemptors = Runnable::run;
+  private Executor victims = Runnable::run;
   private PreemptPort preemptPort = NO_PREEMPTION;
   private PodGroupLookup groups = PodGroupLookup.NONE;
   private GroupReportPort groupReport = GroupReportPort.NONE;
@@ -116,6 +117,12 @@ final class FakeLoop {
     return this;
   }
 
+  /** @param deletions runs the deletions of a preemptor's victims but the last (the loop's eviction threads) */
+  FakeLoop victims(Executor deletions) {
+    victims = deletions;
+    return this;
+  }
+
   /** @param lookup the pod group objects the loop knows; report hears what it tells of them */
   FakeLoop groups(PodGroupLookup lookup, GroupReportPort report) {
     groups = lookup;
@@ -127,7 +134,7 @@ final class FakeLoop {
     var reporting = new Reporting(Map.of(), Runnable::run, listener);
     var injected =
         new LoopParts.Injected(
-            clock, Runnable::run, bindPort, volumePort, preemptors, preemptPort, UNLIMITED, reporting,
+            clock, Runnable::run, bindPort, volumePort, preemptors, victims, preemptPort, UNLIMITED, reporting,
             (nodes, nominations) -> ClusterSnapshot.of(nodes).withNominations(nominations), groups, groupReport,
             Duration.ZERO);
     var profiles = new Profiles(Map.of(settings.schedulerName(), finder), settings.watch());

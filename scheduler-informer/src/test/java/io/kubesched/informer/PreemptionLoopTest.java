@@ -15,18 +15,28 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.VictimOutcome;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The loop acting on a preemption decision without an API server (kube-scheduler's preemption executor
  * tests, {@code executor_test.go}, where they concern the loop): the nomination recorded before any write,
- * the preemptor held while its victims are evicted, victims evicted in order and the rest spared after a
- * failure (which activates the preemptor), lower-priority nominations on the node cleared, and the
+ * the preemptor held while its victims are evicted, victims but the last evicted at once and the last after
+ * them, the rest spared after a failure (which activates the preemptor), lower-priority nominations on the node cleared, and the
  * nomination released once the pod is placed.
  */
 class PreemptionLoopTest {
@@ -35,8 +45,17 @@ class PreemptionLoopTest {
 
   private final AtomicLong clock = new AtomicLong(1_000_000_000L);
   private final List<Runnable> evictions = new ArrayList<>();
-  private final List<String> writes = new ArrayList<>();
+  private final List<String> writes = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, VictimOutcome> outcomes = new HashMap<>();
+  /** What deleting a victim does, by name: by default the outcome {@link #outcomes} gives (DELETED if none). */
+  private Deletion deleting = name -> outcomes.getOrDefault(name, VictimOutcome.DELETED);
+  /** Runs the deletions of a preemptor's victims but the last: inline unless a test says. */
+  private Executor victimThreads = Runnable::run;
+
+  @FunctionalInterface
+  private interface Deletion {
+    VictimOutcome of(String victim) throws InterruptedException;
+  }
   /** The decision for each pod, by name; given the pod and the snapshot. */
   private BiFunction<PodInfo, ClusterSnapshot, Decision> decide = (pod, cluster) -> Decision.bind("n1");
   private final List<ClusterSnapshot> seen = new ArrayList<>();
@@ -44,9 +63,9 @@ class PreemptionLoopTest {
   private final PreemptPort port =
       new PreemptPort() {
         @Override
-        public VictimOutcome preempt(PodInfo victim, String conditionMessage) {
+        public VictimOutcome preempt(PodInfo victim, String conditionMessage) throws InterruptedException {
           writes.add("preempt " + victim.name() + " (" + conditionMessage + ")");
-          return outcomes.getOrDefault(victim.name(), VictimOutcome.DELETED);
+          return deleting.of(victim.name());
         }
 
         @Override
@@ -74,6 +93,7 @@ class PreemptionLoopTest {
     var parts =
         FakeLoop.of(TestSettings.forFakeCluster(NAME), finder, clock::get, bindPort)
             .preemption(evictions::add, port)
+            .victims(victimThreads)
             .create();
     parts.handlers().nodes().onAdd(SchedulingLoopPartsTest.node("n1"));
     return parts;
@@ -212,6 +232,85 @@ class PreemptionLoopTest {
     assertEquals(1, writes.size(), "v1 spared: " + writes);
     assertFalse(parts.queue().preempting("uid-high"));
     assertEquals(1, parts.queue().contents().active().size(), "tried again at once");
+  }
+
+  /** kube-scheduler's TestAsyncPreemptionFailure, its cases for a single pod preemptor. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "Failure with a single victim, fail-victim, false, true",
+    "Success with a single victim, victim1, true, true",
+    "Failure in first of three victims, fail-victim victim2 victim3, false, false",
+    "Failure in second of three victims, victim1 fail-victim victim3, false, false",
+    "Failure in first two of three victims, fail-victim1 fail-victim2 victim3, false, false",
+    "Failure in third of three victims, victim1 victim2 fail-victim, false, true",
+    "Success with three victims, victim1 victim2 victim3, true, true"
+  })
+  void async_preemption_failure(
+      String name, String victimNames, boolean expectSuccessfulPreemption, boolean expectAttemptForLastVictim)
+      throws Exception {
+    var parts = parts();
+    var victims = victimNames.split(" ");
+    for (var v : victims) {
+      parts.handlers().pods().onAdd(victim(v, 1));
+      if (v.startsWith("fail-victim")) {
+        outcomes.put(v, VictimOutcome.failed("deleting pod default/" + v + " failed: 500"));
+      }
+    }
+    preemptOnceThenBind(parts, victims);
+    parts.handlers().pods().onAdd(pod("high", 100));
+
+    scheduleNext(parts);
+    runEvictions();
+
+    var last = victims[victims.length - 1];
+    assertEquals(
+        expectAttemptForLastVictim, writes.stream().anyMatch(w -> w.startsWith("preempt " + last + " ")), "" + writes);
+    assertEquals(
+        expectSuccessfulPreemption, parts.queue().preempting("uid-high"),
+        "held for its last victim after a success, released after a failure");
+    if (!expectSuccessfulPreemption) {
+      assertEquals(1, parts.queue().contents().active().size(), "activated, to be tried again at once");
+    }
+  }
+
+  @Test
+  void the_victims_but_the_last_are_deleted_at_once_and_the_last_after_all_of_them() throws Exception {
+    var pool = Executors.newFixedThreadPool(3);
+    try {
+      victimThreads = pool;
+      var together = new CyclicBarrier(3);
+      var before = new AtomicInteger();
+      var lastSawBefore = new AtomicInteger(-1);
+      deleting =
+          name -> {
+            if (name.equals("last")) {
+              lastSawBefore.set(before.get());
+              return VictimOutcome.DELETED;
+            }
+            try {
+              together.await(10, TimeUnit.SECONDS); // passes only if the three deletions run at the same time
+            } catch (BrokenBarrierException | TimeoutException e) {
+              return VictimOutcome.failed("not deleted together: " + e);
+            }
+            before.incrementAndGet();
+            return VictimOutcome.DELETED;
+          };
+      var parts = parts();
+      for (var v : List.of("a", "b", "c", "last")) {
+        parts.handlers().pods().onAdd(victim(v, 1));
+      }
+      preemptOnceThenBind(parts, "a", "b", "c", "last");
+      parts.handlers().pods().onAdd(pod("high", 100));
+
+      scheduleNext(parts);
+      runEvictions();
+
+      assertEquals(3, lastSawBefore.get(), "the last victim once the others were deleted: " + writes);
+      assertEquals(4, writes.size());
+      assertTrue(parts.queue().preempting("uid-high"), "every deletion succeeded: held for the last victim");
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
