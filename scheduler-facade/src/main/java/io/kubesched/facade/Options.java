@@ -476,7 +476,10 @@ public final class Options {
     return burst;
   }
 
-  /** @return how many bindings may be in flight at once (and how many preemptors may evict their victims at once) */
+  /**
+   * @return how many bindings may be in flight at once (and how many preemptors may evict their victims at once,
+   *     and how many victims be deleted at once)
+   */
   public int parallelBindings() {
     return parallelBindings;
   }
@@ -700,8 +703,9 @@ public final class Options {
     }
 
     /**
-     * Let up to {@code count} bindings be in flight while the scheduler decides the next pods (16), and as many
-     * preemptors evict their victims at once; at least 1.
+     * Let up to {@code count} bindings be in flight while the scheduler decides the next pods (16), as many
+     * preemptors evict their victims at once, and as many of their victims (all but each one's last, which
+     * goes after the others) be deleted at once; at least 1.
      */
     public Builder parallelBindings(int count) {
       this.parallelBindings = count;
