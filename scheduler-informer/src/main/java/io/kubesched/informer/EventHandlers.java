@@ -184,6 +184,10 @@ final class EventHandlers {
       // Our own condition and event writes change only the status: they must not retry the pod.
       if (oldPod == null || changedBeyondStatus(oldPod, kept)) {
         queue.add(toQueued(kept));
+        if (LOG.isTraceEnabled()) {
+          LOG.trace("Queued {}/{} ({})", PodFilters.namespace(pod), pod.getMetadata().getName(),
+              oldPod == null ? "added" : "changed");
+        }
       } else if (!Objects.equals(nominatedNodeName(oldPod), nominatedNodeName(kept))) {
         // A nomination written by another scheduler (or a leader before us): the nominator follows it, the pod
         // stays where it waits.
