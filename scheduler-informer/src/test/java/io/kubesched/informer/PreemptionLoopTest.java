@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The loop acting on a preemption decision without an API server (kube-scheduler's preemption executor
  * tests, {@code executor_test.go}, where they concern the loop): the nomination recorded before any write,
  * the preemptor held while its victims are evicted, victims but the last evicted at once and the last after
- * them, the rest spared after a failure (which activates the preemptor), lower-priority nominations on the node cleared, and the
- * nomination released once the pod is placed.
+ * them, the rest spared after a failure (which activates the preemptor), lower-priority nominations on the
+ * node cleared, and the nomination released once the pod is placed.
  */
 class PreemptionLoopTest {
 
