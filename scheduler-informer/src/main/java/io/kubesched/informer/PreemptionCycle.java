@@ -8,8 +8,10 @@ import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -57,9 +59,10 @@ final class PreemptionCycle {
    * The preemptors whose victims are deleted but whose last victim the cache still holds as running, by that
    * victim's uid: released when the watch shows it terminating or gone ({@link #boundPodLeaving}), as
    * kube-scheduler's {@code IsPodRunningPreemption} watches its last victim, so that the preemptor is not
-   * tried on a cache that still counts its victims.
+   * tried on a cache that still counts its victims. Two preemptors racing for one node can share their last
+   * victim (the second chose it before the first one's deletion reached the cache): both wait for it.
    */
-  private final Map<String, String> preemptorByLastVictim = new ConcurrentHashMap<>();
+  private final Map<String, Set<String>> preemptorsByLastVictim = new ConcurrentHashMap<>();
 
   /**
    * @param preemptors runs one task per preemptor
@@ -82,9 +85,9 @@ final class PreemptionCycle {
    * a preemptor's last victim, the preemptor is released. From an informer thread.
    */
   void boundPodLeaving(String uid) {
-    var preemptor = preemptorByLastVictim.remove(uid);
-    if (preemptor != null) {
-      queue.releasePreemption(preemptor, false);
+    var preemptors = preemptorsByLastVictim.remove(uid);
+    if (preemptors != null) {
+      preemptors.forEach(preemptor -> queue.releasePreemption(preemptor, false));
     }
   }
 
@@ -93,7 +96,7 @@ final class PreemptionCycle {
    * (a relist dropped it); from the housekeeping thread, each second.
    */
   void checkHeld() {
-    preemptorByLastVictim.keySet().forEach(victim -> {
+    preemptorsByLastVictim.keySet().forEach(victim -> {
       if (leftTheCache(victim)) {
         boundPodLeaving(victim);
       }
@@ -156,7 +159,7 @@ final class PreemptionCycle {
           || !evict(item, pod, preemptor, nodeName, lastVictim, message);
       if (!failed) {
         var last = lastVictim.uid();
-        preemptorByLastVictim.put(last, preemptor.uid());
+        preemptorsByLastVictim.merge(last, Set.of(preemptor.uid()), PreemptionCycle::union);
         waitsForLast = true;
         if (leftTheCache(last)) { // the watch was faster than this thread
           boundPodLeaving(last);
@@ -173,6 +176,17 @@ final class PreemptionCycle {
         queue.releasePreemption(preemptor.uid(), failed);
       }
     }
+  }
+
+  /**
+   * @return a new set of both: a set {@link #boundPodLeaving} removed is never changed after (merge and remove
+   *     are atomic on a {@link ConcurrentHashMap}, so a preemptor added is either in the set removed or waits
+   *     in the map, where its own check after adding finds it)
+   */
+  private static Set<String> union(Set<String> waiting, Set<String> more) {
+    var all = new HashSet<>(waiting);
+    all.addAll(more);
+    return Set.copyOf(all);
   }
 
   /**

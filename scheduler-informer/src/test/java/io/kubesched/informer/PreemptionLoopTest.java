@@ -200,6 +200,43 @@ class PreemptionLoopTest {
     assertEquals(List.of("|", "n1|n1"), nominatedSeen);
   }
 
+  /**
+   * The e2e race two_preemptors_racing_for_one_node: the second racer chose the first one's victims before
+   * their deletion reached the cache, so both wait for the same last victim; both are released when it goes.
+   */
+  @Test
+  void two_preemptors_sharing_their_last_victim_are_both_released_when_it_leaves() throws Exception {
+    var parts = parts();
+    parts.handlers().pods().onAdd(victim("v1", 1));
+    parts.handlers().pods().onAdd(victim("v2", 2));
+    var tried = new ArrayList<String>();
+    decide =
+        (pod, cluster) -> {
+          if (tried.contains(pod.name())) {
+            return Decision.bind("n1");
+          }
+          tried.add(pod.name());
+          var chosen = pod.name().equals("racer-a") ? List.of("v2") : List.of("v1", "v2");
+          return Decision.unschedulable(Map.of("n1", List.of("Insufficient cpu")))
+              .withPostFilter("preemption: found room",
+                  new Nomination.To("n1", chosen.stream().map(v -> info(parts, v)).toList()));
+        };
+    parts.handlers().pods().onAdd(pod("racer-a", 100));
+    parts.handlers().pods().onAdd(pod("racer-b", 100));
+
+    scheduleNext(parts);
+    scheduleNext(parts);
+    runEvictions();
+    assertTrue(parts.queue().preempting("uid-racer-a"));
+    assertTrue(parts.queue().preempting("uid-racer-b"));
+
+    parts.handlers().pods().onUpdate(victim("v2", 2), new PodBuilder(victim("v2", 2))
+        .editMetadata().withDeletionTimestamp("2026-11-26T10:00:00Z").endMetadata().build());
+
+    assertFalse(parts.queue().preempting("uid-racer-a"), "its last victim is terminating");
+    assertFalse(parts.queue().preempting("uid-racer-b"), "its last victim is terminating");
+  }
+
   @Test
   void a_last_victim_the_cache_lost_without_an_event_releases_the_preemptor_at_the_next_check() throws Exception {
     var parts = parts();
