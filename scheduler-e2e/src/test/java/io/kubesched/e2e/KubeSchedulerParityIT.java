@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -37,7 +38,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The same volume scenarios scheduled by kube-scheduler of the test cluster's Kubernetes version and by this
+ * The same volume scenarios, and scenarios of pods pinned to nodes by name, scheduled by kube-scheduler of the test cluster's Kubernetes version and by this
  * library's {@link DefaultPolicy}, on the same real cluster, with the same outcome: the node where placement
  * is determined, else the {@code PodScheduled=False} condition's reason and message and the note of the
  * pod's {@code FailedScheduling} event.
@@ -235,6 +236,47 @@ class KubeSchedulerParityIT extends RealClusterTest {
         + " preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.", outcome.message());
   }
 
+  // ---------------------------------------------------------------- nodes named by metadata.name
+
+  /**
+   * A DaemonSet's kind of pod (required node affinity on {@code metadata.name}) pinned to a node without room:
+   * kube-scheduler's NodeAffinity PreFilter narrows the search to that node, so the other node is "didn't
+   * satisfy plugin(s) [NodeAffinity]", not "didn't match Pod's node affinity/selector", and never worth preempting.
+   */
+  @Test
+  void a_pod_pinned_by_name_to_a_node_without_room() {
+    twoNodes();
+    var outcome = same(side -> {
+      create(admin, pinned(side, "pinned", "8", "node-1"));
+      return outcomeOf(side, side.name("pinned"));
+    });
+    // 8 CPUs on a 4-CPU node: no eviction could make room there either.
+    assertEquals("0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't satisfy plugin(s) [NodeAffinity]."
+        + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.", outcome.message());
+  }
+
+  /** Two {@code metadata.name In} requirements of one term naming different nodes: turned away before any node. */
+  @Test
+  void a_pod_whose_node_name_requirements_conflict() {
+    twoNodes();
+    var outcome = sameBeforePostFilter(side -> {
+      create(admin, pinned(side, "torn", "100m", "node-0", "node-1"));
+      return outcomeOf(side, side.name("torn"));
+    });
+    assertEquals("0/2 nodes are available: pod affinity terms conflict.", outcome.message());
+  }
+
+  /** A pod pinned by name to a node with room is bound there. */
+  @Test
+  void a_pod_pinned_by_name_to_a_node_with_room() {
+    twoNodes();
+    var outcome = same(side -> {
+      create(admin, pinned(side, "daemon", "100m", "node-1"));
+      return outcomeOf(side, side.name("daemon"));
+    });
+    assertEquals("node-1", outcome.node());
+  }
+
   // ---------------------------------------------------------------- the two runs
 
   /**
@@ -318,6 +360,19 @@ class KubeSchedulerParityIT extends RealClusterTest {
 
   private void twoNodes() {
     List.of("node-0", "node-1").forEach(n -> createReady(labelled(n, "a")));
+  }
+
+  /** A pod whose one required term has a {@code metadata.name In} requirement for each of {@code nodes}. */
+  private Pod pinned(Side side, String base, String cpu, String... nodes) {
+    var fields = new ArrayList<NodeSelectorRequirement>();
+    for (var node : nodes) {
+      fields.add(new NodeSelectorRequirement("metadata.name", "In", List.of(node)));
+    }
+    return new PodBuilder(FakeClusterFixture.pod(namespace, side.name(base), side.schedulerName, cpu, "64Mi"))
+        .editSpec().withNewAffinity().withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution()
+        .addNewNodeSelectorTerm().withMatchFields(fields).endNodeSelectorTerm()
+        .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity().endAffinity().endSpec()
+        .build();
   }
 
   private Pod pod(Side side, String base) {

@@ -464,11 +464,12 @@ public final class Policy implements FinderFunc {
     if (nodeCount == 0) {
       return new Evaluation(Decision.unschedulable(Map.of()), 0);
     }
-    // With nothing to rank the nodes by, the first feasible node is as good as any (as kube-scheduler).
-    int toFind = scorers.isEmpty() ? 1 : numFeasibleNodesToFind(percentageOfNodesToScore, nodeCount);
-    int start = startIndex % nodeCount;
     var podFilters = prepareFilters(pod, cluster);
     var turnedAway = rejectedPod(podFilters);
+    var narrowing = turnedAway == null ? Narrowing.of(podFilters) : null;
+    if (turnedAway == null && narrowing != null) {
+      turnedAway = narrowing.rejected();
+    }
     if (turnedAway != null) {
       var decision = rejectEveryNode(pod, nodes, turnedAway, recorder);
       return postFilter(pod, cluster, podFilters, NodeStatuses.everyNode(turnedAway.rejection()), decision, offsets);
@@ -478,11 +479,24 @@ public final class Policy implements FinderFunc {
     if (nominated != null) {
       return new Evaluation(bind(podFilters, nominated), 0);
     }
+    // kube-scheduler searches only the nodes a PreFilter named, with the number to find and the start taken
+    // over them; every other node is unresolvable.
+    var searched = nodes;
+    if (narrowing != null) {
+      searched = narrowing.among(nodes);
+      if (recorder != null) {
+        narrowing.recordAbsent(nodes, recorder);
+      }
+    }
+    int searchedCount = searched.size();
+    // With nothing to rank the nodes by, the first feasible node is as good as any (as kube-scheduler).
+    int toFind = scorers.isEmpty() ? 1 : numFeasibleNodesToFind(percentageOfNodesToScore, searchedCount);
+    int start = searchedCount == 0 ? 0 : startIndex % searchedCount;
     var nodeWorkers = workers;
     var search =
-        recorder == null && nodeWorkers != null && nodeWorkers.worthIt(nodeCount)
-            ? searchInParallel(nodeWorkers, pod, nodes, start, toFind, podFilters, nominations)
-            : search(pod, nodes, start, toFind, podFilters, nominations, recorder);
+        recorder == null && nodeWorkers != null && nodeWorkers.worthIt(searchedCount)
+            ? searchInParallel(nodeWorkers, pod, searched, start, toFind, podFilters, nominations)
+            : search(pod, searched, start, toFind, podFilters, nominations, recorder);
     var feasible = search.feasible();
     var rejections = search.rejections();
     int processed = search.processed();
@@ -495,6 +509,9 @@ public final class Policy implements FinderFunc {
           unresolvable.add(node);
         }
       });
+      if (narrowing != null) {
+        narrowing.addAbsent(nodes, reasons, unresolvable);
+      }
       var decision = Decision.unschedulable(reasons).withUnresolvableNodes(unresolvable);
       var evaluation = postFilter(pod, cluster, podFilters, NodeStatuses.of(rejections), decision, offsets);
       return new Evaluation(evaluation.decision, processed, evaluation.preemption);

@@ -178,6 +178,115 @@ class PolicyTest {
     assertEquals(3, explanation.nodes().size(), "the explanation shows every node's rejection");
   }
 
+  /** A PreFilter that names the only nodes the pod can fit, as NodeAffinity does for a DaemonSet's pod. */
+  record Naming(String name, Set<String> nodes, List<String> calls) implements Filter, PreFilter {
+    Naming(String name, String... nodes) {
+      this(name, Set.of(nodes), new ArrayList<>());
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      throw new AssertionError("only the prepared filter runs");
+    }
+
+    @Override
+    public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
+      return new NamedNodes(name, nodes, calls);
+    }
+  }
+
+  record NamedNodes(String name, Set<String> nodeNames, List<String> calls) implements Filter, OnlyNodes {
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      calls.add(node.name());
+      return FilterResult.fit();
+    }
+  }
+
+  /** kube's schedule_one_test "test some nodes are filtered out by prefilter plugin and other are filtered out by filter plugin". */
+  @Test
+  void test_some_nodes_are_filtered_out_by_prefilter_plugin_and_other_are_filtered_out_by_filter_plugin() {
+    var preFilter = new Naming("FakePreFilter", "node2");
+    var filter = new Rejecting("FakeFilter", "injecting failure for pod test-prefilter", "node2");
+    var policy = Policy.builder().filter(preFilter).filter(filter).build();
+    var nodes = List.of(node("node1"), node("node2"));
+
+    var decision = (Decision.Unschedulable) policy.find(POD, nodes);
+
+    assertEquals(
+        Map.of(
+            "node1", List.of("node(s) didn't satisfy plugin(s) [FakePreFilter]"),
+            "node2", List.of("injecting failure for pod test-prefilter")),
+        decision.reasonsByNode());
+    assertEquals(Set.of("node1"), decision.unresolvableNodes(), "node2's rejection is the filter's, resolvable");
+    assertEquals(List.of("node2"), filter.calls, "node1 is never filtered");
+    assertEquals(
+        "0/2 nodes are available: 1 injecting failure for pod test-prefilter, 1 node(s) didn't satisfy plugin(s)"
+            + " [FakePreFilter].",
+        decision.message(2));
+  }
+
+  /** kube's schedule_one_test "test prefilter plugin returned an invalid node". */
+  @Test
+  void test_prefilter_plugin_returned_an_invalid_node() {
+    var filter = new Rejecting("TrueFilter", "never");
+    var policy = Policy.builder().filter(new Naming("FakePreFilter", "invalid-node")).filter(filter).build();
+
+    var decision = (Decision.Unschedulable) policy.find(POD, List.of(node("1"), node("2")));
+
+    assertEquals("0/2 nodes are available: 2 node(s) didn't satisfy plugin(s) [FakePreFilter].", decision.message(2));
+    assertEquals(Set.of("1", "2"), decision.unresolvableNodes());
+    assertEquals(List.of(), filter.calls);
+  }
+
+  /** kube's schedule_one_test "test prefilter plugin returning non-intersecting nodes". */
+  @Test
+  void test_prefilter_plugin_returning_non_intersecting_nodes() {
+    var later = new Rejecting("Later", "never asked");
+    var policy =
+        Policy.builder()
+            .filter(new Rejecting("FakePreFilter1", "no node named"))
+            .filter(new Naming("FakePreFilter2", "node2"))
+            .filter(new Naming("FakePreFilter3", "node1"))
+            .filter(later)
+            .build();
+
+    var decision = (Decision.Unschedulable) policy.find(POD, List.of(node("node1"), node("node2"), node("node3")));
+
+    assertEquals(
+        "0/3 nodes are available: node(s) didn't satisfy plugin(s) [FakePreFilter2 FakePreFilter3] simultaneously.",
+        decision.message(3));
+    assertEquals(Set.of("node1", "node2", "node3"), decision.unresolvableNodes());
+    assertEquals(List.of(), later.calls, "turned away before any node");
+  }
+
+  /** kube's schedule_one_test "test prefilter plugin returning empty node set". */
+  @Test
+  void test_prefilter_plugin_returning_empty_node_set() {
+    var policy = Policy.builder().filter(new Naming("FakePreFilter2")).build();
+
+    var decision = (Decision.Unschedulable) policy.find(POD, List.of(node("node1")));
+
+    assertEquals("0/1 nodes are available: node(s) didn't satisfy plugin FakePreFilter2.", decision.message(1));
+    assertEquals(Set.of("node1"), decision.unresolvableNodes());
+  }
+
+  @Test
+  void only_the_named_nodes_are_searched_in_snapshot_order_with_the_start_and_number_to_find_taken_over_them() {
+    var naming = new Naming("Named", "n7", "n3", "n5");
+    var policy = Policy.builder().filter(naming).scorer(fixed("s", Map.of("n5", 10L)), 1).build();
+    var nodes = nodes(300);
+
+    assertEquals(Decision.bind("n5"), policy.find(POD, nodes));
+    assertEquals(List.of("n3", "n5", "n7"), naming.calls(), "the three named nodes only, in the snapshot's order");
+
+    naming.calls().clear();
+    var unnamed = Policy.builder().filter(new Rejecting("F", "no")).filter(naming).build(); // no scorer: first fit
+    unnamed.find(POD, nodes);
+    unnamed.find(POD, nodes);
+    assertEquals(List.of("n3", "n5"), naming.calls(), "the start moves by the nodes examined, over the named ones");
+  }
+
   @Test
   void a_single_feasible_node_is_chosen_without_scoring() {
     var scorer = new CountingScorer();

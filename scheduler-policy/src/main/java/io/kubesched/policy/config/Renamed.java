@@ -6,6 +6,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.OnlyNodes;
 import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.ScoreNormalizer;
@@ -16,7 +17,8 @@ import java.util.Set;
 /**
  * A plugin under the name a Policy file gives it, so that two rules of one kind (two label checks, two
  * service rules) can live side by side. The wrapper keeps the plugin's capabilities ({@link PreFilter}, {@link
- * PreScorer}, {@link ScoreNormalizer}) and what it {@link Filter#reads() reads}: the {@link
+ * PreScorer}, {@link ScoreNormalizer}, and of what a PreFilter prepares, {@link OnlyNodes} and a rejection of
+ * the pod) and what it {@link Filter#reads() reads}: the {@link
  * io.kubesched.policy.Policy} looks for those by type.
  */
 final class Renamed {
@@ -73,7 +75,20 @@ final class Renamed {
     @Override
     public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
       // The prepared filter's name is what explanations and error messages show for each node.
-      return new PlainFilter(name, ((PreFilter) filter).prepare(pod, cluster));
+      var prepared = ((PreFilter) filter).prepare(pod, cluster);
+      if (prepared instanceof PreFilter.PodRejected rejected) {
+        return PreFilter.rejectPod(name, rejected.rejection());
+      }
+      return prepared instanceof OnlyNodes only
+          ? new NodesNamingFilter(name, prepared, only.nodeNames())
+          : new PlainFilter(name, prepared);
+    }
+  }
+
+  private record NodesNamingFilter(String name, Filter filter, Set<String> nodeNames) implements Filter, OnlyNodes {
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      return filter.filter(pod, node);
     }
   }
 

@@ -2,13 +2,18 @@ package io.kubesched.policy.plugins;
 
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.NodeSelectorRequirement;
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.Filter;
 import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.OnlyNodes;
 import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.Reason;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * kube-scheduler's {@code NodeAffinity} filter plugin (formerly the {@code MatchNodeSelector} predicate): the
@@ -22,7 +27,10 @@ import java.util.List;
  * evicting pods does not change a node's labels.
  *
  * <p>As kube's {@code PreFilter}, {@link #prepare} reads the pod's rules once (and skips the plugin for a pod
- * without any, when no affinity is added); {@link #filter} reads them itself, with the same result. Immutable
+ * without any, when no affinity is added); {@link #filter} reads them itself, with the same result. When every
+ * required term of the pod names nodes ({@code matchFields} {@code metadata.name In}, as a DaemonSet's pods
+ * carry), the prepared filter names those nodes ({@link OnlyNodes}) and no other node is looked at; terms that
+ * name no node in common turn the pod away ({@value #TERMS_CONFLICT}). Immutable
  * and thread-safe, and so are the filters it prepares.
  */
 public final class NodeAffinityFilter implements Filter, PreFilter {
@@ -77,11 +85,70 @@ public final class NodeAffinityFilter implements Filter, PreFilter {
     if (required.isEmpty() && addedRequired.isEmpty()) {
       return PreFilter.skip(NAME);
     }
-    return new Prepared(addedRequired, required);
+    var named = namedNodes(pod.affinity().required());
+    if (named == null) {
+      return new Prepared(addedRequired, required);
+    }
+    if (named.isEmpty()) {
+      return PreFilter.rejectPod(NAME, FilterResult.unresolvable(new Reason.Other(TERMS_CONFLICT)));
+    }
+    return new PreparedForNodes(addedRequired, required, named);
+  }
+
+  /** kube-scheduler's message for required terms that name nodes but no node in common: {@value}. */
+  public static final String TERMS_CONFLICT = "pod affinity terms conflict";
+
+  /**
+   * The nodes the pod's required terms name, as kube-scheduler's NodeAffinity PreFilter finds them: in each
+   * term, the nodes every {@code metadata.name In} field requirement names; over the terms (which are ORed),
+   * all of those.
+   *
+   * @return those nodes; null when some term names none (any node may match it) or there is no term; empty when
+   *     the terms name nodes but their field requirements leave none
+   */
+  static @Nullable Set<String> namedNodes(List<NodeSelectorTerm> terms) {
+    if (terms.isEmpty()) {
+      return null;
+    }
+    var named = new HashSet<String>();
+    for (var term : terms) {
+      Set<String> termNodes = null;
+      for (var requirement : term.matchFields()) {
+        if (requirement.key().equals(NodeSelectorTerm.NODE_NAME_FIELD)
+            && requirement.operator() == NodeSelectorRequirement.Operator.IN) {
+          if (termNodes == null) {
+            termNodes = new HashSet<>(requirement.values());
+          } else {
+            termNodes.retainAll(requirement.values());
+          }
+        }
+      }
+      if (termNodes == null) {
+        return null;
+      }
+      named.addAll(termNodes);
+    }
+    return named;
+  }
+
+  /** One pod's filter that also names the only nodes it can fit. */
+  private static final class PreparedForNodes extends Prepared implements OnlyNodes {
+    private final Set<String> nodeNames;
+
+    PreparedForNodes(
+        List<NodeSelectorTerm> addedRequired, NodeSelectors.RequiredNodeAffinity required, Set<String> nodeNames) {
+      super(addedRequired, required);
+      this.nodeNames = Set.copyOf(nodeNames);
+    }
+
+    @Override
+    public Set<String> nodeNames() {
+      return nodeNames;
+    }
   }
 
   /** One pod's filter: its rules are fixed, the {@code pod} passed to {@link #filter} is not read. */
-  private static final class Prepared implements Filter {
+  private static class Prepared implements Filter {
     private final List<NodeSelectorTerm> addedRequired;
     private final NodeSelectors.RequiredNodeAffinity required;
 

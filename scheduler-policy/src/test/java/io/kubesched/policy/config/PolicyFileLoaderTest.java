@@ -10,7 +10,10 @@ import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.Decision;
 import io.kubesched.api.LabelSelector;
+import io.kubesched.api.NodeAffinity;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.NodeSelectorRequirement;
+import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.WorkloadSelector;
 import io.kubesched.policy.Filter;
@@ -18,6 +21,7 @@ import io.kubesched.policy.FilterResult;
 import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.Scorer;
+import io.kubesched.policy.plugins.NodeAffinityFilter;
 import io.kubesched.policy.plugins.ServiceAffinityFilter;
 import io.kubesched.policy.plugins.ServiceAntiAffinityScorer;
 import java.nio.file.Files;
@@ -57,6 +61,31 @@ class PolicyFileLoaderTest {
           return node.pods().isEmpty() ? MAX_SCORE : 0;
         }
       };
+
+  @Test
+  void a_registered_filter_keeps_naming_nodes_and_turning_pods_away_under_the_files_name() {
+    var policy =
+        PolicyFile.loader().filter("Pinned", new NodeAffinityFilter()).parse("predicates: [{name: Pinned}]", "p.yaml");
+    var nodes = List.of(NodeInfo.builder("n0").build(), NodeInfo.builder("n1").build(), NodeInfo.builder("n2").build());
+
+    var pinned = podNaming(List.of(List.of("n1")));
+    assertEquals(Decision.bind("n1"), policy.find(pinned, nodes));
+    var elsewhere = (Decision.Unschedulable) policy.find(podNaming(List.of(List.of("n9"))), nodes);
+    var notHelpful = " preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+    assertEquals("0/3 nodes are available: 3 node(s) didn't satisfy plugin(s) [Pinned]." + notHelpful, elsewhere.message(3));
+    var torn = (Decision.Unschedulable) policy.find(podNaming(List.of(List.of("n0", "n1"))), nodes);
+    assertEquals("0/3 nodes are available: pod affinity terms conflict." + notHelpful, torn.message(3));
+  }
+
+  /** A pod with one required term per list, each with a {@code metadata.name In} requirement per name. */
+  private static PodInfo podNaming(List<List<String>> terms) {
+    var required = terms.stream()
+        .map(names -> new NodeSelectorTerm(List.of(), names.stream()
+            .map(name -> NodeSelectorRequirement.of(NodeSelectorTerm.NODE_NAME_FIELD, NodeSelectorRequirement.Operator.IN, name))
+            .toList()))
+        .toList();
+    return PodInfo.builder("ns", "pinned").affinity(new NodeAffinity(required, List.of())).build();
+  }
 
   @Test
   void a_registered_filter_and_scorer_are_named_by_the_file_and_the_files_weight_applies() {

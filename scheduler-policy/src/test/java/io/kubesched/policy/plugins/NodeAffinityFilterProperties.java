@@ -6,15 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.Decision;
 import io.kubesched.api.NodeAffinity;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.Policy;
 import io.kubesched.policy.PreFilter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -25,6 +28,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 
 class NodeAffinityFilterProperties {
+
+  private static final String ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
 
   private final NodeAffinityFilter filter = new NodeAffinityFilter();
 
@@ -131,6 +136,68 @@ class NodeAffinityFilterProperties {
       c.check(Code.SUCCESS).count(n -> n > 0);
       c.check(Code.UNSCHEDULABLE_AND_UNRESOLVABLE).count(n -> n > 0);
     });
+  }
+
+  @Property
+  @Label("searching only the nodes the terms name decides as filtering every node would, with kube's messages")
+  void namedNodesDecideAsEveryNodeWould(
+      @ForAll("clusters") List<NodeInfo> nodes, @ForAll("namingAffinities") NodeAffinity affinity) {
+    var pod = pod().affinity(affinity).build();
+    var policy = Policy.builder().filter(filter).build();
+
+    var decision = policy.find(pod, nodes);
+
+    var fitting = nodes.stream().filter(node -> filter.filter(pod, node).fits()).map(NodeInfo::name).toList();
+    var named = NodeAffinityFilter.namedNodes(affinity.required());
+    String outcome;
+    if (decision instanceof Decision.Bind bind) {
+      assertTrue(fitting.contains(bind.nodeName()), bind + " fits " + fitting);
+      outcome = named == null ? "bound" : "bound, nodes named";
+    } else {
+      var unschedulable = (Decision.Unschedulable) decision;
+      assertEquals(List.of(), fitting);
+      assertEquals(nodes.stream().map(NodeInfo::name).collect(Collectors.toSet()), unschedulable.unresolvableNodes());
+      assertEquals(unschedulable.reasonsByNode().keySet(), unschedulable.unresolvableNodes());
+      for (var node : nodes) {
+        var reasons = unschedulable.reasonsByNode().get(node.name());
+        if (named == null || named.contains(node.name())) {
+          assertEquals(List.of(ERR_REASON_POD), reasons);
+        } else if (named.isEmpty()) {
+          assertEquals(List.of(NodeAffinityFilter.TERMS_CONFLICT), reasons);
+        } else {
+          assertEquals(List.of("node(s) didn't satisfy plugin(s) [NodeAffinity]"), reasons);
+        }
+      }
+      outcome = named == null ? "unschedulable" : named.isEmpty() ? "conflict" : "unschedulable, nodes named";
+    }
+    Statistics.label("outcome").collect(outcome);
+    Statistics.label("outcome").coverage(c -> {
+      for (var expected : List.of("bound", "bound, nodes named", "unschedulable", "conflict", "unschedulable, nodes named")) {
+        c.check(expected).count(n -> n > 0);
+      }
+    });
+  }
+
+  /** One to four of the nodes n1..n4, with labels. */
+  @Provide
+  Arbitrary<List<NodeInfo>> clusters() {
+    return Arbitraries.of("n1", "n2", "n3", "n4").set().ofMinSize(1).ofMaxSize(4)
+        .flatMap(names -> FilterFixtures.labelMaps().list().ofSize(names.size()).map(labels -> {
+          var sorted = names.stream().sorted().toList();
+          var built = new java.util.ArrayList<NodeInfo>();
+          for (int i = 0; i < sorted.size(); i++) {
+            built.add(node(sorted.get(i), labels.get(i)));
+          }
+          return List.copyOf(built);
+        }));
+  }
+
+  /** One or two required terms, each with zero to two {@code metadata.name In} requirements (n5 is no node). */
+  @Provide
+  Arbitrary<NodeAffinity> namingAffinities() {
+    var fields = Arbitraries.of("n1", "n2", "n3", "n5").map(FilterFixtures::nodeNameIn).list().ofMaxSize(2);
+    var terms = Combinators.combine(FilterFixtures.requirements().list().ofMaxSize(1), fields).as(NodeSelectorTerm::new);
+    return terms.list().ofMinSize(1).ofMaxSize(2).map(required -> new NodeAffinity(required, List.of()));
   }
 
   private static NodeInfo node(String name, Map<String, String> labels) {

@@ -14,13 +14,18 @@ import static io.kubesched.policy.plugins.FilterFixtures.withRequiredTerms;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.NodeSelectorRequirement;
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.PodInfo;
+import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.OnlyNodes;
+import io.kubesched.policy.PreFilter;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,8 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The filter cases of kube-scheduler's {@code nodeaffinity/node_affinity_test.go} ({@code TestNodeAffinity}),
- * and edge cases. Its PreFilter results (the node names a {@code metadata.name} requirement narrows the
- * search to) are not part of a filter; the filter reaches the same verdict node by node.
+ * its PreFilter results (the node names {@code metadata.name} requirements narrow the search to, {@link
+ * OnlyNodes}) and edge cases.
  */
 class NodeAffinityFilterTest {
 
@@ -288,6 +293,71 @@ class NodeAffinityFilterTest {
   void kube_scheduler_case(
       PodInfo pod, NodeInfo node, List<NodeSelectorTerm> addedAffinity, Outcome expected) {
     assertOutcome(expected, new NodeAffinityFilter(addedAffinity).filter(pod, node));
+  }
+
+  /**
+   * The cases of kube's {@code TestNodeAffinity} that state a PreFilter result or status: "skip", "all nodes"
+   * (no narrowing), the node names, or "conflict" (turned away).
+   */
+  static Stream<Arguments> kubePreFilterCases() {
+    return Stream.of(
+        argumentSet("Pod with no Affinity will schedule onto a node", pod().build(), "skip"),
+        argumentSet(
+            "Pod with Affinity but nil NodeSelector will schedule onto a node", withRequiredTerms().build(), "skip"),
+        argumentSet(
+            "Pod with matchFields using In operator that matches the existing node",
+            withRequiredTerms(fields(nodeNameIn("node1"))).build(),
+            "node1"),
+        argumentSet(
+            "Pod with two terms: matchFields does not match, but matchExpressions matches",
+            withRequiredTerms(
+                    fields(nodeNameIn("node1"), nodeNameIn("node2")), expressions(requirement("foo", IN, "bar")))
+                .build(),
+            "all nodes"),
+        argumentSet(
+            "Pod with one term: matchFields does not match, but matchExpressions matches",
+            withRequiredTerms(fooBarOnNode1()).build(),
+            "node1"),
+        argumentSet(
+            "Pod with two terms: both matchFields and matchExpressions do not match",
+            withRequiredTerms(
+                    fields(nodeNameIn("node1")), expressions(requirement("foo", IN, "not-match-to-bar")))
+                .build(),
+            "all nodes"),
+        argumentSet(
+            "Pod with two terms of node.Name affinity",
+            withRequiredTerms(fields(nodeNameIn("node1")), fields(nodeNameIn("node2"))).build(),
+            "node1 node2"),
+        argumentSet(
+            "Pod with two conflicting mach field requirements",
+            withRequiredTerms(fields(nodeNameIn("node1"), nodeNameIn("node2"))).build(),
+            "conflict"),
+        argumentSet(
+            "a NotIn field requirement names no node",
+            withRequiredTerms(fields(requirement(NodeSelectorTerm.NODE_NAME_FIELD, NOT_IN, "node1"))).build(),
+            "all nodes"),
+        argumentSet(
+            "a node selector alone names no node", selecting(Map.of("foo", "bar")), "all nodes"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("kubePreFilterCases")
+  void kube_scheduler_pre_filter_case(PodInfo pod, String expected) {
+    var prepared = new NodeAffinityFilter().prepare(pod, ClusterSnapshot.of(List.of()));
+
+    String actual;
+    if (prepared instanceof PreFilter.Skipped) {
+      actual = "skip";
+    } else if (prepared instanceof PreFilter.PodRejected rejected) {
+      assertEquals(NodeAffinityFilter.TERMS_CONFLICT, rejected.message());
+      assertEquals(FilterResult.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, rejected.rejection().code());
+      actual = "conflict";
+    } else if (prepared instanceof OnlyNodes only) {
+      actual = String.join(" ", new TreeSet<>(only.nodeNames()));
+    } else {
+      actual = "all nodes";
+    }
+    assertEquals(expected, actual);
   }
 
   @Test
