@@ -36,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>For each pod it first lets every filter that is a {@link PreFilter} prepare what it needs from the whole
  * {@link ClusterSnapshot} (kube's PreFilter). A pod nominated to a node ({@link PodInfo#nominatedNodeName()})
- * tries that node first and takes it, without scoring, if it fits. Otherwise the policy examines the nodes from
+ * tries that node first and takes it, without scoring, if it fits. Otherwise the policy examines the nodes (only
+ * those the prepared filters name, where some are {@link OnlyNodes}; every other node is then unresolvable) from
  * a round-robin start index (each decision starts where the last one stopped, so every node gets its turn),
  * runs the filters on each node in order until one rejects it, and stops once it has found as many feasible
  * nodes as {@link #numFeasibleNodesToFind} allows. Every filter run counts the pods the snapshot's {@link
