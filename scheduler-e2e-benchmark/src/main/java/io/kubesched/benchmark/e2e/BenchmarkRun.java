@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.kubesched.policy.plugins.DefaultPolicy;
@@ -174,6 +175,7 @@ final class BenchmarkRun {
         var backlogGangs = gangTimes();
         var backlog = backlogGangs != null ? backlogGangs.pods() : new PodTimes();
         long resumed;
+        boolean stalled;
         createGroups(admin, creators, Workload.BACKLOG);
         try (var watch = watchRole(admin, Workload.BACKLOG, backlogGangs != null ? backlogGangs : backlog)) {
           creators.run(workload.pods(), i -> create(admin, pod(Workload.BACKLOG, i)));
@@ -187,13 +189,19 @@ final class BenchmarkRun {
           if (workload.shape().gangs() && stall.compareTo(GANG_BACKLOG_STALL) < 0) {
             stall = GANG_BACKLOG_STALL;
           }
-          awaitBound(backlog, workload.pods(), placer, stall);
+          stalled = !awaitBound(backlog, workload.pods(), placer, stall);
         }
         double backlogSeconds = (backlog.lastBoundNanos(resumed) - resumed) / 1e9;
         var gangs = gangs(streamGangs, backlogGangs, resumed);
         double cpu = placer.cpuSeconds();
         var preemption = preemptors == null ? RunResult.Preemption.NONE : awaitPreemptors(preemptors, placer);
-        var spread = Spread.of(admin, workload);
+        if (stalled) {
+          // The run's measure is taken; a placer still retrying what it could not bind may keep the API server
+          // from answering the runner (kube-scheduler at 15000-nodes-daemonset on 2 CPUs), so it is stopped.
+          placer.pause();
+          progress("the backlog stalled: the placer is stopped for the rest of the run, the pods at the end skipped");
+        }
+        var spread = spreadOf(admin);
         spread.constraint().ifPresent(check -> progress("placement: %s", check));
         if (preemptors != null) {
           int measuredCreated = ONE_BY_ONE + settings.warmupPods() + workload.streamPods() + workload.pods();
@@ -207,9 +215,11 @@ final class BenchmarkRun {
               preemption.bound(), preemption.created(), preemption.p50Millis(), preemption.p99Millis(),
               preemption.victimsDeleted(), preemption.victimsTerminating());
         }
-        warm = oneByOne(admin, placer, Workload.WARM);
+        warm = stalled ? new OneByOne(0, new PodTimes(), new double[0]) : oneByOne(admin, placer, Workload.WARM);
         double warmP50 = PodTimes.percentile(warm.latenciesMillis(), 50);
-        progress("at the end: one by one p50 %.1f ms", warmP50);
+        if (!stalled) {
+          progress("at the end: one by one p50 %.1f ms", warmP50);
+        }
         result =
             new RunResult(
                 workload,
@@ -465,7 +475,8 @@ final class BenchmarkRun {
     awaitBound(times, expected, placer, settings.stall());
   }
 
-  private void awaitBound(PodTimes times, int expected, Placer placer, Duration stall)
+  /** @return whether all {@code expected} pods were seen bound; false if none was for {@code stall} */
+  private boolean awaitBound(PodTimes times, int expected, Placer placer, Duration stall)
       throws InterruptedException, IOException {
     int lastCount = -1;
     long lastProgress = System.nanoTime();
@@ -475,7 +486,7 @@ final class BenchmarkRun {
       int count = times.boundCount();
       long now = System.nanoTime();
       if (count >= expected) {
-        return;
+        return true;
       }
       if (count != lastCount) {
         lastCount = count;
@@ -483,7 +494,7 @@ final class BenchmarkRun {
       } else if (now - lastProgress > stall.toNanos()) {
         progress("no pod bound for %d s; %d of %d are still pending", stall.toSeconds(),
             expected - count, expected);
-        return;
+        return false;
       }
       if (now - lastReport > Duration.ofSeconds(10).toNanos()) {
         lastReport = now;
@@ -492,6 +503,27 @@ final class BenchmarkRun {
       Thread.sleep(50);
     }
   }
+
+  /**
+   * {@link Spread#of}, asked again up to {@value #SPREAD_TRIES} times, {@link #SPREAD_RETRY} apart, while the
+   * API server does not answer (it may still be working through what a stalled placer sent it).
+   */
+  private Spread spreadOf(KubernetesClient admin) throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return Spread.of(admin, workload);
+      } catch (KubernetesClientException e) {
+        if (attempt == SPREAD_TRIES) {
+          throw e;
+        }
+        progress("listing the nodes and pods failed (%s); again in %d s", e.getMessage(), SPREAD_RETRY.toSeconds());
+        Thread.sleep(SPREAD_RETRY.toMillis());
+      }
+    }
+  }
+
+  private static final int SPREAD_TRIES = 4;
+  private static final Duration SPREAD_RETRY = Duration.ofSeconds(20);
 
   private static void create(KubernetesClient admin, Pod pod) {
     admin.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
