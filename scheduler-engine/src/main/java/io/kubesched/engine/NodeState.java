@@ -5,6 +5,7 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -159,28 +160,13 @@ final class NodeState {
     NodeInfo fresh;
     if (last != null && !podsChanged) {
       // Only the node object changed: its pods and their sums stay as they were.
-      fresh =
-          new NodeInfo(
-              n.name(),
-              n.labels(),
-              n.taints(),
-              n.unschedulable(),
-              n.allocatable(),
-              last.requested(),
-              last.nonZeroRequested(),
-              n.images(),
-              last.pods());
+      fresh = withPods(n, last.requested(), last.nonZeroRequested(), last.pods());
     } else if (last != null && onlyAddedOrReplaced && exact(last)) {
       fresh =
-          new NodeInfo(
-              n.name(),
-              n.labels(),
-              n.taints(),
-              n.unschedulable(),
-              n.allocatable(),
+          withPods(
+              n,
               last.requested().plus(addedRequests).minus(replacedRequests),
               last.nonZeroRequested().plus(addedNonZeroRequests).minus(replacedNonZeroRequests),
-              n.images(),
               pods);
     } else {
       fresh =
@@ -202,6 +188,21 @@ final class NodeState {
     replacedRequests = Resources.ZERO;
     replacedNonZeroRequests = Resources.ZERO;
     return fresh;
+  }
+
+  /** @return {@code node} (put without pods) with {@code pods} and their usage */
+  private static NodeInfo withPods(
+      NodeInfo node, Resources requested, Resources nonZeroRequested, List<PodInfo> pods) {
+    return new NodeInfo(
+        node.name(),
+        node.labels(),
+        node.taints(),
+        node.unschedulable(),
+        node.allocatable(),
+        requested,
+        nonZeroRequested,
+        node.images(),
+        pods);
   }
 
   /**

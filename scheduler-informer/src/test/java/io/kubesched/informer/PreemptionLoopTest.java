@@ -28,6 +28,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -113,6 +114,11 @@ class PreemptionLoopTest {
 
   /** Preempt {@code victims} on n1 for the first attempt of every pod, bind to n1 on the next. */
   private void preemptOnceThenBind(LoopParts parts, String... victims) {
+    preemptOnceThenBind(parts, pod -> List.of(victims));
+  }
+
+  /** Preempt the victims {@code victimsOf} names for each pod on n1 at its first attempt, bind to n1 on the next. */
+  private void preemptOnceThenBind(LoopParts parts, Function<String, List<String>> victimsOf) {
     var tried = new ArrayList<String>();
     decide =
         (pod, cluster) -> {
@@ -120,10 +126,7 @@ class PreemptionLoopTest {
             return Decision.bind("n1");
           }
           tried.add(pod.name());
-          var chosen = new ArrayList<PodInfo>();
-          for (var v : victims) {
-            chosen.add(info(parts, v));
-          }
+          var chosen = victimsOf.apply(pod.name()).stream().map(v -> info(parts, v)).toList();
           return Decision.unschedulable(Map.of("n1", List.of("Insufficient cpu")))
               .withPostFilter("preemption: found room", new Nomination.To("n1", chosen));
         };
@@ -209,18 +212,7 @@ class PreemptionLoopTest {
     var parts = parts();
     parts.handlers().pods().onAdd(victim("v1", 1));
     parts.handlers().pods().onAdd(victim("v2", 2));
-    var tried = new ArrayList<String>();
-    decide =
-        (pod, cluster) -> {
-          if (tried.contains(pod.name())) {
-            return Decision.bind("n1");
-          }
-          tried.add(pod.name());
-          var chosen = pod.name().equals("racer-a") ? List.of("v2") : List.of("v1", "v2");
-          return Decision.unschedulable(Map.of("n1", List.of("Insufficient cpu")))
-              .withPostFilter("preemption: found room",
-                  new Nomination.To("n1", chosen.stream().map(v -> info(parts, v)).toList()));
-        };
+    preemptOnceThenBind(parts, pod -> pod.equals("racer-a") ? List.of("v2") : List.of("v1", "v2"));
     parts.handlers().pods().onAdd(pod("racer-a", 100));
     parts.handlers().pods().onAdd(pod("racer-b", 100));
 
