@@ -296,7 +296,7 @@ public final class ClusterSnapshot {
     boolean reuse = oldNodes != null && oldFlags != null && oldNodes.size() == computed.length;
     for (int i = 0; i < computed.length; i++) {
       var node = nodes.get(i);
-      computed[i] = reuse && oldNodes.get(i) == node ? oldFlags[i] : flagsOf(node);
+      computed[i] = reuse ? flagsAfter(oldNodes.get(i), oldFlags[i], node) : flagsOf(node);
     }
     flags = computed;
     previousNodes = null;
@@ -307,13 +307,47 @@ public final class ClusterSnapshot {
   private static byte flagsOf(NodeInfo node) {
     byte flags = 0;
     for (var pod : node.pods()) {
-      if (!pod.podAffinity().isEmpty() || !pod.podAntiAffinity().isEmpty()) {
-        flags |= HAS_AFFINITY;
+      flags |= flagsOf(pod);
+      if (flags == (HAS_AFFINITY | HAS_REQUIRED_ANTI_AFFINITY)) {
+        break;
       }
-      if (!pod.podAntiAffinity().required().isEmpty()) {
-        flags |= HAS_REQUIRED_ANTI_AFFINITY;
-        break; // both found: the first flag is implied
+    }
+    return flags;
+  }
+
+  private static byte flagsOf(PodInfo pod) {
+    if (!pod.podAntiAffinity().required().isEmpty()) {
+      return HAS_AFFINITY | HAS_REQUIRED_ANTI_AFFINITY;
+    }
+    return !pod.podAffinity().isEmpty() || !pod.podAntiAffinity().isEmpty() ? HAS_AFFINITY : 0;
+  }
+
+  /**
+   * The flags of {@code node}, which takes the place of {@code old} (flags {@code oldFlags}) in the node list.
+   * Where it holds {@code old}'s pods, each the same object or one with the same flags, in the same places, and
+   * others after them (a node a pod was placed on, or a pod confirmed on), they are {@code oldFlags} and those
+   * of the pods after: a comparison of references instead of a look at each pod's terms, on a node that holds
+   * thousands of pods (a DaemonSet's node). Otherwise every pod is looked at.
+   */
+  private static byte flagsAfter(NodeInfo old, byte oldFlags, NodeInfo node) {
+    if (old == node) {
+      return oldFlags;
+    }
+    var before = old.pods();
+    var after = node.pods();
+    if (!old.name().equals(node.name()) || after.size() < before.size()) {
+      return flagsOf(node);
+    }
+    for (int i = 0; i < before.size(); i++) {
+      var was = before.get(i);
+      var is = after.get(i);
+      if (was != is && flagsOf(was) != flagsOf(is)) {
+        return flagsOf(node);
       }
+    }
+    byte flags = oldFlags;
+    for (int i = before.size(); i < after.size(); i++) {
+      flags |= flagsOf(after.get(i));
     }
     return flags;
   }

@@ -33,8 +33,14 @@ class ClusterSnapshotProperties {
               new PodAffinity(List.of(PodAffinityTerm.of(LabelSelector.EVERYTHING, "host")), List.of()))
           .build();
 
-  /** One step between two decisions: which node changes, to which pods, and whether the indexes are read. */
-  record Step(int node, List<PodInfo> pods, boolean read) {}
+  /** A pod like {@link #PLAIN}, another object: a pod replaced by its confirmed copy. */
+  private static final PodInfo PLAIN_AGAIN = PodInfo.builder("ns", "plain").build();
+
+  /**
+   * One step between two decisions: which node changes, to which pods (added after its pods, as a pod placed
+   * there, or instead of them), and whether the indexes are read.
+   */
+  record Step(int node, List<PodInfo> pods, boolean added, boolean read) {}
 
   @Property
   @Label("derived snapshots index nodes with pod affinity as fresh ones do")
@@ -45,7 +51,13 @@ class ClusterSnapshotProperties {
     for (var step : steps) {
       if (!nodes.isEmpty()) {
         int i = step.node() % nodes.size();
-        nodes.set(i, NodeInfo.builder(nodes.get(i).name()).pods(step.pods()).build());
+        var pods = new ArrayList<PodInfo>();
+        if (step.added()) {
+          pods.addAll(nodes.get(i).pods());
+        }
+        pods.addAll(step.pods());
+        nodes.set(i, NodeInfo.builder(nodes.get(i).name()).pods(pods).build());
+        Statistics.label("change").collect(step.added() ? "pods added" : "pods replaced");
       }
       snapshot = snapshot.withNodes(nodes);
       Statistics.label("indexes read").collect(step.read());
@@ -57,6 +69,10 @@ class ClusterSnapshotProperties {
             .collect(fresh.nodesWithRequiredPodAntiAffinity().isEmpty() ? "none" : "some");
       }
     }
+    Statistics.label("change").coverage(c -> {
+      c.check("pods added").count(n -> n > 0);
+      c.check("pods replaced").count(n -> n > 0);
+    });
     Statistics.label("nodes with required anti-affinity")
         .coverage(c -> {
           c.check("none").count(n -> n > 0);
@@ -78,13 +94,14 @@ class ClusterSnapshotProperties {
 
   @Provide
   Arbitrary<List<Step>> steps() {
-    return net.jqwik.api.Combinators.combine(Arbitraries.integers().between(0, 10), pods(), Arbitraries.of(true, false))
+    return net.jqwik.api.Combinators.combine(
+            Arbitraries.integers().between(0, 10), pods(), Arbitraries.of(true, false), Arbitraries.of(true, false))
         .as(Step::new)
         .list()
         .ofMaxSize(8);
   }
 
   private static Arbitrary<List<PodInfo>> pods() {
-    return Arbitraries.of(PLAIN, PREFERRING, REPELLING).list().ofMaxSize(3);
+    return Arbitraries.of(PLAIN, PLAIN_AGAIN, PREFERRING, REPELLING).list().ofMaxSize(3);
   }
 }

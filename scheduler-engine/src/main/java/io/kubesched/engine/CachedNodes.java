@@ -45,6 +45,12 @@ public final class CachedNodes extends AbstractList<NodeInfo> implements RandomA
     return position == null ? null : nodes[position];
   }
 
+  /** A copy of the array, as {@link java.util.List#copyOf} asks for it: one array copy, no iterator. */
+  @Override
+  public Object[] toArray() {
+    return nodes.clone();
+  }
+
   /** A copy of the array, for the next list to change a few entries of. */
   public NodeInfo[] copyOfNodes() {
     return nodes.clone();
