@@ -17,7 +17,6 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.engine.Ticker;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -83,7 +82,7 @@ class LeaderElectionTest {
   static void warmUp() {
     var warmUpServer =
         new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+            new Context(), MockServers.http11(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     warmUpServer.init();
     try (var client = warmUpServer.createClient(new JdkHttpClientFactory());
         var election =
@@ -103,7 +102,7 @@ class LeaderElectionTest {
   void startServer() {
     server =
         new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+            new Context(), MockServers.http11(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     server.init();
     observer = server.createClient(new JdkHttpClientFactory());
   }
