@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.adapter.PodAdapter;
 import java.util.HashMap;
 import java.util.List;
@@ -47,7 +48,7 @@ class InformerStoresInformerTest {
   void startInformer() throws Exception {
     server =
         new KubernetesMockServer(
-            new Context(), MockServers.http11(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     server.init();
     client = server.createClient(new JdkHttpClientFactory());
     informer = client.pods().inAnyNamespace().runnableInformer(0);

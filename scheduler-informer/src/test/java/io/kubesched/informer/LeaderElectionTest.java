@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.engine.Ticker;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -82,7 +83,7 @@ class LeaderElectionTest {
   static void warmUp() {
     var warmUpServer =
         new KubernetesMockServer(
-            new Context(), MockServers.http11(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     warmUpServer.init();
     try (var client = warmUpServer.createClient(new JdkHttpClientFactory());
         var election =
@@ -102,7 +103,7 @@ class LeaderElectionTest {
   void startServer() {
     server =
         new KubernetesMockServer(
-            new Context(), MockServers.http11(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     server.init();
     observer = server.createClient(new JdkHttpClientFactory());
   }

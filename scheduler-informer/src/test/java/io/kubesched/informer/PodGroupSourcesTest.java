@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef.Source;
 import io.kubesched.api.PodGroupRef;
@@ -54,7 +55,7 @@ class PodGroupSourcesTest {
   void startServer() {
     server =
         new KubernetesMockServer(
-            new Context(), MockServers.http11(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     server.init();
     client = server.createClient(new JdkHttpClientFactory());
   }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.api.Decision;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
@@ -28,7 +29,7 @@ class SchedulingLoopRequestsTest {
   void startServer() {
     server =
         new KubernetesMockServer(
-            new Context(), MockServers.http11(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     server.init();
   }
 

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.Storage;
 import io.kubesched.api.VolumeBinding;
@@ -66,7 +67,7 @@ class StorageInformersTest {
   void startServer() {
     server =
         new KubernetesMockServer(
-            new Context(), MockServers.http11(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     server.init();
     client = server.createClient(new JdkHttpClientFactory());
   }
