@@ -70,7 +70,7 @@ class ClusterDataInformersTest {
   void stopServer() {
     client.close();
     try {
-      server.destroy();
+      MockServers.destroy(server);
     } catch (IllegalStateException slowToClose) {
       // The JDK client closes its watch connections asynchronously; on a loaded machine the mock server's
       // 10 s wait for them ran out after every assertion had passed (seen in CI-like runs). Not what we test.

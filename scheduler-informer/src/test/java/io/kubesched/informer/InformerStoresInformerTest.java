@@ -78,7 +78,7 @@ class InformerStoresInformerTest {
   void stop() {
     informer.stop();
     client.close();
-    server.destroy();
+    MockServers.destroy(server);
   }
 
   private Event next(String kind) throws InterruptedException {

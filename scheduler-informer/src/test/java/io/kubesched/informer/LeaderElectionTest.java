@@ -112,7 +112,7 @@ class LeaderElectionTest {
   void stopServer() {
     candidates.forEach(Candidate::close);
     observer.close();
-    server.destroy();
+    MockServers.destroy(server);
   }
 
   /** Faults to inject into a candidate's lock, and what it saw. */

@@ -64,7 +64,7 @@ class PodGroupSourcesTest {
   void stopServer() {
     opened.forEach(PodGroupSources::close);
     client.close();
-    server.destroy();
+    MockServers.destroy(server);
   }
 
   private static CustomResourceDefinitionContext podGroups(Source source) {

@@ -35,7 +35,7 @@ class SchedulingLoopRequestsTest {
 
   @AfterEach
   void stopServer() {
-    server.destroy();
+    MockServers.destroy(server);
   }
 
   @Test

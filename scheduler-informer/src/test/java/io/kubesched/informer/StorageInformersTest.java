@@ -75,7 +75,7 @@ class StorageInformersTest {
   @AfterEach
   void stopServer() {
     client.close();
-    server.destroy();
+    MockServers.destroy(server);
   }
 
   private Set<ClusterData> requested() throws InterruptedException {
