@@ -13,10 +13,11 @@ final class MockServers {
 
   /**
    * Destroys {@code server}; when the mock gives up waiting for its own HTTP server to close ("Unable to close
-   * MockWebServer", after 10 s), says so and goes on: what these tests check is done by then. That wait ran out
-   * once in CI on a loaded 2-core machine (PodGroupSourcesTest, after two informers' watches were stopped), and
-   * not in any run by hand; its cause was not found (not an h2c upgrade: the JDK client's requests to the mock
-   * are HTTP/1.1).
+   * MockWebServer", after 10 s), says so and goes on: what these tests check is done by then. The wait runs out
+   * in the mock itself: when a watch's WebSocket closes, its {@code WatchEventsListener.onClosed} waits on the
+   * vert.x event loop for its own executor to terminate (vert.x's blocked-thread checker shows the loop blocked
+   * 3-7 s there on a loaded 2-core machine), and the server cannot close meanwhile. Seen in CI twice
+   * (PodGroupSourcesTest, ClusterDataInformersTest), never in runs by hand.
    */
   static void destroy(KubernetesMockServer server) {
     try {
