@@ -21,22 +21,24 @@ record Narrowing(Set<String> names, List<String> filters, FilterResult.Rejected 
 
   /** @return the narrowing of {@code podFilters}; null when none of them names nodes */
   static @Nullable Narrowing of(List<Filter> podFilters) {
+    // Every decision asks; most pods have no filter naming nodes, so nothing is allocated until one does.
     Set<String> names = null;
-    var filters = new TreeSet<String>();
+    TreeSet<String> filters = null;
     for (var filter : podFilters) {
       if (filter instanceof OnlyNodes only) {
-        filters.add(filter.name());
         if (names == null) {
+          filters = new TreeSet<>();
           names = new HashSet<>(only.nodeNames());
         } else {
           names.retainAll(only.nodeNames());
         }
+        filters.add(filter.name());
         if (names.isEmpty()) {
           break; // as kube-scheduler, which stops at the first PreFilter that leaves no node
         }
       }
     }
-    if (names == null) {
+    if (names == null || filters == null) {
       return null;
     }
     var sorted = List.copyOf(filters);

@@ -107,8 +107,8 @@ public final class NodeAffinityFilter implements Filter, PreFilter {
    *     the terms name nodes but their field requirements leave none
    */
   static @Nullable Set<String> namedNodes(List<NodeSelectorTerm> terms) {
-    if (terms.isEmpty()) {
-      return null;
+    if (terms.isEmpty() || terms.get(0).matchFields().isEmpty()) {
+      return null; // the common case, a term with no field requirement, decided without allocating
     }
     var named = new HashSet<String>();
     for (var term : terms) {
