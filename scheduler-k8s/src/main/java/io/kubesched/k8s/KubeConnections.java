@@ -1,18 +1,28 @@
 package io.kubesched.k8s;
 
+import io.fabric8.kubernetes.api.model.NamedAuthInfo;
+import io.fabric8.kubernetes.api.model.NamedCluster;
+import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import io.kubesched.api.ConfigurationException;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Creates {@link KubeConnection}s. Every client uses the JDK HTTP client. */
 public final class KubeConnections {
@@ -21,6 +31,15 @@ public final class KubeConnections {
 
   /** Where a pod finds its service account token. */
   static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+
+  /**
+   * The keys under which fabric8's kubeconfig parser (8.0.0) notes the file each context, cluster and user
+   * came from (its {@code KubeConfigUtils} reads them back).
+   */
+  private static final String CONTEXT_FILE_KEY = "KUBERNETES_CONFIG_CONTEXT_FILE_KEY";
+
+  private static final String CLUSTER_FILE_KEY = "KUBERNETES_CONFIG_CLUSTER_FILE_KEY";
+  private static final String USER_FILE_KEY = "KUBERNETES_CONFIG_AUTH_INFO_FILE_KEY";
 
   private KubeConnections() {}
 
@@ -35,8 +54,8 @@ public final class KubeConnections {
         resolveKubeconfig(explicitPath, System.getenv(), Path.of(System.getProperty("user.home")));
     Config config;
     try {
-      config = Config.fromKubeconfig(path.toFile());
-    } catch (RuntimeException e) { // fabric8 lets YAML parser and null-pointer errors through as they are
+      config = readKubeconfig(path);
+    } catch (IOException | RuntimeException e) { // fabric8 lets YAML parser and null-pointer errors through as they are
       throw new ConfigurationException("kubeconfig " + path + " cannot be read: " + e, e);
     }
     if (config.getCurrentContext() == null) {
@@ -103,6 +122,44 @@ public final class KubeConnections {
           "KUBECONFIG is '" + fromEnv.get() + "' but none of its files exists");
     }
     return requireFile(home.resolve(".kube").resolve("config"), "default kubeconfig");
+  }
+
+  /**
+   * What {@code Config.fromKubeconfig(File)} returns, without its cost: fabric8 parses a kubeconfig with its
+   * static default serialization, whose resolver of polymorphic objects (a kubeconfig's extensions) loads
+   * every {@code KubernetesResource} class the model jars list as services on first use: about 600 classes,
+   * 5 MiB of metaspace and symbols in a process that never sees most of them (gateway API, certificates, …).
+   * Here the same model is parsed by a serialization that searches no class path, each context, cluster and
+   * user is tagged with the file it came from as fabric8's parser does (relative certificate and key paths
+   * resolve against it), and fabric8 merges the model into a client configuration. {@code
+   * KubeConnectionsTest} checks that the two configurations agree.
+   */
+  static Config readKubeconfig(Path path) throws IOException {
+    var mapper =
+        JsonMapper.builderWithJackson2Defaults().addModule(new Jackson2JdkTypesModule()).build();
+    io.fabric8.kubernetes.api.model.Config kubeconfig;
+    try (var in = Files.newInputStream(path)) {
+      kubeconfig =
+          new KubernetesSerialization(mapper, false)
+              .unmarshal(in, io.fabric8.kubernetes.api.model.Config.class);
+    }
+    if (kubeconfig == null) {
+      throw new IllegalArgumentException("the file is empty");
+    }
+    var file = path.toFile();
+    tagWithFile(kubeconfig.getContexts(), NamedContext::getAdditionalProperties, CONTEXT_FILE_KEY, file);
+    tagWithFile(kubeconfig.getClusters(), NamedCluster::getAdditionalProperties, CLUSTER_FILE_KEY, file);
+    tagWithFile(kubeconfig.getUsers(), NamedAuthInfo::getAdditionalProperties, USER_FILE_KEY, file);
+    var config = Config.empty();
+    KubeConfigUtils.merge(config, null, kubeconfig);
+    return config;
+  }
+
+  private static <T> void tagWithFile(
+      @Nullable List<T> entries, Function<T, Map<String, Object>> properties, String key, File file) {
+    if (entries != null) {
+      entries.forEach(entry -> properties.apply(entry).put(key, file));
+    }
   }
 
   private static Path requireFile(Path path, String what) {
