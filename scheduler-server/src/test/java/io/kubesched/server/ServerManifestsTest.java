@@ -193,7 +193,11 @@ class ServerManifestsTest {
     var flags = jibFlags.stream().map(name -> between(pom, "<" + name + ">", "</" + name + ">")).toList();
     assertEquals(
         List.of(
-            "-XX:MaxRAMPercentage=75", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError"),
+            "-XX:MaxRAMPercentage=75",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+ExitOnOutOfMemoryError",
+            "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"),
         flags);
 
     var container = only(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
