@@ -84,9 +84,9 @@ class KubeConnectionsTest {
             apiVersion: v1
             kind: Config
             clusters:
-            - name: local
+            - name: staging
               cluster:
-                server: https://127.0.0.1:6443
+                server: https://staging.example:6443
                 insecure-skip-tls-verify: true
             - name: prod
               cluster:
@@ -99,19 +99,19 @@ class KubeConnectionsTest {
                     kind: ClusterInfo
                     region: north
             users:
-            - name: robot
+            - name: deployer
               user:
-                token: s3cr3t-token
+                token: deploy-token
             - name: admin
               user:
                 client-certificate: pki/admin.crt
                 client-key: ../keys/admin.key
             contexts:
-            - name: local-robot
+            - name: staging-deployer
               context:
-                cluster: local
-                user: robot
-                namespace: team-a
+                cluster: staging
+                user: deployer
+                namespace: team-b
             - name: prod-admin
               context:
                 cluster: prod
