@@ -69,6 +69,11 @@ public interface Client extends AutoCloseable {
   /**
    * The fabric8 client this library talks through, for creating and reading objects yourself (for example
    * the nodes and pods of the fake cluster). Owned by this client: do not close it.
+   *
+   * <p>Its JDK HTTP client runs its own tasks inline rather than on a thread pool (bindings wait less): code
+   * chained to a future of this client's asynchronous calls may run on the thread that does all its I/O, so
+   * such code must not block; its blocking calls ({@code get()}, {@code create()}, …), informers and watches
+   * are not affected.
    */
   KubernetesClient kubernetesClient();
 

@@ -1,6 +1,5 @@
 package io.kubesched.k8s;
 
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -35,7 +34,7 @@ final class FakeCluster {
         new KubernetesMockServer(
             new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     server.init();
-    var client = server.createClient(new JdkHttpClientFactory());
+    var client = server.createClient(new InlineHttpClientFactory());
     LOG.info("Started the embedded fake cluster at {}", client.getMasterUrl());
     return new KubeConnection(client, true, server::destroy);
   }

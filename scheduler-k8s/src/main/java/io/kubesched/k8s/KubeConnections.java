@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import io.kubesched.api.ConfigurationException;
@@ -24,7 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Creates {@link KubeConnection}s. Every client uses the JDK HTTP client. */
+/**
+ * Creates {@link KubeConnection}s. Every client uses the JDK HTTP client, with its internal tasks run inline
+ * ({@link InlineHttpClientFactory}).
+ */
 public final class KubeConnections {
 
   private static final Logger LOG = LoggerFactory.getLogger(KubeConnections.class);
@@ -177,7 +179,7 @@ public final class KubeConnections {
     config.setHttp2Disable(true);
     return new KubernetesClientBuilder()
         .withConfig(config)
-        .withHttpClientFactory(new JdkHttpClientFactory())
+        .withHttpClientFactory(new InlineHttpClientFactory())
         .build();
   }
 }

@@ -32,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  * its own, none shared with the runner's creators and watches: as fast as this API server accepts bindings at
  * that concurrency. Each client talks HTTP/1.1, as the runner's (so each request in flight has a connection of its
  * own), and has its own JDK HTTP client, whose one selector thread does all its connections' I/O: more clients,
- * more selector threads. The runner searches the concurrency ({@code --ceiling-threads}) and
+ * more selector threads; like the scheduler's client, the JDK client runs its internal tasks inline (on the
+ * thread that sends, then on its selector thread) rather than on a thread pool, which bound faster on the
+ * scheduler's side (docs/e2e-benchmark.md), so the ceiling gets it too. The runner searches the concurrency ({@code --ceiling-threads}) and
  * the table shows the best. It honours no constraint: with pod anti-affinity its pods share nodes with the initial
  * pods and each other.
  *
@@ -48,6 +50,14 @@ import org.jspecify.annotations.Nullable;
  * #pause}, {@link #resume}, {@link #check} and {@link #close} are the runner's, one thread.
  */
 final class CeilingBinder implements Placer {
+
+  /** fabric8's factory of JDK HTTP clients that run their tasks inline, as the scheduler's do. */
+  private static final class InlineFactory extends JdkHttpClientFactory {
+    @Override
+    protected java.net.http.HttpClient.Builder createNewHttpClientBuilder() {
+      return super.createNewHttpClientBuilder().executor(Runnable::run);
+    }
+  }
 
   /** Binding threads per client. */
   static final int THREADS_PER_CLIENT = 16;
@@ -89,7 +99,7 @@ final class CeilingBinder implements Placer {
       config.setHttp2Disable(true);
       config.setRequestTimeout(60_000);
       clients.add(
-          new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build());
+          new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new InlineFactory()).build());
     }
     this.clients = List.copyOf(clients);
     resume();

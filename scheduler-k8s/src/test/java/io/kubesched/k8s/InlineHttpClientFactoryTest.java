@@ -1,0 +1,105 @@
+package io.kubesched.k8s;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.util.ArrayList;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The scheduler's HTTP client runs the JDK client's tasks inline and still answers every exchange. */
+class InlineHttpClientFactoryTest {
+
+  @Test
+  @DisplayName("the JDK client it builds runs a submitted task on the submitting thread")
+  void tasksRunWhereSubmitted() {
+    var jdkClient = new InlineHttpClientFactory().createNewHttpClientBuilder().build();
+    var ranOn = new AtomicReference<Thread>();
+
+    jdkClient.executor().orElseThrow().execute(() -> ranOn.set(Thread.currentThread()));
+
+    assertSame(Thread.currentThread(), ranOn.get());
+  }
+
+  @Test
+  @DisplayName("on the fake cluster: concurrent writes and reads, a large list and a watch all complete,"
+      + " and an answer's dependent stage does not run on the client's selector thread")
+  void exchangesComplete() throws Exception {
+    var connection = KubeConnections.fake();
+    try (connection) {
+      var client = connection.client();
+      var pods = client.pods().inNamespace("default");
+      var seen = new ArrayBlockingQueue<Pod>(1_000);
+      try (var watch =
+              pods.watch(
+                  new Watcher<Pod>() {
+                    @Override
+                    public void eventReceived(Action action, Pod pod) {
+                      if (action == Action.ADDED) {
+                        seen.add(pod);
+                      }
+                    }
+
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                  })) {
+        var threads = Executors.newFixedThreadPool(8);
+        // Large enough labels that the list answer is several socket buffers long.
+        var padding = "x".repeat(60);
+        var writes = new ArrayList<Callable<Pod>>();
+        for (int i = 0; i < 400; i++) {
+          var name = "p-" + i;
+          writes.add(
+              () ->
+                  pods.resource(
+                          new PodBuilder()
+                              .withNewMetadata()
+                              .withName(name)
+                              .addToLabels("a", padding)
+                              .addToLabels("b", padding)
+                              .endMetadata()
+                              .build())
+                      .create());
+        }
+        try {
+          for (var written : threads.invokeAll(writes, 60, TimeUnit.SECONDS)) {
+            assertNotNull(written.get().getMetadata().getUid());
+          }
+        } finally {
+          threads.shutdownNow();
+        }
+
+        assertEquals(400, pods.list().getItems().size());
+        for (int i = 0; i < 400; i++) {
+          assertNotNull(seen.poll(10, TimeUnit.SECONDS), "watch events seen: " + i);
+        }
+
+        var dependentRanOn = new AtomicReference<String>();
+        client
+            .getHttpClient()
+            .sendAsync(
+                client
+                    .getHttpClient()
+                    .newHttpRequestBuilder()
+                    .uri(client.getMasterUrl() + "api/v1/namespaces/default/pods/p-0")
+                    .build(),
+                String.class)
+            .thenAccept(answer -> dependentRanOn.set(Thread.currentThread().getName()))
+            .get(10, TimeUnit.SECONDS);
+        assertNotNull(dependentRanOn.get());
+        assertFalse(dependentRanOn.get().contains("SelectorManager"), dependentRanOn.get());
+      }
+    }
+  }
+}
