@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import io.kubesched.api.ConfigurationException;
 import java.io.File;
 import java.io.IOException;
@@ -21,7 +20,6 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Creates {@link KubeConnection}s. Every client uses the JDK HTTP client, with its internal tasks run inline
@@ -138,8 +136,7 @@ public final class KubeConnections {
    * KubeConnectionsTest} checks that the two configurations agree.
    */
   static Config readKubeconfig(Path path) throws IOException {
-    var mapper =
-        JsonMapper.builderWithJackson2Defaults().addModule(new Jackson2JdkTypesModule()).build();
+    var mapper = SchedulingClients.fabric8Mapper().build();
     io.fabric8.kubernetes.api.model.Config kubeconfig;
     try (var in = Files.newInputStream(path)) {
       kubeconfig =

@@ -97,13 +97,17 @@ final class SchedulingClients {
   }
 
   static KubernetesSerialization serialization() {
-    var mapper =
-        JsonMapper.builderWithJackson2Defaults()
-            .addModule(new Jackson2JdkTypesModule())
-            .addMixIn(ObjectMeta.class, WithoutManagedFields.class)
-            .build();
+    var mapper = fabric8Mapper().addMixIn(ObjectMeta.class, WithoutManagedFields.class).build();
     var serialization = new KubernetesSerialization(mapper, false);
     KINDS.forEach(serialization::registerKubernetesResource);
     return serialization;
+  }
+
+  /**
+   * A mapper builder set up as fabric8's default serialization's (Jackson 2 defaults, fabric8's JDK types
+   * module), for a {@link KubernetesSerialization} built with {@code searchClassloaders} false.
+   */
+  static JsonMapper.Builder fabric8Mapper() {
+    return JsonMapper.builderWithJackson2Defaults().addModule(new Jackson2JdkTypesModule());
   }
 }
