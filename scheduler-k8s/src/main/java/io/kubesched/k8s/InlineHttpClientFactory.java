@@ -18,10 +18,11 @@ import java.net.http.HttpClient;
  *
  * <p>The JDK client allows it: the tasks it submits are short and must not block, and it completes the
  * futures its own {@code sendAsync} returns on the common fork-join pool. fabric8 hands each watch event to
- * a serial executor before decoding it, and calls informers' handlers on its executor. What the selector
- * thread now runs besides is what fabric8 chains to the end of a body that took more than one read:
- * decoding a large answer (a list page), and after an informer's list the next page's request or the
- * watch's opening (a DNS lookup if the cache expired, a TLS handshake). Those hold up the client's other
+ * a serial executor before decoding it, and calls informers' handlers on its executor. But fabric8
+ * completes its own future of an answer's body on the thread that ends the body, now the selector thread
+ * (always for a body that takes more than one read, sometimes for a small one), so what fabric8 chains to it
+ * runs there: decoding the answer (a list page), and after an informer's list the next page's request or
+ * the watch's opening (a DNS lookup if the cache expired, a TLS handshake). Those hold up the client's other
  * exchanges meanwhile; informers list at start, before the scheduler places anything, and after a lost
  * watch. None of it waits for another answer of the client (read in fabric8 8.0.0), so it can stall, not
  * deadlock. Code a user chains to fabric8's asynchronous calls may run there too and must not block
