@@ -32,10 +32,9 @@ import org.jspecify.annotations.Nullable;
  * its own, none shared with the runner's creators and watches: as fast as this API server accepts bindings at
  * that concurrency. Each client talks HTTP/1.1, as the runner's (so each request in flight has a connection of its
  * own), and has its own JDK HTTP client, whose one selector thread does all its connections' I/O: more clients,
- * more selector threads; like the scheduler's client, the JDK client runs the tasks its selector thread
- * starts inline rather than on a thread pool, which bound faster on the
- * scheduler's side (docs/e2e-benchmark.md), so the ceiling gets it too. The runner searches the concurrency ({@code --ceiling-threads}) and
- * the table shows the best. It honours no constraint: with pod anti-affinity its pods share nodes with the initial
+ * more selector threads. Like the scheduler's, each JDK client runs the tasks its selector thread starts inline
+ * rather than on a thread pool, which bound faster on the scheduler's side (docs/e2e-benchmark.md), so the ceiling
+ * gets it too. The runner searches the concurrency ({@code --ceiling-threads}) and the table shows the best. It honours no constraint: with pod anti-affinity its pods share nodes with the initial
  * pods and each other.
  *
  * <p>It finds pods as an informer does: on {@link #resume} it lists the pending pods and watches from the list's
