@@ -27,6 +27,12 @@ public final class BenchmarkScheduler {
    */
   static final String PATH_TIMES = "kubesched.benchmark.pathTimes";
 
+  /**
+   * The system property setting the loop's parallelism ({@code Options.Builder.parallelism}), to compare it with
+   * the default (kube's 16, capped at the processors); unset, the default.
+   */
+  static final String PARALLELISM = "kubesched.benchmark.parallelism";
+
   /** The optional last argument: pod groups from {@code scheduling.k8s.io/v1beta1} only. */
   static final String WORKLOAD_API = "workload-api";
 
@@ -44,6 +50,10 @@ public final class BenchmarkScheduler {
             .rateLimit(Double.parseDouble(args[2]), Integer.parseInt(args[3]));
     if (args.length == 5) {
       builder.podGroupSources(Set.of(PodGroupRef.Source.WORKLOAD_API));
+    }
+    var parallelism = Integer.getInteger(PARALLELISM);
+    if (parallelism != null) {
+      builder.parallelism(parallelism);
     }
     var pathTimesFile = System.getProperty(PATH_TIMES);
     var pathTimes = pathTimesFile == null ? null : new PathTimes();
