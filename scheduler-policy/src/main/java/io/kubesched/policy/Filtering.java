@@ -38,7 +38,8 @@ final class Filtering {
 
   /** @return the first filter of {@code filters} that does not fit {@code pod} on {@code node}; null if all fit */
   static @Nullable Stop run(List<Filter> filters, PodInfo pod, NodeInfo node, @Nullable Listener listener) {
-    for (var filter : filters) {
+    for (int i = 0; i < filters.size(); i++) { // per node examined: no iterator (C1 does not remove them)
+      var filter = filters.get(i);
       var result = filter.filter(pod, node);
       if (listener != null) {
         listener.filtered(node.name(), filter.name(), result);

@@ -128,9 +128,14 @@ public final class ImageLocalityScorer implements Scorer, PreScorer {
 
   /** @return the size of the first image on {@code node} known as {@code name}; -1 if it has none */
   private static long sizeOn(NodeInfo node, String name) {
-    for (var image : node.images()) {
-      for (var imageName : image.names()) {
-        if (imageName.equals(name)) {
+    // Indexed loops: called per scored node and container, and C1, which the server ships with, does not
+    // remove iterators.
+    var images = node.images();
+    for (int i = 0; i < images.size(); i++) {
+      var image = images.get(i);
+      var names = image.names();
+      for (int j = 0; j < names.size(); j++) {
+        if (names.get(j).equals(name)) {
           return image.sizeBytes();
         }
       }

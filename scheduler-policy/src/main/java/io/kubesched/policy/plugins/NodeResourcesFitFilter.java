@@ -146,8 +146,10 @@ public final class NodeResourcesFitFilter implements Filter {
             request.ephemeralStorage(),
             used.ephemeralStorage(),
             allocatable.ephemeralStorage());
-    var extended = request.extended().isEmpty() ? Set.<String>of() : new TreeSet<>(request.extended().keySet());
-    for (var resource : extended) {
+    if (request.extended().isEmpty()) {
+      return result == null ? List.of() : result; // no iterator over an empty set, per node examined
+    }
+    for (var resource : new TreeSet<>(request.extended().keySet())) {
       if (isIgnored(resource)) {
         continue;
       }
