@@ -45,7 +45,7 @@ import tools.jackson.databind.json.JsonMapper;
  * as a JSON string and its answer read for the status code only (as the scheduler's binder does, where fabric8's
  * operation would build a {@code Binding}, encode it and decode the answer), and pods are decoded without their
  * managedFields (as the scheduler's client decodes them). With fabric8's operations and default decoding it
- * bound 905-913 pods/s at 500 nodes on 2 CPUs, below the scheduler's 1 032 in one run; like this, 1 041-1 053,
+ * bound 905-913 pods/s at 500 nodes on 2 CPUs, below the scheduler's 1 032 in one run; like this, 1 013-1 053,
  * and 1 174-1 232 since it also holds the backlog (below).
  * The runner searches the concurrency ({@code --ceiling-threads}) and the table shows the best. It honours no
  * constraint: with pod anti-affinity its pods share nodes with the initial pods and each other.
