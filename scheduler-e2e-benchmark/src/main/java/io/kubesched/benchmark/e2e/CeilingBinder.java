@@ -107,6 +107,8 @@ final class CeilingBinder implements Placer {
   private final List<KubernetesClient> clients;
   private final int nodes;
   private final String namespace;
+  /** The URL of {@code namespace}'s pods, with a trailing slash: computed once, not per binding. */
+  private final String podsUrl;
   private final int threads;
   private final Set<String> submitted = new HashSet<>(); // guarded by this
   private final AtomicInteger next = new AtomicInteger();
@@ -148,6 +150,10 @@ final class CeilingBinder implements Placer {
               .build());
     }
     this.clients = List.copyOf(clients);
+    // Every client reads the same kubeconfig, so one server URL.
+    this.podsUrl =
+        clients.get(0).getMasterUrl().toString().replaceAll("/+$", "")
+            + "/api/v1/namespaces/" + namespace + "/pods/";
     listAndWatch();
     resume();
   }
@@ -252,12 +258,10 @@ final class CeilingBinder implements Placer {
         "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"" + name
             + "\",\"namespace\":\"" + namespace + "\",\"uid\":\"" + pod.getMetadata().getUid()
             + "\"},\"target\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"" + node + "\"}}";
-    var client = clients.get(Math.floorMod(bindings.getAndIncrement(), clients.size()));
-    var http = client.getHttpClient();
+    var http = clients.get(Math.floorMod(bindings.getAndIncrement(), clients.size())).getHttpClient();
     var request =
         http.newHttpRequestBuilder()
-            .uri(client.getMasterUrl().toString().replaceAll("/+$", "")
-                + "/api/v1/namespaces/" + namespace + "/pods/" + name + "/binding")
+            .uri(podsUrl + name + "/binding")
             .post("application/json", body)
             .build();
     try {
