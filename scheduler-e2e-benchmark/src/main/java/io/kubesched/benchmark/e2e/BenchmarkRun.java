@@ -269,7 +269,8 @@ final class BenchmarkRun {
       return;
     }
     var pods = PathTimes.read(file, phaseStart, phaseTimes.lastBoundNanos(phaseStart));
-    progress("%s: %s", phase, PathTimes.summary(pods, latenciesMillis));
+    progress("%s: %s; %s", phase, PathTimes.summary(pods, latenciesMillis),
+        PathTimes.aroundTheScheduler(pods, phaseTimes.createdAndBound()));
   }
 
   /**

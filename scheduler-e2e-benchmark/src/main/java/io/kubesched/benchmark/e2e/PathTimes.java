@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
@@ -127,6 +128,54 @@ final class PathTimes implements SchedulerMetrics {
         pair(sortedMillis(pods, Pod::bind)),
         pair(sli),
         pair(watchMillis));
+  }
+
+  /**
+   * What lies outside the scheduler's path, pod by pod: from the runner's watch seeing the pod created to the
+   * scheduler's queue taking it in (the API server's watch to the scheduler's informer, its handlers, less the
+   * runner's own watch), and from the binding sent to the runner's watch seeing the pod bound (the request,
+   * the API server's write, its watch back to the runner). The two watches see each event at about the same
+   * time, so the first is what the scheduler's informer costs beyond a plain watch.
+   *
+   * <p>Each of the scheduler's pods is matched with the runner's pod seen created nearest to its queue entry:
+   * right where pods come one at a time (the stream, one by one), not in a backlog.
+   *
+   * @param runner each bound pod's instants as the runner saw them, created then bound, in order of creation
+   */
+  static String aroundTheScheduler(List<Pod> pods, long[][] runner) {
+    if (runner.length == 0) {
+      return "no pod of the runner's to match";
+    }
+    var in = new double[pods.size()];
+    var out = new double[pods.size()];
+    for (int i = 0; i < pods.size(); i++) {
+      var pod = pods.get(i);
+      var nearest = runner[nearestCreated(runner, pod.queued())];
+      in[i] = (pod.queued() - nearest[0]) / 1e6;
+      out[i] = (nearest[1] - pod.bindSent()) / 1e6;
+    }
+    Arrays.sort(in);
+    Arrays.sort(out);
+    return "created (runner) to queued " + pair(in) + ", binding sent to seen bound (runner) " + pair(out);
+  }
+
+  /** @return the index of the runner's pod seen created nearest to {@code instant} */
+  static int nearestCreated(long[][] runner, long instant) {
+    int low = 0;
+    int high = runner.length - 1;
+    while (low < high) {
+      int middle = (low + high) >>> 1;
+      if (runner[middle][0] < instant) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    // low: the first created at or after the instant (or the last one); the one before may be nearer
+    if (low > 0 && instant - runner[low - 1][0] < Math.abs(runner[low][0] - instant)) {
+      return low - 1;
+    }
+    return low;
   }
 
   private static String pair(double[] sorted) {

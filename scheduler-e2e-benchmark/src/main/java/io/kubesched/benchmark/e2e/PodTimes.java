@@ -3,6 +3,7 @@ package io.kubesched.benchmark.e2e;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
@@ -75,6 +76,17 @@ final class PodTimes implements Watcher<Pod> {
         .mapToDouble(e -> (e.getValue() - created.get(e.getKey())) / 1e6)
         .sorted()
         .toArray();
+  }
+
+  /**
+   * When each bound pod was first seen and first seen bound ({@link System#nanoTime()}), in order of the
+   * first.
+   */
+  long[][] createdAndBound() {
+    return bound.entrySet().stream()
+        .map(e -> new long[] {created.get(e.getKey()), e.getValue()})
+        .sorted(Comparator.comparingLong(pair -> pair[0]))
+        .toArray(long[][]::new);
   }
 
   /**

@@ -87,6 +87,33 @@ class PathTimesTest {
   }
 
   @Test
+  void each_pod_is_matched_with_the_runners_pod_created_nearest_to_its_queue_entry() {
+    long[][] runner = {{100, 900}, {1_000, 1_700}, {2_000, 2_950}};
+    assertEquals(0, PathTimes.nearestCreated(runner, 0));
+    assertEquals(0, PathTimes.nearestCreated(runner, 540));
+    assertEquals(1, PathTimes.nearestCreated(runner, 560));
+    assertEquals(1, PathTimes.nearestCreated(runner, 990)); // queued before the runner saw it created
+    assertEquals(2, PathTimes.nearestCreated(runner, 5_000));
+    assertEquals(0, PathTimes.nearestCreated(new long[][] {{7, 8}}, 1));
+  }
+
+  @Test
+  void around_the_scheduler_are_the_watch_in_and_the_way_from_the_binding_sent_to_the_runner() {
+    long ms = 1_000_000;
+    var pods =
+        List.of(
+            new PathTimes.Pod(11 * ms, 11 * ms, 12 * ms, 14 * ms), new PathTimes.Pod(29 * ms, 30 * ms, 31 * ms, 33 * ms));
+    long[][] runner = {{10 * ms, 15 * ms}, {30 * ms, 35 * ms}};
+
+    var line = PathTimes.aroundTheScheduler(pods, runner);
+
+    // in: 1 ms and -1 ms (the scheduler took the second in before the runner's watch saw it); out: 3 and 4 ms
+    assertTrue(line.contains("created (runner) to queued -1.0/1.0"), line);
+    assertTrue(line.contains("binding sent to seen bound (runner) 3.0/4.0"), line);
+    assertEquals("no pod of the runner's to match", PathTimes.aroundTheScheduler(pods, new long[0][]));
+  }
+
+  @Test
   void a_line_that_is_not_four_instants_is_refused() {
     assertThrows(IllegalArgumentException.class, () -> PathTimes.Pod.parse("1 2 3"));
   }
