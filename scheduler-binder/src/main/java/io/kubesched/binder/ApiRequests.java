@@ -22,10 +22,15 @@ final class ApiRequests {
   private final String base;
   private final Duration timeout;
 
-  private ApiRequests(HttpClient http, KubernetesClient client, Duration timeout) {
+  /** @param base the API server's URL, without a trailing slash */
+  ApiRequests(HttpClient http, String base, Duration timeout) {
     this.http = http;
-    this.base = client.getMasterUrl().toString().replaceAll("/+$", "");
+    this.base = base;
     this.timeout = timeout;
+  }
+
+  private static String base(KubernetesClient client) {
+    return client.getMasterUrl().toString().replaceAll("/+$", "");
   }
 
   /**
@@ -37,12 +42,12 @@ final class ApiRequests {
         new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
             .withRequestRetryBackoffLimit(0)
             .build();
-    return new ApiRequests(client.getHttpClient().newBuilder().tag(noRetries).build(), client, timeout);
+    return new ApiRequests(client.getHttpClient().newBuilder().tag(noRetries).build(), base(client), timeout);
   }
 
   /** With the client's retries (on an answer of 5xx or 429, or none), as fabric8's operations have them. */
   static ApiRequests retrying(KubernetesClient client, Duration timeout) {
-    return new ApiRequests(client.getHttpClient(), client, timeout);
+    return new ApiRequests(client.getHttpClient(), base(client), timeout);
   }
 
   /** What one request got: a status and body, or nothing in time. */
@@ -67,6 +72,10 @@ final class ApiRequests {
       var response = pending.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
       return new Answer.Status(response.code(), response.body() == null ? "" : response.body());
     } catch (ExecutionException e) {
+      if (Thread.interrupted()) {
+        // a client that runs the request on this thread (the binding client's) ends it when interrupted
+        throw new InterruptedException("interrupted while waiting for an answer");
+      }
       return isTimeout(e.getCause())
           ? new Answer.NoAnswer("timed out after " + timeout)
           : new Answer.NoAnswer("failed: " + e.getCause());
