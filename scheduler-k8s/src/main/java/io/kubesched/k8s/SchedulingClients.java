@@ -20,7 +20,9 @@ import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
@@ -92,8 +94,12 @@ final class SchedulingClients {
   static KubernetesClient siblingOf(KubernetesClient client) {
     // What KubernetesClientBuilder.build() does, with a given HTTP client (its factory can only make new
     // ones) and no task executor supplier (fabric8's default).
-    return new KubernetesClientImpl(
-        client.getHttpClient(), client.getConfiguration(), null, serialization());
+    return over(client.getHttpClient(), client.getConfiguration());
+  }
+
+  /** A client over {@code http} with {@code config} and the lean serialization; closing it closes {@code http}. */
+  static KubernetesClient over(HttpClient http, Config config) {
+    return new KubernetesClientImpl(http, config, null, serialization());
   }
 
   static KubernetesSerialization serialization() {
