@@ -76,7 +76,10 @@ final class DefaultClient implements Client {
       }
       settings = settings.withSchedulerName(first);
     }
-    var loop = new SchedulingLoop(connection.schedulingClient(), settings, profiles, listener, options.metrics());
+    var loop =
+        new SchedulingLoop(
+            connection.schedulingClient(), connection.bindingClient(), settings, profiles, listener,
+            options.metrics());
     var controller = new DefaultController(loop, controllers::remove);
     controllers.add(controller);
     return controller;

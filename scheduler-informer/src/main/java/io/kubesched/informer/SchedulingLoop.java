@@ -123,6 +123,23 @@ public final class SchedulingLoop implements AutoCloseable {
       Map<String, FinderFunc> profiles,
       SchedulingListener listener,
       SchedulerMetrics metrics) {
+    this(client, client, settings, profiles, listener, metrics);
+  }
+
+  /**
+   * As {@link #SchedulingLoop(KubernetesClient, ControllerSettings, Map, SchedulingListener, SchedulerMetrics)},
+   * with the pods' bindings written through a client of their own.
+   *
+   * @param bindingClient the client to bind pods with (the same API server and credentials as {@code client});
+   *     not closed by this loop
+   */
+  public SchedulingLoop(
+      KubernetesClient client,
+      KubernetesClient bindingClient,
+      ControllerSettings settings,
+      Map<String, FinderFunc> profiles,
+      SchedulingListener listener,
+      SchedulerMetrics metrics) {
     this.settings = settings;
     // The scheduling thread works too: parallelism - 1 helpers, and no more threads than processors, since
     // filtering and scoring only compute (kube-scheduler starts its 16 goroutines whatever the CPUs; a thread
@@ -170,7 +187,7 @@ public final class SchedulingLoop implements AutoCloseable {
     var writes = TokenBucket.create(settings.qps(), settings.burst());
     var injected =
         new LoopParts.Injected(
-            Ticker.SYSTEM, binders, BindPort.toApiServer(client, settings), VolumePort.toApiServer(client, writes),
+            Ticker.SYSTEM, binders, BindPort.toApiServer(bindingClient, settings), VolumePort.toApiServer(client, writes),
             preemptors, victims, PreemptPort.toApiServer(client, writes), writes, reporting,
             (nodes, nominations) -> clusterData().snapshot(nodes, nominations),
             groupLookup(groupSources), groupReports, BindingCycle.GROUP_BIND_RETRY_DELAY);

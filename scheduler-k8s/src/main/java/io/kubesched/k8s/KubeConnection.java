@@ -9,17 +9,30 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * @param schedulingClient the client the scheduling loop talks through: {@code client}'s HTTP client and
  *     configuration, decoding without managedFields and knowing only the kinds the loop reads (see {@code
  *     SchedulingClients}); closed with this connection
+ * @param bindingClient the client the scheduling loop binds pods through: {@code schedulingClient}'s
+ *     configuration and serialization over an HTTP client that runs each request on the calling thread ({@code
+ *     BlockingHttpClient}); {@code schedulingClient} itself where the connection was not built from a
+ *     configuration (the fake cluster); closed with this connection
  * @param fake true if {@code client} talks to the embedded fake cluster (which stores a Binding without
  *     assigning the pod), so callers can choose how to bind without guessing
  * @param onClose what else to release on close (the fake server), after the clients
  */
 public record KubeConnection(
-    KubernetesClient client, KubernetesClient schedulingClient, boolean fake, Runnable onClose)
+    KubernetesClient client,
+    KubernetesClient schedulingClient,
+    KubernetesClient bindingClient,
+    boolean fake,
+    Runnable onClose)
     implements AutoCloseable {
 
-  /** A connection whose scheduling client is made from {@code client}. */
+  /** A connection whose scheduling client, which also binds, is made from {@code client}. */
   public KubeConnection(KubernetesClient client, boolean fake, Runnable onClose) {
     this(client, SchedulingClients.siblingOf(client), fake, onClose);
+  }
+
+  private KubeConnection(
+      KubernetesClient client, KubernetesClient schedulingClient, boolean fake, Runnable onClose) {
+    this(client, schedulingClient, schedulingClient, fake, onClose);
   }
 
   /** Closes the clients, then whatever else this connection holds. */
@@ -27,9 +40,15 @@ public record KubeConnection(
   public void close() {
     try {
       try {
-        schedulingClient.close();
+        if (bindingClient != schedulingClient) {
+          bindingClient.close();
+        }
       } finally {
-        client.close();
+        try {
+          schedulingClient.close();
+        } finally {
+          client.close();
+        }
       }
     } finally {
       onClose.run();

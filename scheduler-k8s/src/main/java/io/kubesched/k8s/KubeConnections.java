@@ -66,7 +66,7 @@ public final class KubeConnections {
               + " contexts");
     }
     LOG.info("Connecting to {} with kubeconfig {}", config.getMasterUrl(), path);
-    return new KubeConnection(build(config), false, () -> {});
+    return connect(config);
   }
 
   /**
@@ -84,7 +84,7 @@ public final class KubeConnections {
     }
     var config = Config.autoConfigure(null);
     LOG.info("Connecting to {} with the pod's service account", config.getMasterUrl());
-    return new KubeConnection(build(config), false, () -> {});
+    return connect(config);
   }
 
   /**
@@ -167,6 +167,13 @@ public final class KubeConnections {
       throw new ConfigurationException(what + " " + path + " does not exist or is not a file");
     }
     return path;
+  }
+
+  /** The user's and the scheduling client over one JDK HTTP client, the binding client over its own. */
+  private static KubeConnection connect(Config config) {
+    var client = build(config);
+    var bindingClient = SchedulingClients.over(new BlockingHttpClient.Factory().newBuilder(config).build(), config);
+    return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {});
   }
 
   static KubernetesClient build(Config config) {

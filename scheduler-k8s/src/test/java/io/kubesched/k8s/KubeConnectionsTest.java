@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -70,6 +71,30 @@ class KubeConnectionsTest {
       assertEquals("s3cr3t-token", client.getConfiguration().getAutoOAuthToken());
       assertInstanceOf(JdkHttpClientImpl.class, client.getHttpClient());
     }
+  }
+
+  @Test
+  @DisplayName("a kubeconfig's connection binds through a blocking client of its own, with the same server and"
+      + " token and the lean serialization; closing the connection closes it")
+  void kubeconfigGivesABindingClient() throws IOException {
+    var path = Files.writeString(dir.resolve("config"), KUBECONFIG);
+
+    var connection = KubeConnections.fromKubeconfig(path);
+    var binding = connection.bindingClient();
+    try (connection) {
+      assertInstanceOf(BlockingHttpClient.class, binding.getHttpClient());
+      assertEquals(connection.client().getMasterUrl(), binding.getMasterUrl());
+      assertEquals("s3cr3t-token", binding.getConfiguration().getAutoOAuthToken());
+      var pod =
+          binding.getKubernetesSerialization().unmarshal(
+              "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\","
+                  + "\"managedFields\":[{\"manager\":\"m\"}]}}",
+              io.fabric8.kubernetes.api.model.Pod.class);
+      assertTrue(pod.getMetadata().getManagedFields().isEmpty(), "managedFields are not decoded");
+      assertFalse(binding.getHttpClient() == connection.schedulingClient().getHttpClient());
+    }
+    assertTrue(binding.getHttpClient().isClosed());
+    assertTrue(connection.schedulingClient().getHttpClient().isClosed());
   }
 
   @Test
@@ -194,6 +219,7 @@ class KubeConnectionsTest {
       var client = connection.client();
       assertTrue(connection.fake());
       assertInstanceOf(JdkHttpClientImpl.class, client.getHttpClient());
+      assertSame(connection.schedulingClient(), connection.bindingClient());
 
       client.nodes().resource(node("node-1")).create();
 
