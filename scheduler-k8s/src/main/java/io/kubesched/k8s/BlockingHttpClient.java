@@ -59,9 +59,10 @@ import org.jspecify.annotations.Nullable;
  * configuration with one to the JDK client instead), WebSockets and streamed answers (watches, logs: refused),
  * HTTP/2, compression, redirects.
  *
- * <p>Connections are pooled per origin and reused most-recent first; a kept-alive connection the server closed
- * meanwhile is detected when its answer does not begin, and the request sent again on another, as Go's client
- * does (a binding sent twice is answered 409 and read back by {@code Binder}). Closing the client closes every
+ * <p>Connections are pooled per origin and reused most-recent first, as many as were in use at once. A
+ * kept-alive connection the server closed meanwhile (the end of the stream, a broken pipe or a reset before the
+ * answer's first byte) is dropped and the request sent again on another, as Go's client does (a binding sent
+ * twice is answered 409 and read back by {@code Binder}); a read timeout is not retried. Closing the client closes every
  * connection, also those in an exchange, whose thread then fails at once; so does interrupting the thread (the
  * connection is closed then). Thread-safe; derived clients share the connections.
  */
@@ -191,7 +192,7 @@ final class BlockingHttpClient
           return answer;
         } catch (Http11Connection.NoAnswerException e) {
           giveBack(origin, connection, false);
-          if (!reused) {
+          if (!reused || Thread.currentThread().isInterrupted()) {
             throw e;
           }
           // a kept-alive connection the server had closed: send it again on another one

@@ -9,6 +9,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ProtocolException;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,6 +57,10 @@ final class Http11Connection implements AutoCloseable {
     NoAnswerException() {
       super("the connection was closed before an answer");
     }
+
+    NoAnswerException(IOException cause) {
+      super("the connection was closed before an answer: " + cause, cause);
+    }
   }
 
   /** @return whether this connection carried an exchange before */
@@ -71,7 +77,9 @@ final class Http11Connection implements AutoCloseable {
    * @param body null for none
    * @param readTimeoutMillis the longest wait for each read, 0 for none
    * @throws NoAnswerException if the connection ended before the answer began (a kept-alive connection the
-   *     server closed meanwhile); nothing of the answer was read
+   *     server closed meanwhile: the end of the stream, a broken pipe or a reset before the answer's first
+   *     byte); nothing of the answer was read. Not for a read timeout, nor a close by this client or an
+   *     interrupt
    * @throws IOException on any other failure; the connection must not be used again
    */
   Answer exchange(
@@ -95,17 +103,29 @@ final class Http11Connection implements AutoCloseable {
       appendHeader(head, "Content-Length", Integer.toString(body.length));
     }
     head.append("\r\n");
-    out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-    if (body != null) {
-      out.write(body);
+    String statusLine;
+    try {
+      out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+      if (body != null) {
+        out.write(body);
+      }
+      out.flush();
+      statusLine = readLine(true);
+    } catch (NoAnswerException | SocketTimeoutException | ClosedChannelException | EOFException
+        | ProtocolException e) {
+      // no answer yet; a slow server; closed by this client or an interrupt; part of an answer: not a lost
+      // connection
+      throw e;
+    } catch (IOException e) {
+      // The server had closed the connection (a broken pipe on writing, a reset before the first byte).
+      throw new NoAnswerException(e);
     }
-    out.flush();
-    for (boolean first = true; ; first = false) {
-      var statusLine = readLine(first);
+    while (true) {
       var answer = readAnswer(method, statusLine);
       if (answer != null) {
         return answer;
       }
+      statusLine = readLine(false);
     }
   }
 

@@ -101,6 +101,18 @@ class BlockingHttpClientTest {
   }
 
   @Test
+  @DisplayName("a kept connection the server reset meanwhile is replaced and the request sent again")
+  void resetConnection() throws Exception {
+    try (var server = new ScriptedServer(answer(OK), ScriptedServer.resetWithoutAnswer(), answer(OK));
+        var http = client(server.url())) {
+      assertEquals(200, get(http, server.url() + "/a", 10_000).get().code());
+
+      assertEquals(200, get(http, server.url() + "/b", 10_000).get().code());
+      assertEquals(2, server.accepted());
+    }
+  }
+
+  @Test
   @DisplayName("no answer within the request's timeout fails it with a time-out the binder recognises")
   void timeout() throws Exception {
     try (var server = new ScriptedServer(ScriptedServer.silence()); var http = client(server.url())) {

@@ -158,6 +158,16 @@ class Http11ConnectionTest {
   }
 
   @Test
+  @DisplayName("a connection reset before the answer began is no answer too")
+  void resetEarly() throws Exception {
+    try (var server = new ScriptedServer(ScriptedServer.resetWithoutAnswer()); var connection = connect(server)) {
+      assertThrows(
+          Http11Connection.NoAnswerException.class,
+          () -> connection.exchange("POST", "/", "h", NO_HEADERS, new byte[0], 5_000));
+    }
+  }
+
+  @Test
   @DisplayName("malformed answers are refused: no status line, a bad status code, a bad chunk size, conflicting"
       + " lengths")
   void malformed() throws Exception {

@@ -4,7 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -29,12 +28,13 @@ final class ScriptedServer implements AutoCloseable {
   @FunctionalInterface
   interface Reply {
     /** @return false to close the connection afterwards */
-    boolean write(OutputStream out) throws IOException;
+    boolean write(Socket socket) throws IOException;
   }
 
   /** Writes {@code answer} and keeps the connection open. */
   static Reply answer(String answer) {
-    return out -> {
+    return socket -> {
+      var out = socket.getOutputStream();
       out.write(answer.getBytes(StandardCharsets.ISO_8859_1));
       out.flush();
       return true;
@@ -43,20 +43,29 @@ final class ScriptedServer implements AutoCloseable {
 
   /** Writes {@code answer}, then closes the connection (as a server timing out an idle connection would). */
   static Reply answerThenClose(String answer) {
-    return out -> {
-      answer(answer).write(out);
+    return socket -> {
+      answer(answer).write(socket);
       return false;
     };
   }
 
   /** Closes the connection without answering. */
   static Reply closeWithoutAnswer() {
-    return out -> false;
+    return socket -> false;
+  }
+
+  /** Resets the connection (TCP RST) without answering. */
+  static Reply resetWithoutAnswer() {
+    return socket -> {
+      socket.setSoLinger(true, 0);
+      socket.close();
+      return false;
+    };
   }
 
   /** Never answers: holds the connection until the server is closed. */
   static Reply silence() {
-    return out -> {
+    return socket -> {
       try {
         Thread.sleep(Long.MAX_VALUE);
       } catch (InterruptedException e) {
@@ -114,7 +123,6 @@ final class ScriptedServer implements AutoCloseable {
   private void serve(Socket socket) {
     try (socket) {
       var in = new BufferedInputStream(socket.getInputStream());
-      var out = socket.getOutputStream();
       while (true) {
         var request = readRequest(in);
         if (request == null) {
@@ -122,7 +130,7 @@ final class ScriptedServer implements AutoCloseable {
         }
         requests.add(request);
         var reply = script.poll(10, TimeUnit.SECONDS);
-        if (reply == null || !reply.write(out)) {
+        if (reply == null || !reply.write(socket)) {
           return;
         }
       }
