@@ -8,6 +8,7 @@ module io.kubesched.k8s {
   requires static mockwebserver;
   requires transitive kubernetes.client.api;
   requires io.kubesched.api;
+  requires io.kubesched.http;
   requires kubernetes.client;
   requires io.fabric8.kubernetes.client.jdkhttp;
   requires java.net.http;

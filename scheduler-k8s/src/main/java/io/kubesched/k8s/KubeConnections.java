@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kubesched.api.ConfigurationException;
+import io.kubesched.http.BlockingHttpClient;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -172,7 +173,7 @@ public final class KubeConnections {
   /** The user's and the scheduling client over one JDK HTTP client, the binding client over its own. */
   private static KubeConnection connect(Config config) {
     var client = build(config);
-    var bindingClient = SchedulingClients.over(new BlockingHttpClient.Factory().newBuilder(config).build(), config);
+    var bindingClient = SchedulingClients.over(new BlockingHttpClient.Factory(new InlineHttpClientFactory()).newBuilder(config).build(), config);
     return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {});
   }
 

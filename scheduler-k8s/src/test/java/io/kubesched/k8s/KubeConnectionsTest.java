@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientImpl;
 import io.kubesched.api.ConfigurationException;
+import io.kubesched.http.BlockingHttpClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

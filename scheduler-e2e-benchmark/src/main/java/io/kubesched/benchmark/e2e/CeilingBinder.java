@@ -11,9 +11,11 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
+import io.kubesched.http.BlockingHttpClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
  * own), and has its own JDK HTTP client, whose one selector thread does all its connections' I/O: more clients,
  * more selector threads. Like the scheduler's, each JDK client runs the tasks its selector thread starts inline
  * rather than on a thread pool, which bound faster on the scheduler's side (docs/e2e-benchmark.md), so the ceiling
- * gets it too.
+ * gets it too; and like the scheduler's, the bindings go through the library's {@code BlockingHttpClient}, each
+ * request written and answered on its binding thread (one such client beside each JDK client).
  *
  * <p>Its own work per pod is no more than the scheduler's, because on a small machine it shares the CPUs with the
  * API server and etcd, and every microsecond it spends is one the API server does not get: the binding is POSTed
@@ -105,6 +108,8 @@ final class CeilingBinder implements Placer {
   static final List<Integer> DEFAULT_THREADS = List.of(16, 32, 64, 128);
 
   private final List<KubernetesClient> clients;
+  /** One per client: its bindings' HTTP client, the scheduler's binding transport. */
+  private final List<HttpClient> bindingHttp;
   private final int nodes;
   private final String namespace;
   /** The URL of {@code namespace}'s pods, with a trailing slash: computed once, not per binding. */
@@ -138,10 +143,12 @@ final class CeilingBinder implements Placer {
     this.threads = threads;
     var text = Files.readString(kubeconfig);
     var clients = new ArrayList<KubernetesClient>();
+    var bindingHttp = new ArrayList<HttpClient>();
     for (int i = 0; i < clients(threads); i++) {
       var config = Config.fromKubeconfig(text);
       config.setHttp2Disable(true);
       config.setRequestTimeout(60_000);
+      bindingHttp.add(new BlockingHttpClient.Factory(new InlineFactory()).newBuilder(config).build());
       clients.add(
           new KubernetesClientBuilder()
               .withConfig(config)
@@ -150,6 +157,7 @@ final class CeilingBinder implements Placer {
               .build());
     }
     this.clients = List.copyOf(clients);
+    this.bindingHttp = List.copyOf(bindingHttp);
     // Every client reads the same kubeconfig, so one server URL.
     this.podsUrl =
         clients.get(0).getMasterUrl().toString().replaceAll("/+$", "")
@@ -258,7 +266,7 @@ final class CeilingBinder implements Placer {
         "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"" + name
             + "\",\"namespace\":\"" + namespace + "\",\"uid\":\"" + pod.getMetadata().getUid()
             + "\"},\"target\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"" + node + "\"}}";
-    var http = clients.get(Math.floorMod(bindings.getAndIncrement(), clients.size())).getHttpClient();
+    var http = bindingHttp.get(Math.floorMod(bindings.getAndIncrement(), bindingHttp.size()));
     var request =
         http.newHttpRequestBuilder()
             .uri(podsUrl + name + "/binding")
@@ -316,6 +324,7 @@ final class CeilingBinder implements Placer {
       last.close(); // outside the lock, which the watch's thread may be waiting for in submit
     }
     pause();
+    bindingHttp.forEach(HttpClient::close);
     clients.forEach(KubernetesClient::close);
   }
 }

@@ -1,4 +1,4 @@
-package io.kubesched.k8s;
+package io.kubesched.http;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.AsyncBody;
@@ -56,17 +56,20 @@ import org.jspecify.annotations.Nullable;
  * token, its refresh after a 401, impersonation, the user agent, retries where the request's configuration
  * asks for them. TLS is the configuration's (keys, trusted certificates, versions, server name) with the
  * server's name verified, as the JDK client does. What it does not do: proxies ({@link Factory} hands a
- * configuration with one to the JDK client instead), WebSockets and streamed answers (watches, logs: refused),
+ * configuration with one to the factory it was given), WebSockets and streamed answers (watches, logs: refused),
  * HTTP/2, compression, redirects.
  *
  * <p>Connections are pooled per origin and reused most-recent first, as many as were in use at once. A
  * kept-alive connection the server closed meanwhile (the end of the stream, a broken pipe or a reset before the
  * answer's first byte) is dropped and the request sent again on another, as Go's client does (a binding sent
- * twice is answered 409 and read back by {@code Binder}); a read timeout is not retried. Closing the client closes every
- * connection, also those in an exchange, whose thread then fails at once; so does interrupting the thread (the
- * connection is closed then). Thread-safe; derived clients share the connections.
+ * twice is answered 409 and read back by {@code Binder}); a read timeout is not retried. Closing the client
+ * closes every connection, also those in an exchange, whose thread then fails at once; so does interrupting the
+ * thread (the connection is closed then). Thread-safe; derived clients share the connections.
+ *
+ * <p>Internal: its module exports it to the client module ({@code scheduler-k8s}) only; the end-to-end
+ * benchmark's bind ceiling, on the class path, binds through it too, as the scheduler does.
  */
-final class BlockingHttpClient
+public final class BlockingHttpClient
     extends StandardHttpClient<BlockingHttpClient, BlockingHttpClient.Factory, BlockingHttpClient.Builder> {
 
   private final Connections connections;
@@ -102,8 +105,15 @@ final class BlockingHttpClient
     connections.close();
   }
 
-  /** Makes {@link BlockingHttpClient}s; a configuration with a proxy gets the JDK client instead. */
-  static final class Factory implements HttpClient.Factory {
+  /** Makes {@link BlockingHttpClient}s; a configuration with a proxy gets another factory's client instead. */
+  public static final class Factory implements HttpClient.Factory {
+
+    private final HttpClient.Factory withProxy;
+
+    /** @param withProxy the factory whose clients serve a configuration with a proxy (a JDK client's) */
+    public Factory(HttpClient.Factory withProxy) {
+      this.withProxy = withProxy;
+    }
 
     @Override
     public HttpClient.Builder newBuilder() {
@@ -114,7 +124,7 @@ final class BlockingHttpClient
     public HttpClient.Builder newBuilder(Config config) {
       var builder = HttpClient.Factory.super.newBuilder(config);
       if (((Builder) builder).getProxyAddress() != null) {
-        return new InlineHttpClientFactory().newBuilder(config);
+        return withProxy.newBuilder(config);
       }
       return builder;
     }
@@ -133,7 +143,7 @@ final class BlockingHttpClient
         return new BlockingHttpClient(this, client.getClosed(), client.connections);
       }
       if (proxyAddress != null) {
-        throw new IllegalStateException("BlockingHttpClient has no proxy support; its Factory falls back");
+        throw new IllegalStateException("BlockingHttpClient has no proxy support; its Factory hands such a configuration on");
       }
       return new BlockingHttpClient(
           this, new AtomicBoolean(), new Connections(sslContext, tlsVersions, tlsServerName, connectTimeout));

@@ -1,8 +1,8 @@
-package io.kubesched.k8s;
+package io.kubesched.http;
 
-import static io.kubesched.k8s.ScriptedServer.answer;
-import static io.kubesched.k8s.ScriptedServer.answerThenClose;
-import static io.kubesched.k8s.ScriptedServer.closeWithoutAnswer;
+import static io.kubesched.http.ScriptedServer.answer;
+import static io.kubesched.http.ScriptedServer.answerThenClose;
+import static io.kubesched.http.ScriptedServer.closeWithoutAnswer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.kubesched.k8s;
+package io.kubesched.http;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
