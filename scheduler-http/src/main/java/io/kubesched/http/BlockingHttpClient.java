@@ -19,8 +19,10 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,6 +34,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.jspecify.annotations.Nullable;
@@ -88,7 +91,8 @@ public final class BlockingHttpClient
     }
     try {
       var answer = connections.exchange(request);
-      return CompletableFuture.completedFuture(new Answered(request, answer, new WholeBody(answer.body(), consumer)));
+      var body = new WholeBody(answer.body(), consumer);
+      return CompletableFuture.completedFuture(new Answered(request, answer, body));
     } catch (IOException | RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -143,7 +147,8 @@ public final class BlockingHttpClient
         return new BlockingHttpClient(this, client.getClosed(), client.connections);
       }
       if (proxyAddress != null) {
-        throw new IllegalStateException("BlockingHttpClient has no proxy support; its Factory hands such a configuration on");
+        throw new IllegalStateException(
+            "BlockingHttpClient has no proxy support; its Factory hands such a configuration on");
       }
       return new BlockingHttpClient(
           this, new AtomicBoolean(), new Connections(sslContext, tlsVersions, tlsServerName, connectTimeout));
@@ -173,7 +178,7 @@ public final class BlockingHttpClient
       this.ssl = ssl;
       this.tlsVersions = tlsVersions;
       this.tlsServerName = tlsServerName;
-      this.connectTimeoutMillis = connectTimeout == null ? 0 : (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
+      this.connectTimeoutMillis = connectTimeout == null ? 0 : millis(connectTimeout);
     }
 
     Http11Connection.Answer exchange(StandardHttpRequest request) throws IOException {
@@ -188,8 +193,7 @@ public final class BlockingHttpClient
       }
       var body = body(request);
       var timeout = request.getTimeout();
-      int readTimeoutMillis =
-          timeout == null || timeout.isNegative() ? 0 : (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+      int readTimeoutMillis = timeout == null || timeout.isNegative() ? 0 : millis(timeout);
       while (true) {
         var connection = take(origin);
         boolean reused = connection != null;
@@ -211,6 +215,11 @@ public final class BlockingHttpClient
           throw e;
         }
       }
+    }
+
+    /** @return the duration in milliseconds, at most {@code Integer.MAX_VALUE} (a socket timeout's type) */
+    private static int millis(Duration duration) {
+      return (int) Math.min(Integer.MAX_VALUE, duration.toMillis());
     }
 
     private static byte @Nullable [] body(StandardHttpRequest request) throws IOException {
@@ -281,7 +290,7 @@ public final class BlockingHttpClient
           var parameters = tls.getSSLParameters();
           parameters.setEndpointIdentificationAlgorithm("HTTPS");
           if (tlsServerName != null) {
-            parameters.setServerNames(List.of(new javax.net.ssl.SNIHostName(tlsServerName)));
+            parameters.setServerNames(List.of(new SNIHostName(tlsServerName)));
           }
           if (tlsVersions != null && tlsVersions.length > 0) {
             parameters.setProtocols(Arrays.stream(tlsVersions).map(TlsVersion::javaName).toArray(String[]::new));
@@ -302,7 +311,7 @@ public final class BlockingHttpClient
       } catch (IOException | RuntimeException e) {
         socket.close();
         throw e;
-      } catch (java.security.NoSuchAlgorithmException e) {
+      } catch (NoSuchAlgorithmException e) {
         socket.close();
         throw new IOException("no default TLS context", e);
       }
@@ -312,7 +321,7 @@ public final class BlockingHttpClient
       List<Http11Connection> all;
       synchronized (this) {
         closed = true;
-        all = new java.util.ArrayList<>(busy);
+        all = new ArrayList<>(busy);
         idle.values().forEach(all::addAll);
         idle.clear();
         busy.clear();

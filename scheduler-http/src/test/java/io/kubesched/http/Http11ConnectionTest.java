@@ -140,7 +140,8 @@ class Http11ConnectionTest {
   @DisplayName("a connection closed before the answer began is told apart from one closed in its middle")
   void endedEarly() throws Exception {
     try (var server =
-            new ScriptedServer(closeWithoutAnswer(), answerThenClose("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"),
+            new ScriptedServer(
+                closeWithoutAnswer(), answerThenClose("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"),
                 answerThenClose("HTTP/1.1 200 OK\r\nContent-"))) {
       try (var connection = connect(server)) {
         assertThrows(

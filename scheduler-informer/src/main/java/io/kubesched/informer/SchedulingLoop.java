@@ -187,7 +187,8 @@ public final class SchedulingLoop implements AutoCloseable {
     var writes = TokenBucket.create(settings.qps(), settings.burst());
     var injected =
         new LoopParts.Injected(
-            Ticker.SYSTEM, binders, BindPort.toApiServer(bindingClient, settings), VolumePort.toApiServer(client, writes),
+            Ticker.SYSTEM, binders, BindPort.toApiServer(bindingClient, settings),
+            VolumePort.toApiServer(client, writes),
             preemptors, victims, PreemptPort.toApiServer(client, writes), writes, reporting,
             (nodes, nominations) -> clusterData().snapshot(nodes, nominations),
             groupLookup(groupSources), groupReports, BindingCycle.GROUP_BIND_RETRY_DELAY);

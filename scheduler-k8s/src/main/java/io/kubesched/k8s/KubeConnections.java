@@ -173,7 +173,8 @@ public final class KubeConnections {
   /** The user's and the scheduling client over one JDK HTTP client, the binding client over its own. */
   private static KubeConnection connect(Config config) {
     var client = build(config);
-    var bindingClient = SchedulingClients.over(new BlockingHttpClient.Factory(new InlineHttpClientFactory()).newBuilder(config).build(), config);
+    var bindingHttp = new BlockingHttpClient.Factory(new InlineHttpClientFactory()).newBuilder(config).build();
+    var bindingClient = SchedulingClients.over(bindingHttp, config);
     return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {});
   }
 

@@ -102,7 +102,8 @@ class PathTimesTest {
     long ms = 1_000_000;
     var pods =
         List.of(
-            new PathTimes.Pod(11 * ms, 11 * ms, 12 * ms, 14 * ms), new PathTimes.Pod(29 * ms, 30 * ms, 31 * ms, 33 * ms));
+            new PathTimes.Pod(11 * ms, 11 * ms, 12 * ms, 14 * ms),
+            new PathTimes.Pod(29 * ms, 30 * ms, 31 * ms, 33 * ms));
     long[][] runner = {{10 * ms, 15 * ms}, {30 * ms, 35 * ms}};
 
     var line = PathTimes.aroundTheScheduler(pods, runner);
