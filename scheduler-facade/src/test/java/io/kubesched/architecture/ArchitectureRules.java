@@ -26,6 +26,7 @@ final class ArchitectureRules {
         apiDependsOnNothingButTheJdkAndJSpecify(root),
         binderNeverSeesTheApi(root),
         onlyTheFacadeUsesK8s(root),
+        httpSeesNoOtherModule(root),
         policyAndTestkitSeeOnlyTheApi(root),
         engineSeesOnlyTheApi(root),
         noPackageCycles(root),
@@ -61,6 +62,17 @@ final class ArchitectureRules {
         .dependOnClassesThat()
         .resideInAPackage(root + ".k8s..")
         .as("only the facade uses the internal k8s package");
+  }
+
+  static ArchRule httpSeesNoOtherModule(String root) {
+    return noClasses()
+        .that()
+        .resideInAPackage(root + ".http..")
+        .should()
+        .dependOnClassesThat()
+        .resideOutsideOfPackages(
+            root + ".http..", "io.fabric8.kubernetes.client..", "java..", "javax..", "org.jspecify..")
+        .as("the http transport sees fabric8's client API and the JDK only, no other module of the library");
   }
 
   static ArchRule policyAndTestkitSeeOnlyTheApi(String root) {

@@ -28,6 +28,7 @@ class ArchitectureRulesTest {
         Arguments.of(rule(ArchitectureRules::apiDependsOnNothingButTheJdkAndJSpecify), "LeaksFabric8"),
         Arguments.of(rule(ArchitectureRules::binderNeverSeesTheApi), "UsesApi"),
         Arguments.of(rule(ArchitectureRules::onlyTheFacadeUsesK8s), "UsesK8s"),
+        Arguments.of(rule(ArchitectureRules::httpSeesNoOtherModule), "ReachesTheApi"),
         Arguments.of(rule(ArchitectureRules::policyAndTestkitSeeOnlyTheApi), "ReadsPods"),
         Arguments.of(rule(ArchitectureRules::engineSeesOnlyTheApi), "QueuesNodes"),
         Arguments.of(rule(ArchitectureRules::noPackageCycles), "cycle.a.A"),

@@ -34,7 +34,8 @@ class ArchitectureTest {
 
   @Test
   void every_library_module_is_imported_so_no_rule_passes_vacuously() {
-    for (var module : List.of("api", "adapter", "binder", "k8s", "engine", "informer", "facade", "policy", "testkit")) {
+    for (var module : List.of(
+        "api", "adapter", "binder", "http", "k8s", "engine", "informer", "facade", "policy", "testkit")) {
       var pkg = "io.kubesched." + module;
       assertTrue(library.containPackage(pkg), "no classes of " + pkg + " were imported");
     }
