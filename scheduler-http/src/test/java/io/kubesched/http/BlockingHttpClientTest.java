@@ -47,6 +47,27 @@ class BlockingHttpClientTest {
         http.newHttpRequestBuilder().uri(url).timeout(timeoutMillis, TimeUnit.MILLISECONDS).build(), String.class);
   }
 
+  /** A request on a thread of its own that the server has read and will not answer. */
+  private record BlockedCall(Thread thread, AtomicReference<CompletableFuture<HttpResponse<String>>> outcome) {
+
+    static BlockedCall start(HttpClient http, ScriptedServer server) throws InterruptedException {
+      var outcome = new AtomicReference<CompletableFuture<HttpResponse<String>>>();
+      var thread = new Thread(() -> outcome.set(get(http, server.url() + "/a", 60_000)));
+      thread.start();
+      while (server.requests().isEmpty()) {
+        Thread.sleep(10);
+      }
+      return new BlockedCall(thread, outcome);
+    }
+
+    /** Asserts the request ended, failed, well before its timeout. */
+    void assertFailedSoon(String what) throws InterruptedException {
+      thread.join(10_000);
+      assertFalse(thread.isAlive(), what);
+      assertTrue(outcome.get().isCompletedExceptionally());
+    }
+  }
+
   @Test
   @DisplayName("a request runs on the calling thread: its future is complete when sendAsync returns, with"
       + " fabric8's interceptors applied (the configuration's token)")
@@ -127,18 +148,11 @@ class BlockingHttpClientTest {
   void closeWhileBlocked() throws Exception {
     try (var server = new ScriptedServer(ScriptedServer.silence())) {
       var http = client(server.url());
-      var outcome = new AtomicReference<CompletableFuture<HttpResponse<String>>>();
-      var caller = new Thread(() -> outcome.set(get(http, server.url() + "/a", 60_000)));
-      caller.start();
-      while (server.requests().isEmpty()) {
-        Thread.sleep(10);
-      }
+      var call = BlockedCall.start(http, server);
 
       http.close();
-      caller.join(10_000);
 
-      assertFalse(caller.isAlive(), "the blocked exchange ended when the client was closed");
-      assertTrue(outcome.get().isCompletedExceptionally());
+      call.assertFailedSoon("the blocked exchange ended when the client was closed");
       assertThrows(Exception.class, () -> get(http, server.url() + "/b", 1_000).get());
     }
   }
@@ -147,18 +161,11 @@ class BlockingHttpClientTest {
   @DisplayName("interrupting a thread blocked in an exchange ends it, closing that connection only")
   void interrupted() throws Exception {
     try (var server = new ScriptedServer(ScriptedServer.silence(), answer(OK)); var http = client(server.url())) {
-      var outcome = new AtomicReference<CompletableFuture<HttpResponse<String>>>();
-      var caller = new Thread(() -> outcome.set(get(http, server.url() + "/a", 60_000)));
-      caller.start();
-      while (server.requests().isEmpty()) {
-        Thread.sleep(10);
-      }
+      var call = BlockedCall.start(http, server);
 
-      caller.interrupt();
-      caller.join(10_000);
+      call.thread().interrupt();
 
-      assertFalse(caller.isAlive(), "the blocked exchange ended when its thread was interrupted");
-      assertTrue(outcome.get().isCompletedExceptionally());
+      call.assertFailedSoon("the blocked exchange ended when its thread was interrupted");
       assertEquals(200, get(http, server.url() + "/b", 10_000).get().code(), "the client still works");
       assertEquals(2, server.accepted());
     }
