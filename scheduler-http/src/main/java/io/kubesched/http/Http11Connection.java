@@ -39,7 +39,6 @@ final class Http11Connection implements AutoCloseable {
   private final Socket socket;
   private final InputStream in;
   private final OutputStream out;
-  private boolean used;
 
   /** @param socket connected (and, for HTTPS, wrapped in TLS) */
   Http11Connection(Socket socket) throws IOException {
@@ -63,11 +62,6 @@ final class Http11Connection implements AutoCloseable {
     }
   }
 
-  /** @return whether this connection carried an exchange before */
-  boolean used() {
-    return used;
-  }
-
   /**
    * Sends a request and reads its answer.
    *
@@ -86,7 +80,6 @@ final class Http11Connection implements AutoCloseable {
       String method, String target, String host, Map<String, List<String>> headers, byte @Nullable [] body,
       int readTimeoutMillis)
       throws IOException {
-    used = true;
     socket.setSoTimeout(readTimeoutMillis);
     var head = new StringBuilder(256);
     head.append(method).append(' ').append(target).append(" HTTP/1.1\r\n");

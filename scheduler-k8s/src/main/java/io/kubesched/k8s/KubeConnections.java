@@ -173,9 +173,14 @@ public final class KubeConnections {
   /** The user's and the scheduling client over one JDK HTTP client, the binding client over its own. */
   private static KubeConnection connect(Config config) {
     var client = build(config);
-    var bindingHttp = new BlockingHttpClient.Factory(new InlineHttpClientFactory()).newBuilder(config).build();
-    var bindingClient = SchedulingClients.over(bindingHttp, config);
-    return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {});
+    try {
+      var bindingHttp = new BlockingHttpClient.Factory(new InlineHttpClientFactory()).newBuilder(config).build();
+      var bindingClient = SchedulingClients.over(bindingHttp, config);
+      return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {});
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
   }
 
   static KubernetesClient build(Config config) {
