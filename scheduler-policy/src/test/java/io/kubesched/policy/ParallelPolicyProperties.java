@@ -249,7 +249,9 @@ class ParallelPolicyProperties {
         .coverage(
             cov -> {
               cov.check("unschedulable").percentage(p -> p >= 10);
-              cov.check("cut off at the nodes to find").percentage(p -> p >= 15);
+              // about 21 % in 300 tries (62, standard deviation 7): 15 % was 2.4 deviations below and failed a
+              // CI run at 14.7 %; 10 % is 4.6 below and still proves the generator reaches the cut-off
+              cov.check("cut off at the nodes to find").percentage(p -> p >= 10);
               cov.check("every node examined").percentage(p -> p >= 5);
               cov.check("a plugin throws or fails").percentage(p -> p >= 5);
             });
