@@ -8,4 +8,6 @@ module io.kubesched.api {
   requires static transitive org.jspecify; // @Nullable appears in exported signatures
 
   exports io.kubesched.api;
+  exports io.kubesched.api.internal to
+      io.kubesched.engine;
 }

@@ -1,7 +1,9 @@
 package io.kubesched.api;
 
+import io.kubesched.api.internal.DerivedNodeList;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * scheduling cycle reads one snapshot, in which every earlier decision is already counted.
  *
  * <p>Immutable. The indexes it offers ({@link #nodesWithPodAffinity()}, {@link
- * #nodesWithRequiredPodAntiAffinity()}, {@link #workloadsIn}) are computed on first use and kept; a snapshot
- * made with {@link #withNodes} from the previous one reuses what that one found for unchanged nodes. A
+ * #nodesWithRequiredPodAntiAffinity()}, {@link #nodesHoldingImage}, {@link #workloadsIn}) are computed on first
+ * use and kept; a snapshot made with {@link #withNodes} from the previous one reuses what that one found for
+ * unchanged nodes. A
  * snapshot is meant for one thread (the scheduling thread); its indexes are computed from immutable data and
  * published through volatile fields.
  */
@@ -33,14 +36,15 @@ public final class ClusterSnapshot {
   private volatile @Nullable Map<String, NodeInfo> byName;
   private volatile @Nullable List<NodeInfo> withAffinity;
   private volatile @Nullable List<NodeInfo> withRequiredAntiAffinity;
-  /** Per node, in order: {@link #HAS_AFFINITY} and {@link #HAS_REQUIRED_ANTI_AFFINITY}; computed on first use. */
-  private volatile byte @Nullable [] flags;
+  /** What this snapshot found out about its nodes; computed on first use. */
+  private volatile @Nullable NodeIndex index;
   /**
-   * The nodes and flags of the snapshot this one was derived from ({@link #withNodes}), to reuse the flags of
-   * nodes that are the same objects; dropped once this snapshot's flags are computed, so no chain builds up.
+   * The nodes and index of the snapshot this one was derived from ({@link #withNodes}), to reuse what was found
+   * out about nodes that are the same objects; dropped once this snapshot's index is computed, so no chain
+   * builds up.
    */
   private @Nullable List<NodeInfo> previousNodes;
-  private byte @Nullable [] previousFlags;
+  private @Nullable NodeIndex previousIndex;
 
   private static final byte HAS_AFFINITY = 1;
   private static final byte HAS_REQUIRED_ANTI_AFFINITY = 2;
@@ -62,8 +66,8 @@ public final class ClusterSnapshot {
   }
 
   /**
-   * @param nodes the nodes (copied: a list built with {@code List.of} or {@code List.copyOf} is taken as it
-   *     is)
+   * @param nodes the nodes (copied: a list built with {@code List.of} or {@code List.copyOf}, or the
+   *     scheduler's own node list, is taken as it is)
    * @param namespaces each namespace's labels, by name; empty where the policy reads none (copied, unless
    *     already an unmodifiable copy of unmodifiable copies, as {@code Map.copyOf} makes them)
    * @param workloads the selectors of Services and workload controllers; empty where the policy reads none
@@ -72,7 +76,7 @@ public final class ClusterSnapshot {
   public static ClusterSnapshot of(
       List<NodeInfo> nodes, Map<String, Map<String, String>> namespaces, List<WorkloadSelector> workloads) {
     return new ClusterSnapshot(
-        List.copyOf(nodes),
+        immutable(nodes),
         immutableLabels(namespaces),
         List.copyOf(workloads),
         Storage.empty(),
@@ -100,20 +104,26 @@ public final class ClusterSnapshot {
   public static ClusterSnapshot of(List<NodeInfo> nodes) {
     return nodes.isEmpty()
         ? EMPTY
-        : new ClusterSnapshot(List.copyOf(nodes), Map.of(), List.of(), Storage.empty(), List.of(), Nominations.NONE);
+        : new ClusterSnapshot(immutable(nodes), Map.of(), List.of(), Storage.empty(), List.of(), Nominations.NONE);
   }
 
   /**
    * A snapshot of other nodes with this one's namespaces and workloads: what a scheduler hands to the next
    * decision when only nodes and pods changed. What this snapshot found out about a node (whether its pods
-   * have pod affinity terms) is reused for the node at the same position if it is the same object, so a
-   * decision costs one step per node for these indexes, not one per pod.
+   * have pod affinity terms, which images it holds) is reused for the node at the same position if it is the
+   * same object, so a decision costs one step per node for these indexes, not one per pod; with the
+   * scheduler's own node list, which says where it differs from the list before, one step per changed node.
    *
    * @param nodes the nodes (copied as {@link #of(List)} copies them)
    * @return the new snapshot
    */
   public ClusterSnapshot withNodes(List<NodeInfo> nodes) {
-    return derived(List.copyOf(nodes), storage, disruptionBudgets, nominations);
+    return derived(immutable(nodes), storage, disruptionBudgets, nominations);
+  }
+
+  /** The scheduler's node lists are immutable and say what changed: taken as they are, not copied. */
+  private static List<NodeInfo> immutable(List<NodeInfo> nodes) {
+    return nodes instanceof DerivedNodeList ? nodes : List.copyOf(nodes);
   }
 
   /**
@@ -175,13 +185,13 @@ public final class ClusterSnapshot {
       List<PodDisruptionBudget> disruptionBudgets,
       Nominations nominations) {
     var next = new ClusterSnapshot(nodes, namespaces, workloads, storage, disruptionBudgets, nominations);
-    var known = flags;
+    var known = index;
     if (known != null) {
       next.previousNodes = this.nodes;
-      next.previousFlags = known;
-    } else if (previousFlags != null) { // this one never needed them: hand its predecessor's on
+      next.previousIndex = known;
+    } else if (previousIndex != null) { // this one never needed it: hand its predecessor's on
       next.previousNodes = previousNodes;
-      next.previousFlags = previousFlags;
+      next.previousIndex = previousIndex;
     }
     return next;
   }
@@ -274,9 +284,25 @@ public final class ClusterSnapshot {
     return list;
   }
 
+  /**
+   * How many nodes hold an image known by {@code name} ({@link NodeInfo#images()}, each node counted once):
+   * kube-scheduler's {@code ImageStateSummary.NumNodes}, which its snapshot keeps up to date as this one does.
+   *
+   * @param name an image name exactly as nodes report it
+   * @return the number of nodes, 0 if none holds it
+   */
+  public int nodesHoldingImage(String name) {
+    return index().imageHolders().getOrDefault(name, 0);
+  }
+
   private List<NodeInfo> nodesWith(byte flag) {
-    var all = flags();
-    var found = new ArrayList<NodeInfo>();
+    var known = index();
+    int count = flag == HAS_AFFINITY ? known.withAffinity() : known.withRequiredAntiAffinity();
+    if (count == 0) {
+      return List.of();
+    }
+    var all = known.flags();
+    var found = new ArrayList<NodeInfo>(count);
     for (int i = 0; i < all.length; i++) {
       if ((all[i] & flag) != 0) {
         found.add(nodes.get(i));
@@ -285,23 +311,121 @@ public final class ClusterSnapshot {
     return List.copyOf(found);
   }
 
-  private byte[] flags() {
-    var computed = flags;
+  /**
+   * What a snapshot found out about its nodes: per node, in order, {@link #HAS_AFFINITY} and {@link
+   * #HAS_REQUIRED_ANTI_AFFINITY}; how many nodes have each; per image name, how many nodes hold it. Never
+   * modified once built (a derived index copies what it changes).
+   */
+  private record NodeIndex(
+      byte[] flags, int withAffinity, int withRequiredAntiAffinity, Map<String, Integer> imageHolders) {}
+
+  private NodeIndex index() {
+    var computed = index;
     if (computed != null) {
       return computed;
     }
-    computed = new byte[nodes.size()];
     var oldNodes = previousNodes;
-    var oldFlags = previousFlags;
-    boolean reuse = oldNodes != null && oldFlags != null && oldNodes.size() == computed.length;
-    for (int i = 0; i < computed.length; i++) {
-      var node = nodes.get(i);
-      computed[i] = reuse ? flagsAfter(oldNodes.get(i), oldFlags[i], node) : flagsOf(node);
-    }
-    flags = computed;
+    var old = previousIndex;
+    computed =
+        oldNodes != null && old != null && oldNodes.size() == nodes.size()
+            ? new IndexUpdate(oldNodes, old).applyTo(nodes)
+            : indexOf(nodes);
+    index = computed;
     previousNodes = null;
-    previousFlags = null;
+    previousIndex = null;
     return computed;
+  }
+
+  private static NodeIndex indexOf(List<NodeInfo> nodes) {
+    var flags = new byte[nodes.size()];
+    var holders = new HashMap<String, Integer>();
+    int withAffinity = 0;
+    int withRequiredAntiAffinity = 0;
+    for (int i = 0; i < flags.length; i++) {
+      var node = nodes.get(i);
+      flags[i] = flagsOf(node);
+      withAffinity += has(flags[i], HAS_AFFINITY);
+      withRequiredAntiAffinity += has(flags[i], HAS_REQUIRED_ANTI_AFFINITY);
+      countImages(node, holders, 1);
+    }
+    return new NodeIndex(flags, withAffinity, withRequiredAntiAffinity, holders);
+  }
+
+  private static int has(byte flags, byte flag) {
+    return (flags & flag) != 0 ? 1 : 0;
+  }
+
+  /**
+   * The index of a node list made from that of the list it replaces, position by position: at the positions a
+   * {@link DerivedNodeList} names when it was made from the old list, else at every position; only where the
+   * node is another object. The image counts are copied only when a changed node's image list is another
+   * object (placing a pod keeps it).
+   */
+  private static final class IndexUpdate {
+    private final List<NodeInfo> oldNodes;
+    private final byte[] oldFlags;
+    private final byte[] flags;
+    private int withAffinity;
+    private int withRequiredAntiAffinity;
+    private Map<String, Integer> holders;
+    private boolean holdersCopied;
+
+    IndexUpdate(List<NodeInfo> oldNodes, NodeIndex old) {
+      this.oldNodes = oldNodes;
+      this.oldFlags = old.flags();
+      this.flags = old.flags().clone();
+      this.withAffinity = old.withAffinity();
+      this.withRequiredAntiAffinity = old.withRequiredAntiAffinity();
+      this.holders = old.imageHolders();
+    }
+
+    NodeIndex applyTo(List<NodeInfo> nodes) {
+      if (nodes instanceof DerivedNodeList derived && derived.base() == oldNodes) {
+        for (int i : derived.changedPositions()) {
+          update(i, nodes.get(i));
+        }
+      } else {
+        for (int i = 0; i < flags.length; i++) {
+          update(i, nodes.get(i));
+        }
+      }
+      return new NodeIndex(flags, withAffinity, withRequiredAntiAffinity, holders);
+    }
+
+    private void update(int i, NodeInfo node) {
+      var was = oldNodes.get(i);
+      if (was == node) {
+        return;
+      }
+      byte before = oldFlags[i];
+      byte after = flagsAfter(was, before, node);
+      flags[i] = after;
+      withAffinity += has(after, HAS_AFFINITY) - has(before, HAS_AFFINITY);
+      withRequiredAntiAffinity += has(after, HAS_REQUIRED_ANTI_AFFINITY) - has(before, HAS_REQUIRED_ANTI_AFFINITY);
+      if (was.images() != node.images()) {
+        if (!holdersCopied) {
+          holders = new HashMap<>(holders);
+          holdersCopied = true;
+        }
+        countImages(was, holders, -1);
+        countImages(node, holders, 1);
+      }
+    }
+  }
+
+  /** Adds {@code delta} to the count of every image name {@code node} holds, once per name; drops a 0. */
+  private static void countImages(NodeInfo node, Map<String, Integer> holders, int delta) {
+    var images = node.images();
+    if (images.isEmpty()) {
+      return;
+    }
+    var names = new HashSet<String>();
+    for (var image : images) {
+      names.addAll(image.names());
+    }
+    for (var name : names) {
+      holders.merge(name, delta, (count, change) -> count + change == 0 ? null : count + change);
+    }
   }
 
   private static byte flagsOf(NodeInfo node) {

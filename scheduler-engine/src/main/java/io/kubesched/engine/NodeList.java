@@ -138,11 +138,14 @@ final class NodeList {
       }
       fresh = new CachedNodes(infos, positions);
     } else {
-      var infos = previous.copyOfNodes();
-      for (var state : dirty) {
-        infos[state.position] = state.current();
+      var changed = new int[dirty.size()];
+      var replacements = new NodeInfo[changed.length];
+      for (int i = 0; i < changed.length; i++) {
+        var state = dirty.get(i);
+        changed[i] = state.position;
+        replacements[i] = state.current();
       }
-      fresh = new CachedNodes(infos, previous.positions());
+      fresh = previous.with(changed, replacements);
     }
     for (var state : dirty) {
       state.queued = false;

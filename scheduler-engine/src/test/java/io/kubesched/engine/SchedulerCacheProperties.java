@@ -1,6 +1,7 @@
 package io.kubesched.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -100,6 +101,8 @@ class SchedulerCacheProperties {
     final SchedulerCache cache = new SchedulerCache(ticker, TTL);
     final Map<String, NodeInfo> putNodes = new HashMap<>();
     final Map<String, ModelPod> pods = new HashMap<>();
+    /** The node list the last check saw. */
+    @Nullable CachedNodes lastList;
 
     void putNode(NodeInfo node) {
       Statistics.label("action").collect("putNode");
@@ -255,6 +258,34 @@ class SchedulerCacheProperties {
       assertEquals(droppedPods + droppedNodes, cache.retainOnly(nodeNames, podUids), "retainOnly");
     }
 
+    /**
+     * A list made from the one before holds the same objects as it but at the positions it names, and the list
+     * before then forgets its own base: no chain of lists.
+     */
+    void checkDerivation(CachedNodes list) {
+      var base = list.base();
+      if (base == null) {
+        Statistics.label("node list").collect("built afresh");
+      } else {
+        Statistics.label("node list").collect("made from the one before");
+        assertEquals(base.size(), list.size(), "a list made from another has its size");
+        var changed = new HashSet<Integer>();
+        for (int position : list.changedPositions()) {
+          changed.add(position);
+        }
+        for (int i = 0; i < list.size(); i++) {
+          if (!changed.contains(i)) {
+            assertSame(base.get(i), list.get(i), "position " + i + " is not named as changed");
+          }
+        }
+        var before = lastList;
+        if (before != null && base == before) {
+          assertNull(before.base(), "the list before forgot its base");
+        }
+      }
+      lastList = list;
+    }
+
     Optional<NodeInfo> snapshotNode(String name) {
       return cache.nodes().stream().filter(n -> n.name().equals(name)).findFirst();
     }
@@ -262,6 +293,7 @@ class SchedulerCacheProperties {
     /** The cache agrees with the model. */
     void checkInvariants() {
       var snapshot = cache.nodes();
+      checkDerivation(snapshot);
       assertEquals(
           new ArrayList<>(new TreeSet<>(putNodes.keySet())),
           snapshot.stream().map(NodeInfo::name).toList(),
@@ -351,6 +383,12 @@ class SchedulerCacheProperties {
                       "member put again in another group")) {
                 coverage.check(outcome).count(n -> n > 0);
               }
+            });
+    Statistics.label("node list")
+        .coverage(
+            coverage -> {
+              coverage.check("built afresh").count(n -> n > 0);
+              coverage.check("made from the one before").count(n -> n > 0);
             });
     Statistics.label("placed members")
         .coverage(

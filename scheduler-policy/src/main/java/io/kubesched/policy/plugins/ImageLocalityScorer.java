@@ -5,13 +5,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.PreScorer;
 import io.kubesched.policy.Scorer;
-import io.kubesched.api.ContainerImage;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Favours nodes that already hold the pod's container images: kube-scheduler's {@code ImageLocality} plugin
@@ -28,10 +22,9 @@ import org.jspecify.annotations.Nullable;
  * size of whichever node its cache saw first). Image sizes near {@link Long#MAX_VALUE} saturate instead of
  * overflowing.
  *
- * <p>This scorer scores only through {@link #prepare}, which counts per image how many nodes hold it (kube
- * reads the same from its snapshot during Score). It keeps the last count while the nodes' image lists are the
- * same objects, which makes it stateful but not observably so; it and the scorers it prepares are
- * thread-safe.
+ * <p>This scorer scores only through {@link #prepare}, which reads how many nodes hold each of the pod's images
+ * from the snapshot ({@link ClusterSnapshot#nodesHoldingImage}, kept up to date from one decision to the next
+ * as kube's snapshot keeps its image states). It and the scorers it prepares are stateless and thread-safe.
  */
 public final class ImageLocalityScorer implements Scorer, PreScorer {
 
@@ -45,9 +38,6 @@ public final class ImageLocalityScorer implements Scorer, PreScorer {
 
   /** Per image of the pod, the sum of scaled image sizes at which a node scores 100: 1000 MiB. */
   static final long MAX_CONTAINER_THRESHOLD = 1000 * MB;
-
-  /** The last image count, reused while the nodes' image lists are unchanged; see {@link #census}. */
-  private volatile @Nullable Census census;
 
   @Override
   public String name() {
@@ -71,59 +61,13 @@ public final class ImageLocalityScorer implements Scorer, PreScorer {
    */
   @Override
   public Scorer prepare(PodInfo pod, List<NodeInfo> feasibleNodes, ClusterSnapshot cluster) {
-    var allNodes = cluster.nodes();
-    var census = census(allNodes);
     var names = new String[pod.images().size()];
     var holding = new int[names.length];
     for (int i = 0; i < names.length; i++) {
       names[i] = normalizedImageName(pod.images().get(i));
-      holding[i] = census.nodesHolding().getOrDefault(names[i], 0);
+      holding[i] = cluster.nodesHoldingImage(names[i]);
     }
-    return new Prepared(names, holding, allNodes.size());
-  }
-
-  /**
-   * How many nodes hold each image name. Counting walks every image of every node, so the count is kept
-   * while the nodes' image lists are the same objects: a snapshot that only placed pods shares them (kube
-   * keeps the same counts in its snapshot).
-   */
-  private Census census(List<NodeInfo> allNodes) {
-    var last = census;
-    if (last != null && last.matches(allNodes)) {
-      return last;
-    }
-    var imageLists = new ArrayList<List<ContainerImage>>(allNodes.size());
-    var nodesHolding = new HashMap<String, Integer>();
-    var held = new HashSet<String>();
-    for (var node : allNodes) {
-      imageLists.add(node.images());
-      held.clear();
-      for (var image : node.images()) {
-        for (var name : image.names()) {
-          if (held.add(name)) {
-            nodesHolding.merge(name, 1, Integer::sum);
-          }
-        }
-      }
-    }
-    var fresh = new Census(imageLists, nodesHolding);
-    census = fresh;
-    return fresh;
-  }
-
-  /** The image lists counted, by identity, and the counts. Immutable once published. */
-  private record Census(List<List<ContainerImage>> imageLists, Map<String, Integer> nodesHolding) {
-    boolean matches(List<NodeInfo> nodes) {
-      if (nodes.size() != imageLists.size()) {
-        return false;
-      }
-      for (int i = 0; i < imageLists.size(); i++) {
-        if (nodes.get(i).images() != imageLists.get(i)) {
-          return false;
-        }
-      }
-      return true;
-    }
+    return new Prepared(names, holding, cluster.nodes().size());
   }
 
   /** @return the size of the first image on {@code node} known as {@code name}; -1 if it has none */
@@ -176,6 +120,9 @@ public final class ImageLocalityScorer implements Scorer, PreScorer {
     public long score(PodInfo pod, NodeInfo node) {
       long sum = 0;
       for (int i = 0; i < names.length; i++) {
+        if (holding[i] == 0) { // no node holds it: nothing to look for
+          continue;
+        }
         long size = sizeOn(node, names[i]);
         if (size >= 0) {
           sum = saturatedAdd(sum, scaledImageScore(size, holding[i]));
