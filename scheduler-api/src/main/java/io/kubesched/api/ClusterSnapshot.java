@@ -1,6 +1,6 @@
 package io.kubesched.api;
 
-import io.kubesched.api.internal.DerivedNodeList;
+import io.kubesched.api.internal.DerivedList;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -123,7 +123,7 @@ public final class ClusterSnapshot {
 
   /** The scheduler's node lists are immutable and say what changed: taken as they are, not copied. */
   private static List<NodeInfo> immutable(List<NodeInfo> nodes) {
-    return nodes instanceof DerivedNodeList ? nodes : List.copyOf(nodes);
+    return nodes instanceof DerivedList ? nodes : List.copyOf(nodes);
   }
 
   /**
@@ -357,7 +357,7 @@ public final class ClusterSnapshot {
 
   /**
    * The index of a node list made from that of the list it replaces, position by position: at the positions a
-   * {@link DerivedNodeList} names when it was made from the old list, else at every position; only where the
+   * {@link DerivedList} names when it was made from the old list, else at every position; only where the
    * node is another object. The image counts are copied only when a changed node's image list is another
    * object (placing a pod keeps it).
    */
@@ -380,7 +380,7 @@ public final class ClusterSnapshot {
     }
 
     NodeIndex applyTo(List<NodeInfo> nodes) {
-      if (nodes instanceof DerivedNodeList derived && derived.base() == oldNodes) {
+      if (nodes instanceof DerivedList<?> derived && derived.base() == oldNodes) {
         for (int i : derived.changedPositions()) {
           update(i, nodes.get(i));
         }

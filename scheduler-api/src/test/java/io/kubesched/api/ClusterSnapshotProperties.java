@@ -2,7 +2,7 @@ package io.kubesched.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.kubesched.api.internal.DerivedNodeList;
+import io.kubesched.api.internal.DerivedList;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +56,7 @@ class ClusterSnapshotProperties {
       boolean read) {}
 
   /** A node list like the scheduler's cache hands out: made from {@code base} by replacing one position. */
-  private static final class Derived extends AbstractList<NodeInfo> implements DerivedNodeList {
+  private static final class Derived extends AbstractList<NodeInfo> implements DerivedList<NodeInfo> {
     private final List<NodeInfo> nodes;
     private final List<NodeInfo> base;
     private final int[] changed;

@@ -1,7 +1,7 @@
 package io.kubesched.engine;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.internal.DerivedNodeList;
+import io.kubesched.api.internal.DerivedList;
 import java.util.AbstractList;
 import java.util.List;
 import java.util.Map;
@@ -10,11 +10,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The nodes one scheduling decision reads, in name order: an immutable list over an array that is never
  * written after it is handed out, plus the name index it shares with the other lists of the same set of nodes.
- * A list made from the one before by replacing a few nodes says which ({@link DerivedNodeList}), so that the
+ * A list made from the one before by replacing a few nodes says which ({@link DerivedList}), so that the
  * snapshot of the decision updates what it knows about the nodes at those positions only; it remembers the
  * list before only until the next one is made, so lists do not hold on to each other in a chain.
  */
-public final class CachedNodes extends AbstractList<NodeInfo> implements DerivedNodeList {
+public final class CachedNodes extends AbstractList<NodeInfo> implements DerivedList<NodeInfo> {
 
   private static final int[] NONE = new int[0];
 
@@ -93,9 +93,5 @@ public final class CachedNodes extends AbstractList<NodeInfo> implements Derived
   @Override
   public Object[] toArray() {
     return nodes.clone();
-  }
-
-  public Map<String, Integer> positions() {
-    return positions;
   }
 }
