@@ -358,8 +358,8 @@ public final class ClusterSnapshot {
   /**
    * The index of a node list made from that of the list it replaces, position by position: at the positions a
    * {@link DerivedList} names when it was made from the old list, else at every position; only where the
-   * node is another object. The image counts are copied only when a changed node's image list is another
-   * object (placing a pod keeps it).
+   * node is another object. The image counts are copied only when a changed node holds other images
+   * (placing a pod keeps the node's image list, a node's update mostly brings the same images).
    */
   private static final class IndexUpdate {
     private final List<NodeInfo> oldNodes;
@@ -402,7 +402,9 @@ public final class ClusterSnapshot {
       flags[i] = after;
       withAffinity += has(after, HAS_AFFINITY) - has(before, HAS_AFFINITY);
       withRequiredAntiAffinity += has(after, HAS_REQUIRED_ANTI_AFFINITY) - has(before, HAS_REQUIRED_ANTI_AFFINITY);
-      if (was.images() != node.images()) {
+      // A node's update brings a new image list, mostly the same images: compared, so that the counts of
+      // every image in the cluster are not copied for nothing (a placed pod keeps the list itself).
+      if (was.images() != node.images() && !was.images().equals(node.images())) {
         if (!holdersCopied) {
           holders = new HashMap<>(holders);
           holdersCopied = true;
