@@ -271,7 +271,7 @@ class SchedulerCacheProperties {
         assertEquals(base.size(), list.size(), "a list made from another has its size");
         var changed = new HashSet<Integer>();
         for (int position : list.changedPositions()) {
-          changed.add(position);
+          assertTrue(changed.add(position), "position " + position + " is named once");
         }
         for (int i = 0; i < list.size(); i++) {
           if (!changed.contains(i)) {

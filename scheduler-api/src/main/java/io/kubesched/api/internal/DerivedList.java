@@ -25,6 +25,9 @@ public interface DerivedList<E> extends List<E>, RandomAccess {
    */
   @Nullable List<E> base();
 
-  /** @return the positions at which this list's element may differ from {@link #base()}'s (not to be modified) */
+  /**
+   * @return the positions, each once, at which this list's element may differ from {@link #base()}'s (not to
+   *     be modified)
+   */
   int[] changedPositions();
 }
