@@ -26,6 +26,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
@@ -105,6 +106,12 @@ public final class Policy implements FinderFunc {
   private volatile @Nullable ClusterSnapshot lastSnapshot;
   /** The threads {@link #find} shares large searches and scorings out to; null: all on the calling thread. */
   private final @Nullable NodeWorkers workers;
+  /**
+   * The per-scorer score arrays of the last scoring, for the next one of as many scorers and feasible nodes:
+   * taken (set to null) while a scoring uses them, so that a scoring on another thread, or one a scorer starts
+   * inside another, makes its own. At 5 000 nodes they were most of what a decision allocated (docs/memory.md).
+   */
+  private final AtomicReference<long @Nullable [][]> spareScores = new AtomicReference<>();
 
   private Policy(Builder builder) {
     this(builder, new AtomicInteger(), null, null);
@@ -852,18 +859,31 @@ public final class Policy implements FinderFunc {
       return scoreInParallel(nodeWorkers, pod, cluster, feasible);
     }
     var totals = new long[feasible.size()];
+    var rows = takeScores(1, feasible.size());
+    var scores = rows[0]; // each scorer's in turn: every element written before it is read
     for (var weighted : scorers) {
       var scorer = weighted.scorer();
       if (scorer instanceof PreScorer preScorer) {
         scorer = preScorer.prepare(pod, feasible, cluster);
       }
-      var scores = new long[feasible.size()];
       for (int i = 0; i < scores.length; i++) {
         scores[i] = scorer.score(pod, feasible.get(i));
       }
       addUp(pod, feasible, weighted, scorer, scores, totals, recorder);
     }
+    spareScores.set(rows); // not on a throw: the arrays may be half written, and the next scoring makes its own
     return totals;
+  }
+
+  /**
+   * {@code rows} arrays of {@code nodes} scores: the spare ones if they are of that shape, else new ones. What
+   * they hold is the last scoring's: a scoring writes each element before reading it.
+   */
+  private long[][] takeScores(int rows, int nodes) {
+    var spare = spareScores.getAndSet(null);
+    return spare != null && spare.length == rows && (rows == 0 || spare[0].length == nodes)
+        ? spare
+        : new long[rows][nodes];
   }
 
   /** Normalises one scorer's scores if it normalises, checks them and adds them, weighted, to the totals. */
@@ -915,7 +935,7 @@ public final class Policy implements FinderFunc {
         thrownAt[s] = -1;
       }
     }
-    var scores = new long[count][nodeCount];
+    var scores = takeScores(count, nodeCount);
     int chunkSize = workers.chunkSize();
     workers.run(
         workers.chunks(nodeCount),
@@ -949,6 +969,7 @@ public final class Policy implements FinderFunc {
       }
       addUp(pod, feasible, scorers.get(s), prepared[s], scores[s], totals, null);
     }
+    spareScores.set(scores);
     return totals;
   }
 

@@ -18,7 +18,8 @@ public interface ScoreNormalizer {
    *
    * @param pod the pod being placed
    * @param nodes the feasible nodes
-   * @param scores the raw scores, {@code scores[i]} being that of {@code nodes.get(i)}
+   * @param scores the raw scores, {@code scores[i]} being that of {@code nodes.get(i)}; the policy reuses the
+   *     array for later decisions, so it is the normalizer's only during this call
    */
   void normalize(PodInfo pod, List<NodeInfo> nodes, long[] scores);
 }
