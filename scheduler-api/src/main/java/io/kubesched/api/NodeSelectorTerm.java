@@ -39,26 +39,29 @@ public record NodeSelectorTerm(
    * @param nodeName the node's name; empty for a node without one (its fields are not checked)
    */
   public boolean matches(Map<String, String> nodeLabels, String nodeName) {
+    // Indexed loops, not for-each: this runs for every node of every decision, and on C1, which the scheduler's
+    // image runs, each for-each over a list allocates its iterator.
     if (matchExpressions.isEmpty() && matchFields.isEmpty()) {
       return false;
     }
-    for (var requirement : matchExpressions) {
-      if (!isValidLabelRequirement(requirement)) {
+    for (int i = 0; i < matchExpressions.size(); i++) {
+      if (!isValidLabelRequirement(matchExpressions.get(i))) {
         return false;
       }
     }
-    for (var requirement : matchFields) {
-      if (!isValidFieldRequirement(requirement)) {
+    for (int i = 0; i < matchFields.size(); i++) {
+      if (!isValidFieldRequirement(matchFields.get(i))) {
         return false;
       }
     }
-    for (var requirement : matchExpressions) {
-      if (!matchesLabels(requirement, nodeLabels)) {
+    for (int i = 0; i < matchExpressions.size(); i++) {
+      if (!matchesLabels(matchExpressions.get(i), nodeLabels)) {
         return false;
       }
     }
     if (!nodeName.isEmpty()) {
-      for (var requirement : matchFields) {
+      for (int i = 0; i < matchFields.size(); i++) {
+        var requirement = matchFields.get(i);
         boolean equal = requirement.values().get(0).equals(nodeName);
         if (equal != (requirement.operator() == NodeSelectorRequirement.Operator.IN)) {
           return false;
@@ -80,8 +83,8 @@ public record NodeSelectorTerm(
     if (!countValid || !LabelSyntax.isQualifiedName(requirement.key())) {
       return false;
     }
-    for (var value : values) {
-      if (!LabelSyntax.isLabelValue(value)) {
+    for (int i = 0; i < values.size(); i++) {
+      if (!LabelSyntax.isLabelValue(values.get(i))) {
         return false;
       }
     }
