@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -41,6 +42,15 @@ public final class Quantities {
   private static final int NANO_SCALE = 9;
   private static final BigDecimal NANO = BigDecimal.ONE.scaleByPowerOfTen(-NANO_SCALE);
 
+  /**
+   * Values already read, by text: a cluster's pods repeat a few texts ({@code 100m}, {@code 500Mi}) in every
+   * watch event, and reading one builds a fabric8 {@code Quantity} and several {@code BigDecimal}s. Bounded: when
+   * full it starts again, so that a cluster whose quantities all differ costs what it did without it.
+   */
+  private static final int EXACT_CACHED = 4096;
+
+  private static final ConcurrentHashMap<String, BigDecimal> EXACT = new ConcurrentHashMap<>();
+
   private Quantities() {}
 
   /**
@@ -48,6 +58,19 @@ public final class Quantities {
    * @throws IllegalArgumentException if {@code text} is not a Kubernetes quantity, or is negative
    */
   public static BigDecimal exact(String text) {
+    var known = EXACT.get(text);
+    if (known != null) {
+      return known;
+    }
+    var value = read(text);
+    if (EXACT.size() >= EXACT_CACHED) {
+      EXACT.clear();
+    }
+    EXACT.put(text, value);
+    return value;
+  }
+
+  private static BigDecimal read(String text) {
     if (!text.chars().allMatch(c -> c < 128)) {
       throw new IllegalArgumentException("is not a valid quantity (only ASCII digits and suffixes)");
     }
