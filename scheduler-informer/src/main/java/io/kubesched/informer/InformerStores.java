@@ -2,6 +2,7 @@ package io.kubesched.informer;
 
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -12,12 +13,18 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceClaim;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -65,7 +72,7 @@ import org.jspecify.annotations.Nullable;
  * and a store shares equal kept parts between its objects: the pods of one Deployment then hold one set of
  * labels, owner references, tolerations, affinity and containers, the nodes one copy of each image. Parts
  * are equal as fabric8 compares them, which compares quantities by amount: a pod may show {@code 1} where
- * it said {@code 1000m}. A dropped collection reads as an immutable empty one, a dropped scalar as {@code
+ * it said {@code 1000m} (in its status or overhead; containers compare their quantities as text). A dropped collection reads as an immutable empty one, a dropped scalar as {@code
  * null}. Like every object an informer hands out, kept objects must not be modified.
  *
  * <p>The stores are keyed as fabric8's informers key their caches ({@code namespace/name}, or the name of a
@@ -180,10 +187,18 @@ final class InformerStores {
    * labels, owner, tolerations, affinity and containers, most pods have equal statuses, the nodes hold equal
    * images. Held weakly, so a part no stored object uses any more is forgotten. A part that cannot be hashed
    * (fabric8's {@code Quantity} throws on a malformed amount) is kept as it is.
+   *
+   * <p>Containers and lists of containers have a way of their own: fabric8 hashes and compares a quantity by
+   * its amount, which it parses into {@code BigDecimal}s on every call, so sharing a pod's container and its
+   * list of containers the general way parsed each of their quantities three or four times per watch event.
+   * A container is found by its kept fields with quantities as their text ({@link ContainerKey}), a list of
+   * shared containers by the identity of its elements.
    */
   private static final class SharedParts {
 
     private final Map<Object, WeakReference<Object>> known = new WeakHashMap<>();
+    private final WeakValues<ContainerKey, Container> containers = new WeakValues<>();
+    private final WeakValues<ElementIdentities, List<Container>> containerLists = new WeakValues<>();
 
     @SuppressWarnings("unchecked")
     synchronized <P> @Nullable P share(@Nullable P part) {
@@ -202,6 +217,138 @@ final class InformerStores {
       }
       known.put(part, new WeakReference<>(part));
       return part;
+    }
+
+    /** @return the kept form of each container, shared, in a list shared with other lists of the same ones */
+    synchronized @Nullable List<Container> shareContainers(@Nullable List<Container> received) {
+      if (received == null) {
+        return null;
+      }
+      var kept = new Container[received.size()];
+      for (int i = 0; i < kept.length; i++) {
+        var container = keptContainer(received.get(i));
+        kept[i] = container == null ? null : containers.intern(new ContainerKey(container), container);
+      }
+      var list = Collections.unmodifiableList(Arrays.asList(kept));
+      return containerLists.intern(new ElementIdentities(kept), list);
+    }
+  }
+
+  /**
+   * A kept container's fields as {@link Container#equals} compares them, but each quantity as its text: two
+   * containers of equal keys are equal, and the key's hash parses no quantity. (Two containers that say {@code 1}
+   * and {@code 1000m} have different keys, so they are not shared; each keeps what it said.)
+   */
+  private record ContainerKey(
+      @Nullable String name,
+      @Nullable String image,
+      @Nullable String restartPolicy,
+      @Nullable List<ContainerPort> ports,
+      @Nullable Map<String, QuantityText> limits,
+      @Nullable Map<String, QuantityText> requests,
+      @Nullable List<ResourceClaim> claims,
+      @Nullable Map<String, Object> resourceExtras,
+      boolean hasResources) {
+
+    ContainerKey(Container kept) {
+      this(
+          kept.getName(),
+          kept.getImage(),
+          kept.getRestartPolicy(),
+          kept.getPorts(),
+          texts(kept.getResources() == null ? null : kept.getResources().getLimits()),
+          texts(kept.getResources() == null ? null : kept.getResources().getRequests()),
+          kept.getResources() == null ? null : kept.getResources().getClaims(),
+          kept.getResources() == null ? null : kept.getResources().getAdditionalProperties(),
+          kept.getResources() != null);
+    }
+
+    private static @Nullable Map<String, QuantityText> texts(@Nullable Map<String, Quantity> list) {
+      if (list == null) {
+        return null;
+      }
+      var texts = new HashMap<String, QuantityText>(list.size() * 2);
+      list.forEach(
+          (name, quantity) ->
+              texts.put(
+                  name,
+                  quantity == null
+                      ? null
+                      : new QuantityText(
+                          quantity.getAmount(), quantity.getFormat(), quantity.getAdditionalProperties())));
+      return texts;
+    }
+  }
+
+  /** A quantity as written: its amount and format, compared as text. */
+  private record QuantityText(
+      @Nullable String amount, @Nullable String format, @Nullable Map<String, Object> extras) {}
+
+  /** A list's elements, compared by identity: the key of a list of shared parts. */
+  private static final class ElementIdentities {
+    private final Object[] elements;
+    private final int hash;
+
+    ElementIdentities(Object[] elements) {
+      this.elements = elements;
+      int h = 1;
+      for (var element : elements) {
+        h = 31 * h + System.identityHashCode(element);
+      }
+      this.hash = h;
+    }
+
+    @Override
+    public boolean equals(@Nullable Object other) {
+      if (!(other instanceof ElementIdentities that) || that.elements.length != elements.length) {
+        return false;
+      }
+      for (int i = 0; i < elements.length; i++) {
+        if (elements[i] != that.elements[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /**
+   * A map from keys to values held weakly: {@link #intern} returns the value already there for an equal key
+   * while one is still referenced elsewhere, else keeps the candidate. Entries whose value was collected are
+   * dropped on the next call. Not thread-safe: {@link SharedParts} calls it under its lock.
+   */
+  private static final class WeakValues<K, V> {
+
+    private final Map<K, Entry<K, V>> entries = new HashMap<>();
+    private final ReferenceQueue<V> collected = new ReferenceQueue<>();
+
+    private static final class Entry<K, V> extends WeakReference<V> {
+      private final K key;
+
+      Entry(V value, K key, ReferenceQueue<V> queue) {
+        super(value, queue);
+        this.key = key;
+      }
+    }
+
+    V intern(K key, V candidate) {
+      for (var gone = collected.poll(); gone != null; gone = collected.poll()) {
+        @SuppressWarnings("unchecked")
+        var entry = (Entry<K, V>) gone;
+        entries.remove(entry.key, entry);
+      }
+      var entry = entries.get(key);
+      var known = entry == null ? null : entry.get();
+      if (known != null) {
+        return known;
+      }
+      entries.put(key, new Entry<>(candidate, key, collected));
+      return candidate;
     }
   }
 
@@ -255,8 +402,8 @@ final class InformerStores {
     kept.setOverhead(parts.share(spec.getOverhead()));
     kept.setResources(parts.share(spec.getResources()));
     kept.setVolumes(parts.share(keptVolumes(spec.getVolumes())));
-    kept.setContainers(parts.share(keptContainers(spec.getContainers(), parts)));
-    kept.setInitContainers(parts.share(keptContainers(spec.getInitContainers(), parts)));
+    kept.setContainers(parts.shareContainers(spec.getContainers()));
+    kept.setInitContainers(parts.shareContainers(spec.getInitContainers()));
     kept.setEphemeralContainers(List.of());
     kept.setEvictionResponders(List.of());
     kept.setHostAliases(List.of());
@@ -317,13 +464,6 @@ final class InformerStores {
                     || v.getPersistentVolumeClaim() != null
                     || v.getEphemeral() != null)
         .toList();
-  }
-
-  private static @Nullable List<Container> keptContainers(
-      @Nullable List<Container> containers, SharedParts parts) {
-    return containers == null
-        ? null
-        : containers.stream().map(c -> parts.share(keptContainer(c))).toList();
   }
 
   private static @Nullable Container keptContainer(@Nullable Container container) {
