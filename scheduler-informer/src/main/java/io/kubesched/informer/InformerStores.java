@@ -72,8 +72,9 @@ import org.jspecify.annotations.Nullable;
  * and a store shares equal kept parts between its objects: the pods of one Deployment then hold one set of
  * labels, owner references, tolerations, affinity and containers, the nodes one copy of each image. Parts
  * are equal as fabric8 compares them, which compares quantities by amount: a pod may show {@code 1} where
- * it said {@code 1000m} (in its status or overhead; containers compare their quantities as text). A dropped collection reads as an immutable empty one, a dropped scalar as {@code
- * null}. Like every object an informer hands out, kept objects must not be modified.
+ * it said {@code 1000m} (in its status or overhead; containers compare their quantities as text). A dropped
+ * collection reads as an immutable empty one, a dropped scalar as {@code null}. Like every object an informer
+ * hands out, kept objects must not be modified.
  *
  * <p>The stores are keyed as fabric8's informers key their caches ({@code namespace/name}, or the name of a
  * cluster-scoped object) and are safe for concurrent use: fabric8 writes under its cache lock, the worker

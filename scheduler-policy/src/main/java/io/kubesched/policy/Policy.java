@@ -871,7 +871,7 @@ public final class Policy implements FinderFunc {
       }
       addUp(pod, feasible, weighted, scorer, scores, totals, recorder);
     }
-    spareScores.set(rows); // not on a throw: the arrays may be half written, and the next scoring makes its own
+    spareScores.set(rows); // not after a throw: the next scoring then makes its own
     return totals;
   }
 
