@@ -57,6 +57,11 @@ final class ApiRequests {
     record NoAnswer(String why) implements Answer {}
   }
 
+  /** @return how long each request may take */
+  Duration timeout() {
+    return timeout;
+  }
+
   /** @param path the API path, from {@code /api} or {@code /apis} */
   HttpRequest.Builder request(String path) {
     return http.newHttpRequestBuilder()
