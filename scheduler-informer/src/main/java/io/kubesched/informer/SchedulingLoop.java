@@ -128,10 +128,10 @@ public final class SchedulingLoop implements AutoCloseable {
 
   /**
    * As {@link #SchedulingLoop(KubernetesClient, ControllerSettings, Map, SchedulingListener, SchedulerMetrics)},
-   * with the pods' bindings written through a client of their own.
+   * with the pods' bindings and the reports written through a client of their own.
    *
-   * @param bindingClient the client to bind pods with (the same API server and credentials as {@code client});
-   *     not closed by this loop
+   * @param bindingClient the client to bind pods and write events and pod conditions with (the same API server
+   *     and credentials as {@code client}); not closed by this loop
    */
   public SchedulingLoop(
       KubernetesClient client,
@@ -171,11 +171,14 @@ public final class SchedulingLoop implements AutoCloseable {
     this.housekeeping = Executors.newSingleThreadScheduledExecutor(threads("kubesched-housekeeping-"));
     this.listener = new SerialListener(listener, settings.schedulerName());
     // Reports get a bucket of their own, as kube-scheduler gives events a client of their own: a burst of
-    // events must not slow the bindings down.
+    // events must not slow the bindings down. They are written through the binding client (each request
+    // written whole and answered on the report thread), not through the informers' client, whose one selector
+    // thread also reads every watch: at 500 nodes that took the scheduler's CPU from 4.5-5.4 s to 3.5-4.0 over
+    // the measured phases (docs/e2e-benchmark.md).
     var reportWrites = TokenBucket.create(settings.qps(), settings.burst());
     var reporters = new LinkedHashMap<String, SchedulingReporter>();
     policies.names().stream().sorted().forEach(
-        name -> reporters.put(name, SchedulingReporter.create(client, reportWrites, name)));
+        name -> reporters.put(name, SchedulingReporter.create(bindingClient, reportWrites, name)));
     this.reporting = new Reporting(reporters, reports, this.listener);
     var leaderSettings = settings.leaderElection();
     this.election = leaderSettings == null ? null : new LeaderElection(client, leaderSettings);
