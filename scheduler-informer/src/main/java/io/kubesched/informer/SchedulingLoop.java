@@ -128,10 +128,11 @@ public final class SchedulingLoop implements AutoCloseable {
 
   /**
    * As {@link #SchedulingLoop(KubernetesClient, ControllerSettings, Map, SchedulingListener, SchedulerMetrics)},
-   * with the pods' bindings and the reports written through a client of their own.
+   * with the loop's writes (bindings, preemption, reports) made through a client of their own.
    *
-   * @param bindingClient the client to bind pods and write events and pod conditions with (the same API server
-   *     and credentials as {@code client}); not closed by this loop
+   * @param bindingClient the client the loop writes with: bindings, volume bindings, preemption, events, pod
+   *     conditions and pod group status (the same API server and credentials as {@code client}); not closed by
+   *     this loop
    */
   public SchedulingLoop(
       KubernetesClient client,
@@ -183,16 +184,18 @@ public final class SchedulingLoop implements AutoCloseable {
     var leaderSettings = settings.leaderElection();
     this.election = leaderSettings == null ? null : new LeaderElection(client, leaderSettings);
     this.groupReports =
-        new GroupReports(new PodGroupReporter(client, reportWrites, settings.schedulerName()), reports, Clock.systemUTC());
+        new GroupReports(
+            new PodGroupReporter(bindingClient, reportWrites, settings.schedulerName()), reports, Clock.systemUTC());
     // Pod group objects of the sources asked for; its listener is called only once the informers run.
     this.groupSources = new PodGroupSources(client, settings.podGroupSources(), this::podGroupChanged);
-    // Bindings and volume bindings share one bucket: kube-scheduler writes both through one client.
+    // Bindings and volume bindings share one bucket: kube-scheduler writes both through one client. Like the
+    // bindings, the volume bindings and preemption's writes go through the binding client.
     var writes = TokenBucket.create(settings.qps(), settings.burst());
     var injected =
         new LoopParts.Injected(
             Ticker.SYSTEM, binders, BindPort.toApiServer(bindingClient, settings),
-            VolumePort.toApiServer(client, writes),
-            preemptors, victims, PreemptPort.toApiServer(client, writes), writes, reporting,
+            VolumePort.toApiServer(bindingClient, writes),
+            preemptors, victims, PreemptPort.toApiServer(bindingClient, writes), writes, reporting,
             (nodes, nominations) -> clusterData().snapshot(nodes, nominations),
             groupLookup(groupSources), groupReports, BindingCycle.GROUP_BIND_RETRY_DELAY);
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
