@@ -9,10 +9,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * @param schedulingClient the client the scheduling loop talks through: {@code client}'s HTTP client and
  *     configuration, decoding without managedFields and knowing only the kinds the loop reads (see {@code
  *     SchedulingClients}); closed with this connection
- * @param bindingClient the client the scheduling loop binds pods and writes its events and pod conditions
- *     through: {@code schedulingClient}'s configuration and serialization over an HTTP client that runs each
- *     request on the calling thread ({@code BlockingHttpClient}); {@code schedulingClient} itself where the
- *     connection was not built from a configuration (the fake cluster); closed with this connection
+ * @param bindingClient the client the scheduling loop makes every write through (bindings, volume bindings,
+ *     preemption, events, pod conditions, pod group status): {@code schedulingClient}'s configuration and
+ *     serialization over an HTTP client that runs each request on the calling thread ({@code
+ *     BlockingHttpClient}); {@code schedulingClient} itself where the connection was not built from a
+ *     configuration (the fake cluster); closed with this connection
  * @param fake true if {@code client} talks to the embedded fake cluster (which stores a Binding without
  *     assigning the pod), so callers can choose how to bind without guessing
  * @param onClose what else to release on close (the fake server), after the clients
