@@ -13,5 +13,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 
-./mvnw -q -B -pl scheduler-drills,scheduler-server -am package -DskipTests
-exec java -jar scheduler-drills/target/drills.jar --project . "$@"
+./mvnw -q -B -pl tools/drills,scheduler-server -am package -DskipTests
+exec java -jar tools/drills/target/drills.jar --project . "$@"

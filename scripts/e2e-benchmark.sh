@@ -13,9 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 
-./mvnw -q -B -pl scheduler-e2e-benchmark -am package -DskipTests
-kube_scheduler=$(test-cluster/cluster.sh build-scheduler)
-kube_version=$(awk '$1 == "k8s.io/kubernetes" {print $2}' test-cluster/go.mod)
+./mvnw -q -B -pl tools/e2e-benchmark -am package -DskipTests
+kube_scheduler=$(tools/test-cluster/cluster.sh build-scheduler)
+kube_version=$(awk '$1 == "k8s.io/kubernetes" {print $2}' tools/test-cluster/go.mod)
 
 out=docs/e2e-benchmark-results.md
 for arg in "$@"; do
@@ -24,6 +24,6 @@ done
 # The runner with the quick (C1) compiler only: it is the instrument, and with C2 its own compilations took
 # a sixth of the 2 CPUs during the first measured phases, slowing the API server under whichever scheduler
 # ran then (docs/e2e-benchmark.md, "The runner's JVM").
-exec java -XX:TieredStopAtLevel=1 -jar scheduler-e2e-benchmark/target/e2e-benchmark.jar \
+exec java -XX:TieredStopAtLevel=1 -jar tools/e2e-benchmark/target/e2e-benchmark.jar \
   --project . --kube-scheduler "$kube_scheduler" --kube-version "$kube_version" \
   ${out:+--out "$out"} "$@"

@@ -13,8 +13,7 @@ module io.kubesched.adapter {
   requires transitive kubernetes.model.policy;
   requires kubernetes.model.common;
 
-  // Internal: the loop converts with it, the benchmarks measure it; users never see fabric8 types here.
+  // Internal: the loop converts with it; users never see fabric8 types here.
   exports io.kubesched.adapter to
-      io.kubesched.informer,
-      io.kubesched.benchmarks;
+      io.kubesched.informer;
 }

@@ -1,6 +1,6 @@
 /**
  * The scheduling loop: informers on nodes and pods, a queue of pods to place, a worker that asks the
- * {@link io.kubesched.api.FinderFunc} and binds. Internal: exported to the facade (and the benchmarks) only.
+ * {@link io.kubesched.api.FinderFunc} and binds. Internal: exported to the facade only.
  */
 module io.kubesched.informer {
   requires static org.jspecify;
@@ -17,6 +17,5 @@ module io.kubesched.informer {
   requires org.slf4j;
 
   exports io.kubesched.informer to
-      io.kubesched.facade,
-      io.kubesched.benchmarks;
+      io.kubesched.facade;
 }

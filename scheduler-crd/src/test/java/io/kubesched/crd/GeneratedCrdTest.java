@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The CRD the build generates from the classes: the committed copy is the same (so CI fails when the types change
  * and the copy was not refreshed), and its schema says what the API server is to reject. That the API server
- * really rejects it is {@code SchedulingPolicyIT}'s part (module scheduler-e2e).
+ * really rejects it is {@code SchedulingPolicyIT}'s part (module tools/e2e).
  */
 class GeneratedCrdTest {
 

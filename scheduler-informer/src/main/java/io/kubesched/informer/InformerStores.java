@@ -80,19 +80,19 @@ import org.jspecify.annotations.Nullable;
  * cluster-scoped object) and are safe for concurrent use: fabric8 writes under its cache lock, the worker
  * reads from its own thread.
  */
-final class InformerStores {
+public final class InformerStores {
 
   private static final String SCHEDULING_GROUP = "schedulingGroup";
 
   private InformerStores() {}
 
   /** @return a new, empty store for one pod informer, keeping of each pod what the scheduler reads */
-  static ItemStore<Pod> pods() {
+  public static ItemStore<Pod> pods() {
     return new KeptFieldsStore<>(InformerStores::keptPod);
   }
 
   /** @return a new, empty store for one node informer, keeping of each node what the scheduler reads */
-  static ItemStore<Node> nodes() {
+  public static ItemStore<Node> nodes() {
     return new KeptFieldsStore<>(InformerStores::keptNode);
   }
 

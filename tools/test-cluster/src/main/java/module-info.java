@@ -1,0 +1,13 @@
+/**
+ * Test support, never published: one real kube-apiserver and etcd from {@code tools/test-cluster/cluster.sh}
+ * and an admin client for it, shared by the end-to-end tests and the end-to-end benchmark.
+ */
+module io.kubesched.testcluster {
+  requires static org.jspecify;
+  requires transitive kubernetes.client.api;
+  requires kubernetes.client;
+  requires io.fabric8.kubernetes.client.jdkhttp;
+  requires org.slf4j;
+
+  exports io.kubesched.testcluster;
+}
