@@ -74,7 +74,7 @@ open("scheduler-api/pom.xml", "w").write(pom.replace("    <plugins>\n", "    <pl
 PY
 }
 
-break_rule "scheduler-api depends on fabric8" validate "scheduler-api may depend on JSpecify only" \
+break_rule "scheduler-api depends on fabric8" validate "scheduler-api may depend on JSpecify and apiguardian only" \
   add_dependency scheduler-api io.fabric8 kubernetes-model-core
 break_rule "scheduler-binder depends on scheduler-api" validate "must not depend on scheduler-api" \
   add_dependency scheduler-binder io.kubesched scheduler-api

@@ -6,6 +6,7 @@
  */
 module io.kubesched.api {
   requires static transitive org.jspecify; // @Nullable appears in exported signatures
+  requires static transitive org.apiguardian.api; // @API statuses on exported types
 
   exports io.kubesched.api;
   exports io.kubesched.api.internal to

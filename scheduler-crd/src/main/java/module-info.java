@@ -5,6 +5,7 @@
  */
 module io.kubesched.crd {
   requires static org.jspecify;
+  requires static transitive org.apiguardian.api; // @API statuses on exported types
   // The schema annotations: read from the class files by the CRD generator, not needed at run time.
   requires static generator.annotations;
   requires static crd.generator.api.v2;

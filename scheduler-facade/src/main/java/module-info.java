@@ -4,6 +4,7 @@
  */
 module io.kubesched.facade {
   requires static org.jspecify;
+  requires static transitive org.apiguardian.api; // @API statuses on exported types
   requires transitive io.kubesched.api;
   requires transitive kubernetes.client.api;
   requires io.kubesched.k8s;

@@ -4,6 +4,7 @@
  */
 module io.kubesched.micrometer {
   requires static org.jspecify;
+  requires static transitive org.apiguardian.api; // @API statuses on exported types
   requires transitive io.kubesched.api;
   requires transitive micrometer.core;
 

@@ -4,6 +4,7 @@
  */
 module io.kubesched.testkit {
   requires static org.jspecify;
+  requires static transitive org.apiguardian.api; // @API statuses on exported types
   requires transitive io.kubesched.api;
   requires transitive net.jqwik.api;
 

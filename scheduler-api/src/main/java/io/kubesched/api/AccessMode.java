@@ -1,6 +1,11 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /** How a persistent volume may be mounted ({@code spec.accessModes} of claims and volumes). */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public enum AccessMode {
   /** {@code ReadWriteOnce}: read-write by the pods of one node. */
   READ_WRITE_ONCE("ReadWriteOnce"),

@@ -1,10 +1,15 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
+import org.apiguardian.api.API;
+
 /**
  * The parts of a {@link ClusterSnapshot} beyond nodes and pods, which the controller watches only when the
  * policy says it reads them ({@link FinderFunc#reads()}) or it is asked to watch them for a later policy (the
  * facade's {@code Options.Builder.watch}): each costs a watch, memory, and a permission.
  */
+@API(status = STABLE, since = "0.1.0")
 public enum ClusterData {
   /** Namespaces with their labels: pod affinity terms with a {@code namespaceSelector}. */
   NAMESPACES,

@@ -1,5 +1,7 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import io.kubesched.api.internal.DerivedList;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -7,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +25,7 @@ import org.jspecify.annotations.Nullable;
  * snapshot is meant for one thread (the scheduling thread); its indexes are computed from immutable data and
  * published through volatile fields.
  */
+@API(status = STABLE, since = "0.1.0")
 public final class ClusterSnapshot {
 
   private static final ClusterSnapshot EMPTY =

@@ -1,7 +1,10 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * What the volume rules read of a CSINode: the CSI drivers installed on a node.
@@ -9,6 +12,7 @@ import java.util.Map;
  * @param nodeName the node's name (a CSINode is named as its node)
  * @param drivers each installed driver by name
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CsiNode(String nodeName, Map<String, Driver> drivers) {
 
   public CsiNode {

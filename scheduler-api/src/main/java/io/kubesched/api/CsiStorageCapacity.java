@@ -1,5 +1,8 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param capacityBytes {@code capacity} in bytes; -1 when absent (unknown)
  * @param maximumVolumeSizeBytes {@code maximumVolumeSize} in bytes; -1 when absent (the same as capacity)
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record CsiStorageCapacity(
     String namespace,
     String name,

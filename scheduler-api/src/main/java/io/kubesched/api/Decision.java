@@ -1,5 +1,7 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.ArrayList;
@@ -13,9 +15,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /** What a {@link FinderFunc} decides for one pod: a node, or that no node fits. */
+@API(status = STABLE, since = "0.1.0")
 public sealed interface Decision {
 
   /** @return a decision to bind the pod to {@code nodeName} */

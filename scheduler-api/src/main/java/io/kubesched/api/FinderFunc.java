@@ -1,9 +1,12 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import org.apiguardian.api.API;
 
 /**
  * A placement policy: given a pod and the nodes, the node to bind it to, or why none fits.
@@ -18,6 +21,7 @@ import java.util.concurrent.Executor;
  * #find(PodInfo, ClusterSnapshot)} and says what it reads in {@link #reads()}; a simple policy stays a lambda
  * over {@code (pod, nodes)}. The controller calls only {@link #find(PodInfo, ClusterSnapshot)}.
  */
+@API(status = STABLE, since = "0.1.0")
 @FunctionalInterface
 public interface FinderFunc {
 

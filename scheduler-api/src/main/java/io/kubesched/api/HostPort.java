@@ -1,5 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
+import org.apiguardian.api.API;
+
 /**
  * A port a pod's container binds on its node.
  *
@@ -7,6 +11,7 @@ package io.kubesched.api;
  * @param hostIp the host address it binds; {@code 0.0.0.0} for all addresses
  * @param port the host port, 1 to 65535
  */
+@API(status = STABLE, since = "0.1.0")
 public record HostPort(String protocol, String hostIp, int port) {
 
   /** The address that stands for every host address. */

@@ -1,7 +1,10 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * A label selector as pod affinity terms, topology spread constraints, ReplicaSets and StatefulSets write it
@@ -14,6 +17,7 @@ import java.util.Map;
  * @param matchLabels labels that must be present with these values
  * @param matchExpressions requirements that must all hold
  */
+@API(status = STABLE, since = "0.1.0")
 public record LabelSelector(Map<String, String> matchLabels, List<LabelSelectorRequirement> matchExpressions) {
 
   /** The empty selector: matches every set of labels. */

@@ -1,7 +1,10 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * One requirement of a {@link LabelSelector}'s {@code matchExpressions}.
@@ -11,6 +14,7 @@ import java.util.Map;
  * @param values the values: one or more for {@link Operator#IN}/{@link Operator#NOT_IN}, none for {@link
  *     Operator#EXISTS}/{@link Operator#DOES_NOT_EXIST}
  */
+@API(status = STABLE, since = "0.1.0")
 public record LabelSelectorRequirement(String key, Operator operator, List<String> values) {
 
   /** The operators of a label selector requirement. */

@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import java.util.OptionalLong;
+import org.apiguardian.api.API;
 
 /**
  * Kubernetes' syntax rules for label keys and values ({@code apimachinery/pkg/util/validation}), which
@@ -8,6 +11,7 @@ import java.util.OptionalLong;
  * matches nothing, as in Kubernetes. Hand-written rather than regular expressions: node selector terms are
  * checked for every node of every decision. Pure and thread-safe.
  */
+@API(status = INTERNAL, since = "0.1.0")
 public final class LabelSyntax {
 
   private LabelSyntax() {}

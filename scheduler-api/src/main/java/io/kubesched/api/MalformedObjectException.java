@@ -1,11 +1,15 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A Kubernetes object the scheduler cannot read, such as a pod whose CPU request is {@code "12x"}. The
  * scheduler reports it for that object and goes on with the others; it never stops the loop.
  */
+@API(status = STABLE, since = "0.1.0")
 public class MalformedObjectException extends SchedulerException {
 
   private static final long serialVersionUID = 1L;

@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * A pod's node affinity ({@code spec.affinity.nodeAffinity}).
@@ -10,6 +13,7 @@ import java.util.List;
  *     means absent)
  * @param preferred the terms of {@code preferredDuringSchedulingIgnoredDuringExecution}
  */
+@API(status = STABLE, since = "0.1.0")
 public record NodeAffinity(List<NodeSelectorTerm> required, List<PreferredSchedulingTerm> preferred) {
 
   /** No node affinity. */

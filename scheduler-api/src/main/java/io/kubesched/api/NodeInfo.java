@@ -1,8 +1,11 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * What a placement policy knows of a node, including the pods already placed on it (bound, or chosen by
@@ -19,6 +22,7 @@ import java.util.Map;
  * @param images the container images present on the node ({@code status.images})
  * @param pods the pods placed on the node
  */
+@API(status = STABLE, since = "0.1.0")
 public record NodeInfo(
     String name,
     Map<String, String> labels,

@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * One requirement of a node selector term: a key, an operator and values, as in {@code
@@ -13,6 +16,7 @@ import java.util.List;
  *     Operator#EXISTS}/{@link Operator#DOES_NOT_EXIST}, exactly one integer for {@link Operator#GT}/{@link
  *     Operator#LT}; kept as given, so a policy can treat a malformed one as Kubernetes does (no match)
  */
+@API(status = STABLE, since = "0.1.0")
 public record NodeSelectorRequirement(String key, Operator operator, List<String> values) {
 
   /** The operators of {@code NodeSelectorRequirement}. */

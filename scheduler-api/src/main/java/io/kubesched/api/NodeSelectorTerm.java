@@ -1,7 +1,10 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * A term of a node selector: a node matches it when it meets every requirement of both lists. A term with
@@ -11,6 +14,7 @@ import java.util.Map;
  * @param matchFields requirements on node fields ({@code metadata.name} is the only field Kubernetes
  *     supports)
  */
+@API(status = STABLE, since = "0.1.0")
 public record NodeSelectorTerm(
     List<NodeSelectorRequirement> matchExpressions, List<NodeSelectorRequirement> matchFields) {
 

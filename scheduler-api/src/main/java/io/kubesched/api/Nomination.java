@@ -1,11 +1,15 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What an unschedulable decision does to the pod's nomination ({@code status.nominatedNodeName}): keep it,
  * clear it, or nominate the pod to a node where room is being made by preempting victims.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface Nomination {
 
   /** Leave the pod's nomination as it is (kube-scheduler: the pod was not eligible to preempt). */

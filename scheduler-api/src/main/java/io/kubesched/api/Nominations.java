@@ -1,9 +1,12 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The pending pods that preemption has nominated to nodes: room is being made for each on its node while its
@@ -14,6 +17,7 @@ import java.util.Map;
  * <p>Immutable; {@link #with} and {@link #without} return new instances, so a scheduler can hand the current
  * one to each decision without copying.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class Nominations {
 
   /** No pod nominated anywhere. */

@@ -1,8 +1,11 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,6 +30,7 @@ import org.jspecify.annotations.Nullable;
  * @param csiVolumeHandle the volume's handle for that driver (its {@code csi.volumeHandle}, or the in-tree
  *     source's disk id); empty if {@code csiDriver} is
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record PersistentVolume(
     String name,
     String storageClassName,

@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,6 +30,7 @@ import org.jspecify.annotations.Nullable;
  * @param ownerPodUid the uid of the pod that controls the claim (owner reference of kind {@code Pod} with
  *     {@code controller: true}), as for claims of generic ephemeral volumes; empty if none
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record PersistentVolumeClaim(
     String namespace,
     String name,

@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * A pod's {@code spec.affinity.podAffinity} or {@code spec.affinity.podAntiAffinity}.
@@ -8,6 +11,7 @@ import java.util.List;
  * @param required the terms of {@code requiredDuringSchedulingIgnoredDuringExecution}: each must hold
  * @param preferred the terms of {@code preferredDuringSchedulingIgnoredDuringExecution}
  */
+@API(status = STABLE, since = "0.1.0")
 public record PodAffinity(List<PodAffinityTerm> required, List<WeightedPodAffinityTerm> preferred) {
 
   /** No terms at all. */

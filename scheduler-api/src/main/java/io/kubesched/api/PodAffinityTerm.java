@@ -1,7 +1,10 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +24,7 @@ import org.jspecify.annotations.Nullable;
  * @param mismatchLabelKeys label keys whose values, taken from the incoming pod, are added to the selector
  *     as {@code key NotIn (value)}
  */
+@API(status = STABLE, since = "0.1.0")
 public record PodAffinityTerm(
     @Nullable LabelSelector labelSelector,
     Set<String> namespaces,

@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param disruptedPods the names of the pods in {@code status.disruptedPods}: already being disrupted, so
  *     evicting them again costs nothing from the budget
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record PodDisruptionBudget(
     String namespace,
     String name,

@@ -1,9 +1,12 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +31,7 @@ import org.jspecify.annotations.Nullable;
  * @param priority the group's own priority, {@code null} where the source has none
  * @param created the group object's creation time
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record PodGroup(
     PodGroupRef ref,
     String uid,

@@ -1,5 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * Which pod group a pod belongs to: the group object's source, namespace and name. A pod names its group in
  * its own namespace, so two groups of one name in two namespaces are two groups, and so are a Workload API
@@ -9,6 +13,7 @@ package io.kubesched.api;
  * @param namespace the namespace of the group and of its members
  * @param name the group object's name
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record PodGroupRef(Source source, String namespace, String name) {
 
   /** The two APIs a pod group can come from. */

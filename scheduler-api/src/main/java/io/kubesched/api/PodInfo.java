@@ -1,9 +1,12 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,6 +56,7 @@ import org.jspecify.annotations.Nullable;
  * @param podGroupRef the pod group the pod belongs to ({@code spec.schedulingGroup.podGroupName}, or the label
  *     {@value SchedulingConstants#POD_GROUP_LABEL}); {@code null} if none: see {@link #podGroup()}
  */
+@API(status = STABLE, since = "0.1.0")
 public record PodInfo(
     String namespace,
     String name,

@@ -1,8 +1,11 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongBinaryOperator;
+import org.apiguardian.api.API;
 
 /**
  * An amount of each resource kube-scheduler accounts for: what a pod requests, what a node offers, what the
@@ -19,6 +22,7 @@ import java.util.function.LongBinaryOperator;
  * @param pods number of pods
  * @param extended extended and hugepages resources by name; absent means zero; zero entries are dropped
  */
+@API(status = STABLE, since = "0.1.0")
 public record Resources(
     long milliCpu, long memory, long ephemeralStorage, long pods, Map<String, Long> extended) {
 

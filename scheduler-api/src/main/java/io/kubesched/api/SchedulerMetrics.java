@@ -1,8 +1,11 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Supplier;
+import org.apiguardian.api.API;
 
 /**
  * What the scheduling loop tells about itself: each attempt and its result, how long the policy and the
@@ -17,6 +20,7 @@ import java.util.function.Supplier;
  * {@link #bound}, {@link #attempt} and {@link #scheduled}, all at the same time: implementations must be
  * thread-safe and quick, and must not block. A call that throws is logged and otherwise ignored.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public interface SchedulerMetrics {
 
   /** Records nothing. */

@@ -1,6 +1,11 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /** Names the Kubernetes API and kube-scheduler use, shared by every module. */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class SchedulingConstants {
 
   /**

@@ -1,5 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 /**
  * Hears what the scheduler does with each pod, for progress displays, tests and metrics. Every method has
  * an empty default, so implement only what you need.
@@ -15,6 +19,7 @@ package io.kubesched.api;
  * they made before its {@code close()} returns (up to its shutdown timeout); no call comes after that. A
  * listener may close the controller itself.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public interface SchedulingListener {
 
   /** Ignores everything. */

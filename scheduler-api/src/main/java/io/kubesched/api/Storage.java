@@ -1,11 +1,14 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +22,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable; the lookups are indexed on first use (from immutable data, published through volatile
  * fields), so one instance can be shared by many snapshots and threads.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class Storage {
 
   private static final Storage EMPTY = new Storage(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());

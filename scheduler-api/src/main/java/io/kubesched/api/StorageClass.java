@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What the volume rules read of a StorageClass.
@@ -13,6 +16,7 @@ import java.util.List;
  * @param allowedTopologies {@code allowedTopologies}, each topology selector term as a node selector term of
  *     {@code In} requirements; empty when volumes can be provisioned anywhere
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record StorageClass(
     String name, String provisioner, boolean waitForFirstConsumer, List<NodeSelectorTerm> allowedTopologies) {
 

@@ -1,5 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
+import org.apiguardian.api.API;
+
 /**
  * A node taint.
  *
@@ -7,6 +11,7 @@ package io.kubesched.api;
  * @param value the taint value, empty if none
  * @param effect what the taint does
  */
+@API(status = STABLE, since = "0.1.0")
 public record Taint(String key, String value, TaintEffect effect) {
 
   /** @throws IllegalArgumentException if {@code key} is empty */

@@ -1,8 +1,12 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /** What a taint does to pods that do not tolerate it. */
+@API(status = STABLE, since = "0.1.0")
 public enum TaintEffect {
   /** New pods are not scheduled onto the node. */
   NO_SCHEDULE("NoSchedule"),

@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param value the value for {@link Operator#EQUAL}; empty for {@link Operator#EXISTS}
  * @param effect the effect it matches; {@code null} matches every effect
  */
+@API(status = STABLE, since = "0.1.0")
 public record Toleration(String key, Operator operator, String value, @Nullable TaintEffect effect) {
 
   /** How a toleration compares a taint's value. */

@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  *     ({@link InclusionPolicy#HONOR}) or counted ({@link InclusionPolicy#IGNORE}, the default)
  * @param matchLabelKeys label keys whose values, taken from the incoming pod, narrow the selector
  */
+@API(status = STABLE, since = "0.1.0")
 public record TopologySpreadConstraint(
     int maxSkew,
     String topologyKey,

@@ -1,6 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * A pod's inline volume of a kind the volume rules read: the kinds whose use by two pods on one node can
@@ -8,6 +11,7 @@ import java.util.List;
  * attach limit of the CSI driver they migrate to) and inline CSI volumes. Other inline volume kinds are not
  * carried; volumes of claims are in {@link PodInfo#persistentVolumeClaims()}.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface Volume {
 
   /** @return whether the pod mounts the volume read-only */

@@ -1,11 +1,16 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * What must be done for one of a pod's unbound claims before the pod is bound to the node chosen for it:
  * kube-scheduler's volume binding, which a {@link Decision.Bind} carries from the policy to the controller.
  * The controller reserves each binding (no other pod is given the volume), writes it to the API server
  * before binding the pod, and waits until the PersistentVolume controller reports the claims bound.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface VolumeBinding {
 
   /** @return the claim's namespace */

@@ -1,5 +1,9 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The selector of an object that groups pods: a Service, ReplicationController, ReplicaSet or StatefulSet.
  * Kube-scheduler's system default topology spreading and the former service affinity rules read these.
@@ -10,6 +14,7 @@ package io.kubesched.api;
  * @param selector its pod selector (a Service's or ReplicationController's {@code spec.selector} as {@code
  *     matchLabels}); objects without a selector are not carried
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record WorkloadSelector(Kind kind, String namespace, String name, LabelSelector selector) {
 
   /** The kinds of objects whose selectors the scheduler reads. */

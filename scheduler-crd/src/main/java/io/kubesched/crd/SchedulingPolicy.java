@@ -1,5 +1,7 @@
 package io.kubesched.crd;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -9,6 +11,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,6 +51,7 @@ import org.jspecify.annotations.Nullable;
     name = "Age",
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class SchedulingPolicy extends CustomResource<SchedulingPolicySpec, SchedulingPolicyStatus> {
 
   private static final long serialVersionUID = 1L;

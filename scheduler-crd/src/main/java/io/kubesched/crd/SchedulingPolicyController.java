@@ -1,5 +1,7 @@
 package io.kubesched.crd;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,6 +34,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,6 +72,7 @@ import org.slf4j.LoggerFactory;
  * {@code schedulingpolicies.kubesched.io}, {@code patch} on {@code schedulingpolicies/status}, and {@code create}
  * on {@code events.k8s.io} events in namespace {@code default}.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class SchedulingPolicyController implements AutoCloseable {
 
   /** How long {@link #start()} waits for the first list. */

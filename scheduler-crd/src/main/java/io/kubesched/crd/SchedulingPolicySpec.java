@@ -1,5 +1,7 @@
 package io.kubesched.crd;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
@@ -12,6 +14,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,6 +32,7 @@ import org.jspecify.annotations.Nullable;
  * @param plugins the plugins to enable and disable at each extension point; null: the defaults
  * @param pluginConfig the plugins' arguments; null: none
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SchedulingPolicySpec(
     @Required

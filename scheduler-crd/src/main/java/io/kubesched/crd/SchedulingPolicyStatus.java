@@ -1,11 +1,14 @@
 package io.kubesched.crd;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +24,7 @@ import org.jspecify.annotations.Nullable;
  * @param observedGeneration the {@code metadata.generation} the controller last judged; null before it did
  * @param conditions the conditions, {@value #ACCEPTED} among them once judged; never null (empty before)
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SchedulingPolicyStatus(
     @JsonPropertyDescription("The metadata.generation the controller last judged.") @Nullable Long observedGeneration,

@@ -1,5 +1,7 @@
 package io.kubesched.facade;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
@@ -7,6 +9,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulingListener;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * A connection to one cluster, and the factory of {@link Controller}s that schedule on it.
@@ -14,6 +17,7 @@ import java.util.Map;
  * <p>Thread-safe. {@link #close()} closes every controller made from this client, then the connection
  * (and the embedded fake cluster, if any). Idempotent.
  */
+@API(status = STABLE, since = "0.1.0")
 public interface Client extends AutoCloseable {
 
   /**

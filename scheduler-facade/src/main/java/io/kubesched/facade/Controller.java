@@ -1,10 +1,13 @@
 package io.kubesched.facade;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulerException;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Places every pod whose {@code spec.schedulerName} is the client's scheduler name (or one of its profiles'
@@ -13,6 +16,7 @@ import java.util.List;
  * <p>Thread-safe. {@link #start()} at most once; {@link #close()} any number of times; {@link #replacePolicy}
  * at any time.
  */
+@API(status = STABLE, since = "0.1.0")
 public interface Controller extends AutoCloseable {
 
   /**

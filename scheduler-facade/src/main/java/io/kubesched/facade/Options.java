@@ -1,5 +1,7 @@
 package io.kubesched.facade;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.PodGroupRef;
@@ -15,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,6 +27,7 @@ import org.jspecify.annotations.Nullable;
  * <p>This class is the one place that holds the library's defaults (the {@code DEFAULT_*} constants here
  * and in {@link LeaderElection}) and their rules: the parts underneath take the values it hands them.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public final class Options {
 
   /** Our scheduler name when none is set: pods with {@code spec.schedulerName: kubesched} are ours. */

@@ -1,5 +1,7 @@
 package io.kubesched.micrometer;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.SchedulerMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -18,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
+import org.apiguardian.api.API;
 
 /**
  * {@link SchedulerMetrics} recorded into a Micrometer {@link MeterRegistry} under kube-scheduler's metric
@@ -70,6 +73,7 @@ import java.util.function.ToIntFunction;
  * are refused until the first one's are {@linkplain #close() closed}, because Micrometer would silently
  * keep reading the first one's queue. Counters and timers are shared and carry on. Thread-safe.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public final class MicrometerMetrics implements SchedulerMetrics {
 
   /** {@code scheduler_schedule_attempts_total}. */

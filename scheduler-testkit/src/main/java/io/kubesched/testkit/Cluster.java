@@ -1,15 +1,19 @@
 package io.kubesched.testkit;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.NodeInfo;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The nodes a policy is given, as a snapshot: each node with the pods already placed on it.
  *
  * @param nodes the nodes, in the order a policy receives them; unmodifiable; may be empty
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record Cluster(List<NodeInfo> nodes) {
 
   /** @throws IllegalArgumentException if two nodes have the same name */

@@ -1,5 +1,7 @@
 package io.kubesched.testkit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.kubesched.api.NodeInfo;
 import java.util.List;
 import java.util.function.Function;
@@ -9,6 +11,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.arbitraries.ArbitraryDecorator;
+import org.apiguardian.api.API;
 
 /**
  * Clusters of nodes from {@link KubeArbitraries#nodes()} with unique names. By default zero to eight nodes;
@@ -17,6 +20,7 @@ import net.jqwik.api.arbitraries.ArbitraryDecorator;
  *
  * <p>Immutable: a configuring method returns a new arbitrary and leaves this one as it was.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class ClusterArbitrary extends ArbitraryDecorator<Cluster> {
 
   /**

@@ -1,5 +1,7 @@
 package io.kubesched.testkit;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.ContainerImage;
 import io.kubesched.api.HostPort;
@@ -31,6 +33,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.RandomDistribution;
 import net.jqwik.api.Tuple;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -89,6 +92,7 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public final class KubeArbitraries {
 
   /** Node label key for a zone. */

@@ -1,11 +1,14 @@
 package io.kubesched.testkit;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Provide;
 import net.jqwik.api.domains.DomainContextBase;
+import org.apiguardian.api.API;
 
 /**
  * A jqwik domain that resolves {@link PodInfo}, {@link NodeInfo}, {@link Cluster}, {@link Scenario}, {@link
@@ -22,6 +25,7 @@ import net.jqwik.api.domains.DomainContextBase;
  *
  * <p>jqwik creates an instance itself (public no-argument constructor); it holds no state.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public final class KubeDomain extends DomainContextBase {
 
   /** Created by jqwik. */

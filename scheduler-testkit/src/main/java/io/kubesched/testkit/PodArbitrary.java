@@ -1,5 +1,7 @@
 package io.kubesched.testkit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.kubesched.api.PodAffinity;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.TopologySpreadConstraint;
@@ -10,6 +12,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.arbitraries.ArbitraryDecorator;
+import org.apiguardian.api.API;
 
 /**
  * Pending pods of {@link KubeArbitraries#pods()}, optionally carrying the constraints that involve other
@@ -24,6 +27,7 @@ import net.jqwik.api.arbitraries.ArbitraryDecorator;
  *
  * <p>Immutable: a configuring method returns a new arbitrary and leaves this one as it was.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class PodArbitrary extends ArbitraryDecorator<PodInfo> {
 
   private boolean podAffinity;

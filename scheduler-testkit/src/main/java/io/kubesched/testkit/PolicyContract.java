@@ -1,5 +1,7 @@
 package io.kubesched.testkit;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
@@ -17,6 +19,7 @@ import net.jqwik.api.Label;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
+import org.apiguardian.api.API;
 
 /**
  * The rules every placement policy must keep, as jqwik properties. Implement it in a test class that your
@@ -68,6 +71,7 @@ import net.jqwik.api.statistics.Statistics;
  * it should learn. jqwik calls the properties on its test thread, with its own number of tries ({@code
  * jqwik.tries.default}, 1000 unless configured) and seeds.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public interface PolicyContract {
 
   /** The name of the scenario arbitrary the properties draw from: {@link #contractScenarios()}. */

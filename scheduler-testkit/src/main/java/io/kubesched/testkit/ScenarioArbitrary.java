@@ -1,5 +1,7 @@
 package io.kubesched.testkit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
@@ -9,6 +11,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.RandomDistribution;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.arbitraries.ArbitraryDecorator;
+import org.apiguardian.api.API;
 
 /**
  * Scenarios: a pending pod and a cluster, where the pod sometimes requests exactly what one node has free,
@@ -17,6 +20,7 @@ import net.jqwik.api.arbitraries.ArbitraryDecorator;
  *
  * <p>Immutable: a configuring method returns a new arbitrary and leaves this one as it was.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class ScenarioArbitrary extends ArbitraryDecorator<Scenario> {
 
   /** How the pod's requests relate to one node's free capacity. */

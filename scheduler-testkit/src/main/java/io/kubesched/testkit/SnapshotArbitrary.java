@@ -1,9 +1,12 @@
 package io.kubesched.testkit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.kubesched.api.ClusterSnapshot;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.arbitraries.ArbitraryDecorator;
+import org.apiguardian.api.API;
 
 /**
  * Cluster snapshots as {@link KubeArbitraries#snapshots()} describes them: the nodes of {@link
@@ -16,6 +19,7 @@ import net.jqwik.api.arbitraries.ArbitraryDecorator;
  *
  * <p>Immutable: a configuring method returns a new arbitrary and leaves this one as it was.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public final class SnapshotArbitrary extends ArbitraryDecorator<ClusterSnapshot> {
 
   private ClusterArbitrary clusters = KubeArbitraries.clusters().withTopology();

@@ -1,5 +1,7 @@
 package io.kubesched.testkit;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -9,6 +11,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.RandomDistribution;
 import net.jqwik.api.Tuple;
+import org.apiguardian.api.API;
 
 /**
  * One scheduling decision over a whole snapshot: a pending pod and the {@link ClusterSnapshot} a {@link
@@ -18,6 +21,7 @@ import net.jqwik.api.Tuple;
  * @param pod the pod to place, not bound to any node
  * @param snapshot the cluster it may go to
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record SnapshotScenario(PodInfo pod, ClusterSnapshot snapshot) {
 
   /** @return the snapshot's nodes; unmodifiable */

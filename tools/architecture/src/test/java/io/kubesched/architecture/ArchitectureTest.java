@@ -35,10 +35,20 @@ class ArchitectureTest {
   @Test
   void every_library_module_is_imported_so_no_rule_passes_vacuously() {
     for (var module : List.of(
-        "api", "adapter", "binder", "http", "k8s", "engine", "informer", "facade", "policy", "testkit")) {
+        "api", "adapter", "binder", "http", "k8s", "engine", "informer", "facade", "policy", "testkit",
+        "micrometer", "crd", "server")) {
       var pkg = "io.kubesched." + module;
       assertTrue(library.containPackage(pkg), "no classes of " + pkg + " were imported");
     }
+  }
+
+  @Test
+  void every_public_type_users_can_import_states_its_status() {
+    var exported = LibraryModules.exportedPackages();
+    for (var pkg : List.of("io.kubesched.api", "io.kubesched.facade", "io.kubesched.policy")) {
+      assertTrue(exported.contains(pkg), pkg + " is not among the exported packages " + exported);
+    }
+    check(ArchitectureRules.publicTypesOfExportedPackagesStateTheirStatus(exported));
   }
 
   private static void check(ArchRule rule) {

@@ -1,13 +1,16 @@
 package io.kubesched.architecture;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,7 +36,10 @@ class ArchitectureRulesTest {
         Arguments.of(rule(ArchitectureRules::engineSeesOnlyTheApi), "QueuesNodes"),
         Arguments.of(rule(ArchitectureRules::noPackageCycles), "cycle.a.A"),
         Arguments.of(rule(ArchitectureRules::everyPackageIsNullMarked), "Unmarked"),
-        Arguments.of(rule(ArchitectureRules::noStandardStreams), "Prints"));
+        Arguments.of(rule(ArchitectureRules::noStandardStreams), "Prints"),
+        Arguments.of(
+            ArchitectureRules.publicTypesOfExportedPackagesStateTheirStatus(List.of(FIXTURE + ".exported")),
+            "Unstated"));
   }
 
   @ParameterizedTest(name = "{0} catches {1}")
@@ -43,6 +49,18 @@ class ArchitectureRulesTest {
     assertTrue(result.hasViolation(), rule.getDescription() + " found no violation");
     var report = result.getFailureReport().toString();
     assertTrue(report.contains(offender), "report does not name " + offender + ":\n" + report);
+  }
+
+  @Test
+  void the_status_rule_asks_only_public_top_level_types() {
+    var report =
+        ArchitectureRules.publicTypesOfExportedPackagesStateTheirStatus(List.of(FIXTURE + ".exported"))
+            .evaluate(fixture)
+            .getFailureReport()
+            .toString();
+    for (var exempt : List.of("Marked", "Hidden")) {
+      assertFalse(report.contains("exported." + exempt + ">"), exempt + " needs no status:\n" + report);
+    }
   }
 
   private static ArchRule rule(Function<String, ArchRule> factory) {

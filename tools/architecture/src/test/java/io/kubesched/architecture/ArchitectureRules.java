@@ -10,12 +10,15 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.GeneralCodingRules;
+import java.util.Collection;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.NullMarked;
 
 /**
- * The layering rules of DESIGN.md, over the packages below {@code root} ({@code io.kubesched} for the
- * library; a fixture root to prove each rule catches a violation).
+ * The rules the library's code is held to (CONTRIBUTING.md, "Rules the build enforces"), over the packages
+ * below {@code root} ({@code io.kubesched} for the library; a fixture root to prove each rule catches a
+ * violation).
  */
 final class ArchitectureRules {
 
@@ -40,8 +43,8 @@ final class ArchitectureRules {
         .resideInAPackage(root + ".api..")
         .should()
         .dependOnClassesThat()
-        .resideOutsideOfPackages(root + ".api..", "java..", "org.jspecify..")
-        .as("the api depends on nothing but the JDK and JSpecify");
+        .resideOutsideOfPackages(root + ".api..", "java..", "org.jspecify..", "org.apiguardian..")
+        .as("the api depends on nothing but the JDK, JSpecify and apiguardian");
   }
 
   static ArchRule binderNeverSeesTheApi(String root) {
@@ -97,7 +100,8 @@ final class ArchitectureRules {
         .resideInAPackage(root + ".engine..")
         .should()
         .dependOnClassesThat()
-        .resideOutsideOfPackages(root + ".engine..", root + ".api..", "java..", "org.jspecify..")
+        .resideOutsideOfPackages(
+            root + ".engine..", root + ".api..", "java..", "org.jspecify..", "org.apiguardian..")
         .as("the engine (queue and cache) sees only the api and the JDK: no Kubernetes type, no client");
   }
 
@@ -129,7 +133,27 @@ final class ArchitectureRules {
     return noClasses()
         .that()
         .resideInAPackage(root + "..")
+        // The server's entry point hands its standard error to the command line (usage, --help).
+        .and()
+        .doNotHaveFullyQualifiedName(root + ".server.Main")
         .should(GeneralCodingRules.ACCESS_STANDARD_STREAMS)
         .as("library code logs through SLF4J, never System.out or System.err");
+  }
+
+  /**
+   * @param exported the packages a module exports to everyone (not {@code exports … to}): what users may
+   *     import on the module path
+   */
+  static ArchRule publicTypesOfExportedPackagesStateTheirStatus(Collection<String> exported) {
+    return classes()
+        .that()
+        .arePublic()
+        .and()
+        .areTopLevelClasses()
+        .and()
+        .resideInAnyPackage(exported.toArray(String[]::new))
+        .should()
+        .beAnnotatedWith(API.class)
+        .as("every public type of an exported package says how stable it is (@API status)");
   }
 }
