@@ -46,13 +46,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Why not the JDK client the other clients use: it is asynchronous throughout. It writes a request's head
  * and body apart, reads the answer on its selector thread, completes its future on the common pool, and only
  * then wakes the waiting binding thread: three threads scheduled per request where one blocking read needs one.
- * On 2 CPUs beside a busy API server each of those wake-ups is a scheduling delay. Measured against an idle test
- * cluster (one binding every 10 ms, 800 of each interleaved, C1 only, 2026-11-29): a binding through {@code
- * Binder} and the JDK client took 3.0–3.5 ms at the median, the JDK client alone in a blocking {@code send}
- * 2.7–3.2, through this client 2.7–2.9, one raw blocking socket exchange 2.3–2.6, and a Go client (net/http, as
- * client-go) 2.1–2.4, while the API server spent 1.8–2.1 ms on each (its own request-duration metric). In a
- * 500-node stream the API server spent 1.87–2.26 ms on each binding sent through the JDK client, 1.45 on this
- * client's, as on kube-scheduler's. The JDK's {@code HttpsURLConnection} is blocking too,
+ * On 2 CPUs beside a busy API server each of those wake-ups is a scheduling delay: a binding through {@code
+ * Binder} and the JDK client took 3.0–3.5 ms at the median against an idle test cluster, through this client
+ * 2.7–2.9, a Go client (as client-go) 2.1–2.4 (docs/e2e-benchmark.md, "The binding's own client", has the
+ * method and the other figures). The JDK's {@code HttpsURLConnection} is blocking too,
  * but keeps at most five idle connections per server (a process-wide system property) where a scheduler binds
  * on up to 16 threads, and does not set {@code TCP_NODELAY}; fabric8's OkHttp client queues each call to a
  * dispatcher thread. Hence this small client, used for nothing else.

@@ -12,9 +12,8 @@ import java.net.http.HttpClient;
  * answer, the feeding of the body to fabric8. fabric8 gives it a cached thread pool, so a binding's answer
  * woke a pool thread besides the selector and the caller; on a scheduler's few CPUs each wake-up is a
  * scheduling delay, and the binding is the longest step of a pod's way. Run inline, the selector thread
- * does it all; measured on 2 CPUs (one run each way, alternating, 2026-11-29): backlog 897–935 against
- * 491–842 pods/s at 500 nodes and 717–762 against 607–645 at 5 000, stream p99 7–8 against 9 ms at 500
- * nodes, process CPU 13 % less at 5 000 nodes.
+ * does it all: on 2 CPUs that raised the 500-node backlog from 491–842 to 897–935 pods/s and cut the
+ * process CPU at 5 000 nodes by 13 % (docs/e2e-benchmark.md, "Where a pod's time goes").
  *
  * <p>The JDK client allows it: the tasks it submits are short and must not block, and it completes the
  * futures its own {@code sendAsync} returns on the common fork-join pool. fabric8 hands each watch event to

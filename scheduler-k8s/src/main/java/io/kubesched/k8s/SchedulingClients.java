@@ -43,8 +43,8 @@ import tools.jackson.databind.module.SimpleModule;
  *
  * <ul>
  *   <li><b>managedFields.</b> Every object the API server sends carries them, often a third of a pod's JSON,
- *       and fabric8 decodes them into nested maps: on C1 that was 150 against 105 µs a pod watch event
- *       (a bound benchmark pod, 2026-11-28). The scheduler never reads them (its informer stores drop them),
+ *       and fabric8 decodes them into nested maps (about a third of a pod watch event's decoding time on
+ *       C1). The scheduler never reads them (its informer stores drop them),
  *       and an update that omits them leaves the server's as they were (kube's field manager keeps the live
  *       object's managedFields when a request has none), so this serialization ignores them both ways.
  *   <li><b>The resource registry.</b> fabric8 finds the class of a polymorphic object (a watch event's) by
@@ -56,8 +56,7 @@ import tools.jackson.databind.module.SimpleModule;
  *   <li><b>Watch events in two passes.</b> fabric8 decodes a watch event's object into a tree of JSON nodes to
  *       find its kind, then the tree into the kind's class, after copying the event's string into bytes. This
  *       serialization decodes it in one pass from the string ({@link WatchEventDeserializer}), with the same
- *       result: on C1, 15.7 against 19.2 µs and 10 against 34 KB allocated a bound benchmark pod's event
- *       (2026-11-29).
+ *       result and a third of the allocation (docs/memory.md, "Per pod in the running scheduler").
  * </ul>
  *
  * <p>The mapper is built as fabric8's default one is (Jackson 2 defaults and fabric8's JDK types module),
