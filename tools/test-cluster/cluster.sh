@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real Kubernetes control plane for the end-to-end tests: kube-apiserver and etcd, and on request
-# kube-controller-manager with the PersistentVolume controllers and the disruption controller only, built from the Go module proxy at the
+# kube-controller-manager with the PersistentVolume, disruption and PodGroup protection controllers only, built from the Go module proxy at the
 # versions go.mod pins, cached by version outside the repository, run on loopback.
 #
 #   tools/test-cluster/cluster.sh build               build (or reuse) the binaries (etcd, kube-apiserver,

@@ -2,7 +2,8 @@
  * Pure conversion of fabric8 {@code Pod} and {@code Node} objects into the scheduler's domain model, with
  * Kubernetes' rules for quantities and effective requests; and of the other objects a cluster snapshot
  * carries (namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets, and the storage objects:
- * claims, volumes, storage classes, CSI nodes, drivers and capacities; PodDisruptionBudgets). Internal.
+ * claims, volumes, storage classes, CSI nodes, drivers and capacities; PodDisruptionBudgets; the pod group
+ * objects of the Workload API and of the coscheduling plugin). Internal.
  */
 module io.kubesched.adapter {
   requires static org.jspecify;

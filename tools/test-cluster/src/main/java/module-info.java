@@ -1,6 +1,7 @@
 /**
- * Test support, never published: one real kube-apiserver and etcd from {@code tools/test-cluster/cluster.sh}
- * and an admin client for it, shared by the end-to-end tests and the end-to-end benchmark.
+ * Test support, never published: one real kube-apiserver and etcd (and on request kube-controller-manager)
+ * from {@code tools/test-cluster/cluster.sh} and an admin client for it, shared by the end-to-end tests, the
+ * end-to-end benchmark and the fault drills.
  */
 module io.kubesched.testcluster {
   requires static org.jspecify;
