@@ -1,0 +1,164 @@
+package io.kubesched.informer.report;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.report.SchedulingReporter;
+import io.kubesched.engine.QueuedPod;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells what happened to a pod: the log (an unschedulable pod that keeps waiting for the same reason is
+ * logged once), the API server ({@code Scheduled} / {@code FailedScheduling} events and the {@code
+ * PodScheduled} condition, through each profile's {@link SchedulingReporter}) and the {@link
+ * SchedulingListener}.
+ *
+ * <p>Called from the scheduling thread, the binding threads and the pod informer's handler; never blocks.
+ * API writes run on the {@code reports} executor (best effort: when the API server is slow they queue up to a
+ * bound, then are dropped with a log line, as client-go's event broadcaster does); listener calls go to the
+ * listener as given, which the loop makes a {@link SerialListener}.
+ */
+public final class Reporting {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Reporting.class);
+
+  /** A write to the API server, best effort and off the scheduling thread. */
+  @FunctionalInterface
+  private interface Write {
+    void to(SchedulingReporter reporter) throws InterruptedException;
+  }
+
+  private final Map<String, SchedulingReporter> reporters;
+  private final Executor reports;
+  private final SchedulingListener listener;
+
+  /**
+   * @param reporters the API writer of each profile; empty writes nothing (the loop's unit tests)
+   * @param reports runs the API writes
+   * @param listener hears every outcome
+   */
+  public Reporting(Map<String, SchedulingReporter> reporters, Executor reports, SchedulingListener listener) {
+    this.reporters = Map.copyOf(reporters);
+    this.reports = reports;
+    this.listener = listener;
+  }
+
+  /**
+   * The pod is bound to {@code nodeName} by this loop.
+   *
+   * @param tellListener false where the listener has heard it already ({@link #lateBinding}, the watch having
+   *     seen the pod there before this attempt's answer came)
+   */
+  public void scheduled(QueuedPod item, Pod pod, PodInfo info, String nodeName, boolean tellListener) {
+    LOG.debug("Bound {} to {}", item.key(), nodeName);
+    report(item.profile(), reporter -> reporter.scheduled(pod, nodeName));
+    if (tellListener) {
+      listener.bound(info, nodeName);
+    }
+  }
+
+  /**
+   * The attempt found no node, or refused the pod.
+   *
+   * @return the pod's progress with {@code message} as the last one logged, for the queue to keep
+   */
+  public QueuedPod.Progress unschedulable(QueuedPod item, Pod pod, PodInfo info, String message) {
+    return unschedulable(item, pod, info, message, null);
+  }
+
+  /**
+   * The attempt found no node, and what becomes of the pod's nomination, written with the {@code PodScheduled}
+   * condition in one status patch.
+   *
+   * @param nominatedNodeName the node where room is being made for the pod; "" to remove its nomination; null
+   *     to leave it as it is
+   * @return the pod's progress with {@code message} as the last one logged, for the queue to keep
+   */
+  public QueuedPod.Progress unschedulable(
+      QueuedPod item, Pod pod, PodInfo info, String message, @Nullable String nominatedNodeName) {
+    if (message.equals(item.progress().lastMessage())) {
+      LOG.debug("Pod {} is still unschedulable: {}", item.key(), message);
+    } else {
+      LOG.info("Pod {} is unschedulable: {}", item.key(), message);
+    }
+    report(item.profile(), reporter -> reporter.unschedulable(pod, message, nominatedNodeName));
+    listener.unschedulable(info, message);
+    return item.progress().withLastMessage(message);
+  }
+
+  /**
+   * {@code victim} was deleted to make room for {@code preemptor} on {@code nodeName}: a {@code Preempted} event.
+   *
+   * @param victim the victim as the binder names a pod: namespace, name and uid
+   */
+  public void preempted(QueuedPod preemptorItem, Pod victim, Pod preemptor, String nodeName) {
+    report(preemptorItem.profile(), reporter -> reporter.preempted(victim, preemptor, nodeName, false));
+  }
+
+  /** The attempt failed for a reason other than fit; the caller has logged it. */
+  public void failed(QueuedPod item, Pod pod, Exception error) {
+    report(item.profile(), reporter -> reporter.schedulingError(pod, error.getMessage()));
+    listener.failed(item.key(), error);
+  }
+
+  /**
+   * A binding reported as failed had landed after all: the watch shows the pod on the node chosen, or a later
+   * attempt found it there. Told to the listener once, by whichever of the two takes the pod out of the queue.
+   */
+  public void lateBinding(PodInfo info, String nodeName) {
+    LOG.info("{} is bound to {}: an attempt whose answer was lost had succeeded", info.key(), nodeName);
+    listener.bound(info, nodeName);
+  }
+
+  /** Writes the event series each reporter has pending; from the housekeeping thread. */
+  public void flushSeries() {
+    for (var reporter : reporters.values()) {
+      submit(reporter, "Writing event series", SchedulingReporter::flushSeries);
+    }
+  }
+
+  private void report(String profile, Write write) {
+    var reporter = reporters.get(profile);
+    if (reporter != null) {
+      submit(reporter, "Reporting to the API server", write);
+    }
+  }
+
+  /** Runs {@code write} on the reports executor; a failure is logged as {@code what} failed. */
+  private void submit(SchedulingReporter reporter, String what, Write write) {
+    bestEffort(reports, what, () -> write.to(reporter));
+  }
+
+  /** An API write that may wait for a token of the write limit. */
+  @FunctionalInterface
+  interface ApiWrite {
+    void run() throws InterruptedException;
+  }
+
+  /**
+   * Runs {@code write} on {@code reports}, best effort: a failure is logged as {@code what} failed, and nothing
+   * is run once the executor refuses work (the loop is closing). Shared by every writer of reports.
+   */
+  static void bestEffort(Executor reports, String what, ApiWrite write) {
+    try {
+      reports.execute(
+          () -> {
+            try {
+              write.run();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+              LOG.warn("{} failed: {}", what, e.toString());
+            }
+          });
+    } catch (RejectedExecutionException closing) {
+      LOG.debug("Not reporting: the loop is closing");
+    }
+  }
+
+}
