@@ -14,7 +14,6 @@ import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
-import io.kubesched.informer.report.Reporting;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

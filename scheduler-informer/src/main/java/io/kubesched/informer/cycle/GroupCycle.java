@@ -20,7 +20,6 @@ import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.Ticker;
 import io.kubesched.engine.UnsupportedFeatures;
 import io.kubesched.informer.report.GroupReportPort;
-import io.kubesched.informer.report.Reporting;
 import io.kubesched.policy.GroupDecision;
 import io.kubesched.policy.GroupPlacement;
 import java.time.Duration;

@@ -7,7 +7,6 @@ import io.kubesched.binder.VictimOutcome;
 import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
-import io.kubesched.informer.report.Reporting;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

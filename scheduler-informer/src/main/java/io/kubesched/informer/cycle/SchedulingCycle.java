@@ -19,7 +19,6 @@ import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import io.kubesched.engine.UnsupportedFeatures;
 import io.kubesched.informer.leader.Leadership;
-import io.kubesched.informer.report.Reporting;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -108,7 +108,7 @@ public final class GroupReports implements GroupReportPort {
   }
 
   private void submit(Write write) {
-    Reporting.bestEffort(reports, "Reporting a pod group's status", () -> write.to(reporter));
+    BestEffort.run(reports, "Reporting a pod group's status", () -> write.to(reporter));
   }
 
 }

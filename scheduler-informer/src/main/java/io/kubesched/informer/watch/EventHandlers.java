@@ -13,7 +13,7 @@ import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
-import io.kubesched.informer.report.Reporting;
+import io.kubesched.informer.cycle.Reporting;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -15,7 +15,7 @@ import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
-import io.kubesched.informer.report.Reporting;
+import io.kubesched.informer.cycle.Reporting;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -1,13 +1,14 @@
-package io.kubesched.informer.report;
+package io.kubesched.informer.cycle;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.report.SchedulingReporter;
 import io.kubesched.engine.QueuedPod;
+import io.kubesched.informer.report.BestEffort;
+import io.kubesched.informer.report.SerialListener;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,34 +132,7 @@ public final class Reporting {
 
   /** Runs {@code write} on the reports executor; a failure is logged as {@code what} failed. */
   private void submit(SchedulingReporter reporter, String what, Write write) {
-    bestEffort(reports, what, () -> write.to(reporter));
-  }
-
-  /** An API write that may wait for a token of the write limit. */
-  @FunctionalInterface
-  interface ApiWrite {
-    void run() throws InterruptedException;
-  }
-
-  /**
-   * Runs {@code write} on {@code reports}, best effort: a failure is logged as {@code what} failed, and nothing
-   * is run once the executor refuses work (the loop is closing). Shared by every writer of reports.
-   */
-  static void bestEffort(Executor reports, String what, ApiWrite write) {
-    try {
-      reports.execute(
-          () -> {
-            try {
-              write.run();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-              LOG.warn("{} failed: {}", what, e.toString());
-            }
-          });
-    } catch (RejectedExecutionException closing) {
-      LOG.debug("Not reporting: the loop is closing");
-    }
+    BestEffort.run(reports, what, () -> write.to(reporter));
   }
 
 }
