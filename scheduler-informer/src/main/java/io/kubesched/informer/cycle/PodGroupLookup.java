@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the scheduling cycle knows of pod group objects: which sources are honoured, and each group as the
- * informers last showed it. {@link io.kubesched.informer.watch.PodGroupSources} in the running loop; a map in the loop's unit tests.
- * Thread-safe; never blocks.
+ * informers last showed it. {@link io.kubesched.informer.watch.PodGroupSources} in the running loop; a map in
+ * the loop's unit tests. Thread-safe; never blocks.
  */
 public interface PodGroupLookup {
 

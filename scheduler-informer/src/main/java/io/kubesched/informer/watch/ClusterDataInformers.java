@@ -59,9 +59,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches what the policy reads beyond nodes and pods ({@link ClusterData}: {@link io.kubesched.informer.cycle.Profiles#watched()}, the
- * union of the profiles' first {@link io.kubesched.api.FinderFunc#reads()} and what the settings add for later
- * policies): namespaces, Services, ReplicationControllers, ReplicaSets
+ * Watches what the policy reads beyond nodes and pods ({@link ClusterData}: {@link
+ * io.kubesched.informer.cycle.Profiles#watched()}, the union of the profiles' first {@link
+ * io.kubesched.api.FinderFunc#reads()} and what the settings add for later policies): namespaces, Services,
+ * ReplicationControllers, ReplicaSets
  * and StatefulSets, PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes, CSIDrivers,
  * CSIStorageCapacities and ({@code policy/v1}) PodDisruptionBudgets, each only when it is read, so a policy
  * that reads none costs no watch and needs no permission. Their informers keep of each object only its name

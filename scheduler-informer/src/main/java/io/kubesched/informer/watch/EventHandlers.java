@@ -69,7 +69,8 @@ public final class EventHandlers {
 
   /**
    * @param boundPodLeaving told the uid of a pod on a node that is gone or now terminating, after the cache
-   *     knows it (the {@link io.kubesched.informer.cycle.PreemptionCycle} releases the preemptor whose last victim it was)
+   *     knows it (the {@link io.kubesched.informer.cycle.PreemptionCycle} releases the preemptor whose last
+   *     victim it was)
    */
   public EventHandlers(
       Set<String> profiles,
