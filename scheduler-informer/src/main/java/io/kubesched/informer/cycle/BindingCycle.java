@@ -1,7 +1,6 @@
 package io.kubesched.informer.cycle;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.Result;
 import io.kubesched.api.SchedulerMetrics;
@@ -9,7 +8,6 @@ import io.kubesched.api.VolumeBinding;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.TokenBucket;
 import io.kubesched.binder.VolumeOutcome;
-import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
@@ -30,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * chose, off the scheduling thread, at most {@code parallelBindings} at once, each taking a token of the
  * write rate limit. A pod bound is done; a pod bound elsewhere or gone is left; a binding that failed
  * forgets the assumption and requeues the pod after backoff, remembering the node in the pod's progress in
- * case the write had landed after all (the {@linkplain io.kubesched.informer.watch.EventHandlers event handlers} see it then).
+ * case the write had landed after all (the {@linkplain io.kubesched.informer.watch.EventHandlers event
+ * handlers} see it then).
  *
  * <p>A pod with volume bindings first goes through kube's VolumeBinding PreBind: its volumes' {@code
  * claimRef}s and its claims' selected nodes are written ({@link VolumePort}), then the pod waits, up to {@code
@@ -83,9 +82,12 @@ public final class BindingCycle {
   private final Map<String, VolumeWait> waiting = new ConcurrentHashMap<>();
 
   /** One pod waiting for its volumes; checked by one thread at a time. */
-  private record VolumeWait(
-      QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos, long deadlineNanos,
-      VolumeBindingCheck check) {}
+  private record VolumeWait(Assumed assumed, long deadlineNanos, VolumeBindingCheck check) {
+
+    String uid() {
+      return assumed.uid();
+    }
+  }
 
   /**
    * @param pending the pod of a uid while it is pending and ours; null once it is deleted or bound
@@ -126,45 +128,40 @@ public final class BindingCycle {
   /**
    * Hands an assumed pod to a binding thread, waiting for a free slot first.
    *
+   * @param assumed the attempt and the node its pod is assumed on
    * @param volumeBindings what to write before the pod is bound, already reserved in the {@link StorageCache};
    *     empty for none
-   * @param startedNanos when the pod was taken off the queue, for the attempt's duration
    * @throws InterruptedException if the scheduling thread is interrupted while it waits for a slot
    */
-  void submit(
-      QueuedPod item, Pod pod, PodInfo info, String nodeName, List<VolumeBinding> volumeBindings, long startedNanos)
-      throws InterruptedException {
-    submit(item, pod, info, nodeName, volumeBindings, startedNanos, null);
+  void submit(Assumed assumed, List<VolumeBinding> volumeBindings) throws InterruptedException {
+    submit(assumed, volumeBindings, null);
   }
 
   /**
    * Hands an assumed member of a placed pod group to a binding thread, waiting for a free slot first. A failed
    * binding is retried onto the same node ({@link #GROUP_BIND_RETRIES} times, after the loop's retry delay,
    * doubled each time); if it still fails, or the member is gone, the {@code group} is released: its members not
-   * bound yet give up their assumptions and go back to the queue.
+   * bound yet give up their assumptions and go back to the queue. A member has no volume bindings.
    *
-   * @param group the group's bindings; null for a pod placed on its own (no volume bindings with a group)
+   * @param group the group's bindings
    * @throws InterruptedException if the scheduling thread is interrupted while it waits for a slot
    */
-  void submit(
-      QueuedPod item,
-      Pod pod,
-      PodInfo info,
-      String nodeName,
-      List<VolumeBinding> volumeBindings,
-      long startedNanos,
-      @Nullable GroupBinding group)
+  void submit(Assumed member, GroupBinding group) throws InterruptedException {
+    submit(member, List.of(), group);
+  }
+
+  private void submit(Assumed assumed, List<VolumeBinding> volumeBindings, @Nullable GroupBinding group)
       throws InterruptedException {
     slots.acquire();
     try {
       binders.execute(() -> {
         try {
           if (group != null) {
-            bindMember(item, pod, info, nodeName, startedNanos, group);
+            bindMember(assumed, group);
           } else if (volumeBindings.isEmpty()) {
-            bindPod(item, pod, info, nodeName, startedNanos);
+            bindPod(assumed);
           } else {
-            preBind(item, pod, info, nodeName, volumeBindings, startedNanos);
+            preBind(assumed, volumeBindings);
           }
         } finally {
           slots.release();
@@ -172,9 +169,9 @@ public final class BindingCycle {
       });
     } catch (RejectedExecutionException closing) {
       slots.release();
-      undo(item.uid());
+      undo(assumed.uid());
       if (group != null) {
-        group.finished(item.uid(), false);
+        group.finished(assumed.uid(), false);
       }
     }
   }
@@ -199,18 +196,18 @@ public final class BindingCycle {
       try {
         check(wait);
       } catch (RuntimeException e) {
-        if (waiting.remove(wait.item().uid(), wait)) {
-          undo(wait.item().uid());
-          LOG.error("Unexpected failure checking the volumes of pod {}; it will be retried", wait.item().key(), e);
-          queue.requeueAfterError(wait.item());
+        if (waiting.remove(wait.uid(), wait)) {
+          undo(wait.uid());
+          LOG.error("Unexpected failure checking the volumes of pod {}; it will be retried", wait.assumed().key(), e);
+          queue.requeueAfterError(wait.assumed().attempt().item());
         }
       }
     }
   }
 
   /** Writes the volume bindings (kube's {@code bindAPIUpdate}), then parks the pod until they are carried out. */
-  private void preBind(
-      QueuedPod item, Pod pod, PodInfo info, String nodeName, List<VolumeBinding> bindings, long startedNanos) {
+  private void preBind(Assumed assumed, List<VolumeBinding> bindings) {
+    var nodeName = assumed.nodeName();
     try {
       for (var binding : bindings) {
         var outcome =
@@ -221,47 +218,48 @@ public final class BindingCycle {
                     binding.claimNamespace(), binding.claimName(),
                     ((VolumeBinding.Provision) binding).claimUid(), nodeName);
         if (outcome instanceof VolumeOutcome.Failed failed) {
-          preBindFailed(item, pod, nodeName, startedNanos, failed.detail());
+          preBindFailed(assumed, failed.detail());
           return;
         }
       }
     } catch (InterruptedException e) {
-      undo(item.uid()); // shutting down: the pod stays pending for the next scheduler
+      undo(assumed.uid()); // shutting down: the pod stays pending for the next scheduler
       Thread.currentThread().interrupt();
       return;
     } catch (RuntimeException e) {
-      undo(item.uid());
-      LOG.error("Unexpected failure binding the volumes of pod {}; it will be retried", item.key(), e);
-      queue.requeueAfterError(item);
+      undo(assumed.uid());
+      LOG.error("Unexpected failure binding the volumes of pod {}; it will be retried", assumed.key(), e);
+      queue.requeueAfterError(assumed.attempt().item());
       return;
     }
     var wait =
         new VolumeWait(
-            item, pod, info, nodeName, startedNanos, ticker.nanoTime() + volumeBindingTimeout.toNanos(),
-            new VolumeBindingCheck(nodeName, bindings));
-    waiting.put(item.uid(), wait);
-    LOG.debug("Waiting for the volumes of pod {} to be bound", item.key());
+            assumed, ticker.nanoTime() + volumeBindingTimeout.toNanos(), new VolumeBindingCheck(nodeName, bindings));
+    waiting.put(assumed.uid(), wait);
+    LOG.debug("Waiting for the volumes of pod {} to be bound", assumed.key());
     check(wait);
   }
 
   private void check(VolumeWait wait) {
     synchronized (wait) {
-      if (waiting.get(wait.item().uid()) != wait) {
+      if (waiting.get(wait.uid()) != wait) {
         return; // finished by another thread
       }
-      var uid = wait.item().uid();
+      var uid = wait.uid();
+      // After an asynchronous wait: whether the pod is still ours to bind, as the watch shows it now.
       if (pending.pendingPod(uid) == null) {
         waiting.remove(uid, wait);
         undo(uid);
         queue.done(uid);
-        LOG.info("Stopped binding the volumes of pod {}: it was deleted or bound elsewhere", wait.item().key());
+        LOG.info("Stopped binding the volumes of pod {}: it was deleted or bound elsewhere", wait.assumed().key());
         return;
       }
-      var node = cache.nodes().node(wait.nodeName());
+      var nodeName = wait.assumed().nodeName();
+      var node = cache.nodes().node(nodeName);
       VolumeBindingCheck.Result result =
           node == null
               ? new VolumeBindingCheck.Result.Failed(
-                  "failed to get node \"" + wait.nodeName() + "\": node \"" + wait.nodeName() + "\" not found")
+                  "failed to get node \"" + nodeName + "\": node \"" + nodeName + "\" not found")
               : wait.check().check(storage, node.labels());
       if (result instanceof VolumeBindingCheck.Result.Pending) {
         if (ticker.nanoTime() - wait.deadlineNanos() < 0) {
@@ -272,28 +270,32 @@ public final class BindingCycle {
       waiting.remove(uid, wait);
       if (result instanceof VolumeBindingCheck.Result.Failed failed) {
         var detail = "binding volumes: " + failed.message();
-        preBindFailed(wait.item(), wait.pod(), wait.nodeName(), wait.startedNanos(), detail);
+        preBindFailed(wait.assumed(), detail);
         return;
       }
     }
-    LOG.debug("The volumes of pod {} are bound", wait.item().key());
+    LOG.debug("The volumes of pod {} are bound", wait.assumed().key());
     try {
-      binders.execute(() -> bindPod(wait.item(), wait.pod(), wait.info(), wait.nodeName(), wait.startedNanos()));
+      binders.execute(() -> bindPod(wait.assumed()));
     } catch (RejectedExecutionException closing) {
-      undo(wait.item().uid());
+      undo(wait.uid());
     }
   }
 
   /** kube's Unreserve after a failed PreBind, then the pod back to the queue after backoff. */
-  private void preBindFailed(QueuedPod item, Pod pod, String nodeName, long startedNanos, String detail) {
+  private void preBindFailed(Assumed assumed, String detail) {
+    var attempt = assumed.attempt();
+    var item = attempt.item();
     undo(item.uid());
     var error = new SchedulerException(PRE_BIND_FAILED + detail);
-    LOG.warn("Binding the volumes of pod {} for node {} failed: {}; retrying after backoff", item.key(), nodeName,
-        error.getMessage());
+    LOG.warn("Binding the volumes of pod {} for node {} failed: {}; retrying after backoff", item.key(),
+        assumed.nodeName(), error.getMessage());
     queue.requeueAfterError(item);
-    metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
+    metrics.attempt(item.profile(), Result.ERROR, since(attempt));
+    // The pod may have changed during the volume writes and the wait for them: the report is written about the
+    // object the watch shows now (its status patch is locked to that resourceVersion), else about the attempt's.
     var current = pending.pendingPod(item.uid());
-    reporting.failed(item, current == null ? pod : current, error);
+    reporting.failed(current == null ? attempt : attempt.withPod(current), error);
   }
 
   /** Unreserve: releases the pod's volume reservation and forgets its assumption. */
@@ -302,9 +304,10 @@ public final class BindingCycle {
     cache.forget(uid);
   }
 
-  private void bindPod(QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos) {
+  private void bindPod(Assumed assumed) {
+    var item = assumed.attempt().item();
     try {
-      bind(item, pod, info, nodeName, startedNanos);
+      bind(assumed);
     } catch (InterruptedException e) {
       cache.forget(item.uid()); // shutting down: the pod stays pending for the next scheduler
       Thread.currentThread().interrupt();
@@ -322,8 +325,8 @@ public final class BindingCycle {
    * Binds a member of a placed group: as {@link #bindPod}, but given up at once if its group was released, and a
    * failed binding retried onto the same node before the group is released.
    */
-  private void bindMember(
-      QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos, GroupBinding group) {
+  private void bindMember(Assumed member, GroupBinding group) {
+    var item = member.attempt().item();
     boolean bound = false;
     try {
       if (!group.start(item.uid())) {
@@ -333,12 +336,12 @@ public final class BindingCycle {
         queue.requeueAfterError(item);
         return;
       }
-      var outcome = bindWithRetries(item, pod, nodeName, group);
+      var outcome = bindWithRetries(member, group);
       bound = outcome instanceof BindOutcome.Bound || outcome instanceof BindOutcome.Conflict;
       if (!bound) {
         group.release();
       }
-      settle(item, pod, info, nodeName, startedNanos, outcome);
+      settle(member, outcome);
     } catch (InterruptedException e) {
       cache.forget(item.uid()); // shutting down: the pod stays pending for the next scheduler
       Thread.currentThread().interrupt();
@@ -352,13 +355,14 @@ public final class BindingCycle {
     }
   }
 
-  private BindOutcome bindWithRetries(QueuedPod item, Pod pod, String nodeName, GroupBinding group)
-      throws InterruptedException {
+  private BindOutcome bindWithRetries(Assumed member, GroupBinding group) throws InterruptedException {
+    var item = member.attempt().item();
+    var nodeName = member.nodeName();
     var delay = groupBindRetryDelay;
     for (int retry = 0; ; retry++) {
       writes.acquire();
       long bindStart = ticker.nanoTime();
-      var outcome = port.bind(pod, nodeName);
+      var outcome = port.bind(member.attempt().pod(), nodeName);
       metrics.bound(
           item.profile(), Duration.ofNanos(ticker.nanoTime() - bindStart), outcome instanceof BindOutcome.Bound);
       if (!(outcome instanceof BindOutcome.Failed failed) || retry == GROUP_BIND_RETRIES || group.isReleased()) {
@@ -371,19 +375,23 @@ public final class BindingCycle {
     }
   }
 
-  private void bind(QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos)
-      throws InterruptedException {
+  private void bind(Assumed assumed) throws InterruptedException {
+    var attempt = assumed.attempt();
     writes.acquire();
     long bindStart = ticker.nanoTime();
-    var outcome = port.bind(pod, nodeName);
+    var outcome = port.bind(attempt.pod(), assumed.nodeName());
     metrics.bound(
-        item.profile(), Duration.ofNanos(ticker.nanoTime() - bindStart), outcome instanceof BindOutcome.Bound);
-    settle(item, pod, info, nodeName, startedNanos, outcome);
+        attempt.item().profile(), Duration.ofNanos(ticker.nanoTime() - bindStart),
+        outcome instanceof BindOutcome.Bound);
+    settle(assumed, outcome);
   }
 
   /** Acts on a binding's outcome: done if bound (by us or another), else the assumption forgotten. */
-  private void settle(
-      QueuedPod item, Pod pod, PodInfo info, String nodeName, long startedNanos, BindOutcome outcome) {
+  private void settle(Assumed assumed, BindOutcome outcome) {
+    var attempt = assumed.attempt();
+    var item = attempt.item();
+    var nodeName = assumed.nodeName();
+    long startedNanos = attempt.startedNanos();
     long now = ticker.nanoTime();
     // Whoever takes the pod out of the queue tells the listener of a binding whose answer was lost: the watch
     // if it sees the pod there first (it has told it then), else this attempt.
@@ -394,14 +402,14 @@ public final class BindingCycle {
       metrics.attempt(item.profile(), Result.SCHEDULED, Duration.ofNanos(now - startedNanos));
       var progress = item.progress();
       metrics.scheduled(progress.attempts(), Duration.ofNanos(now - progress.initialAttemptNanos()));
-      reporting.scheduled(item, pod, info, nodeName, !watchTookIt);
+      reporting.scheduled(assumed, !watchTookIt);
       return;
     }
     cache.forget(item.uid());
     if (outcome instanceof BindOutcome.Conflict conflict) {
       boolean known = queue.done(item.uid());
       if (known && conflict.actualNode().equals(unconfirmed)) {
-        reporting.lateBinding(info, unconfirmed);
+        reporting.lateBinding(attempt.info(), unconfirmed);
       } else {
         LOG.info("Pod {} was bound to {} by someone else; leaving it there", item.key(), conflict.actualNode());
       }
@@ -414,8 +422,12 @@ public final class BindingCycle {
               "binding pod " + item.key() + " to node " + nodeName + " failed: " + failed.detail());
       LOG.warn("{}; retrying after backoff", error.getMessage());
       queue.requeueAfterError(item.withProgress(item.progress().withUnconfirmedNode(nodeName)));
-      metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
-      reporting.failed(item, pod, error);
+      metrics.attempt(item.profile(), Result.ERROR, since(attempt));
+      reporting.failed(attempt, error);
     }
+  }
+
+  private Duration since(Attempt attempt) {
+    return Duration.ofNanos(ticker.nanoTime() - attempt.startedNanos());
   }
 }

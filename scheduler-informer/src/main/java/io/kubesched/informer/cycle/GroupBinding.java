@@ -1,9 +1,6 @@
 package io.kubesched.informer.cycle;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.kubesched.api.PodGroup;
-import io.kubesched.api.PodInfo;
-import io.kubesched.engine.QueuedPod;
 import io.kubesched.informer.report.GroupReportPort;
 import java.util.HashMap;
 import java.util.List;
@@ -27,9 +24,6 @@ final class GroupBinding {
 
   private static final Logger LOG = LoggerFactory.getLogger(GroupBinding.class);
 
-  /** A member assumed on its node, to be bound. */
-  record Assumed(QueuedPod item, Pod pod, PodInfo info, String nodeName) {}
-
   private enum State {
     WAITING,
     BINDING,
@@ -46,13 +40,13 @@ final class GroupBinding {
 
   /**
    * @param placedBefore how many members were assumed or bound before this group's attempt
-   * @param members the members assumed by the attempt
+   * @param members the members assumed by the attempt, each on its node
    */
   GroupBinding(PodGroup group, int placedBefore, List<Assumed> members, GroupReportPort report) {
     this.group = group;
     this.placedBefore = placedBefore;
     this.report = report;
-    members.forEach(m -> states.put(m.item().uid(), State.WAITING));
+    members.forEach(m -> states.put(m.uid(), State.WAITING));
     this.unfinished = states.size();
   }
 

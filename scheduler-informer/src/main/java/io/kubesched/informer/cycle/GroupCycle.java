@@ -67,9 +67,6 @@ public final class GroupCycle {
   private final SchedulerMetrics metrics;
   private final Ticker ticker;
 
-  /** One member taken off the queue, with what the loop knows of it. */
-  private record Member(QueuedPod item, Pod pod, PodInfo info) {}
-
   public GroupCycle(
       SchedulingQueue queue,
       SchedulerCache cache,
@@ -104,34 +101,35 @@ public final class GroupCycle {
   /**
    * One attempt of the group of a member just taken off the queue.
    *
-   * @param item the member taken, already checked to be pending, ours, readable and not assumed
-   * @param profile its profile, as the attempt read it: the policy of every member in this attempt
+   * @param taken the attempt of the member taken, already checked to be pending, ours, readable and not
+   *     assumed; its profile, as the attempt read it, is the policy of every member in this attempt, and its
+   *     start the start of every member's
+   * @param ref the group {@code taken} belongs to
    * @throws InterruptedException if the thread is interrupted while it waits for a binding slot
    */
-  void schedule(
-      QueuedPod item, Pod pod, PodInfo info, PodGroupRef ref, Profiles.Profile profile, long cycle, long startedNanos)
-      throws InterruptedException {
-    var members = new ArrayList<Member>();
-    members.add(new Member(item, pod, info));
+  void schedule(Attempt taken, PodGroupRef ref, long cycle) throws InterruptedException {
+    long startedNanos = taken.startedNanos();
+    var members = new ArrayList<Attempt>();
+    members.add(taken);
     var others = queue.takeGroupMembers(ref);
     if (!others.isEmpty()) {
       // Taking them began a cycle: an event from now on may have been missed by every member's attempt.
       cycle = queue.schedulingCycle();
     }
     for (var other : others) {
-      var member = resolve(other);
+      var member = resolve(other, taken);
       if (member != null) {
         members.add(member);
       }
     }
     // A fixed order, so the same cluster gives the same placement; kube tries them in queue order.
-    members.sort(Comparator.comparing((Member m) -> m.info().name()).thenComparing(m -> m.info().uid()));
+    members.sort(Comparator.comparing((Attempt m) -> m.info().name()).thenComparing(m -> m.info().uid()));
     var group = groups.group(ref);
     if (group == null) {
       var invalid = groups.invalid(ref);
       if (invalid != null) {
         var error = new SchedulerException("pod group " + ref.key() + " cannot be read: " + invalid);
-        members.forEach(m -> failMember(m, startedNanos, error));
+        members.forEach(m -> failMember(m, error));
         return;
       }
       LOG.debug("Pod group {} ({} members waiting) is not known yet; waiting for it", ref, members.size());
@@ -152,16 +150,18 @@ public final class GroupCycle {
       var error = new SchedulerException(mismatch);
       LOG.warn("Cannot schedule pod group {}: {}", ref.key(), mismatch);
       report.error(group, mismatch);
-      members.forEach(m -> failMember(m, startedNanos, error));
-      metrics.groupAttempt(item.profile(), Result.ERROR, since(startedNanos));
+      members.forEach(m -> failMember(m, error));
+      metrics.groupAttempt(taken.item().profile(), Result.ERROR, since(startedNanos));
       return;
     }
-    attempt(group, members, placed, profile, cycle, startedNanos);
+    attempt(group, members, placed, taken, cycle);
   }
 
-  private void attempt(
-      PodGroup group, List<Member> members, int placed, Profiles.Profile policy, long cycle, long startedNanos)
+  /** @param taken the attempt of the member taken: its profile is the policy, its start the group's */
+  private void attempt(PodGroup group, List<Attempt> members, int placed, Attempt taken, long cycle)
       throws InterruptedException {
+    var policy = taken.profile();
+    long startedNanos = taken.startedNanos();
     var profile = policy.name();
     // Members the library refuses are tried by no one; they count as not fitting.
     var refused = new LinkedHashMap<String, String>();
@@ -171,7 +171,7 @@ public final class GroupCycle {
           .ifPresentOrElse(why -> refused.put(m.info().uid(), why), () -> tried.add(m.info()));
     }
     if (tried.isEmpty()) { // only refused members: the group is complete without them
-      members.forEach(m -> requeueUnschedulable(m, cycle, startedNanos, refused.get(m.info().uid())));
+      members.forEach(m -> requeueUnschedulable(m, cycle, refused.get(m.info().uid())));
       metrics.groupAttempt(profile, Result.UNSCHEDULABLE, since(startedNanos));
       return;
     }
@@ -186,12 +186,12 @@ public final class GroupCycle {
       var error = new SchedulerException("FinderFunc failed for pod group " + group.key() + ": " + e, e);
       LOG.warn("{}; retrying after backoff", error.getMessage());
       report.error(group, error.getMessage());
-      members.forEach(m -> failMember(m, startedNanos, error));
+      members.forEach(m -> failMember(m, error));
       metrics.groupAttempt(profile, Result.ERROR, since(startedNanos));
       return;
     }
     metrics.algorithm(since(algorithmStart));
-    var byUid = new HashMap<String, Member>();
+    var byUid = new HashMap<String, Attempt>();
     members.forEach(m -> byUid.put(m.info().uid(), m));
     if (decision instanceof GroupDecision.Placed placedDecision) {
       place(group, placedDecision, byUid, refused, placed, cycle, startedNanos, nodes.size());
@@ -203,7 +203,7 @@ public final class GroupCycle {
       var uid = m.info().uid();
       var own = unschedulable.unfitted().get(uid);
       var why = refused.containsKey(uid) ? refused.get(uid) : own != null ? memberMessage(own, nodes.size()) : message;
-      requeueUnschedulable(m, cycle, startedNanos, why);
+      requeueUnschedulable(m, cycle, why);
     }
     tracker.failed(group, profile, message, placed);
     metrics.groupAttempt(profile, Result.UNSCHEDULABLE, since(startedNanos));
@@ -212,7 +212,7 @@ public final class GroupCycle {
   private void place(
       PodGroup group,
       GroupDecision.Placed decision,
-      Map<String, Member> byUid,
+      Map<String, Attempt> byUid,
       Map<String, String> refused,
       int placed,
       long cycle,
@@ -220,7 +220,7 @@ public final class GroupCycle {
       int nodeCount)
       throws InterruptedException {
     var profile = byUid.values().iterator().next().item().profile();
-    var assumed = new ArrayList<GroupBinding.Assumed>();
+    var assumed = new ArrayList<Assumed>();
     for (var fitted : decision.fitted()) {
       var m = byUid.get(fitted.pod().uid());
       var nodeName = fitted.bind().nodeName();
@@ -233,14 +233,14 @@ public final class GroupCycle {
         continue;
       }
       queue.clearNomination(m.item().uid());
-      assumed.add(new GroupBinding.Assumed(m.item(), m.pod(), m.info(), nodeName));
+      assumed.add(m.on(nodeName));
     }
     LOG.info(
         "Pod group {}: {} members placed ({} already), binding them", group.key(), assumed.size(), placed);
     for (var entry : decision.unfitted().entrySet()) {
-      requeueUnschedulable(byUid.get(entry.getKey()), cycle, startedNanos, memberMessage(entry.getValue(), nodeCount));
+      requeueUnschedulable(byUid.get(entry.getKey()), cycle, memberMessage(entry.getValue(), nodeCount));
     }
-    refused.forEach((uid, why) -> requeueUnschedulable(byUid.get(uid), cycle, startedNanos, why));
+    refused.forEach((uid, why) -> requeueUnschedulable(byUid.get(uid), cycle, why));
     tracker.placed(group.ref());
     metrics.groupAttempt(profile, Result.SCHEDULED, since(startedNanos));
     if (assumed.isEmpty()) { // the members placed before are the minimum already; none of these fit
@@ -248,12 +248,12 @@ public final class GroupCycle {
     }
     var groupBinding = new GroupBinding(group, placed, assumed, report);
     for (var a : assumed) {
-      binding.submit(a.item(), a.pod(), a.info(), a.nodeName(), List.of(), startedNanos, groupBinding);
+      binding.submit(a, groupBinding);
     }
   }
 
   /** kube's {@code validatePodGroup}: one scheduler name, and the group's priority on every member. */
-  private static @Nullable String validate(PodGroup group, List<Member> members) {
+  private static @Nullable String validate(PodGroup group, List<Attempt> members) {
     var first = members.get(0).info();
     var groupPriority = group.priority() != null ? group.priority().intValue() : first.priority();
     for (var m : members) {
@@ -287,8 +287,11 @@ public final class GroupCycle {
     return policy == PreemptionPolicy.NEVER ? "Never" : "PreemptLowerPriority";
   }
 
-  /** A member taken with its group, or null (its attempt ended here) if it is gone, assumed or unreadable. */
-  private @Nullable Member resolve(QueuedPod item) {
+  /**
+   * The attempt of a member taken with its group, or null (its attempt ended here) if it is gone, assumed or
+   * unreadable: the pod as the watch shows it now, with the policy and the start of the member {@code taken}.
+   */
+  private @Nullable Attempt resolve(QueuedPod item, Attempt taken) {
     var pod = pending.pendingPod(item.uid());
     if (pod == null || cache.isAssumed(item.uid())) {
       queue.done(item.uid());
@@ -300,23 +303,23 @@ public final class GroupCycle {
       queue.done(item.uid());
       if (error != null) {
         LOG.warn("Cannot schedule {}", error.getMessage());
-        reporting.failed(item, pod, error);
+        reporting.unreadable(item, pod, error);
       }
       return null;
     }
-    return new Member(item, pod, info);
+    return new Attempt(item, pod, info, taken.profile(), taken.startedNanos());
   }
 
-  private void requeueUnschedulable(Member m, long cycle, long startedNanos, String message) {
-    metrics.attempt(m.item().profile(), Result.UNSCHEDULABLE, since(startedNanos));
-    var progress = reporting.unschedulable(m.item(), m.pod(), m.info(), message);
+  private void requeueUnschedulable(Attempt m, long cycle, String message) {
+    metrics.attempt(m.item().profile(), Result.UNSCHEDULABLE, since(m.startedNanos()));
+    var progress = reporting.unschedulable(m, message);
     queue.requeueUnschedulable(m.item().withProgress(progress), cycle, QueueingHint.of(m.info()));
   }
 
-  private void failMember(Member m, long startedNanos, SchedulerException error) {
+  private void failMember(Attempt m, SchedulerException error) {
     queue.requeueAfterError(m.item());
-    metrics.attempt(m.item().profile(), Result.ERROR, since(startedNanos));
-    reporting.failed(m.item(), m.pod(), error);
+    metrics.attempt(m.item().profile(), Result.ERROR, since(m.startedNanos()));
+    reporting.failed(m, error);
   }
 
   private Duration since(long startNanos) {

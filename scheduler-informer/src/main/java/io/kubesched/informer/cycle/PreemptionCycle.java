@@ -1,10 +1,8 @@
 package io.kubesched.informer.cycle;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.kubesched.api.PodInfo;
 import io.kubesched.binder.Preempter;
 import io.kubesched.binder.VictimOutcome;
-import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import java.util.ArrayList;
@@ -112,15 +110,14 @@ public final class PreemptionCycle {
    * Starts evicting {@code victims} from {@code nodeName} for {@code preemptor}, whose nomination the caller
    * has already recorded in the queue.
    *
-   * @param item the preemptor's queue item (in flight: the caller requeues it after this returns)
-   * @param pod the preemptor's object, for the events
-   * @param preemptor the preemptor
+   * @param preemptor the preemptor's attempt, its pod nominated to {@code nodeName} (in flight: the caller
+   *     requeues it after this returns); its object is what the events name
    * @param victims the pods to evict, most important first
    * @param lowerNominated the pods of lower priority than the preemptor nominated to {@code nodeName}: they lose
    *     their nomination, as the room is no longer theirs
    */
-  void preempt(
-      QueuedPod item, Pod pod, PodInfo preemptor, String nodeName, List<PodInfo> victims, List<PodInfo> lowerNominated) {
+  void preempt(Attempt attempt, String nodeName, List<PodInfo> victims, List<PodInfo> lowerNominated) {
+    var preemptor = attempt.info();
     var toDelete = new ArrayList<PodInfo>();
     for (var victim : victims) {
       if (victim.terminating()) {
@@ -137,14 +134,14 @@ public final class PreemptionCycle {
     LOG.info("Preempting {} pod(s) on {} for {}: {}", toDelete.size(), nodeName, preemptor.key(),
         toDelete.stream().map(PodInfo::key).toList());
     try {
-      preemptors.execute(() -> run(item, pod, preemptor, nodeName, toDelete, lowerNominated));
+      preemptors.execute(() -> run(attempt, nodeName, toDelete, lowerNominated));
     } catch (RejectedExecutionException closing) {
       queue.releasePreemption(preemptor.uid(), false);
     }
   }
 
-  private void run(
-      QueuedPod item, Pod pod, PodInfo preemptor, String nodeName, List<PodInfo> victims, List<PodInfo> lowerNominated) {
+  private void run(Attempt attempt, String nodeName, List<PodInfo> victims, List<PodInfo> lowerNominated) {
+    var preemptor = attempt.info();
     boolean failed = false;
     boolean waitsForLast = false;
     try {
@@ -155,8 +152,8 @@ public final class PreemptionCycle {
       }
       var message = Preempter.conditionMessage(preemptor.schedulerName());
       var lastVictim = victims.get(victims.size() - 1);
-      failed = !evictAtOnce(item, pod, preemptor, nodeName, victims.subList(0, victims.size() - 1), message)
-          || !evict(item, pod, preemptor, nodeName, lastVictim, message);
+      failed = !evictAtOnce(attempt, nodeName, victims.subList(0, victims.size() - 1), message)
+          || !evict(attempt, nodeName, lastVictim, message);
       if (!failed) {
         var last = lastVictim.uid();
         preemptorsByLastVictim.merge(last, Set.of(preemptor.uid()), PreemptionCycle::union);
@@ -195,8 +192,7 @@ public final class PreemptionCycle {
    *
    * @return whether every deletion made succeeded
    */
-  private boolean evictAtOnce(
-      QueuedPod item, Pod pod, PodInfo preemptor, String nodeName, List<PodInfo> some, String message)
+  private boolean evictAtOnce(Attempt attempt, String nodeName, List<PodInfo> some, String message)
       throws InterruptedException {
     if (some.isEmpty()) {
       return true;
@@ -207,7 +203,7 @@ public final class PreemptionCycle {
       Runnable deletion =
           () -> {
             try {
-              if (ok.get() && !evict(item, pod, preemptor, nodeName, victim, message)) {
+              if (ok.get() && !evict(attempt, nodeName, victim, message)) {
                 ok.set(false);
               }
             } catch (InterruptedException e) {
@@ -215,7 +211,7 @@ public final class PreemptionCycle {
               Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
               ok.set(false);
-              LOG.warn("Could not preempt {} for {}", victim.key(), preemptor.key(), e);
+              LOG.warn("Could not preempt {} for {}", victim.key(), attempt.info().key(), e);
             } finally {
               done.countDown();
             }
@@ -237,15 +233,15 @@ public final class PreemptionCycle {
   }
 
   /** @return whether the victim was deleted, or was gone already */
-  private boolean evict(QueuedPod item, Pod pod, PodInfo preemptor, String nodeName, PodInfo victim, String message)
+  private boolean evict(Attempt attempt, String nodeName, PodInfo victim, String message)
       throws InterruptedException {
     var outcome = port.preempt(victim, message);
     if (outcome instanceof VictimOutcome.Failed failure) {
-      LOG.warn("Could not preempt {} for {}: {}", victim.key(), preemptor.key(), failure.message());
+      LOG.warn("Could not preempt {} for {}: {}", victim.key(), attempt.info().key(), failure.message());
       return false;
     }
     if (outcome == VictimOutcome.DELETED) {
-      reporting.preempted(item, PreemptPort.reference(victim), pod, nodeName);
+      reporting.preempted(attempt, PreemptPort.reference(victim), nodeName);
     }
     return true;
   }

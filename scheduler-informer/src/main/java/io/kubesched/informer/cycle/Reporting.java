@@ -50,16 +50,18 @@ public final class Reporting {
   }
 
   /**
-   * The pod is bound to {@code nodeName} by this loop.
+   * The pod of {@code bound} is bound to its node by this loop.
    *
    * @param tellListener false where the listener has heard it already ({@link #lateBinding}, the watch having
    *     seen the pod there before this attempt's answer came)
    */
-  public void scheduled(QueuedPod item, Pod pod, PodInfo info, String nodeName, boolean tellListener) {
-    LOG.debug("Bound {} to {}", item.key(), nodeName);
-    report(item.profile(), reporter -> reporter.scheduled(pod, nodeName));
+  void scheduled(Assumed bound, boolean tellListener) {
+    var attempt = bound.attempt();
+    var nodeName = bound.nodeName();
+    LOG.debug("Bound {} to {}", attempt.key(), nodeName);
+    report(attempt.item().profile(), reporter -> reporter.scheduled(attempt.pod(), nodeName));
     if (tellListener) {
-      listener.bound(info, nodeName);
+      listener.bound(attempt.info(), nodeName);
     }
   }
 
@@ -68,8 +70,8 @@ public final class Reporting {
    *
    * @return the pod's progress with {@code message} as the last one logged, for the queue to keep
    */
-  public QueuedPod.Progress unschedulable(QueuedPod item, Pod pod, PodInfo info, String message) {
-    return unschedulable(item, pod, info, message, null);
+  QueuedPod.Progress unschedulable(Attempt attempt, String message) {
+    return unschedulable(attempt, message, null);
   }
 
   /**
@@ -80,29 +82,41 @@ public final class Reporting {
    *     to leave it as it is
    * @return the pod's progress with {@code message} as the last one logged, for the queue to keep
    */
-  public QueuedPod.Progress unschedulable(
-      QueuedPod item, Pod pod, PodInfo info, String message, @Nullable String nominatedNodeName) {
+  QueuedPod.Progress unschedulable(
+      Attempt attempt, String message, @Nullable String nominatedNodeName) {
+    var item = attempt.item();
+    var pod = attempt.pod();
     if (message.equals(item.progress().lastMessage())) {
       LOG.debug("Pod {} is still unschedulable: {}", item.key(), message);
     } else {
       LOG.info("Pod {} is unschedulable: {}", item.key(), message);
     }
     report(item.profile(), reporter -> reporter.unschedulable(pod, message, nominatedNodeName));
-    listener.unschedulable(info, message);
+    listener.unschedulable(attempt.info(), message);
     return item.progress().withLastMessage(message);
   }
 
   /**
    * {@code victim} was deleted to make room for {@code preemptor} on {@code nodeName}: a {@code Preempted} event.
    *
+   * @param preemptor the attempt that nominated its pod to {@code nodeName}
    * @param victim the victim as the binder names a pod: namespace, name and uid
    */
-  public void preempted(QueuedPod preemptorItem, Pod victim, Pod preemptor, String nodeName) {
-    report(preemptorItem.profile(), reporter -> reporter.preempted(victim, preemptor, nodeName, false));
+  void preempted(Attempt preemptor, Pod victim, String nodeName) {
+    report(
+        preemptor.item().profile(), reporter -> reporter.preempted(victim, preemptor.pod(), nodeName, false));
   }
 
   /** The attempt failed for a reason other than fit; the caller has logged it. */
-  public void failed(QueuedPod item, Pod pod, Exception error) {
+  void failed(Attempt attempt, Exception error) {
+    unreadable(attempt.item(), attempt.pod(), error);
+  }
+
+  /**
+   * A pod taken off the queue cannot be read (its {@link QueuedPod#unreadable()}): no attempt is made of it, and
+   * it is told as a failed one. The caller has logged it.
+   */
+  void unreadable(QueuedPod item, Pod pod, Exception error) {
     report(item.profile(), reporter -> reporter.schedulingError(pod, error.getMessage()));
     listener.failed(item.key(), error);
   }

@@ -148,17 +148,18 @@ public final class SchedulingCycle implements Runnable {
       queue.done(item.uid());
       LOG.warn("Cannot schedule {}", error.getMessage());
       metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
-      reporting.failed(item, pod, error);
+      reporting.unreadable(item, pod, error);
       return;
     }
+    var attempt = new Attempt(item, pod, info, profile, startedNanos);
     var group = groups.groupOf(info);
     if (group != null) { // placed with its group, all together or not at all
-      groups.schedule(item, pod, info, group, profile, cycle, startedNanos);
+      groups.schedule(attempt, group, cycle);
       return;
     }
     var refusal = UnsupportedFeatures.refusal(info, profile.reads());
     if (refusal.isPresent()) { // never given to the policy, which would place it as if it had no claims
-      unschedulable(item, cycle, startedNanos, pod, info, refusal.get(), QueueingHint.POD_UPDATE_ONLY);
+      unschedulable(attempt, cycle, refusal.get(), QueueingHint.POD_UPDATE_ONLY);
       return;
     }
     var nodes = cache.nodes();
@@ -166,37 +167,36 @@ public final class SchedulingCycle implements Runnable {
     // The queue's nomination is the one that counts: our own status write of it does not update the queued pod.
     var nominated = nominations.nodeOf(info.uid());
     if (!nominated.equals(info.nominatedNodeName())) {
-      info = info.toBuilder().nominatedNodeName(nominated).build();
+      attempt = attempt.withInfo(info.toBuilder().nominatedNodeName(nominated).build());
     }
     var snapshot = clusterSnapshot.apply(nodes, nominations);
     Decision decision;
     long algorithmStart = ticker.nanoTime();
     try {
-      decision = Objects.requireNonNull(profile.finder().find(info, snapshot), "FinderFunc returned null");
+      decision =
+          Objects.requireNonNull(profile.finder().find(attempt.info(), snapshot), "FinderFunc returned null");
     } catch (RuntimeException e) {
       metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
-      fail(item, pod, startedNanos, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
+      fail(attempt, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
       return;
     }
     metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
     if (decision instanceof Decision.Unschedulable unschedulable) {
-      unschedulable(item, cycle, startedNanos, pod, info, unschedulable, snapshot.nominations(), nodes.size());
+      unschedulable(attempt, cycle, unschedulable, snapshot.nominations(), nodes.size());
       return;
     }
     var bind = (Decision.Bind) decision;
     var nodeName = bind.nodeName();
     if (!nodes.hasNode(nodeName)) {
       fail(
-          item,
-          pod,
-          startedNanos,
+          attempt,
           new SchedulerException(
               "FinderFunc chose node '" + nodeName + "' for pod " + item.key()
                   + ", which is not among the " + nodes.size() + " nodes it was given"));
       return;
     }
     try {
-      cache.assume(info, nodeName);
+      cache.assume(attempt.info(), nodeName);
     } catch (IllegalStateException boundMeanwhile) {
       // Someone bound it between the event we queued and now, and the watch already shows it: routine.
       LOG.info("Pod {} was bound while it was being scheduled ({}); leaving it", item.key(), boundMeanwhile.getMessage());
@@ -210,11 +210,11 @@ public final class SchedulingCycle implements Runnable {
       if (refused.isPresent()) {
         cache.forget(item.uid());
         var error = new SchedulerException("running Reserve plugin \"VolumeBinding\": " + refused.get());
-        fail(item, pod, startedNanos, error);
+        fail(attempt, error);
         return;
       }
     }
-    binding.submit(item, pod, info, nodeName, volumeBindings, startedNanos);
+    binding.submit(attempt.on(nodeName), volumeBindings);
   }
 
   /**
@@ -223,25 +223,20 @@ public final class SchedulingCycle implements Runnable {
    * kept. The queue learns the nomination before the API server does, as kube-scheduler's nominator.
    */
   private void unschedulable(
-      QueuedPod item,
-      long cycle,
-      long startedNanos,
-      Pod pod,
-      PodInfo info,
-      Decision.Unschedulable decision,
-      Nominations nominations,
-      int nodeCount) {
+      Attempt attempt, long cycle, Decision.Unschedulable decision, Nominations nominations, int nodeCount) {
+    var item = attempt.item();
+    var info = attempt.info();
     var message = decision.message(nodeCount);
     var nomination = decision.nomination();
     String nominatedNodeName;
     if (nomination instanceof Nomination.To to) {
       nominatedNodeName = to.nodeName();
-      var nominatedPod = info.toBuilder().nominatedNodeName(nominatedNodeName).build();
-      queue.nominate(nominatedPod, nominatedNodeName);
+      var preemptor = attempt.withInfo(info.toBuilder().nominatedNodeName(nominatedNodeName).build());
+      queue.nominate(preemptor.info(), nominatedNodeName);
       var lowerNominated = nominations.on(nominatedNodeName).stream()
           .filter(p -> p.priority() < info.priority() && !p.uid().equals(info.uid()))
           .toList();
-      preemption.preempt(item, pod, nominatedPod, nominatedNodeName, to.victims(), lowerNominated);
+      preemption.preempt(preemptor, nominatedNodeName, to.victims(), lowerNominated);
     } else if (nomination instanceof Nomination.Clear) {
       queue.clearNomination(item.uid());
       nominatedNodeName = ""; // written only if the pod has one
@@ -249,22 +244,26 @@ public final class SchedulingCycle implements Runnable {
       nominatedNodeName = null;
     }
     // Recorded before the listener hears of it, as for the other outcomes.
-    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, Duration.ofNanos(ticker.nanoTime() - startedNanos));
-    var progress = reporting.unschedulable(item, pod, info, message, nominatedNodeName);
+    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, since(attempt));
+    var progress = reporting.unschedulable(attempt, message, nominatedNodeName);
     queue.requeueUnschedulable(item.withProgress(progress), cycle, QueueingHint.of(info));
   }
 
-  private void unschedulable(
-      QueuedPod item, long cycle, long startedNanos, Pod pod, PodInfo info, String message, QueueingHint hint) {
-    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, Duration.ofNanos(ticker.nanoTime() - startedNanos));
-    var progress = reporting.unschedulable(item, pod, info, message);
+  private void unschedulable(Attempt attempt, long cycle, String message, QueueingHint hint) {
+    var item = attempt.item();
+    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, since(attempt));
+    var progress = reporting.unschedulable(attempt, message);
     queue.requeueUnschedulable(item.withProgress(progress), cycle, hint);
   }
 
-  private void fail(QueuedPod item, Pod pod, long startedNanos, SchedulerException error) {
+  private void fail(Attempt attempt, SchedulerException error) {
     LOG.warn("{}; retrying after backoff", error.getMessage());
-    queue.requeueAfterError(item);
-    metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
-    reporting.failed(item, pod, error);
+    queue.requeueAfterError(attempt.item());
+    metrics.attempt(attempt.item().profile(), Result.ERROR, since(attempt));
+    reporting.failed(attempt, error);
+  }
+
+  private Duration since(Attempt attempt) {
+    return Duration.ofNanos(ticker.nanoTime() - attempt.startedNanos());
   }
 }
