@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * EventHandlers}), plus the {@link ClusterDataInformers} a policy reads. Starts them and waits for their first
  * list, and relists when the {@link InformerWatchdog} finds a watch lost.
  *
- * <p>{@link #start} and {@link #close} are called by the loop's lifecycle; relists run on the watchdog's
+ * <p>{@link #startAndSync} and {@link #close} are called by the loop's lifecycle; relists run on the watchdog's
  * thread.
  */
 public final class InformerSet implements AutoCloseable {
