@@ -94,10 +94,10 @@ break_rule "examples reach into scheduler-binder" "compile -pl examples -am" "wh
   use_in_example "requires io.kubesched.binder;" "io.kubesched.binder.BindMode.class.getName();"
 break_rule "examples reach into scheduler-adapter" "compile -pl examples -am" "which does not export it to module io.kubesched.examples" \
   use_in_example "requires io.kubesched.adapter;" "io.kubesched.adapter.PodAdapter.class.getName();"
-break_rule "examples reach past the facade" "compile -pl examples -am" "package io.kubesched.informer is not visible" \
-  use_in_example "" "io.kubesched.informer.NodeListing.class.getName();"
+break_rule "examples reach past the facade" "compile -pl examples -am" "package io.kubesched.informer.watch is not visible" \
+  use_in_example "" "io.kubesched.informer.watch.NodeListing.class.getName();"
 break_rule "examples require the loop's module" "compile -pl examples -am" "which does not export it to module io.kubesched.examples" \
-  use_in_example "requires io.kubesched.informer;" "io.kubesched.informer.NodeListing.class.getName();"
+  use_in_example "requires io.kubesched.informer;" "io.kubesched.informer.watch.NodeListing.class.getName();"
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

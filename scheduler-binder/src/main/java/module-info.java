@@ -1,7 +1,9 @@
 /**
- * Binds a pod to a node, and reports on scheduling (events, the PodScheduled condition) at a limited
- * request rate. It speaks fabric8's {@code Pod} and a node name only: it never sees the scheduler's domain
- * model, so it is tested on its own. Internal: exported only to the modules of the loop.
+ * Binds a pod to a node, writes volume bindings and preemption's deletions ({@code io.kubesched.binder}), and
+ * reports on scheduling (events, the PodScheduled condition, pod group status: {@code
+ * io.kubesched.binder.report}) at a limited request rate. It speaks fabric8's {@code Pod} and a node name only:
+ * it never sees the scheduler's domain model, so it is tested on its own. Internal: exported only to the
+ * modules of the loop.
  */
 module io.kubesched.binder {
   requires static org.jspecify;
@@ -16,4 +18,7 @@ module io.kubesched.binder {
   exports io.kubesched.binder to
       io.kubesched.informer,
       io.kubesched.facade;
+  // Internal: the loop reports with it.
+  exports io.kubesched.binder.report to
+      io.kubesched.informer;
 }

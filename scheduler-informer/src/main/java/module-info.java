@@ -1,6 +1,8 @@
 /**
- * The scheduling loop: informers on nodes and pods, a queue of pods to place, a worker that asks the
- * {@link io.kubesched.api.FinderFunc} and binds. Internal: exported to the facade only.
+ * The scheduling loop around the engine's queue and cache: the informers and their handlers ({@code watch}),
+ * the scheduling, binding, preemption and pod group cycles ({@code cycle}), leader election ({@code leader}),
+ * what the loop reports ({@code report}), and {@code SchedulingLoop}, which composes them. Internal: only what
+ * the facade builds a loop with is exported, to the facade only.
  */
 module io.kubesched.informer {
   requires static org.jspecify;
@@ -16,6 +18,12 @@ module io.kubesched.informer {
   requires kubernetes.model.common;
   requires org.slf4j;
 
+  // SchedulingLoop and ControllerSettings; LeaderSettings, a part of the settings; NodeListing, the facade's
+  // node listing. The cycles and the reports stay inside.
   exports io.kubesched.informer to
+      io.kubesched.facade;
+  exports io.kubesched.informer.leader to
+      io.kubesched.facade;
+  exports io.kubesched.informer.watch to
       io.kubesched.facade;
 }

@@ -1,6 +1,7 @@
 package io.kubesched.binder;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -16,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * the status of (a binding, an event), where fabric8's operations would decode the whole object sent back.
  * Each request is bounded by a time-out. Thread-safe.
  */
-final class ApiRequests {
+public final class ApiRequests {
 
   private final HttpClient http;
   private final String base;
@@ -46,12 +47,12 @@ final class ApiRequests {
   }
 
   /** With the client's retries (on an answer of 5xx or 429, or none), as fabric8's operations have them. */
-  static ApiRequests retrying(KubernetesClient client, Duration timeout) {
+  public static ApiRequests retrying(KubernetesClient client, Duration timeout) {
     return new ApiRequests(client.getHttpClient(), base(client), timeout);
   }
 
   /** What one request got: a status and body, or nothing in time. */
-  sealed interface Answer {
+  public sealed interface Answer {
     record Status(int code, String body) implements Answer {}
 
     record NoAnswer(String why) implements Answer {}
@@ -63,14 +64,14 @@ final class ApiRequests {
   }
 
   /** @param path the API path, from {@code /api} or {@code /apis} */
-  HttpRequest.Builder request(String path) {
+  public HttpRequest.Builder request(String path) {
     return http.newHttpRequestBuilder()
         .uri(base + path)
         .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** @throws InterruptedException if interrupted while waiting; the request is then cancelled */
-  Answer send(HttpRequest.Builder request) throws InterruptedException {
+  public Answer send(HttpRequest.Builder request) throws InterruptedException {
     var pending = http.sendAsync(request.build(), String.class);
     try {
       // The request's own timeout should end it first; this bounds a client that ignores it.
@@ -106,7 +107,14 @@ final class ApiRequests {
     return false;
   }
 
-  static String abbreviate(String body) {
+  /** @return a failed call's status code and message, as the loop logs and reports them */
+  public static String describe(KubernetesClientException e) {
+    var status = e.getStatus();
+    var message = status != null && status.getMessage() != null ? status.getMessage() : e.getMessage();
+    return (e.getCode() > 0 ? e.getCode() + ": " : "") + message;
+  }
+
+  public static String abbreviate(String body) {
     return body.length() <= 300 ? body : body.substring(0, 300) + "…";
   }
 }

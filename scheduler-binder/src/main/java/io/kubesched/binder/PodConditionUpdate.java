@@ -3,6 +3,10 @@ package io.kubesched.binder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +33,15 @@ import org.jspecify.annotations.Nullable;
  * @param condition the condition to write, lastTransitionTime set
  * @param index where the pod has a condition of this type, or -1 if it has none
  */
-record PodConditionUpdate(PodCondition condition, int index) {
+public record PodConditionUpdate(PodCondition condition, int index) {
+
+  private static final DateTimeFormatter SECONDS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX").withZone(ZoneOffset.UTC);
+
+  /** A condition's time as the API writes it: whole seconds, UTC ({@code 2006-01-02T15:04:05Z}). */
+  public static String conditionTime(Instant instant) {
+    return SECONDS.format(instant.truncatedTo(ChronoUnit.SECONDS));
+  }
 
   /**
    * @param status the pod's status as last seen; null for none
@@ -37,7 +49,7 @@ record PodConditionUpdate(PodCondition condition, int index) {
    * @param now the time to use as lastTransitionTime, in the API's format ({@code 2006-01-02T15:04:05Z})
    * @return the write to make, or empty if the pod has the condition already
    */
-  static Optional<PodConditionUpdate> of(@Nullable PodStatus status, PodCondition wanted, String now) {
+  public static Optional<PodConditionUpdate> of(@Nullable PodStatus status, PodCondition wanted, String now) {
     int index = indexOf(status, wanted.getType());
     if (index < 0) {
       return Optional.of(new PodConditionUpdate(withTransition(wanted, now), -1));
@@ -66,7 +78,7 @@ record PodConditionUpdate(PodCondition condition, int index) {
    *     null for none
    * @param status that pod's status
    */
-  List<Map<String, Object>> jsonPatch(@Nullable String resourceVersion, @Nullable PodStatus status) {
+  public List<Map<String, Object>> jsonPatch(@Nullable String resourceVersion, @Nullable PodStatus status) {
     var ops = new ArrayList<Map<String, Object>>();
     if (resourceVersion != null) {
       ops.add(Map.of("op", "add", "path", "/metadata/resourceVersion", "value", resourceVersion));
@@ -85,7 +97,7 @@ record PodConditionUpdate(PodCondition condition, int index) {
   }
 
   /** @return the pod's condition of {@code type}, or null */
-  static @Nullable PodCondition find(@Nullable PodStatus status, @Nullable String type) {
+  public static @Nullable PodCondition find(@Nullable PodStatus status, @Nullable String type) {
     int index = indexOf(status, type);
     return index < 0 ? null : status.getConditions().get(index);
   }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kubesched.binder.report.SchedulingReporter;
 import java.time.Clock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -140,7 +141,7 @@ public final class Preempter {
       if (e.getCode() == 404) {
         return true;
       }
-      LOG.warn("Clearing the nomination of pod {} failed: {}", key, EventRecorder.describe(e));
+      LOG.warn("Clearing the nomination of pod {} failed: {}", key, ApiRequests.describe(e));
       return false;
     }
   }
@@ -176,7 +177,7 @@ public final class Preempter {
           seen = fresh.pod();
           continue;
         }
-        return VictimOutcome.failed("patching the status of pod " + key + " failed: " + EventRecorder.describe(e));
+        return VictimOutcome.failed("patching the status of pod " + key + " failed: " + ApiRequests.describe(e));
       }
     }
   }
@@ -196,7 +197,7 @@ public final class Preempter {
     } catch (KubernetesClientException e) {
       interruptedDuring("reading", key);
       return new Reread(
-          null, VictimOutcome.failed("reading pod " + key + " again failed: " + EventRecorder.describe(e)));
+          null, VictimOutcome.failed("reading pod " + key + " again failed: " + ApiRequests.describe(e)));
     }
     if (fresh == null || !victim.getMetadata().getUid().equals(fresh.getMetadata().getUid())) {
       return new Reread(null, VictimOutcome.GONE);
@@ -227,7 +228,7 @@ public final class Preempter {
       if (e.getCode() == 404 || e.getCode() == 409) {
         return VictimOutcome.GONE;
       }
-      return VictimOutcome.failed("deleting pod " + key + " failed: " + EventRecorder.describe(e));
+      return VictimOutcome.failed("deleting pod " + key + " failed: " + ApiRequests.describe(e));
     }
   }
 
@@ -243,7 +244,7 @@ public final class Preempter {
   }
 
   private String now() {
-    return SchedulingReporter.conditionTime(clock.instant());
+    return PodConditionUpdate.conditionTime(clock.instant());
   }
 
   private NonNamespaceOperation<Pod, PodList, PodResource> pods(Pod pod) {

@@ -9,24 +9,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Clocks and limiters for the reporter tests. */
-final class SchedulingReporterFixtures {
+public final class SchedulingReporterFixtures {
 
-  static final String SCHEDULER = "test-scheduler";
-  static final String HOST = "host-1";
+  public static final String SCHEDULER = "test-scheduler";
+  public static final String HOST = "host-1";
   /** A time with microseconds, so that the formats' precision shows. */
-  static final Instant START = Instant.parse("2026-03-04T05:06:07.123456789Z");
+  public static final Instant START = Instant.parse("2026-03-04T05:06:07.123456789Z");
 
   private SchedulingReporterFixtures() {}
 
   /** A wall clock that moves only when told to. Thread-safe. */
-  static final class MutableClock extends Clock {
+  public static final class MutableClock extends Clock {
     private final AtomicReference<Instant> now;
 
-    MutableClock(Instant start) {
+    public MutableClock(Instant start) {
       now = new AtomicReference<>(start);
     }
 
-    void advance(Duration by) {
+    public void advance(Duration by) {
       now.updateAndGet(t -> t.plus(by));
     }
 
@@ -47,8 +47,8 @@ final class SchedulingReporterFixtures {
   }
 
   /** A limiter that never waits and counts the tokens taken. */
-  static final class CountingBucket implements TokenBucket {
-    final AtomicInteger taken = new AtomicInteger();
+  public static final class CountingBucket implements TokenBucket {
+    public final AtomicInteger taken = new AtomicInteger();
 
     @Override
     public void acquire() {

@@ -6,7 +6,7 @@ import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.informer.SchedulingLoop;
-import io.kubesched.informer.NodeListing;
+import io.kubesched.informer.watch.NodeListing;
 import io.kubesched.k8s.KubeConnection;
 import io.kubesched.k8s.KubeConnections;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindMode;
 import io.kubesched.informer.ControllerSettings;
-import io.kubesched.informer.LeaderSettings;
+import io.kubesched.informer.leader.LeaderSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;

@@ -3,6 +3,7 @@ package io.kubesched.informer;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.binder.BindMode;
+import io.kubesched.informer.leader.LeaderSettings;
 import java.time.Duration;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;

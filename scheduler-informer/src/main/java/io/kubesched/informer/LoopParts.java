@@ -12,6 +12,21 @@ import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
+import io.kubesched.informer.cycle.BindPort;
+import io.kubesched.informer.cycle.BindingCycle;
+import io.kubesched.informer.cycle.GroupCycle;
+import io.kubesched.informer.cycle.GroupTracker;
+import io.kubesched.informer.cycle.PodGroupLookup;
+import io.kubesched.informer.cycle.PreemptPort;
+import io.kubesched.informer.cycle.PreemptionCycle;
+import io.kubesched.informer.cycle.Profiles;
+import io.kubesched.informer.cycle.Reporting;
+import io.kubesched.informer.cycle.SchedulingCycle;
+import io.kubesched.informer.cycle.VolumePort;
+import io.kubesched.informer.leader.Leadership;
+import io.kubesched.informer.report.GroupReportPort;
+import io.kubesched.informer.report.GuardedMetrics;
+import io.kubesched.informer.watch.EventHandlers;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -115,11 +130,12 @@ record LoopParts(
     var tracker = new GroupTracker(settings.podGroupTimeout(), injected.groupReport(), metrics, ticker);
     var groupCycle =
         new GroupCycle(
-            queue, cache, injected.clusterSnapshot(), handlers, binding, injected.groups(), tracker,
+            queue, cache, injected.clusterSnapshot(), handlers::pendingPod, binding, injected.groups(), tracker,
             injected.groupReport(), injected.reporting(), metrics, ticker);
     var scheduling =
         new SchedulingCycle(
-            profiles, queue, cache, storage, injected.clusterSnapshot(), handlers, binding, preemption, groupCycle,
+            profiles, queue, cache, storage, injected.clusterSnapshot(), handlers::pendingPod, binding, preemption,
+            groupCycle,
             injected.reporting(), metrics, leadership, ticker);
     return new LoopParts(
         profiles, queue, cache, storage, moves, leadership, handlers, binding, preemption, tracker, scheduling);

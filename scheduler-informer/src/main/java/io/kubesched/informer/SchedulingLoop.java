@@ -10,12 +10,30 @@ import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.PendingPods;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
-import io.kubesched.binder.PodGroupReporter;
-import io.kubesched.binder.SchedulingReporter;
 import io.kubesched.binder.TokenBucket;
+import io.kubesched.binder.report.PodGroupReporter;
+import io.kubesched.binder.report.SchedulingReporter;
 import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
+import io.kubesched.informer.cycle.AssumptionExpiry;
+import io.kubesched.informer.cycle.BindPort;
+import io.kubesched.informer.cycle.BindingCycle;
+import io.kubesched.informer.cycle.PodGroupLookup;
+import io.kubesched.informer.cycle.PreemptPort;
+import io.kubesched.informer.cycle.Profiles;
+import io.kubesched.informer.cycle.Reporting;
+import io.kubesched.informer.cycle.SchedulingCycle;
+import io.kubesched.informer.cycle.VolumePort;
+import io.kubesched.informer.leader.LeaderElection;
+import io.kubesched.informer.leader.Leadership;
+import io.kubesched.informer.report.GroupReports;
+import io.kubesched.informer.report.GuardedMetrics;
+import io.kubesched.informer.report.SerialListener;
+import io.kubesched.informer.watch.ClusterDataInformers;
+import io.kubesched.informer.watch.EventHandlers;
+import io.kubesched.informer.watch.InformerSet;
+import io.kubesched.informer.watch.PodGroupSources;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -193,7 +211,7 @@ public final class SchedulingLoop implements AutoCloseable {
     var writes = TokenBucket.create(settings.qps(), settings.burst());
     var injected =
         new LoopParts.Injected(
-            Ticker.SYSTEM, binders, BindPort.toApiServer(bindingClient, settings),
+            Ticker.SYSTEM, binders, BindPort.toApiServer(bindingClient, settings.bindTimeout(), settings.bindMode()),
             VolumePort.toApiServer(bindingClient, writes),
             preemptors, victims, PreemptPort.toApiServer(bindingClient, writes), writes, reporting,
             (nodes, nominations) -> clusterData().snapshot(nodes, nominations),

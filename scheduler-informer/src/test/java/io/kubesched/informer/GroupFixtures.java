@@ -7,6 +7,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
+import io.kubesched.informer.cycle.PodGroupLookup;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -9,6 +9,8 @@ import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindOutcome;
+import io.kubesched.informer.cycle.BindPort;
+import io.kubesched.informer.report.GroupReportPort;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -7,6 +7,7 @@ import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.engine.Ticker;
+import io.kubesched.informer.cycle.BindPort;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

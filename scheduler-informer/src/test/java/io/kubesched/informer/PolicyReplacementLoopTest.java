@@ -18,6 +18,8 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindOutcome;
+import io.kubesched.informer.cycle.BindPort;
+import io.kubesched.informer.report.GroupReportPort;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

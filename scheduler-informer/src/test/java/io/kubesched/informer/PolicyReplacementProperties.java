@@ -7,6 +7,7 @@ import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.binder.BindOutcome;
+import io.kubesched.informer.cycle.BindPort;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -14,6 +14,8 @@ import io.kubesched.api.Nomination;
 import io.kubesched.api.PodInfo;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.VictimOutcome;
+import io.kubesched.informer.cycle.BindPort;
+import io.kubesched.informer.cycle.PreemptPort;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

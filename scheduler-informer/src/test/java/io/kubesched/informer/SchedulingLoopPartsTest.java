@@ -17,6 +17,8 @@ import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.engine.QueueDepths;
+import io.kubesched.informer.cycle.BindPort;
+import io.kubesched.informer.watch.InformerStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

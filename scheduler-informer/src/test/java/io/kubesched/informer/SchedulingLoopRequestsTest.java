@@ -10,6 +10,7 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.api.Decision;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
+import io.kubesched.informer.watch.MockServers;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -12,12 +12,12 @@ import java.util.Set;
  * defaults belong to the facade's {@code Options}; these only mirror them so the tests run the loop as
  * users do.
  */
-final class TestSettings {
+public final class TestSettings {
 
   private TestSettings() {}
 
   /** @return settings for a loop whose first profile is {@code schedulerName} */
-  static ControllerSettings forFakeCluster(String schedulerName) {
+  public static ControllerSettings forFakeCluster(String schedulerName) {
     return new ControllerSettings(
         schedulerName,
         BindMode.SET_NODE_NAME,

@@ -28,6 +28,8 @@ import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.VolumeOutcome;
 import io.kubesched.engine.QueueDepths;
 import io.kubesched.engine.StorageCache;
+import io.kubesched.informer.cycle.BindPort;
+import io.kubesched.informer.cycle.VolumePort;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +44,7 @@ import org.junit.jupiter.api.Test;
  * with fabric8 objects, the cycles run inline, a fake clock, fake bind and volume ports, and the {@link
  * StorageCache} fed by hand as its informers would feed it.
  */
-class VolumeBindingCycleTest {
+public class VolumeBindingCycleTest {
 
   private static final String NAME = "my-scheduler";
   private static final String NS = "default";
@@ -150,13 +152,13 @@ class VolumeBindingCycleTest {
         .build();
   }
 
-  static PersistentVolumeClaim claim(String name, String volumeName, boolean bindCompleted, String selectedNode) {
+  public static PersistentVolumeClaim claim(String name, String volumeName, boolean bindCompleted, String selectedNode) {
     return new PersistentVolumeClaim(
         NS, name, "uid-" + name, "standard", volumeName, Set.of(AccessMode.READ_WRITE_ONCE), VolumeMode.FILESYSTEM,
         1024, null, "", false, false, bindCompleted, selectedNode, "");
   }
 
-  static PersistentVolume volume(String name, @Nullable String claimName, String zone) {
+  public static PersistentVolume volume(String name, @Nullable String claimName, String zone) {
     return new PersistentVolume(
         name, "standard", 2048, Set.of(AccessMode.READ_WRITE_ONCE), VolumeMode.FILESYSTEM, "",
         List.of(NodeSelectorTerm.ofExpressions(NodeSelectorRequirement.of(ZONE, NodeSelectorRequirement.Operator.IN,

@@ -13,7 +13,7 @@ import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.informer.InformerStores;
+import io.kubesched.informer.watch.InformerStores;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;

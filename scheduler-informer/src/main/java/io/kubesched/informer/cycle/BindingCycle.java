@@ -1,0 +1,433 @@
+package io.kubesched.informer.cycle;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kubesched.api.SchedulerException;
+import io.kubesched.api.SchedulerMetrics.Result;
+import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.api.VolumeBinding;
+import io.kubesched.binder.BindOutcome;
+import io.kubesched.binder.TokenBucket;
+import io.kubesched.binder.VolumeOutcome;
+import io.kubesched.engine.SchedulerCache;
+import io.kubesched.engine.SchedulingQueue;
+import io.kubesched.engine.StorageCache;
+import io.kubesched.engine.Ticker;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The binding cycle, as kube-scheduler's {@code bindingCycle}: writes the binding the {@link SchedulingCycle}
+ * chose, off the scheduling thread, at most {@code parallelBindings} at once, each taking a token of the
+ * write rate limit. A pod bound is done; a pod bound elsewhere or gone is left; a binding that failed
+ * forgets the assumption and requeues the pod after backoff, remembering the node in the pod's progress in
+ * case the write had landed after all (the {@linkplain io.kubesched.informer.watch.EventHandlers event
+ * handlers} see it then).
+ *
+ * <p>A pod with volume bindings first goes through kube's VolumeBinding PreBind: its volumes' {@code
+ * claimRef}s and its claims' selected nodes are written ({@link VolumePort}), then the pod waits, up to {@code
+ * volumeBindingTimeout}, until the PersistentVolume controller and the provisioners have bound its claims
+ * ({@link VolumeBindingCheck}); only then is the pod bound.
+ *
+ * <p>The wait holds neither a binding slot nor a thread. kube-scheduler's PreBind blocks a goroutine for up
+ * to ten minutes, which costs Go little; a thread of the bounded pool blocked per pod waiting for a
+ * provisioner would stop every other pod's binding once {@code parallelBindings} pods wait. So the writes take
+ * a slot for as long as they last, the pod is then parked among the waiting ones, and {@link
+ * #checkVolumeWaits} checks each waiting pod against what the informers show. It is called every second by
+ * the loop's housekeeping thread, as kube polls every second; the storage informers' handlers may call it too,
+ * on each claim and volume event, for a quicker answer. A pod found done is handed back to the binding pool;
+ * one that failed or timed out is undone (its reservation released, its assumption forgotten), requeued after
+ * backoff and reported as kube reports a PreBind failure ({@code running PreBind plugin "VolumeBinding":
+ * ...}). A pod deleted or bound elsewhere while it waits is dropped at the next check.
+ *
+ * <p>{@link #submit} is called from the scheduling thread and blocks while every slot is taken; the
+ * bindings run on the {@code binders} executor; {@link #checkVolumeWaits} may be called from any thread.
+ */
+public final class BindingCycle {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BindingCycle.class);
+
+  /** The plugin kube-scheduler names in a PreBind failure. */
+  static final String PRE_BIND_FAILED = "running PreBind plugin \"VolumeBinding\": ";
+
+  /** How many times a group member's failed binding is retried onto its node before its group is released. */
+  public static final int GROUP_BIND_RETRIES = 2;
+
+  /** The wait before the first retry of a group member's binding; doubled before each further one. */
+  public static final Duration GROUP_BIND_RETRY_DELAY = Duration.ofMillis(200);
+
+  private final Duration groupBindRetryDelay;
+
+  private final BindPort port;
+  private final VolumePort volumes;
+  private final TokenBucket writes;
+  private final Executor binders;
+  private final Semaphore slots;
+  private final Duration volumeBindingTimeout;
+  private final SchedulingQueue queue;
+  private final SchedulerCache cache;
+  private final StorageCache storage;
+  private final PendingPodLookup pending;
+  private final Reporting reporting;
+  private final SchedulerMetrics metrics;
+  private final Ticker ticker;
+  /** The pods whose volume bindings are written and awaited, by uid. */
+  private final Map<String, VolumeWait> waiting = new ConcurrentHashMap<>();
+
+  /** One pod waiting for its volumes; checked by one thread at a time. */
+  private record VolumeWait(Assumed assumed, long deadlineNanos, VolumeBindingCheck check) {
+
+    String uid() {
+      return assumed.uid();
+    }
+  }
+
+  /**
+   * @param pending the pod of a uid while it is pending and ours; null once it is deleted or bound
+   * @param groupBindRetryDelay the wait before a group member's failed binding is first retried ({@link
+   *     #GROUP_BIND_RETRY_DELAY} in the running loop)
+   */
+  public BindingCycle(
+      BindPort port,
+      VolumePort volumes,
+      TokenBucket writes,
+      Executor binders,
+      int parallelBindings,
+      Duration volumeBindingTimeout,
+      SchedulingQueue queue,
+      SchedulerCache cache,
+      StorageCache storage,
+      PendingPodLookup pending,
+      Reporting reporting,
+      SchedulerMetrics metrics,
+      Ticker ticker,
+      Duration groupBindRetryDelay) {
+    this.groupBindRetryDelay = groupBindRetryDelay;
+    this.port = port;
+    this.volumes = volumes;
+    this.writes = writes;
+    this.binders = binders;
+    this.slots = new Semaphore(parallelBindings);
+    this.volumeBindingTimeout = volumeBindingTimeout;
+    this.queue = queue;
+    this.cache = cache;
+    this.storage = storage;
+    this.pending = pending;
+    this.reporting = reporting;
+    this.metrics = metrics;
+    this.ticker = ticker;
+  }
+
+  /**
+   * Hands an assumed pod to a binding thread, waiting for a free slot first.
+   *
+   * @param assumed the attempt and the node its pod is assumed on
+   * @param volumeBindings what to write before the pod is bound, already reserved in the {@link StorageCache};
+   *     empty for none
+   * @throws InterruptedException if the scheduling thread is interrupted while it waits for a slot
+   */
+  void submit(Assumed assumed, List<VolumeBinding> volumeBindings) throws InterruptedException {
+    submit(assumed, volumeBindings, null);
+  }
+
+  /**
+   * Hands an assumed member of a placed pod group to a binding thread, waiting for a free slot first. A failed
+   * binding is retried onto the same node ({@link #GROUP_BIND_RETRIES} times, after the loop's retry delay,
+   * doubled each time); if it still fails, or the member is gone, the {@code group} is released: its members not
+   * bound yet give up their assumptions and go back to the queue. A member has no volume bindings.
+   *
+   * @param group the group's bindings
+   * @throws InterruptedException if the scheduling thread is interrupted while it waits for a slot
+   */
+  void submit(Assumed member, GroupBinding group) throws InterruptedException {
+    submit(member, List.of(), group);
+  }
+
+  private void submit(Assumed assumed, List<VolumeBinding> volumeBindings, @Nullable GroupBinding group)
+      throws InterruptedException {
+    slots.acquire();
+    try {
+      binders.execute(() -> {
+        try {
+          if (group != null) {
+            bindMember(assumed, group);
+          } else if (volumeBindings.isEmpty()) {
+            bindPod(assumed);
+          } else {
+            preBind(assumed, volumeBindings);
+          }
+        } finally {
+          slots.release();
+        }
+      });
+    } catch (RejectedExecutionException closing) {
+      slots.release();
+      undo(assumed.uid());
+      if (group != null) {
+        group.finished(assumed.uid(), false);
+      }
+    }
+  }
+
+  /** @return how many binding slots are free now (a pod waiting for its volumes holds none) */
+  public int freeSlots() {
+    return slots.availablePermits();
+  }
+
+  /** @return how many pods wait for their volumes to be bound */
+  public int volumeWaits() {
+    return waiting.size();
+  }
+
+  /**
+   * Checks every pod waiting for its volumes: binds those whose claims are bound, undoes and requeues those
+   * whose binding failed, timed out, or that are gone. Cheap (no API request); callable from any thread, at
+   * any time: on a timer, and on every claim and volume event.
+   */
+  public void checkVolumeWaits() {
+    for (var wait : waiting.values()) {
+      try {
+        check(wait);
+      } catch (RuntimeException e) {
+        if (waiting.remove(wait.uid(), wait)) {
+          undo(wait.uid());
+          LOG.error("Unexpected failure checking the volumes of pod {}; it will be retried", wait.assumed().key(), e);
+          queue.requeueAfterError(wait.assumed().attempt().item());
+        }
+      }
+    }
+  }
+
+  /** Writes the volume bindings (kube's {@code bindAPIUpdate}), then parks the pod until they are carried out. */
+  private void preBind(Assumed assumed, List<VolumeBinding> bindings) {
+    var nodeName = assumed.nodeName();
+    try {
+      for (var binding : bindings) {
+        var outcome =
+            binding instanceof VolumeBinding.Static bound
+                ? volumes.bindVolume(
+                    bound.volumeName(), bound.claimNamespace(), bound.claimName(), bound.claimUid())
+                : volumes.selectNode(
+                    binding.claimNamespace(), binding.claimName(),
+                    ((VolumeBinding.Provision) binding).claimUid(), nodeName);
+        if (outcome instanceof VolumeOutcome.Failed failed) {
+          preBindFailed(assumed, failed.detail());
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      undo(assumed.uid()); // shutting down: the pod stays pending for the next scheduler
+      Thread.currentThread().interrupt();
+      return;
+    } catch (RuntimeException e) {
+      undo(assumed.uid());
+      LOG.error("Unexpected failure binding the volumes of pod {}; it will be retried", assumed.key(), e);
+      queue.requeueAfterError(assumed.attempt().item());
+      return;
+    }
+    var wait =
+        new VolumeWait(
+            assumed, ticker.nanoTime() + volumeBindingTimeout.toNanos(), new VolumeBindingCheck(nodeName, bindings));
+    waiting.put(assumed.uid(), wait);
+    LOG.debug("Waiting for the volumes of pod {} to be bound", assumed.key());
+    check(wait);
+  }
+
+  private void check(VolumeWait wait) {
+    synchronized (wait) {
+      if (waiting.get(wait.uid()) != wait) {
+        return; // finished by another thread
+      }
+      var uid = wait.uid();
+      // After an asynchronous wait: whether the pod is still ours to bind, as the watch shows it now.
+      if (pending.pendingPod(uid) == null) {
+        waiting.remove(uid, wait);
+        undo(uid);
+        queue.done(uid);
+        LOG.info("Stopped binding the volumes of pod {}: it was deleted or bound elsewhere", wait.assumed().key());
+        return;
+      }
+      var nodeName = wait.assumed().nodeName();
+      var node = cache.nodes().node(nodeName);
+      VolumeBindingCheck.Result result =
+          node == null
+              ? new VolumeBindingCheck.Result.Failed(
+                  "failed to get node \"" + nodeName + "\": node \"" + nodeName + "\" not found")
+              : wait.check().check(storage, node.labels());
+      if (result instanceof VolumeBindingCheck.Result.Pending) {
+        if (ticker.nanoTime() - wait.deadlineNanos() < 0) {
+          return;
+        }
+        result = new VolumeBindingCheck.Result.Failed("context deadline exceeded");
+      }
+      waiting.remove(uid, wait);
+      if (result instanceof VolumeBindingCheck.Result.Failed failed) {
+        var detail = "binding volumes: " + failed.message();
+        preBindFailed(wait.assumed(), detail);
+        return;
+      }
+    }
+    LOG.debug("The volumes of pod {} are bound", wait.assumed().key());
+    try {
+      binders.execute(() -> bindPod(wait.assumed()));
+    } catch (RejectedExecutionException closing) {
+      undo(wait.uid());
+    }
+  }
+
+  /** kube's Unreserve after a failed PreBind, then the pod back to the queue after backoff. */
+  private void preBindFailed(Assumed assumed, String detail) {
+    var attempt = assumed.attempt();
+    var item = attempt.item();
+    undo(item.uid());
+    var error = new SchedulerException(PRE_BIND_FAILED + detail);
+    LOG.warn("Binding the volumes of pod {} for node {} failed: {}; retrying after backoff", item.key(),
+        assumed.nodeName(), error.getMessage());
+    queue.requeueAfterError(item);
+    metrics.attempt(item.profile(), Result.ERROR, since(attempt));
+    // The pod may have changed during the volume writes and the wait for them: the report is written about the
+    // object the watch shows now (its status patch is locked to that resourceVersion), else about the attempt's.
+    var current = pending.pendingPod(item.uid());
+    reporting.failed(current == null ? attempt : attempt.withPod(current), error);
+  }
+
+  /** Unreserve: releases the pod's volume reservation and forgets its assumption. */
+  private void undo(String uid) {
+    storage.release(uid);
+    cache.forget(uid);
+  }
+
+  private void bindPod(Assumed assumed) {
+    var item = assumed.attempt().item();
+    try {
+      bind(assumed);
+    } catch (InterruptedException e) {
+      cache.forget(item.uid()); // shutting down: the pod stays pending for the next scheduler
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      cache.forget(item.uid());
+      LOG.error("Unexpected failure binding pod {}; it will be retried", item.key(), e);
+      queue.requeueAfterError(item);
+    } finally {
+      // Bound: the informers show its claims bound already (the wait saw them), the overlay is not needed.
+      storage.release(item.uid());
+    }
+  }
+
+  /**
+   * Binds a member of a placed group: as {@link #bindPod}, but given up at once if its group was released, and a
+   * failed binding retried onto the same node before the group is released.
+   */
+  private void bindMember(Assumed member, GroupBinding group) {
+    var item = member.attempt().item();
+    boolean bound = false;
+    try {
+      if (!group.start(item.uid())) {
+        cache.forget(item.uid());
+        LOG.info("Not binding pod {}: another member of its group {} could not be bound", item.key(),
+            group.group().key());
+        queue.requeueAfterError(item);
+        return;
+      }
+      var outcome = bindWithRetries(member, group);
+      bound = outcome instanceof BindOutcome.Bound || outcome instanceof BindOutcome.Conflict;
+      if (!bound) {
+        group.release();
+      }
+      settle(member, outcome);
+    } catch (InterruptedException e) {
+      cache.forget(item.uid()); // shutting down: the pod stays pending for the next scheduler
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      cache.forget(item.uid());
+      group.release();
+      LOG.error("Unexpected failure binding pod {}; it will be retried", item.key(), e);
+      queue.requeueAfterError(item);
+    } finally {
+      group.finished(item.uid(), bound);
+    }
+  }
+
+  private BindOutcome bindWithRetries(Assumed member, GroupBinding group) throws InterruptedException {
+    var item = member.attempt().item();
+    var nodeName = member.nodeName();
+    var delay = groupBindRetryDelay;
+    for (int retry = 0; ; retry++) {
+      writes.acquire();
+      long bindStart = ticker.nanoTime();
+      var outcome = port.bind(member.attempt().pod(), nodeName);
+      metrics.bound(
+          item.profile(), Duration.ofNanos(ticker.nanoTime() - bindStart), outcome instanceof BindOutcome.Bound);
+      if (!(outcome instanceof BindOutcome.Failed failed) || retry == GROUP_BIND_RETRIES || group.isReleased()) {
+        return outcome;
+      }
+      LOG.info("Binding pod {} of group {} to {} failed ({}); retrying onto the same node in {} ms", item.key(),
+          group.group().key(), nodeName, failed.detail(), delay.toMillis());
+      Thread.sleep(delay.toMillis());
+      delay = delay.multipliedBy(2);
+    }
+  }
+
+  private void bind(Assumed assumed) throws InterruptedException {
+    var attempt = assumed.attempt();
+    writes.acquire();
+    long bindStart = ticker.nanoTime();
+    var outcome = port.bind(attempt.pod(), assumed.nodeName());
+    metrics.bound(
+        attempt.item().profile(), Duration.ofNanos(ticker.nanoTime() - bindStart),
+        outcome instanceof BindOutcome.Bound);
+    settle(assumed, outcome);
+  }
+
+  /** Acts on a binding's outcome: done if bound (by us or another), else the assumption forgotten. */
+  private void settle(Assumed assumed, BindOutcome outcome) {
+    var attempt = assumed.attempt();
+    var item = attempt.item();
+    var nodeName = assumed.nodeName();
+    long startedNanos = attempt.startedNanos();
+    long now = ticker.nanoTime();
+    // Whoever takes the pod out of the queue tells the listener of a binding whose answer was lost: the watch
+    // if it sees the pod there first (it has told it then), else this attempt.
+    var unconfirmed = item.progress().unconfirmedNode();
+    if (outcome instanceof BindOutcome.Bound) {
+      cache.finishBinding(item.uid());
+      boolean watchTookIt = !queue.done(item.uid()) && nodeName.equals(unconfirmed);
+      metrics.attempt(item.profile(), Result.SCHEDULED, Duration.ofNanos(now - startedNanos));
+      var progress = item.progress();
+      metrics.scheduled(progress.attempts(), Duration.ofNanos(now - progress.initialAttemptNanos()));
+      reporting.scheduled(assumed, !watchTookIt);
+      return;
+    }
+    cache.forget(item.uid());
+    if (outcome instanceof BindOutcome.Conflict conflict) {
+      boolean known = queue.done(item.uid());
+      if (known && conflict.actualNode().equals(unconfirmed)) {
+        reporting.lateBinding(attempt.info(), unconfirmed);
+      } else {
+        LOG.info("Pod {} was bound to {} by someone else; leaving it there", item.key(), conflict.actualNode());
+      }
+    } else if (outcome instanceof BindOutcome.PodGone gone) {
+      queue.done(item.uid());
+      LOG.info("Not binding pod {}: {}", item.key(), gone.detail());
+    } else if (outcome instanceof BindOutcome.Failed failed) {
+      var error =
+          new SchedulerException(
+              "binding pod " + item.key() + " to node " + nodeName + " failed: " + failed.detail());
+      LOG.warn("{}; retrying after backoff", error.getMessage());
+      queue.requeueAfterError(item.withProgress(item.progress().withUnconfirmedNode(nodeName)));
+      metrics.attempt(item.profile(), Result.ERROR, since(attempt));
+      reporting.failed(attempt, error);
+    }
+  }
+
+  private Duration since(Attempt attempt) {
+    return Duration.ofNanos(ticker.nanoTime() - attempt.startedNanos());
+  }
+}

@@ -1,0 +1,60 @@
+package io.kubesched.informer.report;
+
+import io.kubesched.api.SchedulerMetrics;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the promise of {@link SchedulerMetrics}: a call that throws is logged and otherwise ignored, so a
+ * broken metrics implementation never stops a scheduling or binding cycle.
+ */
+public final class GuardedMetrics implements SchedulerMetrics {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GuardedMetrics.class);
+
+  private final SchedulerMetrics delegate;
+
+  public GuardedMetrics(SchedulerMetrics delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public void algorithm(Duration took) {
+    guard(() -> delegate.algorithm(took));
+  }
+
+  @Override
+  public void attempt(String profile, Result result, Duration took) {
+    guard(() -> delegate.attempt(profile, result, took));
+  }
+
+  @Override
+  public void scheduled(int attempts, Duration sinceFirstQueued) {
+    guard(() -> delegate.scheduled(attempts, sinceFirstQueued));
+  }
+
+  @Override
+  public void bound(String profile, Duration took, boolean success) {
+    guard(() -> delegate.bound(profile, took, success));
+  }
+
+  @Override
+  public void pendingPods(Supplier<PendingPods> pending) {
+    guard(() -> delegate.pendingPods(pending));
+  }
+
+  @Override
+  public void close() {
+    guard(delegate::close);
+  }
+
+  private static void guard(Runnable call) {
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      LOG.warn("SchedulerMetrics threw; ignoring it", e);
+    }
+  }
+}

@@ -1,0 +1,699 @@
+package io.kubesched.informer.watch;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.ReplicationControllerBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.fabric8.kubernetes.api.model.storage.CSIDriver;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
+import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.kubesched.adapter.ClusterDataAdapter;
+import io.kubesched.adapter.DisruptionBudgetAdapter;
+import io.kubesched.adapter.StorageAdapter;
+import io.kubesched.api.ClusterData;
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Nominations;
+import io.kubesched.api.Storage;
+import io.kubesched.api.WorkloadSelector;
+import io.kubesched.engine.ClusterDataCache;
+import io.kubesched.engine.ClusterEvent;
+import io.kubesched.engine.ClusterEventMoves;
+import io.kubesched.engine.StorageCache;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches what the policy reads beyond nodes and pods ({@link ClusterData}: {@link
+ * io.kubesched.informer.cycle.Profiles#watched()}, the union of the profiles' first {@link
+ * io.kubesched.api.FinderFunc#reads()} and what the settings add for later policies): namespaces, Services,
+ * ReplicationControllers, ReplicaSets
+ * and StatefulSets, PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes, CSIDrivers,
+ * CSIStorageCapacities and ({@code policy/v1}) PodDisruptionBudgets, each only when it is read, so a policy
+ * that reads none costs no watch and needs no permission. Their informers keep of each object only its name
+ * and what the snapshot needs (a namespace's labels, a workload's selector, a budget's selector and the
+ * status preemption counts with; of a storage object only its name, as its record is kept in the {@link
+ * StorageCache}), and fill a {@link ClusterDataCache} and the {@link #storage() StorageCache}.
+ *
+ * <p>Started and synced with the node and pod informers; {@link #restart} lists everything again into a
+ * fresh cache and swaps it in once synced, so that what was deleted while unwatched is gone. The {@link
+ * StorageCache} is one for the informers' whole life, since the loop holds the volumes it reserved for pods
+ * in it: a start or restart lists the storage objects into a fresh staging cache and, once synced, {@linkplain
+ * StorageCache#replaceObjects replaces} the objects of the one cache with them, its reservations kept.
+ *
+ * <p>A namespace added or relabelled is reported to {@code namespaceChanged}, and a storage object added, or
+ * updated in what the volume rules read, to {@link StorageEvents} (on the informer's thread), except during
+ * the initial list of a start or restart, after which the controller moves every waiting pod anyway. Which
+ * storage changes are reported follows kube-scheduler's volume plugins' {@code EventsToRegister}: adds and
+ * updates, no CSIDriver add, no deletes. An object that cannot be read ({@link
+ * io.kubesched.api.MalformedObjectException}) is left out of the snapshot, with a warning.
+ *
+ * <p>Lifecycle: {@link #start} once, {@link #restart} any number of times, {@link #close()} any number of
+ * times; they are called by one thread at a time (the controller's start, watchdog and close).
+ */
+public final class ClusterDataInformers implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterDataInformers.class);
+
+  /** The storage kinds: where the policy reads one, each snapshot carries the {@link StorageCache}'s storage. */
+  private static final Set<ClusterData> STORAGE =
+      EnumSet.of(
+          ClusterData.PERSISTENT_VOLUME_CLAIMS,
+          ClusterData.PERSISTENT_VOLUMES,
+          ClusterData.STORAGE_CLASSES,
+          ClusterData.CSI_NODES,
+          ClusterData.CSI_DRIVERS,
+          ClusterData.CSI_STORAGE_CAPACITIES);
+
+  /**
+   * Hears of storage objects changed, as {@link ClusterEventMoves} takes them; called on an informer's thread.
+   */
+  interface StorageEvents {
+    /** Hears of nothing. */
+    StorageEvents NONE =
+        new StorageEvents() {
+          @Override
+          public void claimChanged(ClusterEvent event, String namespace, String name) {}
+
+          @Override
+          public void storageChanged(ClusterEvent event) {}
+        };
+
+    /** A claim was added or updated ({@link ClusterEvent#PERSISTENT_VOLUME_CLAIM_ADD} or {@code _UPDATE}). */
+    void claimChanged(ClusterEvent event, String namespace, String name);
+
+    /** Another storage object was added or updated: one of the other storage events of {@link ClusterEvent}. */
+    void storageChanged(ClusterEvent event);
+  }
+
+  private final KubernetesClient client;
+  private final Set<ClusterData> reads;
+  private final boolean readsStorage;
+  private final Consumer<String> namespaceChanged;
+  private final StorageEvents storageEvents;
+  private final StorageCache storage;
+  private volatile ClusterDataCache cache;
+  private volatile List<SharedIndexInformer<?>> informers = List.of();
+  private volatile StorageFeed feed = new StorageFeed();
+
+  /**
+   * The loop's informers: storage changes move the pods they may help (as kube's volume plugins register) and
+   * then run {@code storageSeen} (the binding cycle's check of pods waiting for their volumes).
+   *
+   * @param client the client to watch with; not closed here
+   * @param reads what the policy reads; nothing is watched for an empty set
+   * @param moves hears of namespaces and storage objects changed
+   * @param storage the loop's one storage cache, which these informers fill
+   * @param storageSeen runs on the informer's thread after each reported storage change; must not block
+   */
+  public ClusterDataInformers(
+      KubernetesClient client,
+      Set<ClusterData> reads,
+      ClusterEventMoves moves,
+      StorageCache storage,
+      Runnable storageSeen) {
+    this(
+        client,
+        reads,
+        moves::namespaceChanged,
+        new StorageEvents() {
+          @Override
+          public void claimChanged(ClusterEvent event, String namespace, String name) {
+            moves.claimChanged(event, namespace, name);
+            storageSeen.run();
+          }
+
+          @Override
+          public void storageChanged(ClusterEvent event) {
+            moves.storageChanged(event);
+            storageSeen.run();
+          }
+        },
+        storage);
+  }
+
+  /**
+   * @param client the client to watch with; not closed here
+   * @param reads what the policy reads; nothing is watched for an empty set
+   * @param namespaceChanged hears the name of a namespace added, or whose labels changed
+   */
+  ClusterDataInformers(KubernetesClient client, Set<ClusterData> reads, Consumer<String> namespaceChanged) {
+    this(client, reads, namespaceChanged, StorageEvents.NONE, new StorageCache());
+  }
+
+  /**
+   * @param client the client to watch with; not closed here
+   * @param reads what the policy reads; nothing is watched for an empty set
+   * @param namespaceChanged hears the name of a namespace added, or whose labels changed
+   * @param storageEvents hears of storage objects added or changed
+   */
+  ClusterDataInformers(
+      KubernetesClient client,
+      Set<ClusterData> reads,
+      Consumer<String> namespaceChanged,
+      StorageEvents storageEvents) {
+    this(client, reads, namespaceChanged, storageEvents, new StorageCache());
+  }
+
+  private ClusterDataInformers(
+      KubernetesClient client,
+      Set<ClusterData> reads,
+      Consumer<String> namespaceChanged,
+      StorageEvents storageEvents,
+      StorageCache storage) {
+    this.client = client;
+    this.reads = Set.copyOf(reads);
+    this.readsStorage = this.reads.stream().anyMatch(STORAGE::contains);
+    this.namespaceChanged = namespaceChanged;
+    this.storageEvents = storageEvents;
+    this.storage = storage;
+    this.cache = new ClusterDataCache(this.reads);
+  }
+
+  /**
+   * @return the storage objects as watched, with the loop's volume reservations: one instance for the life of
+   *     these informers, across restarts; empty where the policy reads no storage kind
+   */
+  StorageCache storage() {
+    return storage;
+  }
+
+  /** @return what is watched */
+  public Set<ClusterData> reads() {
+    return reads;
+  }
+
+  /**
+   * Starts the informers and waits until each has listed.
+   *
+   * @throws ExecutionException if a list fails, TimeoutException if one takes longer than {@code timeout};
+   *     the informers started are stopped then
+   */
+  void start(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
+    var fresh = new ClusterDataCache(reads);
+    var freshFeed = new StorageFeed();
+    var started = startAndSync(fresh, freshFeed, timeout);
+    cache = fresh;
+    informers = started;
+    feed.close();
+    freshFeed.goLive();
+    feed = freshFeed;
+  }
+
+  /**
+   * Lists everything again with new informers into a fresh cache, then swaps both in and stops the old
+   * informers.
+   *
+   * @throws ExecutionException or TimeoutException as {@link #start}; the old informers and cache stay then
+   */
+  void restart(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
+    var fresh = new ClusterDataCache(reads);
+    var freshFeed = new StorageFeed();
+    var started = startAndSync(fresh, freshFeed, timeout);
+    var old = informers;
+    cache = fresh;
+    informers = started;
+    feed.close(); // what the old informers still hear is no longer written
+    freshFeed.goLive();
+    feed = freshFeed;
+    old.forEach(SharedIndexInformer::stop);
+  }
+
+  /** @return whether every informer says it is watching (true when there are none) */
+  boolean isWatching() {
+    for (var informer : informers) {
+      if (!informer.isWatching()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return each informer's last resource version, always in the same order */
+  List<@Nullable String> versions() {
+    var versions = new ArrayList<@Nullable String>();
+    informers.forEach(informer -> versions.add(informer.lastSyncResourceVersion()));
+    return versions;
+  }
+
+  /**
+   * @return the snapshot of one decision over {@code nodes}, with the {@link #storage()}'s storage where the
+   *     policy reads storage: see {@link ClusterDataCache#snapshot(List, Storage)}
+   */
+  public ClusterSnapshot snapshot(List<NodeInfo> nodes) {
+    return snapshot(nodes, Nominations.NONE);
+  }
+
+  /** As {@link #snapshot(List)}, with the pods preemption nominated to nodes. */
+  public ClusterSnapshot snapshot(List<NodeInfo> nodes, Nominations nominations) {
+    return cache.snapshot(nodes, readsStorage ? storage.storage() : Storage.empty(), nominations);
+  }
+
+  @Override
+  public void close() {
+    informers.forEach(SharedIndexInformer::stop);
+  }
+
+  private List<SharedIndexInformer<?>> startAndSync(ClusterDataCache into, StorageFeed feed, Duration timeout)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    var created = new ArrayList<SharedIndexInformer<?>>();
+    createStorageInformers(feed, created);
+    if (reads.contains(ClusterData.NAMESPACES)) {
+      created.add(namespaces(into));
+    }
+    if (reads.contains(ClusterData.SERVICES)) {
+      created.add(
+          workloads(
+              client.services().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              into,
+              "Service",
+              ClusterDataAdapter::workloadSelector,
+              service ->
+                  new ServiceBuilder()
+                      .withMetadata(name(service))
+                      .withNewSpec()
+                      .withSelector(service.getSpec() == null ? null : service.getSpec().getSelector())
+                      .endSpec()
+                      .build()));
+    }
+    if (reads.contains(ClusterData.REPLICATION_CONTROLLERS)) {
+      created.add(
+          workloads(
+              client.replicationControllers().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              into,
+              "ReplicationController",
+              ClusterDataAdapter::workloadSelector,
+              controller ->
+                  new ReplicationControllerBuilder()
+                      .withMetadata(name(controller))
+                      .withNewSpec()
+                      .withSelector(controller.getSpec() == null ? null : controller.getSpec().getSelector())
+                      .endSpec()
+                      .build()));
+    }
+    if (reads.contains(ClusterData.REPLICA_SETS)) {
+      created.add(
+          workloads(
+              client.apps().replicaSets().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              into,
+              "ReplicaSet",
+              ClusterDataAdapter::workloadSelector,
+              replicaSet ->
+                  new ReplicaSetBuilder()
+                      .withMetadata(name(replicaSet))
+                      .withNewSpec()
+                      .withSelector(replicaSet.getSpec() == null ? null : replicaSet.getSpec().getSelector())
+                      .endSpec()
+                      .build()));
+    }
+    if (reads.contains(ClusterData.POD_DISRUPTION_BUDGETS)) {
+      created.add(disruptionBudgets(into));
+    }
+    if (reads.contains(ClusterData.STATEFUL_SETS)) {
+      created.add(
+          workloads(
+              client.apps().statefulSets().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              into,
+              "StatefulSet",
+              ClusterDataAdapter::workloadSelector,
+              statefulSet ->
+                  new StatefulSetBuilder()
+                      .withMetadata(name(statefulSet))
+                      .withNewSpec()
+                      .withSelector(statefulSet.getSpec() == null ? null : statefulSet.getSpec().getSelector())
+                      .endSpec()
+                      .build()));
+    }
+    try {
+      for (var informer : created) {
+        informer.start().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
+      feed.close();
+      created.forEach(SharedIndexInformer::stop);
+      throw e;
+    }
+    return List.copyOf(created);
+  }
+
+  private SharedIndexInformer<Namespace> namespaces(ClusterDataCache into) {
+    var informer = client.namespaces().withLimit(InformerSet.LIST_PAGE).runnableInformer(0);
+    informer.itemStore(
+        InformerStores.keeping(
+            namespace ->
+                new NamespaceBuilder()
+                    .withMetadata(
+                        new ObjectMetaBuilder(name(namespace))
+                            .withLabels(ClusterDataAdapter.namespaceLabels(namespace))
+                            .build())
+                    .build()));
+    informer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Namespace namespace) {
+            put(namespace);
+          }
+
+          @Override
+          public void onUpdate(Namespace oldNamespace, Namespace namespace) {
+            put(namespace);
+          }
+
+          @Override
+          public void onDelete(Namespace namespace, boolean deletedFinalStateUnknown) {
+            into.removeNamespace(namespace.getMetadata().getName());
+          }
+
+          private void put(Namespace namespace) {
+            var name = namespace.getMetadata().getName();
+            // During the initial list the cache is not live yet: the controller moves every pod after it.
+            if (into.putNamespace(name, ClusterDataAdapter.namespaceLabels(namespace)) && cache == into) {
+              namespaceChanged.accept(name);
+            }
+          }
+        });
+    return informer;
+  }
+
+  /**
+   * PodDisruptionBudgets, by {@code namespace/name}. A change moves no waiting pod: kube-scheduler registers no
+   * event for them (a budget only decides which victims preemption prefers, on the pod's next attempt).
+   */
+  private SharedIndexInformer<PodDisruptionBudget> disruptionBudgets(ClusterDataCache into) {
+    var informer =
+        client.policy().v1().podDisruptionBudget().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0);
+    informer.itemStore(InformerStores.keeping(ClusterDataInformers::keptBudget));
+    // kube-scheduler counts a budget whose selector it cannot parse as protecting no pod: it is left out.
+    informer.addEventHandler(
+        keyedHandler(
+            "PodDisruptionBudget",
+            Cache::metaNamespaceKeyFunc,
+            (key, budget) -> into.putDisruptionBudget(key, DisruptionBudgetAdapter.toBudget(budget)),
+            into::removeDisruptionBudget));
+    return informer;
+  }
+
+  /** What {@link DisruptionBudgetAdapter} reads of a budget: its selector, allowed disruptions and disrupted pods. */
+  static PodDisruptionBudget keptBudget(PodDisruptionBudget budget) {
+    var spec = budget.getSpec();
+    var status = budget.getStatus();
+    var kept = new PodDisruptionBudgetBuilder().withMetadata(name(budget));
+    if (spec != null) {
+      kept.withNewSpec().withSelector(spec.getSelector()).endSpec();
+    }
+    if (status != null) {
+      kept.withNewStatus()
+          .withDisruptionsAllowed(status.getDisruptionsAllowed())
+          .withDisruptedPods(status.getDisruptedPods())
+          .endStatus();
+    }
+    return kept.build();
+  }
+
+  private static <T extends HasMetadata> SharedIndexInformer<T> workloads(
+      SharedIndexInformer<T> informer,
+      ClusterDataCache into,
+      String kind,
+      Function<T, Optional<WorkloadSelector>> selector,
+      UnaryOperator<T> keep) {
+    informer.itemStore(InformerStores.keeping(keep));
+    informer.addEventHandler(
+        keyedHandler(
+            kind,
+            object -> kind + "/" + Cache.metaNamespaceKeyFunc(object),
+            (key, object) -> into.putWorkload(key, selector.apply(object).orElse(null)),
+            into::removeWorkload));
+    return informer;
+  }
+
+  /**
+   * A handler that puts each added or updated object under its key and removes a deleted one. An object the
+   * put rejects (it throws: a malformed object) is removed instead and logged, never thrown: a handler that
+   * throws would stop fabric8's event delivery. Runs on the informer's thread, as its handlers do.
+   *
+   * @param kind the object's kind, for the log
+   */
+  private static <T extends HasMetadata> ResourceEventHandler<T> keyedHandler(
+      String kind, Function<T, String> key, BiConsumer<String, T> put, Consumer<String> remove) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T object) {
+        put(object);
+      }
+
+      @Override
+      public void onUpdate(T oldObject, T object) {
+        put(object);
+      }
+
+      @Override
+      public void onDelete(T object, boolean deletedFinalStateUnknown) {
+        remove.accept(key.apply(object));
+      }
+
+      private void put(T object) {
+        var itsKey = key.apply(object);
+        try {
+          put.accept(itsKey, object);
+        } catch (RuntimeException e) {
+          remove.accept(itsKey);
+          LOG.warn("Leaving {} {} out of the snapshot: {}", kind, Cache.metaNamespaceKeyFunc(object), e.toString());
+        }
+      }
+    };
+  }
+
+  private void createStorageInformers(StorageFeed feed, List<SharedIndexInformer<?>> created) {
+    if (reads.contains(ClusterData.PERSISTENT_VOLUME_CLAIMS)) {
+      created.add(
+          storageInformer(
+              client.persistentVolumeClaims().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              feed,
+              "PersistentVolumeClaim",
+              PersistentVolumeClaim::new,
+              (into, claim) -> into.putClaim(StorageAdapter.claim(claim)),
+              (into, claim) -> into.removeClaim(claim.getMetadata().getNamespace(), claim.getMetadata().getName()),
+              ClusterEvent.PERSISTENT_VOLUME_CLAIM_ADD,
+              ClusterEvent.PERSISTENT_VOLUME_CLAIM_UPDATE,
+              (event, claim) ->
+                  storageEvents.claimChanged(
+                      event, claim.getMetadata().getNamespace(), claim.getMetadata().getName())));
+    }
+    if (reads.contains(ClusterData.PERSISTENT_VOLUMES)) {
+      created.add(
+          storageInformer(
+              client.persistentVolumes().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              feed,
+              "PersistentVolume",
+              PersistentVolume::new,
+              (into, volume) -> into.putVolume(StorageAdapter.volume(volume)),
+              (into, volume) -> into.removeVolume(volume.getMetadata().getName()),
+              ClusterEvent.PERSISTENT_VOLUME_ADD,
+              ClusterEvent.PERSISTENT_VOLUME_UPDATE,
+              (event, volume) -> storageEvents.storageChanged(event)));
+    }
+    var storageApi = client.storage().v1();
+    if (reads.contains(ClusterData.STORAGE_CLASSES)) {
+      created.add(
+          storageInformer(
+              storageApi.storageClasses().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              feed,
+              "StorageClass",
+              StorageClass::new,
+              (into, storageClass) -> into.putStorageClass(StorageAdapter.storageClass(storageClass)),
+              (into, storageClass) -> into.removeStorageClass(storageClass.getMetadata().getName()),
+              ClusterEvent.STORAGE_CLASS_ADD,
+              ClusterEvent.STORAGE_CLASS_UPDATE,
+              (event, storageClass) -> storageEvents.storageChanged(event)));
+    }
+    if (reads.contains(ClusterData.CSI_NODES)) {
+      created.add(
+          storageInformer(
+              storageApi.csiNodes().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              feed,
+              "CSINode",
+              CSINode::new,
+              (into, csiNode) -> into.putCsiNode(StorageAdapter.csiNode(csiNode)),
+              (into, csiNode) -> into.removeCsiNode(csiNode.getMetadata().getName()),
+              ClusterEvent.CSI_NODE_ADD,
+              ClusterEvent.CSI_NODE_UPDATE,
+              (event, csiNode) -> storageEvents.storageChanged(event)));
+    }
+    if (reads.contains(ClusterData.CSI_DRIVERS)) {
+      created.add(
+          storageInformer(
+              storageApi.csiDrivers().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              feed,
+              "CSIDriver",
+              CSIDriver::new,
+              (into, csiDriver) -> into.putCsiDriver(StorageAdapter.csiDriver(csiDriver)),
+              (into, csiDriver) -> into.removeCsiDriver(csiDriver.getMetadata().getName()),
+              null, // kube registers no CSIDriver add
+              ClusterEvent.CSI_DRIVER_UPDATE,
+              (event, csiDriver) -> storageEvents.storageChanged(event)));
+    }
+    if (reads.contains(ClusterData.CSI_STORAGE_CAPACITIES)) {
+      created.add(
+          storageInformer(
+              storageApi.csiStorageCapacities().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              feed,
+              "CSIStorageCapacity",
+              CSIStorageCapacity::new,
+              (into, capacity) -> into.putCapacity(StorageAdapter.capacity(capacity)),
+              (into, capacity) ->
+                  into.removeCapacity(capacity.getMetadata().getNamespace(), capacity.getMetadata().getName()),
+              ClusterEvent.CSI_STORAGE_CAPACITY_ADD,
+              ClusterEvent.CSI_STORAGE_CAPACITY_UPDATE,
+              (event, capacity) -> storageEvents.storageChanged(event)));
+    }
+  }
+
+  /**
+   * An informer of one storage kind whose store keeps of each object its name only (the {@link StorageCache}
+   * holds its record), feeding {@code feed}.
+   *
+   * @param empty a new, empty object of the kind, to hold the kept name
+   * @param put converts an object and records it; returns whether it changed what the rules read
+   * @param remove forgets an object, found by its (kept) name
+   * @param added the event an object added is reported as; null if kube registers none
+   * @param updated the event an object changed is reported as
+   * @param announce reports an event of an object
+   */
+  private static <T extends HasMetadata> SharedIndexInformer<T> storageInformer(
+      SharedIndexInformer<T> informer,
+      StorageFeed feed,
+      String kind,
+      Supplier<T> empty,
+      BiPredicate<StorageCache, T> put,
+      BiConsumer<StorageCache, T> remove,
+      @Nullable ClusterEvent added,
+      ClusterEvent updated,
+      BiConsumer<ClusterEvent, T> announce) {
+    informer.itemStore(
+        InformerStores.keeping(
+            object -> {
+              var kept = empty.get();
+              kept.setMetadata(name(object));
+              return kept;
+            }));
+    informer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(T object) {
+            put(object, added);
+          }
+
+          @Override
+          public void onUpdate(T oldObject, T object) {
+            put(object, updated);
+          }
+
+          @Override
+          public void onDelete(T object, boolean deletedFinalStateUnknown) {
+            feed.write(into -> {
+              remove.accept(into, object);
+              return false;
+            });
+          }
+
+          private void put(T object, @Nullable ClusterEvent event) {
+            boolean live;
+            try {
+              live = feed.write(into -> put.test(into, object));
+            } catch (RuntimeException e) { // a handler that throws would stop fabric8's event delivery
+              feed.write(into -> {
+                remove.accept(into, object);
+                return false;
+              });
+              LOG.warn("Leaving {} {} out of the snapshot: {}", kind, Cache.metaNamespaceKeyFunc(object), e.toString());
+              return;
+            }
+            if (live && event != null) {
+              announce.accept(event, object);
+            }
+          }
+        });
+    return informer;
+  }
+
+  /**
+   * Where the storage informers of one start write: a staging cache while they list, then, once all are
+   * synced and {@link #goLive} swaps it in, the one {@link StorageCache} the loop reads; nowhere once {@link
+   * #close closed} (the informers of a start or restart that failed, or were replaced).
+   */
+  private final class StorageFeed {
+
+    private final StorageCache staging = new StorageCache();
+    private @Nullable StorageCache target = staging;
+
+    /**
+     * @param write records or forgets an object in the cache written to
+     * @return whether {@code write} changed the live cache (false while listing into staging, or closed)
+     */
+    synchronized boolean write(Predicate<StorageCache> write) {
+      var into = target;
+      if (into == null) {
+        return false;
+      }
+      return write.test(into) && into == storage;
+    }
+
+    /** The objects listed replace the live cache's, its reservations kept; later writes go to it. */
+    synchronized void goLive() {
+      if (target == staging) {
+        storage.replaceObjects(staging);
+        target = storage;
+      }
+    }
+
+    synchronized void close() {
+      target = null;
+    }
+  }
+
+  /** The metadata an informer needs to key and relist an object: no labels, annotations or managed fields. */
+  private static ObjectMeta name(HasMetadata object) {
+    var meta = object.getMetadata();
+    return new ObjectMetaBuilder()
+        .withName(meta.getName())
+        .withNamespace(meta.getNamespace())
+        .withUid(meta.getUid())
+        .withResourceVersion(meta.getResourceVersion())
+        .build();
+  }
+}

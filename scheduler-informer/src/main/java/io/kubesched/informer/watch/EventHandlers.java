@@ -1,0 +1,283 @@
+package io.kubesched.informer.watch;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.kubesched.adapter.NodeAdapter;
+import io.kubesched.adapter.PodAdapter;
+import io.kubesched.api.MalformedObjectException;
+import io.kubesched.api.PodInfo;
+import io.kubesched.engine.ClusterEvent;
+import io.kubesched.engine.ClusterEventMoves;
+import io.kubesched.engine.QueuedPod;
+import io.kubesched.engine.SchedulerCache;
+import io.kubesched.engine.SchedulingQueue;
+import io.kubesched.engine.StorageCache;
+import io.kubesched.informer.cycle.Reporting;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The informers' handlers, as kube-scheduler's {@code eventhandlers.go}: they sort every pod and node event
+ * into the {@link SchedulingQueue} (a pod for us: unscheduled, ours, not being deleted), the {@link
+ * SchedulerCache} (a pod on a node, a node) and the typed {@link ClusterEvent}s that move waiting pods.
+ *
+ * <p>A pod for us is converted to a {@link PodInfo} here, once per update that changes more than its status,
+ * and queued as a {@link QueuedPod}; the fabric8 {@link Pod} it came from is kept beside it ({@link
+ * #pendingPod}) for the binder and the reporter, until the pod is bound, deleted or no longer ours. A pod
+ * seen bound leaves the queue at once; if a binding of ours whose answer was lost had put it there, the
+ * {@link Reporting} hears of it then. A pod deleted, bound (by anyone) or no longer ours releases the volumes it
+ * held reserved in the {@link StorageCache} (kube's Unreserve).
+ *
+ * <p>Called from the informers' threads (fabric8 calls one informer's handlers one at a time); never blocks.
+ */
+public final class EventHandlers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EventHandlers.class);
+
+  private final Set<String> profiles;
+  private final SchedulingQueue queue;
+  private final SchedulerCache cache;
+  private final StorageCache storage;
+  private final ClusterEventMoves moves;
+  private final Reporting reporting;
+  private final Consumer<String> boundPodLeaving;
+  /**
+   * The pods in the queue (or in a cycle), as the last event showed them, in their {@linkplain
+   * InformerStores kept form}: what the binder and the reporter write about.
+   */
+  private final Map<String, Pod> pending = new ConcurrentHashMap<>();
+  private final UnaryOperator<Pod> keep = InformerStores.podKeeper();
+
+  public EventHandlers(
+      Set<String> profiles,
+      SchedulingQueue queue,
+      SchedulerCache cache,
+      StorageCache storage,
+      ClusterEventMoves moves,
+      Reporting reporting) {
+    this(profiles, queue, cache, storage, moves, reporting, uid -> {});
+  }
+
+  /**
+   * @param boundPodLeaving told the uid of a pod on a node that is gone or now terminating, after the cache
+   *     knows it (the {@link io.kubesched.informer.cycle.PreemptionCycle} releases the preemptor whose last
+   *     victim it was)
+   */
+  public EventHandlers(
+      Set<String> profiles,
+      SchedulingQueue queue,
+      SchedulerCache cache,
+      StorageCache storage,
+      ClusterEventMoves moves,
+      Reporting reporting,
+      Consumer<String> boundPodLeaving) {
+    this.boundPodLeaving = boundPodLeaving;
+    this.profiles = Set.copyOf(profiles);
+    this.queue = queue;
+    this.cache = cache;
+    this.storage = storage;
+    this.moves = moves;
+    this.reporting = reporting;
+  }
+
+  /** @return the pod of that uid as the last event showed it, while it is ours and unbound; else null */
+  public @Nullable Pod pendingPod(String uid) {
+    return pending.get(uid);
+  }
+
+  /** After a relist: forgets the pods of ours that {@code podUids} no longer has (deleted while unwatched). */
+  void retainOnly(Set<String> podUids) {
+    pending.keySet().removeIf(uid -> {
+      if (podUids.contains(uid)) {
+        return false;
+      }
+      queue.delete(uid);
+      storage.release(uid);
+      return true;
+    });
+  }
+
+  /** @return the handler for the pod informer */
+  public ResourceEventHandler<Pod> pods() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod pod) {
+        podChanged(null, pod);
+      }
+
+      @Override
+      public void onUpdate(Pod oldPod, Pod newPod) {
+        podChanged(oldPod, newPod);
+      }
+
+      @Override
+      public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+        podDeleted(pod);
+      }
+    };
+  }
+
+  /** @return the handler for the node informer */
+  public ResourceEventHandler<Node> nodes() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Node node) {
+        putNode(node);
+        queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
+      }
+
+      @Override
+      public void onUpdate(Node oldNode, Node newNode) {
+        putNode(newNode);
+        if (NodeChanges.mayLetPodsFit(oldNode, newNode)) {
+          queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_UPDATE);
+        }
+      }
+
+      @Override
+      public void onDelete(Node node, boolean deletedFinalStateUnknown) {
+        cache.removeNode(node.getMetadata().getName());
+        moves.nodeDeleted(PodFilters.labels(node)); // only pods that spread over its domains
+      }
+    };
+  }
+
+  private void podChanged(@Nullable Pod oldPod, Pod pod) {
+    var uid = NodeListing.uid(pod);
+    if (PodFilters.isAssigned(pod)) {
+      pending.remove(uid);
+      storage.release(uid); // its volumes are bound (by us) or no longer wait for it (bound elsewhere)
+      var queued = queue.delete(uid); // bound, by us or anyone: nothing left to schedule
+      if (PodFilters.isTerminal(pod)) {
+        cache.removePod(uid);
+        if (oldPod != null && !PodFilters.isTerminal(oldPod)) {
+          queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_FINISHED); // it frees its node
+        }
+        return;
+      }
+      var info = putBoundPod(pod); // confirms the assumption if this loop bound it
+      if (info != null && info.terminating()) {
+        boundPodLeaving.accept(uid);
+      }
+      var triedNode = queued == null ? null : queued.progress().unconfirmedNode();
+      if (info != null && info.nodeName().equals(triedNode)) {
+        reporting.lateBinding(info, triedNode);
+      }
+      if (oldPod == null || !PodFilters.isAssigned(oldPod)) {
+        moves.assignedPodAdded(PodFilters.namespace(pod), PodFilters.labels(pod));
+      } else {
+        moves.assignedPodUpdated(PodFilters.namespace(pod), PodFilters.labels(oldPod), PodFilters.labels(pod));
+      }
+    } else if (isOurs(pod)) {
+      // The kept form, as the informer's store holds it: the object an add or update hands over is the
+      // full one (managed fields, annotations, env...), and a backlog of pending pods would hold all of it.
+      // Kept once, then converted, compared and handed to the binder in that one form.
+      var kept = keep.apply(pod);
+      pending.put(uid, kept);
+      // Our own condition and event writes change only the status: they must not retry the pod.
+      if (oldPod == null || changedBeyondStatus(oldPod, kept)) {
+        queue.add(toQueued(kept));
+        if (LOG.isTraceEnabled()) {
+          LOG.trace("Queued {}/{} ({})", PodFilters.namespace(pod), pod.getMetadata().getName(),
+              oldPod == null ? "added" : "changed");
+        }
+      } else if (!Objects.equals(nominatedNodeName(oldPod), nominatedNodeName(kept))) {
+        // A nomination written by another scheduler (or a leader before us): the nominator follows it, the pod
+        // stays where it waits.
+        var queued = toQueued(kept);
+        var info = queued.info();
+        if (info != null) {
+          queue.observe(info);
+        } else {
+          queue.add(queued); // a status that cannot be read (a bad start time): the attempt reports it
+        }
+      }
+    } else {
+      pending.remove(uid); // e.g. now being deleted
+      storage.release(uid);
+      queue.delete(uid);
+    }
+  }
+
+  private void podDeleted(Pod pod) {
+    var uid = NodeListing.uid(pod);
+    pending.remove(uid);
+    storage.release(uid);
+    boolean wasCounted = cache.removePod(uid);
+    boundPodLeaving.accept(uid);
+    queue.delete(uid);
+    if (wasCounted || PodFilters.occupiesNode(pod)) {
+      queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE); // its node has room again
+    }
+  }
+
+  private static @Nullable String nominatedNodeName(Pod pod) {
+    var status = pod.getStatus();
+    return status == null ? null : status.getNominatedNodeName();
+  }
+
+  /** The queue's item for a pod of ours: converted now, or carrying why it cannot be. */
+  private static QueuedPod toQueued(Pod pod) {
+    try {
+      return QueuedPod.of(PodAdapter.toPodInfo(pod));
+    } catch (MalformedObjectException e) {
+      var entry = PodFilters.queueEntry(pod);
+      return new QueuedPod(
+          entry.uid(), entry.namespace(), entry.name(), entry.priority(), entry.profile(), entry.gated(),
+          null, e, QueuedPod.Progress.NONE);
+    }
+  }
+
+  /** Records a bound pod in the cache, or drops it with a warning if it cannot be read. */
+  private @Nullable PodInfo putBoundPod(Pod pod) {
+    try {
+      var info = PodAdapter.toPodInfo(pod);
+      cache.putPod(info);
+      return info;
+    } catch (MalformedObjectException e) {
+      cache.removePod(NodeListing.uid(pod));
+      LOG.warn("Bound pod left out of the node list: {}", e.getMessage());
+      return null;
+    }
+  }
+
+  private void putNode(Node node) {
+    try {
+      cache.putNode(NodeAdapter.toNodeInfo(node, List.of()));
+    } catch (MalformedObjectException e) {
+      cache.removeNode(node.getMetadata().getName());
+      LOG.warn("Leaving node out of the node list: {}", e.getMessage());
+    }
+  }
+
+  private boolean isOurs(Pod pod) {
+    var schedulerName = PodAdapter.schedulerName(pod);
+    return profiles.contains(schedulerName) && PodFilters.needsScheduling(pod, schedulerName);
+  }
+
+  /**
+   * Whether an update changed more than the pod's status (kube-scheduler's {@code isPodUpdated}), so that
+   * our own condition writes do not retry a waiting pod. The old pod comes from the informer's store, which
+   * keeps only what the scheduler reads ({@link InformerStores}), so both are compared in that form: a change
+   * of a field the scheduler does not read (an annotation, an env var) does not count either.
+   */
+  static boolean changedBeyondStatus(Pod oldPod, Pod pod) {
+    try {
+      var before = InformerStores.kept(oldPod);
+      var after = InformerStores.kept(pod);
+      return !Objects.equals(before.getSpec(), after.getSpec())
+          || !Objects.equals(before.getMetadata().getLabels(), after.getMetadata().getLabels());
+    } catch (RuntimeException malformed) { // fabric8's Quantity.equals parses, and throws on "12x"
+      return true;
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package io.kubesched.informer.watch;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kubesched.engine.ClusterEvent;
+import io.kubesched.engine.SchedulerCache;
+import io.kubesched.engine.SchedulingQueue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The informers of the loop: nodes and non-terminal pods (paged lists, kept-fields stores, the {@link
+ * EventHandlers}), plus the {@link ClusterDataInformers} a policy reads. Starts them and waits for their first
+ * list, and relists when the {@link InformerWatchdog} finds a watch lost.
+ *
+ * <p>{@link #startAndSync} and {@link #close} are called by the loop's lifecycle; relists run on the watchdog's
+ * thread.
+ */
+public final class InformerSet implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(InformerSet.class);
+
+  /** Objects per page when the informers list the cluster (kube's reflector uses 500). */
+  static final long LIST_PAGE = 500;
+
+  private final KubernetesClient client;
+  private final Duration syncTimeout;
+  private final EventHandlers handlers;
+  private final ClusterDataInformers clusterData;
+  private final SchedulerCache cache;
+  private final SchedulingQueue queue;
+  private final BooleanSupplier running;
+  private final InformerWatchdog watchdog = new InformerWatchdog(this::relist);
+  private volatile @Nullable SharedIndexInformer<Node> nodeInformer;
+  private volatile @Nullable SharedIndexInformer<Pod> podInformer;
+
+  public InformerSet(
+      KubernetesClient client,
+      Duration syncTimeout,
+      EventHandlers handlers,
+      ClusterDataInformers clusterData,
+      SchedulerCache cache,
+      SchedulingQueue queue,
+      BooleanSupplier running) {
+    this.client = client;
+    this.syncTimeout = syncTimeout;
+    this.handlers = handlers;
+    this.clusterData = clusterData;
+    this.cache = cache;
+    this.queue = queue;
+    this.running = running;
+  }
+
+  /**
+   * Creates the informers and waits until they have listed everything once.
+   *
+   * @return how many nodes were listed
+   */
+  public int startAndSync() throws InterruptedException, ExecutionException, TimeoutException {
+    var nodes = newNodeInformer();
+    var pods = newPodInformer();
+    nodeInformer = nodes;
+    podInformer = pods;
+    sync(nodes);
+    sync(pods);
+    clusterData.start(syncTimeout);
+    return nodes.getStore().list().size();
+  }
+
+  /** @return whether {@link #startAndSync} created the informers */
+  public boolean isStarted() {
+    return nodeInformer != null;
+  }
+
+  /** Starts the watchdog that relists when a watch is lost; after {@link #startAndSync}. */
+  public void watch(String schedulerName) {
+    watchdog.start(
+        "kubesched-watchdog-" + schedulerName,
+        () -> isWatching(nodeInformer) && isWatching(podInformer) && clusterData.isWatching(),
+        () -> {
+          var versions = new ArrayList<@Nullable String>(Arrays.asList(version(nodeInformer), version(podInformer)));
+          versions.addAll(clusterData.versions());
+          return versions;
+        });
+  }
+
+  /** Stops the watchdog and every informer. Idempotent. */
+  @Override
+  public void close() {
+    watchdog.close();
+    var pods = podInformer;
+    if (pods != null) {
+      pods.stop();
+    }
+    var nodes = nodeInformer;
+    if (nodes != null) {
+      nodes.stop();
+    }
+    clusterData.close();
+  }
+
+  private SharedIndexInformer<Node> newNodeInformer() {
+    // Lists in pages, as kube's reflector does: an unpaged list of a large cluster is the memory peak.
+    var nodes = client.nodes().withLimit(LIST_PAGE).runnableInformer(0);
+    nodes.itemStore(InformerStores.nodes()); // only what the scheduler reads: see docs/memory.md
+    nodes.addEventHandler(handlers.nodes());
+    return nodes;
+  }
+
+  private SharedIndexInformer<Pod> newPodInformer() {
+    var pods = NodeListing.nonTerminalPods(client).withLimit(LIST_PAGE).runnableInformer(0);
+    pods.itemStore(InformerStores.pods());
+    pods.addEventHandler(handlers.pods());
+    return pods;
+  }
+
+  private void sync(SharedIndexInformer<?> informer)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    informer.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private static @Nullable String version(@Nullable SharedIndexInformer<?> informer) {
+    return informer == null ? null : informer.lastSyncResourceVersion();
+  }
+
+  private static boolean isWatching(@Nullable SharedIndexInformer<?> informer) {
+    return informer == null || informer.isWatching();
+  }
+
+  /**
+   * Replaces both informers with new ones that list everything again. The handlers see every object as
+   * added, which is harmless (the queue and cache are keyed by uid and name); what was deleted while the
+   * watches were lost is dropped from the cache afterwards.
+   */
+  private void relist() throws InterruptedException {
+    if (!running.getAsBoolean()) {
+      return;
+    }
+    var oldNodes = nodeInformer;
+    var oldPods = podInformer;
+    var nodes = newNodeInformer();
+    var pods = newPodInformer();
+    try {
+      sync(nodes);
+      sync(pods);
+      clusterData.restart(syncTimeout);
+    } catch (ExecutionException | TimeoutException e) {
+      nodes.stop();
+      pods.stop();
+      LOG.warn("Relisting nodes and pods failed ({}); trying again later", e.toString());
+      return;
+    }
+    if (!running.getAsBoolean()) { // closed meanwhile: close() stopped the old ones only
+      nodes.stop();
+      pods.stop();
+      return;
+    }
+    nodeInformer = nodes;
+    podInformer = pods;
+    var nodeNames = new HashSet<String>();
+    nodes.getStore().list().forEach(node -> nodeNames.add(node.getMetadata().getName()));
+    var podUids = new HashSet<String>();
+    pods.getStore().list().forEach(pod -> podUids.add(NodeListing.uid(pod)));
+    int dropped = cache.retainOnly(nodeNames, podUids);
+    handlers.retainOnly(podUids);
+    if (oldNodes != null) {
+      oldNodes.stop();
+    }
+    if (oldPods != null) {
+      oldPods.stop();
+    }
+    queue.moveAllToActiveOrBackoff(ClusterEvent.RELIST);
+    LOG.info(
+        "Relisted {} nodes and {} pods; {} deleted while unwatched", nodeNames.size(), podUids.size(), dropped);
+  }
+}
