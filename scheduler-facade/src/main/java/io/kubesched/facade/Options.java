@@ -336,67 +336,36 @@ public final class Options {
     }
   }
 
+  // The loop's settings are kept once, in the record the loop takes; the getters below read it.
   private final Connection connection;
-  private final String schedulerName;
-  private final Duration bindTimeout;
-  private final Duration volumeBindingTimeout;
-  private final Duration initialBackoff;
-  private final Duration maxBackoff;
-  private final Duration syncTimeout;
-  private final Duration unschedulableTimeout;
-  private final Duration assumedPodTtl;
-  private final double qps;
-  private final int burst;
-  private final int parallelBindings;
-  private final int parallelism;
-  private final Duration shutdownTimeout;
   private final @Nullable LeaderElection leaderElection;
   private final SchedulerMetrics metrics;
-  private final Set<PodGroupRef.Source> podGroupSources;
-  private final Duration podGroupTimeout;
-  private final Set<ClusterData> watch;
   private final ControllerSettings settings;
 
   private Options(Builder b) {
     this.connection = b.connection;
-    this.schedulerName = b.schedulerName;
-    this.bindTimeout = b.bindTimeout;
-    this.volumeBindingTimeout = b.volumeBindingTimeout;
-    this.initialBackoff = b.initialBackoff;
-    this.maxBackoff = b.maxBackoff;
-    this.syncTimeout = b.syncTimeout;
-    this.unschedulableTimeout = b.unschedulableTimeout;
-    this.assumedPodTtl = b.assumedPodTtl;
-    this.qps = b.qps;
-    this.burst = b.burst;
-    this.parallelBindings = b.parallelBindings;
-    this.parallelism = b.parallelism;
-    this.shutdownTimeout = b.shutdownTimeout;
     this.leaderElection = b.leaderElection;
     this.metrics = b.metrics;
-    this.podGroupSources = Set.copyOf(b.podGroupSources);
-    this.podGroupTimeout = b.podGroupTimeout;
-    this.watch = Set.copyOf(b.watch);
     this.settings =
         new ControllerSettings(
-            schedulerName,
+            b.schedulerName,
             connection instanceof Connection.Fake ? BindMode.SET_NODE_NAME : BindMode.SUBRESOURCE,
-            bindTimeout,
-            volumeBindingTimeout,
-            initialBackoff,
-            maxBackoff,
-            syncTimeout,
-            unschedulableTimeout,
-            assumedPodTtl,
-            qps,
-            burst,
-            parallelBindings,
-            shutdownTimeout,
-            leaderElection == null ? null : leaderElection.settings(schedulerName),
-            podGroupSources,
-            podGroupTimeout,
-            watch,
-            parallelism);
+            b.bindTimeout,
+            b.volumeBindingTimeout,
+            b.initialBackoff,
+            b.maxBackoff,
+            b.syncTimeout,
+            b.unschedulableTimeout,
+            b.assumedPodTtl,
+            b.qps,
+            b.burst,
+            b.parallelBindings,
+            b.shutdownTimeout,
+            leaderElection == null ? null : leaderElection.settings(b.schedulerName),
+            b.podGroupSources,
+            b.podGroupTimeout,
+            b.watch,
+            b.parallelism);
   }
 
   /** @return a builder that starts from the {@code DEFAULT_*} values, the default kubeconfig, no leader election and no metrics */
@@ -406,12 +375,12 @@ public final class Options {
 
   /** @return the APIs whose pod groups are honoured */
   public Set<PodGroupRef.Source> podGroupSources() {
-    return podGroupSources;
+    return settings.podGroupSources();
   }
 
   /** @return how long a complete pod group may go unplaced before it is reported as timed out */
   public Duration podGroupTimeout() {
-    return podGroupTimeout;
+    return settings.podGroupTimeout();
   }
 
   /**
@@ -419,7 +388,7 @@ public final class Options {
    *     default
    */
   public Set<ClusterData> watch() {
-    return watch;
+    return settings.watch();
   }
 
   /** @return where the cluster is; the default kubeconfig unless chosen */
@@ -429,12 +398,12 @@ public final class Options {
 
   /** @return the {@code spec.schedulerName} of the pods to place */
   public String schedulerName() {
-    return schedulerName;
+    return settings.schedulerName();
   }
 
   /** @return how long one binding request may take */
   public Duration bindTimeout() {
-    return bindTimeout;
+    return settings.bindTimeout();
   }
 
   /**
@@ -442,42 +411,42 @@ public final class Options {
    *     tried again
    */
   public Duration volumeBindingTimeout() {
-    return volumeBindingTimeout;
+    return settings.volumeBindingTimeout();
   }
 
   /** @return how long a pod waits after its first failed attempt */
   public Duration initialBackoff() {
-    return initialBackoff;
+    return settings.initialBackoff();
   }
 
   /** @return the longest a pod waits between attempts */
   public Duration maxBackoff() {
-    return maxBackoff;
+    return settings.maxBackoff();
   }
 
   /** @return how long starting a controller may take to list the cluster */
   public Duration syncTimeout() {
-    return syncTimeout;
+    return settings.syncTimeout();
   }
 
   /** @return the longest a pod that fits nowhere waits for a helpful cluster event */
   public Duration unschedulableTimeout() {
-    return unschedulableTimeout;
+    return settings.unschedulableTimeout();
   }
 
   /** @return how long a bound pod may stay unconfirmed by the watch; {@link Duration#ZERO} for ever */
   public Duration assumedPodTtl() {
-    return assumedPodTtl;
+    return settings.assumedPodTtl();
   }
 
   /** @return the sustained rate of writes (bindings; reports in a limit of their own), per second */
   public double qps() {
-    return qps;
+    return settings.qps();
   }
 
   /** @return how many writes may go at once before {@link #qps()} applies */
   public int burst() {
-    return burst;
+    return settings.burst();
   }
 
   /**
@@ -485,7 +454,7 @@ public final class Options {
    *     and how many victims be deleted at once)
    */
   public int parallelBindings() {
-    return parallelBindings;
+    return settings.parallelBindings();
   }
 
   /**
@@ -493,12 +462,12 @@ public final class Options {
    *     by default); the controller uses at most one per available processor
    */
   public int parallelism() {
-    return parallelism;
+    return settings.parallelism();
   }
 
   /** @return how long {@code close()} waits for the bindings in flight */
   public Duration shutdownTimeout() {
-    return shutdownTimeout;
+    return settings.shutdownTimeout();
   }
 
   /** @return how replicas elect the one that schedules; empty (the default) to schedule without election */
@@ -548,41 +517,41 @@ public final class Options {
     return "Options[connection="
         + connection
         + ", schedulerName="
-        + schedulerName
+        + settings.schedulerName()
         + ", bindTimeout="
-        + bindTimeout
+        + settings.bindTimeout()
         + ", volumeBindingTimeout="
-        + volumeBindingTimeout
+        + settings.volumeBindingTimeout()
         + ", initialBackoff="
-        + initialBackoff
+        + settings.initialBackoff()
         + ", maxBackoff="
-        + maxBackoff
+        + settings.maxBackoff()
         + ", syncTimeout="
-        + syncTimeout
+        + settings.syncTimeout()
         + ", unschedulableTimeout="
-        + unschedulableTimeout
+        + settings.unschedulableTimeout()
         + ", assumedPodTtl="
-        + assumedPodTtl
+        + settings.assumedPodTtl()
         + ", qps="
-        + qps
+        + settings.qps()
         + ", burst="
-        + burst
+        + settings.burst()
         + ", parallelBindings="
-        + parallelBindings
+        + settings.parallelBindings()
         + ", parallelism="
-        + parallelism
+        + settings.parallelism()
         + ", shutdownTimeout="
-        + shutdownTimeout
+        + settings.shutdownTimeout()
         + ", leaderElection="
         + (leaderElection == null ? "off" : leaderElection)
         + ", metrics="
         + (metrics == SchedulerMetrics.NONE ? "none" : metrics)
         + ", podGroupSources="
-        + podGroupSources
+        + settings.podGroupSources()
         + ", podGroupTimeout="
-        + podGroupTimeout
+        + settings.podGroupTimeout()
         + ", watch="
-        + watch
+        + settings.watch()
         + "]";
   }
 
