@@ -2,6 +2,7 @@ package io.kubesched.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -32,6 +33,7 @@ final class ArchitectureRules {
         httpSeesNoOtherModule(root),
         policyAndTestkitSeeOnlyTheApi(root),
         engineSeesOnlyTheApi(root),
+        theLoopIsLayered(root),
         noPackageCycles(root),
         everyPackageIsNullMarked(root),
         noStandardStreams(root));
@@ -103,6 +105,28 @@ final class ArchitectureRules {
         .resideOutsideOfPackages(
             root + ".engine..", root + ".api..", "java..", "org.jspecify..", "org.apiguardian..")
         .as("the engine (queue and cache) sees only the api and the JDK: no Kubernetes type, no client");
+  }
+
+  /**
+   * The informer's parts, top down: the composition ({@code SchedulingLoop}), the watching, the cycles, then
+   * leader election and the reports, each used only by the parts above it (kube's scheduler.go over
+   * eventhandlers.go over schedule_one.go).
+   */
+  static ArchRule theLoopIsLayered(String root) {
+    var informer = root + ".informer";
+    return layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .withOptionalLayers(true)
+        .layer("composition").definedBy(informer)
+        .layer("watching").definedBy(informer + ".watch..")
+        .layer("cycles").definedBy(informer + ".cycle..")
+        .layer("leader election and reports").definedBy(informer + ".leader..", informer + ".report..")
+        .whereLayer("composition").mayNotBeAccessedByAnyLayer()
+        .whereLayer("watching").mayOnlyBeAccessedByLayers("composition")
+        .whereLayer("cycles").mayOnlyBeAccessedByLayers("composition", "watching")
+        .whereLayer("leader election and reports")
+        .mayOnlyBeAccessedByLayers("composition", "watching", "cycles")
+        .as("the loop's packages are layered: composition, watching, cycles, then leader election and reports");
   }
 
   static ArchRule noPackageCycles(String root) {

@@ -34,6 +34,7 @@ class ArchitectureRulesTest {
         Arguments.of(rule(ArchitectureRules::httpSeesNoOtherModule), "ReachesTheApi"),
         Arguments.of(rule(ArchitectureRules::policyAndTestkitSeeOnlyTheApi), "ReadsPods"),
         Arguments.of(rule(ArchitectureRules::engineSeesOnlyTheApi), "QueuesNodes"),
+        Arguments.of(rule(ArchitectureRules::theLoopIsLayered), "ReachesIntoTheCycle"),
         Arguments.of(rule(ArchitectureRules::noPackageCycles), "cycle.a.A"),
         Arguments.of(rule(ArchitectureRules::everyPackageIsNullMarked), "Unmarked"),
         Arguments.of(rule(ArchitectureRules::noStandardStreams), "Prints"),
