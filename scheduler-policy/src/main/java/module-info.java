@@ -10,6 +10,7 @@ module io.kubesched.policy {
   requires tools.jackson.dataformat.yaml;
 
   exports io.kubesched.policy;
+  exports io.kubesched.policy.framework;
   exports io.kubesched.policy.plugins;
   exports io.kubesched.policy.config;
 }

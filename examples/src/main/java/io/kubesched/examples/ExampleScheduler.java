@@ -12,7 +12,7 @@ import io.kubesched.api.SchedulingListener;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
 import io.kubesched.facade.Options;
-import io.kubesched.policy.Filter;
+import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.config.PolicyFile;
 import io.kubesched.policy.plugins.DefaultPolicy;

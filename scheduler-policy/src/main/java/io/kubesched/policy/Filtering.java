@@ -3,6 +3,8 @@ package io.kubesched.policy;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nominations;
 import io.kubesched.api.PodInfo;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;

@@ -1,6 +1,11 @@
 package io.kubesched.policy;
 
 import io.kubesched.api.NodeInfo;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.OnlyNodes;
+import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.framework.Reason;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

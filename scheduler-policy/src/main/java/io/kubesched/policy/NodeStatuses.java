@@ -1,6 +1,8 @@
 package io.kubesched.policy;
 
 import io.kubesched.api.NodeInfo;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.PreFilter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

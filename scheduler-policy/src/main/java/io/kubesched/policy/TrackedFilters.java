@@ -2,6 +2,8 @@ package io.kubesched.policy;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.PodTracking;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -16,6 +16,8 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.Resources;
 import io.kubesched.policy.PreemptionFixtures.LabelLimit;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.plugins.Filters;
 import java.time.Instant;
 import java.util.ArrayList;

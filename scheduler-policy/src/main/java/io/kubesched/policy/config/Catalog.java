@@ -1,10 +1,10 @@
 package io.kubesched.policy.config;
 
 import io.kubesched.api.ConfigurationException;
-import io.kubesched.policy.Filter;
+import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.PreemptionArgs;
-import io.kubesched.policy.Scorer;
-import io.kubesched.policy.WeightedScorer;
+import io.kubesched.policy.framework.Scorer;
+import io.kubesched.policy.framework.WeightedScorer;
 import io.kubesched.policy.plugins.Filters;
 import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer;
 import io.kubesched.policy.plugins.ScoredResource;

@@ -1,9 +1,9 @@
 package io.kubesched.policy.config;
 
 import io.kubesched.api.ConfigurationException;
-import io.kubesched.policy.Filter;
+import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.Policy;
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.Scorer;
 import io.kubesched.policy.plugins.InterPodAffinityScorer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -116,8 +116,8 @@ public final class PolicyFile {
    *
    * <p>Predicate and priority names are separate, as in the Policy file: one name may be registered as both a
    * filter and a scorer. A registered plugin whose {@code name()} differs from the registered name is used
-   * under the registered name, keeping its capabilities ({@link io.kubesched.policy.PreFilter}, {@link
-   * io.kubesched.policy.PreScorer}, {@link io.kubesched.policy.ScoreNormalizer}) and what it reads; every
+   * under the registered name, keeping its capabilities ({@link io.kubesched.policy.framework.PreFilter}, {@link
+   * io.kubesched.policy.framework.PreScorer}, {@link io.kubesched.policy.framework.ScoreNormalizer}) and what it reads; every
    * Policy read by this loader shares the registered instances, so they must be pure, as all filters and
    * scorers are.
    *

@@ -1,7 +1,7 @@
 package io.kubesched.policy.plugins;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.Scorer;
 import java.util.Arrays;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.kubesched.policy.plugins;
 
 import io.kubesched.api.NodeSelectorTerm;
-import io.kubesched.policy.Filter;
+import io.kubesched.policy.framework.Filter;
 import java.util.Collection;
 import java.util.List;
 

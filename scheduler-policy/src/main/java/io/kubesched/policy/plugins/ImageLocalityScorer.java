@@ -3,8 +3,8 @@ package io.kubesched.policy.plugins;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.PreScorer;
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.PreScorer;
+import io.kubesched.policy.framework.Scorer;
 import java.util.List;
 
 /**

@@ -4,9 +4,9 @@ import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PreferredSchedulingTerm;
-import io.kubesched.policy.PreScorer;
-import io.kubesched.policy.ScoreNormalizer;
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.PreScorer;
+import io.kubesched.policy.framework.ScoreNormalizer;
+import io.kubesched.policy.framework.Scorer;
 import java.util.ArrayList;
 import java.util.List;
 

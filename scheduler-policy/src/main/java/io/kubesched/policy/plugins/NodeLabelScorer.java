@@ -2,7 +2,7 @@ package io.kubesched.policy.plugins;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.Scorer;
 
 /**
  * Favours nodes that carry (or lack) a label, whatever its value: kube-scheduler's former {@code

@@ -3,9 +3,9 @@ package io.kubesched.policy.plugins;
 import io.kubesched.api.HostPort;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.Filter;
-import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.Reason;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.Reason;
 import java.util.List;
 
 /**

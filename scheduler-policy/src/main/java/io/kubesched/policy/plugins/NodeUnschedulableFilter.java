@@ -4,9 +4,9 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
 import io.kubesched.api.TaintEffect;
-import io.kubesched.policy.Filter;
-import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.Reason;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.Reason;
 
 /**
  * kube-scheduler's {@code NodeUnschedulable} filter plugin (formerly the {@code CheckNodeUnschedulable}

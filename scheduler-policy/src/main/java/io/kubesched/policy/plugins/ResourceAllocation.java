@@ -3,7 +3,7 @@ package io.kubesched.policy.plugins;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.Scorer;
 import java.math.BigInteger;
 import java.util.HashSet;
 import java.util.List;

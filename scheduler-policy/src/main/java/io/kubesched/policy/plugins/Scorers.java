@@ -1,17 +1,17 @@
 package io.kubesched.policy.plugins;
 
 import io.kubesched.api.PreferredSchedulingTerm;
-import io.kubesched.policy.WeightedScorer;
+import io.kubesched.policy.framework.WeightedScorer;
 import java.util.List;
 
 /**
  * The built-in scorers, each with kube-scheduler's semantics, and kube-scheduler's default set of them.
  *
  * <p>Every method returns a new, immutable, thread-safe scorer. Where kube has a {@code PreScore}, the scorer is
- * a {@link io.kubesched.policy.PreScorer} too; {@link SelectorSpreadScorer} and {@link ImageLocalityScorer}
- * score only through {@link io.kubesched.policy.PreScorer#prepare}, the others also directly. Whoever runs a
+ * a {@link io.kubesched.policy.framework.PreScorer} too; {@link SelectorSpreadScorer} and {@link ImageLocalityScorer}
+ * score only through {@link io.kubesched.policy.framework.PreScorer#prepare}, the others also directly. Whoever runs a
  * prepared scorer must ask it, not the scorer it came from, whether it is a {@link
- * io.kubesched.policy.ScoreNormalizer} (the prepared scorers of normalising scorers are).
+ * io.kubesched.policy.framework.ScoreNormalizer} (the prepared scorers of normalising scorers are).
  */
 public final class Scorers {
 

@@ -1,6 +1,6 @@
 package io.kubesched.policy.plugins;
 
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.Scorer;
 import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer.ShapePoint;
 import java.util.List;
 

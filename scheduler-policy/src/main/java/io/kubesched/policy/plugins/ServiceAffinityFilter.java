@@ -4,10 +4,10 @@ import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.Filter;
-import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.PreFilter;
-import io.kubesched.policy.Reason;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.framework.Reason;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +40,7 @@ import org.jspecify.annotations.Nullable;
  * snapshot's Services ({@link ClusterData#SERVICES}). Immutable and thread-safe; the filter {@link #prepare}
  * returns is immutable too.
  *
- * <p>Preemption: the filter {@link #prepare} returns is not {@link io.kubesched.policy.PodTracking} (this legacy
+ * <p>Preemption: the filter {@link #prepare} returns is not {@link io.kubesched.policy.framework.PodTracking} (this legacy
  * predicate has no counterpart in kube-scheduler 1.37, whose preemption this library follows). Preemption
  * therefore evaluates it with the potential victims still counted: the pod that fixes the required labels stays
  * the first one in the snapshot even when it would be evicted. That is conservative: a node this filter rejects

@@ -1,6 +1,6 @@
 package io.kubesched.policy.plugins;
 
-import io.kubesched.policy.Reason;
+import io.kubesched.policy.framework.Reason;
 
 /**
  * A storage object a pod's volumes need does not exist: kube-scheduler's volume plugins reject the pod with the

@@ -6,9 +6,9 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
 import io.kubesched.api.TaintEffect;
 import io.kubesched.api.Toleration;
-import io.kubesched.policy.PreScorer;
-import io.kubesched.policy.ScoreNormalizer;
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.PreScorer;
+import io.kubesched.policy.framework.ScoreNormalizer;
+import io.kubesched.policy.framework.Scorer;
 import java.util.List;
 
 /**

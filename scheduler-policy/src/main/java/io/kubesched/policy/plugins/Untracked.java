@@ -2,8 +2,8 @@ package io.kubesched.policy.plugins;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.PodTracking;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.PodTracking;
 
 /**
  * The tracker of a prepared filter that kube-scheduler's PreFilter would have skipped: kube then calls neither

@@ -9,7 +9,7 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.Storage;
 import io.kubesched.api.StorageClass;
 import io.kubesched.api.VolumeBinding;
-import io.kubesched.policy.Reason;
+import io.kubesched.policy.framework.Reason;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

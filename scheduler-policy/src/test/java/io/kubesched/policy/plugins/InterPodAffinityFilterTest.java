@@ -24,7 +24,7 @@ import io.kubesched.api.Decision;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import io.kubesched.policy.plugins.InterPodAffinityFixtures.Node;

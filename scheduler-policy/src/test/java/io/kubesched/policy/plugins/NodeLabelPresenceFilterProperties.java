@@ -5,7 +5,7 @@ import static io.kubesched.policy.plugins.FilterFixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.framework.FilterResult.Code;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

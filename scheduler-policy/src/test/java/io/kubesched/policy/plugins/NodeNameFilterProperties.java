@@ -5,7 +5,7 @@ import static io.kubesched.policy.plugins.FilterFixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.framework.FilterResult.Code;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.Reason;
+import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import java.util.List;
 import java.util.stream.Stream;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kubesched.api.HostPort;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.framework.FilterResult.Code;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
 import io.kubesched.api.TaintEffect;
 import io.kubesched.api.Toleration;
-import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.framework.FilterResult.Code;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;

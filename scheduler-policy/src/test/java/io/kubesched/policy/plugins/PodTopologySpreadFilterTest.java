@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.policy.FilterResult.Code;
-import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.Reason;
+import io.kubesched.policy.framework.FilterResult.Code;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.Reason;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
@@ -47,7 +47,7 @@ class PodTopologySpreadFilterTest {
     assertPreFilterState(tt, prepared);
   }
 
-  private static void assertPreFilterState(Case tt, io.kubesched.policy.Filter prepared) {
+  private static void assertPreFilterState(Case tt, io.kubesched.policy.framework.Filter prepared) {
     var got = assertInstanceOf(PodTopologySpreadFilter.Prepared.class, prepared);
     assertConstraints(Objects.requireNonNull(tt.wantPreFilterState).constraints, got.constraints());
     assertState(tt, got.state());

@@ -18,7 +18,7 @@ import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.InclusionPolicy;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.api.WorkloadSelector;
-import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.framework.FilterResult.Code;
 import io.kubesched.policy.plugins.PodTopologySpreadArgs.DefaultingType;
 import io.kubesched.policy.plugins.TopologySpreading.Constraint;
 import java.util.ArrayList;

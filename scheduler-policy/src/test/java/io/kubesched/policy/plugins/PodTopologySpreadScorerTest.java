@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.kubesched.api.ClusterSnapshot;
-import io.kubesched.policy.ScoreNormalizer;
+import io.kubesched.policy.framework.ScoreNormalizer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;

@@ -7,7 +7,7 @@ import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
-import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import java.util.ArrayList;
 import java.util.List;

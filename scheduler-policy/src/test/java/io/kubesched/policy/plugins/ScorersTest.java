@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.kubesched.policy.Scorer;
-import io.kubesched.policy.WeightedScorer;
+import io.kubesched.policy.framework.Scorer;
+import io.kubesched.policy.framework.WeightedScorer;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

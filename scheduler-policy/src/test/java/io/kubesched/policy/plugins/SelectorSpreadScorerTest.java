@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.ScoreNormalizer;
+import io.kubesched.policy.framework.ScoreNormalizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import io.kubesched.api.LabelSelector;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.WorkloadSelector;
-import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.framework.FilterResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

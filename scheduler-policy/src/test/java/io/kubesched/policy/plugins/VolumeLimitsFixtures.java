@@ -10,7 +10,7 @@ import io.kubesched.api.Storage;
 import io.kubesched.api.StorageClass;
 import io.kubesched.api.Volume;
 import io.kubesched.api.VolumeMode;
-import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.framework.FilterResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

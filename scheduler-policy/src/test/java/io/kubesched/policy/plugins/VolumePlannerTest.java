@@ -21,7 +21,7 @@ import io.kubesched.api.PersistentVolume;
 import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.StorageClass;
-import io.kubesched.policy.Reason;
+import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.plugins.VolumeBindingFilter.Conflict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -12,7 +12,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Volume;
-import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.framework.FilterResult.Code;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

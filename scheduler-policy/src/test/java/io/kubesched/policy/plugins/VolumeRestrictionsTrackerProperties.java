@@ -5,7 +5,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Volume;
-import io.kubesched.policy.FilterResult;
+import io.kubesched.policy.framework.FilterResult;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;

@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework;
 
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
@@ -49,8 +49,8 @@ public interface PreFilter {
   /**
    * What {@link #prepare} returns for a pod it turns away before any node is looked at, as kube-scheduler's
    * PreFilter rejects a pod whose claim does not exist: every node gets {@code rejection}, and the {@link
-   * Policy} states its reasons once in the pod's message ({@code 0/3 nodes are available: persistentvolumeclaim
-   * "data" not found.}) rather than once per node, and looks at no node.
+   * io.kubesched.policy.Policy} states its reasons once in the pod's message ({@code 0/3 nodes are available:
+   * persistentvolumeclaim "data" not found.}) rather than once per node, and looks at no node.
    *
    * @param name the filter's name
    * @param rejection why the pod fits nowhere

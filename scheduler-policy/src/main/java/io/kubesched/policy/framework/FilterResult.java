@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework;
 
 import java.util.List;
 
@@ -7,7 +7,7 @@ import java.util.List;
  */
 public sealed interface FilterResult {
 
-  /** kube-scheduler's status codes for a filter, and what the {@link Policy} does after each. */
+  /** kube-scheduler's status codes for a filter, and what the {@link io.kubesched.policy.Policy} does after each. */
   enum Code {
     /** The pod may run on the node: the next filter is asked. */
     SUCCESS,

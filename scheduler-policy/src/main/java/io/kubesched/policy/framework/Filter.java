@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework;
 
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.NodeInfo;
@@ -8,12 +8,12 @@ import java.util.Set;
 /**
  * Decides whether a pod may run on a node, as a kube-scheduler filter plugin does.
  *
- * <p>A filter is a pure function of its arguments: no I/O, no blocking, no mutable state. The {@link Policy}
- * calls it once per pod and node, in the order the filters were configured, and stops at the first filter that
- * does not {@link FilterResult#fits() fit}. A policy {@linkplain Policy#withParallelism sharing its node loop
- * out} calls one filter (as it is, or as its {@link PreFilter#prepare} returned it) concurrently for different
- * nodes of one pod, so it must be safe for that: reading only its arguments and state computed before the node
- * loop is.
+ * <p>A filter is a pure function of its arguments: no I/O, no blocking, no mutable state. The {@link
+ * io.kubesched.policy.Policy} calls it once per pod and node, in the order the filters were configured, and stops at
+ * the first filter that does not {@link FilterResult#fits() fit}. A policy {@linkplain
+ * io.kubesched.policy.Policy#withParallelism sharing its node loop out} calls one filter (as it is, or as its {@link
+ * PreFilter#prepare} returned it) concurrently for different nodes of one pod, so it must be safe for that: reading
+ * only its arguments and state computed before the node loop is.
  */
 public interface Filter {
 

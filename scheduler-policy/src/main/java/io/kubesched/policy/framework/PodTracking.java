@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -18,7 +18,8 @@ public interface PodTracking {
 
   /**
    * Called for each node that has nominated pods to add, concurrently for different nodes when the policy
-   * {@linkplain Policy#withParallelism shares its node loop out}: it must only read this filter's state.
+   * {@linkplain io.kubesched.policy.Policy#withParallelism shares its node loop out}: it must only read this filter's
+   * state.
    *
    * @return a new tracker starting from this filter's prepared state; changes to it never reach this filter or
    *     other trackers

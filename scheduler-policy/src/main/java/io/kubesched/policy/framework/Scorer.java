@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework;
 
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.NodeInfo;
@@ -8,10 +8,10 @@ import java.util.Set;
 /**
  * Ranks a node that passed every filter, as a kube-scheduler score plugin does.
  *
- * <p>A scorer is a pure function of its arguments. The {@link Policy} calls it for each feasible node; a policy
- * {@linkplain Policy#withParallelism sharing its node loop out} calls one scorer (as it is, or as its {@link
- * PreScorer#prepare} returned it) concurrently for different nodes of one pod, in no particular order, so it
- * must be safe for that and keep no state from one node to the next. Its scores must lie in {@code
+ * <p>A scorer is a pure function of its arguments. The {@link io.kubesched.policy.Policy} calls it for each feasible
+ * node; a policy {@linkplain io.kubesched.policy.Policy#withParallelism sharing its node loop out} calls one scorer (as
+ * it is, or as its {@link PreScorer#prepare} returned it) concurrently for different nodes of one pod, in no particular
+ * order, so it must be safe for that and keep no state from one node to the next. Its scores must lie in {@code
  * 0..}{@link #MAX_SCORE}, unless it also implements {@link ScoreNormalizer}, which then maps the raw scores of
  * all feasible nodes into that range, given the nodes beside them. A scorer that needs to see every node
  * first (for example how many nodes hold an image) implements {@link PreScorer}.

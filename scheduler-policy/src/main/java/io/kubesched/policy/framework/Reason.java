@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework;
 
 import io.kubesched.api.HostPort;
 import io.kubesched.api.Taint;

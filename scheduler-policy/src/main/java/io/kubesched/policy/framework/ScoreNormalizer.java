@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;

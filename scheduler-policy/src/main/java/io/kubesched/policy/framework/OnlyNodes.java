@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework;
 
 import java.util.Set;
 
@@ -8,8 +8,8 @@ import java.util.Set;
  * node names; its NodeAffinity plugin returns one for a pod whose every required term names nodes by {@code
  * metadata.name}, as each pod of a DaemonSet does).
  *
- * <p>The {@link Policy} then filters only the named nodes that exist, in the snapshot's order, and gives every
- * other node the status kube-scheduler gives it, unschedulable and unresolvable with the message {@code
+ * <p>The {@link io.kubesched.policy.Policy} then filters only the named nodes that exist, in the snapshot's order, and
+ * gives every other node the status kube-scheduler gives it, unschedulable and unresolvable with the message {@code
  * node(s) didn't satisfy plugin(s) [NAME]} (the names of the filters that named nodes, sorted). Where several
  * prepared filters name nodes, only the nodes all of them name are filtered; if none is left, the pod is turned
  * away before any node is looked at ({@code node(s) didn't satisfy plugin NAME}, or {@code node(s) didn't
