@@ -11,6 +11,10 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PodTracking;
 import io.kubesched.policy.framework.Reason;
+import io.kubesched.policy.framework.runtime.Filtering;
+import io.kubesched.policy.framework.runtime.NodeStatuses;
+import io.kubesched.policy.framework.runtime.PostFilter;
+import io.kubesched.policy.framework.runtime.TrackedFilters;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,7 +59,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Pure: no I/O, no state but its arguments. Called from the scheduling thread; the prepared filters' {@link
  * PodTracking.Tracker}s it makes are its own.
  */
-final class Preemption {
+final class Preemption implements PostFilter {
 
   /** kube's prefix of the plugin's status messages. */
   static final String PREFIX = "preemption: ";
@@ -150,7 +154,8 @@ final class Preemption {
       @Nullable Candidate chosen,
       @Nullable Criterion decidedBy,
       String message,
-      Nomination nomination) {
+      Nomination nomination)
+      implements PostFilter.Outcome {
 
     Result {
       candidates = List.copyOf(candidates);
@@ -169,7 +174,8 @@ final class Preemption {
    * @return the outcome: a node with victims ({@link Nomination.To}), no node ({@link Nomination#CLEAR}), or the
    *     pod not eligible or the dry run failed ({@link Nomination#KEEP})
    */
-  Result evaluate(
+  @Override
+  public Result evaluate(
       PodInfo pod,
       ClusterSnapshot cluster,
       List<Filter> prepared,

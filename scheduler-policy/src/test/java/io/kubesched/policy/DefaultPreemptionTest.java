@@ -35,6 +35,7 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult.Code;
 import io.kubesched.policy.framework.PodTracking;
 import io.kubesched.policy.framework.Reason;
+import io.kubesched.policy.framework.runtime.NodeStatuses;
 import io.kubesched.policy.plugins.Filters;
 import io.kubesched.policy.plugins.PodTopologySpreadFilter;
 import java.util.ArrayList;

@@ -15,6 +15,8 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.framework.runtime.Filtering;
+import io.kubesched.policy.framework.runtime.TrackedFilters;
 import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.testkit.Cluster;
 import io.kubesched.testkit.KubeArbitraries;

@@ -16,6 +16,7 @@ import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PodTracking;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.framework.Reason;
+import io.kubesched.policy.framework.runtime.NodeStatuses;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

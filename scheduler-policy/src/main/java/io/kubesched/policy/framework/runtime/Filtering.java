@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework.runtime;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nominations;
@@ -16,12 +16,12 @@ import org.jspecify.annotations.Nullable;
  * of preemption's dry run alike. Stateless; called from any thread (a parallel search calls it from several at
  * once, each with nodes of its own).
  */
-final class Filtering {
+public final class Filtering {
 
   private Filtering() {}
 
   /** Hears what each filter said, for explanations. */
-  interface Listener {
+  public interface Listener {
 
     /** {@code filter} said {@code result} of {@code node}. */
     void filtered(String node, String filter, FilterResult result);
@@ -36,10 +36,10 @@ final class Filtering {
    * @param filter its name
    * @param result a {@link FilterResult.Rejected} or a {@link FilterResult.Failed}
    */
-  record Stop(String filter, FilterResult result) {}
+  public record Stop(String filter, FilterResult result) {}
 
   /** @return the first filter of {@code filters} that does not fit {@code pod} on {@code node}; null if all fit */
-  static @Nullable Stop run(List<Filter> filters, PodInfo pod, NodeInfo node, @Nullable Listener listener) {
+  public static @Nullable Stop run(List<Filter> filters, PodInfo pod, NodeInfo node, @Nullable Listener listener) {
     for (int i = 0; i < filters.size(); i++) { // per node examined: no iterator (C1 does not remove them)
       var filter = filters.get(i);
       var result = filter.filter(pod, node);
@@ -57,7 +57,7 @@ final class Filtering {
    * The pods nominated to {@code node} that {@code pod} must leave room for: those of equal or higher priority,
    * other than itself, in nomination order (kube's {@code addGENominatedPods}).
    */
-  static List<PodInfo> nominatedAhead(PodInfo pod, String node, Nominations nominations) {
+  public static List<PodInfo> nominatedAhead(PodInfo pod, String node, Nominations nominations) {
     if (nominations.isEmpty()) {
       return List.of();
     }
@@ -84,7 +84,7 @@ final class Filtering {
    * @param copy makes an independent copy of {@code filters}' state to add the nominated pods to
    * @return the first filter that did not fit in the run that failed; null if the pod fits
    */
-  static @Nullable Stop runWithNominated(
+  public static @Nullable Stop runWithNominated(
       List<Filter> filters,
       Supplier<TrackedFilters> copy,
       PodInfo pod,

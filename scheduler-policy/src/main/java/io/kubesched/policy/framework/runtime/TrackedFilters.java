@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework.runtime;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -16,7 +16,7 @@ import java.util.List;
  * clones the state again to add the nominated pods of a node for one filter run). Confined to the thread that
  * made it; never shared.
  */
-final class TrackedFilters {
+public final class TrackedFilters {
 
   private record Change(PodInfo pod, boolean added, NodeInfo node) {}
 
@@ -32,7 +32,7 @@ final class TrackedFilters {
   }
 
   /** @return the prepared filters with a fresh tracker for each one that follows pods */
-  static TrackedFilters of(List<Filter> prepared) {
+  public static TrackedFilters of(List<Filter> prepared) {
     List<Filter> filters = prepared;
     List<PodTracking.Tracker> trackers = List.of();
     for (int i = 0; i < prepared.size(); i++) {
@@ -50,12 +50,12 @@ final class TrackedFilters {
   }
 
   /** @return the filters to run, in order */
-  List<Filter> filters() {
+  public List<Filter> filters() {
     return filters;
   }
 
   /** Tells the trackers that {@code pod} is now on {@code node} ({@code node} holds it). */
-  void added(PodInfo pod, NodeInfo node) {
+  public void added(PodInfo pod, NodeInfo node) {
     if (trackers.isEmpty()) {
       return;
     }
@@ -64,7 +64,7 @@ final class TrackedFilters {
   }
 
   /** Tells the trackers that {@code pod} has left {@code node} ({@code node} no longer holds it). */
-  void removed(PodInfo pod, NodeInfo node) {
+  public void removed(PodInfo pod, NodeInfo node) {
     if (trackers.isEmpty()) {
       return;
     }
@@ -73,7 +73,7 @@ final class TrackedFilters {
   }
 
   /** @return an independent copy: fresh trackers told the same changes in the same order */
-  TrackedFilters copy() {
+  public TrackedFilters copy() {
     var copy = of(prepared);
     for (var change : changes) {
       if (change.added()) {

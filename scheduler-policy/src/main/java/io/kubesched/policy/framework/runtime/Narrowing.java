@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework.runtime;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.policy.framework.Filter;

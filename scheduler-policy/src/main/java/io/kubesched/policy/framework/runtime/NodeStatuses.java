@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework.runtime;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.policy.framework.FilterResult;
@@ -19,29 +19,29 @@ import org.jspecify.annotations.Nullable;
  * @param absent the rejection of every node not in {@code byNode} (a PreFilter rejection gives every node its
  *     status); {@code null} for kube's default, {@link FilterResult.Code#UNSCHEDULABLE_AND_UNRESOLVABLE}
  */
-record NodeStatuses(Map<String, FilterResult.Rejected> byNode, FilterResult.@Nullable Rejected absent) {
+public record NodeStatuses(Map<String, FilterResult.Rejected> byNode, FilterResult.@Nullable Rejected absent) {
 
   /**
    * Copies {@code byNode} into a hash map: it holds every rejected node of a large cluster, and {@code
    * Map.copyOf}'s open addressing degrades to long probe runs, on copying and on every look-up, for names with
    * a numbered suffix ({@code node-00000}, {@code node-00001}, …).
    */
-  NodeStatuses {
+  public NodeStatuses {
     byNode = Collections.unmodifiableMap(new HashMap<>(byNode));
   }
 
   /** @return statuses naming {@code byNode}; every other node is unresolvable */
-  static NodeStatuses of(Map<String, FilterResult.Rejected> byNode) {
+  public static NodeStatuses of(Map<String, FilterResult.Rejected> byNode) {
     return new NodeStatuses(byNode, null);
   }
 
   /** @return statuses giving every node {@code rejection} (a PreFilter rejection) */
-  static NodeStatuses everyNode(FilterResult.Rejected rejection) {
+  public static NodeStatuses everyNode(FilterResult.Rejected rejection) {
     return new NodeStatuses(Map.of(), rejection);
   }
 
   /** @return the code of {@code node}'s status */
-  FilterResult.Code code(String node) {
+  public FilterResult.Code code(String node) {
     var rejected = byNode.get(node);
     if (rejected != null) {
       return rejected.code();
@@ -50,7 +50,7 @@ record NodeStatuses(Map<String, FilterResult.Rejected> byNode, FilterResult.@Nul
   }
 
   /** @return the nodes of {@code nodes} whose status has {@code code}, in their order */
-  List<NodeInfo> nodesWith(FilterResult.Code code, List<NodeInfo> nodes) {
+  public List<NodeInfo> nodesWith(FilterResult.Code code, List<NodeInfo> nodes) {
     var result = new ArrayList<NodeInfo>();
     for (var node : nodes) {
       if (code(node.name()) == code) {

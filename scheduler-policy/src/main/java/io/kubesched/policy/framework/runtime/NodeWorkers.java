@@ -1,4 +1,4 @@
-package io.kubesched.policy;
+package io.kubesched.policy.framework.runtime;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -12,18 +12,18 @@ import java.util.function.IntPredicate;
  *
  * <p>Chunks are claimed in increasing order from one counter, so at any time the chunks claimed are a prefix
  * {@code 0..k} of all chunks, and each one claimed is run to its end: whoever reads the results in chunk order
- * sees every chunk up to the last claimed one done. That is what makes the {@link Policy}'s parallel search
+ * sees every chunk up to the last claimed one done. That is what makes the {@link Evaluator}'s parallel search
  * decide exactly as its sequential one: it stops claiming once the chunks done hold enough feasible nodes, and
  * then reads them in node order.
  *
  * <p>The calling thread works too, so the work ends even if no helper ever starts (the executor busy, shut down
  * or rejecting): a helper that starts after the caller has finished finds nothing left and returns at once, and
- * the caller waits only for the helpers that took part. A chunk's body must not throw (the {@link Policy}
+ * the caller waits only for the helpers that took part. A chunk's body must not throw (the {@link Evaluator}
  * records each node's failure as its outcome).
  *
  * <p>Thread-safe: each {@link #run} has state of its own; calls from several threads share only the executor.
  */
-final class NodeWorkers {
+public final class NodeWorkers {
 
   private final int parallelism;
   private final Executor executor;
@@ -36,7 +36,7 @@ final class NodeWorkers {
    * @param minNodes below this many nodes (or feasible nodes, for scoring) the work stays on the caller
    * @param chunkSize nodes per chunk, at least 1
    */
-  NodeWorkers(int parallelism, Executor executor, int minNodes, int chunkSize) {
+  public NodeWorkers(int parallelism, Executor executor, int minNodes, int chunkSize) {
     if (parallelism < 2) {
       throw new IllegalArgumentException("parallelism of node workers must be at least 2, was " + parallelism);
     }
@@ -49,7 +49,7 @@ final class NodeWorkers {
     this.chunkSize = chunkSize;
   }
 
-  int parallelism() {
+  public int parallelism() {
     return parallelism;
   }
 
