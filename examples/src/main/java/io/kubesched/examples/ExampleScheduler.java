@@ -15,7 +15,7 @@ import io.kubesched.facade.Options;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.config.PolicyFile;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -24,7 +24,7 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.framework.PreFilter;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.policy.plugins.Filters;
 import io.kubesched.testkit.KubeArbitraries;
 import java.time.Duration;

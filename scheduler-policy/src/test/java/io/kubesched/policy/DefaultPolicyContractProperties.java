@@ -6,7 +6,6 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.PreFilter;
-import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.policy.plugins.Filters;
 import io.kubesched.testkit.KubeArbitraries;
 import io.kubesched.testkit.PolicyContract;

@@ -17,7 +17,6 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.framework.runtime.Filtering;
 import io.kubesched.policy.framework.runtime.TrackedFilters;
-import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.testkit.Cluster;
 import io.kubesched.testkit.KubeArbitraries;
 import java.time.Instant;

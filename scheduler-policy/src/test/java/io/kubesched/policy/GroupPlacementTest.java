@@ -21,7 +21,6 @@ import io.kubesched.api.SchedulerException;
 import io.kubesched.api.VolumeBinding;
 import io.kubesched.policy.GroupPlacement.Feasibility;
 import io.kubesched.policy.framework.PreFilter;
-import io.kubesched.policy.plugins.DefaultPolicy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -32,7 +32,6 @@ import io.kubesched.policy.framework.FilterResult.Code;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.framework.Scorer;
-import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.policy.plugins.Filters;
 import java.util.ArrayList;
 import java.util.HashSet;

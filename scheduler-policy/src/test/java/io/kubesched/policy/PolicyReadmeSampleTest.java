@@ -8,7 +8,6 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
-import io.kubesched.policy.plugins.DefaultPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

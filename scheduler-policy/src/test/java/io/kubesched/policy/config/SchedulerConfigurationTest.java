@@ -19,7 +19,7 @@ import io.kubesched.policy.Policy;
 import io.kubesched.policy.PreemptionArgs;
 import io.kubesched.policy.framework.WeightedScorer;
 import io.kubesched.policy.plugins.BalancedAllocationScorer;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.policy.plugins.InterPodAffinityScorer;
 import io.kubesched.policy.plugins.MostAllocatedScorer;
 import io.kubesched.policy.plugins.NodeAffinityFilter;

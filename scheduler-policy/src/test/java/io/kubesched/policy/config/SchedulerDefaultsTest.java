@@ -14,7 +14,7 @@ import io.kubesched.api.ConfigurationException;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.PreemptionArgs;
 import io.kubesched.policy.plugins.BalancedAllocationScorer;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.policy.plugins.InterPodAffinityScorer;
 import io.kubesched.policy.plugins.LeastAllocatedScorer;
 import io.kubesched.policy.plugins.MostAllocatedScorer;

@@ -13,7 +13,7 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PreFilter;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.policy.plugins.Filters;
 import io.kubesched.policy.plugins.ImageLocalityScorer;
 import java.util.List;

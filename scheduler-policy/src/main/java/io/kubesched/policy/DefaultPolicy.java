@@ -1,7 +1,7 @@
-package io.kubesched.policy.plugins;
+package io.kubesched.policy;
 
-import io.kubesched.policy.Policy;
-import io.kubesched.policy.PreemptionArgs;
+import io.kubesched.policy.plugins.Filters;
+import io.kubesched.policy.plugins.Scorers;
 
 /**
  * kube-scheduler's default profile as far as this library implements it: the filters of {@link
