@@ -31,31 +31,10 @@ public final class RequestedToCapacityRatioScorer implements Scorer, PreScorer {
   public static final String NAME = "RequestedToCapacityRatio";
 
   /** The highest score of a shape point, kube-scheduler's {@code MaxCustomPriorityScore}. */
-  public static final int MAX_SHAPE_SCORE = 10;
+  public static final int MAX_SHAPE_SCORE = ShapePoint.MAX_SHAPE_SCORE;
 
   /** The highest utilization of a shape point. */
-  public static final int MAX_UTILIZATION = 100;
-
-  /**
-   * A point of the scoring function.
-   *
-   * @param utilization a utilization in percent, 0..{@value #MAX_UTILIZATION}
-   * @param score the score at that utilization, 0..{@value #MAX_SHAPE_SCORE}
-   */
-  public record ShapePoint(int utilization, int score) {
-
-    /** @throws IllegalArgumentException if either value is out of its range */
-    public ShapePoint {
-      if (utilization < 0 || utilization > MAX_UTILIZATION) {
-        throw new IllegalArgumentException(
-            "shape point utilization must be in 0.." + MAX_UTILIZATION + ", was " + utilization);
-      }
-      if (score < 0 || score > MAX_SHAPE_SCORE) {
-        throw new IllegalArgumentException(
-            "shape point score must be in 0.." + MAX_SHAPE_SCORE + ", was " + score);
-      }
-    }
-  }
+  public static final int MAX_UTILIZATION = ShapePoint.MAX_UTILIZATION;
 
   private final ScoringShape shape;
   private final ResourceAllocation allocation;

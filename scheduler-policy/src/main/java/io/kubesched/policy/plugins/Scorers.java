@@ -78,7 +78,7 @@ public final class Scorers {
    *     {@code resources} is empty
    */
   public static RequestedToCapacityRatioScorer requestedToCapacityRatio(
-      List<RequestedToCapacityRatioScorer.ShapePoint> shape, List<ScoredResource> resources) {
+      List<ShapePoint> shape, List<ScoredResource> resources) {
     return new RequestedToCapacityRatioScorer(shape, resources);
   }
 

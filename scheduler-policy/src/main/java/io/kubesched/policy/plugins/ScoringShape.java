@@ -1,7 +1,6 @@
 package io.kubesched.policy.plugins;
 
 import io.kubesched.policy.framework.Scorer;
-import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer.ShapePoint;
 import java.util.List;
 
 /**
@@ -34,7 +33,7 @@ final class ScoringShape {
                 + " has utilization " + point.utilization() + " after " + points.get(i - 1).utilization());
       }
       utilizations[i] = point.utilization();
-      scores[i] = (long) point.score() * (Scorer.MAX_SCORE / RequestedToCapacityRatioScorer.MAX_SHAPE_SCORE);
+      scores[i] = (long) point.score() * (Scorer.MAX_SCORE / ShapePoint.MAX_SHAPE_SCORE);
     }
   }
 

@@ -34,11 +34,11 @@ public final class VolumeBindingScorer implements Scorer, PreScorer {
   public static final String NAME = VolumeBindingFilter.NAME;
 
   /** kube's default shape with StorageCapacityScoring on: utilization 0 scores 10, utilization 100 scores 0. */
-  public static final List<RequestedToCapacityRatioScorer.ShapePoint> DEFAULT_SHAPE = List.of(
-      new RequestedToCapacityRatioScorer.ShapePoint(0, RequestedToCapacityRatioScorer.MAX_SHAPE_SCORE),
-      new RequestedToCapacityRatioScorer.ShapePoint(RequestedToCapacityRatioScorer.MAX_UTILIZATION, 0));
+  public static final List<ShapePoint> DEFAULT_SHAPE = List.of(
+      new ShapePoint(0, ShapePoint.MAX_SHAPE_SCORE),
+      new ShapePoint(ShapePoint.MAX_UTILIZATION, 0));
 
-  private static final long MAX_UTILIZATION = RequestedToCapacityRatioScorer.MAX_UTILIZATION;
+  private static final long MAX_UTILIZATION = ShapePoint.MAX_UTILIZATION;
 
   private static final Set<ClusterData> READS = new VolumeBindingFilter().reads();
 
@@ -54,12 +54,12 @@ public final class VolumeBindingScorer implements Scorer, PreScorer {
    *     increasing utilization
    * @throws IllegalArgumentException if {@code shape} is empty or not strictly increasing in utilization
    */
-  public VolumeBindingScorer(List<RequestedToCapacityRatioScorer.ShapePoint> shape) {
+  public VolumeBindingScorer(List<ShapePoint> shape) {
     this.shape = new ScoringShape(NAME, shape);
   }
 
   /** @return the scoring function's points, as given (scores 0..10) */
-  public List<RequestedToCapacityRatioScorer.ShapePoint> shape() {
+  public List<ShapePoint> shape() {
     return shape.points();
   }
 

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * kube-scheduler's {@code VolumeZone} filter (PreFilter and Filter), as of 1.37: a pod whose claims are bound

@@ -29,7 +29,7 @@ import io.kubesched.policy.plugins.PodTopologySpreadArgs;
 import io.kubesched.policy.plugins.PodTopologySpreadFilter;
 import io.kubesched.policy.plugins.PodTopologySpreadScorer;
 import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer;
-import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer.ShapePoint;
+import io.kubesched.policy.plugins.ShapePoint;
 import io.kubesched.policy.plugins.ScoredResource;
 import io.kubesched.policy.plugins.VolumeBindingScorer;
 import java.nio.file.Files;

@@ -20,7 +20,7 @@ import io.kubesched.policy.plugins.LeastAllocatedScorer;
 import io.kubesched.policy.plugins.MostAllocatedScorer;
 import io.kubesched.policy.plugins.PodTopologySpreadArgs;
 import io.kubesched.policy.plugins.PodTopologySpreadScorer;
-import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer.ShapePoint;
+import io.kubesched.policy.plugins.ShapePoint;
 import io.kubesched.policy.plugins.ScoredResource;
 import io.kubesched.policy.plugins.VolumeBindingScorer;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer.ShapePoint;
+import io.kubesched.policy.plugins.ShapePoint;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;

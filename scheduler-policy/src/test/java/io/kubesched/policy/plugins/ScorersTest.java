@@ -41,7 +41,7 @@ class ScorersTest {
 
   @Test
   void each_factory_method_returns_the_scorer_it_names() {
-    var shape = List.of(new RequestedToCapacityRatioScorer.ShapePoint(0, 0));
+    var shape = List.of(new ShapePoint(0, 0));
     assertEquals(List.of(
             "NodeResourcesLeastAllocated", "NodeResourcesLeastAllocated", "NodeResourcesMostAllocated",
             "NodeResourcesMostAllocated", "RequestedToCapacityRatio", "NodeResourcesBalancedAllocation",

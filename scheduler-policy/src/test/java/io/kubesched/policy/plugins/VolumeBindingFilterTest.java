@@ -29,7 +29,7 @@ import io.kubesched.api.VolumeBinding;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.framework.VolumeBinder;
-import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer.ShapePoint;
+import io.kubesched.policy.plugins.ShapePoint;
 import io.kubesched.policy.plugins.VolumeBindingFilter.ClaimsUnusable;
 import io.kubesched.policy.plugins.VolumeBindingFilter.Conflict;
 import java.util.ArrayList;

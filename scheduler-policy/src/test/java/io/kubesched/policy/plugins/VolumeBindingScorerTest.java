@@ -3,7 +3,7 @@ package io.kubesched.policy.plugins;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer.ShapePoint;
+import io.kubesched.policy.plugins.ShapePoint;
 import io.kubesched.policy.plugins.VolumeBindingScorer.StorageResource;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
