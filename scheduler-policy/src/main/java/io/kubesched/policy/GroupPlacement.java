@@ -9,7 +9,6 @@ import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.policy.GroupExplanation.Outcome;
-import io.kubesched.policy.framework.PreFilter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -37,7 +37,7 @@ import io.kubesched.policy.framework.PodTracking;
 import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.framework.runtime.NodeStatuses;
 import io.kubesched.policy.plugins.Filters;
-import io.kubesched.policy.plugins.PodTopologySpreadFilter;
+import io.kubesched.policy.plugins.podtopologyspread.PodTopologySpreadFilter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -13,7 +13,7 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.framework.Scorer;
-import io.kubesched.policy.plugins.SelectorSpreadScorer;
+import io.kubesched.policy.plugins.selectorspread.SelectorSpreadScorer;
 import io.kubesched.testkit.KubeArbitraries;
 import io.kubesched.testkit.SnapshotScenario;
 import java.util.ArrayList;

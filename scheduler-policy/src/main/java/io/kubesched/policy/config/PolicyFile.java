@@ -4,7 +4,7 @@ import io.kubesched.api.ConfigurationException;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.framework.Scorer;
-import io.kubesched.policy.plugins.InterPodAffinityScorer;
+import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityScorer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,20 @@ package io.kubesched.policy.plugins;
 
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityFilter;
+import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityFilter;
+import io.kubesched.policy.plugins.nodelabel.NodeLabelPresenceFilter;
+import io.kubesched.policy.plugins.nodename.NodeNameFilter;
+import io.kubesched.policy.plugins.nodeports.NodePortsFilter;
+import io.kubesched.policy.plugins.noderesources.NodeResourcesFitFilter;
+import io.kubesched.policy.plugins.nodeunschedulable.NodeUnschedulableFilter;
+import io.kubesched.policy.plugins.nodevolumelimits.NodeVolumeLimitsFilter;
+import io.kubesched.policy.plugins.podtopologyspread.PodTopologySpreadFilter;
+import io.kubesched.policy.plugins.tainttoleration.TaintTolerationFilter;
+import io.kubesched.policy.plugins.volumebinding.VolumeBindingFilter;
+import io.kubesched.policy.plugins.volumerestrictions.VolumeRestrictionsFilter;
+import io.kubesched.policy.plugins.volumezone.VolumeZoneFilter;
 import java.util.Collection;
 import java.util.List;
 

@@ -2,6 +2,21 @@ package io.kubesched.policy.plugins;
 
 import io.kubesched.api.PreferredSchedulingTerm;
 import io.kubesched.policy.framework.WeightedScorer;
+import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.args.ScoredResource;
+import io.kubesched.policy.plugins.args.ShapePoint;
+import io.kubesched.policy.plugins.imagelocality.ImageLocalityScorer;
+import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityScorer;
+import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityScorer;
+import io.kubesched.policy.plugins.nodelabel.NodeLabelScorer;
+import io.kubesched.policy.plugins.noderesources.BalancedAllocationScorer;
+import io.kubesched.policy.plugins.noderesources.LeastAllocatedScorer;
+import io.kubesched.policy.plugins.noderesources.MostAllocatedScorer;
+import io.kubesched.policy.plugins.noderesources.RequestedToCapacityRatioScorer;
+import io.kubesched.policy.plugins.podtopologyspread.PodTopologySpreadScorer;
+import io.kubesched.policy.plugins.selectorspread.SelectorSpreadScorer;
+import io.kubesched.policy.plugins.tainttoleration.TaintTolerationScorer;
+import io.kubesched.policy.plugins.volumebinding.VolumeBindingScorer;
 import java.util.List;
 
 /**

@@ -12,7 +12,7 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.WeightedScorer;
 import io.kubesched.policy.plugins.Filters;
-import io.kubesched.policy.plugins.InterPodAffinityScorer;
+import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityScorer;
 import io.kubesched.policy.plugins.Scorers;
 import java.nio.file.Files;
 import java.nio.file.Path;

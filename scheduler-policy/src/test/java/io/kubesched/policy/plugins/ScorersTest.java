@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.kubesched.policy.framework.Scorer;
 import io.kubesched.policy.framework.WeightedScorer;
+import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.args.ScoredResource;
+import io.kubesched.policy.plugins.args.ShapePoint;
+import io.kubesched.policy.plugins.noderesources.BalancedAllocationScorer;
+import io.kubesched.policy.plugins.noderesources.LeastAllocatedScorer;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

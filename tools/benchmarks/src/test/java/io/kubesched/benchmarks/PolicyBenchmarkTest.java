@@ -15,7 +15,7 @@ import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.policy.plugins.Filters;
-import io.kubesched.policy.plugins.ImageLocalityScorer;
+import io.kubesched.policy.plugins.imagelocality.ImageLocalityScorer;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -2,7 +2,6 @@ package io.kubesched.policy.framework.runtime;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.policy.framework.FilterResult;
-import io.kubesched.policy.framework.PreFilter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
