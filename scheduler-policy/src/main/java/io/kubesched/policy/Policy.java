@@ -9,6 +9,12 @@ import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.OnlyNodes;
+import io.kubesched.policy.framework.PodTracking;
+import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.framework.PreScorer;
+import io.kubesched.policy.framework.ScoreNormalizer;
 import io.kubesched.policy.framework.Scorer;
 import io.kubesched.policy.framework.WeightedScorer;
 import io.kubesched.policy.framework.runtime.Evaluator;
@@ -35,15 +41,15 @@ import org.jspecify.annotations.Nullable;
  * A placement policy made of {@link Filter}s and weighted {@link Scorer}s, run the way kube-scheduler runs
  * its profile's plugins: a {@link FinderFunc} to hand to the controller.
  *
- * <p>For each pod it first lets every filter that is a {@link io.kubesched.policy.framework.PreFilter} prepare what it needs from the whole
+ * <p>For each pod it first lets every filter that is a {@link PreFilter} prepare what it needs from the whole
  * {@link ClusterSnapshot} (kube's PreFilter). A pod nominated to a node ({@link PodInfo#nominatedNodeName()})
  * tries that node first and takes it, without scoring, if it fits. Otherwise the policy examines the nodes (only
- * those the prepared filters name, where some are {@link io.kubesched.policy.framework.OnlyNodes}; every other node is then unresolvable) from
+ * those the prepared filters name, where some are {@link OnlyNodes}; every other node is then unresolvable) from
  * a round-robin start index (each decision starts where the last one stopped, so every node gets its turn),
  * runs the filters on each node in order until one rejects it, and stops once it has found as many feasible
  * nodes as {@link #numFeasibleNodesToFind} allows. Every filter run counts the pods the snapshot's {@link
  * ClusterSnapshot#nominations()} hold for the node, if their priority is at least the pod's: the pod must fit
- * with them (added to a copy of the node, and to a copy of each {@link io.kubesched.policy.framework.PodTracking} filter's state) and without
+ * with them (added to a copy of the node, and to a copy of each {@link PodTracking} filter's state) and without
  * them (kube's {@code RunFilterPluginsWithNominatedPods}).
  *
  * <p>If no node is feasible, the decision is {@link Decision.Unschedulable} with every node's reasons and the
@@ -51,8 +57,8 @@ import org.jspecify.annotations.Nullable;
  * PostFilter), it then looks for a node where evicting pods of lower priority would make room: the decision
  * carries kube's post-filter message and a {@link io.kubesched.api.Nomination} (the node and its victims, or
  * clear, or keep the pod's nomination); with it off the nomination is cleared. If one node is feasible, it is
- * chosen. Otherwise every scorer scores every feasible node (after its {@link io.kubesched.policy.framework.PreScorer#prepare} and before
- * its {@link io.kubesched.policy.framework.ScoreNormalizer#normalize}, if it has these capabilities), the scores are multiplied by their
+ * chosen. Otherwise every scorer scores every feasible node (after its {@link PreScorer#prepare} and before
+ * its {@link ScoreNormalizer#normalize}, if it has these capabilities), the scores are multiplied by their
  * weights and summed, and the node with the highest total wins; ties are broken uniformly at random by a
  * generator seeded from the policy's seed and the pod's uid, so a fixed seed gives reproducible decisions.
  * Preemption's dry run starts at an offset drawn from another generator seeded from the same seed, advanced
@@ -206,17 +212,17 @@ public final class Policy implements FinderFunc {
    * are filtered in chunks of consecutive nodes from the round-robin start, claimed in order; once the chunks
    * done hold the adaptive number of feasible nodes no further chunk is claimed, and the feasible nodes kept are
    * the first ones in node order, as the sequential search keeps them. The feasible nodes are then scored in
-   * chunks too, every scorer's {@link io.kubesched.policy.framework.PreScorer#prepare} and {@link io.kubesched.policy.framework.ScoreNormalizer#normalize} still running
+   * chunks too, every scorer's {@link PreScorer#prepare} and {@link ScoreNormalizer#normalize} still running
    * once, on the calling thread.
    *
    * <p>A decision over fewer than {@value #DEFAULT_MIN_PARALLEL_NODES} nodes (scoring: feasible nodes) stays on
    * the calling thread: below that, handing work to other threads costs about what it saves (docs/benchmarks.md
    * has the measurements). {@link #explain} and preemption's dry run always run on the calling thread.
    *
-   * <p>Thread contract: the filters and scorers, as they are and as {@link io.kubesched.policy.framework.PreFilter#prepare} and {@link
-   * io.kubesched.policy.framework.PreScorer#prepare} return them, are called concurrently for different nodes of one decision; they must be
+   * <p>Thread contract: the filters and scorers, as they are and as {@link PreFilter#prepare} and {@link
+   * PreScorer#prepare} return them, are called concurrently for different nodes of one decision; they must be
    * safe for that (every built-in one is: each reads only the pod, the node and state it computed before
-   * the node loop). A {@link io.kubesched.policy.framework.PodTracking.Tracker} stays confined to one thread.
+   * the node loop). A {@link PodTracking.Tracker} stays confined to one thread.
    *
    * <p>The executor is the caller's: the policy never shuts it down. Its threads must not be waiting on the
    * thread that calls {@link #find}. If it rejects a task (shut down) or is slow to start one, the calling thread
@@ -278,7 +284,7 @@ public final class Policy implements FinderFunc {
   /**
    * {@inheritDoc}
    *
-   * @throws SchedulerException if a filter {@link io.kubesched.policy.framework.FilterResult.Failed fails} or a scorer's score lies outside
+   * @throws SchedulerException if a filter {@link FilterResult.Failed fails} or a scorer's score lies outside
    *     {@code 0..100} after normalisation; the message names the plugin, the pod and the node
    */
   @Override
@@ -300,7 +306,7 @@ public final class Policy implements FinderFunc {
   /**
    * {@inheritDoc}
    *
-   * @throws SchedulerException if a filter {@link io.kubesched.policy.framework.FilterResult.Failed fails} or a scorer's score lies outside
+   * @throws SchedulerException if a filter {@link FilterResult.Failed fails} or a scorer's score lies outside
    *     {@code 0..100} after normalisation; the message names the plugin, the pod and the node
    */
   @Override

@@ -9,6 +9,7 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.PodTracking;
 import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.framework.runtime.Filtering;
 import io.kubesched.policy.framework.runtime.NodeStatuses;
@@ -41,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  *       ({@link PreemptionArgs#candidatesWanted}); one that violates no PodDisruptionBudget is looked for past
  *       that number.
  *   <li>Victims on one node ({@code SelectVictimsOnNode}): all pods of lower priority are removed from a copy of
- *       the node (and from a copy of the prepared filters' state, {@link io.kubesched.policy.framework.PodTracking}); if the pod then fits
+ *       the node (and from a copy of the prepared filters' state, {@link PodTracking}); if the pod then fits
  *       (with the nominated pods, as every filter run), they are added back one by one, most important first,
  *       those whose eviction would violate a budget first, and each that lets the pod still fit stays.
  *   <li>The node ({@code pickOneNodeForPreemption}): fewest budget violations, then the lowest priority of the
@@ -56,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  * the latest started, as kube's "now".
  *
  * <p>Pure: no I/O, no state but its arguments. Called from the scheduling thread; the prepared filters' {@link
- * io.kubesched.policy.framework.PodTracking.Tracker}s it makes are its own.
+ * PodTracking.Tracker}s it makes are its own.
  */
 final class Preemption implements PostFilter {
 

@@ -2,6 +2,7 @@ package io.kubesched.policy.plugins;
 
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
 import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityFilter;
 import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityFilter;
@@ -22,7 +23,13 @@ import java.util.List;
 /**
  * The built-in filters, each with the semantics of the kube-scheduler plugin it is named after. Every method
  * returns a new, immutable, thread-safe filter.
+ *
+ * <p>The methods are typed with the plugins' classes, which live in packages of their own that the module does
+ * not export: on the module path a caller holds the result as a {@link Filter} (and its capabilities, such as
+ * {@link PreFilter}); on the class path the classes' accessors are reachable too,
+ * without a compatibility promise.
  */
+@SuppressWarnings("exports") // the plugins' classes are not exported on purpose: see above
 public final class Filters {
 
   private Filters() {}

@@ -162,7 +162,7 @@ final class NodeScoring {
     return totals;
   }
 
-  /** The index of a highest total, chosen uniformly among equal ones (reservoir sampling; kube's {@code selectHost}). */
+  /** The index of a highest total, chosen uniformly among equal ones (reservoir sampling; kube's selectHost). */
   int selectBest(PodInfo pod, long[] totals) {
     var random = new SplittableRandom(seed ^ (pod.uid().hashCode() * 0x9E3779B97F4A7C15L));
     int best = 0;

@@ -3,8 +3,8 @@ package io.kubesched.policy.plugins.args;
 
 /**
  * A point of a scoring function of utilization, kube-scheduler's {@code UtilizationShapePoint}: the shape of
- * {@link io.kubesched.policy.plugins.Scorers#requestedToCapacityRatio} and of the volume binding scorer's capacity scoring. Points are
- * joined by straight lines and the function is flat beyond the first and last point.
+ * {@link io.kubesched.policy.plugins.Scorers#requestedToCapacityRatio} and of the volume binding scorer's capacity
+ * scoring. Points are joined by straight lines and the function is flat beyond the first and last point.
  *
  * @param utilization a utilization in percent, 0..{@value #MAX_UTILIZATION}
  * @param score the score at that utilization, 0..{@value #MAX_SHAPE_SCORE}

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * A scoring function of utilization given by shape points joined by straight lines, flat beyond the first and
  * last point, with shape scores 0..10 scaled to 0..100: kube's {@code helper.BuildBrokenLinearFunction}, which
- * both {@link io.kubesched.policy.plugins.noderesources.RequestedToCapacityRatioScorer} and {@link io.kubesched.policy.plugins.volumebinding.VolumeBindingScorer} score with. Immutable.
+ * both {@link io.kubesched.policy.plugins.noderesources.RequestedToCapacityRatioScorer} and {@link
+ * io.kubesched.policy.plugins.volumebinding.VolumeBindingScorer} score with. Immutable.
  */
 public final class ScoringShape {
 

@@ -6,6 +6,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.PodTracking;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.framework.Reason;
 import java.util.Collections;
@@ -40,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  * snapshot's Services ({@link ClusterData#SERVICES}). Immutable and thread-safe; the filter {@link #prepare}
  * returns is immutable too.
  *
- * <p>Preemption: the filter {@link #prepare} returns is not {@link io.kubesched.policy.framework.PodTracking} (this legacy
+ * <p>Preemption: the filter {@link #prepare} returns is not {@link PodTracking} (this legacy
  * predicate has no counterpart in kube-scheduler 1.37, whose preemption this library follows). Preemption
  * therefore evaluates it with the potential victims still counted: the pod that fixes the required labels stays
  * the first one in the snapshot even when it would be evicted. That is conservative: a node this filter rejects
