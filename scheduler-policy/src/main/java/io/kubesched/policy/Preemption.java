@@ -29,9 +29,9 @@ import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * kube-scheduler's {@code DefaultPreemption} PostFilter, run by a {@link Policy} when a pod fits no node: it
- * looks for a node where evicting pods of lower priority would let the pod fit, the fewest and least important
- * such pods, and the node whose eviction costs least.
+ * kube-scheduler's {@code DefaultPreemption} PostFilter, which a {@link Policy} hands to its runtime ({@link
+ * PostFilter}) to run when a pod fits no node: it looks for a node where evicting pods of lower priority would
+ * let the pod fit, the fewest and least important such pods, and the node whose eviction costs least.
  *
  * <ol>
  *   <li>Eligibility ({@code PodEligibleToPreemptOthers}): a pod with {@code preemptionPolicy: Never} may not
