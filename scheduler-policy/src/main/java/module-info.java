@@ -9,7 +9,15 @@ module io.kubesched.policy {
   requires tools.jackson.databind;
   requires tools.jackson.dataformat.yaml;
 
+  // The API: Policy and its builder, DefaultPolicy, explanations, pod groups and preemption's arguments.
   exports io.kubesched.policy;
+  // The extension points users implement (Filter, Scorer, ...) and meet in explanations (FilterResult, Reason).
+  exports io.kubesched.policy.framework;
+  // The factories of the built-in plugins, and the arguments they take.
   exports io.kubesched.policy.plugins;
+  exports io.kubesched.policy.plugins.args;
+  // The Policy file and KubeSchedulerConfiguration readers.
   exports io.kubesched.policy.config;
+  // Not exported: io.kubesched.policy.framework.runtime (the engine Policy runs), io.kubesched.policy.plugins.helper
+  // and one package per built-in plugin (io.kubesched.policy.plugins.noderesources, ...).
 }

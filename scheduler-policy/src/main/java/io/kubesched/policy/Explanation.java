@@ -2,6 +2,8 @@ package io.kubesched.policy;
 
 import io.kubesched.api.Decision;
 import io.kubesched.api.PodInfo;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.Reason;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -5,17 +5,26 @@ import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.Nominations;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
-import io.kubesched.api.VolumeBinding;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.OnlyNodes;
+import io.kubesched.policy.framework.PodTracking;
+import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.framework.PreScorer;
+import io.kubesched.policy.framework.ScoreNormalizer;
+import io.kubesched.policy.framework.Scorer;
+import io.kubesched.policy.framework.WeightedScorer;
+import io.kubesched.policy.framework.runtime.Evaluator;
+import io.kubesched.policy.framework.runtime.NodeWorkers;
+import io.kubesched.policy.framework.runtime.Offsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +35,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -68,12 +74,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Policy implements FinderFunc {
 
-  /** kube-scheduler never stops searching before it has found this many feasible nodes. */
-  static final int MIN_FEASIBLE_NODES_TO_FIND = 100;
-
-  /** The adaptive percentage of nodes to score never drops below this. */
-  static final int MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
-
   /**
    * Below this many nodes (scoring: feasible nodes) a policy {@linkplain #withParallelism sharing its node loop
    * out} still decides on the calling thread alone. Handing work to another thread costs tens of microseconds
@@ -106,12 +106,8 @@ public final class Policy implements FinderFunc {
   private volatile @Nullable ClusterSnapshot lastSnapshot;
   /** The threads {@link #find} shares large searches and scorings out to; null: all on the calling thread. */
   private final @Nullable NodeWorkers workers;
-  /**
-   * The per-scorer score arrays of the last scoring, for the next one of as many scorers and feasible nodes:
-   * taken (set to null) while a scoring uses them, so that a scoring on another thread, or one a scorer starts
-   * inside another, makes its own. At 5 000 nodes they were most of what a decision allocated (docs/memory.md).
-   */
-  private final AtomicReference<long @Nullable [][]> spareScores = new AtomicReference<>();
+  /** Runs the plugins for one pod: the search, the scoring and the PostFilter (kube's framework runtime). */
+  private final Evaluator evaluator;
 
   private Policy(Builder builder) {
     this(builder, new AtomicInteger(), null, null);
@@ -135,6 +131,7 @@ public final class Policy implements FinderFunc {
     this.offsetState = offsetState != null ? offsetState : new AtomicLong(seed ^ OFFSET_SEED_SALT);
     this.nextStartIndex = nextStartIndex;
     this.workers = workers;
+    this.evaluator = new Evaluator(filters, scorers, percentageOfNodesToScore, seed, preemption, workers);
     if (preemption == null) {
       this.withoutPreemption = this;
     } else {
@@ -316,11 +313,11 @@ public final class Policy implements FinderFunc {
   public Decision find(PodInfo pod, ClusterSnapshot cluster) {
     var nodes = cluster.nodes();
     int start = nextStartIndex.get();
-    var evaluation = evaluate(pod, cluster, start, null, new Offsets(true));
+    var evaluation = evaluator.evaluate(pod, cluster, start, null, new Offsets(offsetState, true));
     if (!nodes.isEmpty()) {
-      nextStartIndex.set((start + evaluation.processed) % nodes.size());
+      nextStartIndex.set((start + evaluation.processed()) % nodes.size());
     }
-    return evaluation.decision;
+    return evaluation.decision();
   }
 
   /**
@@ -347,17 +344,19 @@ public final class Policy implements FinderFunc {
   private record Explained(Explanation explanation, int processed) {}
 
   private Explained explainFrom(PodInfo pod, ClusterSnapshot cluster, int startIndex) {
-    var recorder = new Recorder();
-    var evaluation = evaluate(pod, cluster, startIndex, recorder, new Offsets(false));
+    var recorder = new ExplanationRecorder();
+    var evaluation = evaluator.evaluate(pod, cluster, startIndex, recorder, new Offsets(offsetState, false));
     var explanation =
         new Explanation(
             pod,
-            evaluation.decision,
+            evaluation.decision(),
             cluster.nodes().size(),
             recorder.nodes(),
-            recorder.note,
-            Optional.ofNullable(evaluation.preemption).map(Policy::explainPreemption));
-    return new Explained(explanation, evaluation.processed);
+            recorder.note(),
+            evaluation.postFilter() instanceof Preemption.Result result
+                ? Optional.of(explainPreemption(result))
+                : Optional.empty());
+    return new Explained(explanation, evaluation.processed());
   }
 
   /**
@@ -448,258 +447,7 @@ public final class Policy implements FinderFunc {
    * @param nodeCount how many nodes there are
    */
   public static int numFeasibleNodesToFind(int percentage, int nodeCount) {
-    if (nodeCount < MIN_FEASIBLE_NODES_TO_FIND) {
-      return nodeCount;
-    }
-    int effective = percentage;
-    if (effective == 0) {
-      effective = Math.max(50 - nodeCount / 125, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND);
-    }
-    int count = (int) ((long) nodeCount * effective / 100);
-    return Math.max(count, MIN_FEASIBLE_NODES_TO_FIND);
-  }
-
-  private record Evaluation(Decision decision, int processed, Preemption.@Nullable Result preemption) {
-    Evaluation(Decision decision, int processed) {
-      this(decision, processed, null);
-    }
-  }
-
-  private Evaluation evaluate(
-      PodInfo pod, ClusterSnapshot cluster, int startIndex, @Nullable Recorder recorder, Offsets offsets) {
-    var nodes = cluster.nodes();
-    int nodeCount = nodes.size();
-    if (nodeCount == 0) {
-      return new Evaluation(Decision.unschedulable(Map.of()), 0);
-    }
-    var podFilters = prepareFilters(pod, cluster);
-    var turnedAway = rejectedPod(podFilters);
-    var narrowing = turnedAway == null ? Narrowing.of(podFilters) : null;
-    if (turnedAway == null && narrowing != null) {
-      turnedAway = narrowing.rejected();
-    }
-    if (turnedAway != null) {
-      var decision = rejectEveryNode(pod, nodes, turnedAway, recorder);
-      return postFilter(pod, cluster, podFilters, NodeStatuses.everyNode(turnedAway.rejection()), decision, offsets);
-    }
-    var nominations = cluster.nominations();
-    var nominated = nominatedNodeFits(pod, cluster, podFilters, nominations, recorder);
-    if (nominated != null) {
-      return new Evaluation(bind(podFilters, nominated), 0);
-    }
-    // kube-scheduler searches only the nodes a PreFilter named, with the number to find and the start taken
-    // over them; every other node is unresolvable.
-    var searched = nodes;
-    if (narrowing != null) {
-      searched = narrowing.among(nodes);
-      if (recorder != null) {
-        narrowing.recordAbsent(nodes, recorder);
-      }
-    }
-    int searchedCount = searched.size();
-    // With nothing to rank the nodes by, the first feasible node is as good as any (as kube-scheduler).
-    int toFind = scorers.isEmpty() ? 1 : numFeasibleNodesToFind(percentageOfNodesToScore, searchedCount);
-    int start = searchedCount == 0 ? 0 : startIndex % searchedCount;
-    var nodeWorkers = workers;
-    var search =
-        recorder == null && nodeWorkers != null && nodeWorkers.worthIt(searchedCount)
-            ? searchInParallel(nodeWorkers, pod, searched, start, toFind, podFilters, nominations)
-            : search(pod, searched, start, toFind, podFilters, nominations, recorder);
-    var feasible = search.feasible();
-    var rejections = search.rejections();
-    int processed = search.processed();
-    if (feasible.isEmpty()) {
-      Map<String, List<String>> reasons = new HashMap<>(rejections.size() * 4 / 3 + 1);
-      var unresolvable = new HashSet<String>();
-      rejections.forEach((node, rejection) -> {
-        reasons.put(node, messages(rejection.reasons()));
-        if (rejection.code() == FilterResult.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
-          unresolvable.add(node);
-        }
-      });
-      if (narrowing != null) {
-        narrowing.addAbsent(nodes, reasons, unresolvable);
-      }
-      var decision = Decision.unschedulable(reasons).withUnresolvableNodes(unresolvable);
-      var evaluation = postFilter(pod, cluster, podFilters, NodeStatuses.of(rejections), decision, offsets);
-      return new Evaluation(evaluation.decision, processed, evaluation.preemption);
-    }
-    if (feasible.size() == 1) {
-      if (recorder != null) {
-        recorder.note = "Only one node is feasible: it is chosen without scoring.";
-      }
-      return new Evaluation(bind(podFilters, feasible.get(0)), processed);
-    }
-    var totals = score(pod, cluster, feasible, recorder);
-    return new Evaluation(bind(podFilters, feasible.get(selectBest(pod, totals))), processed);
-  }
-
-  /**
-   * What the search over the nodes found.
-   *
-   * @param feasible the feasible nodes, in examination order; at most the number to find
-   * @param rejections the rejection of each node examined and rejected
-   * @param processed how many nodes were examined (what the round-robin start index moves by)
-   */
-  private record Search(List<NodeInfo> feasible, Map<String, FilterResult.Rejected> rejections, int processed) {}
-
-  /**
-   * The search: the nodes from {@code start}, wrapping, filtered one after the other until {@code toFind} are
-   * feasible or every node was examined (kube's {@code findNodesThatPassFilters}).
-   */
-  private static Search search(
-      PodInfo pod,
-      List<NodeInfo> nodes,
-      int start,
-      int toFind,
-      List<Filter> podFilters,
-      Nominations nominations,
-      @Nullable Recorder recorder) {
-    int nodeCount = nodes.size();
-    Supplier<TrackedFilters> tracked = () -> TrackedFilters.of(podFilters);
-    var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
-    Map<String, FilterResult.Rejected> rejections = new HashMap<>();
-    int processed = 0;
-    for (int i = 0; i < nodeCount && feasible.size() < toFind; i++) {
-      var node = nodes.get((start + i) % nodeCount);
-      processed++;
-      var rejection = filter(podFilters, tracked, pod, node, nominations, recorder);
-      if (rejection == null) {
-        feasible.add(node);
-      } else {
-        rejections.put(node.name(), rejection);
-      }
-    }
-    return new Search(feasible, rejections, processed);
-  }
-
-  /** A node's outcome in the parallel search when every filter fits it. */
-  private static final Object FITS = new Object();
-
-  /** A node's outcome in the parallel search when a filter threw (or failed): thrown again if the search gets there. */
-  private record Thrown(Throwable thrown) {}
-
-  /**
-   * The {@link #search} shared out over {@code workers}, deciding exactly as it does. The nodes, in the search's
-   * order from {@code start}, are cut into chunks claimed in order; each node's outcome is kept (it fits, its
-   * rejection, or what a filter threw). No chunk is claimed once the chunks done hold {@code toFind} feasible
-   * nodes, or past a chunk where a filter threw: the chunks claimed are then a prefix holding every node the
-   * sequential search examines, and reading their outcomes in order, stopping where it stops, gives its
-   * feasible nodes, rejections and count, or throws what it throws.
-   */
-  private static Search searchInParallel(
-      NodeWorkers workers,
-      PodInfo pod,
-      List<NodeInfo> nodes,
-      int start,
-      int toFind,
-      List<Filter> podFilters,
-      Nominations nominations) {
-    int nodeCount = nodes.size();
-    int chunkSize = workers.chunkSize();
-    int chunks = workers.chunks(nodeCount);
-    var outcomes = new Object[chunks][];
-    var feasibleDone = new AtomicInteger();
-    var firstThrowing = new AtomicInteger(Integer.MAX_VALUE);
-    Supplier<TrackedFilters> tracked = () -> TrackedFilters.of(podFilters);
-    workers.run(
-        chunks,
-        chunk -> feasibleDone.get() < toFind && chunk <= firstThrowing.get(),
-        chunk -> {
-          int from = chunk * chunkSize;
-          var results = new Object[Math.min(chunkSize, nodeCount - from)];
-          int fits = 0;
-          for (int i = 0; i < results.length; i++) {
-            var node = nodes.get((start + from + i) % nodeCount);
-            try {
-              var rejection = filter(podFilters, tracked, pod, node, nominations, null);
-              if (rejection == null) {
-                results[i] = FITS;
-                fits++;
-              } else {
-                results[i] = rejection;
-              }
-            } catch (Throwable thrown) { // carried to the calling thread, thrown there if the search gets here
-              results[i] = new Thrown(thrown);
-              firstThrowing.accumulateAndGet(chunk, Math::min);
-              break;
-            }
-          }
-          outcomes[chunk] = results;
-          feasibleDone.addAndGet(fits);
-        });
-    var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
-    Map<String, FilterResult.Rejected> rejections = new HashMap<>();
-    int processed = 0;
-    for (int i = 0; i < nodeCount && feasible.size() < toFind; i++) {
-      var outcome = outcomes[i / chunkSize][i % chunkSize];
-      var node = nodes.get((start + i) % nodeCount);
-      processed++;
-      if (outcome == FITS) {
-        feasible.add(node);
-      } else if (outcome instanceof FilterResult.Rejected rejection) {
-        rejections.put(node.name(), rejection);
-      } else {
-        throw rethrown(((Thrown) outcome).thrown());
-      }
-    }
-    return new Search(feasible, rejections, processed);
-  }
-
-  /** @return {@code thrown}, to throw as it is (a filter or scorer can throw only unchecked ones) */
-  private static RuntimeException rethrown(Throwable thrown) {
-    if (thrown instanceof RuntimeException runtime) {
-      return runtime;
-    }
-    if (thrown instanceof Error error) {
-      throw error;
-    }
-    return new SchedulerException("a plugin threw " + thrown, thrown);
-  }
-
-  /**
-   * kube-scheduler's first look at the node a pod is nominated to (1.24): if the pod fits there, it is chosen
-   * without looking at other nodes or scoring.
-   *
-   * @return the nominated node if the pod fits it; null otherwise (the search then looks at every node)
-   */
-  private static @Nullable NodeInfo nominatedNodeFits(
-      PodInfo pod,
-      ClusterSnapshot cluster,
-      List<Filter> podFilters,
-      Nominations nominations,
-      @Nullable Recorder recorder) {
-    if (pod.nominatedNodeName().isEmpty()) {
-      return null;
-    }
-    var node = cluster.node(pod.nominatedNodeName()).orElse(null);
-    if (node == null
-        || filter(podFilters, () -> TrackedFilters.of(podFilters), pod, node, nominations, null) != null) {
-      return null;
-    }
-    if (recorder != null) {
-      filter(podFilters, () -> TrackedFilters.of(podFilters), pod, node, nominations, recorder);
-      recorder.note = "The pod's nominated node fits: it is chosen without looking at other nodes.";
-    }
-    return node;
-  }
-
-  /**
-   * kube-scheduler's PostFilter: with preemption on, what it found becomes the decision's post-filter message
-   * and nomination; with it off, the decision clears the pod's nomination.
-   */
-  private Evaluation postFilter(
-      PodInfo pod,
-      ClusterSnapshot cluster,
-      List<Filter> podFilters,
-      NodeStatuses statuses,
-      Decision.Unschedulable decision,
-      Offsets offsets) {
-    if (preemption == null) {
-      return new Evaluation(decision, 0);
-    }
-    var result = preemption.evaluate(pod, cluster, podFilters, statuses, offsets);
-    return new Evaluation(decision.withPostFilter(result.message(), result.nomination()), 0, result);
+    return Evaluator.numFeasibleNodesToFind(percentage, nodeCount);
   }
 
   private static Explanation.PreemptionExplanation explainPreemption(Preemption.Result result) {
@@ -714,315 +462,6 @@ public final class Policy implements FinderFunc {
         chosen == null ? "" : chosen.node(),
         decidedBy == null ? "" : decidedBy.description(),
         result.message());
-  }
-
-  /**
-   * The generator of preemption's dry-run offsets: a SplitMix64 sequence from the policy's seed, advanced once
-   * per attempt that draws ({@code advance}), or peeked at without advancing (explanations show the offset the
-   * next decision would draw).
-   */
-  private final class Offsets implements RandomGenerator {
-    private final boolean advance;
-
-    Offsets(boolean advance) {
-      this.advance = advance;
-    }
-
-    @Override
-    public long nextLong() {
-      long state = advance ? offsetState.addAndGet(GOLDEN_GAMMA) : offsetState.get() + GOLDEN_GAMMA;
-      return mix64(state);
-    }
-
-    @Override
-    public int nextInt(int bound) {
-      if (bound <= 0) {
-        throw new IllegalArgumentException("bound must be positive, was " + bound);
-      }
-      return (int) Math.floorMod(nextLong(), (long) bound);
-    }
-  }
-
-  private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
-
-  private static long mix64(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
-  }
-
-  /** The decision to bind to {@code node}, with the volume bindings the pod's prepared filters planned there. */
-  private static Decision bind(List<Filter> podFilters, NodeInfo node) {
-    List<VolumeBinding> volumeBindings = List.of();
-    for (var filter : podFilters) {
-      if (filter instanceof VolumeBinder binder) {
-        var planned = binder.volumeBindings(node);
-        if (!planned.isEmpty()) {
-          volumeBindings = volumeBindings.isEmpty() ? planned : concat(volumeBindings, planned);
-        }
-      }
-    }
-    return Decision.bind(node.name(), volumeBindings);
-  }
-
-  private static <T> List<T> concat(List<T> first, List<T> second) {
-    var all = new ArrayList<T>(first);
-    all.addAll(second);
-    return all;
-  }
-
-  /** @return the first prepared filter that turned the pod away before any node, in filter order; null if none */
-  private static PreFilter.@Nullable PodRejected rejectedPod(List<Filter> podFilters) {
-    for (var filter : podFilters) {
-      if (filter instanceof PreFilter.PodRejected rejected) {
-        return rejected;
-      }
-    }
-    return null;
-  }
-
-  /** kube-scheduler's outcome of a PreFilter rejection: every node has its status, the message states it once. */
-  private static Decision.Unschedulable rejectEveryNode(
-      PodInfo pod, List<NodeInfo> nodes, PreFilter.PodRejected rejected, @Nullable Recorder recorder) {
-    var messages = messages(rejected.rejection().reasons());
-    Map<String, List<String>> reasons = new HashMap<>(nodes.size() * 4 / 3 + 1);
-    for (var node : nodes) {
-      reasons.put(node.name(), messages);
-      if (recorder != null) {
-        recorder.filtered(node.name(), rejected.name(), rejected.filter(pod, node));
-      }
-    }
-    var decision = Decision.unschedulable(reasons, rejected.message());
-    if (rejected.rejection().code() == FilterResult.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
-      decision = decision.withUnresolvableNodes(reasons.keySet());
-    }
-    return decision;
-  }
-
-  private static List<String> messages(List<Reason> reasons) {
-    if (reasons.size() == 1) {
-      return List.of(reasons.get(0).message());
-    }
-    var messages = new ArrayList<String>(reasons.size());
-    reasons.forEach(reason -> messages.add(reason.message()));
-    return messages;
-  }
-
-  /** The filters for one pod: each {@link PreFilter} replaced by what it prepared for the pod. */
-  private List<Filter> prepareFilters(PodInfo pod, ClusterSnapshot cluster) {
-    List<Filter> prepared = filters;
-    for (int i = 0; i < filters.size(); i++) {
-      if (filters.get(i) instanceof PreFilter preFilter) {
-        if (prepared == filters) {
-          prepared = new ArrayList<>(filters);
-        }
-        prepared.set(i, preFilter.prepare(pod, cluster));
-      }
-    }
-    return prepared;
-  }
-
-  /**
-   * Runs the filters on {@code node} with the nominated pods ahead of {@code pod} (kube's {@code
-   * RunFilterPluginsWithNominatedPods}).
-   *
-   * @return the rejection of the first filter that does not fit; null if all fit
-   * @throws SchedulerException if a filter fails
-   */
-  private static FilterResult.@Nullable Rejected filter(
-      List<Filter> filters,
-      Supplier<TrackedFilters> tracked,
-      PodInfo pod,
-      NodeInfo node,
-      Nominations nominations,
-      @Nullable Recorder recorder) {
-    var stop = Filtering.runWithNominated(filters, tracked, pod, node, nominations, recorder);
-    if (stop == null) {
-      return null;
-    }
-    if (stop.result() instanceof FilterResult.Failed failed) {
-      throw new SchedulerException(
-          "filter " + stop.filter() + " failed for pod " + pod.key() + " on node " + node.name() + ": "
-              + failed.message());
-    }
-    return (FilterResult.Rejected) stop.result();
-  }
-
-  /**
-   * kube's {@code prioritizeNodes}: each scorer prepared, run on every feasible node and normalised in turn, the
-   * scores checked, weighted and summed per node.
-   */
-  private long[] score(
-      PodInfo pod, ClusterSnapshot cluster, List<NodeInfo> feasible, @Nullable Recorder recorder) {
-    var nodeWorkers = workers;
-    if (recorder == null && nodeWorkers != null && nodeWorkers.worthIt(feasible.size())) {
-      return scoreInParallel(nodeWorkers, pod, cluster, feasible);
-    }
-    var totals = new long[feasible.size()];
-    var rows = takeScores(1, feasible.size());
-    var scores = rows[0]; // each scorer's in turn: every element written before it is read
-    for (var weighted : scorers) {
-      var scorer = weighted.scorer();
-      if (scorer instanceof PreScorer preScorer) {
-        scorer = preScorer.prepare(pod, feasible, cluster);
-      }
-      for (int i = 0; i < scores.length; i++) {
-        scores[i] = scorer.score(pod, feasible.get(i));
-      }
-      addUp(pod, feasible, weighted, scorer, scores, totals, recorder);
-    }
-    spareScores.set(rows); // not after a throw: the next scoring then makes its own
-    return totals;
-  }
-
-  /**
-   * {@code rows} arrays of {@code nodes} scores: the spare ones if they are of that shape, else new ones. What
-   * they hold is the last scoring's: a scoring writes each element before reading it.
-   */
-  private long[][] takeScores(int rows, int nodes) {
-    var spare = spareScores.getAndSet(null);
-    return spare != null && spare.length == rows && (rows == 0 || spare[0].length == nodes)
-        ? spare
-        : new long[rows][nodes];
-  }
-
-  /** Normalises one scorer's scores if it normalises, checks them and adds them, weighted, to the totals. */
-  private static void addUp(
-      PodInfo pod,
-      List<NodeInfo> feasible,
-      WeightedScorer weighted,
-      Scorer scorer,
-      long[] scores,
-      long[] totals,
-      @Nullable Recorder recorder) {
-    if (scorer instanceof ScoreNormalizer normalizer) {
-      normalizer.normalize(pod, feasible, scores);
-    }
-    for (int i = 0; i < scores.length; i++) {
-      if (scores[i] < 0 || scores[i] > Scorer.MAX_SCORE) {
-        throw new SchedulerException(
-            "scorer " + weighted.scorer().name() + " gave node " + feasible.get(i).name() + " the score "
-                + scores[i] + " for pod " + pod.key() + ", outside 0.." + Scorer.MAX_SCORE);
-      }
-      totals[i] += scores[i] * weighted.weight();
-      if (recorder != null) {
-        recorder.scored(feasible.get(i).name(), weighted.scorer().name(), scores[i], totals[i]);
-      }
-    }
-  }
-
-  /**
-   * {@link #score} with the per-node scoring shared out over {@code workers}, with the same totals and the same
-   * exception: every scorer is prepared first on the calling thread (what one throws is kept, not thrown), then
-   * the feasible nodes are scored in chunks by every prepared scorer (what a score throws is kept, the lowest
-   * node's per scorer), then, scorer after scorer as {@link #score} goes, what it threw is thrown, or its
-   * scores are normalised, checked and added up. Preparing a later scorer before an earlier one throws is not
-   * seen: preparing is pure.
-   */
-  private long[] scoreInParallel(
-      NodeWorkers workers, PodInfo pod, ClusterSnapshot cluster, List<NodeInfo> feasible) {
-    int count = scorers.size();
-    int nodeCount = feasible.size();
-    var prepared = new Scorer[count];
-    var thrown = new Throwable[count];
-    var thrownAt = new int[count];
-    for (int s = 0; s < count; s++) {
-      var scorer = scorers.get(s).scorer();
-      try {
-        prepared[s] = scorer instanceof PreScorer preScorer ? preScorer.prepare(pod, feasible, cluster) : scorer;
-      } catch (RuntimeException | Error e) {
-        thrown[s] = e;
-        thrownAt[s] = -1;
-      }
-    }
-    var scores = takeScores(count, nodeCount);
-    int chunkSize = workers.chunkSize();
-    workers.run(
-        workers.chunks(nodeCount),
-        chunk -> true, // a score that throws is thrown only if no earlier scorer threw: score every node
-        chunk -> {
-          int to = Math.min(nodeCount, (chunk + 1) * chunkSize);
-          for (int i = chunk * chunkSize; i < to; i++) {
-            var node = feasible.get(i);
-            for (int s = 0; s < count; s++) {
-              var scorer = prepared[s];
-              if (scorer == null) {
-                continue;
-              }
-              try {
-                scores[s][i] = scorer.score(pod, node);
-              } catch (Throwable e) { // carried to the calling thread
-                synchronized (thrown) {
-                  if (thrown[s] == null || i < thrownAt[s]) {
-                    thrown[s] = e;
-                    thrownAt[s] = i;
-                  }
-                }
-              }
-            }
-          }
-        });
-    var totals = new long[nodeCount];
-    for (int s = 0; s < count; s++) {
-      if (thrown[s] != null) {
-        throw rethrown(thrown[s]);
-      }
-      addUp(pod, feasible, scorers.get(s), prepared[s], scores[s], totals, null);
-    }
-    spareScores.set(scores);
-    return totals;
-  }
-
-  /** The index of a highest total, chosen uniformly among equal ones (reservoir sampling). */
-  private int selectBest(PodInfo pod, long[] totals) {
-    var random = new SplittableRandom(seed ^ (pod.uid().hashCode() * 0x9E3779B97F4A7C15L));
-    int best = 0;
-    int ties = 1;
-    for (int i = 1; i < totals.length; i++) {
-      if (totals[i] > totals[best]) {
-        best = i;
-        ties = 1;
-      } else if (totals[i] == totals[best] && random.nextInt(++ties) == 0) {
-        best = i;
-      }
-    }
-    return best;
-  }
-
-  /** Collects what an explanation shows, node by node, in examination order. */
-  private static final class Recorder implements Filtering.Listener {
-    private final Map<String, List<Explanation.FilterOutcome>> filters = new LinkedHashMap<>();
-    private final Map<String, Map<String, Long>> scores = new HashMap<>();
-    private final Map<String, Long> totals = new HashMap<>();
-    private String note = "";
-
-    @Override
-    public void filtered(String node, String filter, FilterResult result) {
-      filters.computeIfAbsent(node, n -> new ArrayList<>()).add(new Explanation.FilterOutcome(filter, result));
-    }
-
-    @Override
-    public void restart(String node) {
-      var outcomes = filters.get(node);
-      if (outcomes != null) {
-        outcomes.clear();
-      }
-    }
-
-    void scored(String node, String scorer, long score, long total) {
-      scores.computeIfAbsent(node, n -> new LinkedHashMap<>()).put(scorer, score);
-      totals.put(node, total);
-    }
-
-    List<Explanation.NodeExplanation> nodes() {
-      var nodes = new ArrayList<Explanation.NodeExplanation>();
-      filters.forEach(
-          (node, outcomes) ->
-              nodes.add(
-                  new Explanation.NodeExplanation(
-                      node, outcomes, scores.getOrDefault(node, Map.of()), totals.getOrDefault(node, 0L))));
-      return nodes;
-    }
   }
 
   /**

@@ -7,6 +7,14 @@ import io.kubesched.api.Nominations;
 import io.kubesched.api.PodDisruptionBudget;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PreemptionPolicy;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.PodTracking;
+import io.kubesched.policy.framework.Reason;
+import io.kubesched.policy.framework.runtime.Filtering;
+import io.kubesched.policy.framework.runtime.NodeStatuses;
+import io.kubesched.policy.framework.runtime.PostFilter;
+import io.kubesched.policy.framework.runtime.TrackedFilters;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,9 +29,9 @@ import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * kube-scheduler's {@code DefaultPreemption} PostFilter, run by a {@link Policy} when a pod fits no node: it
- * looks for a node where evicting pods of lower priority would let the pod fit, the fewest and least important
- * such pods, and the node whose eviction costs least.
+ * kube-scheduler's {@code DefaultPreemption} PostFilter, which a {@link Policy} hands to its runtime ({@link
+ * PostFilter}) to run when a pod fits no node: it looks for a node where evicting pods of lower priority would
+ * let the pod fit, the fewest and least important such pods, and the node whose eviction costs least.
  *
  * <ol>
  *   <li>Eligibility ({@code PodEligibleToPreemptOthers}): a pod with {@code preemptionPolicy: Never} may not
@@ -51,7 +59,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Pure: no I/O, no state but its arguments. Called from the scheduling thread; the prepared filters' {@link
  * PodTracking.Tracker}s it makes are its own.
  */
-final class Preemption {
+final class Preemption implements PostFilter {
 
   /** kube's prefix of the plugin's status messages. */
   static final String PREFIX = "preemption: ";
@@ -146,7 +154,8 @@ final class Preemption {
       @Nullable Candidate chosen,
       @Nullable Criterion decidedBy,
       String message,
-      Nomination nomination) {
+      Nomination nomination)
+      implements PostFilter.Outcome {
 
     Result {
       candidates = List.copyOf(candidates);
@@ -165,7 +174,8 @@ final class Preemption {
    * @return the outcome: a node with victims ({@link Nomination.To}), no node ({@link Nomination#CLEAR}), or the
    *     pod not eligible or the dry run failed ({@link Nomination#KEEP})
    */
-  Result evaluate(
+  @Override
+  public Result evaluate(
       PodInfo pod,
       ClusterSnapshot cluster,
       List<Filter> prepared,

@@ -13,7 +13,6 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.policy.GroupExplanation.Outcome;
-import io.kubesched.policy.plugins.DefaultPolicy;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -20,7 +20,7 @@ import io.kubesched.api.Resources;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.VolumeBinding;
 import io.kubesched.policy.GroupPlacement.Feasibility;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.framework.PreFilter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,16 +1,16 @@
 package io.kubesched.policy.config;
 
 import io.kubesched.api.ConfigurationException;
-import io.kubesched.policy.Filter;
 import io.kubesched.policy.PreemptionArgs;
-import io.kubesched.policy.Scorer;
-import io.kubesched.policy.WeightedScorer;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.Scorer;
+import io.kubesched.policy.framework.WeightedScorer;
 import io.kubesched.policy.plugins.Filters;
-import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer;
-import io.kubesched.policy.plugins.ScoredResource;
 import io.kubesched.policy.plugins.Scorers;
-import io.kubesched.policy.plugins.ServiceAffinityFilter;
-import io.kubesched.policy.plugins.ServiceAntiAffinityScorer;
+import io.kubesched.policy.plugins.args.ScoredResource;
+import io.kubesched.policy.plugins.args.ShapePoint;
+import io.kubesched.policy.plugins.serviceaffinity.ServiceAffinityFilter;
+import io.kubesched.policy.plugins.serviceaffinity.ServiceAntiAffinityScorer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -210,14 +210,14 @@ final class Catalog {
       return new WeightedScorer(Renamed.scorer(name, new ServiceAntiAffinityScorer(label)), weight);
     }
     var spec = reader.object(argument.get(kind), kindPath, Set.of("shape", "resources"));
-    var shape = new ArrayList<RequestedToCapacityRatioScorer.ShapePoint>();
+    var shape = new ArrayList<ShapePoint>();
     for (var point : reader.list(reader.required(spec, "shape", kindPath), kindPath + ".shape")) {
       reader.object(point.node(), point.path(), Set.of("utilization", "score"));
       int utilization =
           reader.integer(reader.required(point.node(), "utilization", point.path()), point.path() + ".utilization");
       int score = reader.integer(reader.required(point.node(), "score", point.path()), point.path() + ".score");
       try {
-        shape.add(new RequestedToCapacityRatioScorer.ShapePoint(utilization, score));
+        shape.add(new ShapePoint(utilization, score));
       } catch (IllegalArgumentException invalid) {
         throw reader.error(point.path(), "is invalid: " + invalid.getMessage());
       }

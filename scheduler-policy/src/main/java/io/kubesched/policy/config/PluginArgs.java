@@ -9,17 +9,17 @@ import io.kubesched.api.PreferredSchedulingTerm;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.InclusionPolicy;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
-import io.kubesched.policy.Filter;
 import io.kubesched.policy.PreemptionArgs;
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.Scorer;
 import io.kubesched.policy.plugins.Filters;
-import io.kubesched.policy.plugins.InterPodAffinityScorer;
-import io.kubesched.policy.plugins.PodTopologySpreadArgs;
-import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer;
-import io.kubesched.policy.plugins.RequestedToCapacityRatioScorer.ShapePoint;
-import io.kubesched.policy.plugins.ScoredResource;
 import io.kubesched.policy.plugins.Scorers;
-import io.kubesched.policy.plugins.VolumeBindingScorer;
+import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.args.ScoredResource;
+import io.kubesched.policy.plugins.args.ShapePoint;
+import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityScorer;
+import io.kubesched.policy.plugins.noderesources.RequestedToCapacityRatioScorer;
+import io.kubesched.policy.plugins.volumebinding.VolumeBindingScorer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -444,10 +444,10 @@ final class PluginArgs {
     for (int i = 0; i < points.size(); i++) {
       int utilization = points.get(i)[0];
       int score = points.get(i)[1];
-      if (utilization < 0 || utilization > RequestedToCapacityRatioScorer.MAX_UTILIZATION) {
+      if (utilization < 0 || utilization > ShapePoint.MAX_UTILIZATION) {
         throw reader.invalid(path + "[" + i + "].utilization", utilization, "not in valid range [0, 100]");
       }
-      if (score < 0 || score > RequestedToCapacityRatioScorer.MAX_SHAPE_SCORE) {
+      if (score < 0 || score > ShapePoint.MAX_SHAPE_SCORE) {
         throw reader.invalid(path + "[" + i + "].score", score, "not in valid range [0, 10]");
       }
       shape.add(new ShapePoint(utilization, score));

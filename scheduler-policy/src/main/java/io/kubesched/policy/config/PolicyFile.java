@@ -1,10 +1,13 @@
 package io.kubesched.policy.config;
 
 import io.kubesched.api.ConfigurationException;
-import io.kubesched.policy.Filter;
 import io.kubesched.policy.Policy;
-import io.kubesched.policy.Scorer;
-import io.kubesched.policy.plugins.InterPodAffinityScorer;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.framework.PreScorer;
+import io.kubesched.policy.framework.ScoreNormalizer;
+import io.kubesched.policy.framework.Scorer;
+import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityScorer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,8 +119,8 @@ public final class PolicyFile {
    *
    * <p>Predicate and priority names are separate, as in the Policy file: one name may be registered as both a
    * filter and a scorer. A registered plugin whose {@code name()} differs from the registered name is used
-   * under the registered name, keeping its capabilities ({@link io.kubesched.policy.PreFilter}, {@link
-   * io.kubesched.policy.PreScorer}, {@link io.kubesched.policy.ScoreNormalizer}) and what it reads; every
+   * under the registered name, keeping its capabilities ({@link PreFilter}, {@link PreScorer}, {@link
+   * ScoreNormalizer}) and what it reads; every
    * Policy read by this loader shares the registered instances, so they must be pure, as all filters and
    * scorers are.
    *

@@ -1,14 +1,35 @@
 package io.kubesched.policy.plugins;
 
 import io.kubesched.api.NodeSelectorTerm;
-import io.kubesched.policy.Filter;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityFilter;
+import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityFilter;
+import io.kubesched.policy.plugins.nodelabel.NodeLabelPresenceFilter;
+import io.kubesched.policy.plugins.nodename.NodeNameFilter;
+import io.kubesched.policy.plugins.nodeports.NodePortsFilter;
+import io.kubesched.policy.plugins.noderesources.NodeResourcesFitFilter;
+import io.kubesched.policy.plugins.nodeunschedulable.NodeUnschedulableFilter;
+import io.kubesched.policy.plugins.nodevolumelimits.NodeVolumeLimitsFilter;
+import io.kubesched.policy.plugins.podtopologyspread.PodTopologySpreadFilter;
+import io.kubesched.policy.plugins.tainttoleration.TaintTolerationFilter;
+import io.kubesched.policy.plugins.volumebinding.VolumeBindingFilter;
+import io.kubesched.policy.plugins.volumerestrictions.VolumeRestrictionsFilter;
+import io.kubesched.policy.plugins.volumezone.VolumeZoneFilter;
 import java.util.Collection;
 import java.util.List;
 
 /**
  * The built-in filters, each with the semantics of the kube-scheduler plugin it is named after. Every method
  * returns a new, immutable, thread-safe filter.
+ *
+ * <p>The methods are typed with the plugins' classes, which live in packages of their own that the module does
+ * not export: on the module path a caller holds the result as a {@link Filter} (and its capabilities, such as
+ * {@link PreFilter}); on the class path the classes' accessors are reachable too,
+ * without a compatibility promise.
  */
+@SuppressWarnings("exports") // the plugins' classes are not exported on purpose: see above
 public final class Filters {
 
   private Filters() {}

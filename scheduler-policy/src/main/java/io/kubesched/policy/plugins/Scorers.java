@@ -1,18 +1,42 @@
 package io.kubesched.policy.plugins;
 
 import io.kubesched.api.PreferredSchedulingTerm;
-import io.kubesched.policy.WeightedScorer;
+import io.kubesched.policy.framework.PreScorer;
+import io.kubesched.policy.framework.ScoreNormalizer;
+import io.kubesched.policy.framework.Scorer;
+import io.kubesched.policy.framework.WeightedScorer;
+import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.args.ScoredResource;
+import io.kubesched.policy.plugins.args.ShapePoint;
+import io.kubesched.policy.plugins.imagelocality.ImageLocalityScorer;
+import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityScorer;
+import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityScorer;
+import io.kubesched.policy.plugins.nodelabel.NodeLabelScorer;
+import io.kubesched.policy.plugins.noderesources.BalancedAllocationScorer;
+import io.kubesched.policy.plugins.noderesources.LeastAllocatedScorer;
+import io.kubesched.policy.plugins.noderesources.MostAllocatedScorer;
+import io.kubesched.policy.plugins.noderesources.RequestedToCapacityRatioScorer;
+import io.kubesched.policy.plugins.podtopologyspread.PodTopologySpreadScorer;
+import io.kubesched.policy.plugins.selectorspread.SelectorSpreadScorer;
+import io.kubesched.policy.plugins.tainttoleration.TaintTolerationScorer;
+import io.kubesched.policy.plugins.volumebinding.VolumeBindingScorer;
 import java.util.List;
 
 /**
  * The built-in scorers, each with kube-scheduler's semantics, and kube-scheduler's default set of them.
  *
  * <p>Every method returns a new, immutable, thread-safe scorer. Where kube has a {@code PreScore}, the scorer is
- * a {@link io.kubesched.policy.PreScorer} too; {@link SelectorSpreadScorer} and {@link ImageLocalityScorer}
- * score only through {@link io.kubesched.policy.PreScorer#prepare}, the others also directly. Whoever runs a
+ * a {@link PreScorer} too; {@link SelectorSpreadScorer} and {@link ImageLocalityScorer}
+ * score only through {@link PreScorer#prepare}, the others also directly. Whoever runs a
  * prepared scorer must ask it, not the scorer it came from, whether it is a {@link
- * io.kubesched.policy.ScoreNormalizer} (the prepared scorers of normalising scorers are).
+ * ScoreNormalizer} (the prepared scorers of normalising scorers are).
+ *
+ * <p>The methods are typed with the plugins' classes, which live in packages of their own that the module does
+ * not export: on the module path a caller holds the result as a {@link Scorer}
+ * (and its capabilities); on the class path the classes' accessors are reachable too, without a compatibility
+ * promise.
  */
+@SuppressWarnings("exports") // the plugins' classes are not exported on purpose: see above
 public final class Scorers {
 
   private Scorers() {}
@@ -78,7 +102,7 @@ public final class Scorers {
    *     {@code resources} is empty
    */
   public static RequestedToCapacityRatioScorer requestedToCapacityRatio(
-      List<RequestedToCapacityRatioScorer.ShapePoint> shape, List<ScoredResource> resources) {
+      List<ShapePoint> shape, List<ScoredResource> resources) {
     return new RequestedToCapacityRatioScorer(shape, resources);
   }
 

@@ -16,14 +16,14 @@ import io.kubesched.api.NodeSelectorRequirement;
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.WorkloadSelector;
-import io.kubesched.policy.Filter;
-import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.PreFilter;
-import io.kubesched.policy.PreScorer;
-import io.kubesched.policy.Scorer;
-import io.kubesched.policy.plugins.NodeAffinityFilter;
-import io.kubesched.policy.plugins.ServiceAffinityFilter;
-import io.kubesched.policy.plugins.ServiceAntiAffinityScorer;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.framework.PreScorer;
+import io.kubesched.policy.framework.Scorer;
+import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityFilter;
+import io.kubesched.policy.plugins.serviceaffinity.ServiceAffinityFilter;
+import io.kubesched.policy.plugins.serviceaffinity.ServiceAntiAffinityScorer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,7 +45,7 @@ class PolicyFileLoaderTest {
         @Override
         public FilterResult filter(PodInfo pod, NodeInfo node) {
           return node.labels().containsKey("gpu") ? FilterResult.fit() : FilterResult.unresolvable(
-              io.kubesched.policy.Reason.of("node(s) had no ready GPU"));
+              io.kubesched.policy.framework.Reason.of("node(s) had no ready GPU"));
         }
       };
 

@@ -9,11 +9,11 @@ import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.Filter;
-import io.kubesched.policy.WeightedScorer;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.WeightedScorer;
 import io.kubesched.policy.plugins.Filters;
-import io.kubesched.policy.plugins.InterPodAffinityScorer;
 import io.kubesched.policy.plugins.Scorers;
+import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityScorer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -115,7 +115,7 @@ class PolicyFileTest {
     assertEquals(Decision.bind("ssd"), explanation.decision());
     assertEquals(
         List.of("node(s) didn't have the requested labels"),
-        ((io.kubesched.policy.FilterResult.Rejected)
+        ((io.kubesched.policy.framework.FilterResult.Rejected)
                 explanation.node("no-zone").orElseThrow().filters().get(2).result())
             .reasons().stream().map(r -> r.message()).toList());
     assertEquals(100L, explanation.node("ssd").orElseThrow().scores().get("PreferSsd"));

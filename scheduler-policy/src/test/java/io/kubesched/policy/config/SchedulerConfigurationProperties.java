@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.ConfigurationException;
-import io.kubesched.policy.Filter;
-import io.kubesched.policy.WeightedScorer;
 import io.kubesched.policy.config.KubePlugins.Role;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.WeightedScorer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

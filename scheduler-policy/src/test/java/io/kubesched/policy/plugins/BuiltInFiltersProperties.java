@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.Filter;
-import io.kubesched.policy.PreFilter;
-import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.FilterResult.Code;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.FilterResult.Code;
+import io.kubesched.policy.framework.PreFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

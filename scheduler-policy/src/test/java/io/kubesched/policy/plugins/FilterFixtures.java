@@ -13,9 +13,11 @@ import io.kubesched.api.Taint;
 import io.kubesched.api.TaintEffect;
 import io.kubesched.api.Toleration;
 import io.kubesched.api.Volume;
-import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.FilterResult.Code;
-import io.kubesched.policy.Reason;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.FilterResult.Code;
+import io.kubesched.policy.framework.Reason;
+import io.kubesched.policy.plugins.helper.NodeSelectors;
+import io.kubesched.policy.plugins.nodeunschedulable.NodeUnschedulableFilter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * generators over small alphabets, so that equal and different values (hence fits and rejections) are both
  * frequent.
  */
-final class FilterFixtures {
+public final class FilterFixtures {
 
   private FilterFixtures() {}
 
@@ -40,22 +42,22 @@ final class FilterFixtures {
   /**
    * A filter result as kube-scheduler's tests state it: a code and the reasons' messages (none for success).
    */
-  record Outcome(Code code, List<String> messages) {
-    static final Outcome FIT = new Outcome(Code.SUCCESS, List.of());
+  public record Outcome(Code code, List<String> messages) {
+    public static final Outcome FIT = new Outcome(Code.SUCCESS, List.of());
 
-    Outcome {
+    public Outcome {
       messages = List.copyOf(messages);
     }
 
-    static Outcome unschedulable(String... messages) {
+    public static Outcome unschedulable(String... messages) {
       return new Outcome(Code.UNSCHEDULABLE, List.of(messages));
     }
 
-    static Outcome unresolvable(String... messages) {
+    public static Outcome unresolvable(String... messages) {
       return new Outcome(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, List.of(messages));
     }
 
-    static Outcome of(FilterResult result) {
+    public static Outcome of(FilterResult result) {
       if (result instanceof FilterResult.Rejected rejected) {
         return new Outcome(rejected.code(), rejected.reasons().stream().map(Reason::message).toList());
       }
@@ -66,96 +68,96 @@ final class FilterFixtures {
     }
   }
 
-  static void assertOutcome(Outcome expected, FilterResult actual) {
+  public static void assertOutcome(Outcome expected, FilterResult actual) {
     assertEquals(expected, Outcome.of(actual));
   }
 
   /** @return the reasons of a rejection; empty for a fit */
-  static List<Reason> reasons(FilterResult result) {
+  public static List<Reason> reasons(FilterResult result) {
     return result instanceof FilterResult.Rejected rejected ? rejected.reasons() : List.of();
   }
 
   // ---------------------------------------------------------------- pods and nodes
 
   /** @return a builder of a pod "default/p" that requests nothing but its own pod slot */
-  static PodInfo.Builder pod() {
+  public static PodInfo.Builder pod() {
     return PodInfo.builder("default", "p");
   }
 
   /** @return a pod named {@code name} */
-  static PodInfo.Builder pod(String name) {
+  public static PodInfo.Builder pod(String name) {
     return PodInfo.builder("default", name);
   }
 
   /** @return a builder of a schedulable node named {@code name} with nothing allocatable */
-  static NodeInfo.Builder node(String name) {
+  public static NodeInfo.Builder node(String name) {
     return NodeInfo.builder(name);
   }
 
   /** @return a node "n" with the given pods */
-  static NodeInfo nodeWith(PodInfo... pods) {
+  public static NodeInfo nodeWith(PodInfo... pods) {
     return node("n").pods(List.of(pods)).build();
   }
 
   /** @return a node "n" with the given labels */
-  static NodeInfo nodeLabelled(Map<String, String> labels) {
+  public static NodeInfo nodeLabelled(Map<String, String> labels) {
     return node("n").labels(labels).build();
   }
 
   // ---------------------------------------------------------------- resources
 
   /** The hugepages resource kube-scheduler's fit tests use. */
-  static final String HUGEPAGES = "hugepages-2Mi";
+  public static final String HUGEPAGES = "hugepages-2Mi";
 
   /** The extended resource kube-scheduler's fit tests call {@code extendedResourceA}. */
-  static final String EXTENDED_A = "example.com/aaa";
+  public static final String EXTENDED_A = "example.com/aaa";
 
   /** The extended resource kube-scheduler's fit tests call {@code extendedResourceB}. */
-  static final String EXTENDED_B = "example.com/bbb";
+  public static final String EXTENDED_B = "example.com/bbb";
 
   /** @return requests of one pod: CPU in millicores, memory, ephemeral storage, extended resources */
-  static Resources requests(long milliCpu, long memory, long ephemeralStorage, Map<String, Long> extended) {
+  public static Resources requests(long milliCpu, long memory, long ephemeralStorage, Map<String, Long> extended) {
     return new Resources(milliCpu, memory, ephemeralStorage, 1, extended);
   }
 
   /** @return requests of one pod: CPU in millicores and memory */
-  static Resources requests(long milliCpu, long memory) {
+  public static Resources requests(long milliCpu, long memory) {
     return requests(milliCpu, memory, 0, Map.of());
   }
 
   /** @return a pod requesting exactly {@code requests} */
-  static PodInfo requesting(Resources requests) {
+  public static PodInfo requesting(Resources requests) {
     return pod().requests(requests).build();
   }
 
   // ---------------------------------------------------------------- taints and tolerations
 
-  static Taint taint(String key, String value, TaintEffect effect) {
+  public static Taint taint(String key, String value, TaintEffect effect) {
     return new Taint(key, value, effect);
   }
 
-  static Toleration equal(String key, String value, @Nullable TaintEffect effect) {
+  public static Toleration equal(String key, String value, @Nullable TaintEffect effect) {
     return new Toleration(key, Toleration.Operator.EQUAL, value, effect);
   }
 
-  static Toleration exists(String key, @Nullable TaintEffect effect) {
+  public static Toleration exists(String key, @Nullable TaintEffect effect) {
     return new Toleration(key, Toleration.Operator.EXISTS, "", effect);
   }
 
   /** @return a pod with the given tolerations */
-  static PodInfo tolerating(Toleration... tolerations) {
+  public static PodInfo tolerating(Toleration... tolerations) {
     return pod().tolerations(List.of(tolerations)).build();
   }
 
   /** @return a node "nodeA" with the given taints */
-  static NodeInfo tainted(Taint... taints) {
+  public static NodeInfo tainted(Taint... taints) {
     return node("nodeA").taints(List.of(taints)).build();
   }
 
   // ---------------------------------------------------------------- host ports
 
   /** @return host ports written as kube-scheduler's node ports test writes them: "UDP/127.0.0.1/8080" */
-  static List<HostPort> ports(String... specs) {
+  public static List<HostPort> ports(String... specs) {
     return Arrays.stream(specs)
         .map(
             spec -> {
@@ -166,48 +168,48 @@ final class FilterFixtures {
   }
 
   /** @return a pod binding the given host ports */
-  static PodInfo podWithPorts(String... specs) {
+  public static PodInfo podWithPorts(String... specs) {
     return pod().hostPorts(ports(specs)).build();
   }
 
   // ---------------------------------------------------------------- affinity
 
-  static NodeSelectorRequirement requirement(
+  public static NodeSelectorRequirement requirement(
       String key, NodeSelectorRequirement.Operator operator, String... values) {
     return NodeSelectorRequirement.of(key, operator, values);
   }
 
   /** @return the field requirement {@code metadata.name In (name)} */
-  static NodeSelectorRequirement nodeNameIn(String name) {
+  public static NodeSelectorRequirement nodeNameIn(String name) {
     return requirement(NodeSelectors.NODE_NAME_FIELD, NodeSelectorRequirement.Operator.IN, name);
   }
 
-  static NodeSelectorTerm term(
+  public static NodeSelectorTerm term(
       List<NodeSelectorRequirement> expressions, List<NodeSelectorRequirement> fields) {
     return new NodeSelectorTerm(expressions, fields);
   }
 
   /** @return a pod whose required node affinity has the given terms */
-  static PodInfo.Builder withRequiredTerms(NodeSelectorTerm... terms) {
+  public static PodInfo.Builder withRequiredTerms(NodeSelectorTerm... terms) {
     return pod().affinity(new NodeAffinity(List.of(terms), List.of()));
   }
 
   // ---------------------------------------------------------------- volumes
 
   /** @return a pod with the given volumes */
-  static PodInfo podWithVolumes(Volume... volumes) {
+  public static PodInfo podWithVolumes(Volume... volumes) {
     return pod().volumes(List.of(volumes)).build();
   }
 
   // ---------------------------------------------------------------- generators
 
   /** @return label maps over the keys a, b, c and the values x, y */
-  static Arbitrary<Map<String, String>> labelMaps() {
+  public static Arbitrary<Map<String, String>> labelMaps() {
     return Arbitraries.maps(Arbitraries.of("a", "b", "c"), Arbitraries.of("x", "y")).ofMaxSize(3);
   }
 
   /** @return taints over a few keys (among them the unschedulable taint's), values and every effect */
-  static Arbitrary<Taint> taints() {
+  public static Arbitrary<Taint> taints() {
     return Combinators.combine(
             Arbitraries.of("a", "b", NodeUnschedulableFilter.UNSCHEDULABLE_TAINT_KEY),
             Arbitraries.of("", "x"),
@@ -216,7 +218,7 @@ final class FilterFixtures {
   }
 
   /** @return tolerations, with wildcard keys and effects, over the keys and values of {@link #taints()} */
-  static Arbitrary<Toleration> tolerations() {
+  public static Arbitrary<Toleration> tolerations() {
     return Combinators.combine(
             Arbitraries.of("", "a", "b", NodeUnschedulableFilter.UNSCHEDULABLE_TAINT_KEY),
             Arbitraries.of(Toleration.Operator.class),
@@ -226,7 +228,7 @@ final class FilterFixtures {
   }
 
   /** @return host ports over two protocols, the wildcard and two addresses, and two port numbers */
-  static Arbitrary<HostPort> hostPorts() {
+  public static Arbitrary<HostPort> hostPorts() {
     return Combinators.combine(
             Arbitraries.of("TCP", "UDP"),
             Arbitraries.of(HostPort.ALL_ADDRESSES, "127.0.0.1", "10.0.0.1"),
@@ -235,7 +237,7 @@ final class FilterFixtures {
   }
 
   /** @return volumes of every kind, over two names each, read-only or not */
-  static Arbitrary<Volume> volumes() {
+  public static Arbitrary<Volume> volumes() {
     var names = Arbitraries.of("a", "b");
     var readOnly = Arbitraries.of(true, false);
     Arbitrary<Volume> gce = Combinators.combine(names, readOnly).as(Volume.GcePersistentDisk::new);
@@ -254,17 +256,17 @@ final class FilterFixtures {
   }
 
   /** The resource names the generators use: two extended resources and a hugepages size. */
-  static final List<String> EXTENDED_NAMES = List.of(EXTENDED_A, EXTENDED_B, HUGEPAGES);
+  public static final List<String> EXTENDED_NAMES = List.of(EXTENDED_A, EXTENDED_B, HUGEPAGES);
 
   /** @return small amounts of every resource, often zero, with {@code pods} as given */
-  static Arbitrary<Resources> resources(Arbitrary<Long> pods) {
+  public static Arbitrary<Resources> resources(Arbitrary<Long> pods) {
     var amount = Arbitraries.longs().between(0, 6);
     var extended = Arbitraries.maps(Arbitraries.of(EXTENDED_NAMES), amount).ofMaxSize(2);
     return Combinators.combine(amount, amount, amount, pods, extended).as(Resources::new);
   }
 
   /** @return node selector requirements over the label keys of {@link #labelMaps()}, some invalid */
-  static Arbitrary<NodeSelectorRequirement> requirements() {
+  public static Arbitrary<NodeSelectorRequirement> requirements() {
     var values = Arbitraries.of("x", "y", "1").list().ofMaxSize(2);
     return Combinators.combine(
             Arbitraries.of("a", "b"), Arbitraries.of(NodeSelectorRequirement.Operator.class), values)
@@ -272,7 +274,7 @@ final class FilterFixtures {
   }
 
   /** @return node selector terms of zero to two label requirements, and sometimes a node name requirement */
-  static Arbitrary<NodeSelectorTerm> terms() {
+  public static Arbitrary<NodeSelectorTerm> terms() {
     var fields =
         Arbitraries.of("n1", "n2")
             .map(FilterFixtures::nodeNameIn)
@@ -282,12 +284,12 @@ final class FilterFixtures {
   }
 
   /** @return node affinities of zero to two required terms */
-  static Arbitrary<NodeAffinity> affinities() {
+  public static Arbitrary<NodeAffinity> affinities() {
     return terms().list().ofMaxSize(2).map(terms -> new NodeAffinity(terms, List.of()));
   }
 
   /** @return pods with every property a built-in filter reads, drawn from the small alphabets above */
-  static Arbitrary<PodInfo> pods() {
+  public static Arbitrary<PodInfo> pods() {
     var base =
         Combinators.combine(
             Arbitraries.of("", "n1", "n2"),
@@ -319,7 +321,7 @@ final class FilterFixtures {
       List<Toleration> tolerations) {}
 
   /** @return nodes named n1 or n2 with labels, taints, a cordon, allocatable resources and up to three pods */
-  static Arbitrary<NodeInfo> nodes() {
+  public static Arbitrary<NodeInfo> nodes() {
     return Combinators.combine(
             Arbitraries.of("n1", "n2"),
             labelMaps(),
@@ -340,7 +342,7 @@ final class FilterFixtures {
   }
 
   /** @return the elements of both lists, in order */
-  static <T> List<T> concat(List<T> first, List<T> second) {
+  public static <T> List<T> concat(List<T> first, List<T> second) {
     return Stream.concat(first.stream(), second.stream()).toList();
   }
 }

@@ -13,9 +13,10 @@ import io.kubesched.api.Resources;
 import io.kubesched.api.Taint;
 import io.kubesched.api.TaintEffect;
 import io.kubesched.api.Toleration;
-import io.kubesched.policy.PreScorer;
-import io.kubesched.policy.ScoreNormalizer;
-import io.kubesched.policy.Scorer;
+import io.kubesched.policy.framework.PreScorer;
+import io.kubesched.policy.framework.ScoreNormalizer;
+import io.kubesched.policy.framework.Scorer;
+import io.kubesched.policy.plugins.args.ScoredResource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,19 +32,19 @@ import net.jqwik.api.Tuple;
  * a runner that scores a pod on nodes as the framework does (prepare, score, normalise), and the generators
  * of the property tests.
  */
-final class ScorerFixtures {
+public final class ScorerFixtures {
 
-  static final long MIB = 1024L * 1024;
-  static final String NAMESPACE = "default";
-  static final String GPU = "nvidia.com/gpu";
-  static final String EXTENDED = "abc.com/xyz";
+  public static final long MIB = 1024L * 1024;
+  public static final String NAMESPACE = "default";
+  public static final String GPU = "nvidia.com/gpu";
+  public static final String EXTENDED = "abc.com/xyz";
 
   private ScorerFixtures() {}
 
   // ---- Pods and nodes as kube's tests build them ----
 
   /** @return millicores of {@code n} whole cores, as kube's quantity {@code "n"} for CPU */
-  static long cores(long n) {
+  public static long cores(long n) {
     return n * 1000;
   }
 
@@ -53,16 +54,16 @@ final class ScorerFixtures {
    * PodInfo#DEFAULT_MILLI_CPU_REQUEST}m CPU or 200 MiB memory in the scores' non-zero requests; one that names
    * it with 0 requests 0 in both. A pod with no container requests nothing at all.
    */
-  static PodInfo pod(String name, List<Map<String, Long>> containers) {
+  public static PodInfo pod(String name, List<Map<String, Long>> containers) {
     return podBuilder(name, containers).build();
   }
 
   /** {@link #pod(String, List)} named {@code pod}. */
-  static PodInfo pod(List<Map<String, Long>> containers) {
+  public static PodInfo pod(List<Map<String, Long>> containers) {
     return pod("pod", containers);
   }
 
-  static PodInfo.Builder podBuilder(String name, List<Map<String, Long>> containers) {
+  public static PodInfo.Builder podBuilder(String name, List<Map<String, Long>> containers) {
     long cpu = 0;
     long memory = 0;
     long nonZeroCpu = 0;
@@ -87,27 +88,27 @@ final class ScorerFixtures {
   }
 
   /** @return a container requesting {@code milliCpu} and {@code memory} */
-  static Map<String, Long> cpuAndMemory(long milliCpu, long memory) {
+  public static Map<String, Long> cpuAndMemory(long milliCpu, long memory) {
     return Map.of(ScoredResource.CPU, milliCpu, ScoredResource.MEMORY, memory);
   }
 
   /** @return a container requesting CPU only (its memory counts the non-zero default in the scores) */
-  static Map<String, Long> cpuOnly(long milliCpu) {
+  public static Map<String, Long> cpuOnly(long milliCpu) {
     return Map.of(ScoredResource.CPU, milliCpu);
   }
 
   /** @return a container requesting memory only (its CPU counts the non-zero default in the scores) */
-  static Map<String, Long> memoryOnly(long memory) {
+  public static Map<String, Long> memoryOnly(long memory) {
     return Map.of(ScoredResource.MEMORY, memory);
   }
 
   /** @return a container with no requests */
-  static Map<String, Long> noRequests() {
+  public static Map<String, Long> noRequests() {
     return Map.of();
   }
 
   /** @return a node offering {@code milliCpu}, {@code memory} and {@code extended}, with {@code pods} on it */
-  static NodeInfo node(
+  public static NodeInfo node(
       String name, long milliCpu, long memory, Map<String, Long> extended, List<PodInfo> pods) {
     return NodeInfo.builder(name)
         .allocatable(new Resources(milliCpu, memory, 0, 110, extended))
@@ -116,72 +117,72 @@ final class ScorerFixtures {
   }
 
   /** @return a node offering {@code milliCpu} and {@code memory}, with {@code pods} on it */
-  static NodeInfo node(String name, long milliCpu, long memory, List<PodInfo> pods) {
+  public static NodeInfo node(String name, long milliCpu, long memory, List<PodInfo> pods) {
     return node(name, milliCpu, memory, Map.of(), pods);
   }
 
   /** @return a node offering {@code milliCpu} and {@code memory}, empty */
-  static NodeInfo node(String name, long milliCpu, long memory) {
+  public static NodeInfo node(String name, long milliCpu, long memory) {
     return node(name, milliCpu, memory, Map.of(), List.of());
   }
 
-  static NodeInfo labelledNode(String name, Map<String, String> labels) {
+  public static NodeInfo labelledNode(String name, Map<String, String> labels) {
     return NodeInfo.builder(name).labels(labels).build();
   }
 
-  static NodeInfo taintedNode(String name, List<Taint> taints) {
+  public static NodeInfo taintedNode(String name, List<Taint> taints) {
     return NodeInfo.builder(name).taints(taints).build();
   }
 
-  static Taint preferNoSchedule(String key, String value) {
+  public static Taint preferNoSchedule(String key, String value) {
     return new Taint(key, value, TaintEffect.PREFER_NO_SCHEDULE);
   }
 
-  static Toleration tolerateEqual(String key, String value, TaintEffect effect) {
+  public static Toleration tolerateEqual(String key, String value, TaintEffect effect) {
     return new Toleration(key, Toleration.Operator.EQUAL, value, effect);
   }
 
-  static PreferredSchedulingTerm preferIn(int weight, String key, String... values) {
+  public static PreferredSchedulingTerm preferIn(int weight, String key, String... values) {
     return new PreferredSchedulingTerm(
         weight, NodeSelectorTerm.ofExpressions(
             NodeSelectorRequirement.of(key, NodeSelectorRequirement.Operator.IN, values)));
   }
 
-  static PodInfo podPreferring(PreferredSchedulingTerm... terms) {
+  public static PodInfo podPreferring(PreferredSchedulingTerm... terms) {
     return PodInfo.builder(NAMESPACE, "pod")
         .affinity(new NodeAffinity(List.of(), List.of(terms)))
         .build();
   }
 
-  static Owner controller(String uid) {
+  public static Owner controller(String uid) {
     return new Owner("ReplicaSet", uid, uid);
   }
 
   /** @return a pod in {@code namespace} controlled by {@code controllerUid} (none if null) */
-  static PodInfo ownedPod(String namespace, String name, String controllerUid) {
+  public static PodInfo ownedPod(String namespace, String name, String controllerUid) {
     return PodInfo.builder(namespace, name)
         .owner(controllerUid == null ? null : controller(controllerUid))
         .build();
   }
 
-  static NodeInfo nodeWithPods(String name, Map<String, String> labels, List<PodInfo> pods) {
+  public static NodeInfo nodeWithPods(String name, Map<String, String> labels, List<PodInfo> pods) {
     return NodeInfo.builder(name).labels(labels).pods(pods).build();
   }
 
-  static ContainerImage image(long sizeBytes, String... names) {
+  public static ContainerImage image(long sizeBytes, String... names) {
     return new ContainerImage(List.of(names), sizeBytes);
   }
 
-  static NodeInfo imageNode(String name, List<ContainerImage> images) {
+  public static NodeInfo imageNode(String name, List<ContainerImage> images) {
     return NodeInfo.builder(name).images(images).build();
   }
 
-  static PodInfo podWithImages(String... images) {
+  public static PodInfo podWithImages(String... images) {
     return PodInfo.builder(NAMESPACE, "pod").images(List.of(images)).build();
   }
 
   /** @return {@code scores} as a list, to compare with {@link #scores} */
-  static List<Long> list(long... scores) {
+  public static List<Long> list(long... scores) {
     return Arrays.stream(scores).boxed().toList();
   }
 
@@ -194,12 +195,12 @@ final class ScorerFixtures {
    *
    * @return the final score of each node, in the order of {@code nodes}
    */
-  static List<Long> scores(Scorer scorer, PodInfo pod, List<NodeInfo> nodes) {
+  public static List<Long> scores(Scorer scorer, PodInfo pod, List<NodeInfo> nodes) {
     return scores(scorer, pod, nodes, nodes);
   }
 
   /** {@link #scores(Scorer, PodInfo, List)} where only {@code feasible} (a subset of {@code all}) are scored. */
-  static List<Long> scores(Scorer scorer, PodInfo pod, List<NodeInfo> all, List<NodeInfo> feasible) {
+  public static List<Long> scores(Scorer scorer, PodInfo pod, List<NodeInfo> all, List<NodeInfo> feasible) {
     Scorer used = scorer instanceof PreScorer preScorer ? preScorer.prepare(pod, feasible, ClusterSnapshot.of(all)) : scorer;
     var raw = new long[feasible.size()];
     for (int i = 0; i < raw.length; i++) {
@@ -219,7 +220,7 @@ final class ScorerFixtures {
    * Scores as {@link #scores(Scorer, PodInfo, List)} but without preparing the scorer, as kube's Score does
    * when PreScore did not run: prepared and unprepared scorers must agree.
    */
-  static List<Long> unpreparedScores(Scorer scorer, PodInfo pod, List<NodeInfo> nodes) {
+  public static List<Long> unpreparedScores(Scorer scorer, PodInfo pod, List<NodeInfo> nodes) {
     var raw = new long[nodes.size()];
     for (int i = 0; i < raw.length; i++) {
       raw[i] = scorer.score(pod, nodes.get(i));
@@ -231,7 +232,7 @@ final class ScorerFixtures {
   }
 
   /** @return the final score of the single node {@code node} among {@code nodes} */
-  static long scoreOf(Scorer scorer, PodInfo pod, List<NodeInfo> nodes, NodeInfo node) {
+  public static long scoreOf(Scorer scorer, PodInfo pod, List<NodeInfo> nodes, NodeInfo node) {
     return scores(scorer, pod, nodes).get(nodes.indexOf(node));
   }
 
@@ -241,7 +242,7 @@ final class ScorerFixtures {
    * Amounts from a small alphabet so that zero, equal, over-capacity and huge amounts (near {@link
    * Long#MAX_VALUE}) occur often, mixed with ordinary ones.
    */
-  static Arbitrary<Long> amounts() {
+  public static Arbitrary<Long> amounts() {
     return Arbitraries.frequencyOf(
         Tuple.of(3, Arbitraries.of(0L, 1L, 100L, 1000L, 4000L, 10_000L)),
         Tuple.of(1, Arbitraries.of(Long.MAX_VALUE / 3, Long.MAX_VALUE - 1, Long.MAX_VALUE)),
@@ -253,7 +254,7 @@ final class ScorerFixtures {
    * they are 0 (the non-zero defaults apply) or names them explicitly (they do not); one in five names them as
    * 0 and requests nothing at all.
    */
-  static Arbitrary<PodInfo> resourcePods() {
+  public static Arbitrary<PodInfo> resourcePods() {
     var general = Combinators.combine(
             amounts(), amounts(), Arbitraries.of(0L, 0L, 1L, 2L, 4L), Arbitraries.of(true, false))
         .as((cpu, memory, gpu, explicit) -> {
@@ -268,7 +269,7 @@ final class ScorerFixtures {
   }
 
   /** Nodes offering CPU, memory and {@value #GPU} (each sometimes none), with up to three pods on them. */
-  static Arbitrary<NodeInfo> resourceNodes() {
+  public static Arbitrary<NodeInfo> resourceNodes() {
     return Combinators.combine(
             amounts(), amounts(), Arbitraries.of(0L, 1L, 4L, 8L), resourcePods().list().ofMaxSize(3))
         .as((cpu, memory, gpu, pods) ->
@@ -276,7 +277,7 @@ final class ScorerFixtures {
   }
 
   /** Resource lists over CPU, memory and {@value #GPU}, each resource at most once, weights 1..100. */
-  static Arbitrary<List<ScoredResource>> weightedResources() {
+  public static Arbitrary<List<ScoredResource>> weightedResources() {
     var names = Arbitraries.of(ScoredResource.CPU, ScoredResource.MEMORY, GPU);
     return names.set().ofMinSize(1).flatMap(set -> {
       var chosen = List.copyOf(set);
@@ -294,7 +295,7 @@ final class ScorerFixtures {
    * Scale factors from 1 up to the largest that keeps quantities of up to 2000 within a long, so that scaled
    * quantities often exceed what kube's int64 arithmetic could multiply by 100.
    */
-  static Arbitrary<Long> scales() {
+  public static Arbitrary<Long> scales() {
     return Arbitraries.oneOf(
         Arbitraries.longs().between(1, 10),
         Arbitraries.of(1000L, 1_000_000_000L, 1_000_000_000_000_000L, Long.MAX_VALUE / 2000),
@@ -302,12 +303,12 @@ final class ScorerFixtures {
   }
 
   /** @return a copy of {@code pod} whose non-zero requests are its plain requests (no defaults apply) */
-  static PodInfo withoutDefaults(PodInfo pod) {
+  public static PodInfo withoutDefaults(PodInfo pod) {
     return pod.toBuilder().nonZeroRequests(pod.requests()).build();
   }
 
   /** @return labels over the keys a, b and c, each absent or valued x or y: all 27 such maps */
-  static Arbitrary<Map<String, String>> smallLabels() {
+  public static Arbitrary<Map<String, String>> smallLabels() {
     var all = new ArrayList<Map<String, String>>();
     for (var a : List.of("", "x", "y")) {
       for (var b : List.of("", "x", "y")) {

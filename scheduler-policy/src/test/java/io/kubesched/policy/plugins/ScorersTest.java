@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.kubesched.policy.Scorer;
-import io.kubesched.policy.WeightedScorer;
+import io.kubesched.policy.framework.Scorer;
+import io.kubesched.policy.framework.WeightedScorer;
+import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.args.ScoredResource;
+import io.kubesched.policy.plugins.args.ShapePoint;
+import io.kubesched.policy.plugins.noderesources.BalancedAllocationScorer;
+import io.kubesched.policy.plugins.noderesources.LeastAllocatedScorer;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,7 +46,7 @@ class ScorersTest {
 
   @Test
   void each_factory_method_returns_the_scorer_it_names() {
-    var shape = List.of(new RequestedToCapacityRatioScorer.ShapePoint(0, 0));
+    var shape = List.of(new ShapePoint(0, 0));
     assertEquals(List.of(
             "NodeResourcesLeastAllocated", "NodeResourcesLeastAllocated", "NodeResourcesMostAllocated",
             "NodeResourcesMostAllocated", "RequestedToCapacityRatio", "NodeResourcesBalancedAllocation",

@@ -17,26 +17,26 @@ import java.util.Set;
  * Storage objects for the volume filters' tests, in the spirit of kube-scheduler's test listers: only what the
  * filter under test reads is given, the rest has its API default.
  */
-final class StorageFixtures {
+public final class StorageFixtures {
 
   private StorageFixtures() {}
 
   /** @return a claim {@code default/name} bound to {@code volumeName} (empty: unbound), without a class */
-  static PersistentVolumeClaim claim(String name, String volumeName) {
+  public static PersistentVolumeClaim claim(String name, String volumeName) {
     return claim("default", name, "", volumeName, Set.of());
   }
 
   /** @return an unbound claim {@code default/name} of class {@code className} */
-  static PersistentVolumeClaim unboundClaim(String name, String className) {
+  public static PersistentVolumeClaim unboundClaim(String name, String className) {
     return claim("default", name, className, "", Set.of());
   }
 
   /** @return an unbound claim {@code default/name} without a class, with the given access modes */
-  static PersistentVolumeClaim claimWithModes(String name, AccessMode... modes) {
+  public static PersistentVolumeClaim claimWithModes(String name, AccessMode... modes) {
     return claim("default", name, "", "", Set.of(modes));
   }
 
-  static PersistentVolumeClaim claim(
+  public static PersistentVolumeClaim claim(
       String namespace, String name, String className, String volumeName, Set<AccessMode> modes) {
     return new PersistentVolumeClaim(
         namespace, name, "uid-" + namespace + "-" + name, className, volumeName, modes, VolumeMode.FILESYSTEM, 0,
@@ -44,25 +44,25 @@ final class StorageFixtures {
   }
 
   /** @return a volume of no class with the given labels */
-  static PersistentVolume volume(String name, Map<String, String> labels) {
+  public static PersistentVolume volume(String name, Map<String, String> labels) {
     return new PersistentVolume(
         name, "", 0, Set.of(), VolumeMode.FILESYSTEM, "", List.of(), labels, null, PersistentVolume.Phase.BOUND,
         false, "", "");
   }
 
   /** @return a class that binds immediately ({@code waitForFirstConsumer} false) or waits for a pod */
-  static StorageClass storageClass(String name, boolean waitForFirstConsumer) {
+  public static StorageClass storageClass(String name, boolean waitForFirstConsumer) {
     return new StorageClass(name, "example.com/provisioner", waitForFirstConsumer, List.of());
   }
 
   /** @return storage of just these objects */
-  static Storage storage(
+  public static Storage storage(
       List<PersistentVolumeClaim> claims, List<PersistentVolume> volumes, List<StorageClass> classes) {
     return Storage.of(claims, volumes, classes, List.of(), List.of(), List.of());
   }
 
   /** @return a snapshot of the nodes with the storage */
-  static ClusterSnapshot snapshot(Storage storage, NodeInfo... nodes) {
+  public static ClusterSnapshot snapshot(Storage storage, NodeInfo... nodes) {
     return ClusterSnapshot.of(Arrays.asList(nodes)).withStorage(storage);
   }
 }

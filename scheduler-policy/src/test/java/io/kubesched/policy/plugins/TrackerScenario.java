@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.policy.Filter;
-import io.kubesched.policy.FilterResult;
-import io.kubesched.policy.PodTracking;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.PodTracking;
 import io.kubesched.policy.plugins.FilterFixtures.Outcome;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +27,7 @@ import net.jqwik.api.statistics.Statistics;
  * @param readded the pods of {@code removed} added back, in order
  * @param after the cluster after
  */
-record TrackerScenario(
+public record TrackerScenario(
     ClusterSnapshot before, NodeInfo node, List<PodInfo> removed, List<PodInfo> readded, ClusterSnapshot after) {
 
   /**
@@ -37,7 +37,7 @@ record TrackerScenario(
    * @param readdMask per removed pod, whether it is added back (missing entries: no)
    * @param removable the pods that may be removed
    */
-  static TrackerScenario of(
+  public static TrackerScenario of(
       ClusterSnapshot cluster,
       int nodeChoice,
       List<Boolean> removeMask,
@@ -88,12 +88,12 @@ record TrackerScenario(
   }
 
   /** @return the pods removed and not added back */
-  List<PodInfo> gone() {
+  public List<PodInfo> gone() {
     return removed.stream().filter(pod -> !readded.contains(pod)).toList();
   }
 
   /** @return a tracker of {@code prepared} told what preemption does: the removals, then the additions */
-  PodTracking.Tracker replay(Filter prepared) {
+  public PodTracking.Tracker replay(Filter prepared) {
     var tracker = ((PodTracking) prepared).track();
     removed.forEach(pod -> tracker.removePod(pod, node));
     readded.forEach(pod -> tracker.addPod(pod, node));
@@ -101,7 +101,7 @@ record TrackerScenario(
   }
 
   /** @return a tracker of {@code prepared} (for {@link #after()}) told of the pods gone being added back */
-  PodTracking.Tracker replayBackwards(Filter prepared) {
+  public PodTracking.Tracker replayBackwards(Filter prepared) {
     var tracker = ((PodTracking) prepared).track();
     gone().forEach(pod -> tracker.addPod(pod, node));
     return tracker;
@@ -120,7 +120,7 @@ record TrackerScenario(
    * @param skipped whether a prepared filter is one kube's PreFilter skipped
    * @param kind names a result, for the "outcome" statistics
    */
-  void assertTrackersAgreeWithFreshPrepare(
+  public void assertTrackersAgreeWithFreshPrepare(
       PodInfo pod,
       Function<ClusterSnapshot, Filter> prepare,
       Predicate<Filter> skipped,
@@ -167,7 +167,7 @@ record TrackerScenario(
    *
    * @param prepared a filter prepared for {@code pod} on {@link #before()}
    */
-  void assertTracksAreIndependent(PodInfo pod, Filter prepared) {
+  public void assertTracksAreIndependent(PodInfo pod, Filter prepared) {
     var verdicts = verdicts(pod, prepared, before);
 
     var changed = ((PodTracking) prepared).track();
@@ -181,7 +181,7 @@ record TrackerScenario(
   }
 
   /** @return {@code filter}'s verdict for {@code pod} on each node of {@code cluster}, in order */
-  static List<Outcome> verdicts(PodInfo pod, Filter filter, ClusterSnapshot cluster) {
+  public static List<Outcome> verdicts(PodInfo pod, Filter filter, ClusterSnapshot cluster) {
     var verdicts = new ArrayList<Outcome>();
     cluster.nodes().forEach(node -> verdicts.add(Outcome.of(filter.filter(pod, node))));
     return verdicts;

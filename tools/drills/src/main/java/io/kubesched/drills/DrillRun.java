@@ -15,7 +15,7 @@ import io.kubesched.drills.Snapshot.PodView;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
 import io.kubesched.facade.Options;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.testcluster.TestCluster;
 import java.io.IOException;
 import java.io.PrintStream;

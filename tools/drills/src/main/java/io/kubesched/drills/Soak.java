@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
 import io.kubesched.facade.Options;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.testcluster.TestCluster;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;

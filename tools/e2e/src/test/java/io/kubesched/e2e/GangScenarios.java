@@ -25,7 +25,7 @@ import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
 import io.kubesched.facade.FakeClusterFixture;
 import io.kubesched.facade.Options;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

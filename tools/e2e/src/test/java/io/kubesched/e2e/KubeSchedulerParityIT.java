@@ -19,7 +19,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.kubesched.facade.FakeClusterFixture;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.testcluster.TestCluster;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.kubesched.api.FinderFunc;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.policy.plugins.Scorers;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.kubesched.e2e;
 
 import io.kubesched.facade.Controller;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 
 /**
  * {@link PreemptionScenarios} scheduled by this library's {@link DefaultPolicy} (preemption on), running as

@@ -20,7 +20,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.kubesched.api.FinderFunc;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -3,7 +3,7 @@ package io.kubesched.benchmark.e2e;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Options;
-import io.kubesched.policy.plugins.DefaultPolicy;
+import io.kubesched.policy.DefaultPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Set;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import io.kubesched.policy.config.SchedulerProfile;
-import io.kubesched.policy.plugins.DefaultPolicy;
 import io.kubesched.policy.plugins.Scorers;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
