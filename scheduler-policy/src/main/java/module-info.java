@@ -5,6 +5,7 @@
  */
 module io.kubesched.policy {
   requires static org.jspecify;
+  requires static transitive org.apiguardian.api; // @API statuses on exported types
   requires transitive io.kubesched.api;
   requires tools.jackson.databind;
   requires tools.jackson.dataformat.yaml;

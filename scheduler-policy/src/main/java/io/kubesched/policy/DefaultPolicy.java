@@ -1,7 +1,10 @@
 package io.kubesched.policy;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import io.kubesched.policy.plugins.Filters;
 import io.kubesched.policy.plugins.Scorers;
+import org.apiguardian.api.API;
 
 /**
  * kube-scheduler's default profile as far as this library implements it: the filters of {@link
@@ -13,6 +16,7 @@ import io.kubesched.policy.plugins.Scorers;
  * volume binding, zones and attach limits, and PodDisruptionBudgets for preemption. What it leaves out (dynamic
  * resources) is listed in docs/policy.md; the controller refuses pods that need those.
  */
+@API(status = STABLE, since = "0.1.0")
 public final class DefaultPolicy {
 
   private DefaultPolicy() {}

@@ -1,5 +1,7 @@
 package io.kubesched.policy;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import io.kubesched.api.Decision;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.FilterResult;
@@ -10,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Why a {@link Policy} decided what it did for one pod: every node it looked at, what each filter said of it,
@@ -24,6 +27,7 @@ import java.util.Optional;
  *     was feasible; empty if nothing
  * @param preemption what preemption found, when the policy preempts and the pod fit no node; empty otherwise
  */
+@API(status = STABLE, since = "0.1.0")
 public record Explanation(
     PodInfo pod,
     Decision decision,

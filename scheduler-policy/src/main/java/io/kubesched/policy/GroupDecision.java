@@ -1,14 +1,18 @@
 package io.kubesched.policy;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.kubesched.api.Decision;
 import io.kubesched.api.PodInfo;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * What {@link GroupPlacement#place} decides for a pod group's pending members: enough of them fit together
  * ({@link Placed}), or the group does not fit now ({@link Unschedulable}) and nothing of it is to be assumed.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public sealed interface GroupDecision {
 
   /**

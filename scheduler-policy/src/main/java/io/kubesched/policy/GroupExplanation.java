@@ -1,5 +1,7 @@
 package io.kubesched.policy;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.kubesched.api.Decision;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodInfo;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apiguardian.api.API;
 
 /**
  * Why {@link GroupPlacement#place} decides what it does for a pod group now: each pending member in the order
@@ -24,6 +27,7 @@ import java.util.TreeMap;
  *     minResources} or the member count already ruled the group out
  * @param decision what {@link GroupPlacement#place} decides with the same policy on the same snapshot
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record GroupExplanation(
     PodGroup group,
     int placed,

@@ -1,5 +1,7 @@
 package io.kubesched.policy;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import org.apiguardian.api.API;
 
 /**
  * All or nothing for a pod group (kube-scheduler 1.37's pod group cycle, {@code scheduleOnePodGroup}): the
@@ -51,6 +54,7 @@ import java.util.function.BiFunction;
  * is the group's message. Cost: one {@code find} per member tried, and one {@link ClusterSnapshot#withPodOn}
  * (O(nodes)) per member that fits; the {@code minResources} sum is O(nodes), O(pods) when members are placed.
  */
+@API(status = INTERNAL, since = "0.1.0")
 public final class GroupPlacement {
 
   /** Why a member whose node needs volumes bound first does not count as fitting. */

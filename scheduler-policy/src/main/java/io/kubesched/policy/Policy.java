@@ -1,5 +1,7 @@
 package io.kubesched.policy;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
@@ -35,6 +37,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -72,6 +75,7 @@ import org.jspecify.annotations.Nullable;
  * reuses what it found about unchanged nodes). The controller calls it from one thread; calls from several
  * threads are safe but move one round robin between them.
  */
+@API(status = STABLE, since = "0.1.0")
 public final class Policy implements FinderFunc {
 
   /**

@@ -1,6 +1,9 @@
 package io.kubesched.policy;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.kubesched.api.ConfigurationException;
+import org.apiguardian.api.API;
 
 /**
  * How many nodes preemption evaluates before it picks one, as kube-scheduler's {@code DefaultPreemptionArgs}
@@ -10,6 +13,7 @@ import io.kubesched.api.ConfigurationException;
  * @param minCandidateNodesPercentage 0 to 100; kube-scheduler's default is 10
  * @param minCandidateNodesAbsolute 0 or more; kube-scheduler's default is 100
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record PreemptionArgs(int minCandidateNodesPercentage, int minCandidateNodesAbsolute) {
 
   /** kube-scheduler's defaults: 10 % and at least 100 nodes. */

@@ -1,7 +1,10 @@
 package io.kubesched.policy.config;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.time.Duration;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A KubeSchedulerConfiguration's {@code leaderElection}, defaulted as kube-scheduler does: on, a Lease named
@@ -19,6 +22,7 @@ import java.util.Objects;
  * @param resourceName the Lease's name
  * @param resourceNamespace the Lease's namespace
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record LeaderElectionSettings(
     boolean leaderElect,
     Duration leaseDuration,

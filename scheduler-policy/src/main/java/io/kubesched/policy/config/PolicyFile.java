@@ -1,5 +1,7 @@
 package io.kubesched.policy.config;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.framework.Filter;
@@ -15,6 +17,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.apiguardian.api.API;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -69,6 +72,7 @@ import tools.jackson.databind.JsonNode;
  *     .read(Path.of("/etc/scheduler/policy.yaml"));
  * }</pre>
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public final class PolicyFile {
 
   private static final Set<String> TOP_LEVEL =

@@ -1,5 +1,7 @@
 package io.kubesched.policy.config;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.policy.config.PluginSets.PluginRef;
 import io.kubesched.policy.config.PluginSets.PluginSet;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -67,6 +70,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * <p>Immutable and thread-safe (each profile's {@link io.kubesched.policy.Policy} is as thread-safe as policies
  * are: it is meant for one controller).
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public final class SchedulerConfiguration {
 
   /** The only {@code apiVersion} kube-scheduler 1.37 reads. */

@@ -1,11 +1,14 @@
 package io.kubesched.policy.config;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.policy.Policy;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One profile of a KubeSchedulerConfiguration, after kube-scheduler 1.37's defaulting: the scheduler name its pods
@@ -27,6 +30,7 @@ import java.util.Objects;
  *     SchedulingGates}, {@code DefaultPreemption}) and those of kube's default profile this library does not
  *     implement ({@code DynamicResources}, {@code NodeDeclaredFeatures}), which the policy leaves out.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record SchedulerProfile(String schedulerName, Policy policy, Map<String, List<String>> enabledPlugins) {
 
   /** Copies {@code enabledPlugins}, keeping its order. */

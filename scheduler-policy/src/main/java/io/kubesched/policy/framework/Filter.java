@@ -1,9 +1,12 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Decides whether a pod may run on a node, as a kube-scheduler filter plugin does.
@@ -15,6 +18,7 @@ import java.util.Set;
  * PreFilter#prepare} returned it) concurrently for different nodes of one pod, so it must be safe for that: reading
  * only its arguments and state computed before the node loop is.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public interface Filter {
 
   /** @return the filter's name, as explanations and Policy files show it */

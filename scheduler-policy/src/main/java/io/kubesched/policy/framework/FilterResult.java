@@ -1,10 +1,14 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What a {@link Filter} says of one pod on one node: a closed set of outcomes, with kube-scheduler's codes.
  */
+@API(status = STABLE, since = "0.1.0")
 public sealed interface FilterResult {
 
   /** kube-scheduler's status codes for a filter, and what the {@link io.kubesched.policy.Policy} does after each. */

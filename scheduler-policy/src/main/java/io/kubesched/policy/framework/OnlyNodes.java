@@ -1,6 +1,9 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * An optional capability of the filter a {@link PreFilter} prepares for one pod: the pod can fit no node but
@@ -16,6 +19,7 @@ import java.util.Set;
  * satisfy plugin(s) [A B] simultaneously}). The prepared filter still filters the nodes it named, as kube's
  * does. A pod nominated to a node is tried there first, as without this capability.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface OnlyNodes {
 
   /** @return the names of the only nodes the pod can fit; empty when it can fit none */

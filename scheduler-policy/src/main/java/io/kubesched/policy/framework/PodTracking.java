@@ -1,7 +1,10 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import org.apiguardian.api.API;
 
 /**
  * An optional capability of the filter a {@link PreFilter} prepares for one pod when its state depends on pods
@@ -14,6 +17,7 @@ import io.kubesched.api.PodInfo;
  * <p>Filters whose verdict depends only on the node they are given need no such capability: the node itself
  * is handed over with the pods added or removed ({@link NodeInfo#withPod}, {@link NodeInfo#withoutPod}).
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface PodTracking {
 
   /**

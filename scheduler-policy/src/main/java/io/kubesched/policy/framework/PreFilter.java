@@ -1,15 +1,19 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import java.util.ArrayList;
+import org.apiguardian.api.API;
 
 /**
  * An optional capability of a {@link Filter} that computes something once per pod before any node is
  * filtered, as kube-scheduler's {@code PreFilter}: for example which topology domains hold pods that a pod's
  * anti-affinity terms select, so that no node's check has to look at every pod of the cluster.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public interface PreFilter {
 
   /**

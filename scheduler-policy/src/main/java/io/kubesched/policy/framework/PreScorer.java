@@ -1,15 +1,19 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * An optional capability of a {@link Scorer} that needs to see the whole cluster, or all feasible nodes,
  * before it scores a node, as kube-scheduler's {@code PreScore}: for example how many nodes hold an image, or
  * how many matching pods each topology domain of the feasible nodes runs.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public interface PreScorer {
 
   /**

@@ -1,7 +1,10 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.STABLE;
+
 import io.kubesched.api.HostPort;
 import io.kubesched.api.Taint;
+import org.apiguardian.api.API;
 
 /**
  * Why a filter rejected a node, as data. Its {@link #message()} is the text kube-scheduler shows for the
@@ -9,6 +12,7 @@ import io.kubesched.api.Taint;
  *
  * <p>The built-in reasons are the records nested here; a user's filter may give {@link #of(String) its own}.
  */
+@API(status = STABLE, since = "0.1.0")
 public interface Reason {
 
   /** @return the reason as kube-scheduler words it, without a node count */

@@ -1,13 +1,17 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * An optional capability of a {@link Scorer}: its raw scores are mapped into {@code 0..}{@link
  * Scorer#MAX_SCORE} once all feasible nodes are scored, as kube-scheduler's {@code NormalizeScore}.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public interface ScoreNormalizer {
 
   /**

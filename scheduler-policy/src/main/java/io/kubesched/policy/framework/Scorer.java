@@ -1,9 +1,12 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Ranks a node that passed every filter, as a kube-scheduler score plugin does.
@@ -16,6 +19,7 @@ import java.util.Set;
  * all feasible nodes into that range, given the nodes beside them. A scorer that needs to see every node
  * first (for example how many nodes hold an image) implements {@link PreScorer}.
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public interface Scorer {
 
   /** The highest score of one scorer for one node, as kube-scheduler's {@code MaxNodeScore}. */

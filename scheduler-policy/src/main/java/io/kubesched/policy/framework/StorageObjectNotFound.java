@@ -1,5 +1,9 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 
 /**
  * A storage object a pod's volumes need does not exist: kube-scheduler's volume plugins reject the pod with the
@@ -10,6 +14,7 @@ package io.kubesched.policy.framework;
  *     #VOLUME} or {@value #STORAGE_CLASS}
  * @param name the missing object's name
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public record StorageObjectNotFound(String resource, String name) implements Reason {
 
   /** The resource of a PersistentVolumeClaim in a NotFound error, {@value}. */

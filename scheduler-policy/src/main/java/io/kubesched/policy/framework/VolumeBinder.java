@@ -1,9 +1,12 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.VolumeBinding;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * An optional capability of the filter a {@link PreFilter} prepares for one pod: what must be done for the
@@ -11,6 +14,7 @@ import java.util.List;
  * its Filter for its Reserve and PreBind. The policy asks it once, for the node it chose, and puts the answer
  * in the {@link Decision.Bind}.
  */
+@API(status = EXPERIMENTAL, since = "0.1.0")
 public interface VolumeBinder {
 
   /**

@@ -1,6 +1,9 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * A scorer with the weight its normalised scores are multiplied by before the scores of all scorers are
@@ -9,6 +12,7 @@ import java.util.Objects;
  * @param scorer the scorer
  * @param weight its weight, at least 1
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record WeightedScorer(Scorer scorer, int weight) {
 
   /**

@@ -1,5 +1,7 @@
 package io.kubesched.policy.plugins;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.PreFilter;
@@ -19,17 +21,17 @@ import io.kubesched.policy.plugins.volumerestrictions.VolumeRestrictionsFilter;
 import io.kubesched.policy.plugins.volumezone.VolumeZoneFilter;
 import java.util.Collection;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The built-in filters, each with the semantics of the kube-scheduler plugin it is named after. Every method
  * returns a new, immutable, thread-safe filter.
  *
- * <p>The methods are typed with the plugins' classes, which live in packages of their own that the module does
- * not export: on the module path a caller holds the result as a {@link Filter} (and its capabilities, such as
- * {@link PreFilter}); on the class path the classes' accessors are reachable too,
- * without a compatibility promise.
+ * <p>Each method returns the plugin as a {@link Filter}; what else it is ({@link PreFilter}, a scorer) the
+ * policy finds out for itself. The plugins' classes live in packages of their own that the module does not
+ * export: they are not API.
  */
-@SuppressWarnings("exports") // the plugins' classes are not exported on purpose: see above
+@API(status = MAINTAINED, since = "0.1.0")
 public final class Filters {
 
   private Filters() {}
@@ -60,22 +62,22 @@ public final class Filters {
   }
 
   /** @return kube-scheduler's {@code NodeName} filter */
-  public static NodeNameFilter nodeName() {
+  public static Filter nodeName() {
     return new NodeNameFilter();
   }
 
   /** @return kube-scheduler's {@code NodeUnschedulable} filter */
-  public static NodeUnschedulableFilter nodeUnschedulable() {
+  public static Filter nodeUnschedulable() {
     return new NodeUnschedulableFilter();
   }
 
   /** @return kube-scheduler's {@code TaintToleration} filter */
-  public static TaintTolerationFilter taintToleration() {
+  public static Filter taintToleration() {
     return new TaintTolerationFilter();
   }
 
   /** @return kube-scheduler's {@code NodeAffinity} filter, without added affinity */
-  public static NodeAffinityFilter nodeAffinity() {
+  public static Filter nodeAffinity() {
     return new NodeAffinityFilter();
   }
 
@@ -84,17 +86,17 @@ public final class Filters {
    *     match one of them
    * @return kube-scheduler's {@code NodeAffinity} filter with added affinity
    */
-  public static NodeAffinityFilter nodeAffinity(List<NodeSelectorTerm> addedRequired) {
+  public static Filter nodeAffinity(List<NodeSelectorTerm> addedRequired) {
     return new NodeAffinityFilter(addedRequired);
   }
 
   /** @return kube-scheduler's {@code NodePorts} filter */
-  public static NodePortsFilter nodePorts() {
+  public static Filter nodePorts() {
     return new NodePortsFilter();
   }
 
   /** @return kube-scheduler's {@code NodeResourcesFit} filter, checking every resource */
-  public static NodeResourcesFitFilter resourcesFit() {
+  public static Filter resourcesFit() {
     return new NodeResourcesFitFilter();
   }
 
@@ -105,18 +107,18 @@ public final class Filters {
    *     ignoredResourceGroups} arguments
    * @throws IllegalArgumentException if a name is invalid, see {@link NodeResourcesFitFilter}
    */
-  public static NodeResourcesFitFilter resourcesFit(
+  public static Filter resourcesFit(
       Collection<String> ignoredResources, Collection<String> ignoredResourceGroups) {
     return new NodeResourcesFitFilter(ignoredResources, ignoredResourceGroups);
   }
 
   /** @return kube-scheduler's {@code VolumeRestrictions} filter */
-  public static VolumeRestrictionsFilter volumeRestrictions() {
+  public static Filter volumeRestrictions() {
     return new VolumeRestrictionsFilter();
   }
 
   /** @return kube-scheduler's {@code NodeVolumeLimits} filter: the CSI attach limits of CSINodes */
-  public static NodeVolumeLimitsFilter nodeVolumeLimits() {
+  public static Filter nodeVolumeLimits() {
     return new NodeVolumeLimitsFilter();
   }
 
@@ -125,17 +127,17 @@ public final class Filters {
    *     and its unbound ones must find a volume or be provisionable there; it plans the bindings the controller
    *     makes before it binds the pod
    */
-  public static VolumeBindingFilter volumeBinding() {
+  public static Filter volumeBinding() {
     return new VolumeBindingFilter();
   }
 
   /** @return kube-scheduler's {@code VolumeZone} filter: the zone and region labels of the pod's volumes */
-  public static VolumeZoneFilter volumeZone() {
+  public static Filter volumeZone() {
     return new VolumeZoneFilter();
   }
 
   /** @return kube-scheduler's {@code PodTopologySpread} filter with the system default constraints */
-  public static PodTopologySpreadFilter podTopologySpread() {
+  public static Filter podTopologySpread() {
     return new PodTopologySpreadFilter();
   }
 
@@ -143,12 +145,12 @@ public final class Filters {
    * @param args the default constraints and how they are chosen ({@code PodTopologySpreadArgs})
    * @return kube-scheduler's {@code PodTopologySpread} filter with these arguments
    */
-  public static PodTopologySpreadFilter podTopologySpread(PodTopologySpreadArgs args) {
+  public static Filter podTopologySpread(PodTopologySpreadArgs args) {
     return new PodTopologySpreadFilter(args);
   }
 
   /** @return kube-scheduler's {@code InterPodAffinity} filter */
-  public static InterPodAffinityFilter interPodAffinity() {
+  public static Filter interPodAffinity() {
     return new InterPodAffinityFilter();
   }
 
@@ -158,7 +160,7 @@ public final class Filters {
    * @return the former {@code CheckNodeLabelPresence} predicate ({@code labelsPresence} argument)
    * @throws IllegalArgumentException if {@code labels} is empty or holds an empty key
    */
-  public static NodeLabelPresenceFilter labelPresence(List<String> labels, boolean presence) {
+  public static Filter labelPresence(List<String> labels, boolean presence) {
     return new NodeLabelPresenceFilter(labels, presence);
   }
 }

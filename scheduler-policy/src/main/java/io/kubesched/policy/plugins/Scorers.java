@@ -1,5 +1,7 @@
 package io.kubesched.policy.plugins;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.PreferredSchedulingTerm;
 import io.kubesched.policy.framework.PreScorer;
 import io.kubesched.policy.framework.ScoreNormalizer;
@@ -21,22 +23,22 @@ import io.kubesched.policy.plugins.selectorspread.SelectorSpreadScorer;
 import io.kubesched.policy.plugins.tainttoleration.TaintTolerationScorer;
 import io.kubesched.policy.plugins.volumebinding.VolumeBindingScorer;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The built-in scorers, each with kube-scheduler's semantics, and kube-scheduler's default set of them.
  *
  * <p>Every method returns a new, immutable, thread-safe scorer. Where kube has a {@code PreScore}, the scorer is
- * a {@link PreScorer} too; {@link SelectorSpreadScorer} and {@link ImageLocalityScorer}
+ * a {@link PreScorer} too; the {@code SelectorSpread} and {@code ImageLocality} scorers
  * score only through {@link PreScorer#prepare}, the others also directly. Whoever runs a
  * prepared scorer must ask it, not the scorer it came from, whether it is a {@link
  * ScoreNormalizer} (the prepared scorers of normalising scorers are).
  *
- * <p>The methods are typed with the plugins' classes, which live in packages of their own that the module does
- * not export: on the module path a caller holds the result as a {@link Scorer}
- * (and its capabilities); on the class path the classes' accessors are reachable too, without a compatibility
- * promise.
+ * <p>Each method returns the plugin as a {@link Scorer}; what else it is (a {@code PreScorer}, a {@code
+ * ScoreNormalizer}) the policy finds out for itself. The plugins' classes live in packages of their own that
+ * the module does not export: they are not API.
  */
-@SuppressWarnings("exports") // the plugins' classes are not exported on purpose: see above
+@API(status = MAINTAINED, since = "0.1.0")
 public final class Scorers {
 
   private Scorers() {}
@@ -66,12 +68,12 @@ public final class Scorers {
    * @return kube-scheduler's {@code VolumeBinding} score with its default shape: nodes where the pod's volumes
    *     leave more of a storage class's capacity free score higher
    */
-  public static VolumeBindingScorer volumeBinding() {
+  public static Scorer volumeBinding() {
     return new VolumeBindingScorer();
   }
 
   /** @return {@link LeastAllocatedScorer} over CPU and memory, weight 1 each */
-  public static LeastAllocatedScorer leastAllocated() {
+  public static Scorer leastAllocated() {
     return new LeastAllocatedScorer();
   }
 
@@ -79,12 +81,12 @@ public final class Scorers {
    * @return {@link LeastAllocatedScorer} over {@code resources}
    * @throws IllegalArgumentException if {@code resources} is empty
    */
-  public static LeastAllocatedScorer leastAllocated(List<ScoredResource> resources) {
+  public static Scorer leastAllocated(List<ScoredResource> resources) {
     return new LeastAllocatedScorer(resources);
   }
 
   /** @return {@link MostAllocatedScorer} over CPU and memory, weight 1 each */
-  public static MostAllocatedScorer mostAllocated() {
+  public static Scorer mostAllocated() {
     return new MostAllocatedScorer();
   }
 
@@ -92,7 +94,7 @@ public final class Scorers {
    * @return {@link MostAllocatedScorer} over {@code resources}
    * @throws IllegalArgumentException if {@code resources} is empty
    */
-  public static MostAllocatedScorer mostAllocated(List<ScoredResource> resources) {
+  public static Scorer mostAllocated(List<ScoredResource> resources) {
     return new MostAllocatedScorer(resources);
   }
 
@@ -101,13 +103,13 @@ public final class Scorers {
    * @throws IllegalArgumentException if {@code shape} is empty or not strictly increasing in utilization, or
    *     {@code resources} is empty
    */
-  public static RequestedToCapacityRatioScorer requestedToCapacityRatio(
+  public static Scorer requestedToCapacityRatio(
       List<ShapePoint> shape, List<ScoredResource> resources) {
     return new RequestedToCapacityRatioScorer(shape, resources);
   }
 
   /** @return {@link BalancedAllocationScorer} over CPU and memory */
-  public static BalancedAllocationScorer balancedAllocation() {
+  public static Scorer balancedAllocation() {
     return new BalancedAllocationScorer();
   }
 
@@ -116,12 +118,12 @@ public final class Scorers {
    * @throws IllegalArgumentException if {@code resources} is empty, repeats a resource or has a weight other
    *     than 1
    */
-  public static BalancedAllocationScorer balancedAllocation(List<ScoredResource> resources) {
+  public static Scorer balancedAllocation(List<ScoredResource> resources) {
     return new BalancedAllocationScorer(resources);
   }
 
   /** @return {@link NodeAffinityScorer} of the pod's own preferred terms */
-  public static NodeAffinityScorer nodeAffinity() {
+  public static Scorer nodeAffinity() {
     return new NodeAffinityScorer();
   }
 
@@ -129,12 +131,12 @@ public final class Scorers {
    * @return {@link NodeAffinityScorer} that also scores {@code addedPreferred} for every pod
    * @throws IllegalArgumentException if a term's weight is outside 1..100
    */
-  public static NodeAffinityScorer nodeAffinity(List<PreferredSchedulingTerm> addedPreferred) {
+  public static Scorer nodeAffinity(List<PreferredSchedulingTerm> addedPreferred) {
     return new NodeAffinityScorer(addedPreferred);
   }
 
   /** @return {@link TaintTolerationScorer} */
-  public static TaintTolerationScorer taintToleration() {
+  public static Scorer taintToleration() {
     return new TaintTolerationScorer();
   }
 
@@ -142,27 +144,27 @@ public final class Scorers {
    * @return {@link NodeLabelScorer} favouring nodes that have {@code label} ({@code presence}) or lack it
    * @throws IllegalArgumentException if {@code label} is empty
    */
-  public static NodeLabelScorer nodeLabel(String label, boolean presence) {
+  public static Scorer nodeLabel(String label, boolean presence) {
     return new NodeLabelScorer(label, presence);
   }
 
   /** @return {@link SelectorSpreadScorer} */
-  public static SelectorSpreadScorer selectorSpread() {
+  public static Scorer selectorSpread() {
     return new SelectorSpreadScorer();
   }
 
   /** @return {@link PodTopologySpreadScorer} with the system default constraints */
-  public static PodTopologySpreadScorer podTopologySpread() {
+  public static Scorer podTopologySpread() {
     return new PodTopologySpreadScorer();
   }
 
   /** @return {@link PodTopologySpreadScorer} with these arguments */
-  public static PodTopologySpreadScorer podTopologySpread(PodTopologySpreadArgs args) {
+  public static Scorer podTopologySpread(PodTopologySpreadArgs args) {
     return new PodTopologySpreadScorer(args);
   }
 
   /** @return {@link InterPodAffinityScorer} with kube's defaults (hard pod affinity weight 1) */
-  public static InterPodAffinityScorer interPodAffinity() {
+  public static Scorer interPodAffinity() {
     return new InterPodAffinityScorer();
   }
 
@@ -170,13 +172,13 @@ public final class Scorers {
    * @return {@link InterPodAffinityScorer} with kube's {@code InterPodAffinityArgs}
    * @throws IllegalArgumentException if {@code hardPodAffinityWeight} is outside 0..100
    */
-  public static InterPodAffinityScorer interPodAffinity(
+  public static Scorer interPodAffinity(
       int hardPodAffinityWeight, boolean ignorePreferredTermsOfExistingPods) {
     return new InterPodAffinityScorer(hardPodAffinityWeight, ignorePreferredTermsOfExistingPods);
   }
 
   /** @return {@link ImageLocalityScorer} */
-  public static ImageLocalityScorer imageLocality() {
+  public static Scorer imageLocality() {
     return new ImageLocalityScorer();
   }
 }

@@ -21,6 +21,9 @@ import io.kubesched.api.Volume;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
+import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityFilter;
+import io.kubesched.policy.plugins.nodelabel.NodeLabelPresenceFilter;
+import io.kubesched.policy.plugins.noderesources.NodeResourcesFitFilter;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,9 +62,10 @@ class FiltersTest {
 
   @Test
   void the_factory_passes_the_arguments_on() {
-    var fit = Filters.resourcesFit(List.of("example.com/a"), List.of("vendor.io"));
-    var presence = Filters.labelPresence(List.of("zone"), false);
-    var affinity = Filters.nodeAffinity(List.of(FilterFixtures.term(List.of(), List.of())));
+    // The factories return Filter; the plugins' classes are reachable here, on the class path.
+    var fit = (NodeResourcesFitFilter) Filters.resourcesFit(List.of("example.com/a"), List.of("vendor.io"));
+    var presence = (NodeLabelPresenceFilter) Filters.labelPresence(List.of("zone"), false);
+    var affinity = (NodeAffinityFilter) Filters.nodeAffinity(List.of(FilterFixtures.term(List.of(), List.of())));
 
     assertEquals(Set.of("example.com/a"), fit.ignoredResources());
     assertEquals(Set.of("vendor.io"), fit.ignoredResourceGroups());

@@ -34,6 +34,7 @@ final class ArchitectureRules {
         policyAndTestkitSeeOnlyTheApi(root),
         engineSeesOnlyTheApi(root),
         theLoopIsLayered(root),
+        thePolicyIsLayered(root),
         noPackageCycles(root),
         everyPackageIsNullMarked(root),
         noStandardStreams(root));
@@ -127,6 +128,28 @@ final class ArchitectureRules {
         .whereLayer("leader election and reports")
         .mayOnlyBeAccessedByLayers("composition", "watching", "cycles")
         .as("the loop's packages are layered: composition, watching, cycles, then leader election and reports");
+  }
+
+  /**
+   * The policy module, top down: the value users build ({@code Policy}, {@code DefaultPolicy}) and the readers
+   * of files, then the plugins, then the runtime that runs them, then the framework's extension points
+   * (kube's {@code framework} under {@code framework/runtime} and {@code framework/plugins}). A plugin sees the
+   * extension points, its arguments and the shared helpers only.
+   */
+  static ArchRule thePolicyIsLayered(String root) {
+    var policy = root + ".policy";
+    return layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .withOptionalLayers(true)
+        .layer("value and readers").definedBy(policy, policy + ".config..")
+        .layer("plugins").definedBy(policy + ".plugins..")
+        .layer("runtime").definedBy(policy + ".framework.runtime..")
+        .layer("extension points").definedBy(policy + ".framework")
+        .whereLayer("value and readers").mayNotBeAccessedByAnyLayer()
+        .whereLayer("plugins").mayOnlyBeAccessedByLayers("value and readers")
+        .whereLayer("runtime").mayOnlyBeAccessedByLayers("value and readers")
+        .whereLayer("extension points").mayOnlyBeAccessedByLayers("value and readers", "plugins", "runtime")
+        .as("the policy's packages are layered: value and readers, plugins, runtime, extension points");
   }
 
   static ArchRule noPackageCycles(String root) {

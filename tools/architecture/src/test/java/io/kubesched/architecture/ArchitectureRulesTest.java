@@ -35,6 +35,7 @@ class ArchitectureRulesTest {
         Arguments.of(rule(ArchitectureRules::policyAndTestkitSeeOnlyTheApi), "ReadsPods"),
         Arguments.of(rule(ArchitectureRules::engineSeesOnlyTheApi), "QueuesNodes"),
         Arguments.of(rule(ArchitectureRules::theLoopIsLayered), "ReachesIntoTheCycle"),
+        Arguments.of(rule(ArchitectureRules::thePolicyIsLayered), "RunsAPlugin"),
         Arguments.of(rule(ArchitectureRules::noPackageCycles), "cycle.a.A"),
         Arguments.of(rule(ArchitectureRules::everyPackageIsNullMarked), "Unmarked"),
         Arguments.of(rule(ArchitectureRules::noStandardStreams), "Prints"),

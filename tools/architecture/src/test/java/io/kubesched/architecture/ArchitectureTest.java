@@ -2,12 +2,15 @@ package io.kubesched.architecture;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -15,6 +18,9 @@ import org.junit.jupiter.api.TestFactory;
 
 /** The library's own classes obey every rule of {@link ArchitectureRules}. */
 class ArchitectureTest {
+
+  /** The most top-level types the library promises to keep (docs/architecture.md, "Modules"). */
+  private static final int MOST_STABLE_TYPES = 60;
 
   private static JavaClasses library;
 
@@ -49,6 +55,27 @@ class ArchitectureTest {
       assertTrue(exported.contains(pkg), pkg + " is not among the exported packages " + exported);
     }
     check(ArchitectureRules.publicTypesOfExportedPackagesStateTheirStatus(exported));
+  }
+
+  /**
+   * What a user needs for the README's and the docs' tasks is promised to stay (STABLE or MAINTAINED), and it is
+   * kept small: whatever else an exported package holds is EXPERIMENTAL or INTERNAL and says so.
+   */
+  @Test
+  void the_types_users_can_rely_on_stay_few() {
+    var exported = LibraryModules.exportedPackages();
+    var kept =
+        library.stream()
+            .filter(type -> type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC))
+            .filter(type -> exported.contains(type.getPackageName()))
+            .filter(type -> type.tryGetAnnotationOfType(API.class)
+                .map(api -> api.status() == API.Status.STABLE || api.status() == API.Status.MAINTAINED)
+                .orElse(false))
+            .map(JavaClass::getName)
+            .sorted()
+            .toList();
+    assertTrue(kept.size() >= 20, "too few to be the user's API, is the import complete? " + kept);
+    assertTrue(kept.size() <= MOST_STABLE_TYPES, kept.size() + " STABLE or MAINTAINED types: " + kept);
   }
 
   private static void check(ArchRule rule) {

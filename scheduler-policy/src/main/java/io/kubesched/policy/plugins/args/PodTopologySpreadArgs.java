@@ -1,10 +1,13 @@
 package io.kubesched.policy.plugins.args;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import io.kubesched.api.LabelSyntax;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The arguments of kube-scheduler's {@code PodTopologySpread} plugin ({@code PodTopologySpreadArgs}): the
@@ -24,6 +27,7 @@ import java.util.List;
  *     DefaultingType#SYSTEM}
  * @param defaultingType where the default constraints come from
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record PodTopologySpreadArgs(List<TopologySpreadConstraint> defaultConstraints, DefaultingType defaultingType) {
 
   /** Where the default constraints come from ({@code defaultingType}). */

@@ -1,6 +1,9 @@
 package io.kubesched.policy.plugins.args;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * A resource that a resource-allocation scorer looks at, with its weight: kube-scheduler's {@code
@@ -11,6 +14,7 @@ import java.util.List;
  *     an extended resource such as {@code nvidia.com/gpu} or {@code hugepages-2Mi}
  * @param weight how much the resource counts in the weighted average, 1 to 100 as kube-scheduler validates
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record ScoredResource(String name, int weight) {
 
   /** CPU, counted in millicores. */

@@ -1,5 +1,9 @@
 package io.kubesched.policy.plugins.args;
 
+import static org.apiguardian.api.API.Status.MAINTAINED;
+
+import org.apiguardian.api.API;
+
 
 /**
  * A point of a scoring function of utilization, kube-scheduler's {@code UtilizationShapePoint}: the shape of
@@ -9,6 +13,7 @@ package io.kubesched.policy.plugins.args;
  * @param utilization a utilization in percent, 0..{@value #MAX_UTILIZATION}
  * @param score the score at that utilization, 0..{@value #MAX_SHAPE_SCORE}
  */
+@API(status = MAINTAINED, since = "0.1.0")
 public record ShapePoint(int utilization, int score) {
 
   /** The highest score of a shape point, kube-scheduler's {@code MaxCustomPriorityScore}. */
