@@ -1,7 +1,7 @@
 /**
  * Binds a pod to a node, writes volume bindings and preemption's deletions ({@code io.kubesched.binder}), and
  * reports on scheduling (events, the PodScheduled condition, pod group status: {@code
- * io.kubesched.binder.report}) at a limited request rate. It speaks fabric8's {@code Pod} and a node name only:
+ * io.kubesched.binder.report}) at a limited request rate. It speaks fabric8's objects and node names only:
  * it never sees the scheduler's domain model, so it is tested on its own. Internal: exported only to the
  * modules of the loop.
  */

@@ -81,9 +81,9 @@ public final class Binder {
 
   /**
    * The {@code Binding} of the pod (its namespace, name and uid) to the node, as JSON: written as text rather
-   * than built with fabric8's builders and encoded. With the one-shot requests kept per client, preparing a
-   * binding's request took 1.3 against 5.1 µs and allocated 1.9 against 9.2 KB on C1 (2026-11-29). Each value
-   * is JSON-escaped by Jackson; {@code BindingJsonProperties} reads the text back as fabric8's.
+   * than built with fabric8's builders and encoded: with the one-shot requests kept per client, a quarter of the
+   * time and a fifth of the allocation per binding (docs/e2e-benchmark.md, "The binding's own client"). Each
+   * value is JSON-escaped by Jackson; {@code BindingJsonProperties} reads the text back as fabric8's.
    */
   static String bindingJson(BindOptions options) {
     var meta = options.pod().getMetadata();
