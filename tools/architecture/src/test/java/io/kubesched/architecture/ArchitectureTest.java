@@ -1,5 +1,6 @@
 package io.kubesched.architecture;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -8,7 +9,9 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.lang.module.ModuleDescriptor;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,6 +58,22 @@ class ArchitectureTest {
       assertTrue(exported.contains(pkg), pkg + " is not among the exported packages " + exported);
     }
     check(ArchitectureRules.publicTypesOfExportedPackagesStateTheirStatus(exported));
+  }
+
+  @Test
+  void no_module_of_the_library_exports_to_a_tool() {
+    var modules = LibraryModules.descriptors();
+    assertTrue(modules.size() >= 10, "too few library modules found: " + modules);
+    assertEquals(List.of(), LibraryModules.exportsOutside(modules));
+  }
+
+  @Test
+  void an_export_to_a_tool_is_caught() {
+    var library = ModuleDescriptor.newModule("io.kubesched.lib").exports(Set.of(), "io.kubesched.lib.internal",
+        Set.of("io.kubesched.lib2", "io.kubesched.benchmarks")).build();
+    var sibling = ModuleDescriptor.newModule("io.kubesched.lib2").build();
+    assertEquals(List.of("io.kubesched.lib exports io.kubesched.lib.internal to io.kubesched.benchmarks"),
+        LibraryModules.exportsOutside(List.of(library, sibling)));
   }
 
   /**
