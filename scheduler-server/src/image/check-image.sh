@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the image that `-Pimage` built, without a container runtime: unpacks its layers into a directory and
-# runs its entrypoint there with chroot (and /proc mounted, as a container has it), as its user, with its
-# environment only. Checks that the usage is printed,
+# Runs the image that `-Pimage` built, without a container runtime: unpacks its layers into a directory, checks
+# its OCI labels and SBOM, and runs its entrypoint there with chroot (and /proc mounted, as a container has
+# it), as its user, with its environment only. Checks that the usage is printed,
 # that a bad configuration exits 1 with one line, and that a server pointed at an unreachable cluster serves
 # /healthz (200) and /readyz (503) and exits 0 on SIGTERM.
 #
@@ -37,6 +37,8 @@ elif what == "entrypoint":
     print("\0".join(config["Entrypoint"]), end="")
 elif what == "user":
     print(config["User"])
+elif what == "labels":
+    print("\n".join(f"{k}={v}" for k, v in sorted(config.get("Labels", {}).items()) if "\n" not in v))
 else:
     print("\0".join(config.get("Env", [])), end="")
 PY
@@ -51,6 +53,13 @@ user=$(read_config user)
 [ "$user" = 65532:65532 ] || { echo "the image runs as '$user', not nonroot 65532:65532" >&2; exit 1; }
 [ -x "$root${entrypoint[0]}" ] || { echo "the entrypoint ${entrypoint[0]} is not an executable in the image" >&2; exit 1; }
 echo "ok    the image's layers unpack; it runs ${entrypoint[0]} as $user"
+labels=$(read_config labels)
+for label in version revision source licenses; do
+  grep -Eq "^org\.opencontainers\.image\.$label=.+" <<<"$labels" \
+    || { echo "the image has no org.opencontainers.image.$label label; its labels: $labels" >&2; exit 1; }
+done
+[ -s "$root/app/sbom/kubesched-server.cdx.json" ] || { echo "the image carries no SBOM at /app/sbom/" >&2; exit 1; }
+echo "ok    the image's OCI labels (version, revision, source, licenses) and its CycloneDX SBOM at /app/sbom/"
 mkdir -p "$root/proc"
 if [ "$(id -u)" != 0 ] || ! mount -t proc proc "$root/proc" 2>/dev/null; then
   # A machine that gives no CAP_SYS_ADMIN cannot run the image this way: say so rather than fail the build.
