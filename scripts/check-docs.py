@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Checks the project's Markdown: every relative link names a file or folder that exists, and every #anchor
 a heading of the file it points at (GitHub's anchor rules: lower case, punctuation dropped, spaces to '-',
-repeats numbered -1, -2, ...). External links (http, https, mailto) are not fetched.
+repeats numbered -1, -2, ...). External links (http, https, mailto) are not fetched. With --run, it also runs
+every code block marked runnable (a fence opened with ```sh runnable) with bash -euo pipefail from the
+project's root, and fails on one that exits non-zero or runs past 10 minutes.
 
-Usage: scripts/check-docs.py [FILE.md ...]   (default: README.md, CONTRIBUTING.md, CHANGELOG.md and docs/**/*.md)
-Exits 1 and names each broken link (file:line, the link, what is missing) if any."""
+Usage: scripts/check-docs.py [--run] [FILE.md ...]
+       (default files: README.md, CONTRIBUTING.md, CHANGELOG.md and docs/**/*.md)
+Exits 1 and names each broken link (file:line, the link, what is missing) and each failed block if any."""
 import os
 import re
+import subprocess
 import sys
 import unicodedata
 
@@ -82,6 +86,38 @@ def check(path):
     return problems
 
 
+def runnable_blocks(path):
+    """Yields (line, script) for each fenced block whose info string is 'sh runnable' or 'bash runnable'."""
+    block, start = None, 0
+    with open(path, encoding='utf-8') as f:
+        for number, line in enumerate(f, 1):
+            if block is None:
+                m = re.match(r'^```(sh|bash)\s+runnable\s*$', line)
+                if m:
+                    block, start = [], number
+            elif line.startswith('```'):
+                yield start, ''.join(block)
+                block = None
+            else:
+                block.append(line)
+
+
+def run_blocks(path):
+    problems = []
+    rel = os.path.relpath(path, ROOT)
+    for number, script in runnable_blocks(path):
+        print('running %s:%d' % (rel, number), flush=True)
+        try:
+            done = subprocess.run(['bash', '-euo', 'pipefail', '-c', script], cwd=ROOT, timeout=600,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if done.returncode != 0:
+                problems.append('%s:%d: the runnable block exited %d:\n%s'
+                                % (rel, number, done.returncode, done.stdout[-3000:]))
+        except subprocess.TimeoutExpired:
+            problems.append('%s:%d: the runnable block ran past 10 minutes' % (rel, number))
+    return problems
+
+
 def default_files():
     files = [os.path.join(ROOT, name) for name in ('README.md', 'CONTRIBUTING.md', 'CHANGELOG.md')]
     for dirpath, _, names in os.walk(os.path.join(ROOT, 'docs')):
@@ -90,12 +126,18 @@ def default_files():
 
 
 def main(args):
-    files = [os.path.abspath(a) for a in args] or default_files()
+    run = '--run' in args
+    files = [os.path.abspath(a) for a in args if a != '--run'] or default_files()
     problems = [p for f in files for p in check(f)]
     for p in problems:
         print(p)
     print('%d files, %d broken links' % (len(files), len(problems)))
-    return 1 if problems else 0
+    failed = [p for f in files for p in run_blocks(f)] if run else []
+    for p in failed:
+        print(p)
+    if run:
+        print('%d runnable blocks failed' % len(failed))
+    return 1 if problems or failed else 0
 
 
 if __name__ == '__main__':
