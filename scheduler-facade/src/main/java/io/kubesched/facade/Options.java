@@ -759,7 +759,7 @@ public final class Options {
      * Controller#replacePolicy} may later hand a profile a policy that reads it: a controller watches what it
      * watches from its start to its close, and refuses a policy that reads anything else. {@code
      * EnumSet.allOf(ClusterData.class)} lets any policy in, at the cost of a watch, memory and the RBAC
-     * permission to list and watch each kind (see the README's RBAC). The last call wins.
+     * permission to list and watch each kind (see the RBAC in docs/operations.md). The last call wins.
      */
     public Builder watch(Set<ClusterData> data) {
       this.watch = Set.copyOf(Objects.requireNonNull(data, "watch"));

@@ -29,7 +29,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code deploy/} parses, holds what the README promises (its RBAC, plus the SchedulingPolicy verbs), runs
+ * {@code deploy/} parses, holds what the docs promise (docs/operations.md's RBAC, plus the SchedulingPolicy verbs), runs
  * the server as the image runs it, and carries the generated CRD unchanged.
  */
 class ServerManifestsTest {
@@ -40,7 +40,7 @@ class ServerManifestsTest {
   private static final Path GENERATED_CRD = ROOT.resolve("crds/schedulingpolicies.kubesched.io-v1.yml");
   private static final Path DEPLOYED_CRD = DEPLOY.resolve("01-crd-schedulingpolicies.yaml");
 
-  /** What the SchedulingPolicy controller needs beyond the README's RBAC. */
+  /** What the SchedulingPolicy controller needs beyond the RBAC of docs/operations.md. */
   private static final List<PolicyRule> CRD_RULES =
       List.of(
           rule("kubesched.io", "schedulingpolicies", "get", "list", "watch"),
@@ -102,10 +102,10 @@ class ServerManifestsTest {
   }
 
   @Test
-  void the_cluster_role_is_the_readmes_rbac_plus_the_scheduling_policy_verbs() throws IOException {
-    var readme = Files.readString(ROOT.resolve("README.md"));
+  void the_cluster_role_is_the_documented_rbac_plus_the_scheduling_policy_verbs() throws IOException {
+    var readme = Files.readString(ROOT.resolve("docs").resolve("operations.md"));
     var section = readme.indexOf("\n## RBAC\n");
-    assertTrue(section > 0, "README.md has an RBAC section");
+    assertTrue(section > 0, "docs/operations.md has an RBAC section");
     var start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
     var documented =
         parse(readme.substring(start, readme.indexOf("```", start))).stream()

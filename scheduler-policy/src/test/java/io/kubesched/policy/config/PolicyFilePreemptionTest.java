@@ -47,12 +47,12 @@ class PolicyFilePreemptionTest {
   }
 
   @Test
-  void the_readmes_policy_file_sample_reads_with_its_preemption_arguments() throws Exception {
-    var readme = Files.readString(Path.of("../README.md"));
+  void the_documented_policy_file_sample_reads_with_its_preemption_arguments() throws Exception {
+    var readme = Files.readString(Path.of("../docs/configuration.md"));
     int start = readme.indexOf("```yaml\nkind: Policy\n") + "```yaml\n".length();
     var sample = readme.substring(start, readme.indexOf("```", start));
 
-    var policy = PolicyFile.parse(sample, "README.md");
+    var policy = PolicyFile.parse(sample, "docs/configuration.md");
 
     assertEquals(Optional.of(PreemptionArgs.DEFAULT), policy.preemption());
   }

@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
 
 /**
  * One drill: a fresh real cluster, this library's scheduler in this process (the facade's {@link Controller}
- * with {@link DefaultPolicy}, as the README's restricted service account, every connection through a {@link
+ * with {@link DefaultPolicy}, as the restricted service account of docs/operations.md's RBAC, every connection through a {@link
  * TcpProxy}), then for each trial a {@link PodStream}, one fault, the wait for the system to settle and the
  * {@link Invariants} over a {@link Snapshot}. Runs on the caller's thread.
  */
@@ -46,7 +46,7 @@ final class DrillRun {
   static final String SCHEDULER = "kubesched-drills";
 
   /**
-   * @param project the checkout, for {@code tools/test-cluster/cluster.sh} and the README's RBAC
+   * @param project the checkout, for {@code tools/test-cluster/cluster.sh} and the RBAC of docs/operations.md
    * @param faults the faults, taken in turn: trial 1 of each, then trial 2 of each, ...
    * @param trials trials per fault
    * @param nodes how many nodes (4 CPU, 8 GiB, 110 pods each)
@@ -87,7 +87,7 @@ final class DrillRun {
     try (var cluster = TestCluster.builder(settings.project())
         .apiServerFlags(audit.apiServerFlags(policy).toArray(String[]::new)).start()) {
       var admin = cluster.admin();
-      cluster.applyReadmeRbac();
+      cluster.applyDocumentedRbac();
       admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
       for (int i = 0; i < settings.nodes(); i++) {
         createReadyNode(admin, "node-" + i);

@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * The leader-kill drill: the scheduler as two processes (kubesched-server's jar, {@link Replica}) with leader
  * election on, configured as {@code deploy/} configures the Deployment (the ConfigMap's {@code config.yaml},
  * unchanged: Lease {@code kubesched/kubesched}, kube's default 15 s lease, 10 s renew deadline, 2 s retry), both
- * as the README's restricted identity. For each trial a {@link PodStream} for the first profile runs; in the
+ * as the restricted identity of docs/operations.md's RBAC. For each trial a {@link PodStream} for the first profile runs; in the
  * middle of a burst (a second stream of {@value #BURST_PODS} pods at {@value #BURST_RATE} pods/s) the replica
  * that holds the Lease is sent SIGKILL; the runner measures the takeover (to the Lease held by the
  * other replica, and to the first pod bound after the kill), waits for the system to settle, checks the {@link
@@ -60,7 +60,7 @@ final class LeaderKillDrill {
   static final String SERVER_JAR = "scheduler-server/target/kubesched-server.jar";
 
   /**
-   * @param project the checkout: {@code tools/test-cluster/cluster.sh}, the README's RBAC, {@value #DEPLOYED_CONFIG}
+   * @param project the checkout: {@code tools/test-cluster/cluster.sh}, the RBAC of docs/operations.md, {@value #DEPLOYED_CONFIG}
    *     and {@value #SERVER_JAR}
    * @param trials how many times the leader is killed
    * @param nodes how many nodes (4 CPU, 8 GiB, 110 pods each)
@@ -113,7 +113,7 @@ final class LeaderKillDrill {
       log.printf("leader-kill: pods for %s; Lease %s/%s, lease duration %s, renew deadline %s, retry period %s%n",
           schedulerName, election.resourceNamespace(), election.resourceName(), election.leaseDuration(),
           election.renewDeadline(), election.retryPeriod());
-      cluster.applyReadmeRbac();
+      cluster.applyDocumentedRbac();
       for (var namespace : List.of(DrillRun.NAMESPACE, election.resourceNamespace())) {
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
             .serverSideApply();

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 /**
- * The soak: this library's scheduler (in this process, as the README's restricted identity, default options,
+ * The soak: this library's scheduler (in this process, as the restricted identity of docs/operations.md's RBAC, default options,
  * {@link DefaultPolicy}) on a fresh real cluster of many nodes for a long time, under churn: pods created at a
  * steady rate and each deleted a fixed time after its creation, bound or not. Every interval it samples the
  * heap after a full GC, the thread count, how many pods were bound in the interval and their creation-to-bound
@@ -55,7 +55,7 @@ final class Soak {
   private static final Duration LATE = Duration.ofSeconds(10);
 
   /**
-   * @param project the checkout, for {@code tools/test-cluster/cluster.sh} and the README's RBAC
+   * @param project the checkout, for {@code tools/test-cluster/cluster.sh} and the RBAC of docs/operations.md
    * @param length how long the churn runs
    * @param interval the time between two samples
    * @param warmup samples taken before this are shown but left out of the trends
@@ -116,7 +116,7 @@ final class Soak {
   Outcome run() throws Exception {
     try (var cluster = TestCluster.builder(settings.project()).start()) {
       var admin = cluster.admin();
-      cluster.applyReadmeRbac();
+      cluster.applyDocumentedRbac();
       admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
       createNodes(admin);
       var informer = admin.pods().inNamespace(NAMESPACE).inform(new Watcher(), 0);

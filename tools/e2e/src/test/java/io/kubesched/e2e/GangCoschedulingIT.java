@@ -6,7 +6,7 @@ import java.time.Duration;
 /**
  * {@link GangScenarios} on the coscheduling plugin's PodGroups ({@code scheduling.x-k8s.io/v1alpha1}, the CRD
  * this project ships, pods naming their group with the label {@code scheduling.x-k8s.io/pod-group}), scheduled
- * by this library's {@code DefaultPolicy} as the restricted identity of the README's RBAC, one controller per
+ * by this library's {@code DefaultPolicy} as the restricted identity of the RBAC of docs/operations.md, one controller per
  * test. kube-scheduler does not read these groups: the expectations marked "both" are those {@link
  * GangKubeSchedulerIT} shows for the Workload API's.
  */

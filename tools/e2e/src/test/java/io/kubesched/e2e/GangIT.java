@@ -6,7 +6,7 @@ import java.time.Duration;
 /**
  * {@link GangScenarios} on the Workload API's PodGroups ({@code scheduling.k8s.io/v1beta1}, pods naming their
  * group in {@code spec.schedulingGroup}), scheduled by this library's {@code DefaultPolicy} as the restricted
- * identity of the README's RBAC, one controller per test; the expectations marked "both" are kube-scheduler
+ * identity of the RBAC of docs/operations.md, one controller per test; the expectations marked "both" are kube-scheduler
  * 1.37.2's ({@link GangKubeSchedulerIT}).
  */
 class GangIT extends GangScenarios {

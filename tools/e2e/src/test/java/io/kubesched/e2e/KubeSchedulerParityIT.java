@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One kube-scheduler process serves the whole class ({@link KubeSchedulerProcess}, built by {@code
  * tools/test-cluster/cluster.sh build-scheduler} on first use), as admin, for pods whose scheduler name is {@value
- * KubeSchedulerProcess#NAME}. This library's scheduler runs as the restricted identity of the README's RBAC,
+ * KubeSchedulerProcess#NAME}. This library's scheduler runs as the restricted identity of the RBAC of docs/operations.md,
  * as in every end-to-end test. Each scenario is built twice in the test's namespace on the same nodes: first
  * for kube-scheduler (names end in {@code -kube}), whose pods are deleted once its outcome is read, then for
  * this library (names end in {@code -ours}); storage classes, volumes and claims are never shared between the

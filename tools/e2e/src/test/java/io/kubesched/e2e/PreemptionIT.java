@@ -5,7 +5,7 @@ import io.kubesched.policy.DefaultPolicy;
 
 /**
  * {@link PreemptionScenarios} scheduled by this library's {@link DefaultPolicy} (preemption on), running as
- * the restricted identity of the README's RBAC, one controller per test; the expectations are kube-scheduler
+ * the restricted identity of the RBAC of docs/operations.md, one controller per test; the expectations are kube-scheduler
  * 1.37.2's ({@link PreemptionKubeSchedulerIT}).
  */
 class PreemptionIT extends PreemptionScenarios {

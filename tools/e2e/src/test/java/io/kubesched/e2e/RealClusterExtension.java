@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * Gives tests a {@link TestCluster}: one for the whole run, started at first use with kube-controller-manager's
  * PersistentVolume and disruption controllers running ({@link TestCluster.Builder#controllerManager()}), the
- * README's RBAC applied for the scheduler's service account and the coscheduling PodGroup CRD this project ships
+ * RBAC of docs/operations.md applied for the scheduler's service account and the coscheduling PodGroup CRD this project ships
  * ({@value #POD_GROUP_CRD}) established, and stopped when the run ends (JUnit closes it as an {@link
  * AutoCloseable} value of the root store). The Workload API's PodGroups ({@code scheduling.k8s.io/v1beta1}) need
  * no setup: {@code tools/test-cluster/cluster.sh} serves them by default. If the cluster cannot be built or started, the tests fail
@@ -51,7 +51,7 @@ final class RealClusterExtension implements ParameterResolver {
     try {
       var cluster = TestCluster.builder(projectDir).controllerManager().start();
       try {
-        cluster.applyReadmeRbac();
+        cluster.applyDocumentedRbac();
         applyPodGroupCrd(cluster, projectDir);
       } catch (IOException | RuntimeException e) {
         cluster.close();

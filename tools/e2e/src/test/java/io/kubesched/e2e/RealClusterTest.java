@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What every end-to-end test starts from: the shared real cluster with no nodes, a namespace of its own,
- * and a {@link Client} that schedules as the restricted service account the README's RBAC is for.
+ * and a {@link Client} that schedules as the restricted service account the RBAC of docs/operations.md is for.
  */
 @ExtendWith(RealClusterExtension.class)
 abstract class RealClusterTest {

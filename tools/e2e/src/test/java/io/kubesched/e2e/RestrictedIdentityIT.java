@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The scheduler in every end-to-end test runs as the service account kube-system/kubesched with exactly
- * the README's RBAC (applied from the README's text); these checks show that identity can do no more.
+ * the RBAC of docs/operations.md (applied from its text); these checks show that identity can do no more.
  */
 class RestrictedIdentityIT extends RealClusterTest {
 

@@ -47,7 +47,7 @@ final class SchedulingPolicyFixture {
   }
 
   /**
-   * Lets the scheduler's service account ({@code kube-system/kubesched}, which holds the README's RBAC) do what
+   * Lets the scheduler's service account ({@code kube-system/kubesched}, which holds the RBAC of docs/operations.md) do what
    * {@link SchedulingPolicyController}'s Javadoc says it needs beyond that. Idempotent.
    */
   static void grantPolicyRules(KubernetesClient admin) {

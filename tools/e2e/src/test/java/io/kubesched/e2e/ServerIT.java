@@ -60,7 +60,7 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 /**
  * kubesched-server, the runnable scheduler, as a process of its own: {@code java -jar kubesched-server.jar} (the
  * jar scheduler-server packages; its path comes from the failsafe configuration) on the real API server, running
- * as the restricted identity (the README's RBAC) with the SchedulingPolicy rules added, and configured with the
+ * as the restricted identity (the RBAC of docs/operations.md) with the SchedulingPolicy rules added, and configured with the
  * KubeSchedulerConfiguration that {@code deploy/}'s ConfigMap ships, unchanged: two profiles, {@value #LEAST}
  * (kube-scheduler's default plugins, least allocated) and {@value #MOST} (most allocated), and leader election on
  * the Lease {@code kubesched/kubesched}. Leader election stays on because the Deployment runs it so: the tests see

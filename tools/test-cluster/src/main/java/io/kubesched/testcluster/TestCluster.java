@@ -102,19 +102,20 @@ public final class TestCluster implements AutoCloseable {
   }
 
   /**
-   * Creates, as admin, the RBAC objects README.md documents for the scheduler's service account (the yaml block
-   * under its {@code ## RBAC} heading, as written there), so that a test runs the scheduler with exactly what
-   * the README tells users to grant.
+   * Creates, as admin, the RBAC objects docs/operations.md documents for the scheduler's service account (the
+   * yaml block under its {@code ## RBAC} heading, as written there), so that a test runs the scheduler with
+   * exactly what the docs tell users to grant.
    *
-   * @throws IOException if the project's README.md cannot be read
-   * @throws IllegalStateException if README.md has no yaml block under {@code ## RBAC}
+   * @throws IOException if the project's docs/operations.md cannot be read
+   * @throws IllegalStateException if docs/operations.md has no yaml block under {@code ## RBAC}
    */
-  public void applyReadmeRbac() throws IOException {
-    var readme = Files.readString(script.getParent().getParent().getParent().resolve("README.md"));
+  public void applyDocumentedRbac() throws IOException {
+    var readme =
+        Files.readString(script.getParent().getParent().getParent().resolve("docs").resolve("operations.md"));
     var section = readme.indexOf("## RBAC");
     var start = section < 0 ? -1 : readme.indexOf("```yaml\n", section);
     if (start < 0) {
-      throw new IllegalStateException("README.md has no yaml block under '## RBAC'");
+      throw new IllegalStateException("docs/operations.md has no yaml block under '## RBAC'");
     }
     start += "```yaml\n".length();
     var yaml = readme.substring(start, readme.indexOf("```", start));
