@@ -4,7 +4,8 @@
 # kubesched-server's (the leader-kill drill runs the scheduler as two processes of it) and, on first use,
 # kube-apiserver and etcd as for the end-to-end tests.
 #
-#   scripts/drills.sh --out /tmp/drills.md                                  every fault, 20 trials each
+#   scripts/drills.sh                                                       every fault, 20 trials each, kept
+#                                                                           in results/drills/ (docs/reliability.md)
 #   scripts/drills.sh --faults apiserver-restart,hung-connection --trials 2 --stall 5 --out /tmp/smoke.md
 #   scripts/drills.sh --help                                                the runner's options
 #
@@ -14,4 +15,14 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 
 ./mvnw -q -B -pl tools/drills,scheduler-server -am package -DskipTests
-exec java -jar tools/drills/target/drills.jar --project . "$@"
+revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then revision="$revision-dirty"; fi
+# Without --out, the data goes to results/drills/ (the soak's to results/soak/) and the report to target/drills/.
+stamp="$(date -u +%Y-%m-%dT%H%MZ)-$revision"
+case " $* " in
+  *" --out "*|*" --help "*) defaults=() ;;
+  *" --soak "*) defaults=(--out "target/drills/$stamp-soak.md" --data "results/soak/$stamp.json") ;;
+  *) defaults=(--out "target/drills/$stamp.md" --data "results/drills/$stamp.json") ;;
+esac
+mkdir -p target/drills
+exec java -jar tools/drills/target/drills.jar --project . --revision "$revision" ${defaults[@]+"${defaults[@]}"} "$@"

@@ -4,7 +4,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -18,8 +20,10 @@ public final class Drills {
 
   private static final String USAGE =
       """
-      usage: Drills --project DIR --out FILE [--faults NAME,...] [--trials N] [--nodes N] [--rate PODS/S]
+      usage: Drills --project DIR --out FILE [--data FILE] [--revision TEXT] [--faults NAME,...] [--trials N] [--nodes N] [--rate PODS/S]
                     [--stall SECONDS] [--before SECONDS] [--after SECONDS] [--settle SECONDS] [--burst N]
+        --out      the Markdown report; --data: the same as data, with the machine, revision and command
+                   (default: --out's name with .json), which scripts/render-results.py renders
         --faults   apiserver-restart, hung-connection, etcd-compaction, etcd-restart, deletes, leader-kill (default:
                    these six; leader-kill runs after the others, on a cluster of its own, with the scheduler as
                    two processes), throttle (alone)
@@ -41,12 +45,21 @@ public final class Drills {
     System.exit(run(args, System.err));
   }
 
+  /** The options as given, without those that differ from machine to machine (paths) or name the output. */
+  static String command(String[] args) {
+    return String.join(" ", args)
+        .replaceAll("--(project|out|data|revision) \\S+ ?", "")
+        .trim();
+  }
+
   static int run(String[] args, PrintStream log) throws Exception {
     if (List.of(args).contains("--soak")) {
       return Soak.command(args, log);
     }
     Path project = null;
     Path out = null;
+    Path data = null;
+    String revision = "unknown";
     var faultNames = List.of("apiserver-restart", "hung-connection", "etcd-compaction", "etcd-restart", "deletes",
         LeaderKillDrill.NAME);
     int trials = 20;
@@ -72,6 +85,8 @@ public final class Drills {
         switch (flag) {
           case "--project" -> project = Path.of(value);
           case "--out" -> out = Path.of(value);
+          case "--data" -> data = Path.of(value);
+          case "--revision" -> revision = value;
           case "--faults" -> faultNames = List.of(value.split(","));
           case "--trials" -> trials = Integer.parseInt(value);
           case "--nodes" -> nodes = Integer.parseInt(value);
@@ -95,6 +110,11 @@ public final class Drills {
       log.print("--project and --out are required; --trials ≥ 1, --nodes ≥ 2, --rate > 0\n" + USAGE);
       return 2;
     }
+    if (data == null) {
+      var name = out.getFileName().toString();
+      data = out.resolveSibling((name.endsWith(".md") ? name.substring(0, name.length() - 3) : name) + ".json");
+    }
+    var started = Instant.now();
     var stallFor = Duration.ofSeconds(stall);
     int nodesFinal = nodes;
     int burstFinal = burst;
@@ -142,7 +162,7 @@ public final class Drills {
     var title = String.format(
         "Command: `scripts/drills.sh %s`, %d trial(s) per fault, %d nodes, %s pods/s, hung-connection stall %d s. "
             + "After each trial: threads %s; heap after GC (MiB) %s; the scheduler's connections %s.",
-        String.join(" ", args).replaceAll("--project \\S+ ?", "").replaceAll("--out \\S+ ?", "").trim(),
+        command(args),
         trials, nodes, rate, stall, outcome.threads(),
         outcome.heap().stream().map(b -> String.valueOf(b >> 20)).toList(), outcome.connections())
         + (throttled ? String.format(" Throttle: bursts of %d pods; the scheduler's client limited to %s requests/s "
@@ -151,6 +171,22 @@ public final class Drills {
     trialsRun.addAll(kill.trials());
     var report = Report.markdown(title, trialsRun, outcome.growth()) + Takeover.markdown(kill.takeovers());
     Files.writeString(out, report);
+    var knobs = new LinkedHashMap<String, Object>();
+    knobs.put("faults", faultNames);
+    knobs.put("trials", trials);
+    knobs.put("nodes", nodes);
+    knobs.put("podsPerSecond", rate);
+    knobs.put("stallSeconds", stall);
+    knobs.put("settleSeconds", settleFor.toSeconds());
+    if (throttled) {
+      knobs.put("burst", burst);
+    }
+    if (data.getParent() != null) {
+      Files.createDirectories(data.getParent());
+    }
+    Files.writeString(data, RunData.json(revision, "scripts/drills.sh " + command(args), knobs, started,
+        Instant.now(), trialsRun, outcome.growth(), kill.takeovers()));
+    log.println("wrote " + out + " and " + data);
     log.print(report);
     boolean clean = outcome.growth().isEmpty() && trialsRun.stream().allMatch(t -> t.violations().isEmpty());
     return clean ? 0 : 1;

@@ -172,9 +172,10 @@ final class Soak {
 
   private static final String USAGE =
       """
-      usage: Drills --soak MINUTES --project DIR --out FILE [--nodes N] [--rate PODS/S] [--lifetime SECONDS]
+      usage: Drills --soak MINUTES --project DIR --out FILE [--data FILE] [--nodes N] [--rate PODS/S] [--lifetime SECONDS]
                     [--interval SECONDS] [--warmup MINUTES]
         --soak      how long the churn runs, in minutes (the spec's soak: 60)
+        --data      the samples as data (default: --out's name with .json)
         --nodes     nodes of 4 CPU, 8 GiB, 110 pods (default 500)
         --rate      pods created per second (default 10)
         --lifetime  each pod is deleted this long after its creation (default 60)
@@ -186,6 +187,8 @@ final class Soak {
   static int command(String[] args, PrintStream log) throws Exception {
     Path project = null;
     Path out = null;
+    Path data = null;
+    String revision = "unknown";
     double minutes = 0;
     int nodes = 500;
     double rate = 10;
@@ -208,6 +211,8 @@ final class Soak {
           case "--soak" -> minutes = Double.parseDouble(value);
           case "--project" -> project = Path.of(value);
           case "--out" -> out = Path.of(value);
+          case "--data" -> data = Path.of(value);
+          case "--revision" -> revision = value;
           case "--nodes" -> nodes = Integer.parseInt(value);
           case "--rate" -> rate = Double.parseDouble(value);
           case "--lifetime" -> lifetime = Integer.parseInt(value);
@@ -230,10 +235,20 @@ final class Soak {
     }
     var settings = new Settings(project, Duration.ofMillis((long) (minutes * 60_000)), Duration.ofSeconds(interval),
         Duration.ofMillis((long) (warmup * 60_000)), nodes, rate, Duration.ofSeconds(lifetime));
+    if (data == null) {
+      var name = out.getFileName().toString();
+      data = out.resolveSibling((name.endsWith(".md") ? name.substring(0, name.length() - 3) : name) + ".json");
+    }
+    var started = java.time.Instant.now();
     var outcome = new Soak(settings, log).run();
-    var command = String.join(" ", args).replaceAll("--project \\S+ ?", "").replaceAll("--out \\S+ ?", "").trim();
+    var command = Drills.command(args);
     var report = markdown(command, settings, outcome);
     java.nio.file.Files.writeString(out, report);
+    if (data.getParent() != null) {
+      java.nio.file.Files.createDirectories(data.getParent());
+    }
+    java.nio.file.Files.writeString(data, RunData.soakJson(revision, "scripts/drills.sh " + command, settings, started,
+        java.time.Instant.now(), outcome, verdicts(outcome)));
     log.print(report);
     return verdicts(outcome).isEmpty() ? 0 : 1;
   }

@@ -8,6 +8,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -27,9 +28,13 @@ public final class E2eBenchmark {
   private static final String USAGE =
       """
       usage: E2eBenchmark --project DIR --kube-scheduler BINARY --kube-version VERSION --out FILE
-                          [--workloads NAME,...] [--reps N] [--contestants NAME,...] [--qps Q] [--burst B]
+                          [--data FILE] [--revision TEXT] [--workloads NAME,...] [--reps N] [--contestants NAME,...] [--qps Q] [--burst B]
                           [--jfr DIR] [--work DIR] [--stall SECONDS] [--warmup PODS] [--stream-rate N]
                           [--ceiling-threads N,...] [--kubesched-jvm-flags "FLAG ..."]
+        --out          the Markdown report (medians, ratios, every run)
+        --data         the same figures as data, with the machine, revision and command (default: --out's
+                       name with .json); scripts/render-results.py renders docs/performance.md from them
+        --revision     the code measured, as the data file states it (the script gives git's)
         --workloads    default: the published table's, %s;
                        the scale shapes, run only when named: %s;
                        quick checks: smoke, smoke-preemption, smoke-gangs
@@ -69,6 +74,8 @@ public final class E2eBenchmark {
     Path kubeScheduler = null;
     String kubeVersion = null;
     Path out = null;
+    Path data = null;
+    String revision = "unknown";
     Path jfr = null;
     Path work = null;
     List<Workload> workloads = Workload.ALL;
@@ -97,6 +104,8 @@ public final class E2eBenchmark {
         case "--kube-scheduler" -> kubeScheduler = Path.of(value);
         case "--kube-version" -> kubeVersion = value;
         case "--out" -> out = Path.of(value);
+        case "--data" -> data = Path.of(value);
+        case "--revision" -> revision = value;
         case "--jfr" -> jfr = Path.of(value);
         case "--work" -> work = Path.of(value);
         case "--workloads" -> workloads = Arrays.stream(value.split(",")).map(Workload::named).toList();
@@ -157,6 +166,17 @@ public final class E2eBenchmark {
       return 2;
     }
 
+    if (data == null) {
+      var name = out.getFileName().toString();
+      data = out.resolveSibling((name.endsWith(".md") ? name.substring(0, name.length() - 3) : name) + ".json");
+    }
+    if (data.getParent() != null) {
+      Files.createDirectories(data.getParent());
+    }
+    if (out.getParent() != null) {
+      Files.createDirectories(out.getParent());
+    }
+    var started = Instant.now();
     var results = new ArrayList<RunResult>();
     for (var workload : workloads) {
       for (int rep = 1; rep <= reps; rep++) {
@@ -169,11 +189,14 @@ public final class E2eBenchmark {
             Files.writeString(
                 out,
                 Report.markdown(machine(kubeVersion, qps, burst, jvmFlags), command(args), results, workloads));
+            Files.writeString(
+                data,
+                RunData.json(revision, command(args), kubeVersion, settings, started, Instant.now(), results, workloads));
           }
         }
       }
     }
-    log.printf("wrote %s%n", out);
+    log.printf("wrote %s and %s%n", out, data);
     return 0;
   }
 
@@ -213,7 +236,7 @@ public final class E2eBenchmark {
     var shown = new ArrayList<String>();
     for (int i = 0; i < args.length; i++) {
       // Paths differ from machine to machine; what was measured is the rest.
-      if (List.of("--project", "--kube-scheduler", "--kube-version", "--out", "--work", "--jfr").contains(args[i])) {
+      if (List.of("--project", "--kube-scheduler", "--kube-version", "--out", "--data", "--revision", "--work", "--jfr").contains(args[i])) {
         i++;
       } else {
         shown.add(args[i]);
@@ -223,20 +246,8 @@ public final class E2eBenchmark {
   }
 
   /** The machine and versions, as the table's header states them. */
-  static String machine(String kubeVersion, double qps, int burst, List<String> jvmFlags) throws IOException {
-    var cpu = "unknown CPU";
-    for (var line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-      if (line.startsWith("model name")) {
-        cpu = line.substring(line.indexOf(':') + 1).strip();
-        break;
-      }
-    }
-    long memKiB = 0;
-    for (var line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-      if (line.startsWith("MemTotal:")) {
-        memKiB = Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-    }
+  static String machine(String kubeVersion, double qps, int burst, List<String> jvmFlags) {
+    var machine = Machine.probe();
     return String.format(
         Locale.ROOT,
         "Machine: %d CPUs (%s), %.0f GiB memory, Linux %s; kube-apiserver, etcd and kube-scheduler %s built by"
@@ -244,8 +255,8 @@ public final class E2eBenchmark {
             + " with client QPS %.0f, burst %d; this library's scheduler with JVM flags %s; the runner with JVM flags"
             + " %s. The API server, etcd, the scheduler and the runner (creating pods, watching) share the machine.%n",
         Runtime.getRuntime().availableProcessors(),
-        cpu,
-        memKiB / 1024.0 / 1024,
+        machine.cpu(),
+        machine.memoryGiB(),
         System.getProperty("os.version"),
         kubeVersion,
         System.getProperty("java.runtime.version"),

@@ -1,0 +1,154 @@
+package io.kubesched.drills;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One invocation of the drills as data: the machine, the code's revision, the command, the settings, every
+ * trial (its fault, pods, violations, LISTs, recovery) and the leader-kill takeovers, in the JSON that {@code
+ * scripts/render-results.py} turns into the table of {@code docs/reliability.md} ({@code results/drills/}, one
+ * file per invocation). Durations are in seconds; a recovery or takeover that never came is {@code null}.
+ */
+final class RunData {
+
+  /** Raised when the shape changes, so that the renderer can refuse what it cannot read. */
+  static final int SCHEMA = 1;
+
+  private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+  private RunData() {}
+
+  /**
+   * @param settings the drill's knobs as the command gave them (trials, nodes, rate, stall, burst), by name
+   * @param trials every trial, in the order run
+   * @param growth the violations found across trials (threads, heap)
+   * @param takeovers the leader-kill trials' takeovers, in the order run
+   */
+  static String json(
+      String revision, String command, Map<String, Object> settings, Instant started, Instant finished,
+      List<TrialResult> trials, List<Violation> growth, List<Takeover> takeovers) {
+    var root = new LinkedHashMap<String, Object>();
+    root.put("schema", SCHEMA);
+    root.put("kind", "drills");
+    root.put("started", started.truncatedTo(ChronoUnit.SECONDS).toString());
+    root.put("finished", finished.truncatedTo(ChronoUnit.SECONDS).toString());
+    root.put("revision", revision);
+    root.put("command", command);
+    root.put("machine", machine());
+    root.put("settings", settings);
+    root.put("trials", trials.stream().map(RunData::trial).toList());
+    root.put("growth", growth.stream().map(RunData::violation).toList());
+    root.put("takeovers", takeovers.stream().map(RunData::takeover).toList());
+    return JSON.writeValueAsString(root) + "\n";
+  }
+
+  /**
+   * The soak as data ({@code results/soak/}): its settings, verdicts, every sample, the classes that grew.
+   *
+   * @param verdicts what {@link Soak#verdicts} found wrong; empty for none
+   */
+  static String soakJson(
+      String revision, String command, Soak.Settings settings, Instant started, Instant finished,
+      Soak.Outcome outcome, List<String> verdicts) {
+    var root = new LinkedHashMap<String, Object>();
+    root.put("schema", SCHEMA);
+    root.put("kind", "soak");
+    root.put("started", started.truncatedTo(ChronoUnit.SECONDS).toString());
+    root.put("finished", finished.truncatedTo(ChronoUnit.SECONDS).toString());
+    root.put("revision", revision);
+    root.put("command", command);
+    root.put("machine", machine());
+    var knobs = new LinkedHashMap<String, Object>();
+    knobs.put("minutes", settings.length().toMillis() / 60_000.0);
+    knobs.put("nodes", settings.nodes());
+    knobs.put("podsPerSecond", settings.rate());
+    knobs.put("lifetimeSeconds", settings.lifetime().toSeconds());
+    knobs.put("intervalSeconds", settings.interval().toSeconds());
+    knobs.put("warmupSamples", outcome.warmupSamples());
+    root.put("settings", knobs);
+    root.put("verdicts", verdicts);
+    root.put("leftInView", outcome.leftInView());
+    root.put("createFailures", outcome.createFailures());
+    root.put("samples", outcome.samples().stream().map(x -> {
+      var m = new LinkedHashMap<String, Object>();
+      m.put("minute", x.minute());
+      m.put("created", x.created());
+      m.put("bound", x.bound());
+      m.put("p50Ms", x.p50Millis() < 0 ? null : x.p50Millis());
+      m.put("p99Ms", x.p99Millis() < 0 ? null : x.p99Millis());
+      m.put("late", x.late());
+      m.put("heapMiB", x.heapMiB());
+      m.put("threads", x.threads());
+      m.put("viewPods", x.cachePods());
+      m.put("boundPods", x.boundPods());
+      return m;
+    }).toList());
+    root.put("grown", outcome.grown().stream().map(c -> Map.of(
+        "class", c.className(), "bytes", c.bytes(), "instances", c.instances())).toList());
+    return JSON.writeValueAsString(root) + "\n";
+  }
+
+  /** The machine as Linux states it: processors, the CPU's model name, the memory. */
+  static Map<String, Object> machine() {
+    var m = new LinkedHashMap<String, Object>();
+    m.put("cpus", Runtime.getRuntime().availableProcessors());
+    m.put("cpu", procLine("/proc/cpuinfo", "model name").map(l -> l.substring(l.indexOf(':') + 1).strip())
+        .orElse("unknown CPU"));
+    m.put("memoryGiB", procLine("/proc/meminfo", "MemTotal:")
+        .map(l -> Math.round(Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0 / 1024)).orElse(0L));
+    m.put("os", "Linux " + System.getProperty("os.version"));
+    m.put("java", System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ")");
+    return m;
+  }
+
+  private static Optional<String> procLine(String file, String prefix) {
+    try (var lines = java.nio.file.Files.lines(java.nio.file.Path.of(file))) {
+      return lines.filter(l -> l.startsWith(prefix)).findFirst();
+    } catch (java.io.IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Map<String, Object> trial(TrialResult t) {
+    var m = new LinkedHashMap<String, Object>();
+    m.put("fault", t.fault());
+    m.put("pods", t.pods());
+    m.put("relists", t.relists());
+    m.put("recoverySeconds", seconds(t.recovery()));
+    m.put("boundToDeletedNode", t.boundToDeletedNode().isPresent() ? t.boundToDeletedNode().getAsInt() : null);
+    m.put("violations", t.violations().stream().map(RunData::violation).toList());
+    return m;
+  }
+
+  private static Map<String, Object> violation(Violation v) {
+    var m = new LinkedHashMap<String, Object>();
+    m.put("kind", v.kind().name());
+    m.put("subject", v.subject());
+    m.put("detail", v.detail());
+    return m;
+  }
+
+  private static Map<String, Object> takeover(Takeover t) {
+    var m = new LinkedHashMap<String, Object>();
+    m.put("leaseSeconds", seconds(t.lease()));
+    m.put("firstBindingSeconds", seconds(t.firstBinding()));
+    m.put("sinceRenewalSeconds", seconds(Optional.of(t.sinceRenewal())));
+    m.put("exitStatus", t.exitStatus());
+    m.put("bindingsBeforeKill", t.bindingsBeforeKill());
+    m.put("listsAtTakeover", t.listsAtTakeover());
+    m.put("listsAtStart", t.listsAtStart());
+    return m;
+  }
+
+  private static @Nullable Double seconds(Optional<Duration> d) {
+    return d.map(x -> x.toMillis() / 1000.0).orElse(null);
+  }
+}

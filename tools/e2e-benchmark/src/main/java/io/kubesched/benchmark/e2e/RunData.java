@@ -1,0 +1,139 @@
+package io.kubesched.benchmark.e2e;
+
+import java.lang.management.ManagementFactory;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One invocation of the runner as data: the machine, the code's revision, the command, the settings and every
+ * run's figures, in the JSON that {@code scripts/render-results.py} turns into the tables of {@code
+ * docs/performance.md}. The Markdown report is a view of the same figures; this file is what is kept
+ * ({@code results/e2e-benchmark/}, one file per invocation). A figure not measured (the bind ceiling's CPU and
+ * memory, a workload's preemptors where it has none) is {@code null}, never NaN.
+ */
+final class RunData {
+
+  /** Raised when the shape changes, so that the renderer can refuse what it cannot read. */
+  static final int SCHEMA = 1;
+
+  private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+  private RunData() {}
+
+  /**
+   * @param revision the code measured: {@code git describe}-like text from the script, "unknown" if none
+   * @param command the command as {@code E2eBenchmark} shows it, without machine-specific paths
+   * @param started when the invocation began
+   * @param finished when its last run ended (or now, for a file written mid-way)
+   * @param results every run so far, in the order run
+   */
+  static String json(
+      String revision, String command, String kubeVersion, BenchmarkRun.Settings settings, Instant started,
+      Instant finished, List<RunResult> results, List<Workload> workloads) {
+    var root = new LinkedHashMap<String, Object>();
+    root.put("schema", SCHEMA);
+    root.put("kind", "e2e-benchmark");
+    root.put("started", started.truncatedTo(ChronoUnit.SECONDS).toString());
+    root.put("finished", finished.truncatedTo(ChronoUnit.SECONDS).toString());
+    root.put("revision", revision);
+    root.put("command", command);
+    root.put("machine", machine(kubeVersion));
+    var knobs = new LinkedHashMap<String, Object>();
+    knobs.put("qps", settings.qps());
+    knobs.put("burst", settings.burst());
+    knobs.put("kubeschedJvmFlags", settings.kubeschedJvmFlags());
+    knobs.put("runnerJvmFlags", ManagementFactory.getRuntimeMXBean().getInputArguments());
+    knobs.put("warmupPods", settings.warmupPods());
+    knobs.put("streamRate", settings.streamRate());
+    root.put("settings", knobs);
+    var shapes = new LinkedHashMap<String, Object>();
+    for (var w : workloads) {
+      var shape = new LinkedHashMap<String, Object>();
+      shape.put("nodes", w.nodes());
+      shape.put("initialPods", w.initialPods());
+      shape.put("streamPods", w.streamPods());
+      shape.put("backlogPods", w.pods());
+      shape.put("pods", w.shape().heading().strip());
+      if (w.shape().gangs()) {
+        shape.put("groupSize", w.groupSize());
+      }
+      shapes.put(w.name(), shape);
+    }
+    root.put("workloads", shapes);
+    root.put("runs", results.stream().map(RunData::run).toList());
+    return JSON.writeValueAsString(root) + "\n";
+  }
+
+  private static Map<String, Object> machine(String kubeVersion) {
+    var m = new LinkedHashMap<String, Object>();
+    var probe = Machine.probe();
+    m.put("cpus", Runtime.getRuntime().availableProcessors());
+    m.put("cpu", probe.cpu());
+    m.put("memoryGiB", Math.round(probe.memoryGiB()));
+    m.put("os", "Linux " + System.getProperty("os.version"));
+    m.put("java", System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ")");
+    m.put("kubernetes", kubeVersion);
+    return m;
+  }
+
+  private static Map<String, Object> run(RunResult r) {
+    var m = new LinkedHashMap<String, Object>();
+    m.put("workload", r.workload().name());
+    m.put("repetition", r.repetition());
+    m.put("contestant", r.contestant().option());
+    m.put("ceilingThreads", r.ceilingThreads());
+    m.put("bound", r.bound());
+    m.put("pending", r.pending());
+    m.put("backlogPodsPerSecond", number(r.podsPerSecond()));
+    m.put("streamPodsPerSecond", number(r.streamPodsPerSecond()));
+    m.put("createdPerSecond", number(r.createdPerSecond()));
+    m.put("p50Ms", number(r.p50Millis()));
+    m.put("p90Ms", number(r.p90Millis()));
+    m.put("p99Ms", number(r.p99Millis()));
+    m.put("cpuSeconds", number(r.cpuSeconds()));
+    m.put("processCpuSeconds", number(r.processCpuSeconds()));
+    m.put("peakRssMiB", number(r.peakRssMiB()));
+    m.put("cpuSpread", number(r.cpuSpread()));
+    m.put("memorySpread", number(r.memorySpread()));
+    var s = r.start();
+    m.put("start", Double.isNaN(s.firstBoundSeconds()) ? null : Map.of(
+        "firstBoundSeconds", s.firstBoundSeconds(), "afterStartP50Ms", number(s.coldP50Millis()),
+        "atEndP50Ms", number(s.warmP50Millis())));
+    if (r.workload().shape().preempts()) {
+      var p = r.preemption();
+      var pm = new LinkedHashMap<String, Object>();
+      pm.put("created", p.created());
+      pm.put("bound", p.bound());
+      pm.put("p50Ms", number(p.p50Millis()));
+      pm.put("p99Ms", number(p.p99Millis()));
+      pm.put("victimsDeleted", p.victimsDeleted());
+      pm.put("victimsTerminating", p.victimsTerminating());
+      m.put("preemption", pm);
+    }
+    if (r.workload().shape().gangs()) {
+      var g = r.gangs();
+      var gm = new LinkedHashMap<String, Object>();
+      gm.put("groups", g.groups());
+      gm.put("whole", g.whole());
+      gm.put("partlyBoundAtEnd", g.partlyBound());
+      gm.put("mostPartlyBound", g.mostPartlyBound());
+      gm.put("boundEarly", g.boundEarly());
+      gm.put("withoutGroup", g.withoutGroup());
+      gm.put("groupsPerSecond", number(g.groupsPerSecond()));
+      gm.put("p50Ms", number(g.p50Millis()));
+      gm.put("p99Ms", number(g.p99Millis()));
+      m.put("gangs", gm);
+    }
+    return m;
+  }
+
+  /** Rounded to three decimals (more is noise), null for not measured. */
+  private static Double number(double v) {
+    return Double.isNaN(v) ? null : Math.round(v * 1000) / 1000.0;
+  }
+}
