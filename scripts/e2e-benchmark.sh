@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The end-to-end benchmark: this library's scheduler beside kube-scheduler and the bind ceiling on the same
-# real kube-apiserver (docs/e2e-benchmark.md). Builds what it needs (the runner's jar; kube-apiserver, etcd
+# real kube-apiserver (docs/performance.md). Builds what it needs (the runner's jar; kube-apiserver, etcd
 # and kube-scheduler from the Go module proxy, cached as for the end-to-end tests), then runs every workload
 # three times. The figures are kept as data, one file per invocation, in results/e2e-benchmark/ (rendered into
 # docs/performance.md by scripts/render-results.py); the Markdown report beside it is for reading at once.
@@ -28,7 +28,7 @@ for arg in "$@"; do
 done
 # The runner with the quick (C1) compiler only: it is the instrument, and with C2 its own compilations took
 # a sixth of the 2 CPUs during the first measured phases, slowing the API server under whichever scheduler
-# ran then (docs/e2e-benchmark.md, "The runner's JVM").
+# ran then (the benchmark's notes, docs/performance.md#measurement-notes).
 exec java -XX:TieredStopAtLevel=1 -jar tools/e2e-benchmark/target/e2e-benchmark.jar \
   --project . --kube-scheduler "$kube_scheduler" --kube-version "$kube_version" \
   --revision "$revision" ${defaults[@]+"${defaults[@]}"} "$@"

@@ -48,7 +48,8 @@ import org.jspecify.annotations.Nullable;
  * then wakes the waiting binding thread: three threads scheduled per request where one blocking read needs one.
  * On 2 CPUs beside a busy API server each of those wake-ups is a scheduling delay: a binding through {@code
  * Binder} and the JDK client took 3.0–3.5 ms at the median against an idle test cluster, through this client
- * 2.7–2.9, a Go client (as client-go) 2.1–2.4 (docs/e2e-benchmark.md, "The binding's own client", has the
+ * 2.7–2.9, a Go client (as client-go) 2.1–2.4 (the end-to-end benchmark's notes, "The binding's own client",
+ * docs/performance.md#measurement-notes, have the
  * method and the other figures). The JDK's {@code HttpsURLConnection} is blocking too,
  * but keeps at most five idle connections per server (a process-wide system property) where a scheduler binds
  * on up to 16 threads, and does not set {@code TCP_NODELAY}; fabric8's OkHttp client queues each call to a

@@ -193,7 +193,7 @@ public final class SchedulingLoop implements AutoCloseable {
     // events must not slow the bindings down. They are written through the binding client (each request
     // written whole and answered on the report thread), not through the informers' client, whose one selector
     // thread also reads every watch: at 500 nodes that took the scheduler's CPU from 4.5-5.4 s to 3.5-4.0 over
-    // the measured phases (docs/e2e-benchmark.md).
+    // the measured phases (the end-to-end benchmark's notes, docs/performance.md#measurement-notes).
     var reportWrites = TokenBucket.create(settings.qps(), settings.burst());
     var reporters = new LinkedHashMap<String, SchedulingReporter>();
     policies.names().stream().sorted().forEach(

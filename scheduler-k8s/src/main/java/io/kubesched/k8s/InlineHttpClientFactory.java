@@ -13,7 +13,8 @@ import java.net.http.HttpClient;
  * woke a pool thread besides the selector and the caller; on a scheduler's few CPUs each wake-up is a
  * scheduling delay, and the binding is the longest step of a pod's way. Run inline, the selector thread
  * does it all: on 2 CPUs that raised the 500-node backlog from 491–842 to 897–935 pods/s and cut the
- * process CPU at 5 000 nodes by 13 % (docs/e2e-benchmark.md, "Where a pod's time goes").
+ * process CPU at 5 000 nodes by 13 % (the end-to-end benchmark's notes, "Where a pod's time goes";
+ * docs/performance.md#measurement-notes).
  *
  * <p>The JDK client allows it: the tasks it submits are short and must not block, and it completes the
  * futures its own {@code sendAsync} returns on the common fork-join pool. fabric8 hands each watch event to

@@ -56,7 +56,8 @@ import tools.jackson.databind.module.SimpleModule;
  *   <li><b>Watch events in two passes.</b> fabric8 decodes a watch event's object into a tree of JSON nodes to
  *       find its kind, then the tree into the kind's class, after copying the event's string into bytes. This
  *       serialization decodes it in one pass from the string ({@link WatchEventDeserializer}), with the same
- *       result and a third of the allocation (docs/memory.md, "Per pod in the running scheduler").
+ *       result and a third of the allocation (the memory notes, "Per pod in the running scheduler";
+ *       docs/performance.md#measurement-notes).
  * </ul>
  *
  * <p>The mapper is built as fabric8's default one is (Jackson 2 defaults and fabric8's JDK types module),

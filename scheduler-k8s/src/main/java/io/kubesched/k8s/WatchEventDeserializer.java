@@ -21,7 +21,8 @@ import tools.jackson.databind.util.TokenBuffer;
  * registered class, or {@code GenericKubernetesResource} for a kind not registered. Anything else (the type
  * later in the object, a type that is not a string, an object that is not a JSON object) goes to fabric8's
  * deserializer, as before. So the result is the one fabric8's decoding gives, only without the tree: at 5 000
- * nodes the trees were about a tenth of the scheduler's allocation (docs/memory.md).
+ * nodes the trees were about a tenth of the scheduler's allocation (the memory notes,
+ * docs/performance.md#measurement-notes).
  *
  * <p>Written here rather than taken from a library because the type lookup is fabric8's and the result must be
  * exactly fabric8's model; Jackson has no one-pass polymorphic decoding keyed on two properties. Stateless and

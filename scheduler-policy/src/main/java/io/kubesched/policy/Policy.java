@@ -82,7 +82,7 @@ public final class Policy implements FinderFunc {
    * Below this many nodes (scoring: feasible nodes) a policy {@linkplain #withParallelism sharing its node loop
    * out} still decides on the calling thread alone. Handing work to another thread costs tens of microseconds
    * (waking it, and the caches it misses), what filtering and scoring about a hundred nodes with the default
-   * plugins costs; docs/benchmarks.md has the measurements behind the figure.
+   * plugins costs; the engine's measurement notes ({@code docs/performance.md#measurement-notes}) have the figures.
    */
   public static final int DEFAULT_MIN_PARALLEL_NODES = 500;
 
@@ -220,8 +220,9 @@ public final class Policy implements FinderFunc {
    * once, on the calling thread.
    *
    * <p>A decision over fewer than {@value #DEFAULT_MIN_PARALLEL_NODES} nodes (scoring: feasible nodes) stays on
-   * the calling thread: below that, handing work to other threads costs about what it saves (docs/benchmarks.md
-   * has the measurements). {@link #explain} and preemption's dry run always run on the calling thread.
+   * the calling thread: below that, handing work to other threads costs about what it saves (the engine's
+   * measurement notes, {@code docs/performance.md#measurement-notes}). {@link #explain} and preemption's dry run
+   * always run on the calling thread.
    *
    * <p>Thread contract: the filters and scorers, as they are and as {@link PreFilter#prepare} and {@link
    * PreScorer#prepare} return them, are called concurrently for different nodes of one decision; they must be

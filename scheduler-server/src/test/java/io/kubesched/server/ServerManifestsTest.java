@@ -180,7 +180,7 @@ class ServerManifestsTest {
   }
 
   /**
-   * The image's JVM flags (scheduler-server's pom, docs/memory.md): Jib's {@code jvmFlags} and the offline
+   * The image's JVM flags (scheduler-server's pom, docs/operations.md#jvm-flags-and-sizing): Jib's {@code jvmFlags} and the offline
    * image's own entrypoint list the same ones, the heap is sized from the container's memory limit and not
    * fixed, and the Deployment sets that limit without overriding the flags.
    */

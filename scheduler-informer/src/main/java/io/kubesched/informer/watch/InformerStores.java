@@ -37,8 +37,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Item stores for the node and pod informers that keep, of each object, only what the scheduler reads: a
- * cluster's watched pods then take a fraction of the heap fabric8's default store gives them (see {@code
- * docs/memory.md}). Set one fresh store on each informer before starting it: {@code
+ * cluster's watched pods then take a fraction of the heap fabric8's default store gives them (the memory notes, {@code
+ * docs/performance.md#measurement-notes}). Set one fresh store on each informer before starting it: {@code
  * informer.itemStore(InformerStores.pods())}.
  *
  * <p><b>What is kept.</b> Of a pod: {@code metadata} name, namespace, uid, resourceVersion, labels,

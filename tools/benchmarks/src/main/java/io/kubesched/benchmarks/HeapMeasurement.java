@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  * the class path: {@code java -cp benchmarks.jar io.kubesched.benchmarks.HeapMeasurement [--nodes N]
  * [--pods-per-node P] [--deployments D] [--rounds R] [--stores S,...]} (defaults 5000, 10, one Deployment per
  * ten pods, 3, every store), or
- * {@code ./mvnw -q -pl tools/benchmarks -am verify -DskipTests -Pheap}. See {@code docs/memory.md}.
+ * {@code ./mvnw -q -pl tools/benchmarks -am verify -DskipTests -Pheap}. See {@code docs/performance.md#memory}.
  *
  * <p>For each store it fills an informer cache (fabric8's {@code CacheImpl} with the pod informer's by-node
  * index, exactly what a {@code SharedIndexInformer} holds) with {@link HeapMeasurementCluster}'s nodes and

@@ -35,7 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@code parallelism} 1 is the sequential policy, the baseline. The helper threads are a fixed pool of {@code
  * parallelism - 1} made per trial, as the controller makes its {@code kubesched-filter} pool; the benchmark's
  * own thread is the scheduling thread. To measure on 1, 2, 4 or 8 cores, run the jar under {@code taskset -c
- * 0-(N-1)} (the forked JVMs inherit the CPU set): see docs/benchmarks.md. {@code minNodes} and {@code chunkSize}
+ * 0-(N-1)} (the forked JVMs inherit the CPU set): see the engine's notes (docs/performance.md#measurement-notes).
+ * {@code minNodes} and {@code chunkSize}
  * default to the policy's own; {@code -p minNodes=0} runs the parallel path below the threshold too, which is how
  * the threshold is measured (at 100 and 500 nodes).
  */

@@ -1,7 +1,7 @@
 /**
  * JMH benchmarks of the policy engine ({@link io.kubesched.benchmarks.PolicyBenchmark}) over reproducible
  * synthetic clusters ({@link io.kubesched.benchmarks.SyntheticCluster}). Run from the shaded {@code
- * benchmarks.jar}; see {@code docs/benchmarks.md}.
+ * benchmarks.jar}; run through {@code scripts/jmh.sh}; see {@code docs/performance.md}.
  */
 @NullMarked
 package io.kubesched.benchmarks;

@@ -44,10 +44,26 @@ final class RunData {
     root.put("command", command);
     root.put("machine", machine());
     root.put("settings", settings);
+    root.put("faults", summary(trials));
     root.put("trials", trials.stream().map(RunData::trial).toList());
     root.put("growth", growth.stream().map(RunData::violation).toList());
+    root.put("takeoverSummary", takeovers.isEmpty() ? null : takeoverSummary(takeovers));
     root.put("takeovers", takeovers.stream().map(RunData::takeover).toList());
     return JSON.writeValueAsString(root) + "\n";
+  }
+
+  /** The leader-kill takeovers' p50 and p99 (nearest rank) to the Lease and to the first binding, as the report's. */
+  private static Map<String, Object> takeoverSummary(List<Takeover> takeovers) {
+    var leases = takeovers.stream().map(Takeover::lease).flatMap(Optional::stream).sorted().toList();
+    var bindings = takeovers.stream().map(Takeover::firstBinding).flatMap(Optional::stream).sorted().toList();
+    var m = new LinkedHashMap<String, Object>();
+    m.put("trials", takeovers.size());
+    m.put("takenOver", leases.size());
+    m.put("leaseP50Seconds", seconds(Report.percentile(leases, 50)));
+    m.put("leaseP99Seconds", seconds(Report.percentile(leases, 99)));
+    m.put("firstBindingP50Seconds", seconds(Report.percentile(bindings, 50)));
+    m.put("firstBindingP99Seconds", seconds(Report.percentile(bindings, 99)));
+    return m;
   }
 
   /**
@@ -115,6 +131,35 @@ final class RunData {
     } catch (java.io.IOException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * One entry per fault, in the order first run, as the report's table has it: trials, pods, violations by kind
+   * (every kind, 0 included), the scheduler's LISTs, how many trials recovered and the recovery's p50 and p99
+   * (nearest rank, as {@link Report#percentile}).
+   */
+  static List<Map<String, Object>> summary(List<TrialResult> trials) {
+    var byFault = new LinkedHashMap<String, List<TrialResult>>();
+    trials.forEach(t -> byFault.computeIfAbsent(t.fault(), f -> new java.util.ArrayList<>()).add(t));
+    return byFault.entrySet().stream().map(e -> {
+      var results = e.getValue();
+      var counts = new LinkedHashMap<String, Integer>();
+      for (var kind : Violation.Kind.values()) {
+        counts.put(kind.name(), 0);
+      }
+      results.forEach(r -> r.violations().forEach(v -> counts.merge(v.kind().name(), 1, Integer::sum)));
+      var recoveries = results.stream().map(TrialResult::recovery).flatMap(Optional::stream).sorted().toList();
+      var m = new LinkedHashMap<String, Object>();
+      m.put("fault", e.getKey());
+      m.put("trials", results.size());
+      m.put("pods", results.stream().mapToInt(TrialResult::pods).sum());
+      m.put("violations", counts);
+      m.put("relists", results.stream().mapToInt(TrialResult::relists).sum());
+      m.put("recovered", recoveries.size());
+      m.put("recoveryP50Seconds", seconds(Report.percentile(recoveries, 50)));
+      m.put("recoveryP99Seconds", seconds(Report.percentile(recoveries, 99)));
+      return (Map<String, Object>) m;
+    }).toList();
   }
 
   private static Map<String, Object> trial(TrialResult t) {

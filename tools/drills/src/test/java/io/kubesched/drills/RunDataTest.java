@@ -32,6 +32,14 @@ class RunDataTest {
     assertEquals("drills", root.get("kind").asString());
     assertEquals("abc1234", root.get("revision").asString());
     assertEquals(1, root.get("settings").get("trials").asInt());
+    var faults = root.get("faults");
+    assertEquals(2, faults.size());
+    assertEquals("deletes", faults.get(0).get("fault").asString());
+    assertEquals(0, faults.get(0).get("violations").get("LOST").asInt());
+    assertEquals(1, faults.get(1).get("violations").get("LOST").asInt());
+    assertEquals(0, faults.get(1).get("recovered").asInt());
+    assertTrue(faults.get(1).get("recoveryP50Seconds").isNull(), faults.toString());
+    assertEquals(1.25, faults.get(0).get("recoveryP99Seconds").asDouble());
     var deletes = root.get("trials").get(0);
     assertEquals(1.25, deletes.get("recoverySeconds").asDouble());
     assertEquals(4, deletes.get("boundToDeletedNode").asInt());
@@ -41,6 +49,8 @@ class RunDataTest {
     assertTrue(restart.get("boundToDeletedNode").isNull(), restart.toString());
     assertEquals("LOST", restart.get("violations").get(0).get("kind").asString());
     assertEquals("p-7", restart.get("violations").get(0).get("subject").asString());
+    assertEquals(15.2, root.get("takeoverSummary").get("leaseP99Seconds").asDouble());
+    assertTrue(root.get("takeoverSummary").get("firstBindingP50Seconds").isNull(), root.toString());
     var kill = root.get("takeovers").get(0);
     assertEquals(15.2, kill.get("leaseSeconds").asDouble());
     assertTrue(kill.get("firstBindingSeconds").isNull(), kill.toString());

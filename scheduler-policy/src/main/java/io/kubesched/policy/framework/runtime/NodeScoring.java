@@ -28,7 +28,8 @@ final class NodeScoring {
   /**
    * The per-scorer score arrays of the last scoring, for the next one of as many scorers and feasible nodes:
    * taken (set to null) while a scoring uses them, so that a scoring on another thread, or one a scorer starts
-   * inside another, makes its own. At 5 000 nodes they were most of what a decision allocated (docs/memory.md).
+   * inside another, makes its own. At 5 000 nodes they were most of what a decision allocated (the memory notes,
+   * docs/performance.md#measurement-notes).
    */
   private final AtomicReference<long @Nullable [][]> spareScores = new AtomicReference<>();
 

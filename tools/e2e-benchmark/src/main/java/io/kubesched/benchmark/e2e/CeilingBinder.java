@@ -39,7 +39,8 @@ import tools.jackson.databind.json.JsonMapper;
  * that concurrency. Each client talks HTTP/1.1, as the runner's (so each request in flight has a connection of its
  * own), and has its own JDK HTTP client, whose one selector thread does all its connections' I/O: more clients,
  * more selector threads. Like the scheduler's, each JDK client runs the tasks its selector thread starts inline
- * rather than on a thread pool, which bound faster on the scheduler's side (docs/e2e-benchmark.md), so the ceiling
+ * rather than on a thread pool, which bound faster on the scheduler's side (docs/performance.md#measurement-notes),
+ * so the ceiling
  * gets it too; and like the scheduler's, the bindings go through the library's {@code BlockingHttpClient}, each
  * request written and answered on its binding thread (one such client beside each JDK client).
  *

@@ -58,7 +58,8 @@ enum PodShape {
    * measured pod, measured pods are victims too, and a preemptor whose nominated node keeps a terminating
    * victim is never eligible to preempt again: in a run longer than scheduler_perf's few seconds, hundreds of
    * such preemptors pile up ahead of the measured pods in the queue (their priority puts them first), and the
-   * measured pods starve (docs/e2e-benchmark.md). So the measured pods here have a grace period 0 as well.
+   * measured pods starve (the benchmark's notes, docs/performance.md#measurement-notes). So the measured pods here
+   * have a grace period 0 as well.
    */
   PREEMPTION(" with a high-priority preemptor every 200 ms"),
   /**

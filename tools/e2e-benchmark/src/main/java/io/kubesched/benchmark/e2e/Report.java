@@ -15,7 +15,7 @@ final class Report {
 
   static String markdown(String machine, String command, List<RunResult> results, List<Workload> workloads) {
     var out = new StringBuilder();
-    out.append("<!-- Written by scripts/e2e-benchmark.sh; method and reading in docs/e2e-benchmark.md. -->\n");
+    out.append("<!-- Written by scripts/e2e-benchmark.sh; method and the current table in docs/performance.md. -->\n");
     out.append("# End-to-end benchmark results\n\n");
     out.append("Command: `").append(command).append("`\n\n");
     out.append(machine).append('\n');

@@ -1,6 +1,6 @@
 /**
  * The end-to-end benchmark: this library's scheduler beside kube-scheduler on the same real API server. See
- * docs/e2e-benchmark.md.
+ * docs/performance.md.
  */
 @NullMarked
 package io.kubesched.benchmark.e2e;
