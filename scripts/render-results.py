@@ -20,6 +20,8 @@ so that a figure in the docs is always one of the data's. Which file is current:
 
     scripts/render-results.py            rewrite the pages
     scripts/render-results.py --check    exit 1, naming the page, if a page differs from what the data renders (CI)
+    scripts/render-results.py --print FILE...  render data files as the pages would, to standard output (CI checks
+                                         that the runners' own output renders)
     scripts/render-results.py keep-jmh RAW OUT --revision R --started T --command C --java V
                                          wrap JMH's JSON result RAW with the machine, revision and command into OUT
                                          (scripts/jmh.sh does this)
@@ -54,15 +56,16 @@ VIOLATIONS = [
 ]
 
 
-def load(kind):
-    files = sorted((RESULTS / kind).glob("*.json"))
+def load(kind, files=None):
+    files = sorted((RESULTS / kind).glob("*.json")) if files is None else files
     data = []
     for f in files:
+        f = Path(f).resolve()
         d = json.loads(f.read_text())
         if d.get("schema") != SCHEMA or d.get("kind") != kind:
             sys.exit(f"{f.relative_to(ROOT)}: schema {d.get('schema')} kind {d.get('kind')}; this script reads "
                      f"schema {SCHEMA} kind {kind}")
-        d["_file"] = f.relative_to(ROOT).as_posix()
+        d["_file"] = f.relative_to(ROOT).as_posix() if f.is_relative_to(ROOT) else f.as_posix()
         data.append(d)
     return data
 
@@ -363,6 +366,15 @@ def splice(text, name, lines, page):
 def main(argv):
     if argv and argv[0] == "keep-jmh":
         keep_jmh(argv[1:])
+        return 0
+    if argv and argv[0] == "--print":
+        renderers = {"e2e-benchmark": lambda d: render_e2e(d[0]), "drills": render_drills, "soak": render_soak,
+                     "jmh": render_jmh}
+        for f in argv[1:]:
+            kind = json.loads(Path(f).read_text()).get("kind")
+            if kind not in renderers:
+                sys.exit(f"{f}: kind {kind}; known: {', '.join(renderers)}")
+            print("\n".join(renderers[kind](load(kind, [f]))) + "\n")
         return 0
     check = "--check" in argv
     pages = {

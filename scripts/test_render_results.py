@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Tests of scripts/render-results.py: which run is current, what a table shows, and that --check fails on a
+stale page. Run: python3 scripts/test_render_results.py (CI does)."""
+
+import copy
+import importlib.util
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+_spec = importlib.util.spec_from_file_location("render", Path(__file__).with_name("render-results.py"))
+render = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(render)
+
+
+def run(workload, contestant, rate, threads=0, pending=0):
+    return {"workload": workload, "repetition": 1, "contestant": contestant, "ceilingThreads": threads,
+            "bound": 100, "pending": pending, "backlogPodsPerSecond": rate, "p50Ms": 4.0, "p99Ms": 10.0,
+            "cpuSeconds": None if contestant == "ceiling" else 5.0, "peakRssMiB": None if contestant == "ceiling"
+            else 150.0, "start": None}
+
+
+def e2e(name, command, runs):
+    return {"schema": 1, "kind": "e2e-benchmark", "started": name[:10] + "T00:00:00Z", "revision": "abc",
+            "command": command, "machine": {"cpus": 2}, "_file": f"results/e2e-benchmark/{name}.json",
+            "workloads": {"500-nodes": {"nodes": 500}}, "runs": runs}
+
+
+def drills(name, fault, lost, burst=None):
+    counts = {k: 0 for k, _ in render.VIOLATIONS}
+    counts["LOST"] = lost
+    settings = {"burst": burst} if burst else {}
+    return {"schema": 1, "kind": "drills", "started": None, "revision": name, "command": "scripts/drills.sh x",
+            "machine": {"cpus": 2}, "settings": settings, "_file": f"results/drills/{name}.json",
+            "faults": [{"fault": fault, "trials": 2, "pods": 10, "violations": counts, "relists": 0,
+                        "recovered": 2, "recoveryP50Seconds": 1.0, "recoveryP99Seconds": 2.0}]}
+
+
+class CurrentRun(unittest.TestCase):
+
+    def test_a_newer_partial_run_does_not_replace_the_full_one(self):
+        full = e2e("2026-11-30", "scripts/e2e-benchmark.sh --reps 3",
+                   [run("500-nodes", "kube-scheduler", 400), run("500-nodes", "kubesched", 600)])
+        partial = e2e("2026-12-01", "scripts/e2e-benchmark.sh --workloads 500-nodes",
+                      [run("500-nodes", "kube-scheduler", 1), run("500-nodes", "kubesched", 1)])
+        alone = e2e("2026-12-02", "scripts/e2e-benchmark.sh --contestants kubesched", [run("500-nodes", "kubesched", 1)])
+        self.assertIs(full, render.current_e2e([full, partial, alone]))
+
+    def test_no_full_run_is_an_error_not_an_empty_table(self):
+        with self.assertRaises(SystemExit):
+            render.current_e2e([e2e("2026-12-01", "x --workloads smoke", [run("500-nodes", "kubesched", 1)])])
+
+    def test_the_ceiling_row_is_its_best_concurrency(self):
+        d = e2e("2026-11-30", "x", [run("500-nodes", "ceiling", 900, 8), run("500-nodes", "ceiling", 950, 16)])
+        self.assertEqual([950], [r["backlogPodsPerSecond"] for r in render.runs_of(d, "500-nodes", "ceiling")])
+
+    def test_ratios_and_pending_pods_show(self):
+        d = e2e("2026-11-30", "x", [run("500-nodes", "kube-scheduler", 400), run("500-nodes", "kubesched", 600),
+                                    run("500-nodes", "ceiling", 1000, 16, pending=3)])
+        text = "\n".join(render.render_e2e(d))
+        self.assertIn("| throughput | 1.50× (600 against 400 pods/s) |", text)
+        self.assertIn("| of the bind ceiling | 0.60× |", text)
+        self.assertIn("| 500-nodes | bind ceiling (16 threads) | 1,000 | 4 | 10 | – | – | 3 |", text)
+
+    def test_pods_left_pending_by_a_scheduler_are_called_out(self):
+        d = e2e("2026-11-30", "x", [run("500-nodes", "kube-scheduler", 400),
+                                    run("500-nodes", "kubesched", 600, pending=7)])
+        self.assertIn("**7 pods left pending**", "\n".join(render.render_e2e(d)))
+
+    def test_each_fault_shows_its_newest_run_and_a_violation_by_name(self):
+        lines = render.render_drills([drills("old", "deletes", 0), drills("new", "deletes", 2),
+                                      drills("t200", "throttle", 0, burst=200), drills("t2000", "throttle", 0, 2000)])
+        rows = [l for l in lines if l.startswith("| deletes")]
+        self.assertEqual(1, len(rows), lines)
+        self.assertIn("[new]", rows[0])
+        self.assertIn("| 2 lost |", rows[0])
+        self.assertEqual(2, len([l for l in lines if l.startswith("| throttle, ")]), lines)
+
+
+class Pages(unittest.TestCase):
+
+    def test_splice_replaces_only_between_the_markers_and_refuses_a_page_without_them(self):
+        page = ("a\n<!-- rendered by scripts/render-results.py: x -->\nold\n<!-- end of rendered: x -->\nb\n")
+        self.assertEqual("a\n<!-- rendered by scripts/render-results.py: x -->\nnew\n<!-- end of rendered: x -->\nb\n",
+                         render.splice(page, "x", ["new"], "page.md"))
+        with self.assertRaises(SystemExit):
+            render.splice("no markers", "x", ["new"], "page.md")
+
+    def test_check_fails_on_a_stale_page_and_passes_once_rendered(self):
+        real_root, real_results = render.ROOT, render.RESULTS
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            for page in ("docs/performance.md", "docs/reliability.md"):
+                (root / page).parent.mkdir(parents=True, exist_ok=True)
+                names = ["e2e-benchmark", "jmh"] if "performance" in page else ["drills", "soak"]
+                (root / page).write_text("".join(
+                    f"<!-- rendered by scripts/render-results.py: {n} -->\nstale\n<!-- end of rendered: {n} -->\n"
+                    for n in names))
+            for kind in ("e2e-benchmark", "drills", "soak", "jmh"):
+                (root / "results" / kind).mkdir(parents=True)
+                for f in (real_results / kind).glob("*.json"):
+                    (root / "results" / kind / f.name).write_text(f.read_text())
+            render.ROOT, render.RESULTS = root, root / "results"
+            try:
+                self.assertEqual(1, render.main(["--check"]))
+                self.assertEqual(0, render.main([]))
+                self.assertEqual(0, render.main(["--check"]))
+            finally:
+                render.ROOT, render.RESULTS = real_root, real_results
+
+
+if __name__ == "__main__":
+    unittest.main()
