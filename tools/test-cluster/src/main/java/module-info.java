@@ -1,7 +1,7 @@
 /**
  * Test support, never published: one real kube-apiserver and etcd (and on request kube-controller-manager)
  * from {@code tools/test-cluster/cluster.sh} and an admin client for it, shared by the end-to-end tests, the
- * end-to-end benchmark and the fault drills.
+ * end-to-end benchmark and the fault drills; and the data file those tools leave per run ({@code RunRecord}).
  */
 module io.kubesched.testcluster {
   requires static org.jspecify;
@@ -9,6 +9,7 @@ module io.kubesched.testcluster {
   requires kubernetes.client;
   requires io.fabric8.kubernetes.client.jdkhttp;
   requires org.slf4j;
+  requires tools.jackson.databind;
 
   exports io.kubesched.testcluster;
 }

@@ -1,5 +1,6 @@
 package io.kubesched.drills;
 
+import io.kubesched.testcluster.RunRecord;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,8 +112,7 @@ public final class Drills {
       return 2;
     }
     if (data == null) {
-      var name = out.getFileName().toString();
-      data = out.resolveSibling((name.endsWith(".md") ? name.substring(0, name.length() - 3) : name) + ".json");
+      data = RunRecord.beside(out);
     }
     var started = Instant.now();
     var stallFor = Duration.ofSeconds(stall);
@@ -181,10 +181,7 @@ public final class Drills {
     if (throttled) {
       knobs.put("burst", burst);
     }
-    if (data.getParent() != null) {
-      Files.createDirectories(data.getParent());
-    }
-    Files.writeString(data, RunData.json(revision, "scripts/drills.sh " + command(args), knobs, started,
+    RunRecord.write(data, RunData.record(revision, "scripts/drills.sh " + command(args), knobs, started,
         Instant.now(), trialsRun, outcome.growth(), kill.takeovers()));
     log.println("wrote " + out + " and " + data);
     log.print(report);

@@ -1,28 +1,23 @@
 package io.kubesched.drills;
 
+import io.kubesched.testcluster.RunRecord;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One invocation of the drills as data: the machine, the code's revision, the command, the settings, every
  * trial (its fault, pods, violations, LISTs, recovery) and the leader-kill takeovers, in the JSON that {@code
  * scripts/render-results.py} turns into the table of {@code docs/reliability.md} ({@code results/drills/}, one
- * file per invocation). Durations are in seconds; a recovery or takeover that never came is {@code null}.
+ * file per invocation), after {@link RunRecord}'s header. Durations are in seconds; a recovery or takeover that
+ * never came is {@code null}.
  */
 final class RunData {
-
-  /** Raised when the shape changes, so that the renderer can refuse what it cannot read. */
-  static final int SCHEMA = 1;
-
-  private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
   private RunData() {}
 
@@ -32,24 +27,17 @@ final class RunData {
    * @param growth the violations found across trials (threads, heap)
    * @param takeovers the leader-kill trials' takeovers, in the order run
    */
-  static String json(
+  static Map<String, Object> record(
       String revision, String command, Map<String, Object> settings, Instant started, Instant finished,
       List<TrialResult> trials, List<Violation> growth, List<Takeover> takeovers) {
-    var root = new LinkedHashMap<String, Object>();
-    root.put("schema", SCHEMA);
-    root.put("kind", "drills");
-    root.put("started", started.truncatedTo(ChronoUnit.SECONDS).toString());
-    root.put("finished", finished.truncatedTo(ChronoUnit.SECONDS).toString());
-    root.put("revision", revision);
-    root.put("command", command);
-    root.put("machine", machine());
+    var root = RunRecord.header("drills", revision, command, started, finished);
     root.put("settings", settings);
     root.put("faults", summary(trials));
     root.put("trials", trials.stream().map(RunData::trial).toList());
     root.put("growth", growth.stream().map(RunData::violation).toList());
     root.put("takeoverSummary", takeovers.isEmpty() ? null : takeoverSummary(takeovers));
     root.put("takeovers", takeovers.stream().map(RunData::takeover).toList());
-    return JSON.writeValueAsString(root) + "\n";
+    return root;
   }
 
   /** The leader-kill takeovers' p50 and p99 (nearest rank) to the Lease and to the first binding, as the report's. */
@@ -71,17 +59,10 @@ final class RunData {
    *
    * @param verdicts what {@link Soak#verdicts} found wrong; empty for none
    */
-  static String soakJson(
+  static Map<String, Object> soakRecord(
       String revision, String command, Soak.Settings settings, Instant started, Instant finished,
       Soak.Outcome outcome, List<String> verdicts) {
-    var root = new LinkedHashMap<String, Object>();
-    root.put("schema", SCHEMA);
-    root.put("kind", "soak");
-    root.put("started", started.truncatedTo(ChronoUnit.SECONDS).toString());
-    root.put("finished", finished.truncatedTo(ChronoUnit.SECONDS).toString());
-    root.put("revision", revision);
-    root.put("command", command);
-    root.put("machine", machine());
+    var root = RunRecord.header("soak", revision, command, started, finished);
     var knobs = new LinkedHashMap<String, Object>();
     knobs.put("minutes", settings.length().toMillis() / 60_000.0);
     knobs.put("nodes", settings.nodes());
@@ -109,28 +90,7 @@ final class RunData {
     }).toList());
     root.put("grown", outcome.grown().stream().map(c -> Map.of(
         "class", c.className(), "bytes", c.bytes(), "instances", c.instances())).toList());
-    return JSON.writeValueAsString(root) + "\n";
-  }
-
-  /** The machine as Linux states it: processors, the CPU's model name, the memory. */
-  static Map<String, Object> machine() {
-    var m = new LinkedHashMap<String, Object>();
-    m.put("cpus", Runtime.getRuntime().availableProcessors());
-    m.put("cpu", procLine("/proc/cpuinfo", "model name").map(l -> l.substring(l.indexOf(':') + 1).strip())
-        .orElse("unknown CPU"));
-    m.put("memoryGiB", procLine("/proc/meminfo", "MemTotal:")
-        .map(l -> Math.round(Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0 / 1024)).orElse(0L));
-    m.put("os", "Linux " + System.getProperty("os.version"));
-    m.put("java", System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ")");
-    return m;
-  }
-
-  private static Optional<String> procLine(String file, String prefix) {
-    try (var lines = java.nio.file.Files.lines(java.nio.file.Path.of(file))) {
-      return lines.filter(l -> l.startsWith(prefix)).findFirst();
-    } catch (java.io.IOException e) {
-      return Optional.empty();
-    }
+    return root;
   }
 
   /**
@@ -140,7 +100,7 @@ final class RunData {
    */
   static List<Map<String, Object>> summary(List<TrialResult> trials) {
     var byFault = new LinkedHashMap<String, List<TrialResult>>();
-    trials.forEach(t -> byFault.computeIfAbsent(t.fault(), f -> new java.util.ArrayList<>()).add(t));
+    trials.forEach(t -> byFault.computeIfAbsent(t.fault(), f -> new ArrayList<>()).add(t));
     return byFault.entrySet().stream().map(e -> {
       var results = e.getValue();
       var counts = new LinkedHashMap<String, Integer>();

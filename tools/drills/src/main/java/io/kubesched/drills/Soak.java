@@ -236,19 +236,15 @@ final class Soak {
     var settings = new Settings(project, Duration.ofMillis((long) (minutes * 60_000)), Duration.ofSeconds(interval),
         Duration.ofMillis((long) (warmup * 60_000)), nodes, rate, Duration.ofSeconds(lifetime));
     if (data == null) {
-      var name = out.getFileName().toString();
-      data = out.resolveSibling((name.endsWith(".md") ? name.substring(0, name.length() - 3) : name) + ".json");
+      data = io.kubesched.testcluster.RunRecord.beside(out);
     }
     var started = java.time.Instant.now();
     var outcome = new Soak(settings, log).run();
     var command = Drills.command(args);
     var report = markdown(command, settings, outcome);
     java.nio.file.Files.writeString(out, report);
-    if (data.getParent() != null) {
-      java.nio.file.Files.createDirectories(data.getParent());
-    }
-    java.nio.file.Files.writeString(data, RunData.soakJson(revision, "scripts/drills.sh " + command, settings, started,
-        java.time.Instant.now(), outcome, verdicts(outcome)));
+    io.kubesched.testcluster.RunRecord.write(data, RunData.soakRecord(revision, "scripts/drills.sh " + command,
+        settings, started, java.time.Instant.now(), outcome, verdicts(outcome)));
     log.print(report);
     return verdicts(outcome).isEmpty() ? 0 : 1;
   }

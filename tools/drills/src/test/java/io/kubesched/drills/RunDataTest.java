@@ -27,7 +27,7 @@ class RunDataTest {
             List.of(new Violation(Violation.Kind.LOST, "p-7", "pending after settling")), 11, Optional.empty()));
     var takeover = new Takeover(Optional.of(Duration.ofMillis(15_200)), Optional.empty(), Duration.ofMillis(900), 137,
         12, 0, 15);
-    var root = JSON.readTree(RunData.json("abc1234", "scripts/drills.sh --trials 1", Map.of("trials", 1), START,
+    var root = JSON.valueToTree(RunData.record("abc1234", "scripts/drills.sh --trials 1", Map.of("trials", 1), START,
         START.plusSeconds(90), trials, List.of(), List.of(takeover)));
     assertEquals("drills", root.get("kind").asString());
     assertEquals("abc1234", root.get("revision").asString());
@@ -65,7 +65,7 @@ class RunDataTest {
     var outcome = new Soak.Outcome(samples, 1, List.of(new ClassHistogram.Change("byte[]", 157_000, 900)), 0, 0);
     var settings = new Soak.Settings(Path.of("."), Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofMinutes(1),
         500, 10, Duration.ofSeconds(60));
-    var root = JSON.readTree(RunData.soakJson("abc1234", "scripts/drills.sh --soak 2", settings, START,
+    var root = JSON.valueToTree(RunData.soakRecord("abc1234", "scripts/drills.sh --soak 2", settings, START,
         START.plusSeconds(120), outcome, List.of("threads grow 6.00 a sample")));
     assertEquals("soak", root.get("kind").asString());
     assertEquals(2.0, root.get("settings").get("minutes").asDouble());

@@ -1,6 +1,7 @@
 package io.kubesched.benchmark.e2e;
 
 import io.kubesched.policy.config.SchedulerConfiguration;
+import io.kubesched.testcluster.RunRecord;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -167,11 +168,7 @@ public final class E2eBenchmark {
     }
 
     if (data == null) {
-      var name = out.getFileName().toString();
-      data = out.resolveSibling((name.endsWith(".md") ? name.substring(0, name.length() - 3) : name) + ".json");
-    }
-    if (data.getParent() != null) {
-      Files.createDirectories(data.getParent());
+      data = RunRecord.beside(out);
     }
     if (out.getParent() != null) {
       Files.createDirectories(out.getParent());
@@ -189,9 +186,9 @@ public final class E2eBenchmark {
             Files.writeString(
                 out,
                 Report.markdown(machine(kubeVersion, qps, burst, jvmFlags), command(args), results, workloads));
-            Files.writeString(
+            RunRecord.write(
                 data,
-                RunData.json(revision, command(args), kubeVersion, settings, started, Instant.now(), results, workloads));
+                RunData.record(revision, command(args), kubeVersion, settings, started, Instant.now(), results, workloads));
           }
         }
       }
@@ -247,16 +244,16 @@ public final class E2eBenchmark {
 
   /** The machine and versions, as the table's header states them. */
   static String machine(String kubeVersion, double qps, int burst, List<String> jvmFlags) {
-    var machine = Machine.probe();
+    var machine = RunRecord.machine();
     return String.format(
         Locale.ROOT,
-        "Machine: %d CPUs (%s), %.0f GiB memory, Linux %s; kube-apiserver, etcd and kube-scheduler %s built by"
+        "Machine: %d CPUs (%s), %s GiB memory, Linux %s; kube-apiserver, etcd and kube-scheduler %s built by"
             + " tools/test-cluster/cluster.sh; Java %s (%s) for this library's scheduler and the runner; both schedulers"
             + " with client QPS %.0f, burst %d; this library's scheduler with JVM flags %s; the runner with JVM flags"
             + " %s. The API server, etcd, the scheduler and the runner (creating pods, watching) share the machine.%n",
         Runtime.getRuntime().availableProcessors(),
-        machine.cpu(),
-        machine.memoryGiB(),
+        machine.get("cpu"),
+        machine.get("memoryGiB"),
         System.getProperty("os.version"),
         kubeVersion,
         System.getProperty("java.runtime.version"),

@@ -1,27 +1,23 @@
 package io.kubesched.benchmark.e2e;
 
+import static io.kubesched.testcluster.RunRecord.number;
+
+import io.kubesched.testcluster.RunRecord;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One invocation of the runner as data: the machine, the code's revision, the command, the settings and every
  * run's figures, in the JSON that {@code scripts/render-results.py} turns into the tables of {@code
  * docs/performance.md}. The Markdown report is a view of the same figures; this file is what is kept
  * ({@code results/e2e-benchmark/}, one file per invocation). A figure not measured (the bind ceiling's CPU and
- * memory, a workload's preemptors where it has none) is {@code null}, never NaN.
+ * memory, a workload's preemptors where it has none) is {@code null}, never NaN. The header is {@link
+ * RunRecord}'s.
  */
 final class RunData {
-
-  /** Raised when the shape changes, so that the renderer can refuse what it cannot read. */
-  static final int SCHEMA = 1;
-
-  private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
   private RunData() {}
 
@@ -32,17 +28,13 @@ final class RunData {
    * @param finished when its last run ended (or now, for a file written mid-way)
    * @param results every run so far, in the order run
    */
-  static String json(
+  static Map<String, Object> record(
       String revision, String command, String kubeVersion, BenchmarkRun.Settings settings, Instant started,
       Instant finished, List<RunResult> results, List<Workload> workloads) {
-    var root = new LinkedHashMap<String, Object>();
-    root.put("schema", SCHEMA);
-    root.put("kind", "e2e-benchmark");
-    root.put("started", started.truncatedTo(ChronoUnit.SECONDS).toString());
-    root.put("finished", finished.truncatedTo(ChronoUnit.SECONDS).toString());
-    root.put("revision", revision);
-    root.put("command", command);
-    root.put("machine", machine(kubeVersion));
+    var root = RunRecord.header("e2e-benchmark", revision, command, started, finished);
+    @SuppressWarnings("unchecked")
+    var machine = (Map<String, Object>) root.get("machine");
+    machine.put("kubernetes", kubeVersion);
     var knobs = new LinkedHashMap<String, Object>();
     knobs.put("qps", settings.qps());
     knobs.put("burst", settings.burst());
@@ -66,19 +58,7 @@ final class RunData {
     }
     root.put("workloads", shapes);
     root.put("runs", results.stream().map(RunData::run).toList());
-    return JSON.writeValueAsString(root) + "\n";
-  }
-
-  private static Map<String, Object> machine(String kubeVersion) {
-    var m = new LinkedHashMap<String, Object>();
-    var probe = Machine.probe();
-    m.put("cpus", Runtime.getRuntime().availableProcessors());
-    m.put("cpu", probe.cpu());
-    m.put("memoryGiB", Math.round(probe.memoryGiB()));
-    m.put("os", "Linux " + System.getProperty("os.version"));
-    m.put("java", System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ")");
-    m.put("kubernetes", kubeVersion);
-    return m;
+    return root;
   }
 
   private static Map<String, Object> run(RunResult r) {
@@ -130,10 +110,5 @@ final class RunData {
       m.put("gangs", gm);
     }
     return m;
-  }
-
-  /** Rounded to three decimals (more is noise), null for not measured. */
-  private static Double number(double v) {
-    return Double.isNaN(v) ? null : Math.round(v * 1000) / 1000.0;
   }
 }

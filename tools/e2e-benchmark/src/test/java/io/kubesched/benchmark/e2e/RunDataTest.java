@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.testcluster.RunRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,15 +30,16 @@ class RunDataTest {
 
   @Test
   void every_run_is_kept_with_the_machine_revision_and_command_and_unmeasured_figures_are_null() throws Exception {
-    var json =
-        RunData.json(
+    var json = JsonMapper.builder().build().writeValueAsString(
+        RunData.record(
             "abc1234", "scripts/e2e-benchmark.sh --reps 1", "v1.37.2", SETTINGS, Instant.parse("2026-12-02T01:00:00Z"),
             Instant.parse("2026-12-02T01:05:30.5Z"),
             List.of(run(Workload.SMOKE, Contestant.KUBESCHED, 3.2), run(Workload.SMOKE, Contestant.CEILING, Double.NaN),
                 run(Workload.SMOKE_PREEMPTION, Contestant.KUBE_SCHEDULER, 4)),
-            List.of(Workload.SMOKE, Workload.SMOKE_PREEMPTION));
+            List.of(Workload.SMOKE, Workload.SMOKE_PREEMPTION)));
     var root = JsonMapper.builder().build().readTree(json);
-    assertEquals(RunData.SCHEMA, root.get("schema").asInt());
+    assertEquals(RunRecord.SCHEMA, root.get("schema").asInt());
+    assertEquals("e2e-benchmark", root.get("kind").asString());
     assertEquals("abc1234", root.get("revision").asString());
     assertEquals("2026-12-02T01:05:30Z", root.get("finished").asString());
     assertEquals("scripts/e2e-benchmark.sh --reps 1", root.get("command").asString());
