@@ -89,7 +89,8 @@ class PolicyReadmeSampleTest {
     assertEquals(sample, shown, "README.md's policy sample differs from PolicyReadmeSampleTest");
   }
 
-  private static String between(String text, String start, String end) {
+  /** The text between the first {@code start} and the next {@code end}; also used by {@link TestingPageSampleTest}. */
+  static String between(String text, String start, String end) {
     int from = text.indexOf(start);
     int to = text.indexOf(end, from + start.length());
     if (from < 0 || to < 0) {

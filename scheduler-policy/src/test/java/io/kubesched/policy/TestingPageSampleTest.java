@@ -13,18 +13,10 @@ class TestingPageSampleTest {
   @Test
   void the_testing_page_shows_exactly_the_contract_sample_that_runs() throws IOException {
     var source = Files.readString(Path.of("src/test/java/io/kubesched/policy/BinPackingPolicyProperties.java"));
-    var sample = between(source, "// SAMPLE-BEGIN\n", "// SAMPLE-END\n");
+    var sample = PolicyReadmeSampleTest.between(source, "// SAMPLE-BEGIN\n", "// SAMPLE-END\n");
     var page = Files.readString(Path.of("../docs/testing.md"));
-    var shown = between(page, "<!-- sample: BinPackingPolicyProperties -->\n```java\n", "```\n");
+    var shown = PolicyReadmeSampleTest.between(page, "<!-- sample: BinPackingPolicyProperties -->\n```java\n", "```\n");
     assertEquals(sample, shown, "docs/testing.md's contract sample differs from BinPackingPolicyProperties");
   }
 
-  private static String between(String text, String begin, String end) {
-    int from = text.indexOf(begin);
-    if (from < 0) {
-      throw new AssertionError("no '" + begin.strip() + "'");
-    }
-    from += begin.length();
-    return text.substring(from, text.indexOf(end, from));
-  }
 }
