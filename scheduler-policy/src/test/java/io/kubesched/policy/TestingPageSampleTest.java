@@ -18,5 +18,4 @@ class TestingPageSampleTest {
     var shown = PolicyReadmeSampleTest.between(page, "<!-- sample: BinPackingPolicyProperties -->\n```java\n", "```\n");
     assertEquals(sample, shown, "docs/testing.md's contract sample differs from BinPackingPolicyProperties");
   }
-
 }
