@@ -6,7 +6,7 @@ every code block marked runnable (a fence opened with ```sh runnable) with bash 
 project's root, and fails on one that exits non-zero or runs past 10 minutes.
 
 Usage: scripts/check-docs.py [--run] [FILE.md ...]
-       (default files: README.md, CONTRIBUTING.md, CHANGELOG.md and docs/**/*.md)
+       (default files: README.md, CONTRIBUTING.md, CHANGELOG.md, results/README.md and docs/**/*.md)
 Exits 1 and names each broken link (file:line, the link, what is missing) and each failed block if any."""
 import os
 import re
@@ -119,7 +119,7 @@ def run_blocks(path):
 
 
 def default_files():
-    files = [os.path.join(ROOT, name) for name in ('README.md', 'CONTRIBUTING.md', 'CHANGELOG.md')]
+    files = [os.path.join(ROOT, name) for name in ('README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'results/README.md')]
     for dirpath, _, names in os.walk(os.path.join(ROOT, 'docs')):
         files += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith('.md')]
     return [f for f in files if os.path.exists(f)]
