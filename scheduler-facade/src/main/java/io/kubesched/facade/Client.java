@@ -21,7 +21,9 @@ import org.apiguardian.api.API;
 public interface Client extends AutoCloseable {
 
   /**
-   * Connects as {@code options} say. Nothing is listed or watched until a controller starts.
+   * Connects as {@code options} say. Nothing is listed or watched until a controller starts. Logs one INFO
+   * line first: this library's {@link io.kubesched.api.BuildInfo version and revision}, fabric8's version and
+   * Java's.
    *
    * @throws ConfigurationException if the connection cannot be set up: no kubeconfig where looked, not
    *     running in a pod, or a fake cluster without {@code kubernetes-server-mock} on the class path

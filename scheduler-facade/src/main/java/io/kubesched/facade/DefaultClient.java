@@ -1,6 +1,8 @@
 package io.kubesched.facade;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Version;
+import io.kubesched.api.BuildInfo;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
@@ -14,9 +16,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** {@link Client} over a {@link KubeConnection}. */
 final class DefaultClient implements Client {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DefaultClient.class);
 
   private final Options options;
   private final KubeConnection connection;
@@ -24,6 +30,12 @@ final class DefaultClient implements Client {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   DefaultClient(Options options) {
+    // Once per client, not per controller (a client makes any number), and before connecting, so that a
+    // report of a failed connection says which build failed.
+    var build = BuildInfo.current();
+    LOG.info(
+        "kubesched {} (revision {}), fabric8 kubernetes-client {}, Java {}",
+        build.version(), build.revision(), Version.clientVersion(), System.getProperty("java.version"));
     this.options = options;
     this.connection = connect(options.connection());
   }

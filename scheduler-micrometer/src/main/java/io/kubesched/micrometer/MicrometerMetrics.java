@@ -2,6 +2,7 @@ package io.kubesched.micrometer;
 
 import static org.apiguardian.api.API.Status.MAINTAINED;
 
+import io.kubesched.api.BuildInfo;
 import io.kubesched.api.SchedulerMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -62,7 +63,13 @@ import org.apiguardian.api.API;
  *       scheduler_});
  *   <li>{@value #PENDING_GROUPS} gauge {state = waiting_for_members | waiting_to_fit}: {@code
  *       kubesched_pending_podgroups}, the pod groups waiting (kube-scheduler counts their pods in {@code
- *       scheduler_pending_pods} under queues of its own instead).
+ *       scheduler_pending_pods} under queues of its own instead);
+ *   <li>{@value #BUILD_INFO} gauge {version, revision, java_version}, always 1: {@code
+ *       kubesched_build_info}, which build of the library runs ({@link BuildInfo}) on which Java, as kube's
+ *       components expose {@code kubernetes_build_info}. Its {@code git_version} and {@code git_commit} are
+ *       {@code version} and {@code revision} here, as Prometheus names them in its own {@code
+ *       prometheus_build_info}; {@code java_version} follows kube's {@code go_version}. Registered at once
+ *       and kept by {@link #close()}.
  * </ul>
  *
  * <p>Timers publish a percentile histogram over kube-scheduler's bucket range plus kube-scheduler's own
@@ -101,6 +108,9 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   public static final String GROUP_TIMEOUTS = "kubesched.podgroup.timeouts";
   /** {@code kubesched_pending_podgroups}. */
   public static final String PENDING_GROUPS = "kubesched.pending.podgroups";
+
+  /** {@code kubesched_build_info}. */
+  public static final String BUILD_INFO = "kubesched.build.info";
 
   /** kube-scheduler's buckets for attempts and the algorithm (pod and pod group): 1 ms doubling 15 times. */
   static final List<Duration> ATTEMPT_BUCKETS = doubling(Duration.ofMillis(1), 15);
@@ -154,11 +164,13 @@ public final class MicrometerMetrics implements SchedulerMetrics {
             .description("How many attempts it took to schedule a pod")
             .serviceLevelObjectives(POD_ATTEMPTS_BUCKETS)
             .register(registry);
+    registerBuildInfo();
   }
 
   /**
-   * Metrics recorded into {@code registry}. Registers the algorithm timer and the attempts summary at
-   * once; the other meters when first recorded, the gauges when a controller starts.
+   * Metrics recorded into {@code registry}. Registers the algorithm timer, the attempts summary and
+   * {@value #BUILD_INFO} at once; the other meters when first recorded, the pending gauges when a controller
+   * starts.
    *
    * @param registry where to record; any Micrometer registry (a Prometheus one exposes kube-scheduler's
    *     names exactly)
@@ -337,7 +349,10 @@ public final class MicrometerMetrics implements SchedulerMetrics {
                         .tag("state", state))));
   }
 
-  /** Unregisters the gauges; counters and timers stay (they are cumulative). Idempotent. */
+  /**
+   * Unregisters the pending gauges; counters and timers stay (they are cumulative), and so does {@value
+   * #BUILD_INFO}. Idempotent.
+   */
   @Override
   public synchronized void close() {
     gauges.forEach(registry::remove);
@@ -347,6 +362,23 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   @Override
   public String toString() {
     return "MicrometerMetrics[" + registry.getClass().getSimpleName() + "]";
+  }
+
+  /**
+   * Once per registry: a second metrics on it would get the same constant series back, with a warning from
+   * Micrometer about the gauge registered twice.
+   */
+  private void registerBuildInfo() {
+    if (registry.find(BUILD_INFO).gauge() != null) {
+      return;
+    }
+    var build = BuildInfo.current();
+    gauge(
+        Gauge.builder(BUILD_INFO, () -> 1)
+            .description("Always 1, labelled with the kubesched version and git revision running and the Java version")
+            .tag("version", build.version())
+            .tag("revision", build.revision())
+            .tag("java_version", System.getProperty("java.version")));
   }
 
   /**

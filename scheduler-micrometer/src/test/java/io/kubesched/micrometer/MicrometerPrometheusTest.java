@@ -3,6 +3,7 @@ package io.kubesched.micrometer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.BuildInfo;
 import io.kubesched.api.SchedulerMetrics.PendingGroups;
 import io.kubesched.api.SchedulerMetrics.PendingPods;
 import io.kubesched.api.SchedulerMetrics.Result;
@@ -94,6 +95,27 @@ class MicrometerPrometheusTest {
     assertEquals(10, value("kubesched_pending_pods", Map.of()));
     assertEquals(1, value("scheduler_pod_scheduling_attempts_count", Map.of()));
     assertEquals(2, value("scheduler_pod_scheduling_attempts_sum", Map.of()));
+  }
+
+  @Test
+  void build_info_is_1_labelled_with_the_version_the_revision_and_java_as_kubernetes_build_info_is() {
+    var build =
+        Map.of(
+            "version", System.getProperty("kubesched.test.projectVersion"),
+            "revision", BuildInfo.current().revision(),
+            "java_version", System.getProperty("java.version"));
+
+    assertEquals(1, value("kubesched_build_info", build));
+    assertTrue(registry.scrape().contains("# TYPE kubesched_build_info gauge\n"), registry::scrape);
+  }
+
+  @Test
+  void build_info_stays_when_the_controllers_metrics_close_and_a_second_one_registers() {
+    var second = MicrometerMetrics.of(registry);
+    second.close();
+    samples = parse(registry.scrape());
+
+    assertEquals(1, samples.stream().filter(s -> s.name().equals("kubesched_build_info")).count(), names()::toString);
   }
 
   @Test

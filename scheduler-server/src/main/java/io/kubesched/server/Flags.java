@@ -33,7 +33,8 @@ record Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd
           + "  --port N           port of /healthz, /readyz and /metrics, plain HTTP (default "
           + DEFAULT_PORT
           + ")\n"
-          + "  --no-policy-crd    do not watch SchedulingPolicy custom resources (kubesched.io/v1alpha1)";
+          + "  --no-policy-crd    do not watch SchedulingPolicy custom resources (kubesched.io/v1alpha1)\n"
+          + "  --version          print the version, the git revision it was built from and Java's, then exit";
 
   Flags {
     Objects.requireNonNull(config, "config");
@@ -43,6 +44,11 @@ record Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd
   /** @return whether {@code args} ask for the usage text ({@code --help} or {@code -h}) */
   static boolean wantsHelp(List<String> args) {
     return args.contains("--help") || args.contains("-h");
+  }
+
+  /** @return whether {@code args} ask for the version ({@code --version}) */
+  static boolean wantsVersion(List<String> args) {
+    return args.contains("--version");
   }
 
   /**
@@ -71,7 +77,7 @@ record Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd
         throw new ConfigurationException(
             "command line: unknown flag '"
                 + arg
-                + "'; valid: --config, --kubeconfig, --port, --policy-crd, --no-policy-crd, --help");
+                + "'; valid: --config, --kubeconfig, --port, --policy-crd, --no-policy-crd, --version, --help");
       }
       String value;
       if (eq >= 0) {

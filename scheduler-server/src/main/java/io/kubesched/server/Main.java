@@ -1,5 +1,6 @@
 package io.kubesched.server;
 
+import io.kubesched.api.BuildInfo;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.micrometer.MicrometerMetrics;
@@ -17,10 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler as a program: {@code kubesched-server --config FILE [--kubeconfig FILE] [--port N]
- * [--no-policy-crd]} (see {@link Flags}).
+ * [--no-policy-crd]} (see {@link Flags}); {@code --version} prints one line on standard output and exits.
  *
  * <p>Exit status: 0 after SIGTERM or SIGINT once everything stopped (bindings in flight finished, lease
- * released); 1 on a bad configuration file, a connection that cannot be set up, a port that cannot be bound
+ * released), and after {@code --help} or {@code --version}; 1 on a bad configuration file, a connection that cannot be set up, a port that cannot be bound
  * or a cluster that cannot be listed, with a one-line message on standard error; 2 on a bad command line.
  */
 public final class Main {
@@ -36,7 +37,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
-    int status = run(List.of(args), System.getenv(), System.err);
+    int status = run(List.of(args), System.getenv(), System.out, System.err);
     if (status != 0) {
       EXITING_ON_ERROR.set(true);
       System.exit(status);
@@ -44,14 +45,22 @@ public final class Main {
   }
 
   /**
-   * Parses, reads the configuration, starts the server and serves until the shutdown hook stops it.
+   * Parses, reads the configuration, starts the server and serves until the shutdown hook stops it. With
+   * {@code --help} or {@code --version} it only prints, before reading anything or connecting.
    *
-   * @return the exit status: 0 once stopped, {@link #BAD_CONFIG} or {@link #BAD_USAGE} (with a one-line
-   *     message on {@code err})
+   * @param out where {@code --version} prints
+   * @param err where the usage text and the one-line errors go
+   * @return the exit status: 0 once stopped or printed, {@link #BAD_CONFIG} or {@link #BAD_USAGE} (with a
+   *     one-line message on {@code err})
    */
-  static int run(List<String> args, Map<String, String> env, PrintStream err) throws InterruptedException {
+  static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err)
+      throws InterruptedException {
     if (Flags.wantsHelp(args)) {
       err.println(Flags.USAGE);
+      return 0;
+    }
+    if (Flags.wantsVersion(args)) {
+      out.println(version());
       return 0;
     }
     Flags flags;
@@ -122,6 +131,13 @@ public final class Main {
     }
     server.awaitTermination();
     return 0;
+  }
+
+  /** @return {@code kubesched-server VERSION (revision COMMIT), Java VERSION} */
+  static String version() {
+    var build = BuildInfo.current();
+    return "kubesched-server " + build.version() + " (revision " + build.revision() + "), Java "
+        + System.getProperty("java.version");
   }
 
   private static String oneLine(Exception e) {

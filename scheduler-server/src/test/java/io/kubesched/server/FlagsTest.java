@@ -36,6 +36,13 @@ class FlagsTest {
     assertFalse(Flags.wantsHelp(List.of("--config", "help")));
   }
 
+  @Test
+  void version_is_recognised_anywhere() {
+    assertTrue(Flags.wantsVersion(List.of("--config", "c", "--version")));
+    assertFalse(Flags.wantsVersion(List.of("--config", "version")));
+    assertFalse(Flags.wantsVersion(List.of("-v")));
+  }
+
   @ParameterizedTest(name = "[{index}] {0}")
   @CsvSource(
       delimiter = '|',

@@ -3,6 +3,7 @@ package io.kubesched.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.BuildInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,10 +18,15 @@ import org.junit.jupiter.api.io.TempDir;
 class MainTest {
 
   @TempDir Path dir;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int run(String... args) throws InterruptedException {
-    return Main.run(List.of(args), Map.of(), new PrintStream(err, true, StandardCharsets.UTF_8));
+    return Main.run(
+        List.of(args),
+        Map.of(),
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
   private List<String> lines() {
@@ -31,6 +37,37 @@ class MainTest {
   void help_prints_the_usage_and_succeeds() throws InterruptedException {
     assertEquals(0, run("--help"));
     assertTrue(lines().get(0).startsWith("usage: kubesched-server --config FILE"), lines().toString());
+  }
+
+  @Test
+  void help_lists_version() throws InterruptedException {
+    run("--help");
+    assertTrue(lines().stream().anyMatch(l -> l.startsWith("  --version ")), lines().toString());
+  }
+
+  @Test
+  void version_prints_one_line_on_standard_output_and_succeeds() throws InterruptedException {
+    assertEquals(0, run("--version"));
+
+    assertEquals(
+        "kubesched-server "
+            + System.getProperty("kubesched.test.projectVersion")
+            + " (revision "
+            + BuildInfo.current().revision()
+            + "), Java "
+            + System.getProperty("java.version")
+            + "\n",
+        out.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n"));
+    assertEquals(List.of(), lines());
+  }
+
+  @Test
+  void version_reads_no_configuration_and_connects_to_nothing() throws InterruptedException {
+    var missing = dir.resolve("missing").toString();
+
+    assertEquals(0, run("--config", missing, "--kubeconfig", missing, "--version"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("kubesched-server "), out::toString);
+    assertEquals(List.of(), lines());
   }
 
   @Test

@@ -3,6 +3,8 @@ package io.kubesched.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.client.Version;
+import io.kubesched.api.BuildInfo;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -20,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * SIGTERM to the server process (as Kubernetes stops a pod): it finishes, logs its last summary and exits with
  * status 0. The process is {@link FakeServerMain}: the server on the fake cluster, behind {@link Main}'s
- * shutdown hook.
+ * shutdown hook. Its INFO log is read on the way: the version line at start, once.
  */
 class ShutdownTest {
 
@@ -66,6 +68,18 @@ class ShutdownTest {
       assertTrue(output.contains("default/pod-0 (" + FakeServerMain.SCHEDULER + "): bound to node-0"), output);
       assertTrue(output.contains(FakeServerMain.PODS + " pods bound"), "the last summary: " + output);
       assertTrue(output.contains("Server stopped"), output);
+      var version =
+          "kubesched "
+              + System.getProperty("kubesched.test.projectVersion")
+              + " (revision "
+              + BuildInfo.current().revision()
+              + "), fabric8 kubernetes-client "
+              + Version.clientVersion()
+              + ", Java "
+              + System.getProperty("java.version");
+      var versionLines = output.lines().filter(l -> l.contains(version)).toList();
+      assertEquals(1, versionLines.size(), () -> "one line with '" + version + "' in:\n" + output);
+      assertTrue(versionLines.get(0).contains(" INFO "), versionLines.get(0));
       assertEquals("", body(port, "/healthz"), "the endpoints are closed");
     } finally {
       process.destroyForcibly();

@@ -180,7 +180,7 @@ final class ArchitectureRules {
     return noClasses()
         .that()
         .resideInAPackage(root + "..")
-        // The server's entry point hands its standard error to the command line (usage, --help).
+        // The server's entry point hands its standard streams to the command line (--help, --version, errors).
         .and()
         .doNotHaveFullyQualifiedName(root + ".server.Main")
         .should(GeneralCodingRules.ACCESS_STANDARD_STREAMS)
