@@ -25,8 +25,10 @@ public interface Client extends AutoCloseable {
    * line first: this library's {@link io.kubesched.api.BuildInfo version and revision}, fabric8's version and
    * Java's.
    *
-   * @throws ConfigurationException if the connection cannot be set up: no kubeconfig where looked, not
-   *     running in a pod, or a fake cluster without {@code kubernetes-server-mock} on the class path
+   * @throws ConfigurationException if the class path mixes fabric8 versions or holds another fabric8 line than
+   *     this build's (the message names what it found and the BOM to import), or the connection cannot be set
+   *     up: no kubeconfig where looked, not running in a pod, or a fake cluster without {@code
+   *     kubernetes-server-mock} on the class path
    */
   static Client create(Options options) {
     return new DefaultClient(options);
@@ -74,7 +76,9 @@ public interface Client extends AutoCloseable {
 
   /**
    * The fabric8 client this library talks through, for creating and reading objects yourself (for example
-   * the nodes and pods of the fake cluster). Owned by this client: do not close it.
+   * the nodes and pods of the fake cluster). Owned by this client, do not close it; except the application's
+   * own client given as {@link Options.Connection.Shared}, which this is then, and which the application closes
+   * (after this client).
    *
    * <p>Its JDK HTTP client runs its own tasks inline rather than on a thread pool (bindings wait less): code
    * chained to a future of this client's asynchronous calls may run on the thread that does all its I/O, so

@@ -9,6 +9,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.informer.SchedulingLoop;
 import io.kubesched.informer.watch.NodeListing;
+import io.kubesched.k8s.Fabric8Line;
 import io.kubesched.k8s.KubeConnection;
 import io.kubesched.k8s.KubeConnections;
 import java.util.List;
@@ -36,6 +37,9 @@ final class DefaultClient implements Client {
     LOG.info(
         "kubesched {} (revision {}), fabric8 kubernetes-client {}, Java {}",
         build.version(), build.revision(), Version.clientVersion(), System.getProperty("java.version"));
+    // Before anything of fabric8 runs: a mixed class path fails later, at the first request, with a
+    // NoSuchMethodError that names neither the cause nor the fix.
+    Fabric8Line.require();
     this.options = options;
     this.connection = connect(options.connection());
   }
@@ -46,6 +50,12 @@ final class DefaultClient implements Client {
     }
     if (connection instanceof Options.Connection.InCluster) {
       return KubeConnections.inCluster();
+    }
+    if (connection instanceof Options.Connection.Configured configured) {
+      return KubeConnections.fromConfig(configured.config());
+    }
+    if (connection instanceof Options.Connection.Shared shared) {
+      return KubeConnections.sharing(shared.client());
     }
     if (connection instanceof Options.Connection.Fake) {
       return KubeConnections.fake();

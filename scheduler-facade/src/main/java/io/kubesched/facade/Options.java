@@ -2,6 +2,8 @@ package io.kubesched.facade;
 
 import static org.apiguardian.api.API.Status.MAINTAINED;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.PodGroupRef;
@@ -92,7 +94,11 @@ public final class Options {
   private static final Pattern DNS_1123_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
-  /** Where the cluster is: one of {@link Kubeconfig}, {@link InCluster} or {@link Fake}. */
+  /**
+   * Where the cluster is: a {@link Kubeconfig} file, the pod's service account ({@link InCluster}), a fabric8
+   * configuration ({@link Configured}), the application's own fabric8 client ({@link Shared}), or the {@link
+   * Fake} cluster.
+   */
   public sealed interface Connection {
 
     /**
@@ -110,6 +116,36 @@ public final class Options {
 
     /** The service account of the pod this process runs in. */
     record InCluster() implements Connection {}
+
+    /**
+     * A fabric8 configuration the application built. The library connects with a copy taken when the client
+     * is created, so later changes to {@code config} do not reach it.
+     *
+     * @param config names the API server and the credentials
+     */
+    record Configured(Config config) implements Connection {
+      /** @throws NullPointerException if {@code config} is null */
+      public Configured {
+        Objects.requireNonNull(config, "config");
+      }
+    }
+
+    /**
+     * The fabric8 client the application already has, such as an operator's. {@link Client#kubernetesClient()}
+     * returns it, and the library never closes it: close it after the library's {@link Client}. The scheduling
+     * loop watches, binds and reports through clients of its own, made from a copy of {@code client}'s
+     * configuration and credentials, so that its watches and write limit neither share nor slow the
+     * application's connection. {@code client} must talk to a Kubernetes API server; for fabric8's mock server
+     * use {@link Fake}, which binds by setting {@code spec.nodeName}.
+     *
+     * @param client the application's client
+     */
+    record Shared(KubernetesClient client) implements Connection {
+      /** @throws NullPointerException if {@code client} is null */
+      public Shared {
+        Objects.requireNonNull(client, "client");
+      }
+    }
 
     /**
      * An embedded fabric8 mock server in CRUD mode, for demos and fast tests. Needs {@code
@@ -594,6 +630,19 @@ public final class Options {
     /** Connect with the pod's service account. */
     public Builder inCluster() {
       return connection(new Connection.InCluster());
+    }
+
+    /** Connect with (a copy of) a fabric8 configuration (see {@link Connection.Configured}). */
+    public Builder config(Config config) {
+      return connection(new Connection.Configured(config));
+    }
+
+    /**
+     * Use the application's own fabric8 client, which the library never closes (see {@link
+     * Connection.Shared}).
+     */
+    public Builder kubernetesClient(KubernetesClient client) {
+      return connection(new Connection.Shared(client));
     }
 
     /** Start and connect to an embedded fake cluster (see {@link Connection.Fake}). */

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 /**
  * A client and what it talks to.
  *
- * @param client the client handed to users; closed with this connection
+ * @param client the client handed to users; closed with this connection if {@code ownsClient}
  * @param schedulingClient the client the scheduling loop talks through: {@code client}'s HTTP client and
  *     configuration, decoding without managedFields and knowing only the kinds the loop reads (see {@code
  *     SchedulingClients}); closed with this connection
@@ -16,24 +16,44 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  *     configuration (the fake cluster); closed with this connection
  * @param fake true if {@code client} talks to the embedded fake cluster (which stores a Binding without
  *     assigning the pod), so callers can choose how to bind without guessing
- * @param onClose what else to release on close (the fake server), after the clients
+ * @param onClose what else to release on close (the fake server, the clients made beside an application's),
+ *     after the clients
+ * @param ownsClient false where {@code client} is the application's ({@link KubeConnections#sharing}): it is then
+ *     never closed here
  */
 public record KubeConnection(
     KubernetesClient client,
     KubernetesClient schedulingClient,
     KubernetesClient bindingClient,
     boolean fake,
-    Runnable onClose)
+    Runnable onClose,
+    boolean ownsClient)
     implements AutoCloseable {
 
-  /** A connection whose scheduling client, which also binds, is made from {@code client}. */
+  /** A connection whose scheduling client, which also binds, is made from {@code client}, which it owns. */
   public KubeConnection(KubernetesClient client, boolean fake, Runnable onClose) {
     this(client, SchedulingClients.siblingOf(client), fake, onClose);
   }
 
   private KubeConnection(
       KubernetesClient client, KubernetesClient schedulingClient, boolean fake, Runnable onClose) {
-    this(client, schedulingClient, schedulingClient, fake, onClose);
+    this(client, schedulingClient, schedulingClient, fake, onClose, true);
+  }
+
+  /**
+   * This connection's scheduling and binding clients behind {@code application}'s client: users get {@code
+   * application}, which closing this connection leaves open; this connection's own user client is closed with
+   * it.
+   */
+  KubeConnection lending(KubernetesClient application) {
+    var own = client;
+    return new KubeConnection(application, schedulingClient, bindingClient, fake, () -> {
+      try {
+        own.close();
+      } finally {
+        onClose.run();
+      }
+    }, false);
   }
 
   /** Closes the clients, then whatever else this connection holds. */
@@ -48,7 +68,9 @@ public record KubeConnection(
         try {
           schedulingClient.close();
         } finally {
-          client.close();
+          if (ownsClient) {
+            client.close();
+          }
         }
       }
     } finally {

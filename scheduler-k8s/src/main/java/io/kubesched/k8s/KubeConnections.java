@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.NamedAuthInfo;
 import io.fabric8.kubernetes.api.model.NamedCluster;
 import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
@@ -86,6 +87,30 @@ public final class KubeConnections {
     var config = Config.autoConfigure(null);
     LOG.info("Connecting to {} with the pod's service account", config.getMasterUrl());
     return connect(config);
+  }
+
+  /** Connects with a copy of {@code config}: the caller's object is not changed and stays the caller's. */
+  public static KubeConnection fromConfig(Config config) {
+    var copy = copyOf(config);
+    LOG.info("Connecting to {} with the configuration given", copy.getMasterUrl());
+    return connect(copy);
+  }
+
+  /**
+   * Connects beside {@code application}, the client an application (an operator) already has: users of the
+   * connection get that client, which is never closed here; the scheduling loop's clients (watches, bindings and
+   * reports) are this library's own, over HTTP clients of their own, made from a copy of {@code application}'s
+   * configuration, credentials included.
+   */
+  public static KubeConnection sharing(KubernetesClient application) {
+    var copy = copyOf(application.getConfiguration());
+    LOG.info("Connecting to {} with the application's client's configuration", copy.getMasterUrl());
+    return connect(copy).lending(application);
+  }
+
+  /** A copy of {@code config} to change (HTTP/1.1, see {@link #build}) without changing the caller's. */
+  private static Config copyOf(Config config) {
+    return new ConfigBuilder(config).build();
   }
 
   /**
@@ -176,7 +201,7 @@ public final class KubeConnections {
     try {
       var bindingHttp = new BlockingHttpClient.Factory(new InlineHttpClientFactory()).newBuilder(config).build();
       var bindingClient = SchedulingClients.over(bindingHttp, config);
-      return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {});
+      return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {}, true);
     } catch (RuntimeException e) {
       client.close();
       throw e;
