@@ -55,6 +55,11 @@ final class FakeController implements Controller {
   }
 
   @Override
+  public void setLeading(boolean leading) {
+    leader = leading;
+  }
+
+  @Override
   public List<NodeInfo> nodes() {
     return List.of();
   }

@@ -47,6 +47,17 @@ public interface Controller extends AutoCloseable {
   boolean isLeader();
 
   /**
+   * For a controller made with {@link Options.Builder#externalLeadership()}: the application tells it that it
+   * gained ({@code true}) or lost ({@code false}) its leadership, typically from its leader elector's
+   * callbacks; the controller schedules only in between. While not leading it keeps watching and queueing, so
+   * it takes over at once. Callable from any thread, before or after {@link #start()}; after {@link #close()}
+   * it changes nothing.
+   *
+   * @throws IllegalStateException if the controller was not made with external leadership
+   */
+  void setLeading(boolean leading);
+
+  /**
    * Replaces the policy of one profile without a restart. The next scheduling attempt of a pod of that profile
    * (a pod group's attempt included) uses {@code finder}; an attempt in flight finishes with the policy it
    * began with, so an attempt never mixes two policies, and no queued pod is lost or bound twice. The

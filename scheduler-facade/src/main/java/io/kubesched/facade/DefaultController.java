@@ -52,6 +52,11 @@ final class DefaultController implements Controller {
   }
 
   @Override
+  public void setLeading(boolean leading) {
+    delegate.setLeading(leading);
+  }
+
+  @Override
   public void replacePolicy(String schedulerName, FinderFunc finder) {
     delegate.replacePolicy(
         Objects.requireNonNull(schedulerName, "schedulerName"), Objects.requireNonNull(finder, "finder"));

@@ -398,6 +398,7 @@ public final class Options {
             b.parallelBindings,
             b.shutdownTimeout,
             leaderElection == null ? null : leaderElection.settings(b.schedulerName),
+            b.externalLeadership,
             b.podGroupSources,
             b.podGroupTimeout,
             b.watch,
@@ -511,6 +512,11 @@ public final class Options {
     return Optional.ofNullable(leaderElection);
   }
 
+  /** @return whether the application says when its controllers lead ({@link Builder#externalLeadership()}) */
+  public boolean externalLeadership() {
+    return settings.externalLeadership();
+  }
+
   /** @return what records the scheduling loop's metrics; {@link SchedulerMetrics#NONE} by default */
   public SchedulerMetrics metrics() {
     return metrics;
@@ -579,7 +585,7 @@ public final class Options {
         + ", shutdownTimeout="
         + settings.shutdownTimeout()
         + ", leaderElection="
-        + (leaderElection == null ? "off" : leaderElection)
+        + (leaderElection != null ? leaderElection : settings.externalLeadership() ? "external" : "off")
         + ", metrics="
         + (metrics == SchedulerMetrics.NONE ? "none" : metrics)
         + ", podGroupSources="
@@ -609,6 +615,7 @@ public final class Options {
     private int parallelism = DEFAULT_PARALLELISM;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private @Nullable LeaderElection leaderElection;
+    private boolean externalLeadership;
     private SchedulerMetrics metrics = SchedulerMetrics.NONE;
     private Set<PodGroupRef.Source> podGroupSources = EnumSet.allOf(PodGroupRef.Source.class);
     private Duration podGroupTimeout = DEFAULT_POD_GROUP_TIMEOUT;
@@ -772,6 +779,19 @@ public final class Options {
     }
 
     /**
+     * Schedule only while the application leads, as it tells each controller ({@link
+     * Controller#setLeading(boolean)}), instead of an election of the library's own: for an operator that
+     * already campaigns (java-operator-sdk's leader election, Spring's, its own), so that one Lease decides for
+     * both and no second one needs RBAC. A controller starts as a follower: it lists and watches the cluster and
+     * keeps its queue, and schedules from the first {@code setLeading(true)}. Excludes {@link
+     * #leaderElection()}.
+     */
+    public Builder externalLeadership() {
+      this.externalLeadership = true;
+      return this;
+    }
+
+    /**
      * Record what the scheduling loop does (attempts, latencies, pending pods) into {@code metrics}; for
      * kube-scheduler's metric names in a Micrometer registry, use {@code
      * io.kubesched.micrometer.MicrometerMetrics} from {@code io.kubesched:scheduler-micrometer}.
@@ -853,6 +873,11 @@ public final class Options {
       requirePositive("podGroupTimeout", podGroupTimeout);
       if (leaderElection != null && leaderElection.leaseName().isEmpty()) {
         requireLeaseName("schedulerName (the default leaseName)", schedulerName);
+      }
+      if (leaderElection != null && externalLeadership) {
+        throw new ConfigurationException(
+            "leaderElection and externalLeadership exclude each other: the scheduler either campaigns for a Lease"
+                + " of its own (" + leaderElection + ") or schedules while the application says it leads");
       }
       return new Options(this);
     }

@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
  * @param parallelBindings how many bindings may be in flight at once
  * @param shutdownTimeout how long {@link SchedulingLoop#close()} waits for bindings in flight
  * @param leaderElection where and how to campaign; null schedules without leader election
+ * @param externalLeadership whether the embedding application tells the loop when it leads ({@link
+ *     SchedulingLoop#setLeading}) instead of an election of its own; the loop then starts as a follower
  * @param podGroupSources the APIs whose pod groups are watched and honoured; a pod naming a group of a source
  *     not in this set is scheduled on its own
  * @param podGroupTimeout how long a pod group with all its members may go unplaced before it is reported as
@@ -55,6 +57,7 @@ public record ControllerSettings(
     int parallelBindings,
     Duration shutdownTimeout,
     @Nullable LeaderSettings leaderElection,
+    boolean externalLeadership,
     Set<PodGroupRef.Source> podGroupSources,
     Duration podGroupTimeout,
     Set<ClusterData> watch,
@@ -91,6 +94,7 @@ public record ControllerSettings(
         parallelBindings,
         shutdownTimeout,
         leader,
+        externalLeadership,
         podGroupSources,
         podGroupTimeout,
         watch,

@@ -219,7 +219,8 @@ public final class SchedulingLoop implements AutoCloseable {
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
     // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();
-    this.parts = LoopParts.create(settings, policies, this.metrics, election == null, storage, injected);
+    this.parts = LoopParts.create(
+        settings, policies, this.metrics, election == null && !settings.externalLeadership(), storage, injected);
     this.clusterData =
         new ClusterDataInformers(
             client, policies.watched(), parts.moves(), storage, parts.binding()::checkVolumeWaits);
@@ -367,7 +368,9 @@ public final class SchedulingLoop implements AutoCloseable {
     }
     LOG.info(
         "Scheduler {} started: {} nodes, {} pods to schedule{}",
-        parts.profiles().names(), nodes, queue.size(), election == null ? "" : "; campaigning for leadership");
+        parts.profiles().names(), nodes, queue.size(),
+        election != null ? "; campaigning for leadership"
+            : settings.externalLeadership() ? "; scheduling while the application says it leads" : "");
   }
 
   /** Waits, within the sync timeout, for the pod group informers' first lists. */
@@ -384,6 +387,23 @@ public final class SchedulingLoop implements AutoCloseable {
   /** @return whether the loop was started and is not closed */
   public boolean isRunning() {
     return state.get() == State.RUNNING;
+  }
+
+  /**
+   * Under {@linkplain ControllerSettings#externalLeadership() external leadership}, starts or stops scheduling
+   * as the embedding application gains or loses its leadership: the scheduling thread takes no pod while not
+   * leading (an attempt in flight finishes, as when an elected leader loses its lease). Any thread, any time;
+   * after {@link #close()} it changes nothing.
+   *
+   * @throws IllegalStateException if this loop elects its own leader or runs without leadership
+   */
+  public void setLeading(boolean leading) {
+    if (!settings.externalLeadership()) {
+      throw new IllegalStateException(
+          "setLeading needs Options.Builder.externalLeadership(); this controller "
+              + (election != null ? "elects its own leader" : "schedules without leadership"));
+    }
+    parts.leadership().set(leading);
   }
 
   /** @return whether this loop schedules now: always without leader election, else while it leads */

@@ -32,7 +32,7 @@ public final class TestSettings {
         100,
         16,
         Duration.ofSeconds(30),
-        null,
+        null, false,
         EnumSet.allOf(PodGroupRef.Source.class),
         Duration.ofMinutes(5),
         Set.of(),

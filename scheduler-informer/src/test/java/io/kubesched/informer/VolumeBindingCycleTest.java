@@ -125,7 +125,7 @@ public class VolumeBindingCycleTest {
         new ControllerSettings(
             NAME, fake.bindMode(), fake.bindTimeout(), Duration.ofSeconds(600), fake.initialBackoff(),
             fake.maxBackoff(), fake.syncTimeout(), fake.unschedulableTimeout(), fake.assumedPodTtl(), fake.qps(),
-            fake.burst(), parallelBindings, fake.shutdownTimeout(), null,
+            fake.burst(), parallelBindings, fake.shutdownTimeout(), null, false,
             fake.podGroupSources(), fake.podGroupTimeout(), fake.watch(), fake.parallelism());
     var parts =
         FakeLoop.of(settings, toN1, clock::get, port).listener(listener).metrics(metrics).storage(storage)
