@@ -54,7 +54,8 @@ public final class ExampleScheduler {
       "usage: ExampleScheduler [--policy FILE]      (demo on an embedded fake cluster)\n"
           + "       ExampleScheduler [--policy FILE] [--leader-elect] --kubeconfig PATH --scheduler-name NAME"
           + "   (a real cluster)\n"
-          + "  --leader-elect  only the replica holding the lease kube-system/NAME schedules\n"
+          + "  --leader-elect  only the replica holding the lease NAME schedules (in the pod's namespace,\n"
+          + "                  else in kube-system)\n"
           + "  --policy FILE   a Policy file (JSON or YAML); default: kube-scheduler's default policy";
 
   /** The mock server logs every request through java.util.logging; the demo needs none of it. Held in a

@@ -12,6 +12,8 @@ import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindMode;
 import io.kubesched.informer.ControllerSettings;
 import io.kubesched.informer.leader.LeaderSettings;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -172,8 +174,11 @@ public final class Options {
    */
   public static final class LeaderElection {
 
-    /** The namespace of kube-scheduler's Lease. */
+    /** The namespace of kube-scheduler's Lease, the default outside a pod. */
     public static final String DEFAULT_LEASE_NAMESPACE = "kube-system";
+
+    /** Where a pod's service account token puts the pod's namespace. */
+    static final Path POD_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
     /** kube-scheduler's {@code --leader-elect-lease-duration}. */
     public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
@@ -202,8 +207,10 @@ public final class Options {
     }
 
     /**
-     * @return kube-scheduler's settings: the Lease {@code kube-system/<scheduler name>}, lease 15 s, renew
-     *     deadline 10 s, retry 2 s
+     * @return kube-scheduler's settings (lease 15 s, renew deadline 10 s, retry 2 s) on the Lease {@code
+     *     <namespace>/<scheduler name>}, where the namespace is the pod's when this process runs in one (read
+     *     from its service account, as an operator's own namespace, where it has rights) and {@value
+     *     #DEFAULT_LEASE_NAMESPACE}, kube-scheduler's, elsewhere
      */
     public static LeaderElection defaults() {
       return builder().build();
@@ -214,7 +221,10 @@ public final class Options {
       return new LeaderElection.Builder();
     }
 
-    /** @return the namespace of the Lease; {@value #DEFAULT_LEASE_NAMESPACE} by default */
+    /**
+     * @return the namespace of the Lease; by default the pod's in a pod, {@value #DEFAULT_LEASE_NAMESPACE}
+     *     elsewhere ({@link #defaults()})
+     */
     public String leaseNamespace() {
       return leaseNamespace;
     }
@@ -242,6 +252,17 @@ public final class Options {
     /** The longest wait between two attempts to acquire: the period plus fabric8's rounded-up jitter. */
     static Duration longestJitteredRetry(Duration retryPeriod) {
       return retryPeriod.plusMillis((long) Math.ceil(retryPeriod.toMillis() * JITTER_FACTOR));
+    }
+
+    /** @return the namespace in {@code file} (a pod's service account's), empty if there is none or it is blank */
+    static Optional<String> podNamespace(Path file) {
+      try {
+        return Files.isRegularFile(file)
+            ? Optional.of(Files.readString(file).strip()).filter(n -> !n.isEmpty())
+            : Optional.empty();
+      } catch (IOException e) {
+        return Optional.empty();
+      }
     }
 
     LeaderSettings settings(String schedulerName) {
@@ -286,7 +307,7 @@ public final class Options {
     /** Builds {@link LeaderElection}. Not thread-safe. */
     public static final class Builder {
 
-      private String leaseNamespace = DEFAULT_LEASE_NAMESPACE;
+      private @Nullable String leaseNamespace;
       private @Nullable String leaseName;
       private Duration leaseDuration = DEFAULT_LEASE_DURATION;
       private Duration renewDeadline = DEFAULT_RENEW_DEADLINE;
@@ -295,7 +316,8 @@ public final class Options {
       private Builder() {}
 
       /**
-       * Campaign for the Lease {@code namespace/name} instead of {@code kube-system/<scheduler name>}.
+       * Campaign for the Lease {@code namespace/name} instead of {@code <namespace>/<scheduler name>} (see
+       * {@link LeaderElection#defaults()}).
        *
        * @param namespace a DNS-1123 label
        * @param name a DNS-1123 subdomain
@@ -329,6 +351,14 @@ public final class Options {
        *     label, the name not a DNS-1123 subdomain, or a timing breaks a rule of {@link LeaderElection}
        */
       public LeaderElection build() {
+        return build(POD_NAMESPACE);
+      }
+
+      /** {@link #build()}, with the pod's namespace read from {@code podNamespace} where none was given. */
+      LeaderElection build(Path podNamespace) {
+        if (leaseNamespace == null) {
+          leaseNamespace = podNamespace(podNamespace).orElse(DEFAULT_LEASE_NAMESPACE);
+        }
         if (leaseNamespace.length() > 63 || !DNS_1123_LABEL.matcher(leaseNamespace).matches()) {
           throw new ConfigurationException(
               "leaseNamespace must be a DNS-1123 label (lower-case letters, digits and '-', at most 63),"
@@ -765,7 +795,8 @@ public final class Options {
 
     /**
      * Schedule only while elected leader, with kube-scheduler's settings ({@link LeaderElection#defaults()}:
-     * the Lease {@code kube-system/<schedulerName>}, 15 s / 10 s / 2 s). A replica that loses the lease stops
+     * the Lease {@code <namespace>/<schedulerName>}, the pod's namespace in a pod and {@code kube-system}
+     * elsewhere, 15 s / 10 s / 2 s). A replica that loses the lease stops
      * scheduling and campaigns again; the process goes on. Needs RBAC on {@code coordination.k8s.io} leases.
      */
     public Builder leaderElection() {

@@ -14,6 +14,8 @@ import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.binder.BindMode;
 import io.kubesched.facade.Options.Connection;
 import io.kubesched.facade.Options.LeaderElection;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -365,5 +367,17 @@ class OptionsTest {
             ConfigurationException.class,
             () -> Client.create(Options.builder().kubeconfig(missing).build()));
     assertTrue(error.getMessage().contains(missing.toString()), error.getMessage());
+  }
+
+  @Test
+  void the_default_lease_is_in_the_pods_namespace_in_a_pod_and_in_kube_system_elsewhere(@TempDir Path dir)
+      throws IOException {
+    var file = dir.resolve("namespace");
+    assertEquals("kube-system", LeaderElection.builder().build(file).leaseNamespace(), "not in a pod");
+    Files.writeString(file, "team-a\n");
+    assertEquals("team-a", LeaderElection.builder().build(file).leaseNamespace(), "in a pod of team-a");
+    assertEquals("ops", LeaderElection.builder().lease("ops", "l").build(file).leaseNamespace(), "given wins");
+    Files.writeString(file, " ");
+    assertEquals("kube-system", LeaderElection.builder().build(file).leaseNamespace(), "blank file");
   }
 }

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Leader election for the scheduling loop: of all the replicas of one scheduler, only the holder of a
- * Lease (by default {@code kube-system/<scheduler name>}) schedules. Built on fabric8's
- * {@code LeaderElector} with a {@code LeaseLock}, released when closed, as kube-scheduler does.
+ * Lease (by default {@code <namespace>/<scheduler name>}, the pod's namespace or kube-system) schedules. Built
+ * on fabric8's {@code LeaderElector} with a {@code LeaseLock}, released when closed, as kube-scheduler does.
  *
  * <p>Unlike kube-scheduler, which exits when it loses the lease, a replica that loses it (renewals
  * failed until the renew deadline, or another holder took the lease) calls {@code onStoppedLeading} and
