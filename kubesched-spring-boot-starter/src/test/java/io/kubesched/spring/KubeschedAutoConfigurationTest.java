@@ -1,0 +1,149 @@
+package io.kubesched.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.api.Decision;
+import io.kubesched.api.FinderFunc;
+import io.kubesched.facade.Client;
+import io.kubesched.facade.Controller;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.kubesched.micrometer.MicrometerMetrics;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** The auto-configuration in an application context, on the fake cluster (a customizer bean says {@code fake()}). */
+class KubeschedAutoConfigurationTest {
+
+  private static final FinderFunc FIRST_NODE = (pod, nodes) -> Decision.bind(nodes.iterator().next().name());
+
+  private final ApplicationContextRunner runner =
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(KubeschedAutoConfiguration.class))
+          .withBean("fakeCluster", KubeschedOptionsCustomizer.class,
+              () -> options -> options.fake().backoff(Duration.ofMillis(100), Duration.ofMillis(400)));
+
+  @Test
+  void the_applications_policy_places_its_pods_once_the_context_has_started() {
+    runner.withPropertyValues("kubesched.scheduler-name=team-scheduler", "kubesched.parallelism=2")
+        .withBean(FinderFunc.class, () -> FIRST_NODE)
+        .run(context -> {
+          var client = context.getBean(Client.class);
+          assertEquals("team-scheduler", client.options().schedulerName());
+          assertEquals(2, client.options().parallelism());
+          assertTrue(context.getBean(Controller.class).isRunning(), "started with the context");
+          var kube = client.kubernetesClient();
+          node(kube, "node-0", "4", "4Gi");
+          pod(kube, "web", "team-scheduler", "100m", "64Mi");
+          eventually(Duration.ofSeconds(30), "the pod is bound", () -> !nodeOf(kube, "web").isEmpty());
+          var health = context.getBean("kubeschedHealthIndicator", HealthIndicator.class).health();
+          assertEquals(Status.UP, health.getStatus());
+          assertEquals(true, health.getDetails().get("leader"));
+        });
+  }
+
+  @Test
+  void without_a_policy_bean_it_runs_kube_schedulers_default_profile_and_the_context_closes_it() {
+    var controller = new Controller[1];
+    runner.run(context -> {
+      controller[0] = context.getBean(Controller.class);
+      var kube = context.getBean(Client.class).kubernetesClient();
+      node(kube, "small", "1", "1Gi");
+      node(kube, "large", "8", "8Gi");
+      pod(kube, "big", "kubesched", "2", "2Gi"); // fits only the large node: DefaultPolicy's filters ran
+      eventually(Duration.ofSeconds(30), "the pod is bound", () -> !nodeOf(kube, "big").isEmpty());
+      assertEquals("large", nodeOf(kube, "big"));
+    });
+    assertFalse(controller[0].isRunning(), "closed with the context");
+  }
+
+  @Test
+  void under_external_leadership_it_follows_until_the_application_leads_and_the_health_says_so() {
+    runner.withPropertyValues("kubesched.external-leadership=true").run(context -> {
+      var controller = context.getBean(Controller.class);
+      var health = context.getBean("kubeschedHealthIndicator", HealthIndicator.class);
+      assertEquals(false, health.health().getDetails().get("leader"));
+      controller.setLeading(true);
+      assertEquals(true, health.health().getDetails().get("leader"));
+    });
+  }
+
+  @Test
+  void leader_election_and_external_leadership_together_fail_the_start_with_the_librarys_message() {
+    runner.withPropertyValues("kubesched.external-leadership=true", "kubesched.leader-election.enabled=true")
+        .run(context -> {
+          assertTrue(context.getStartupFailure() != null);
+          assertTrue(rootMessage(context.getStartupFailure()).contains("exclude each other"),
+              rootMessage(context.getStartupFailure()));
+        });
+  }
+
+  @Test
+  void its_metrics_go_to_the_applications_registry() {
+    runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).withBean(FinderFunc.class, () -> FIRST_NODE)
+        .run(context -> {
+          var kube = context.getBean(Client.class).kubernetesClient();
+          node(kube, "node-0", "4", "4Gi");
+          pod(kube, "web", "kubesched", "100m", "64Mi");
+          eventually(Duration.ofSeconds(30), "the pod is bound", () -> !nodeOf(kube, "web").isEmpty());
+          var registry = context.getBean(MeterRegistry.class);
+          eventually(Duration.ofSeconds(10), "an attempt is counted",
+              () -> registry.find(MicrometerMetrics.ATTEMPTS).counters().stream().mapToDouble(c -> c.count()).sum() >= 1);
+        });
+  }
+
+  @Test
+  void kubesched_enabled_false_configures_nothing() {
+    runner.withPropertyValues("kubesched.enabled=false")
+        .run(context -> assertTrue(context.getBeansOfType(Client.class).isEmpty()));
+  }
+
+  // The facade's FakeClusterFixture is not readable here: this module reads io.kubesched.facade as a named module.
+  private static void node(KubernetesClient kube, String name, String cpu, String memory) {
+    kube.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().withNewStatus()
+        .withAllocatable(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("110")))
+        .endStatus().build()).create();
+  }
+
+  private static void pod(KubernetesClient kube, String name, String schedulerName, String cpu, String memory) {
+    kube.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName(name).endMetadata()
+        .withNewSpec().withSchedulerName(schedulerName).addNewContainer().withName("app").withImage("app:1")
+        .withNewResources().withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
+        .endResources().endContainer().endSpec().build()).create();
+  }
+
+  private static String nodeOf(KubernetesClient kube, String pod) {
+    var found = kube.pods().inNamespace("default").withName(pod).get();
+    return found == null || found.getSpec().getNodeName() == null ? "" : found.getSpec().getNodeName();
+  }
+
+  private static void eventually(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        fail("timed out after " + timeout + " waiting until " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private static String rootMessage(Throwable t) {
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return String.valueOf(t.getMessage());
+  }
+}
