@@ -6,8 +6,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * A client and what it talks to.
  *
  * @param client the client handed to users; closed with this connection if {@code ownsClient}
- * @param schedulingClient the client the scheduling loop talks through: {@code client}'s HTTP client and
- *     configuration, decoding without managedFields and knowing only the kinds the loop reads (see {@code
+ * @param schedulingClient the client the scheduling loop talks through: the HTTP client and configuration of
+ *     the connection's own user client (a copy of an application's configuration where {@code client} is the
+ *     application's), decoding without managedFields and knowing only the kinds the loop reads (see {@code
  *     SchedulingClients}); closed with this connection
  * @param bindingClient the client the scheduling loop makes every write through (bindings, volume bindings,
  *     preemption, events, pod conditions, pod group status): {@code schedulingClient}'s configuration and
