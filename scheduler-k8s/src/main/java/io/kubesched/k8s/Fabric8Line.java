@@ -62,9 +62,9 @@ public final class Fabric8Line {
             + (noJackson ? " and no Jackson 3 (tools.jackson.databind)" : "")
             + (mixed ? ": fabric8's modules must all be of one version" : "")
             + ". Import io.fabric8:kubernetes-client-bom:" + builtFor
-            + " (or io.kubesched:kubesched-bom, which imports it) in <dependencyManagement> before any other BOM"
-            + " that manages fabric8 (a platform's or an operator SDK's), or use the kubesched artifacts built for"
-            + " the fabric8 line your application is on");
+            + " in <dependencyManagement> before any other BOM that manages fabric8 (a platform's or an operator"
+            + " SDK's; kubesched-bom manages kubesched's own artifacts only), or use the kubesched artifacts built"
+            + " for the fabric8 line your application is on");
   }
 
   /** The fabric8 version this build was compiled against, as the build wrote it. */
