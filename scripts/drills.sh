@@ -15,10 +15,8 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 
 ./mvnw -q -B -pl tools/drills,scheduler-server -am package -DskipTests
-revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then revision="$revision-dirty"; fi
+. scripts/run-stamp.sh
 # Without --out, the data goes to results/drills/ (the soak's to results/soak/) and the report to target/drills/.
-stamp="$(date -u +%Y-%m-%dT%H%MZ)-$revision"
 case " $* " in
   *" --out "*|*" --help "*) defaults=() ;;
   *" --soak "*) defaults=(--out "target/drills/$stamp-soak.md" --data "results/soak/$stamp.json") ;;

@@ -19,9 +19,7 @@ export PATH="$PATH:/usr/local/go/bin"
 kube_scheduler=$(tools/test-cluster/cluster.sh build-scheduler)
 kube_version=$(awk '$1 == "k8s.io/kubernetes" {print $2}' tools/test-cluster/go.mod)
 
-revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then revision="$revision-dirty"; fi
-stamp="$(date -u +%Y-%m-%dT%H%MZ)-$revision"
+. scripts/run-stamp.sh
 defaults=(--out "target/e2e-benchmark/$stamp.md" --data "results/e2e-benchmark/$stamp.json")
 for arg in "$@"; do
   if [ "$arg" = --out ]; then defaults=(); fi

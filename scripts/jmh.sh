@@ -14,10 +14,8 @@ args=("$@")
 if [ ${#args[@]} -eq 0 ]; then
   args=('^io.kubesched.benchmarks.(PolicyBenchmark|PodConstraintsBenchmark)\.' -f 1 -wi 3 -i 5 -w 3s -r 3s -prof gc)
 fi
-revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then revision="$revision-dirty"; fi
+. scripts/run-stamp.sh
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-stamp="$(date -u +%Y-%m-%dT%H%MZ)-$revision"
 mkdir -p target/jmh
 java -jar tools/benchmarks/target/benchmarks.jar -rf json -rff "target/jmh/$stamp.json" "${args[@]}"
 python3 scripts/render-results.py keep-jmh "target/jmh/$stamp.json" "results/jmh/$stamp.json" \
