@@ -30,7 +30,7 @@ final class RunData {
   static Map<String, Object> record(
       String revision, String command, Map<String, Object> settings, Instant started, Instant finished,
       List<TrialResult> trials, List<Violation> growth, List<Takeover> takeovers) {
-    var root = RunRecord.header("drills", revision, command, started, finished);
+    var root = RunRecord.header("drills", revision, command, started, finished, Map.of());
     root.put("settings", settings);
     root.put("faults", summary(trials));
     root.put("trials", trials.stream().map(RunData::trial).toList());
@@ -62,7 +62,7 @@ final class RunData {
   static Map<String, Object> soakRecord(
       String revision, String command, Soak.Settings settings, Instant started, Instant finished,
       Soak.Outcome outcome, List<String> verdicts) {
-    var root = RunRecord.header("soak", revision, command, started, finished);
+    var root = RunRecord.header("soak", revision, command, started, finished, Map.of());
     var knobs = new LinkedHashMap<String, Object>();
     knobs.put("minutes", settings.length().toMillis() / 60_000.0);
     knobs.put("nodes", settings.nodes());

@@ -33,10 +33,12 @@ public final class RunRecord {
    * @param revision the code measured, as the tool's script gives it ({@code git rev-parse --short HEAD}, with
    *     {@code -dirty} for uncommitted changes); "unknown" without one
    * @param command the command as a reader would type it, without paths that differ from machine to machine
+   * @param machineExtras what the kind adds to {@link #machine()} (the Kubernetes version the run used, say)
    * @return the header, in order, to which the kind adds its fields
    */
   public static Map<String, Object> header(
-      String kind, String revision, String command, Instant started, Instant finished) {
+      String kind, String revision, String command, Instant started, Instant finished,
+      Map<String, Object> machineExtras) {
     var record = new LinkedHashMap<String, Object>();
     record.put("schema", SCHEMA);
     record.put("kind", kind);
@@ -44,7 +46,9 @@ public final class RunRecord {
     record.put("finished", finished.truncatedTo(ChronoUnit.SECONDS).toString());
     record.put("revision", revision);
     record.put("command", command);
-    record.put("machine", machine());
+    var machine = machine();
+    machine.putAll(machineExtras);
+    record.put("machine", machine);
     return record;
   }
 

@@ -31,10 +31,8 @@ final class RunData {
   static Map<String, Object> record(
       String revision, String command, String kubeVersion, BenchmarkRun.Settings settings, Instant started,
       Instant finished, List<RunResult> results, List<Workload> workloads) {
-    var root = RunRecord.header("e2e-benchmark", revision, command, started, finished);
-    @SuppressWarnings("unchecked")
-    var machine = (Map<String, Object>) root.get("machine");
-    machine.put("kubernetes", kubeVersion);
+    var root =
+        RunRecord.header("e2e-benchmark", revision, command, started, finished, Map.of("kubernetes", kubeVersion));
     var knobs = new LinkedHashMap<String, Object>();
     knobs.put("qps", settings.qps());
     knobs.put("burst", settings.burst());
