@@ -13,6 +13,7 @@ module io.kubesched.adapter {
   requires transitive kubernetes.model.storageclass;
   requires transitive kubernetes.model.policy;
   requires kubernetes.model.common;
+  requires io.kubesched.fabric8;
 
   // Internal: the loop converts with it; users never see fabric8 types here.
   exports io.kubesched.adapter to

@@ -12,7 +12,6 @@ module io.kubesched.binder {
   requires kubernetes.model.common;
   requires kubernetes.model.events;
   requires org.slf4j;
-  requires tools.jackson.core;
 
   // Internal: the loop binds and reports with it, the facade picks the bind mode.
   exports io.kubesched.binder to

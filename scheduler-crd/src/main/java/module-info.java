@@ -15,10 +15,11 @@ module io.kubesched.crd {
   requires transitive kubernetes.model.core;
   requires kubernetes.model.events;
   requires io.kubesched.policy;
-  requires tools.jackson.databind;
+  requires transitive com.fasterxml.jackson.annotation;
   requires org.slf4j;
 
   exports io.kubesched.crd;
-  // fabric8 reads and writes the resource and its records with Jackson.
-  opens io.kubesched.crd to tools.jackson.databind;
+  // fabric8 reads and writes the resource and its records with Jackson: Jackson 3 on fabric8 8, Jackson 2 on 7,
+  // so open to whichever is there.
+  opens io.kubesched.crd;
 }

@@ -10,6 +10,7 @@ module io.kubesched.facade {
   requires io.kubesched.k8s;
   requires io.kubesched.informer;
   requires io.kubesched.binder;
+  requires io.kubesched.fabric8;
   requires org.slf4j;
 
   exports io.kubesched.facade;

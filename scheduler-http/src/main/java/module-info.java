@@ -6,6 +6,7 @@
 module io.kubesched.http {
   requires static org.jspecify;
   requires transitive kubernetes.client.api;
+  requires io.kubesched.fabric8;
 
   exports io.kubesched.http to
       io.kubesched.k8s;

@@ -12,6 +12,7 @@ module io.kubesched.informer {
   requires io.kubesched.engine;
   requires io.kubesched.policy; // GroupPlacement: a pod group's all-or-nothing trial
   requires io.kubesched.binder;
+  requires io.kubesched.fabric8;
   requires kubernetes.model.core;
   requires kubernetes.model.storageclass;
   requires kubernetes.model.policy;

@@ -9,11 +9,9 @@ module io.kubesched.k8s {
   requires transitive kubernetes.client.api;
   requires io.kubesched.api;
   requires io.kubesched.http;
+  requires io.kubesched.fabric8;
   requires kubernetes.client;
-  requires io.fabric8.kubernetes.client.jdkhttp;
   requires java.net.http;
-  requires tools.jackson.databind;
-  requires com.fasterxml.jackson.annotation;
   requires kubernetes.model.common;
   requires kubernetes.model.core;
   requires kubernetes.model.apps;

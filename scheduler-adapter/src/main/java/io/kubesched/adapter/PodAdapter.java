@@ -16,6 +16,7 @@ import io.kubesched.api.Resources;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.api.TaintEffect;
 import io.kubesched.api.Toleration;
+import io.kubesched.fabric8.Fabric8Compat;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
@@ -302,9 +303,9 @@ public final class PodAdapter {
   }
 
   private static String schedulingGroupName(PodSpec spec, String object) {
-    var typed = spec.getSchedulingGroup();
-    if (typed != null) {
-      return orEmpty(typed.getPodGroupName());
+    var typed = Fabric8Compat.get().typedSchedulingGroupName(spec);
+    if (typed.isPresent()) {
+      return typed.get();
     }
     var extra = spec.getAdditionalProperties() == null ? null : spec.getAdditionalProperties().get("schedulingGroup");
     if (extra == null) {

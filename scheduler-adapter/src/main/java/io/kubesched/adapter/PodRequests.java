@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.kubesched.api.PodInfo;
+import io.kubesched.fabric8.Fabric8Compat;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,11 +139,12 @@ final class PodRequests {
             containerTotal(containers, initContainers, View.SPEC, ExactResources.NONE),
             object);
     var effectivePodLevel = podLevelRequests;
-    var statusResources = status == null ? null : status.getResources();
+    var compat = Fabric8Compat.get();
+    var statusResources = status == null ? null : compat.resources(status);
     var statusAllocated =
         status == null
             ? ExactResources.NONE
-            : ResourceLists.read(status.getAllocatedResources(), object, "status.allocatedResources");
+            : ResourceLists.read(compat.allocatedResources(status), object, "status.allocatedResources");
     var statusActuated =
         statusResources == null
             ? ExactResources.NONE

@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,6 +114,7 @@ final class Fixtures {
     private final PodBuilder builder;
     private final List<Container> containers = new ArrayList<>();
     private final List<Container> initContainers = new ArrayList<>();
+    private final Map<String, Object> statusFields = new LinkedHashMap<>();
 
     private PodFixture(String namespace, String name) {
       builder =
@@ -308,14 +310,23 @@ final class Fixtures {
       return this;
     }
 
-    /** The pod-level {@code status.allocatedResources} and {@code status.resources.requests} ({@code null}: none). */
+    /**
+     * The pod-level {@code status.allocatedResources} and {@code status.resources.requests} ({@code null}: none),
+     * set as JSON is decoded, so that fabric8 7's model (no such fields: additional properties) reads them too.
+     */
     PodFixture podStatusResources(Map<String, Quantity> allocated, @Nullable Map<String, Quantity> actuated) {
-      var status = builder.editOrNewStatus().withAllocatedResources(allocated);
+      builder.editOrNewStatus().endStatus();
+      statusFields.put("allocatedResources", texts(allocated));
       if (actuated != null) {
-        status.withNewResources().withRequests(actuated).endResources();
+        statusFields.put("resources", Map.of("requests", texts(actuated)));
       }
-      status.endStatus();
       return this;
+    }
+
+    private static Map<String, String> texts(Map<String, Quantity> quantities) {
+      var texts = new LinkedHashMap<String, String>();
+      quantities.forEach((name, quantity) -> texts.put(name, quantity.toString()));
+      return texts;
     }
 
     PodFixture condition(String type, String status, String reason) {
@@ -343,8 +354,23 @@ final class Fixtures {
       var pod = builder.build();
       pod.getSpec().setContainers(new ArrayList<>(containers));
       pod.getSpec().setInitContainers(new ArrayList<>(initContainers));
-      return pod;
+      return statusFields.isEmpty() ? pod : withFields(pod, "status", statusFields);
     }
+  }
+
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  /**
+   * {@code pod} with {@code fields} set in its {@code spec} or {@code status} as decoded JSON: typed fields on
+   * fabric8 8, additional properties on fabric8 7, whose model lacks the newer fields (schedulingGroup, a pod
+   * status's resources), so that one test covers both lines.
+   */
+  @SuppressWarnings("unchecked")
+  static Pod withFields(Pod pod, String part, Map<String, ?> fields) {
+    Map<String, Object> json = JSON.convertValue(pod, Map.class);
+    var object = (Map<String, Object>) json.computeIfAbsent(part, key -> new LinkedHashMap<>());
+    object.putAll(fields);
+    return JSON.convertValue(json, Pod.class);
   }
 
   static final class NodeFixture {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodSchedulingGroup;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.PodGroupRef.Source;
@@ -19,6 +18,11 @@ import org.junit.jupiter.api.Test;
 class PodGroupMembershipTest {
 
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
+
+  /** {@code pod} with {@code spec.schedulingGroup} as decoded from JSON (fabric8 7: an additional property). */
+  private static Pod schedulingGroup(Pod pod, Map<String, String> group) {
+    return Fixtures.withFields(pod, "spec", Map.of("schedulingGroup", group));
+  }
 
   private static Optional<PodGroupRef> group(Pod pod) {
     return PodAdapter.toPodInfo(pod).podGroup();
@@ -58,8 +62,8 @@ class PodGroupMembershipTest {
 
   @Test
   void a_pod_that_names_both_joins_the_workload_api_group() {
-    var pod = pod("training", "worker-0").label(SchedulingConstants.POD_GROUP_LABEL, "job-b").build();
-    pod.getSpec().setSchedulingGroup(new PodSchedulingGroup("job-a"));
+    var pod = schedulingGroup(pod("training", "worker-0").label(SchedulingConstants.POD_GROUP_LABEL, "job-b").build(),
+        Map.of("podGroupName", "job-a"));
 
     assertEquals(Optional.of(new PodGroupRef(Source.WORKLOAD_API, "training", "job-a")), group(pod));
   }
@@ -71,16 +75,16 @@ class PodGroupMembershipTest {
 
   @Test
   void empty_names_join_no_group() {
-    var pod = pod("training", "worker-0").label(SchedulingConstants.POD_GROUP_LABEL, "").build();
-    pod.getSpec().setSchedulingGroup(new PodSchedulingGroup(""));
+    var pod = schedulingGroup(pod("training", "worker-0").label(SchedulingConstants.POD_GROUP_LABEL, "").build(),
+        Map.of("podGroupName", ""));
 
     assertEquals(Optional.empty(), group(pod));
   }
 
   @Test
   void an_empty_scheduling_group_falls_back_to_the_label() {
-    var pod = pod("training", "worker-0").label(SchedulingConstants.POD_GROUP_LABEL, "job-b").build();
-    pod.getSpec().setSchedulingGroup(new PodSchedulingGroup());
+    var pod = schedulingGroup(pod("training", "worker-0").label(SchedulingConstants.POD_GROUP_LABEL, "job-b").build(),
+        Map.of());
 
     assertEquals(Optional.of(new PodGroupRef(Source.COSCHEDULING, "training", "job-b")), group(pod));
   }

@@ -10,7 +10,6 @@ import java.util.WeakHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.io.JsonStringEncoder;
 
 /**
  * Binds one pod to one node and checks that it took.
@@ -84,7 +83,7 @@ public final class Binder {
    * than built with fabric8's builders and encoded: with the one-shot requests kept per client, a quarter of the
    * time and a fifth of the allocation per binding (the end-to-end benchmark's notes, "The binding's own client";
    * docs/performance.md#measurement-notes). Each
-   * value is JSON-escaped by Jackson; {@code BindingJsonProperties} reads the text back as fabric8's.
+   * value is JSON-escaped here (no JSON library: the same jar serves Jackson 2 and 3 applications); {@code BindingJsonProperties} reads the text back as fabric8's.
    */
   static String bindingJson(BindOptions options) {
     var meta = options.pod().getMetadata();
@@ -94,8 +93,27 @@ public final class Binder {
         + "}}";
   }
 
-  private static String quoted(String value) {
-    return '"' + new String(JsonStringEncoder.getInstance().quoteAsCharArray(value)) + '"';
+  /** {@code value} as a JSON string: quote, backslash and control characters escaped, everything else as is. */
+  static String quoted(String value) {
+    var quoted = new StringBuilder(value.length() + 2).append('"');
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      switch (c) {
+        case '"' -> quoted.append("\\\"");
+        case '\\' -> quoted.append("\\\\");
+        case '\n' -> quoted.append("\\n");
+        case '\r' -> quoted.append("\\r");
+        case '\t' -> quoted.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            quoted.append(String.format("\\u%04x", (int) c));
+          } else {
+            quoted.append(c);
+          }
+        }
+      }
+    }
+    return quoted.append('"').toString();
   }
 
   private static ApiRequests oneShot(BindOptions options) {

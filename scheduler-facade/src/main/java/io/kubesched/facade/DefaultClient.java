@@ -9,7 +9,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.informer.SchedulingLoop;
 import io.kubesched.informer.watch.NodeListing;
-import io.kubesched.k8s.Fabric8Line;
+import io.kubesched.fabric8.Fabric8Line;
 import io.kubesched.k8s.KubeConnection;
 import io.kubesched.k8s.KubeConnections;
 import java.util.List;

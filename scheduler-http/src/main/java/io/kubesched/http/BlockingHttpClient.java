@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.http.StandardWebSocketBuilder;
 import io.fabric8.kubernetes.client.http.TlsVersion;
 import io.fabric8.kubernetes.client.http.WebSocket;
 import io.fabric8.kubernetes.client.http.WebSocketResponse;
+import io.kubesched.fabric8.Fabric8Compat;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -126,16 +127,21 @@ public final class BlockingHttpClient
 
     @Override
     public HttpClient.Builder newBuilder(Config config) {
-      var builder = HttpClient.Factory.super.newBuilder(config);
-      if (((Builder) builder).getProxyAddress() != null) {
+      var builder = (Builder) HttpClient.Factory.super.newBuilder(config);
+      if (builder.getProxyAddress() != null) {
         return withProxy.newBuilder(config);
       }
+      // fabric8 8 sets the builder's own field too, fabric8 7 has none: read through the line's seam.
+      builder.serverName = Fabric8Compat.get().tlsServerName(config);
       return builder;
     }
   }
 
   /** fabric8's builder; a derived client shares its parent's connections. */
   static final class Builder extends StandardHttpClientBuilder<BlockingHttpClient, Factory, Builder> {
+
+    /** The server name for TLS's SNI, from the configuration; {@code null}: the host's. */
+    private @Nullable String serverName;
 
     Builder(Factory factory) {
       super(factory);
@@ -151,7 +157,7 @@ public final class BlockingHttpClient
             "BlockingHttpClient has no proxy support; its Factory hands such a configuration on");
       }
       return new BlockingHttpClient(
-          this, new AtomicBoolean(), new Connections(sslContext, tlsVersions, tlsServerName, connectTimeout));
+          this, new AtomicBoolean(), new Connections(sslContext, tlsVersions, serverName, connectTimeout));
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.kubesched.fabric8.Fabric8Compat;
 import java.util.HashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +35,7 @@ final class FakeCluster {
         new KubernetesMockServer(
             new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     server.init();
-    var client = server.createClient(new InlineHttpClientFactory());
+    var client = server.createClient(Fabric8Compat.get().inlineJdkHttpClientFactory());
     LOG.info("Started the embedded fake cluster at {}", client.getMasterUrl());
     return new KubeConnection(client, true, server::destroy);
   }

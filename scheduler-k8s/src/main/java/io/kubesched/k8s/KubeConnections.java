@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kubesched.api.ConfigurationException;
+import io.kubesched.fabric8.Fabric8Compat;
 import io.kubesched.http.BlockingHttpClient;
 import java.io.File;
 import java.io.IOException;
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creates {@link KubeConnection}s. Every client uses the JDK HTTP client, with its internal tasks run inline
- * ({@link InlineHttpClientFactory}).
+ * ({@code InlineHttpClientFactory} of the fabric8 line's module, {@code Fabric8Compat#inlineJdkHttpClientFactory}).
  */
 public final class KubeConnections {
 
@@ -162,12 +162,10 @@ public final class KubeConnections {
    * KubeConnectionsTest} checks that the two configurations agree.
    */
   static Config readKubeconfig(Path path) throws IOException {
-    var mapper = SchedulingClients.fabric8Mapper().build();
     io.fabric8.kubernetes.api.model.Config kubeconfig;
     try (var in = Files.newInputStream(path)) {
       kubeconfig =
-          new KubernetesSerialization(mapper, false)
-              .unmarshal(in, io.fabric8.kubernetes.api.model.Config.class);
+          Fabric8Compat.get().plainSerialization().unmarshal(in, io.fabric8.kubernetes.api.model.Config.class);
     }
     if (kubeconfig == null) {
       throw new IllegalArgumentException("the file is empty");
@@ -199,7 +197,7 @@ public final class KubeConnections {
   private static KubeConnection connect(Config config) {
     var client = build(config);
     try {
-      var bindingHttp = new BlockingHttpClient.Factory(new InlineHttpClientFactory()).newBuilder(config).build();
+      var bindingHttp = new BlockingHttpClient.Factory(Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config).build();
       var bindingClient = SchedulingClients.over(bindingHttp, config);
       return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {}, true);
     } catch (RuntimeException e) {
@@ -215,7 +213,7 @@ public final class KubeConnections {
     config.setHttp2Disable(true);
     return new KubernetesClientBuilder()
         .withConfig(config)
-        .withHttpClientFactory(new InlineHttpClientFactory())
+        .withHttpClientFactory(Fabric8Compat.get().inlineJdkHttpClientFactory())
         .build();
   }
 }

@@ -1,17 +1,14 @@
 package io.kubesched.k8s;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ReplicationController;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.Status;
-import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -26,12 +23,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
+import io.kubesched.fabric8.Fabric8Compat;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.module.SimpleModule;
 
 /**
  * The client the scheduling loop talks through: a sibling of the user's client that shares its HTTP client
@@ -55,13 +48,13 @@ import tools.jackson.databind.module.SimpleModule;
  *       operation's type, so an unregistered kind is slower, never wrong.
  *   <li><b>Watch events in two passes.</b> fabric8 decodes a watch event's object into a tree of JSON nodes to
  *       find its kind, then the tree into the kind's class, after copying the event's string into bytes. This
- *       serialization decodes it in one pass from the string ({@link WatchEventDeserializer}), with the same
+ *       serialization decodes it in one pass from the string ({@code WatchEventDeserializer} of the fabric8 line's module), with the same
  *       result and a third of the allocation (the memory notes, "Per pod in the running scheduler";
  *       docs/performance.md#measurement-notes).
  * </ul>
  *
- * <p>The mapper is built as fabric8's default one is (Jackson 2 defaults and fabric8's JDK types module),
- * plus the mix-in. Instances are immutable and thread-safe, like fabric8's clients.
+ * <p>The serialization is the fabric8 line's ({@code Fabric8Compat#leanSerialization}): its mapper is built as
+ * fabric8's default one is, plus the mix-in. Instances are immutable and thread-safe, like fabric8's clients.
  */
 final class SchedulingClients {
 
@@ -91,10 +84,6 @@ final class SchedulingClients {
 
   private SchedulingClients() {}
 
-  /** Leaves {@code metadata.managedFields} out of decoding and encoding. */
-  @JsonIgnoreProperties({"managedFields"})
-  abstract static class WithoutManagedFields {}
-
   /**
    * @param client the user's client
    * @return a client over {@code client}'s HTTP client and configuration with the lean serialization;
@@ -112,59 +101,6 @@ final class SchedulingClients {
   }
 
   static KubernetesSerialization serialization() {
-    var mapper = fabric8Mapper().addMixIn(ObjectMeta.class, WithoutManagedFields.class).build();
-    var serialization = new LeanSerialization(mapper);
-    KINDS.forEach(serialization::registerKubernetesResource);
-    return serialization;
-  }
-
-  /**
-   * fabric8's serialization, with watch events decoded by {@link WatchEventDeserializer} and straight from the
-   * string the watch received: fabric8's {@code unmarshal(String, Class)} copies the string into bytes and reads
-   * them through a {@code BufferedInputStream} of 8 KiB, per event, to tell JSON from YAML, and a watch event is
-   * always JSON. Everything else is fabric8's.
-   */
-  static final class LeanSerialization extends KubernetesSerialization {
-
-    /**
-     * The mapper fabric8 configured ({@code configureMapper}, called by the constructor; the field has no
-     * initializer, so the constructor does not reset it afterwards); {@code null} would mean fabric8 stopped
-     * calling it, and then every event goes fabric8's way.
-     */
-    private @Nullable ObjectMapper configured;
-
-    LeanSerialization(ObjectMapper mapper) {
-      super(mapper, false);
-    }
-
-    @Override
-    protected ObjectMapper configureMapper(ObjectMapper mapper) {
-      var module = new SimpleModule("kubesched-watch-events");
-      module.addDeserializer(WatchEvent.class, new WatchEventDeserializer(this::getRegisteredKubernetesResource));
-      var withEvents = super.configureMapper(mapper.rebuild().addModule(module).build());
-      configured = withEvents;
-      return withEvents;
-    }
-
-    @Override
-    public <T> T unmarshal(String str, Class<T> type) {
-      var mapper = configured;
-      if (type == WatchEvent.class && mapper != null) {
-        try {
-          return mapper.readValue(str, type);
-        } catch (RuntimeException e) {
-          // fabric8's way, so that what it throws (and its caller's recovery) stays as it was
-        }
-      }
-      return super.unmarshal(str, type);
-    }
-  }
-
-  /**
-   * A mapper builder set up as fabric8's default serialization's (Jackson 2 defaults, fabric8's JDK types
-   * module), for a {@link KubernetesSerialization} built with {@code searchClassloaders} false.
-   */
-  static JsonMapper.Builder fabric8Mapper() {
-    return JsonMapper.builderWithJackson2Defaults().addModule(new Jackson2JdkTypesModule());
+    return Fabric8Compat.get().leanSerialization(KINDS);
   }
 }

@@ -17,7 +17,7 @@ class BindingClientTest {
   void fabric8Operations() {
     try (var connection = KubeConnections.fake()) {
       var config = connection.client().getConfiguration();
-      var http = new BlockingHttpClient.Factory(new InlineHttpClientFactory()).newBuilder(config).build();
+      var http = new BlockingHttpClient.Factory(io.kubesched.fabric8.Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config).build();
       try (var client = SchedulingClients.over(http, config)) {
         var pods = client.pods().inNamespace("default");
 

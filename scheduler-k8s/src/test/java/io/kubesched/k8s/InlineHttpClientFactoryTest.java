@@ -18,19 +18,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler's HTTP client runs the JDK client's tasks inline and still answers every exchange. */
+/** The scheduler's HTTP client, which runs the JDK client's tasks inline, still answers every exchange. */
 class InlineHttpClientFactoryTest {
 
-  @Test
-  @DisplayName("the JDK client it builds runs a submitted task on the submitting thread")
-  void tasksRunWhereSubmitted() {
-    var jdkClient = new InlineHttpClientFactory().createNewHttpClientBuilder().build();
-    var ranOn = new AtomicReference<Thread>();
-
-    jdkClient.executor().orElseThrow().execute(() -> ranOn.set(Thread.currentThread()));
-
-    assertSame(Thread.currentThread(), ranOn.get());
-  }
+  // That a task runs where it is submitted: scheduler-fabric8's InlineHttpClientFactoryTest.
 
   @Test
   @DisplayName("on the fake cluster: concurrent writes, a list of several socket buffers, a watch and an"

@@ -2,10 +2,10 @@ package io.kubesched.k8s;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubesched.fabric8.Fabric8Compat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -33,13 +33,7 @@ class WatchEventDeserializerProperties {
   private static final KubernetesSerialization LEAN = SchedulingClients.serialization();
 
   private static KubernetesSerialization fabric8Serialization() {
-    var mapper =
-        SchedulingClients.fabric8Mapper()
-            .addMixIn(ObjectMeta.class, SchedulingClients.WithoutManagedFields.class)
-            .build();
-    var serialization = new KubernetesSerialization(mapper, false);
-    SchedulingClients.KINDS.forEach(serialization::registerKubernetesResource);
-    return serialization;
+    return Fabric8Compat.get().referenceSerialization(SchedulingClients.KINDS);
   }
 
   /** One generated event: its JSON and which way the one-pass decoding should take. */

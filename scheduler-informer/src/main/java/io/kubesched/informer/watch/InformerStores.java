@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.kubesched.fabric8.Fabric8Compat;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
@@ -406,15 +407,17 @@ public final class InformerStores {
     kept.setContainers(parts.shareContainers(spec.getContainers()));
     kept.setInitContainers(parts.shareContainers(spec.getInitContainers()));
     kept.setEphemeralContainers(List.of());
-    kept.setEvictionResponders(List.of());
     kept.setHostAliases(List.of());
     kept.setImagePullSecrets(List.of());
     kept.setReadinessGates(List.of());
     kept.setResourceClaims(parts.share(spec.getResourceClaims()));
     kept.setSchedulingGates(parts.share(spec.getSchedulingGates()));
-    kept.setSchedulingGroup(parts.share(spec.getSchedulingGroup()));
     kept.setTopologySpreadConstraints(parts.share(spec.getTopologySpreadConstraints()));
     kept.setAdditionalProperties(keptExtras(spec.getAdditionalProperties()));
+    // Fields fabric8 7's model lacks (where it keeps schedulingGroup in the extras above).
+    var compat = Fabric8Compat.get();
+    compat.setSchedulingGroup(kept, parts.share(compat.schedulingGroup(spec)));
+    compat.clearUnread(kept);
     return kept;
   }
 
@@ -510,8 +513,6 @@ public final class InformerStores {
     // room held on its node, and a victim marked DisruptionTarget stops its preemptor from preempting again.
     kept.setStartTime(status.getStartTime());
     kept.setNominatedNodeName(status.getNominatedNodeName());
-    kept.setAllocatedResources(parts.share(status.getAllocatedResources()));
-    kept.setResources(parts.share(requestsOnly(status.getResources())));
     // The reporter reads PodScheduled to write it only when it changes; without it, every attempt would
     // rewrite the condition, change the pod's resourceVersion and start a new event instead of a series.
     // PodResizePending says whether a resize is infeasible, which changes how the pod's requests count.
@@ -524,11 +525,14 @@ public final class InformerStores {
     kept.setEphemeralContainerStatuses(List.of());
     kept.setHostIPs(List.of());
     kept.setInitContainerStatuses(parts.share(keptContainerStatuses(status.getInitContainerStatuses())));
-    kept.setNodeAllocatableResourceClaimStatuses(List.of());
     kept.setPodIPs(List.of());
     kept.setResourceClaimStatuses(List.of());
-    kept.setVolumeHealth(List.of());
     kept.setAdditionalProperties(Map.of());
+    // Fields fabric8 7's model lacks: there they are kept in the extras just emptied.
+    var compat = Fabric8Compat.get();
+    compat.setAllocatedResources(kept, parts.share(compat.allocatedResources(status)));
+    compat.setResources(kept, parts.share(requestsOnly(compat.resources(status))));
+    compat.clearUnread(kept);
     return kept;
   }
 
@@ -595,11 +599,11 @@ public final class InformerStores {
     kept.setAddresses(List.of());
     kept.setCapacity(Map.of());
     kept.setConditions(List.of());
-    kept.setDeclaredFeatures(List.of());
     kept.setRuntimeHandlers(List.of());
     kept.setVolumesAttached(List.of());
     kept.setVolumesInUse(List.of());
     kept.setAdditionalProperties(Map.of());
+    Fabric8Compat.get().clearUnread(kept);
     return kept;
   }
 }

@@ -25,7 +25,6 @@ import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
-import io.fabric8.kubernetes.api.model.PodSchedulingGroup;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
@@ -467,16 +466,34 @@ class InformerStoresProperties {
           .withReason(parts[1])
           .endCondition();
     }
-    if (model.allocated() != null) {
-      status.withAllocatedResources(quantities(model.allocated()));
-    }
-    if (model.actuated() != null) {
-      status.withNewResources().withRequests(quantities(model.actuated())).endResources();
-    }
     return status.build();
   }
 
+  /**
+   * The pod-level status's {@code allocatedResources} and {@code resources.requests}, as decoded JSON: fabric8 7's
+   * model has no such fields and keeps them as additional properties, where the store must keep them too.
+   */
+  private static Map<String, Object> statusFields(StatusModel model) {
+    var fields = new LinkedHashMap<String, Object>();
+    if (model.allocated() != null) {
+      fields.put("allocatedResources", model.allocated());
+    }
+    if (model.actuated() != null) {
+      fields.put("resources", Map.of("requests", model.actuated()));
+    }
+    return fields;
+  }
+
   private static Pod pod(Meta meta, Spec spec, Rest rest, Placement placement, StatusModel statusModel) {
+    var pod = built(meta, spec, rest, placement, statusModel);
+    if (placement.podGroupName() != null) {
+      pod = LineFields.with(pod, "spec", Map.of("schedulingGroup", Map.of("podGroupName", placement.podGroupName())));
+    }
+    var statusFields = statusFields(statusModel);
+    return statusFields.isEmpty() ? pod : LineFields.with(pod, "status", statusFields);
+  }
+
+  private static Pod built(Meta meta, Spec spec, Rest rest, Placement placement, StatusModel statusModel) {
     return new PodBuilder()
         .withNewMetadata()
         .withNamespace("ns")
@@ -513,7 +530,6 @@ class InformerStoresProperties {
         .withServiceAccountName("default")
         .withTopologySpreadConstraints(placement.spread())
         .withSchedulingGates(placement.gates().stream().map(PodSchedulingGate::new).toList())
-        .withSchedulingGroup(placement.podGroupName() == null ? null : new PodSchedulingGroup(placement.podGroupName()))
         .withResourceClaims(
             placement.claims().stream().map(c -> new PodResourceClaim(c, null, c + "-template")).toList())
         .withHostname("dropped")

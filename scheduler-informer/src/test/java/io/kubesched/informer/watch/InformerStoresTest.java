@@ -27,6 +27,7 @@ import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.Volume;
+import io.kubesched.fabric8.Fabric8Compat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -201,21 +202,19 @@ class InformerStoresTest {
             .addToRequests("cpu", new Quantity("50"))
             .endResources()
             .endSpec()
-            .editStatus()
-            .addToAllocatedResources("cpu", new Quantity("3"))
-            .withNewResources()
-            .addToRequests("cpu", new Quantity("6"))
-            .addToLimits("cpu", new Quantity("8"))
-            .endResources()
-            .endStatus()
             .build();
+    pod = LineFields.with(pod, "status", Map.of(
+        "allocatedResources", Map.of("cpu", "3"),
+        "resources", Map.of("requests", Map.of("cpu", "6"), "limits", Map.of("cpu", "8"))));
 
     // Infeasible: the pod-level 50 do not count; the pod-level status's 6 actuated do.
     assertEquals(6_000, PodAdapter.toPodInfo(pod).requests().milliCpu());
     assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(stored(pod)));
     var status = stored(pod).getStatus();
-    assertEquals(new Quantity("3"), status.getAllocatedResources().get("cpu"));
-    assertTrue(status.getResources().getLimits().isEmpty());
+    assertEquals(new Quantity("3"), Fabric8Compat.get().allocatedResources(status).get("cpu"));
+    var resources = Fabric8Compat.get().resources(status);
+    assertTrue(resources.getLimits() == null || resources.getLimits().isEmpty(), "requests only");
+    assertEquals(new Quantity("6"), resources.getRequests().get("cpu"));
   }
 
   @Test
@@ -227,11 +226,8 @@ class InformerStoresTest {
             .addToRequests("cpu", new Quantity("50"))
             .endResources()
             .endSpec()
-            .editStatus()
-            .withNewResources()
-            .endResources()
-            .endStatus()
             .build();
+    pod = LineFields.with(pod, "status", Map.of("resources", Map.of()));
 
     // Present but empty: the pod-level request no longer counts, the containers' status does.
     assertEquals(2_500, PodAdapter.toPodInfo(pod).requests().milliCpu());

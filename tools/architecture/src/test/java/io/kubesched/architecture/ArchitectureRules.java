@@ -31,6 +31,7 @@ final class ArchitectureRules {
         binderNeverSeesTheApi(root),
         onlyTheFacadeUsesK8s(root),
         httpSeesNoOtherModule(root),
+        theFabric8SeamSeesOnlyFabric8AndTheApi(root),
         policyAndTestkitSeeOnlyTheApi(root),
         engineSeesOnlyTheApi(root),
         theLoopIsLayered(root),
@@ -77,8 +78,27 @@ final class ArchitectureRules {
         .should()
         .dependOnClassesThat()
         .resideOutsideOfPackages(
-            root + ".http..", "io.fabric8.kubernetes.client..", "java..", "javax..", "org.jspecify..")
-        .as("the http transport sees fabric8's client API and the JDK only, no other module of the library");
+            root + ".http..", root + ".fabric8..", "io.fabric8.kubernetes.client..", "java..", "javax..",
+            "org.jspecify..")
+        .as("the http transport sees fabric8's client API, the fabric8 line's seam and the JDK only, no other"
+            + " module of the library");
+  }
+
+  /**
+   * The seam that is built once per fabric8 line stays a leaf: what it does differs per line, so whatever it
+   * reached in the library would be built per line too.
+   */
+  static ArchRule theFabric8SeamSeesOnlyFabric8AndTheApi(String root) {
+    return noClasses()
+        .that()
+        .resideInAPackage(root + ".fabric8..")
+        .should()
+        .dependOnClassesThat()
+        .resideOutsideOfPackages(
+            root + ".fabric8..", root + ".api..", "io.fabric8..", "com.fasterxml.jackson..", "tools.jackson..",
+            "java..", "javax..", "org.jspecify..")
+        .as("the fabric8 line's seam sees fabric8, Jackson, the api and the JDK only, no other module of the"
+            + " library");
   }
 
   static ArchRule policyAndTestkitSeeOnlyTheApi(String root) {

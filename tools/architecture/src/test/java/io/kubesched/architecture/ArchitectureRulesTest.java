@@ -32,6 +32,7 @@ class ArchitectureRulesTest {
         Arguments.of(rule(ArchitectureRules::binderNeverSeesTheApi), "UsesApi"),
         Arguments.of(rule(ArchitectureRules::onlyTheFacadeUsesK8s), "UsesK8s"),
         Arguments.of(rule(ArchitectureRules::httpSeesNoOtherModule), "ReachesTheApi"),
+        Arguments.of(rule(ArchitectureRules::theFabric8SeamSeesOnlyFabric8AndTheApi), "ReachesTheEngine"),
         Arguments.of(rule(ArchitectureRules::policyAndTestkitSeeOnlyTheApi), "ReadsPods"),
         Arguments.of(rule(ArchitectureRules::engineSeesOnlyTheApi), "QueuesNodes"),
         Arguments.of(rule(ArchitectureRules::theLoopIsLayered), "ReachesIntoTheCycle"),

@@ -44,7 +44,7 @@ class ArchitectureTest {
   @Test
   void every_library_module_is_imported_so_no_rule_passes_vacuously() {
     for (var module : List.of(
-        "api", "adapter", "binder", "http", "k8s", "engine", "informer", "facade", "policy", "testkit",
+        "api", "fabric8", "adapter", "binder", "http", "k8s", "engine", "informer", "facade", "policy", "testkit",
         "micrometer", "crd", "server")) {
       var pkg = "io.kubesched." + module;
       assertTrue(library.containPackage(pkg), "no classes of " + pkg + " were imported");

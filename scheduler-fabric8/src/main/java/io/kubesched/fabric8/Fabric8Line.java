@@ -1,4 +1,4 @@
-package io.kubesched.k8s;
+package io.kubesched.fabric8;
 
 import io.kubesched.api.ConfigurationException;
 import java.io.IOException;
@@ -23,6 +23,14 @@ public final class Fabric8Line {
   static final List<String> MODULES =
       List.of("kubernetes-client-api", "kubernetes-client", "kubernetes-httpclient-jdk", "kubernetes-model-core");
 
+  /** The oldest minor version of each line the library runs on: 7.4 lacks model fields the scheduler reads. */
+  static final Map<String, Integer> OLDEST_MINOR = Map.of("7", 5, "8", 0);
+
+  private static final Map<String, String> JACKSON = Map.of("7", "Jackson 2", "8", "Jackson 3");
+
+  private static final Map<String, String> JACKSON_PACKAGE =
+      Map.of("7", "com.fasterxml.jackson.databind", "8", "tools.jackson.databind");
+
   private Fabric8Line() {}
 
   /**
@@ -31,7 +39,8 @@ public final class Fabric8Line {
    */
   public static void require() {
     var loader = Fabric8Line.class.getClassLoader();
-    problem(builtFor(), found(loader), jacksonPresent(loader)).ifPresent(message -> {
+    var compat = Fabric8Compat.get();
+    problem(compat.builtFor(), found(loader), present(compat.jacksonMapperClass(), loader)).ifPresent(message -> {
       throw new ConfigurationException(message);
     });
   }
@@ -40,31 +49,33 @@ public final class Fabric8Line {
    * @param builtFor the fabric8 version this build was compiled against
    * @param found each fabric8 module's version on the class path (a module without {@code pom.properties},
    *     such as one shaded away, is left out)
-   * @param jackson3 whether Jackson 3 ({@code tools.jackson.databind}), which fabric8 8 uses, is on it
+   * @param jackson whether the Jackson this line's fabric8 uses is on it
    * @return what is wrong, as one message for the user; empty if nothing is
    */
-  static Optional<String> problem(String builtFor, Map<String, String> found, boolean jackson3) {
+  static Optional<String> problem(String builtFor, Map<String, String> found, boolean jackson) {
     var line = major(builtFor);
     var versions = found.values().stream().distinct().sorted().toList();
     boolean mixed = versions.size() > 1;
     boolean otherLine = found.values().stream().anyMatch(v -> !major(v).equals(line));
-    boolean noJackson = line.equals("8") && !jackson3;
-    if (!mixed && !otherLine && !noJackson) {
+    boolean tooOld = found.values().stream().anyMatch(v -> major(v).equals(line) && minor(v) < oldestMinor(line));
+    if (!mixed && !otherLine && !tooOld && jackson) {
       return Optional.empty();
     }
     var what = found.isEmpty()
         ? "no fabric8 module versions"
         : found.entrySet().stream().map(e -> "io.fabric8:" + e.getKey() + " " + e.getValue())
             .collect(Collectors.joining(", "));
+    var jacksonName = JACKSON.getOrDefault(line, "its Jackson");
     return Optional.of(
-        "this kubesched was built for fabric8 kubernetes-client " + builtFor + " (the " + line + ".x line"
-            + (line.equals("8") ? ", Jackson 3" : ", Jackson 2") + "), but the class path has " + what
-            + (noJackson ? " and no Jackson 3 (tools.jackson.databind)" : "")
+        "this kubesched was built for fabric8 kubernetes-client " + builtFor + " (the " + line + ".x line, "
+            + line + "." + oldestMinor(line) + " or newer, " + jacksonName + "), but the class path has " + what
+            + (jackson ? "" : " and no " + jacksonName + " (" + JACKSON_PACKAGE.getOrDefault(line, "?") + ")")
             + (mixed ? ": fabric8's modules must all be of one version" : "")
             + ". Import io.fabric8:kubernetes-client-bom:" + builtFor
             + " in <dependencyManagement> before any other BOM that manages fabric8 (a platform's or an operator"
-            + " SDK's; kubesched-bom manages kubesched's own artifacts only), or use the kubesched artifacts built"
-            + " for the fabric8 line your application is on");
+            + " SDK's), or use the kubesched artifacts built for the fabric8 line your application is on: import"
+            + " io.kubesched:kubesched-bom-fabric8-7 for fabric8 7 (it imports fabric8's BOM too), io.kubesched:"
+            + "kubesched-bom for fabric8 8");
   }
 
   /** The fabric8 version this build was compiled against, as the build wrote it. */
@@ -104,17 +115,31 @@ public final class Fabric8Line {
     return found;
   }
 
-  private static boolean jacksonPresent(ClassLoader loader) {
+  static boolean present(String className, ClassLoader loader) {
     try {
-      Class.forName("tools.jackson.databind.ObjectMapper", false, loader);
+      Class.forName(className, false, loader);
       return true;
     } catch (ClassNotFoundException | LinkageError e) {
       return false;
     }
   }
 
+  private static int oldestMinor(String line) {
+    return OLDEST_MINOR.getOrDefault(line, 0);
+  }
+
   private static String major(String version) {
     int dot = version.indexOf('.');
     return dot < 0 ? version : version.substring(0, dot);
+  }
+
+  /** The minor version, or a large number where it cannot be read (no complaint about what is not understood). */
+  private static int minor(String version) {
+    var parts = version.split("[.-]");
+    try {
+      return parts.length < 2 ? Integer.MAX_VALUE : Integer.parseInt(parts[1]);
+    } catch (NumberFormatException e) {
+      return Integer.MAX_VALUE;
+    }
   }
 }

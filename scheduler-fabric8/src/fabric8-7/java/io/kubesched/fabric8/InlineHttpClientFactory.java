@@ -1,4 +1,4 @@
-package io.kubesched.k8s;
+package io.kubesched.fabric8;
 
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.net.http.HttpClient;
