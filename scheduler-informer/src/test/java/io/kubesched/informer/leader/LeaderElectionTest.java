@@ -501,6 +501,8 @@ class LeaderElectionTest {
 
     now.addAndGet(Duration.ofMillis(1).toNanos());
     await("the watchdog stops a", () -> !a.leads());
+    // The stop callback runs after leading ends, on the watchdog's thread: wait for it, not only for the flag.
+    await("a hears that it stopped", () -> a.events.size() >= 2);
     assertEquals(List.of("started", "stopped"), a.events);
     assertTrue(
         a.callbackThreads.get(1).endsWith("-watchdog"),

@@ -1,0 +1,115 @@
+package io.kubesched.fabric8;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.client.Config;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where the two fabric8 lines differ, as the rest of the library sees it through the seam: the same values on
+ * both lines where the model differs, and each line's own behaviour where fabric8 itself differs. Runs on both
+ * lines (this module is built once per line from these sources).
+ */
+class Fabric8CompatTest {
+
+  private static final Fabric8Compat COMPAT = Fabric8Compat.get();
+
+  private static boolean line8() {
+    return COMPAT.builtFor().startsWith("8.");
+  }
+
+  private static final String RESIZED_POD = """
+      {"apiVersion": "v1", "kind": "Pod",
+       "metadata": {"name": "web", "namespace": "default"},
+       "spec": {"schedulingGroup": {"podGroupName": "job-a"}, "containers": [{"name": "app"}]},
+       "status": {"allocatedResources": {"cpu": "3"},
+                  "resources": {"requests": {"cpu": "6"}, "limits": {"cpu": "8"}}}}
+      """;
+
+  @Test
+  void fields_newer_than_fabric8_7_read_the_same_on_both_lines_and_live_in_additional_properties_on_7() {
+    var pod = COMPAT.plainSerialization().unmarshal(RESIZED_POD, Pod.class);
+
+    assertEquals(Map.of("cpu", new Quantity("3")), COMPAT.allocatedResources(pod.getStatus()));
+    assertEquals(Map.of("cpu", new Quantity("6")), COMPAT.resources(pod.getStatus()).getRequests());
+    var extras = pod.getStatus().getAdditionalProperties();
+    assertEquals(!line8(), extras.containsKey("allocatedResources"), "where the line keeps it: " + extras);
+    // The typed field is line 8's; on line 7 the group stays in the spec's extras, where PodAdapter reads it.
+    assertEquals(line8() ? Optional.of("job-a") : Optional.empty(), COMPAT.typedSchedulingGroupName(pod.getSpec()));
+    assertEquals(!line8(), pod.getSpec().getAdditionalProperties().containsKey("schedulingGroup"));
+  }
+
+  @Test
+  void what_is_set_is_read_back_and_null_clears_it() {
+    var status = new PodStatus();
+    var requests = new ResourceRequirements();
+    requests.setRequests(Map.of("memory", new Quantity("1Gi")));
+
+    COMPAT.setAllocatedResources(status, Map.of("cpu", new Quantity("2")));
+    COMPAT.setResources(status, requests);
+
+    assertEquals(Map.of("cpu", new Quantity("2")), COMPAT.allocatedResources(status));
+    assertEquals(requests.getRequests(), COMPAT.resources(status).getRequests());
+    COMPAT.setAllocatedResources(status, null);
+    assertNull(COMPAT.allocatedResources(status));
+    assertNull(COMPAT.allocatedResources(new PodStatus()));
+    assertNull(COMPAT.resources(new PodStatus()));
+  }
+
+  @Test
+  void a_quantity_that_is_not_text_keeps_its_text_for_the_reader_to_reject_on_line_7() {
+    var pod = COMPAT.plainSerialization().unmarshal(
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"status\":{\"allocatedResources\":{\"cpu\":4}}}", Pod.class);
+
+    // A number is a quantity on both lines; fabric8 8 decodes it, fabric8 7 keeps it and the seam reads its text.
+    assertEquals(new Quantity("4"), COMPAT.allocatedResources(pod.getStatus()).get("cpu"));
+  }
+
+  @Test
+  void a_kubeconfigs_tls_server_name_is_honoured_on_line_8_only() {
+    var config = Config.fromKubeconfig("""
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: c
+          cluster: {server: "https://10.0.0.1:6443", tls-server-name: api.internal}
+        users:
+        - name: u
+          user: {token: t}
+        contexts:
+        - name: x
+          context: {cluster: c, user: u}
+        current-context: x
+        """);
+
+    if (line8()) {
+      assertEquals("api.internal", COMPAT.tlsServerName(config));
+    } else {
+      assertNull(COMPAT.tlsServerName(config), "fabric8 7 has no TLS server name setting");
+    }
+  }
+
+  @Test
+  void the_lean_serialization_decodes_a_watch_event_in_one_pass_and_ignores_managed_fields_on_both_lines() {
+    var lean = COMPAT.leanSerialization(java.util.List.of(Pod.class));
+    var event = lean.unmarshal("""
+        {"type": "ADDED", "object": {"kind": "Pod", "apiVersion": "v1",
+          "metadata": {"name": "web", "managedFields": [{"manager": "kubectl"}]}}}
+        """, io.fabric8.kubernetes.api.model.WatchEvent.class);
+
+    assertTrue(event.getObject() instanceof Pod, String.valueOf(event.getObject()));
+    var meta = ((Pod) event.getObject()).getMetadata();
+    assertEquals("web", meta.getName());
+    assertTrue(meta.getManagedFields() == null || meta.getManagedFields().isEmpty(), "managedFields ignored");
+    assertFalse(lean.asJson(event.getObject()).contains("managedFields"));
+  }
+}
