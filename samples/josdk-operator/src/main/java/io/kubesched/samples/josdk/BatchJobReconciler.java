@@ -1,5 +1,6 @@
 package io.kubesched.samples.josdk;
 
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodList;
@@ -77,8 +78,21 @@ public final class BatchJobReconciler implements Reconciler<BatchJob> {
     if (status.equals(job.getStatus())) {
       return UpdateControl.noUpdate();
     }
-    job.setStatus(status);
-    return UpdateControl.patchStatus(job);
+    return UpdateControl.patchStatus(statusPatch(job, status));
+  }
+
+  /**
+   * The server-side apply patch of the status: the job's name and namespace and the status only, so the reconciler
+   * owns nothing else and no resource version makes a patch from a cache a step behind fail with a conflict.
+   */
+  static BatchJob statusPatch(BatchJob job, BatchJobStatus status) {
+    var patch = new BatchJob();
+    patch.setMetadata(new ObjectMetaBuilder()
+        .withName(job.getMetadata().getName())
+        .withNamespace(job.getMetadata().getNamespace())
+        .build());
+    patch.setStatus(status);
+    return patch;
   }
 
   private BatchJobStatus run(BatchJob job, Workers workers, Context<BatchJob> context) {

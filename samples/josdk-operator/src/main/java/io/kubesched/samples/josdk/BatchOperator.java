@@ -13,6 +13,7 @@ import io.kubesched.samples.josdk.placement.TeamPacking;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,8 +50,12 @@ public final class BatchOperator implements AutoCloseable {
   private final Client scheduling;
   private final Controller scheduler;
   private final Operator operator;
+  /** Set once {@link #close()} begins: the lease given up from then on is no loss. */
+  private final AtomicBoolean closing;
 
-  private BatchOperator(KubernetesClient kubernetes, Client scheduling, Controller scheduler, Operator operator) {
+  private BatchOperator(
+      KubernetesClient kubernetes, Client scheduling, Controller scheduler, Operator operator, AtomicBoolean closing) {
+    this.closing = closing;
     this.kubernetes = kubernetes;
     this.scheduling = scheduling;
     this.scheduler = scheduler;
@@ -71,6 +76,7 @@ public final class BatchOperator implements AutoCloseable {
         .orElseGet(() -> Config.autoConfigure(null));
     var kubernetes = new KubernetesClientBuilder().withConfig(config).build();
     @Nullable Client scheduling = null;
+    var closing = new AtomicBoolean();
     try {
       scheduling = Client.create(Options.builder()
           .kubernetesClient(kubernetes)
@@ -83,9 +89,12 @@ public final class BatchOperator implements AutoCloseable {
         arguments.leaseNamespace().ifPresent(namespace -> overrider.withLeaderElectionConfiguration(
             LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(arguments.leaseName())
                 .withLeaseNamespace(namespace)
+                // java-operator-sdk 5.2.3 would call System.exit from the callback that Operator.stop() runs too,
+                // which in a shutdown hook blocks the JVM for good: stoppedLeading exits itself, on a real loss.
+                .withExitOnStopLeading(false)
                 .withLeaderCallbacks(new LeaderCallbacks(
-                    () -> lead(scheduler, true),
-                    () -> lead(scheduler, false),
+                    () -> startedLeading(scheduler),
+                    () -> stoppedLeading(scheduler, closing),
                     leader -> LOG.info("The Lease {}/{} is held by {}", namespace, arguments.leaseName(), leader)))
                 .build()));
       });
@@ -101,7 +110,7 @@ public final class BatchOperator implements AutoCloseable {
         stop(operator);
         throw e;
       }
-      var batch = new BatchOperator(kubernetes, scheduling, scheduler, operator);
+      var batch = new BatchOperator(kubernetes, scheduling, scheduler, operator, closing);
       LOG.info("BatchJob operator started; workers go to {} with {}", SCHEDULER_NAME, TeamPacking.NAME);
       return batch;
     } catch (RuntimeException e) {
@@ -113,10 +122,27 @@ public final class BatchOperator implements AutoCloseable {
     }
   }
 
-  /** java-operator-sdk's leader callbacks, on its leader elector's thread. */
-  private static void lead(Controller scheduler, boolean leading) {
-    LOG.info(leading ? "Elected leader: {} schedules" : "Lost the lease: {} stops scheduling", SCHEDULER_NAME);
-    scheduler.setLeading(leading);
+  /** java-operator-sdk's leader callback on election, on its leader elector's thread. */
+  private static void startedLeading(Controller scheduler) {
+    LOG.info("Elected leader: {} schedules", SCHEDULER_NAME);
+    scheduler.setLeading(true);
+  }
+
+  /**
+   * java-operator-sdk's leader callback when the lease is gone: lost (renewal failed), or given up by {@link
+   * #close()}. The scheduler stops at once either way. On a loss the process exits with status 1, as
+   * java-operator-sdk's own default does, since its reconcilers would go on running beside the new leader's; a
+   * restart campaigns again. The exit runs on a thread of its own, so that the shutdown hook it starts can stop the
+   * leader elector whose thread this is.
+   */
+  private static void stoppedLeading(Controller scheduler, AtomicBoolean closing) {
+    scheduler.setLeading(false);
+    if (closing.get()) {
+      LOG.info("Gave up the lease: {} stops scheduling", SCHEDULER_NAME);
+      return;
+    }
+    LOG.error("Lost the lease: {} stops scheduling; exiting so that a restart campaigns again", SCHEDULER_NAME);
+    new Thread(() -> System.exit(1), "batch-operator-exit").start();
   }
 
   /** Blocks until the scheduler is closed (by {@link #close()}, from the shutdown hook). */
@@ -127,6 +153,7 @@ public final class BatchOperator implements AutoCloseable {
   /** Stops the operator, then the scheduler (its bindings in flight end first), then closes the shared client. */
   @Override
   public void close() {
+    closing.set(true);
     stop(operator);
     scheduling.close();
     kubernetes.close();

@@ -40,6 +40,19 @@ class BatchJobReconcilerTest {
     assertEquals(new BatchJobStatus(Phase.PENDING, 0, Map.of(), "0 of 3 workers placed", 1L), status);
   }
 
+  @Test
+  void the_status_patch_carries_the_name_namespace_and_status_only() {
+    var job = WorkersTest.job("train", new BatchJobSpec("red", 3, "1", "1Gi", null));
+    job.getMetadata().setResourceVersion("41");
+    job.getMetadata().setUid("uid-1");
+    var status = new BatchJobStatus(Phase.PLACED, 0, Map.of(), "", 1L);
+    var patch = BatchJobReconciler.statusPatch(job, status);
+    assertEquals(List.of("train", "batch"), List.of(patch.getMetadata().getName(), patch.getMetadata().getNamespace()));
+    assertEquals(null, patch.getMetadata().getResourceVersion());
+    assertEquals(null, patch.getSpec());
+    assertEquals(status, patch.getStatus());
+  }
+
   private static Pod worker(int index, @Nullable String node) {
     return new PodBuilder().withNewMetadata().withName("train-worker-" + index).endMetadata()
         .withNewSpec().withNodeName(node).endSpec().build();
