@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * bound and to which nodes. Reconciles again whenever one of its workers changes (an informer on the pods labelled
  * {@value Workers#JOB_LABEL}, mapped to their owner), so a binding shows in the status as soon as the watch shows
  * it. A spec that cannot be run gets phase {@code Invalid} and a message naming the field and value; nothing is
- * created for it.
+ * created for it, and the workers it had before the change are left as they are.
  *
  * <p>Pods are immutable: a changed {@code cpu}, {@code memory} or {@code image} applies to workers created after
  * the change only. Called by java-operator-sdk, never concurrently for one job.

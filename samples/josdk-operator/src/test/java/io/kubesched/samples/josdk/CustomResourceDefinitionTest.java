@@ -33,7 +33,8 @@ class CustomResourceDefinitionTest {
     assertEquals(HasMetadata.getKind(BatchJob.class), crd.getSpec().getNames().getKind());
     assertEquals(HasMetadata.getPlural(BatchJob.class), crd.getSpec().getNames().getPlural());
     var version = crd.getSpec().getVersions().get(0);
-    assertEquals(List.of(BatchJob.VERSION, true, true), List.of(version.getName(), version.getServed(), version.getStorage()));
+    assertEquals(List.of(BatchJob.VERSION, true, true),
+        List.of(version.getName(), version.getServed(), version.getStorage()));
     assertNotNull(version.getSubresources().getStatus(), "the status subresource");
     var properties = version.getSchema().getOpenAPIV3Schema().getProperties();
     assertEquals(components(BatchJobSpec.class), properties.get("spec").getProperties().keySet());
