@@ -1,6 +1,6 @@
 /**
  * Spring Boot auto-configuration for kubesched: a scheduling controller whose lifecycle is the application
- * context's, its policy from the application's {@code FinderFunc} bean, its connection from the application's
+ * context's, its policy from the application's {@code FinderFunc} bean or a KubeSchedulerConfiguration file, its connection from the application's
  * fabric8 {@code KubernetesClient} bean where there is one, a health indicator and metrics in the
  * application's Micrometer registry. Spring Boot 4, fabric8 8.
  */
@@ -9,6 +9,7 @@ module io.kubesched.spring {
   requires static transitive org.apiguardian.api; // @API statuses on exported types
   requires transitive io.kubesched.facade;
   requires io.kubesched.policy;
+  requires org.slf4j;
   requires spring.beans;
   requires spring.context;
   requires spring.core;

@@ -7,6 +7,7 @@ module io.kubesched.facade {
   requires static transitive org.apiguardian.api; // @API statuses on exported types
   requires transitive io.kubesched.api;
   requires transitive kubernetes.client.api;
+  requires transitive io.kubesched.policy; // SchedulerSetup takes a KubeSchedulerConfiguration
   requires io.kubesched.k8s;
   requires io.kubesched.informer;
   requires io.kubesched.binder;

@@ -4,12 +4,14 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.api.FinderFunc;
+import io.kubesched.api.SchedulingListener;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
-import io.kubesched.facade.Options;
+import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
 import io.kubesched.policy.DefaultPolicy;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Objects;
 import org.apiguardian.api.API;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -28,12 +30,17 @@ import org.springframework.context.annotation.Configuration;
  * ({@link KubeschedProperties}) and the application's beans:
  *
  * <ul>
+ *   <li>with {@code kubesched.config-file}, the {@link SchedulerSetup} of that KubeSchedulerConfiguration: its
+ *       profiles and settings, read as kubesched-server's {@code --config} reads them (a file that cannot be read
+ *       or is not valid fails the start, naming the file, the field and the value);
  *   <li>the {@code Client}: connected through the application's fabric8 {@code KubernetesClient} bean where
- *       there is one (the library never closes it), else with {@code kubesched.kubeconfig} or the default
- *       lookup; every {@link KubeschedOptionsCustomizer} bean applied last;
- *   <li>the {@code Controller}: placing the pods of {@code kubesched.scheduler-name} with the application's
- *       {@link FinderFunc} bean (a {@code Policy} is one), else with {@code DefaultPolicy}, kube-scheduler's
- *       default profile;
+ *       there is one (the library never closes it), else with {@code kubesched.kubeconfig}, the file's {@code
+ *       clientConnection.kubeconfig} or the default lookup; a property given wins over the file's setting, and
+ *       every {@link KubeschedOptionsCustomizer} bean is applied last;
+ *   <li>the {@code Controller}: without a file, placing the pods of {@code kubesched.scheduler-name} with the
+ *       application's {@link FinderFunc} bean (a {@code Policy} is one), else with {@code DefaultPolicy},
+ *       kube-scheduler's default profile; with a file, serving its profiles, the one {@code
+ *       kubesched.scheduler-name} names (or the only one) placed by the {@code FinderFunc} bean if there is one;
  *   <li>its lifecycle: started (the cluster listed) when the context starts, so that a cluster that cannot be
  *       listed fails the start; closed when the context closes;
  *   <li>with Micrometer and {@code scheduler-micrometer} on the class path and a {@code MeterRegistry} bean,
@@ -50,47 +57,45 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(KubeschedProperties.class)
 public class KubeschedAutoConfiguration {
 
-  /** The client, from the properties, the application's fabric8 client and the customizers. */
+  /** The {@code kubesched.config-file}, read and mapped once for the client and the controller. */
+  @Bean
+  @ConditionalOnProperty(prefix = "kubesched", name = "config-file")
+  @ConditionalOnMissingBean
+  public SchedulerSetup kubeschedSchedulerSetup(KubeschedProperties properties) {
+    return StarterSettings.read(Objects.requireNonNull(properties.configFile(), "kubesched.config-file"));
+  }
+
+  /** The client, from the properties, the configuration file, the application's fabric8 client and the customizers. */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public Client kubeschedClient(
       KubeschedProperties properties,
+      ObjectProvider<SchedulerSetup> file,
       ObjectProvider<KubernetesClient> kubernetesClient,
       ObjectProvider<KubeschedOptionsCustomizer> customizers) {
-    var options = Options.builder().schedulerName(properties.schedulerName());
     var applications = kubernetesClient.getIfUnique();
+    var options = StarterSettings.options(properties, file.getIfAvailable(), applications != null);
     if (applications != null) {
       options.kubernetesClient(applications);
-    } else if (properties.kubeconfig() != null) {
-      options.kubeconfig(properties.kubeconfig());
-    }
-    if (properties.parallelism() != null) {
-      options.parallelism(properties.parallelism());
-    }
-    var election = properties.leaderElection();
-    if (election.enabled()) {
-      var lease = Options.LeaderElection.builder();
-      if (election.leaseNamespace() != null || election.leaseName() != null) {
-        lease.lease(
-            election.leaseNamespace() != null
-                ? election.leaseNamespace()
-                : Options.LeaderElection.defaults().leaseNamespace(),
-            election.leaseName() != null ? election.leaseName() : properties.schedulerName());
-      }
-      options.leaderElection(lease.build());
-    }
-    if (properties.externalLeadership()) {
-      options.externalLeadership();
     }
     customizers.orderedStream().forEach(c -> c.customize(options));
     return Client.create(options.build());
   }
 
-  /** The controller, with the application's policy or kube-scheduler's default profile. */
+  /** The controller: the file's profiles, the application's policy, or kube-scheduler's default profile. */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  public Controller kubeschedController(Client client, ObjectProvider<FinderFunc> policy) {
-    return client.newPodController(policy.getIfAvailable(DefaultPolicy::create));
+  public Controller kubeschedController(
+      Client client,
+      KubeschedProperties properties,
+      ObjectProvider<SchedulerSetup> file,
+      ObjectProvider<FinderFunc> policy) {
+    var setup = file.getIfAvailable();
+    if (setup == null) { // the client's scheduler name: a customizer may have changed the property's
+      return client.newPodController(policy.getIfAvailable(DefaultPolicy::create));
+    }
+    return client.newPodController(
+        StarterSettings.profiles(properties, setup, policy.getIfAvailable()), SchedulingListener.NONE);
   }
 
   /** Starts the controller with the context (the cluster listed before the application is ready), closes it with it. */

@@ -3,6 +3,7 @@ package io.kubesched.server;
 import io.kubesched.api.BuildInfo;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.SchedulerException;
+import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -86,17 +87,13 @@ public final class Main {
    */
   static SchedulerServer create(Flags flags, Map<String, String> env) {
     var source = "config " + flags.config();
-    var config = SchedulerConfiguration.read(flags.config());
-    var profiles = ServerOptions.profiles(config, source);
+    var setup = SchedulerSetup.of(SchedulerConfiguration.read(flags.config()), source);
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var options =
         ServerOptions.options(
-            config,
-            source,
-            ServerOptions.connection(flags.kubeconfig(), env),
-            MicrometerMetrics.of(registry));
+            setup, ServerOptions.connection(flags.kubeconfig(), env), MicrometerMetrics.of(registry));
     return new SchedulerServer(
-        options, profiles, flags.policyCrd(), new InetSocketAddress(flags.port()), registry);
+        options, setup.profiles(), flags.policyCrd(), new InetSocketAddress(flags.port()), registry);
   }
 
   /**

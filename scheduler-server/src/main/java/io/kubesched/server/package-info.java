@@ -1,6 +1,6 @@
 /**
- * The runnable scheduler ({@link io.kubesched.server.Main}): flags, the mapping of a KubeSchedulerConfiguration
- * onto the facade's options, the HTTP endpoints, decision logging and the process's lifecycle.
+ * The runnable scheduler ({@link io.kubesched.server.Main}): flags, a KubeSchedulerConfiguration as the facade's
+ * options (through the facade's {@code SchedulerSetup}), the HTTP endpoints, decision logging and the process's lifecycle.
  */
 @NullMarked
 package io.kubesched.server;

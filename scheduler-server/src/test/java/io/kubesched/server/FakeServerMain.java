@@ -5,6 +5,7 @@ import static io.kubesched.server.ServerFixtures.createPod;
 import static io.kubesched.server.ServerFixtures.eventually;
 
 import io.kubesched.facade.Options;
+import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -29,10 +30,10 @@ public final class FakeServerMain {
         ServerFixtures.config("leaderElection: {leaderElect: false}\nprofiles: [{schedulerName: " + SCHEDULER + "}]\n");
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var options =
-        ServerOptions.options(config, "test.yaml", new Options.Connection.Fake(), MicrometerMetrics.of(registry));
+        ServerOptions.options(SchedulerSetup.of(config, "test.yaml"), new Options.Connection.Fake(), MicrometerMetrics.of(registry));
     var address = new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[0]));
     var server =
-        new SchedulerServer(options, ServerOptions.profiles(config, "test.yaml"), false, address, registry);
+        new SchedulerServer(options, SchedulerSetup.of(config, "test.yaml").profiles(), false, address, registry);
     var pods =
         new Thread(
             () -> {

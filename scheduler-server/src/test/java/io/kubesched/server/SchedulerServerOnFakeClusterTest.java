@@ -13,6 +13,7 @@ import io.kubesched.crd.SchedulingPolicy;
 import io.kubesched.crd.SchedulingPolicySpec;
 import io.kubesched.crd.SchedulingPolicyStatus;
 import io.kubesched.facade.Options;
+import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -74,12 +75,11 @@ class SchedulerServerOnFakeClusterTest {
             """);
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var options =
-        ServerOptions.options(
-            config, "config test.yaml", new Options.Connection.Fake(), MicrometerMetrics.of(registry));
+        ServerOptions.options(SchedulerSetup.of(config, "config test.yaml"), new Options.Connection.Fake(), MicrometerMetrics.of(registry));
     var server =
         new SchedulerServer(
             options,
-            ServerOptions.profiles(config, "config test.yaml"),
+            SchedulerSetup.of(config, "config test.yaml").profiles(),
             false,
             new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
             registry);
@@ -120,11 +120,11 @@ class SchedulerServerOnFakeClusterTest {
     var config = ServerFixtures.config("leaderElection: {leaderElect: false}\nprofiles: [{schedulerName: web}]\n");
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var options =
-        ServerOptions.options(config, "test.yaml", new Options.Connection.Fake(), MicrometerMetrics.of(registry));
+        ServerOptions.options(SchedulerSetup.of(config, "test.yaml"), new Options.Connection.Fake(), MicrometerMetrics.of(registry));
     var server =
         new SchedulerServer(
             options,
-            ServerOptions.profiles(config, "test.yaml"),
+            SchedulerSetup.of(config, "test.yaml").profiles(),
             true,
             new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
             registry);

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.facade.Options;
+import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -148,9 +149,9 @@ class ServerManifestsTest {
     var text = configMap.getData().get(configPath.getFileName().toString());
 
     var config = SchedulerConfiguration.parse(text, "deploy/03-config.yaml");
-    assertEquals(2, ServerOptions.profiles(config, "deploy").size(), "two profiles");
+    assertEquals(2, SchedulerSetup.of(config, "deploy").profiles().size(), "two profiles");
     var options =
-        ServerOptions.options(config, "deploy", new Options.Connection.InCluster(), SchedulerMetrics.NONE);
+        ServerOptions.options(SchedulerSetup.of(config, "deploy"), new Options.Connection.InCluster(), SchedulerMetrics.NONE);
     var election = options.leaderElection().orElseThrow(() -> new AssertionError("leader election is on"));
     assertEquals(configMap.getMetadata().getNamespace(), election.leaseNamespace());
     assertEquals(Optional.of("kubesched"), election.leaseName());

@@ -1,7 +1,6 @@
 package io.kubesched.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,16 +8,16 @@ import io.kubesched.api.ClusterData;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.facade.Options;
+import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** A KubeSchedulerConfiguration as the facade's options and profiles. */
+/** A KubeSchedulerConfiguration as the server's options (the profiles: the facade's SchedulerSetupTest). */
 class ServerOptionsTest {
 
   private static final String HEADER =
@@ -29,8 +28,7 @@ class ServerOptionsTest {
   }
 
   private static Options options(String yaml) {
-    return ServerOptions.options(
-        config(yaml), "config test.yaml", new Options.Connection.Fake(), SchedulerMetrics.NONE);
+    return ServerOptions.options(SchedulerSetup.of(config(yaml), "config test.yaml"), new Options.Connection.Fake(), SchedulerMetrics.NONE);
   }
 
   @Test
@@ -121,30 +119,6 @@ class ServerOptionsTest {
                       - schedulerName: a-sched
                     """));
     assertTrue(e.getMessage().startsWith("config test.yaml: leaderElection: renewDeadline PT4S"), e.getMessage());
-  }
-
-  @Test
-  void profiles_keep_the_files_order_and_their_policies() {
-    var config = config("profiles:\n  - schedulerName: b-sched\n  - schedulerName: a-sched\n");
-    var profiles = ServerOptions.profiles(config, "config test.yaml");
-    assertEquals(List.of("b-sched", "a-sched"), List.copyOf(profiles.keySet()));
-    assertSame(config.profiles().get(0).policy(), profiles.get("b-sched"));
-    assertSame(config.profiles().get(1).policy(), profiles.get("a-sched"));
-  }
-
-  @Test
-  void kube_schedulers_own_name_is_refused_naming_the_profile() {
-    var e =
-        assertThrows(
-            ConfigurationException.class,
-            () -> ServerOptions.profiles(config("profiles:\n  - schedulerName: a-sched\n  - schedulerName: default-scheduler\n"), "config test.yaml"));
-    assertTrue(
-        e.getMessage().startsWith("config test.yaml: profiles[1].schedulerName must not be 'default-scheduler'"),
-        e.getMessage());
-    assertThrows(
-        ConfigurationException.class,
-        () -> ServerOptions.profiles(config(""), "config test.yaml"),
-        "a file without profiles gets kube's default-scheduler");
   }
 
   @Test
