@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that every published module but the fabric8 seam compiles to the same class files on both fabric8 lines.
 
-Each such module ships one jar for fabric8 7 and 8 (docs/fabric8-lines.md). Compiling on both lines is not enough:
+Each such module ships one jar for fabric8 7 and 8 (docs/architecture.md#modules). Compiling on both lines is not enough:
 source that compiles against both may still link differently (a constructor taking Jackson 3's ObjectMapper on one
 line and Jackson 2's on the other). So this compares, per class, what `javap -c -p -v` prints of
 MODULE/target/classes (line 8, `./mvnw verify`) and MODULE/target/fabric8-7/classes (line 7,

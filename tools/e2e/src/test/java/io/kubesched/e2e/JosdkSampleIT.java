@@ -179,6 +179,8 @@ class JosdkSampleIT extends RealClusterTest {
         "../../samples/josdk-operator/target/kubesched-sample-josdk-operator.jar"));
     assertTrue(Files.isRegularFile(jar), jar + " is missing: build the sample first (the e2e profile's reactor"
         + " does, ./mvnw verify -Pe2e -pl tools/e2e -am)");
+    assertEquals("7", FabricLines.builtFor(jar, "io/kubesched/fabric8/fabric8-line.properties").split("\\.")[0],
+        "the sample runs on kubesched's fabric8 7 line, as java-operator-sdk 5 does");
     var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     operator = new ProcessBuilder(
         java,

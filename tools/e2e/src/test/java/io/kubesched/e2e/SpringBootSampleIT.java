@@ -107,6 +107,8 @@ class SpringBootSampleIT extends RealClusterTest {
         "../../samples/spring-boot-app/target/kubesched-sample-spring-boot-app.jar"));
     assertTrue(Files.isRegularFile(jar), jar + " is missing: package samples/spring-boot-app first (the e2e"
         + " profile's reactor does, ./mvnw verify -Pe2e -pl tools/e2e -am)");
+    assertTrue(FabricLines.nestedJars(jar).stream().anyMatch(name -> name.startsWith("BOOT-INF/lib/kubernetes-client-8.")),
+        "the sample runs on fabric8 8, as Spring Boot 4 does: " + FabricLines.nestedJars(jar));
     var logs = Files.createDirectories(Path.of("target", "spring-boot-sample-it").toAbsolutePath());
     log = logs.resolve(namespace + ".log");
     var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -78,6 +78,7 @@ public final class BatchOperator implements AutoCloseable {
     @Nullable Client scheduling = null;
     var closing = new AtomicBoolean();
     try {
+      // docs/operators.md shows from here (OperatorsPageTest)
       scheduling = Client.create(Options.builder()
           .kubernetesClient(kubernetes)
           .schedulerName(SCHEDULER_NAME)
@@ -99,6 +100,7 @@ public final class BatchOperator implements AutoCloseable {
                 .build()));
       });
       operator.register(new BatchJobReconciler(SCHEDULER_NAME));
+      // to here
       scheduler.start();
       if (arguments.leaseNamespace().isEmpty()) {
         LOG.info("Leader election is off: {} schedules from now", SCHEDULER_NAME);
