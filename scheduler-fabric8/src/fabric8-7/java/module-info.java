@@ -9,8 +9,10 @@ module io.kubesched.fabric8 {
   requires transitive kubernetes.model.core;
   requires transitive io.kubesched.api;
   requires kubernetes.client;
-  // fabric8 7's JDK client declares no module name: this one is derived from its jar's file name.
-  requires kubernetes.httpclient.jdk;
+  // fabric8 7's JDK HTTP client, whose factory InlineHttpClientFactory extends: compiled against 7.5, whose jar
+  // names no module (so its name comes from the file name); from 7.6 on it is io.fabric8.kubernetes.client.jdkhttp.
+  // So it is optional here, and Fabric8CompatImpl reads the module that holds the factory, whatever its name.
+  requires static kubernetes.httpclient.jdk;
   requires java.net.http;
   requires com.fasterxml.jackson.core;
   requires com.fasterxml.jackson.databind;

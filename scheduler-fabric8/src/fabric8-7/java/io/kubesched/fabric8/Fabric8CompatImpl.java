@@ -15,6 +15,9 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +25,13 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link Fabric8Compat} on fabric8 7 and Jackson 2. Its model lacks fields newer than it ({@code
- * spec.schedulingGroup}, {@code status.allocatedResources} and {@code status.resources} of a pod): Jackson
- * keeps them in the object's {@code additionalProperties}, as decoded JSON (maps, lists, strings, numbers),
- * and the accessors here read and write them there. Its client has no TLS server name setting: a kubeconfig's
- * {@code tls-server-name} is not honoured on this line (fabric8 7 ignores it for every client it makes).
+ * {@link Fabric8Compat} on fabric8 7 and Jackson 2. Compiled against fabric8 7.5, whose model lacks fields newer
+ * than it ({@code spec.schedulingGroup}, {@code status.allocatedResources} and {@code status.resources} of a pod):
+ * there Jackson keeps them in the object's {@code additionalProperties}, as decoded JSON (maps, lists, strings,
+ * numbers), and the accessors here read and write them there. A later fabric8 7 (7.9 has them all) decodes them
+ * into typed properties, which the accessors then use through method handles found once, by name, at class
+ * initialisation. Its client has no TLS server name setting: a kubeconfig's {@code tls-server-name} is not
+ * honoured on this line (fabric8 7 ignores it for every client it makes).
  */
 final class Fabric8CompatImpl implements Fabric8Compat {
 
@@ -35,14 +40,25 @@ final class Fabric8CompatImpl implements Fabric8Compat {
   private static final String ALLOCATED_RESOURCES = "allocatedResources";
   private static final String RESOURCES = "resources";
 
-  private final String builtFor = Fabric8Line.builtFor();
+  /** The typed accessors of the running fabric8 7's model, {@code null} where it has none (7.5). */
+  private static final @Nullable MethodHandle GET_ALLOCATED = method(PodStatus.class, "getAllocatedResources");
+  private static final @Nullable MethodHandle SET_ALLOCATED =
+      method(PodStatus.class, "setAllocatedResources", Map.class);
+  private static final @Nullable MethodHandle GET_RESOURCES = method(PodStatus.class, "getResources");
+  private static final @Nullable MethodHandle SET_RESOURCES =
+      method(PodStatus.class, "setResources", ResourceRequirements.class);
+  private static final @Nullable MethodHandle GET_GROUP = method(PodSpec.class, "getSchedulingGroup");
+  private static final @Nullable MethodHandle SET_GROUP =
+      GET_GROUP == null ? null : method(PodSpec.class, "setSchedulingGroup", GET_GROUP.type().returnType());
+  private static final @Nullable MethodHandle GROUP_NAME =
+      GET_GROUP == null ? null : method(GET_GROUP.type().returnType(), "getPodGroupName");
+  /** The setters of lists the scheduler never reads, where the running model has them. */
+  private static final List<MethodHandle> CLEAR_SPEC = methods(PodSpec.class, "setEvictionResponders");
+  private static final List<MethodHandle> CLEAR_STATUS =
+      methods(PodStatus.class, "setNodeAllocatableResourceClaimStatuses", "setVolumeHealth");
+  private static final List<MethodHandle> CLEAR_NODE = methods(NodeStatus.class, "setDeclaredFeatures");
 
   private Fabric8CompatImpl() {}
-
-  @Override
-  public String builtFor() {
-    return builtFor;
-  }
 
   @Override
   public String jacksonMapperClass() {
@@ -51,16 +67,12 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   @Override
   public KubernetesSerialization leanSerialization(List<Class<? extends KubernetesResource>> kinds) {
-    var serialization = new LeanSerialization(withoutManagedFields());
-    kinds.forEach(serialization::registerKubernetesResource);
-    return serialization;
+    return Fabric8Compat.registering(new LeanSerialization(withoutManagedFields()), kinds);
   }
 
   @Override
   public KubernetesSerialization referenceSerialization(List<Class<? extends KubernetesResource>> kinds) {
-    var serialization = new KubernetesSerialization(withoutManagedFields(), false);
-    kinds.forEach(serialization::registerKubernetesResource);
-    return serialization;
+    return Fabric8Compat.registering(new KubernetesSerialization(withoutManagedFields(), false), kinds);
   }
 
   @Override
@@ -75,7 +87,29 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   @Override
   public HttpClient.Factory inlineJdkHttpClientFactory() {
+    readJdkHttpClientModule();
     return new InlineHttpClientFactory();
+  }
+
+  /**
+   * On the module path, makes this module read the one that holds fabric8's JDK HTTP client factory, which the
+   * module descriptor cannot name for every fabric8 7 (see it). Like every fabric8 7 jar it is an automatic module,
+   * resolved with the others. On the class path, and where it is read already, this changes nothing.
+   */
+  private static void readJdkHttpClientModule() {
+    var own = Fabric8CompatImpl.class.getModule();
+    if (!own.isNamed()) {
+      return;
+    }
+    try {
+      var factory = Class.forName(
+          "io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory", false, Fabric8CompatImpl.class.getClassLoader());
+      own.addReads(factory.getModule());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(
+          "io.fabric8:kubernetes-httpclient-jdk is not on the module path: kubesched talks to the API server"
+              + " through fabric8's JDK HTTP client", e);
+    }
   }
 
   @Override
@@ -85,31 +119,49 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   @Override
   public Optional<String> typedSchedulingGroupName(PodSpec spec) {
-    return Optional.empty();
+    var group = schedulingGroup(spec);
+    if (group == null || GROUP_NAME == null) {
+      return Optional.empty();
+    }
+    var name = (String) invoke(GROUP_NAME, group);
+    return Optional.of(name == null ? "" : name);
   }
 
   @Override
   public @Nullable Object schedulingGroup(PodSpec spec) {
-    return null;
+    return GET_GROUP == null ? null : invoke(GET_GROUP, spec);
   }
 
   @Override
   public void setSchedulingGroup(PodSpec spec, @Nullable Object group) {
-    // no typed field: a group stays in the spec's additional properties
+    if (SET_GROUP != null) {
+      invoke(SET_GROUP, spec, group);
+    } // else no typed field: a group stays in the spec's additional properties
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public @Nullable Map<String, Quantity> allocatedResources(PodStatus status) {
+    if (GET_ALLOCATED != null) {
+      return (Map<String, Quantity>) invoke(GET_ALLOCATED, status);
+    }
     return quantities(extra(status.getAdditionalProperties(), ALLOCATED_RESOURCES));
   }
 
   @Override
   public void setAllocatedResources(PodStatus status, @Nullable Map<String, Quantity> allocated) {
+    if (SET_ALLOCATED != null) {
+      invoke(SET_ALLOCATED, status, allocated);
+      return;
+    }
     status.setAdditionalProperties(with(status.getAdditionalProperties(), ALLOCATED_RESOURCES, allocated));
   }
 
   @Override
   public @Nullable ResourceRequirements resources(PodStatus status) {
+    if (GET_RESOURCES != null) {
+      return (ResourceRequirements) invoke(GET_RESOURCES, status);
+    }
     var value = extra(status.getAdditionalProperties(), RESOURCES);
     if (value == null || value instanceof ResourceRequirements) {
       return (ResourceRequirements) value;
@@ -126,22 +178,58 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   @Override
   public void setResources(PodStatus status, @Nullable ResourceRequirements resources) {
+    if (SET_RESOURCES != null) {
+      invoke(SET_RESOURCES, status, resources);
+      return;
+    }
     status.setAdditionalProperties(with(status.getAdditionalProperties(), RESOURCES, resources));
   }
 
   @Override
   public void clearUnread(PodSpec spec) {
-    // fabric8 7's pod spec has none of fabric8 8's newer lists
+    CLEAR_SPEC.forEach(setter -> invoke(setter, spec, List.of()));
   }
 
   @Override
   public void clearUnread(PodStatus status) {
-    // fabric8 7's pod status has none of fabric8 8's newer lists
+    CLEAR_STATUS.forEach(setter -> invoke(setter, status, List.of()));
   }
 
   @Override
   public void clearUnread(NodeStatus status) {
-    // fabric8 7's node status has none of fabric8 8's newer lists
+    CLEAR_NODE.forEach(setter -> invoke(setter, status, List.of()));
+  }
+
+  /** A public method of the running model by name and parameter types, or {@code null} if it has none. */
+  private static @Nullable MethodHandle method(Class<?> type, String name, Class<?>... parameters) {
+    try {
+      return MethodHandles.publicLookup().unreflect(type.getMethod(name, parameters));
+    } catch (NoSuchMethodException e) {
+      return null;
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("fabric8's " + type.getName() + "." + name + " is not accessible", e);
+    }
+  }
+
+  private static List<MethodHandle> methods(Class<?> type, String... listSetters) {
+    var found = new ArrayList<MethodHandle>();
+    for (var name : listSetters) {
+      var setter = method(type, name, List.class);
+      if (setter != null) {
+        found.add(setter);
+      }
+    }
+    return List.copyOf(found);
+  }
+
+  private static @Nullable Object invoke(MethodHandle handle, Object... arguments) {
+    try {
+      return handle.invokeWithArguments(arguments);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static @Nullable Object extra(@Nullable Map<String, Object> extras, String name) {

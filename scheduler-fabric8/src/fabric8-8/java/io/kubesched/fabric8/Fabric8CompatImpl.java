@@ -26,14 +26,7 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   static final Fabric8CompatImpl INSTANCE = new Fabric8CompatImpl();
 
-  private final String builtFor = Fabric8Line.builtFor();
-
   private Fabric8CompatImpl() {}
-
-  @Override
-  public String builtFor() {
-    return builtFor;
-  }
 
   @Override
   public String jacksonMapperClass() {
@@ -42,16 +35,12 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   @Override
   public KubernetesSerialization leanSerialization(List<Class<? extends KubernetesResource>> kinds) {
-    var serialization = new LeanSerialization(withoutManagedFields());
-    kinds.forEach(serialization::registerKubernetesResource);
-    return serialization;
+    return Fabric8Compat.registering(new LeanSerialization(withoutManagedFields()), kinds);
   }
 
   @Override
   public KubernetesSerialization referenceSerialization(List<Class<? extends KubernetesResource>> kinds) {
-    var serialization = new KubernetesSerialization(withoutManagedFields(), false);
-    kinds.forEach(serialization::registerKubernetesResource);
-    return serialization;
+    return Fabric8Compat.registering(new KubernetesSerialization(withoutManagedFields(), false), kinds);
   }
 
   @Override

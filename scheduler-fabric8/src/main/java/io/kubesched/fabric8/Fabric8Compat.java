@@ -37,7 +37,16 @@ public interface Fabric8Compat {
   }
 
   /** @return the fabric8 version this jar was compiled against, as the build wrote it */
-  String builtFor();
+  default String builtFor() {
+    return Fabric8Line.builtFor();
+  }
+
+  /** {@code serialization} with {@code kinds} registered, in their order. */
+  static <S extends KubernetesSerialization> S registering(
+      S serialization, List<Class<? extends KubernetesResource>> kinds) {
+    kinds.forEach(serialization::registerKubernetesResource);
+    return serialization;
+  }
 
   /** @return the binary name of the Jackson {@code ObjectMapper} this line's fabric8 decodes with */
   String jacksonMapperClass();
