@@ -1,5 +1,6 @@
 package io.kubesched.facade;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import io.kubesched.api.ConfigurationException;
@@ -55,6 +56,7 @@ public interface Controller extends AutoCloseable {
    *
    * @throws IllegalStateException if the controller was not made with external leadership
    */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
   void setLeading(boolean leading);
 
   /**

@@ -1,5 +1,6 @@
 package io.kubesched.facade;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.apiguardian.api.API.Status.MAINTAINED;
 
 import io.fabric8.kubernetes.client.Config;
@@ -670,6 +671,7 @@ public final class Options {
     }
 
     /** Connect with (a copy of) a fabric8 configuration (see {@link Connection.Configured}). */
+    @API(status = EXPERIMENTAL, since = "0.1.0")
     public Builder config(Config config) {
       return connection(new Connection.Configured(config));
     }
@@ -678,6 +680,7 @@ public final class Options {
      * Use the application's own fabric8 client, which the library never closes (see {@link
      * Connection.Shared}).
      */
+    @API(status = EXPERIMENTAL, since = "0.1.0")
     public Builder kubernetesClient(KubernetesClient client) {
       return connection(new Connection.Shared(client));
     }
@@ -817,6 +820,7 @@ public final class Options {
      * keeps its queue, and schedules from the first {@code setLeading(true)}. Excludes {@link
      * #leaderElection()}.
      */
+    @API(status = EXPERIMENTAL, since = "0.1.0")
     public Builder externalLeadership() {
       this.externalLeadership = true;
       return this;
