@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.Config;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,9 +69,14 @@ class Fabric8CompatTest {
     assertEquals(Map.of("cpu", new Quantity("2")), COMPAT.allocatedResources(status));
     assertEquals(requests.getRequests(), COMPAT.resources(status).getRequests());
     COMPAT.setAllocatedResources(status, null);
-    assertNull(COMPAT.allocatedResources(status));
-    assertNull(COMPAT.allocatedResources(new PodStatus()));
+    assertUnset(COMPAT.allocatedResources(status));
+    // Unset: null, or the empty map a typed model starts with; both read as no resources.
+    assertUnset(COMPAT.allocatedResources(new PodStatus()));
     assertNull(COMPAT.resources(new PodStatus()));
+  }
+
+  private static void assertUnset(@Nullable Map<String, Quantity> resources) {
+    assertTrue(resources == null || resources.isEmpty(), String.valueOf(resources));
   }
 
   @Test
