@@ -19,7 +19,7 @@ module io.kubesched.crd {
   requires org.slf4j;
 
   exports io.kubesched.crd;
-  // fabric8 reads and writes the resource and its records with Jackson: Jackson 3 on fabric8 8, Jackson 2 on 7,
-  // so open to whichever is there.
-  opens io.kubesched.crd;
+  // fabric8 reads and writes the resource and its records with Jackson: Jackson 3 on fabric8 8, Jackson 2 on 7
+  // (javac does not resolve the one absent; -Xlint:-module keeps it quiet).
+  opens io.kubesched.crd to tools.jackson.databind, com.fasterxml.jackson.databind;
 }

@@ -67,6 +67,10 @@ final class StarterSettings {
       var kubeconfig =
           Optional.ofNullable(properties.kubeconfig()).or(() -> file != null ? file.kubeconfig() : Optional.empty());
       kubeconfig.ifPresent(options::kubeconfig);
+    } else if (properties.kubeconfig() != null) {
+      throw new ConfigurationException(
+          "kubesched.kubeconfig " + properties.kubeconfig() + " cannot be honoured: the application's"
+              + " KubernetesClient bean is the connection; remove kubesched.kubeconfig");
     } else if (file != null && file.kubeconfig().isPresent()) {
       throw new ConfigurationException(
           file.source() + ": clientConnection.kubeconfig " + file.kubeconfig().get() + " cannot be honoured: the"
@@ -152,6 +156,16 @@ final class StarterSettings {
     var files = file != null ? file.leaderElection() : Optional.<Options.LeaderElection>empty();
     boolean elect = election.enabled() != null ? election.enabled() : files.isPresent();
     if (!elect) {
+      if (election.leaseNamespace() != null || election.leaseName() != null) {
+        throw new ConfigurationException(
+            "kubesched.leader-election.lease-namespace/lease-name (" + election.leaseNamespace() + "/"
+                + election.leaseName() + ") name a Lease, but leader election is off ("
+                + (election.enabled() != null
+                    ? "kubesched.leader-election.enabled is false"
+                    : file != null ? "leaderElect is false in " + file.source() : "kubesched.leader-election.enabled"
+                        + " is not set")
+                + "): turn it on or remove them");
+      }
       return Optional.empty();
     }
     var lease = Options.LeaderElection.builder();

@@ -199,6 +199,26 @@ class KubeschedConfigFileTest {
   }
 
   @Test
+  void the_kubeconfig_property_with_the_applications_client_is_refused() {
+    runner.withPropertyValues("kubesched.kubeconfig=/etc/kubernetes/scheduler.conf")
+        .withBean(KubernetesClient.class, () -> new KubernetesClientBuilder()
+            .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").build()).build())
+        .run(context -> assertFailure(context,
+            "kubesched.kubeconfig /etc/kubernetes/scheduler.conf cannot be honoured: the application's"
+                + " KubernetesClient bean is the connection"));
+  }
+
+  @Test
+  void a_lease_named_while_leader_election_is_off_is_refused_naming_both() throws IOException {
+    var config = file("leaderElection: {leaderElect: false}\nprofiles:\n  - schedulerName: spread\n");
+    runner.withPropertyValues(config, "kubesched.leader-election.lease-name=my-lease").run(context -> assertFailure(
+        context, "kubesched.leader-election.lease-namespace/lease-name (null/my-lease) name a Lease, but leader"
+            + " election is off (leaderElect is false in kubesched.config-file " + dir.resolve("scheduler-config.yaml")));
+    runner.withPropertyValues("kubesched.leader-election.lease-namespace=ops").run(context -> assertFailure(
+        context, "but leader election is off (kubesched.leader-election.enabled is not set)"));
+  }
+
+  @Test
   void a_missing_file_is_refused_naming_the_property_and_the_file() {
     var missing = dir.resolve("nowhere.yaml");
     runner.withPropertyValues("kubesched.config-file=" + missing).run(context -> assertFailure(

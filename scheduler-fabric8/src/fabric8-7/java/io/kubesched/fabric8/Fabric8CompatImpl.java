@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,9 @@ import org.jspecify.annotations.Nullable;
  * there Jackson keeps them in the object's {@code additionalProperties}, as decoded JSON (maps, lists, strings,
  * numbers), and the accessors here read and write them there. A later fabric8 7 (7.9 has them all) decodes them
  * into typed properties, which the accessors then use through method handles found once, by name, at class
- * initialisation. Its client has no TLS server name setting: a kubeconfig's {@code tls-server-name} is not
- * honoured on this line (fabric8 7 ignores it for every client it makes).
+ * initialisation. The same for a kubeconfig's {@code tls-server-name}: fabric8 7.5 has no such setting (and
+ * ignores it for every client it makes); a later 7 that has {@code Config.getTlsServerName()} gets it honoured by
+ * the bindings' client too.
  */
 final class Fabric8CompatImpl implements Fabric8Compat {
 
@@ -52,6 +54,7 @@ final class Fabric8CompatImpl implements Fabric8Compat {
       GET_GROUP == null ? null : method(PodSpec.class, "setSchedulingGroup", GET_GROUP.type().returnType());
   private static final @Nullable MethodHandle GROUP_NAME =
       GET_GROUP == null ? null : method(GET_GROUP.type().returnType(), "getPodGroupName");
+  private static final @Nullable MethodHandle TLS_SERVER_NAME = method(Config.class, "getTlsServerName");
   /** The setters of lists the scheduler never reads, where the running model has them. */
   private static final List<MethodHandle> CLEAR_SPEC = methods(PodSpec.class, "setEvictionResponders");
   private static final List<MethodHandle> CLEAR_STATUS =
@@ -114,7 +117,7 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   @Override
   public @Nullable String tlsServerName(Config config) {
-    return null;
+    return TLS_SERVER_NAME == null ? null : (String) invoke(TLS_SERVER_NAME, config);
   }
 
   @Override
@@ -167,12 +170,8 @@ final class Fabric8CompatImpl implements Fabric8Compat {
       return (ResourceRequirements) value;
     }
     var resources = new ResourceRequirements();
-    if (value instanceof Map<?, ?> fields) {
-      resources.setRequests(quantities(fields.get("requests")));
-    } else {
-      // Not an object: fabric8 8 fails to decode such a pod; here its requests cannot be read, and say so.
-      resources.setRequests(Map.of("(status.resources)", new Quantity(String.valueOf(value))));
-    }
+    // Not an object: fabric8 8 fails to decode such a pod; here its requests are a value the reader rejects.
+    resources.setRequests(value instanceof Map<?, ?> fields ? quantities(fields.get("requests")) : notAnObject(value));
     return resources;
   }
 
@@ -243,28 +242,41 @@ final class Fabric8CompatImpl implements Fabric8Compat {
     } else {
       copy.put(name, value);
     }
-    return copy;
+    return Collections.unmodifiableMap(copy);
   }
 
   /**
-   * A resource list as fabric8 8's model decodes it: each value's text as a quantity; a value that is not a
-   * string or number keeps its text, which the quantity's reader then rejects, naming the field.
+   * A resource list as fabric8 8's model decodes it: each value's text as a quantity, unparsed (amount the text,
+   * no format), so that the adapter's reader judges it and names the field: a JSON {@code null} as no quantity,
+   * a value that is not a string or number as a text no quantity has.
    */
   @SuppressWarnings("unchecked")
-  private static @Nullable Map<String, Quantity> quantities(@Nullable Object value) {
+  private static @Nullable Map<String, @Nullable Quantity> quantities(@Nullable Object value) {
     if (value == null) {
       return null;
     }
     if (!(value instanceof Map<?, ?> entries)) {
-      return Map.of("(not an object)", new Quantity(String.valueOf(value)));
+      return notAnObject(value);
     }
     if (entries.values().stream().allMatch(Quantity.class::isInstance)) {
-      return (Map<String, Quantity>) entries;
+      return (Map<String, @Nullable Quantity>) entries;
     }
-    var read = new LinkedHashMap<String, Quantity>();
-    entries.forEach((name, quantity) -> read.put(String.valueOf(name),
-        quantity instanceof Quantity q ? q : new Quantity(String.valueOf(quantity))));
+    var read = new LinkedHashMap<String, @Nullable Quantity>();
+    entries.forEach((name, quantity) -> read.put(String.valueOf(name), quantity(quantity)));
     return read;
+  }
+
+  private static @Nullable Quantity quantity(@Nullable Object value) {
+    if (value == null || value instanceof Quantity) {
+      return (Quantity) value;
+    }
+    var text = value instanceof String || value instanceof Number ? value.toString() : value + " (not a quantity)";
+    return new Quantity(text, "");
+  }
+
+  /** A list in the place of one that is not an object: one entry whose text no quantity has. */
+  private static Map<String, @Nullable Quantity> notAnObject(Object value) {
+    return Map.of("", new Quantity(value + " (not an object)", ""));
   }
 
   /**

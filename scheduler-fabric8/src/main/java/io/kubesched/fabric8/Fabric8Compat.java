@@ -77,7 +77,10 @@ public interface Fabric8Compat {
    */
   HttpClient.Factory inlineJdkHttpClientFactory();
 
-  /** @return the server name for TLS's SNI the configuration asks for, or {@code null} (always on fabric8 7) */
+  /**
+   * @return the server name for TLS's SNI the configuration asks for, or {@code null} (always on fabric8 7.5, which
+   *     has no such setting)
+   */
   @Nullable String tlsServerName(Config config);
 
   /**

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,12 +43,11 @@ class Fabric8LineTest {
   void a_client_of_the_other_line_beside_this_lines_api_is_named_with_what_to_import() throws Exception {
     var api = Path.of(io.fabric8.kubernetes.client.KubernetesClient.class.getProtectionDomain().getCodeSource()
         .getLocation().toURI());
-    Path other;
-    try (Stream<Path> jars = Files.list(Path.of("target/mixed-classpath"))) {
-      other = jars.filter(p -> p.getFileName().toString().startsWith("kubernetes-client-")).findFirst().orElseThrow();
-    }
+    // The build copies it there (maven-dependency-plugin, execution mixed-classpath) and says where and which.
+    var otherVersion = System.getProperty("kubesched.mixedClientVersion");
+    var other = Path.of(System.getProperty("kubesched.mixedClasspath"), "kubernetes-client-" + otherVersion + ".jar");
+    assertTrue(Files.isRegularFile(other), other + " was not copied by the build");
     var name = other.getFileName().toString();
-    var otherVersion = name.substring("kubernetes-client-".length(), name.length() - ".jar".length());
     assertFalse(otherVersion.startsWith(line() + "."), "the copied jar is of the other line: " + name);
     try (var mixed = new URLClassLoader(new URL[] {other.toUri().toURL(), api.toUri().toURL()}, null)) {
       var found = Fabric8Line.found(mixed);
