@@ -2,7 +2,7 @@
  * Spring Boot auto-configuration for kubesched: a scheduling controller whose lifecycle is the application
  * context's, its policy from the application's {@code FinderFunc} bean or a KubeSchedulerConfiguration file, its connection from the application's
  * fabric8 {@code KubernetesClient} bean where there is one, a health indicator and metrics in the
- * application's Micrometer registry. Spring Boot 4, fabric8 8.
+ * application's Micrometer registry. Spring Boot 4 with fabric8 8, or Spring Boot 3.5 with kubesched's fabric8 7 line.
  */
 module io.kubesched.spring {
   requires static org.jspecify;
@@ -15,7 +15,8 @@ module io.kubesched.spring {
   requires spring.core;
   requires spring.boot;
   requires spring.boot.autoconfigure;
-  requires static spring.boot.health;
+  requires static spring.boot.health; // Spring Boot 4's health indicator
+  requires static spring.boot.actuator; // Spring Boot 3.5's
   requires static io.kubesched.micrometer;
   requires static micrometer.core;
 

@@ -17,10 +17,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,8 +43,9 @@ import org.springframework.context.annotation.Configuration;
  *   <li>its lifecycle: started (the cluster listed) when the context starts, so that a cluster that cannot be
  *       listed fails the start; closed when the context closes;
  *   <li>with Micrometer and {@code scheduler-micrometer} on the class path and a {@code MeterRegistry} bean,
- *       kube-scheduler's metrics in that registry; with {@code spring-boot-health}, a health indicator
- *       ({@code kubesched}): up while the controller runs, with whether it leads.
+ *       kube-scheduler's metrics in that registry; with Spring Boot 4's {@code spring-boot-health} or Spring
+ *       Boot 3.5's {@code spring-boot-actuator}, a health indicator ({@code kubesched}): up while the controller
+ *       runs, with whether it leads.
  * </ul>
  *
  * Each bean backs off where the application defines its own. {@code kubesched.enabled=false} turns it all off.
@@ -116,19 +116,48 @@ public class KubeschedAutoConfiguration {
     }
   }
 
-  /** The {@code kubesched} health indicator, where the application has Spring Boot's health support. */
+  /**
+   * The {@code kubesched} health indicator on Spring Boot 4 ({@code spring-boot-health}). Its types are named, never
+   * loaded, until the condition holds: on Spring Boot 3.5 this class is skipped.
+   */
   @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(HealthIndicator.class)
+  @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
   static class HealthSupport {
 
     @Bean
     @ConditionalOnMissingBean(name = "kubeschedHealthIndicator")
-    HealthIndicator kubeschedHealthIndicator(Controller controller, Client client) {
-      return () -> controller.isRunning()
-          ? Health.up().withDetail("schedulerName", client.options().schedulerName())
-              .withDetail("leader", controller.isLeader()).build()
-          : Health.down().withDetail("schedulerName", client.options().schedulerName())
-              .withDetail("reason", "the controller is not started or is closed").build();
+    org.springframework.boot.health.contributor.HealthIndicator kubeschedHealthIndicator(
+        Controller controller, Client client) {
+      return () -> {
+        var health = KubeschedHealth.of(controller, client);
+        var builder = health.up()
+            ? org.springframework.boot.health.contributor.Health.up()
+            : org.springframework.boot.health.contributor.Health.down();
+        return builder.withDetails(health.details()).build();
+      };
+    }
+  }
+
+  /**
+   * The {@code kubesched} health indicator on Spring Boot 3.5 ({@code spring-boot-actuator}'s {@code
+   * org.springframework.boot.actuate.health}); where Spring Boot 4's health support is there too, that one is used.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+  @ConditionalOnMissingClass("org.springframework.boot.health.contributor.HealthIndicator")
+  static class ActuatorHealthSupport {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "kubeschedHealthIndicator")
+    org.springframework.boot.actuate.health.HealthIndicator kubeschedHealthIndicator(
+        Controller controller, Client client) {
+      return () -> {
+        var health = KubeschedHealth.of(controller, client);
+        var builder = health.up()
+            ? org.springframework.boot.actuate.health.Health.up()
+            : org.springframework.boot.actuate.health.Health.down();
+        return builder.withDetails(health.details()).build();
+      };
     }
   }
 

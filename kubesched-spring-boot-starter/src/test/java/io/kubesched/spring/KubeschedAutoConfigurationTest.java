@@ -78,6 +78,9 @@ class KubeschedAutoConfigurationTest {
       assertEquals(false, health.health().getDetails().get("leader"));
       controller.setLeading(true);
       assertEquals(true, health.health().getDetails().get("leader"));
+      controller.close();
+      assertEquals(Status.DOWN, health.health().getStatus());
+      assertEquals(KubeschedHealth.NOT_RUNNING, health.health().getDetails().get("reason"));
     });
   }
 
@@ -103,6 +106,15 @@ class KubeschedAutoConfigurationTest {
           eventually(Duration.ofSeconds(10), "an attempt is counted",
               () -> registry.find(MicrometerMetrics.ATTEMPTS).counters().stream().mapToDouble(c -> c.count()).sum() >= 1);
         });
+  }
+
+  @Test
+  void with_both_spring_boot_health_apis_on_the_class_path_only_boot_4s_indicator_is_made() {
+    // This module compiles against Boot 3.5's spring-boot-actuator too (optional): both are on its test class path.
+    runner.run(context -> {
+      assertEquals(1, context.getBeansOfType(HealthIndicator.class).size());
+      assertTrue(context.getBeansOfType(org.springframework.boot.actuate.health.HealthIndicator.class).isEmpty());
+    });
   }
 
   @Test
