@@ -1,8 +1,9 @@
 /**
  * Spring Boot auto-configuration for kubesched: a scheduling controller whose lifecycle is the application
- * context's, its policy from the application's {@code FinderFunc} bean or a KubeSchedulerConfiguration file, its connection from the application's
- * fabric8 {@code KubernetesClient} bean where there is one, a health indicator and metrics in the
- * application's Micrometer registry. Spring Boot 4 with fabric8 8, or Spring Boot 3.5 with kubesched's fabric8 7 line.
+ * context's, its policy from the application's {@code FinderFunc} bean or a KubeSchedulerConfiguration file,
+ * its connection from the application's fabric8 {@code KubernetesClient} bean where there is one, a health
+ * indicator and metrics in the application's Micrometer registry. Spring Boot 4 with fabric8 8, or Spring Boot
+ * 3.5 with kubesched's fabric8 7 line.
  */
 module io.kubesched.spring {
   requires static org.jspecify;

@@ -1,14 +1,15 @@
 package io.kubesched.spring;
 
+import static io.kubesched.spring.FakeClusterObjects.create;
+import static io.kubesched.spring.FakeClusterObjects.eventually;
+import static io.kubesched.spring.FakeClusterObjects.node;
+import static io.kubesched.spring.FakeClusterObjects.nodeOf;
+import static io.kubesched.spring.FakeClusterObjects.pod;
+import static io.kubesched.spring.FakeClusterObjects.rootMessage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.facade.Client;
@@ -17,8 +18,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.kubesched.micrometer.MicrometerMetrics;
 import java.time.Duration;
-import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -47,7 +46,7 @@ class KubeschedAutoConfigurationTest {
           assertTrue(context.getBean(Controller.class).isRunning(), "started with the context");
           var kube = client.kubernetesClient();
           node(kube, "node-0", "4", "4Gi");
-          pod(kube, "web", "team-scheduler", "100m", "64Mi");
+          create(kube, pod("web", "team-scheduler", "100m", "64Mi"));
           eventually(Duration.ofSeconds(30), "the pod is bound", () -> !nodeOf(kube, "web").isEmpty());
           var health = context.getBean("kubeschedHealthIndicator", HealthIndicator.class).health();
           assertEquals(Status.UP, health.getStatus());
@@ -63,7 +62,7 @@ class KubeschedAutoConfigurationTest {
       var kube = context.getBean(Client.class).kubernetesClient();
       node(kube, "small", "1", "1Gi");
       node(kube, "large", "8", "8Gi");
-      pod(kube, "big", "kubesched", "2", "2Gi"); // fits only the large node: DefaultPolicy's filters ran
+      create(kube, pod("big", "kubesched", "2", "2Gi")); // fits only the large node: DefaultPolicy's filters ran
       eventually(Duration.ofSeconds(30), "the pod is bound", () -> !nodeOf(kube, "big").isEmpty());
       assertEquals("large", nodeOf(kube, "big"));
     });
@@ -100,7 +99,7 @@ class KubeschedAutoConfigurationTest {
         .run(context -> {
           var kube = context.getBean(Client.class).kubernetesClient();
           node(kube, "node-0", "4", "4Gi");
-          pod(kube, "web", "kubesched", "100m", "64Mi");
+          create(kube, pod("web", "kubesched", "100m", "64Mi"));
           eventually(Duration.ofSeconds(30), "the pod is bound", () -> !nodeOf(kube, "web").isEmpty());
           var registry = context.getBean(MeterRegistry.class);
           eventually(Duration.ofSeconds(10), "an attempt is counted",
@@ -121,41 +120,5 @@ class KubeschedAutoConfigurationTest {
   void kubesched_enabled_false_configures_nothing() {
     runner.withPropertyValues("kubesched.enabled=false")
         .run(context -> assertTrue(context.getBeansOfType(Client.class).isEmpty()));
-  }
-
-  // The facade's FakeClusterFixture is not readable here: this module reads io.kubesched.facade as a named module.
-  private static void node(KubernetesClient kube, String name, String cpu, String memory) {
-    kube.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().withNewStatus()
-        .withAllocatable(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("110")))
-        .endStatus().build()).create();
-  }
-
-  private static void pod(KubernetesClient kube, String name, String schedulerName, String cpu, String memory) {
-    kube.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName(name).endMetadata()
-        .withNewSpec().withSchedulerName(schedulerName).addNewContainer().withName("app").withImage("app:1")
-        .withNewResources().withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
-        .endResources().endContainer().endSpec().build()).create();
-  }
-
-  private static String nodeOf(KubernetesClient kube, String pod) {
-    var found = kube.pods().inNamespace("default").withName(pod).get();
-    return found == null || found.getSpec().getNodeName() == null ? "" : found.getSpec().getNodeName();
-  }
-
-  private static void eventually(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        fail("timed out after " + timeout + " waiting until " + what);
-      }
-      Thread.sleep(20);
-    }
-  }
-
-  private static String rootMessage(Throwable t) {
-    while (t.getCause() != null) {
-      t = t.getCause();
-    }
-    return String.valueOf(t.getMessage());
   }
 }

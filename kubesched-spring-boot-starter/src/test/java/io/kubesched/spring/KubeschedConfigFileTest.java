@@ -1,13 +1,15 @@
 package io.kubesched.spring;
 
+import static io.kubesched.spring.FakeClusterObjects.eventually;
+import static io.kubesched.spring.FakeClusterObjects.node;
+import static io.kubesched.spring.FakeClusterObjects.nodeOf;
+import static io.kubesched.spring.FakeClusterObjects.pod;
+import static io.kubesched.spring.FakeClusterObjects.rootMessage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -22,9 +24,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -280,12 +280,6 @@ class KubeschedConfigFileTest {
     return message;
   }
 
-  private static void node(KubernetesClient kube, String name, String cpu, String memory) {
-    kube.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().withNewStatus()
-        .withAllocatable(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("110")))
-        .endStatus().build()).create();
-  }
-
   private static void bound(KubernetesClient kube, String name, String schedulerName, String cpu, String memory,
       String node) {
     kube.pods().inNamespace("default").resource(new PodBuilder(pod(name, schedulerName, cpu, memory).build())
@@ -297,34 +291,5 @@ class KubeschedConfigFileTest {
     kube.pods().inNamespace("default").resource(pod(name, schedulerName, "100m", "128Mi").build()).create();
     eventually(Duration.ofSeconds(30), name + " is bound", () -> !nodeOf(kube, name).isEmpty());
     return nodeOf(kube, name);
-  }
-
-  private static PodBuilder pod(String name, String schedulerName, String cpu, String memory) {
-    return new PodBuilder().withNewMetadata().withName(name).endMetadata()
-        .withNewSpec().withSchedulerName(schedulerName).addNewContainer().withName("app").withImage("app:1")
-        .withNewResources().withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
-        .endResources().endContainer().endSpec();
-  }
-
-  private static String nodeOf(KubernetesClient kube, String pod) {
-    var found = kube.pods().inNamespace("default").withName(pod).get();
-    return found == null || found.getSpec().getNodeName() == null ? "" : found.getSpec().getNodeName();
-  }
-
-  private static void eventually(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        fail("timed out after " + timeout + " waiting until " + what);
-      }
-      Thread.sleep(20);
-    }
-  }
-
-  private static String rootMessage(Throwable t) {
-    while (t.getCause() != null) {
-      t = t.getCause();
-    }
-    return String.valueOf(t.getMessage());
   }
 }

@@ -82,8 +82,8 @@ public final class Binder {
    * The {@code Binding} of the pod (its namespace, name and uid) to the node, as JSON: written as text rather
    * than built with fabric8's builders and encoded: with the one-shot requests kept per client, a quarter of the
    * time and a fifth of the allocation per binding (the end-to-end benchmark's notes, "The binding's own client";
-   * docs/performance.md#measurement-notes). Each
-   * value is JSON-escaped here (no JSON library: the same jar serves Jackson 2 and 3 applications); {@code BindingJsonProperties} reads the text back as fabric8's.
+   * docs/performance.md#measurement-notes). Each value is JSON-escaped here (no JSON library: the same jar serves
+   * Jackson 2 and 3 applications); {@code BindingJsonProperties} reads the text back as fabric8's.
    */
   static String bindingJson(BindOptions options) {
     var meta = options.pod().getMetadata();

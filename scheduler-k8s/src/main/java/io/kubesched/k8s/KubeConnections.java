@@ -197,7 +197,8 @@ public final class KubeConnections {
   private static KubeConnection connect(Config config) {
     var client = build(config);
     try {
-      var bindingHttp = new BlockingHttpClient.Factory(Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config).build();
+      var bindingHttp =
+          new BlockingHttpClient.Factory(Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config).build();
       var bindingClient = SchedulingClients.over(bindingHttp, config);
       return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {}, true);
     } catch (RuntimeException e) {

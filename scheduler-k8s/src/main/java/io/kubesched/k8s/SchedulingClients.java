@@ -48,9 +48,9 @@ import java.util.List;
  *       operation's type, so an unregistered kind is slower, never wrong.
  *   <li><b>Watch events in two passes.</b> fabric8 decodes a watch event's object into a tree of JSON nodes to
  *       find its kind, then the tree into the kind's class, after copying the event's string into bytes. This
- *       serialization decodes it in one pass from the string ({@code WatchEventDeserializer} of the fabric8 line's module), with the same
- *       result and a third of the allocation (the memory notes, "Per pod in the running scheduler";
- *       docs/performance.md#measurement-notes).
+ *       serialization decodes it in one pass from the string ({@code WatchEventDeserializer} of the fabric8
+ *       line's module), with the same result and a third of the allocation (the memory notes, "Per pod in the
+ *       running scheduler"; docs/performance.md#measurement-notes).
  * </ul>
  *
  * <p>The serialization is the fabric8 line's ({@code Fabric8Compat#leanSerialization}): its mapper is built as

@@ -7,7 +7,6 @@ import static io.kubesched.server.ServerFixtures.nodeOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.crd.SchedulingPolicy;
 import io.kubesched.crd.SchedulingPolicySpec;
@@ -75,7 +74,8 @@ class SchedulerServerOnFakeClusterTest {
             """);
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var options =
-        ServerOptions.options(SchedulerSetup.of(config, "config test.yaml"), new Options.Connection.Fake(), MicrometerMetrics.of(registry));
+        ServerOptions.options(
+            SchedulerSetup.of(config, "config test.yaml"), new Options.Connection.Fake(), MicrometerMetrics.of(registry));
     var server =
         new SchedulerServer(
             options,
