@@ -3,6 +3,7 @@ package io.kubesched.fabric8;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -60,6 +61,7 @@ final class Fabric8CompatImpl implements Fabric8Compat {
   private static final List<MethodHandle> CLEAR_STATUS =
       methods(PodStatus.class, "setNodeAllocatableResourceClaimStatuses", "setVolumeHealth");
   private static final List<MethodHandle> CLEAR_NODE = methods(NodeStatus.class, "setDeclaredFeatures");
+  private static final List<MethodHandle> CLEAR_CONTAINER = methods(Container.class, "setRestartPolicyRules");
 
   private Fabric8CompatImpl() {}
 
@@ -197,6 +199,11 @@ final class Fabric8CompatImpl implements Fabric8Compat {
   @Override
   public void clearUnread(NodeStatus status) {
     CLEAR_NODE.forEach(setter -> invoke(setter, status, List.of()));
+  }
+
+  @Override
+  public void clearUnread(Container container) {
+    CLEAR_CONTAINER.forEach(setter -> invoke(setter, container, List.of()));
   }
 
   /** A public method of the running model by name and parameter types, or {@code null} if it has none. */

@@ -1,5 +1,6 @@
 package io.kubesched.fabric8;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -124,6 +125,11 @@ final class Fabric8CompatImpl implements Fabric8Compat {
   @Override
   public void clearUnread(NodeStatus status) {
     status.setDeclaredFeatures(List.of());
+  }
+
+  @Override
+  public void clearUnread(Container container) {
+    container.setRestartPolicyRules(List.of());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.kubesched.fabric8;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -120,4 +121,7 @@ public interface Fabric8Compat {
 
   /** Empties the lists of the line's model the scheduler never reads. */
   void clearUnread(NodeStatus status);
+
+  /** Empties the lists of the line's model the scheduler never reads (fabric8 7.4 has no restart policy rules). */
+  void clearUnread(Container container);
 }

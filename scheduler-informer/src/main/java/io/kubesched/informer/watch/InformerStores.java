@@ -485,10 +485,10 @@ public final class InformerStores {
     kept.setEnv(List.of());
     kept.setEnvFrom(List.of());
     kept.setResizePolicy(List.of());
-    kept.setRestartPolicyRules(List.of());
     kept.setVolumeDevices(List.of());
     kept.setVolumeMounts(List.of());
     kept.setAdditionalProperties(Map.of());
+    Fabric8Compat.get().clearUnread(kept);
     return kept;
   }
 
