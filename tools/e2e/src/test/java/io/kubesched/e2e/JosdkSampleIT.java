@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -76,17 +75,7 @@ class JosdkSampleIT extends RealClusterTest {
 
   @BeforeEach
   void installCrd() throws IOException {
-    var crds = admin.apiextensions().v1().customResourceDefinitions();
-    CustomResourceDefinition crd;
-    try (var yaml = Files.newInputStream(RealClusterExtension.projectDir().resolve(CRD))) {
-      crd = crds.load(yaml).item();
-    }
-    crds.resource(crd).serverSideApply();
-    crds.withName(crd.getMetadata().getName()).waitUntilCondition(
-        c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-            && c.getStatus().getConditions().stream()
-                .anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())),
-        60, TimeUnit.SECONDS);
+    RealClusterExtension.applyCrd(admin, RealClusterExtension.projectDir().resolve(CRD));
     var logs = Files.createDirectories(Path.of("target", "josdk-sample-it").toAbsolutePath());
     log = logs.resolve(namespace + ".log");
   }

@@ -1,6 +1,7 @@
 package io.kubesched.e2e;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.testcluster.TestCluster;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -68,12 +69,20 @@ final class RealClusterExtension implements ParameterResolver {
    * that a test can create PodGroups at once and a scheduler started then discovers the API.
    */
   private static void applyPodGroupCrd(TestCluster cluster, Path projectDir) throws IOException {
-    var crds = cluster.admin().apiextensions().v1().customResourceDefinitions();
+    applyCrd(cluster.admin(), projectDir.resolve(POD_GROUP_CRD));
+  }
+
+  /**
+   * Creates or updates (server-side apply: the cluster is shared by the whole run) the CRD in {@code file} and
+   * returns once the API server serves it ({@code Established}).
+   */
+  static void applyCrd(KubernetesClient admin, Path file) throws IOException {
+    var crds = admin.apiextensions().v1().customResourceDefinitions();
     CustomResourceDefinition crd;
-    try (var yaml = Files.newInputStream(projectDir.resolve(POD_GROUP_CRD))) {
+    try (var yaml = Files.newInputStream(file)) {
       crd = crds.load(yaml).item();
     }
-    crds.resource(crd).create();
+    crds.resource(crd).serverSideApply();
     crds.withName(crd.getMetadata().getName()).waitUntilCondition(
         c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
             && c.getStatus().getConditions().stream()

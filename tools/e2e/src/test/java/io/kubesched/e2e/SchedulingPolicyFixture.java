@@ -3,7 +3,6 @@ package io.kubesched.e2e;
 import static io.kubesched.facade.FakeClusterFixture.eventually;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
@@ -11,10 +10,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.crd.SchedulingPolicy;
 import io.kubesched.crd.SchedulingPolicyController;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The SchedulingPolicy custom resource on the shared real cluster, for the tests that run its controller (in the
@@ -33,17 +30,7 @@ final class SchedulingPolicyFixture {
    * the API server serves it.
    */
   static void installCrd(KubernetesClient admin) throws IOException {
-    var crds = admin.apiextensions().v1().customResourceDefinitions();
-    CustomResourceDefinition crd;
-    try (var yaml = Files.newInputStream(RealClusterExtension.projectDir().resolve(CRD))) {
-      crd = crds.load(yaml).item();
-    }
-    crds.resource(crd).serverSideApply();
-    crds.withName(crd.getMetadata().getName()).waitUntilCondition(
-        c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-            && c.getStatus().getConditions().stream()
-                .anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())),
-        60, TimeUnit.SECONDS);
+    RealClusterExtension.applyCrd(admin, RealClusterExtension.projectDir().resolve(CRD));
   }
 
   /**
