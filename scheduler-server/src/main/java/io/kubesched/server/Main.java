@@ -89,9 +89,8 @@ public final class Main {
     var source = "config " + flags.config();
     var setup = SchedulerSetup.of(SchedulerConfiguration.read(flags.config()), source);
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    var options =
-        ServerOptions.options(
-            setup, ServerOptions.connection(flags.kubeconfig(), env), MicrometerMetrics.of(registry));
+    var connection = ServerOptions.connection(flags.kubeconfig(), setup.kubeconfig(), env);
+    var options = ServerOptions.options(setup, connection, MicrometerMetrics.of(registry));
     return new SchedulerServer(
         options, setup.profiles(), flags.policyCrd(), new InetSocketAddress(flags.port()), registry);
   }

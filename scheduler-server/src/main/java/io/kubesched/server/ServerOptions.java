@@ -42,12 +42,15 @@ final class ServerOptions {
   }
 
   /**
-   * @param kubeconfig {@code --kubeconfig}, if given
+   * @param flag {@code --kubeconfig}, if given
+   * @param file the configuration file's {@code clientConnection.kubeconfig}, if it names one
    * @param env the process's environment
-   * @return the kubeconfig if given; else in-cluster where {@code KUBERNETES_SERVICE_HOST} is set (as in
-   *     every pod); else the usual kubeconfig lookup ({@code KUBECONFIG}, then {@code ~/.kube/config})
+   * @return as kube-scheduler: the flag's kubeconfig if given, else the file's; else in-cluster where {@code
+   *     KUBERNETES_SERVICE_HOST} is set (as in every pod); else the usual kubeconfig lookup ({@code KUBECONFIG},
+   *     then {@code ~/.kube/config})
    */
-  static Options.Connection connection(Optional<Path> kubeconfig, Map<String, String> env) {
+  static Options.Connection connection(Optional<Path> flag, Optional<Path> file, Map<String, String> env) {
+    var kubeconfig = flag.or(() -> file);
     if (kubeconfig.isPresent()) {
       return new Options.Connection.Kubeconfig(kubeconfig);
     }

@@ -122,13 +122,27 @@ class ServerOptionsTest {
   }
 
   @Test
-  void a_kubeconfig_flag_wins_then_in_cluster_in_a_pod_then_the_usual_lookup() {
+  void a_kubeconfig_flag_wins_then_the_files_then_in_cluster_in_a_pod_then_the_usual_lookup() {
     var flag = Optional.of(Path.of("k.yaml"));
+    var file = Optional.of(Path.of("/etc/kubernetes/scheduler.conf"));
     var inPod = Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1");
-    assertEquals(new Options.Connection.Kubeconfig(flag), ServerOptions.connection(flag, inPod));
-    assertEquals(new Options.Connection.InCluster(), ServerOptions.connection(Optional.empty(), inPod));
+    assertEquals(new Options.Connection.Kubeconfig(flag), ServerOptions.connection(flag, file, inPod));
+    assertEquals(new Options.Connection.Kubeconfig(file), ServerOptions.connection(Optional.empty(), file, inPod));
+    assertEquals(
+        new Options.Connection.InCluster(), ServerOptions.connection(Optional.empty(), Optional.empty(), inPod));
     assertEquals(
         new Options.Connection.Kubeconfig(Optional.empty()),
-        ServerOptions.connection(Optional.empty(), Map.of("HOME", "/root")));
+        ServerOptions.connection(Optional.empty(), Optional.empty(), Map.of("HOME", "/root")));
+  }
+
+  @Test
+  void the_files_client_connection_kubeconfig_reaches_the_connection() throws Exception {
+    var setup = io.kubesched.facade.SchedulerSetup.of(ServerFixtures.config(
+        "clientConnection: {kubeconfig: /etc/kubernetes/scheduler.conf}\nprofiles: [{schedulerName: web}]\n"),
+        "config test.yaml");
+
+    assertEquals(
+        new Options.Connection.Kubeconfig(Optional.of(Path.of("/etc/kubernetes/scheduler.conf"))),
+        ServerOptions.connection(Optional.empty(), setup.kubeconfig(), Map.of()));
   }
 }
