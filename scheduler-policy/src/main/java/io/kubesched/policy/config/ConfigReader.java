@@ -88,12 +88,16 @@ class ConfigReader extends TreeReader {
     return node.longValue();
   }
 
-  /** @return a {@code float32}: any number */
+  /** @return a {@code float32}: any finite number a 32-bit float holds */
   float float32(JsonNode node, String path) {
     if (!node.isNumber()) {
       throw error(path, "must be a number, was " + describe(node));
     }
-    return node.floatValue();
+    double value = node.asDouble();
+    if (!Double.isFinite(value) || Math.abs(value) > Float.MAX_VALUE) {
+      throw error(path, "must be a finite 32-bit float (at most " + Float.MAX_VALUE + "), was " + describe(node));
+    }
+    return (float) value;
   }
 
   /** @return a list of strings, each possibly empty */

@@ -10,8 +10,6 @@ import io.kubesched.policy.framework.PreScorer;
 import io.kubesched.policy.framework.ScoreNormalizer;
 import io.kubesched.policy.framework.Scorer;
 import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityScorer;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -186,13 +184,7 @@ public final class PolicyFile {
      *     the message names the file, the field and the value
      */
     public Policy read(Path file) {
-      String text;
-      try {
-        text = Files.readString(file);
-      } catch (IOException e) {
-        throw new ConfigurationException("policy file " + file + " cannot be read: " + e, e);
-      }
-      return parse(text, file.toString());
+      return parse(TreeReader.readFile(file, "policy file " + file), file.toString());
     }
 
     /**

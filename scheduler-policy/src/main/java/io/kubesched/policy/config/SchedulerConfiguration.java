@@ -5,8 +5,6 @@ import static org.apiguardian.api.API.Status.MAINTAINED;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.policy.config.PluginSets.PluginRef;
 import io.kubesched.policy.config.PluginSets.PluginSet;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,13 +130,7 @@ public final class SchedulerConfiguration {
    *     accepts with plugins this library has; the message names the file, the YAML path and the value
    */
   public static SchedulerConfiguration read(Path file) {
-    String text;
-    try {
-      text = Files.readString(file);
-    } catch (IOException e) {
-      throw new ConfigurationException(KIND + " " + file + " cannot be read: " + e, e);
-    }
-    return parse(text, file.toString());
+    return parse(TreeReader.readFile(file, KIND + " " + file), file.toString());
   }
 
   /**

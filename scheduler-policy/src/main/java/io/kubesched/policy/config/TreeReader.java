@@ -1,6 +1,13 @@
 package io.kubesched.policy.config;
 
 import io.kubesched.api.ConfigurationException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -34,6 +41,34 @@ class TreeReader {
   /** @param prefix what every message starts with, naming the file: {@code "policy file p.yaml: "} */
   TreeReader(String prefix) {
     this.prefix = prefix;
+  }
+
+  /** The most a configuration or policy file may hold: such files are a few kilobytes. */
+  static final int MAX_FILE_BYTES = 1 << 20;
+
+  /**
+   * Reads a configuration file as UTF-8, refusing one larger than {@link #MAX_FILE_BYTES} (such as {@code
+   * /dev/zero}, which would otherwise be read until memory runs out).
+   *
+   * @param what how messages name the file: {@code "policy file p.yaml"}
+   * @throws ConfigurationException naming the file, if it cannot be read, is not UTF-8 or is too large
+   */
+  static String readFile(Path file, String what) {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+    } catch (IOException e) {
+      throw new ConfigurationException(what + " cannot be read: " + e, e);
+    }
+    if (bytes.length > MAX_FILE_BYTES) {
+      throw new ConfigurationException(
+          what + " is larger than " + (MAX_FILE_BYTES >> 20) + " MiB: not a configuration file");
+    }
+    try {
+      return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      throw new ConfigurationException(what + " cannot be read: " + e, e);
+    }
   }
 
   /**

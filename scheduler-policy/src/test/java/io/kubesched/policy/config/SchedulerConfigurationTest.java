@@ -386,6 +386,24 @@ class SchedulerConfigurationTest {
   }
 
   @Test
+  void aFileLargerThanAConfigurationIsRefusedUnreadAndSoIsAnEndlessOne(@TempDir Path dir) throws Exception {
+    var large = dir.resolve("large.yaml");
+    Files.writeString(large, "# " + "x".repeat(TreeReader.MAX_FILE_BYTES) + "\nprofiles: [{schedulerName: a}]\n");
+    var fine = dir.resolve("fine.yaml");
+    Files.writeString(fine, "# " + "x".repeat(TreeReader.MAX_FILE_BYTES - 200) + "\napiVersion: kubescheduler.config.k8s.io/v1\n"
+        + "kind: KubeSchedulerConfiguration\nprofiles: [{schedulerName: a}]\n");
+
+    var e = assertThrows(ConfigurationException.class, () -> SchedulerConfiguration.read(large));
+    assertEquals("KubeSchedulerConfiguration " + large + " is larger than 1 MiB: not a configuration file", e.getMessage());
+    assertEquals("a", SchedulerConfiguration.read(fine).profiles().get(0).schedulerName());
+    var zero = Path.of("/dev/zero");
+    if (Files.isReadable(zero)) {
+      var endless = assertThrows(ConfigurationException.class, () -> SchedulerConfiguration.read(zero));
+      assertTrue(endless.getMessage().endsWith("is larger than 1 MiB: not a configuration file"), endless.getMessage());
+    }
+  }
+
+  @Test
   void loopPluginsAreAcceptedAndKubesUnsupportedDefaultsTolerated() {
     var profile = only("""
         profiles:
@@ -508,6 +526,12 @@ class SchedulerConfigurationTest {
             "c.yaml: delayCacheUntilActive is true, which is not supported"),
         Arguments.of("a negative qps", "clientConnection: {qps: -1}",
             "c.yaml: clientConnection.qps is -1.0: a negative qps (no client-side limit) is not supported"),
+        Arguments.of("a qps no float holds", "clientConnection: {qps: 1e39}",
+            "c.yaml: clientConnection.qps must be a finite 32-bit float (at most 3.4028235E38), was 1"),
+        Arguments.of("a qps of 1e300", "clientConnection: {qps: 1e300}",
+            "c.yaml: clientConnection.qps must be a finite 32-bit float"),
+        Arguments.of("a qps that is not a number", "clientConnection: {qps: .nan}",
+            "c.yaml: clientConnection.qps must be a finite 32-bit float"),
         Arguments.of("a malformed duration", "leaderElection: {leaseDuration: 15}",
             "c.yaml: leaderElection.leaseDuration must be a string, was 15"),
         Arguments.of("a duration without unit", "leaderElection: {leaseDuration: \"15\"}",
