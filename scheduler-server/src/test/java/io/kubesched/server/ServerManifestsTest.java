@@ -7,13 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.facade.Options;
@@ -24,14 +30,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code deploy/} parses, holds what the docs promise (docs/operations.md's RBAC, plus the SchedulingPolicy verbs), runs
- * the server as the image runs it, and carries the generated CRD unchanged.
+ * {@code deploy/} parses, holds what the docs promise (docs/operations.md's RBAC, plus the SchedulingPolicy verbs, and
+ * no more), runs the server as the image runs it, on kube-scheduler's secure port, and carries the generated CRD
+ * unchanged.
  */
 class ServerManifestsTest {
 
@@ -47,6 +56,9 @@ class ServerManifestsTest {
           rule("kubesched.io", "schedulingpolicies", "get", "list", "watch"),
           rule("kubesched.io", "schedulingpolicies/status", "get", "patch", "update"));
 
+  /** kube-scheduler's secure port, which deploy/ serves and probes. */
+  private static final int SECURE_PORT = 10259;
+
   private final KubernetesSerialization serialization = new KubernetesSerialization();
 
   private static PolicyRule rule(String group, String resource, String... verbs) {
@@ -55,8 +67,9 @@ class ServerManifestsTest {
 
   private List<HasMetadata> objects() throws IOException {
     var objects = new ArrayList<HasMetadata>();
+    // kubectl apply -f deploy/ reads the files, not deploy/monitoring/ (that needs the Prometheus Operator).
     try (Stream<Path> files = Files.list(DEPLOY)) {
-      for (var file : files.sorted().toList()) {
+      for (var file : files.filter(Files::isRegularFile).sorted().toList()) {
         objects.addAll(parse(Files.readString(file)));
       }
     }
@@ -88,13 +101,19 @@ class ServerManifestsTest {
             "ServiceAccount",
             "ClusterRole",
             "ClusterRoleBinding",
+            "Role",
+            "RoleBinding",
             "ConfigMap",
-            "Deployment"),
+            "PriorityClass",
+            "Deployment",
+            "PodDisruptionBudget",
+            "Service"),
         kinds,
         "kubectl apply -f deploy/ creates them in this order");
     var namespace = only(Namespace.class).getMetadata().getName();
     for (var object : objects) {
-      var clusterScoped = List.of("Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding");
+      var clusterScoped =
+          List.of("Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding", "PriorityClass");
       assertEquals(
           clusterScoped.contains(object.getKind()) ? null : namespace,
           object.getMetadata().getNamespace(),
@@ -102,33 +121,81 @@ class ServerManifestsTest {
     }
   }
 
-  @Test
-  void the_cluster_role_is_the_documented_rbac_plus_the_scheduling_policy_verbs() throws IOException {
+  /** @return the objects of kind {@code kind} in docs/operations.md's RBAC block */
+  private <T extends HasMetadata> List<T> documented(Class<T> kind) throws IOException {
     var readme = Files.readString(ROOT.resolve("docs").resolve("operations.md"));
     var section = readme.indexOf("\n## RBAC\n");
     assertTrue(section > 0, "docs/operations.md has an RBAC section");
     var start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
-    var documented =
-        parse(readme.substring(start, readme.indexOf("```", start))).stream()
-            .filter(ClusterRole.class::isInstance)
-            .map(ClusterRole.class::cast)
-            .findFirst()
-            .orElseThrow();
-    var expected = new ArrayList<>(documented.getRules());
-    expected.addAll(CRD_RULES);
-    assertEquals(expected, only(ClusterRole.class).getRules());
-
-    var binding = only(ClusterRoleBinding.class);
-    var account = only(ServiceAccount.class);
-    assertEquals(only(ClusterRole.class).getMetadata().getName(), binding.getRoleRef().getName());
-    assertEquals(1, binding.getSubjects().size());
-    assertEquals("ServiceAccount", binding.getSubjects().get(0).getKind());
-    assertEquals(account.getMetadata().getName(), binding.getSubjects().get(0).getName());
-    assertEquals(account.getMetadata().getNamespace(), binding.getSubjects().get(0).getNamespace());
+    return parse(readme.substring(start, readme.indexOf("```", start))).stream()
+        .filter(kind::isInstance)
+        .map(kind::cast)
+        .toList();
   }
 
+  /**
+   * deploy/ grants exactly what docs/operations.md lists, and nothing more: the ClusterRole's rules are the
+   * documented ones plus the SchedulingPolicy rules (in any order, none twice), the Lease rights are the documented
+   * Role's rules, in the Lease's namespace and for its name only, and each role is bound to the service account
+   * alone. {@link #every_manifest_parses_and_names_its_namespace} keeps out any other role or binding.
+   */
   @Test
-  void the_config_map_holds_a_configuration_the_server_accepts_with_leader_election() throws IOException {
+  void the_rbac_is_the_documented_rbac_plus_the_scheduling_policy_verbs() throws IOException {
+    var expected = new ArrayList<>(documented(ClusterRole.class).get(0).getRules());
+    expected.addAll(CRD_RULES);
+    var granted = only(ClusterRole.class).getRules();
+    assertEquals(Set.copyOf(expected), Set.copyOf(granted), "the ClusterRole's rules");
+    assertEquals(expected.size(), granted.size(), "no rule twice");
+    assertTrue(
+        granted.stream().noneMatch(r -> r.getResources().contains("leases")), "no lease right cluster-wide");
+
+    var documentedRole = documented(Role.class).get(0);
+    var role = only(Role.class);
+    var election = deployedOptions().leaderElection().orElseThrow();
+    assertEquals(election.leaseNamespace(), role.getMetadata().getNamespace(), "the Role is in the Lease's namespace");
+    var lease = election.leaseName().orElseThrow();
+    assertEquals(
+        documentedRole.getRules().stream().map(r -> withNames(r, lease)).toList(),
+        role.getRules(),
+        "the documented Lease rules, for the Lease " + lease);
+    assertTrue(
+        role.getRules().stream()
+            .allMatch(r -> r.getVerbs().equals(List.of("create")) || r.getResourceNames().equals(List.of(lease))),
+        "every right but create is on the named Lease only");
+
+    var account = only(ServiceAccount.class);
+    var binding = only(ClusterRoleBinding.class);
+    assertEquals(only(ClusterRole.class).getMetadata().getName(), binding.getRoleRef().getName());
+    assertBindsOnly(account, binding.getSubjects());
+    var roleBinding = only(RoleBinding.class);
+    assertEquals("Role", roleBinding.getRoleRef().getKind());
+    assertEquals(role.getMetadata().getName(), roleBinding.getRoleRef().getName());
+    assertEquals(role.getMetadata().getNamespace(), roleBinding.getMetadata().getNamespace());
+    assertBindsOnly(account, roleBinding.getSubjects());
+  }
+
+  /** @return {@code rule} with its resource names, if it has any, replaced by {@code name} */
+  private static PolicyRule withNames(PolicyRule rule, String name) {
+    return rule.getResourceNames() == null || rule.getResourceNames().isEmpty()
+        ? rule
+        : new PolicyRuleBuilder(rule).withResourceNames(name).build();
+  }
+
+  private static void assertBindsOnly(ServiceAccount account, List<Subject> subjects) {
+    assertEquals(1, subjects.size());
+    assertEquals("ServiceAccount", subjects.get(0).getKind());
+    assertEquals(account.getMetadata().getName(), subjects.get(0).getName());
+    assertEquals(account.getMetadata().getNamespace(), subjects.get(0).getNamespace());
+  }
+
+  /** @return the server's options from deploy/'s ConfigMap */
+  private Options deployedOptions() throws IOException {
+    var setup = SchedulerSetup.of(SchedulerConfiguration.parse(deployedConfigText(), "deploy/03-config.yaml"), "deploy");
+    return ServerOptions.options(setup, new Options.Connection.InCluster(), SchedulerMetrics.NONE);
+  }
+
+  /** @return the configuration file the Deployment's container reads: the ConfigMap's key mounted at --config */
+  private String deployedConfigText() throws IOException {
     var deployment = only(Deployment.class);
     var container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
     var configArg =
@@ -146,23 +213,26 @@ class ServerManifestsTest {
             .orElseThrow();
     var configMap = only(ConfigMap.class);
     assertEquals(configMap.getMetadata().getName(), volume.getConfigMap().getName());
-    var text = configMap.getData().get(configPath.getFileName().toString());
+    return configMap.getData().get(configPath.getFileName().toString());
+  }
 
-    var config = SchedulerConfiguration.parse(text, "deploy/03-config.yaml");
+  @Test
+  void the_config_map_holds_a_configuration_the_server_accepts_with_leader_election() throws IOException {
+    var config = SchedulerConfiguration.parse(deployedConfigText(), "deploy/03-config.yaml");
     assertEquals(2, SchedulerSetup.of(config, "deploy").profiles().size(), "two profiles");
-    var options =
-        ServerOptions.options(SchedulerSetup.of(config, "deploy"), new Options.Connection.InCluster(), SchedulerMetrics.NONE);
-    var election = options.leaderElection().orElseThrow(() -> new AssertionError("leader election is on"));
-    assertEquals(configMap.getMetadata().getNamespace(), election.leaseNamespace());
+    var election = deployedOptions().leaderElection().orElseThrow(() -> new AssertionError("leader election is on"));
+    assertEquals(only(ConfigMap.class).getMetadata().getNamespace(), election.leaseNamespace());
     assertEquals(Optional.of("kubesched"), election.leaseName());
   }
 
   @Test
-  void the_deployment_runs_two_locked_down_replicas_with_probes_on_the_endpoints() throws IOException {
+  void the_deployment_runs_two_locked_down_replicas_with_https_probes_on_the_endpoints() throws IOException {
     var deployment = only(Deployment.class);
     assertEquals(2, deployment.getSpec().getReplicas());
     var pod = deployment.getSpec().getTemplate().getSpec();
     assertEquals(only(ServiceAccount.class).getMetadata().getName(), pod.getServiceAccountName());
+    assertEquals(only(PriorityClass.class).getMetadata().getName(), pod.getPriorityClassName());
+    assertTrue(only(PriorityClass.class).getValue() < 2_000_000_000, "below the system classes");
     assertTrue(pod.getSecurityContext().getRunAsNonRoot());
     var container = pod.getContainers().get(0);
     assertFalse(container.getSecurityContext().getAllowPrivilegeEscalation());
@@ -170,14 +240,36 @@ class ServerManifestsTest {
     assertEquals(List.of("ALL"), container.getSecurityContext().getCapabilities().getDrop());
     assertTrue(container.getResources().getRequests().containsKey("cpu"));
     assertTrue(container.getResources().getRequests().containsKey("memory"));
-    assertEquals("/healthz", container.getLivenessProbe().getHttpGet().getPath());
-    assertEquals("/readyz", container.getReadinessProbe().getHttpGet().getPath());
     var port = container.getPorts().get(0);
-    assertEquals(Flags.DEFAULT_PORT, port.getContainerPort());
-    assertEquals(port.getName(), container.getLivenessProbe().getHttpGet().getPort().getStrVal());
+    assertEquals(SECURE_PORT, port.getContainerPort());
+    assertEquals("https", port.getName());
+    assertTrue(container.getArgs().contains("--secure-port=" + SECURE_PORT), container.getArgs().toString());
+    for (var probe : List.of(
+        Map.entry("/healthz", container.getStartupProbe()),
+        Map.entry("/healthz", container.getLivenessProbe()),
+        Map.entry("/readyz", container.getReadinessProbe()))) {
+      var get = probe.getValue().getHttpGet();
+      assertEquals(probe.getKey(), get.getPath());
+      assertEquals("HTTPS", get.getScheme());
+      assertEquals(port.getName(), get.getPort().getStrVal());
+    }
     assertTrue(
         container.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/tmp")),
         "a writable /tmp beside the read-only root");
+  }
+
+  @Test
+  void a_budget_keeps_one_replica_and_a_service_reaches_every_replicas_https_port() throws IOException {
+    var podLabels = only(Deployment.class).getSpec().getTemplate().getMetadata().getLabels();
+    var budget = only(PodDisruptionBudget.class);
+    assertEquals(1, budget.getSpec().getMinAvailable().getIntVal());
+    assertTrue(podLabels.entrySet().containsAll(budget.getSpec().getSelector().getMatchLabels().entrySet()));
+    var service = only(Service.class);
+    assertTrue(podLabels.entrySet().containsAll(service.getSpec().getSelector().entrySet()));
+    var port = service.getSpec().getPorts().get(0);
+    assertEquals("https", port.getName());
+    assertEquals(SECURE_PORT, port.getPort());
+    assertEquals("https", port.getTargetPort().getStrVal());
   }
 
   /**
