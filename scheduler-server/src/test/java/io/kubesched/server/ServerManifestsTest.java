@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Service;
@@ -49,6 +50,8 @@ class ServerManifestsTest {
   /** The CRD fabric8's generator writes (scheduler-crd) and its copy here, for kubectl apply -f deploy/. */
   private static final Path GENERATED_CRD = ROOT.resolve("crds/schedulingpolicies.kubesched.io-v1.yml");
   private static final Path DEPLOYED_CRD = DEPLOY.resolve("01-crd-schedulingpolicies.yaml");
+  /** The Helm chart, whose CRD, alerts and dashboard are copies of deploy/'s; ChartIT renders and applies it. */
+  private static final Path CHART = ROOT.resolve("charts").resolve("kubesched");
 
   /** What the SchedulingPolicy controller needs beyond the RBAC of docs/operations.md. */
   private static final List<PolicyRule> CRD_RULES =
@@ -317,9 +320,116 @@ class ServerManifestsTest {
         .toList();
   }
 
+  /** deploy/monitoring/'s objects, in file order. */
+  private List<HasMetadata> monitoring() throws IOException {
+    var objects = new ArrayList<HasMetadata>();
+    try (Stream<Path> files = Files.list(DEPLOY.resolve("monitoring"))) {
+      for (var file : files.sorted().toList()) {
+        objects.addAll(parse(Files.readString(file)));
+      }
+    }
+    return objects;
+  }
+
+  private static HasMetadata ofKind(List<HasMetadata> objects, String kind) {
+    var found = objects.stream().filter(o -> o.getKind().equals(kind)).toList();
+    assertEquals(1, found.size(), () -> "one " + kind + " in deploy/monitoring/");
+    return found.get(0);
+  }
+
+  /**
+   * The series the server serves (kube-scheduler's names, docs/operations.md), and {@code up}, which Prometheus
+   * adds: what the dashboard and the alerts may query.
+   */
+  private static final Set<String> SERVED_SERIES =
+      Set.of(
+          "up",
+          "scheduler_schedule_attempts_total",
+          "scheduler_pending_pods",
+          "scheduler_scheduling_attempt_duration_seconds_bucket",
+          "scheduler_pod_scheduling_sli_duration_seconds_bucket",
+          "scheduler_framework_extension_point_duration_seconds_bucket",
+          "scheduler_preemption_attempts_total",
+          "scheduler_preemption_victims_sum",
+          "scheduler_preemption_victims_count",
+          "scheduler_queue_incoming_pods_total",
+          "rest_client_requests_total",
+          "process_resident_memory_bytes",
+          "process_cpu_seconds_total",
+          "jvm_memory_used_bytes",
+          "leader_election_master_status",
+          "kubesched_build_info");
+
+  private static final Pattern SELECTED_SERIES = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)\\{");
+
+  /**
+   * deploy/monitoring/ scrapes deploy/'s Service over HTTPS with a bearer token, grants the scraper get on /metrics
+   * and nothing else, and carries the chart's alerts and dashboard unchanged; every series they query is one the
+   * server serves, each scoped to the scrape job.
+   */
+  @Test
+  void the_monitoring_objects_scrape_the_service_and_match_the_charts() throws IOException {
+    var objects = monitoring();
+    assertEquals(
+        List.of("ClusterRole", "ClusterRoleBinding", "ServiceMonitor", "PrometheusRule", "ConfigMap"),
+        objects.stream().map(HasMetadata::getKind).toList());
+    var reader = (ClusterRole) ofKind(objects, "ClusterRole");
+    assertEquals(
+        List.of(new PolicyRuleBuilder().withNonResourceURLs("/metrics").withVerbs("get").build()), reader.getRules());
+    var readerBinding = (ClusterRoleBinding) ofKind(objects, "ClusterRoleBinding");
+    assertEquals(reader.getMetadata().getName(), readerBinding.getRoleRef().getName());
+
+    var service = only(Service.class);
+    var monitor = (GenericKubernetesResource) ofKind(objects, "ServiceMonitor");
+    var spec = (Map<?, ?>) monitor.getAdditionalProperties().get("spec");
+    assertEquals(service.getMetadata().getNamespace(), monitor.getMetadata().getNamespace());
+    assertTrue(
+        service.getMetadata().getLabels().entrySet().containsAll(
+            ((Map<?, ?>) ((Map<?, ?>) spec.get("selector")).get("matchLabels")).entrySet()),
+        "the ServiceMonitor selects deploy/'s Service");
+    var endpoint = (Map<?, ?>) ((List<?>) spec.get("endpoints")).get(0);
+    assertEquals(service.getSpec().getPorts().get(0).getName(), endpoint.get("port"));
+    assertEquals("https", endpoint.get("scheme"));
+    assertEquals("/var/run/secrets/kubernetes.io/serviceaccount/token", endpoint.get("bearerTokenFile"));
+    assertEquals(Map.of("insecureSkipVerify", true), endpoint.get("tlsConfig"));
+
+    var rule = (GenericKubernetesResource) ofKind(objects, "PrometheusRule");
+    var chartRules = serialization.unmarshal(Files.readString(CHART.resolve("files/prometheus-rules.yaml")), Map.class);
+    assertEquals(chartRules, rule.getAdditionalProperties().get("spec"), "the chart's alerts");
+    var dashboard = (ConfigMap) ofKind(objects, "ConfigMap");
+    var chartDashboard = Files.readString(CHART.resolve("dashboards/kubesched.json"));
+    assertEquals(chartDashboard.strip(), dashboard.getData().get("kubesched.json").strip(), "the chart's dashboard");
+
+    var queries = new ArrayList<String>();
+    for (var group : (List<?>) chartRules.get("groups")) {
+      for (var alert : (List<?>) ((Map<?, ?>) group).get("rules")) {
+        queries.add((String) ((Map<?, ?>) alert).get("expr"));
+      }
+    }
+    for (var panel : (List<?>) serialization.unmarshal(chartDashboard, Map.class).get("panels")) {
+      var targets = (List<?>) ((Map<?, ?>) panel).get("targets");
+      for (var target : targets == null ? List.of() : targets) {
+        queries.add((String) ((Map<?, ?>) target).get("expr"));
+      }
+    }
+    assertTrue(queries.size() > 20, "the alerts' and the dashboard's queries: " + queries.size());
+    for (var query : queries) {
+      var selected = SELECTED_SERIES.matcher(query).results().toList();
+      assertFalse(selected.isEmpty(), query);
+      for (var series : selected) {
+        assertTrue(SERVED_SERIES.contains(series.group(1)), () -> series.group(1) + " is not served: " + query);
+        assertTrue(
+            query.startsWith("job=", series.end()),
+            () -> series.group(1) + " is not scoped to the job: " + query);
+      }
+    }
+  }
+
   @Test
   void the_crd_is_the_generated_one_unchanged() throws IOException {
     assertEquals(Files.readString(GENERATED_CRD), Files.readString(DEPLOYED_CRD));
+    assertEquals(
+        Files.readString(GENERATED_CRD), Files.readString(CHART.resolve("files/schedulingpolicies.kubesched.io-v1.yml")));
     var crd = only(CustomResourceDefinition.class);
     assertEquals("kubesched.io", crd.getSpec().getGroup());
     assertEquals("Cluster", crd.getSpec().getScope());
