@@ -12,6 +12,7 @@ import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
 import io.kubesched.facade.FakeClusterFixture.Recorder;
 import io.kubesched.facade.Options;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -25,7 +26,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two replicas of one scheduler, each with its own connection, electing a leader on a lease of their own.
+ * Two replicas of one scheduler, each with its own connection, electing a leader on a lease of their own, with
+ * the Lease rights of docs/operations.md for that lease only ({@link LeaseRbac}).
  * Short timings (lease 3 s, renew deadline 2 s, retry 500 ms) keep the test quick.
  */
 class LeaderElectionIT extends RealClusterTest {
@@ -38,8 +40,9 @@ class LeaderElectionIT extends RealClusterTest {
 
   @Test
   void only_the_leader_binds_and_when_it_closes_the_other_replica_takes_over_within_the_lease()
-      throws InterruptedException {
+      throws InterruptedException, IOException {
     create(admin, node("node-0", "8", "8Gi", "110"));
+    LeaseRbac.grant(admin, namespace, SCHEDULER + "-" + namespace);
     var options =
         schedulerOptions()
             .leaderElection(

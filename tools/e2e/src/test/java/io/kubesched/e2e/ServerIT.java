@@ -117,6 +117,7 @@ class ServerIT extends RealClusterTest {
     leaseName = parsed.leaderElection().resourceName();
     admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(leaseNamespace).endMetadata()
         .build()).serverSideApply();
+    LeaseRbac.grant(admin, leaseNamespace, leaseName);
     logs = Files.createDirectories(Path.of("target", "server-it").toAbsolutePath());
     config = logs.resolve(namespace + "-config.yaml");
     Files.writeString(config, text);

@@ -101,8 +101,9 @@ class SpringBootSampleIT extends RealClusterTest {
     return new NodeBuilder(node).editMetadata().addToLabels("tier", tier).endMetadata().build();
   }
 
-  /** Starts the sample as the restricted identity, its Lease in this test's namespace. */
+  /** Starts the sample as the restricted identity, its Lease in this test's namespace, granted as documented. */
   private void start() throws IOException {
+    LeaseRbac.grant(admin, namespace, SAMPLE);
     var jar = Path.of(System.getProperty("kubesched.sampleBootJar",
         "../../samples/spring-boot-app/target/kubesched-sample-spring-boot-app.jar"));
     assertTrue(Files.isRegularFile(jar), jar + " is missing: package samples/spring-boot-app first (the e2e"
