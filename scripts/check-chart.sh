@@ -38,5 +38,6 @@ refused() {
 refused "additional properties 'replicas' not allowed" --set replicas=3
 refused "/logging/format" --set logging.format=xml
 refused "profiles replaces schedulerName" --set schedulerName=a --set 'profiles[0].schedulerName=b'
+refused "without leaderElection.enabled would all schedule" --set leaderElection.enabled=false
 refused "kube-scheduler's own Lease" --set leaderElection.resourceName=kube-scheduler
 echo "charts/kubesched: lint and template pass"
