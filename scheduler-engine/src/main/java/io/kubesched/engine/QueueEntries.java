@@ -458,6 +458,23 @@ final class QueueEntries {
   }
 
   /**
+   * As {@link SchedulingQueue#groupMembers}: the members {@link #takeGroupMembers} would take, and those in
+   * flight, in arrival order; moves nothing.
+   */
+  List<QueuedPod> groupMembers(PodGroupRef group) {
+    var members = closed ? null : groups.get(group);
+    if (members == null) {
+      return List.of();
+    }
+    return members.stream()
+        .filter(entry -> !entry.preempting && !entry.pod.gated()
+            && (takeable(entry.place) || entry.place == QueueEntry.Place.IN_FLIGHT))
+        .sorted(SubQueue.ARRIVAL_ORDER)
+        .map(entry -> entry.pod)
+        .toList();
+  }
+
+  /**
    * As {@link SchedulingQueue#waitForGroup}: parks an in-flight member, taking back the attempt its taking
    * counted. A member marked as preempting is held (its move remembered, so that lifting the mark queues
    * it), one with scheduling gates goes to gated, and one whose latest version names another group or

@@ -347,6 +347,20 @@ public final class SchedulingQueue {
   }
 
   /**
+   * The members of {@code group} a group attempt would try if it began now, for explaining that attempt: those
+   * {@link #takeGroupMembers} would take (waiting in active, backoff, unschedulable or parked; not gated, not
+   * held for preemption) and those in flight, in the order they were queued. Moves nothing and counts no
+   * attempt. Any thread; never blocks but for the queue's lock, and costs one step per known member of the
+   * group, not per queued pod.
+   *
+   * @return the members; empty if none (or closed)
+   */
+  public List<QueuedPod> groupMembers(PodGroupRef group) {
+    Objects.requireNonNull(group, "group");
+    return underLock(() -> queue.groupMembers(group));
+  }
+
+  /**
    * Parks a pod taken off the queue (in flight) until its group may be tried: its group object is not known
    * yet, or the group has fewer members than its minimum (kube's gang PreEnqueue). Not an attempt: its backoff
    * and attempt count stay as they are. Only {@link #releaseGroup} with its group, {@link

@@ -129,6 +129,31 @@ class SchedulingQueuePodGroupTest {
     assertTrue(queue.requeueUnschedulable(inFlight, queue.schedulingCycle()), "the one in flight stays in flight");
   }
 
+  // --- groupMembers ---
+
+  @Test
+  void group_members_lists_what_a_group_attempt_would_try_and_the_one_in_flight_without_moving_them() {
+    var inFlight = addAndTake(member("in-flight"));
+    unschedulable(member("u"));
+    parked(member("p"));
+    active(member("a"));
+    queue.add(gatedMember("gated"));
+    queue.add(member("held"));
+    queue.holdForPreemption("uid-held");
+    queue.add(member("other", OTHER));
+    long cycle = queue.schedulingCycle();
+    var depths = queue.depths();
+
+    var members = queue.groupMembers(PG);
+
+    assertEquals(List.of("in-flight", "u", "p", "a"), names(members));
+    assertEquals(depths, queue.depths(), "nothing moved");
+    assertEquals(cycle, queue.schedulingCycle(), "no cycle began");
+    assertEquals(0, members.get(3).progress().attempts(), "no attempt was counted");
+    assertEquals(List.of(), queue.groupMembers(new PodGroupRef(PodGroupRef.Source.WORKLOAD_API, "ns1", "none")));
+    assertTrue(queue.requeueUnschedulable(inFlight, queue.schedulingCycle()), "the one in flight stays in flight");
+  }
+
   @Test
   void a_member_taken_counts_an_attempt_as_after_take_and_returns_as_a_taken_pod_does() {
     clock.advance(Duration.ofSeconds(3));

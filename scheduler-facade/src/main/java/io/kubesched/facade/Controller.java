@@ -8,6 +8,7 @@ import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.SchedulerException;
 import java.util.List;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -86,6 +87,37 @@ public interface Controller extends AutoCloseable {
    * @throws IllegalStateException if not started
    */
   List<NodeInfo> nodes();
+
+  /**
+   * Explains the pod {@code namespace/name} as this controller's next attempt of it would see it: the nodes as
+   * {@link #nodes()} gives them (the pods whose binding the watch has not shown yet included), the nodes
+   * preemption nominated pods to, and the policy its profile has now (after any {@link #replacePolicy}). A member
+   * of a pod group the controller places with its group is explained with the group ({@link
+   * PodExplanation.Group}). A pod that cannot be explained is said so, with why ({@link
+   * PodExplanation.Unexplained}): bound or being bound, a profile whose policy is a plain {@link FinderFunc}
+   * rather than a {@link io.kubesched.policy.Policy} (which alone explains per node and plugin), a group still
+   * waiting for members, a policy that failed.
+   *
+   * <p>Changes nothing: the pod is neither taken from the queue nor assumed nor reported, and the policy's
+   * round-robin start stays where it is, so the next decision is the one explained (unless the cluster changes
+   * in between). Callable from any thread while running, by several at once; the explanation is computed on
+   * the calling thread, and the scheduling thread waits for it at most for a read of the queue or the cache.
+   * It costs about what one decision costs.
+   *
+   * <p>The default implementation throws {@link UnsupportedOperationException}; the controllers a {@link Client}
+   * makes implement it.
+   *
+   * @param namespace the pod's namespace
+   * @param name the pod's name
+   * @return the explanation; empty if no unfinished pod has that name, or none of this controller's profiles
+   *     is its {@code spec.schedulerName}
+   * @throws IllegalStateException if not started
+   * @throws UnsupportedOperationException if this controller does not explain
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  default Optional<PodExplanation> explain(String namespace, String name) {
+    throw new UnsupportedOperationException(getClass().getName() + " does not explain pods");
+  }
 
   /**
    * Stops scheduling and gives up leadership, waits for the bindings in flight (up to {@link

@@ -2,9 +2,11 @@ package io.kubesched.facade;
 
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.informer.LoopExplanation;
 import io.kubesched.informer.SchedulingLoop;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /** {@link Controller} over the informer's {@link SchedulingLoop}. */
@@ -65,6 +67,25 @@ final class DefaultController implements Controller {
   @Override
   public List<NodeInfo> nodes() {
     return delegate.nodes();
+  }
+
+  @Override
+  public Optional<PodExplanation> explain(String namespace, String name) {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    return delegate.explain(namespace, name).map(DefaultController::toPublic);
+  }
+
+  private static PodExplanation toPublic(LoopExplanation loop) {
+    var single = loop.pod();
+    if (single != null) {
+      return new PodExplanation.Single(loop.key(), loop.profile(), loop.notes(), single);
+    }
+    var group = loop.group();
+    if (group != null) {
+      return new PodExplanation.Group(loop.key(), loop.profile(), loop.notes(), group);
+    }
+    return new PodExplanation.Unexplained(loop.key(), loop.profile(), loop.notes(), loop.unexplained());
   }
 
   @Override

@@ -39,6 +39,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -119,6 +120,7 @@ public final class SchedulingLoop implements AutoCloseable {
   private final PodGroupSources groupSources;
   private final GroupReports groupReports;
   private final InformerSet informers;
+  private final Explainer explainer;
   private final @Nullable LeaderElection election;
   private final String masterUrl;
   private @Nullable Thread worker;
@@ -221,6 +223,10 @@ public final class SchedulingLoop implements AutoCloseable {
     var storage = new StorageCache();
     this.parts = LoopParts.create(
         settings, policies, this.metrics, election == null && !settings.externalLeadership(), storage, injected);
+    this.explainer =
+        new Explainer(
+            policies, parts.queue(), parts.cache(), injected.clusterSnapshot(), parts.handlers()::pendingPod,
+            injected.groups());
     this.clusterData =
         new ClusterDataInformers(
             client, policies.watched(), parts.moves(), storage, parts.binding()::checkVolumeWaits);
@@ -431,6 +437,27 @@ public final class SchedulingLoop implements AutoCloseable {
       throw new IllegalStateException("controller is not started");
     }
     return parts.cache().nodes();
+  }
+
+  /**
+   * Explains the pod {@code namespace/name} as this loop's next attempt of it would see it: the nodes with the
+   * pods bound and assumed on them, the nominations, and the policy its profile has now (after any {@link
+   * #replacePolicy}); a member of a pod group this loop places with its group is explained with the group.
+   * Nothing changes: the pod is not taken, assumed or reported, and the policy's round-robin start stays. Any
+   * thread, while the loop runs; the policy's work runs on the calling thread, and the loop waits for it at
+   * most for a read of the queue or the cache.
+   *
+   * @return the explanation, or why there is none (bound, being bound, a plain {@link FinderFunc}, a group
+   *     waiting for members, ...); empty if no pod of that name exists (finished ones included) or none of
+   *     this loop's profiles is its scheduler
+   * @throws IllegalStateException if not started
+   */
+  public Optional<LoopExplanation> explain(String namespace, String name) {
+    if (!informers.isStarted()) {
+      throw new IllegalStateException("controller is not started");
+    }
+    var pod = informers.pod(namespace, name);
+    return pod == null ? Optional.empty() : Optional.ofNullable(explainer.explain(pod));
   }
 
   /**

@@ -83,6 +83,15 @@ public final class InformerSet implements AutoCloseable {
     return nodeInformer != null;
   }
 
+  /**
+   * @return the pod {@code namespace/name} as the pod informer's store holds it (in its kept form), if it is
+   *     there: every pod not finished; null if none, or before {@link #startAndSync}. Any thread; never blocks.
+   */
+  public @Nullable Pod pod(String namespace, String name) {
+    var pods = podInformer;
+    return pods == null ? null : pods.getStore().getByKey(namespace + "/" + name);
+  }
+
   /** Starts the watchdog that relists when a watch is lost; after {@link #startAndSync}. */
   public void watch(String schedulerName) {
     watchdog.start(
