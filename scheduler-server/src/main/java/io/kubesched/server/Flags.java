@@ -159,7 +159,6 @@ record Flags(
         new CommandLine(spec)
             .setOverwrittenOptionsAllowed(true) // pflag: the last value wins
             .setExpandAtFiles(false)
-            .setPosixClusteredShortOptionsAllowed(false)
             .setCaseInsensitiveEnumValuesAllowed(false);
     ParseResult parsed;
     try {
@@ -365,6 +364,7 @@ record Flags(
         .customSynopsis("usage: kubesched-server --config FILE [flags]")
         .synopsisHeading("")
         .optionListHeading("%nflags (kube-scheduler's, with kube's defaults; --[no-]policy-crd is kubesched's):%n")
+        .sortOptions(false)
         .width(110)
         .longOptionsMaxWidth(40);
     spec.addOption(text("FILE", "The path to the configuration file (a KubeSchedulerConfiguration, "

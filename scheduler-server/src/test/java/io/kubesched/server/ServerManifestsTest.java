@@ -173,7 +173,7 @@ class ServerManifestsTest {
     assertEquals("/healthz", container.getLivenessProbe().getHttpGet().getPath());
     assertEquals("/readyz", container.getReadinessProbe().getHttpGet().getPath());
     var port = container.getPorts().get(0);
-    assertEquals(Flags.DEFAULT_PORT, port.getContainerPort());
+    assertEquals(ServingOptions.DEFAULT_SECURE_PORT, port.getContainerPort());
     assertEquals(port.getName(), container.getLivenessProbe().getHttpGet().getPort().getStrVal());
     assertTrue(
         container.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/tmp")),

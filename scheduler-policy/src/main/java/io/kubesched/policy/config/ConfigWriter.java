@@ -83,7 +83,7 @@ final class ConfigWriter {
     client.put("burst", connection.burst());
     client.put("contentType", connection.contentType());
     client.put("kubeconfig", c.kubeconfig().map(Object::toString).orElse(""));
-    client.set("qps", NODES.numberNode(new BigDecimal(Float.toString(connection.qps())).stripTrailingZeros()));
+    client.set("qps", NODES.numberNode(decimal(connection.qps())));
     root.put("enableContentionProfiling", c.contentionProfiling());
     root.put("enableProfiling", c.profiling());
     root.put("kind", SchedulerConfiguration.KIND);
@@ -109,6 +109,18 @@ final class ConfigWriter {
       profile.put("schedulerName", source.schedulerName());
     }
     return root;
+  }
+
+  /**
+   * @return {@code value}'s shortest decimal that reads back as it; its exact value where that decimal is above
+   *     the largest float (which a reader of 32-bit floats refuses): only near {@link Float#MAX_VALUE}
+   */
+  static BigDecimal decimal(float value) {
+    var shortest = new BigDecimal(Float.toString(value));
+    if (shortest.doubleValue() > Float.MAX_VALUE) {
+      return new BigDecimal((double) value);
+    }
+    return shortest.stripTrailingZeros();
   }
 
   private static String go(Duration duration) {
