@@ -134,14 +134,14 @@ class ServerCommandLineIT extends RealClusterTest {
       var lease = leases.withName("from-flag").get();
       return lease != null && lease.getSpec().getHolderIdentity() != null;
     });
-    assertEquals("node-a", place("elected-0", PROFILE));
+    assertEquals("node-a", bindOne("elected-0", PROFILE));
     assertNull(leases.withName("from-file").get(), "the file's Lease was taken although the flag names another");
     stop(elected);
 
     leases.delete();
     eventually(WAIT, "no Lease is left", () -> leases.list().getItems().isEmpty());
     start("unelected", config, "--kubeconfig", cluster.adminKubeconfig().toString(), "--leader-elect=false");
-    assertEquals("node-a", place("unelected-0", PROFILE));
+    assertEquals("node-a", bindOne("unelected-0", PROFILE));
     assertEquals(List.of(), leases.list().getItems(), "--leader-elect=false took a Lease");
   }
 
@@ -222,7 +222,7 @@ class ServerCommandLineIT extends RealClusterTest {
     assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the server did not stop on SIGTERM");
   }
 
-  private String place(String name, String schedulerName) {
+  private String bindOne(String name, String schedulerName) {
     create(admin, pod(namespace, name, schedulerName, "10m", "16Mi"));
     eventually(WAIT, name + " is bound", () -> {
       var pod = admin.pods().inNamespace(namespace).withName(name).get();
