@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -144,5 +145,70 @@ class FlagsProperties {
         Arbitraries.of("--master", "--profiling", "--kube-api-qps", "--vmodule", "--logtostderr",
             "--requestheader-client-ca-file", "--client-ca-file", "--permit-port-sharing"),
         Arbitraries.strings().withCharRange('a', 'z').ofMinLength(2).ofMaxLength(12).map(s -> "--x" + s));
+  }
+
+  /** One flag with a value, and whether kube-scheduler's pflag and this scheduler take it. */
+  record Given(String flag, String value, boolean valid, boolean withEquals) {
+    List<String> args() {
+      return withEquals ? List.of(flag + "=" + value) : List.of(flag, value);
+    }
+  }
+
+  private static Arbitrary<Given> given(String flag, Arbitrary<String> values, java.util.function.Predicate<String> valid,
+      boolean spaceAllowed) {
+    return Combinators.combine(values, Arbitraries.of(true, false)).as((value, equals) -> new Given(flag, value,
+        valid.test(value), equals || !spaceAllowed || value.isEmpty() || value.startsWith("-")));
+  }
+
+  @Provide
+  Arbitrary<List<Given>> commandLines() {
+    var flag = Arbitraries.oneOf(
+        given("--secure-port", numbers(), v -> expectedNumber(v, 65535).isPresent(), true),
+        given("--v", numbers(), v -> expectedNumber(v, Integer.MAX_VALUE).isPresent(), true),
+        given("--logging-format", Arbitraries.of("text", "json", "xml", "JSON", ""), List.of("text", "json")::contains,
+            true),
+        given("--leader-elect", Arbitraries.of("true", "false", "1", "0", "t", "F", "yes", "", "on"),
+            List.of("true", "false", "1", "0", "t", "F")::contains, false),
+        given("--bind-address", Arbitraries.of("0.0.0.0", "127.0.0.1", "::", "::1", "256.1.1.1", "localhost",
+            "1.2.3", "", "01.2.3.4"), List.of("0.0.0.0", "127.0.0.1", "::", "::1")::contains, true),
+        given("--leader-elect-renew-deadline", durations(),
+            v -> io.kubesched.policy.config.GoDuration.parse(v).isPresent(), true),
+        given("--leader-elect-resource-lock", Arbitraries.of("leases", "endpoints", "configmaps", ""),
+            "leases"::equals, true),
+        given("--feature-gates", Arbitraries.of("StorageCapacityScoring=true", "InterPodAffinityHostnameFastPath=false",
+            "StorageCapacityScoring=false", "Foo=true", "PodLevelResources", "PodLevelResources=yes"),
+            List.of("StorageCapacityScoring=true", "InterPodAffinityHostnameFastPath=false")::contains, true));
+    return flag.list().ofMinSize(1).ofMaxSize(5).uniqueElements(Given::flag);
+  }
+
+  @Property
+  void a_command_line_is_accepted_exactly_when_every_value_is_valid_else_one_line_names_a_bad_one(
+      @ForAll("commandLines") List<Given> line) {
+    var args = new ArrayList<>(List.of("--config", "c"));
+    line.forEach(given -> args.addAll(given.args()));
+    var invalid = line.stream().filter(g -> !g.valid()).toList();
+    Statistics.label("command line").collect(invalid.isEmpty() ? "valid" : "refused");
+    Statistics.label("command line").coverage(c -> {
+      c.check("valid").percentage(p -> p > 10);
+      c.check("refused").percentage(p -> p > 10);
+    });
+    Statistics.label("refused flag").collect(invalid.isEmpty() ? "none" : invalid.get(0).flag());
+    Statistics.label("refused flag").coverage(c -> {
+      for (var name : List.of("--secure-port", "--v", "--logging-format", "--leader-elect", "--bind-address",
+          "--leader-elect-renew-deadline", "--leader-elect-resource-lock", "--feature-gates")) {
+        c.check(name).count(n -> n > 0);
+      }
+    });
+    if (invalid.isEmpty()) {
+      Flags.parse(args);
+      return;
+    }
+    var e = assertThrows(ConfigurationException.class, () -> Flags.parse(args), args::toString);
+    var message = e.getMessage();
+    assertTrue(message.startsWith("command line: "), message);
+    assertFalse(message.contains("\n"), message);
+    assertTrue(invalid.stream().anyMatch(g -> message.contains(g.flag().equals("--v") ? "-v" : g.flag())
+            && (message.contains("'" + g.value() + "'") || message.contains(g.value().split("=")[0]))),
+        () -> message + " should name one of " + invalid);
   }
 }
