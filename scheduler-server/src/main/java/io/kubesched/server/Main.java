@@ -78,7 +78,7 @@ public final class Main {
     SchedulerServer server;
     try {
       if (flags.writeConfigTo().isPresent()) {
-        return writeConfig(flags, err);
+        return writeConfig(flags);
       }
       server = create(flags, env);
     } catch (ConfigurationException e) {
@@ -131,7 +131,7 @@ public final class Main {
    * @return 0 once written
    * @throws ConfigurationException if the configuration is bad or the file cannot be written
    */
-  private static int writeConfig(Flags flags, PrintStream err) {
+  private static int writeConfig(Flags flags) {
     var file = flags.writeConfigTo().orElseThrow();
     var yaml = configuration(flags).toYaml();
     try {
