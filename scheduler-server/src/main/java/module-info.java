@@ -8,6 +8,7 @@ module io.kubesched.server {
   requires io.kubesched.facade;
   requires io.kubesched.micrometer;
   requires io.kubesched.policy;
+  requires info.picocli;
   requires jdk.httpserver;
   requires micrometer.registry.prometheus;
   requires org.slf4j;

@@ -69,7 +69,7 @@ public interface Client extends AutoCloseable {
    * @param listener hears what happens to each pod
    * @return a controller, not yet started
    * @throws ConfigurationException if {@code profiles} is empty or a name is blank or {@code
-   *     default-scheduler}
+   *     default-scheduler} (without {@link Options#replacesKubeScheduler()})
    * @throws IllegalStateException if this client is closed
    */
   Controller newPodController(Map<String, FinderFunc> profiles, SchedulingListener listener);

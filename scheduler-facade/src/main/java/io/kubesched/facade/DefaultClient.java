@@ -87,7 +87,7 @@ final class DefaultClient implements Client {
       throw new ConfigurationException("profiles must name at least one scheduler");
     }
     for (var name : profiles.keySet()) {
-      Options.requireSchedulerName(name);
+      Options.requireSchedulerName(name, options.replacesKubeScheduler());
     }
     // The first name (in order) names the controller's threads and, by default, its lease.
     var first = profiles.keySet().stream().sorted().findFirst().orElseThrow();

@@ -408,8 +408,10 @@ public final class Options {
   private final @Nullable LeaderElection leaderElection;
   private final SchedulerMetrics metrics;
   private final ControllerSettings settings;
+  private final boolean replacesKubeScheduler;
 
   private Options(Builder b) {
+    this.replacesKubeScheduler = b.replacesKubeScheduler;
     this.connection = b.connection;
     this.leaderElection = b.leaderElection;
     this.metrics = b.metrics;
@@ -543,6 +545,15 @@ public final class Options {
     return Optional.ofNullable(leaderElection);
   }
 
+  /**
+   * @return whether {@code default-scheduler}, kube-scheduler's own name, may be scheduled for ({@link
+   *     Builder#replacesKubeScheduler()})
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  public boolean replacesKubeScheduler() {
+    return replacesKubeScheduler;
+  }
+
   /** @return whether the application says when its controllers lead ({@link Builder#externalLeadership()}) */
   public boolean externalLeadership() {
     return settings.externalLeadership();
@@ -561,15 +572,16 @@ public final class Options {
   /**
    * @throws ConfigurationException if {@code name} is blank or kube-scheduler's own
    */
-  static void requireSchedulerName(String name) {
+  static void requireSchedulerName(String name, boolean replacesKubeScheduler) {
     if (name.isBlank()) {
       throw new ConfigurationException("schedulerName must not be blank, was '" + name + "'");
     }
-    if (name.equals(SchedulingConstants.KUBE_SCHEDULER_NAME)) {
+    if (!replacesKubeScheduler && name.equals(SchedulingConstants.KUBE_SCHEDULER_NAME)) {
       throw new ConfigurationException(
           "schedulerName must not be '"
               + name
-              + "': that is kube-scheduler's, and two schedulers binding the same pods fight over them");
+              + "': that is kube-scheduler's, and two schedulers binding the same pods fight over them (where"
+              + " kube-scheduler does not run, opt in with Options.Builder.replacesKubeScheduler())");
     }
   }
 
@@ -647,6 +659,7 @@ public final class Options {
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private @Nullable LeaderElection leaderElection;
     private boolean externalLeadership;
+    private boolean replacesKubeScheduler;
     private SchedulerMetrics metrics = SchedulerMetrics.NONE;
     private Set<PodGroupRef.Source> podGroupSources = EnumSet.allOf(PodGroupRef.Source.class);
     private Duration podGroupTimeout = DEFAULT_POD_GROUP_TIMEOUT;
@@ -692,10 +705,22 @@ public final class Options {
 
     /**
      * Place the pods whose {@code spec.schedulerName} is {@code name} ({@value Options#DEFAULT_SCHEDULER_NAME}
-     * by default). Must not be blank nor kube-scheduler's {@code default-scheduler}.
+     * by default). Must not be blank nor kube-scheduler's {@code default-scheduler} (unless {@link
+     * #replacesKubeScheduler()}).
      */
     public Builder schedulerName(String name) {
       this.schedulerName = Objects.requireNonNull(name, "schedulerName");
+      return this;
+    }
+
+    /**
+     * Allow kube-scheduler's own name, {@code default-scheduler}, as the scheduler name or a profile's: this
+     * scheduler then places the pods that name no scheduler. Only for a cluster where it replaces kube-scheduler,
+     * which must not run there: two schedulers binding the same pods fight over them. Off by default.
+     */
+    @API(status = EXPERIMENTAL, since = "0.1.0")
+    public Builder replacesKubeScheduler() {
+      this.replacesKubeScheduler = true;
       return this;
     }
 
@@ -872,13 +897,13 @@ public final class Options {
 
     /**
      * @throws ConfigurationException naming the option and its value, if the scheduler name is blank or
-     *     {@code default-scheduler}, a duration is not positive (the assumed-pod TTL: negative), the maximum
+     *     {@code default-scheduler} (without {@link #replacesKubeScheduler()}), a duration is not positive (the assumed-pod TTL: negative), the maximum
      *     backoff is shorter than the initial one, {@code qps} is not a positive finite number, {@code burst},
      *     {@code parallelBindings} or {@code parallelism} is below 1, or leader election would use a Lease named after a
      *     scheduler name that cannot name one
      */
     public Options build() {
-      requireSchedulerName(schedulerName);
+      requireSchedulerName(schedulerName, replacesKubeScheduler);
       requirePositive("bindTimeout", bindTimeout);
       requirePositive("volumeBindingTimeout", volumeBindingTimeout);
       requirePositive("initialBackoff", initialBackoff);

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.SchedulingConstants;
+import io.kubesched.policy.config.ClientConnection;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -28,9 +29,14 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code profiles}: {@link #profiles()}, each scheduler name with its policy (whose {@code
  *       percentageOfNodesToScore} is in the policy already), in the file's order; {@code default-scheduler},
- *       kube-scheduler's own name and what a file without profiles gets, is refused;
+ *       kube-scheduler's own name, only where the file writes it as a profile's {@code schedulerName} (a
+ *       scheduler that replaces kube-scheduler, which must then not run; {@link #applyTo(Options.Builder)} opts
+ *       in with {@link Options.Builder#replacesKubeScheduler()}), refused where it is kube's default (no
+ *       profiles, or one without {@code schedulerName});
  *   <li>{@code podInitialBackoffSeconds}, {@code podMaxBackoffSeconds}, {@code clientConnection.qps} and {@code
  *       burst}, {@code parallelism}: {@link #applyTo(Options.Builder)};
+ *   <li>{@code clientConnection.contentType} and {@code acceptContentTypes}: this library speaks JSON; where
+ *       they ask for protobuf (kube's default) {@link #of} logs so at INFO, once;
  *   <li>{@code leaderElection}: {@link #leaderElection()}, empty when {@code leaderElect} is false; kube-scheduler's
  *       own Lease ({@value #KUBE_SCHEDULER_LEASE}, the file's default) is replaced by the first scheduler name
  *       (sorted), so that a second scheduler never stops kube-scheduler by holding its lease;
@@ -69,17 +75,28 @@ public final class SchedulerSetup {
   }
 
   /**
-   * Maps {@code configuration}; logs at INFO when it replaces kube-scheduler's Lease.
+   * Maps {@code configuration}; logs at INFO when it replaces kube-scheduler's Lease, and when the file asks for
+   * protobuf.
    *
    * @param configuration the configuration read
    * @param source how messages name it, such as {@code config /etc/kubesched/config.yaml}
-   * @throws ConfigurationException starting with {@code source}, if a profile is named {@code default-scheduler}
-   *     or the leader election's timings break a rule of {@link Options.LeaderElection} that kube-scheduler does
+   * @throws ConfigurationException starting with {@code source}, if the only profile is {@code default-scheduler}
+   *     because the file names none, or the leader election's timings break a rule of {@link Options.LeaderElection} that kube-scheduler does
    *     not have
    */
   public static SchedulerSetup of(SchedulerConfiguration configuration, String source) {
     Objects.requireNonNull(configuration, "configuration");
     Objects.requireNonNull(source, "source");
+    if (configuration.clientConnection().asksForProtobuf()) {
+      LOG.info(
+          "{}: clientConnection asks for {} (contentType '{}', acceptContentTypes '{}'): this scheduler talks {}"
+              + " to the API server",
+          source,
+          ClientConnection.PROTOBUF,
+          configuration.clientConnection().contentType(),
+          configuration.clientConnection().acceptContentTypes(),
+          ClientConnection.JSON);
+    }
     return new SchedulerSetup(
         configuration, source, profiles(configuration, source), leaderElection(configuration, source));
   }
@@ -111,12 +128,16 @@ public final class SchedulerSetup {
 
   /**
    * Sets on {@code builder} the backoff ({@code podInitialBackoffSeconds}, {@code podMaxBackoffSeconds}), the
-   * write limit ({@code clientConnection.qps} and {@code burst}) and {@code parallelism}; a later setter call
-   * wins. Leader election is {@link #leaderElection()}'s, for the caller to apply.
+   * write limit ({@code clientConnection.qps} and {@code burst}) and {@code parallelism}, and {@link
+   * Options.Builder#replacesKubeScheduler()} where a profile is named {@code default-scheduler}; a later setter
+   * call wins. Leader election is {@link #leaderElection()}'s, for the caller to apply.
    *
    * @return {@code builder}
    */
   public Options.Builder applyTo(Options.Builder builder) {
+    if (profiles.containsKey(SchedulingConstants.KUBE_SCHEDULER_NAME)) {
+      builder.replacesKubeScheduler();
+    }
     return builder
         .backoff(configuration.podInitialBackoff(), configuration.podMaxBackoff())
         .rateLimit(configuration.clientConnection().qps(), configuration.clientConnection().burst())
@@ -134,15 +155,17 @@ public final class SchedulerSetup {
     var list = config.profiles();
     for (int i = 0; i < list.size(); i++) {
       var profile = list.get(i);
-      if (profile.schedulerName().equals(SchedulingConstants.KUBE_SCHEDULER_NAME)) {
+      if (profile.schedulerName().equals(SchedulingConstants.KUBE_SCHEDULER_NAME) && config.schedulerNameDefaulted()) {
         throw new ConfigurationException(
             source
                 + ": profiles["
                 + i
-                + "].schedulerName must not be '"
+                + "].schedulerName is '"
                 + SchedulingConstants.KUBE_SCHEDULER_NAME
-                + "' (kube-scheduler's own, also what a file without profiles gets): two schedulers binding"
-                + " the same pods fight over them; give each profile a schedulerName of its own");
+                + "' only because the file names no scheduler (kube's default): two schedulers binding the same"
+                + " pods fight over them; give each profile a schedulerName of its own, or write schedulerName: "
+                + SchedulingConstants.KUBE_SCHEDULER_NAME
+                + " where this scheduler replaces kube-scheduler");
       }
       profiles.put(profile.schedulerName(), profile.policy());
     }

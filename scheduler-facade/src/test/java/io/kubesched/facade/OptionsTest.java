@@ -1,6 +1,7 @@
 package io.kubesched.facade;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -258,11 +259,23 @@ class OptionsTest {
     assertTrue(Options.builder().build().toString().contains("leaderElection=off"));
   }
 
+  @Test
+  void kube_schedulers_own_name_is_allowed_only_when_opted_in() {
+    var options = Options.builder().replacesKubeScheduler().schedulerName("default-scheduler").build();
+    assertEquals("default-scheduler", options.schedulerName());
+    assertTrue(options.replacesKubeScheduler());
+    assertFalse(Options.builder().build().replacesKubeScheduler());
+  }
+
   static Stream<Arguments> invalid() {
     Map<String, UnaryOperator<Options.Builder>> cases =
         Map.ofEntries(
             Map.entry("schedulerName must not be blank, was ' '", b -> b.schedulerName(" ")),
-            Map.entry("schedulerName must not be 'default-scheduler'", b -> b.schedulerName("default-scheduler")),
+            Map.entry(
+                "schedulerName must not be 'default-scheduler': that is kube-scheduler's, and two schedulers"
+                    + " binding the same pods fight over them (where kube-scheduler does not run, opt in with"
+                    + " Options.Builder.replacesKubeScheduler())",
+                b -> b.schedulerName("default-scheduler")),
             Map.entry("bindTimeout must be positive, was PT0S", b -> b.bindTimeout(Duration.ZERO)),
             Map.entry(
                 "volumeBindingTimeout must be positive, was PT-1S",

@@ -37,15 +37,25 @@ class SchedulerSetupTest {
   }
 
   @Test
-  void kube_schedulers_own_name_is_refused_naming_the_profile() {
-    var e =
-        assertThrows(
-            ConfigurationException.class,
-            () -> setup("profiles:\n  - schedulerName: a-sched\n  - schedulerName: default-scheduler\n"));
-    assertTrue(
-        e.getMessage().startsWith("config test.yaml: profiles[1].schedulerName must not be 'default-scheduler'"),
-        e.getMessage());
-    assertThrows(ConfigurationException.class, () -> setup(""), "a file without profiles gets default-scheduler");
+  void kube_schedulers_own_name_by_default_is_refused_saying_to_name_it() {
+    for (var yaml : List.of("", "profiles:\n  - plugins: {}\n")) {
+      var e = assertThrows(ConfigurationException.class, () -> setup(yaml), yaml);
+      assertEquals(
+          "config test.yaml: profiles[0].schedulerName is 'default-scheduler' only because the file names no"
+              + " scheduler (kube's default): two schedulers binding the same pods fight over them; give each"
+              + " profile a schedulerName of its own, or write schedulerName: default-scheduler where this"
+              + " scheduler replaces kube-scheduler",
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void kube_schedulers_own_name_written_in_the_file_is_served_and_opts_the_options_in() {
+    var setup = setup("profiles:\n  - schedulerName: a-sched\n  - schedulerName: default-scheduler\n");
+    assertEquals(List.of("a-sched", "default-scheduler"), List.copyOf(setup.profiles().keySet()));
+    assertTrue(setup.applyTo(Options.builder()).build().replacesKubeScheduler());
+    assertTrue(!setup("profiles:\n  - schedulerName: a-sched\n").applyTo(Options.builder()).build()
+        .replacesKubeScheduler());
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,11 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scheduler as a program: {@code kubesched-server --config FILE [--kubeconfig FILE] [--port N]
- * [--no-policy-crd]} (see {@link Flags}); {@code --version} prints one line on standard output and exits.
+ * The scheduler as a program: {@code kubesched-server --config FILE [flags]}, with kube-scheduler's flags (see
+ * {@link Flags}); {@code --version} prints one line on standard output and exits; {@code --write-config-to FILE}
+ * writes the effective configuration and exits without connecting.
  *
  * <p>Exit status: 0 after SIGTERM or SIGINT once everything stopped (bindings in flight finished, lease
- * released), and after {@code --help} or {@code --version}; 1 on a bad configuration file, a connection that cannot be set up, a port that cannot be bound
+ * released), and after {@code --help}, {@code --version} or {@code --write-config-to}; 1 on a bad configuration file, a connection that cannot be set up, a port that cannot be bound
  * or a cluster that cannot be listed, with a one-line message on standard error; 2 on a bad command line.
  */
 public final class Main {
@@ -57,7 +59,7 @@ public final class Main {
   static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err)
       throws InterruptedException {
     if (Flags.wantsHelp(args)) {
-      err.println(Flags.USAGE);
+      err.println(Flags.usage());
       return 0;
     }
     if (Flags.wantsVersion(args)) {
@@ -68,11 +70,16 @@ public final class Main {
     try {
       flags = Flags.parse(args);
     } catch (ConfigurationException e) {
-      err.println(oneLine(e) + "\n" + Flags.USAGE);
+      err.println(oneLine(e) + "\n" + Flags.usage());
       return BAD_USAGE;
     }
+    // The one place logging is set up, from --logging-format and -v, before anything logs.
+    Logging.configure(flags.loggingFormat(), flags.verbosity());
     SchedulerServer server;
     try {
+      if (flags.writeConfigTo().isPresent()) {
+        return writeConfig(flags);
+      }
       server = create(flags, env);
     } catch (ConfigurationException e) {
       err.println(oneLine(e));
@@ -87,12 +94,53 @@ public final class Main {
    */
   static SchedulerServer create(Flags flags, Map<String, String> env) {
     var source = "config " + flags.config();
-    var setup = SchedulerSetup.of(SchedulerConfiguration.read(flags.config()), source);
+    var setup = SchedulerSetup.of(configuration(flags), source);
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var connection = ServerOptions.connection(flags.kubeconfig(), setup.kubeconfig(), env);
     var options = ServerOptions.options(setup, connection, MicrometerMetrics.of(registry));
-    return new SchedulerServer(
-        options, setup.profiles(), flags.policyCrd(), new InetSocketAddress(flags.port()), registry);
+    return new SchedulerServer(options, setup.profiles(), flags.policyCrd(), address(flags.serving()), registry);
+  }
+
+  /**
+   * Until SchedulerServer takes {@link ServingOptions}: the address its endpoints listen on. Port 0 picks a free
+   * port here (kube: serving off).
+   */
+  private static InetSocketAddress address(ServingOptions serving) {
+    return new InetSocketAddress(serving.bindAddress(), serving.securePort());
+  }
+
+  /**
+   * @return the configuration file, with the {@code --leader-elect*} flags given replacing its {@code
+   *     leaderElection} settings before they are validated, as kube-scheduler applies them
+   * @throws ConfigurationException naming the file (and the flags), the YAML path and the value
+   */
+  static SchedulerConfiguration configuration(Flags flags) {
+    var configuration = SchedulerConfiguration.read(flags.config());
+    var election = flags.leaderElection();
+    if (!election.any()) {
+      return configuration;
+    }
+    return configuration.withLeaderElection(
+        election.applyTo(configuration.leaderElection()), flags.config() + " with the --leader-elect* flags");
+  }
+
+  /**
+   * {@code --write-config-to}: writes the effective configuration (kube's defaults filled in, the flags applied)
+   * as kube-scheduler does, connecting to nothing.
+   *
+   * @return 0 once written
+   * @throws ConfigurationException if the configuration is bad or the file cannot be written
+   */
+  private static int writeConfig(Flags flags) {
+    var file = flags.writeConfigTo().orElseThrow();
+    var yaml = configuration(flags).toYaml();
+    try {
+      Files.writeString(file, yaml);
+    } catch (IOException e) {
+      throw new ConfigurationException("--write-config-to " + file + ": cannot write: " + e.getMessage(), e);
+    }
+    LOG.info("Wrote configuration to {}", file);
+    return 0;
   }
 
   /**

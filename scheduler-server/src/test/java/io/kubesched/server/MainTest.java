@@ -37,12 +37,13 @@ class MainTest {
   void help_prints_the_usage_and_succeeds() throws InterruptedException {
     assertEquals(0, run("--help"));
     assertTrue(lines().get(0).startsWith("usage: kubesched-server --config FILE"), lines().toString());
+    assertTrue(lines().stream().anyMatch(l -> l.contains("--leader-elect-resource-name")), lines().toString());
   }
 
   @Test
   void help_lists_version() throws InterruptedException {
     run("--help");
-    assertTrue(lines().stream().anyMatch(l -> l.startsWith("  --version ")), lines().toString());
+    assertTrue(lines().stream().anyMatch(l -> l.strip().startsWith("--version ")), lines().toString());
   }
 
   @Test
@@ -72,9 +73,10 @@ class MainTest {
 
   @Test
   void a_bad_command_line_exits_2_with_the_problem_then_the_usage() throws InterruptedException {
-    assertEquals(Main.BAD_USAGE, run("--config", "c.yaml", "--port", "http"));
+    assertEquals(Main.BAD_USAGE, run("--config", "c.yaml", "--secure-port", "http"));
     assertEquals(
-        "kubesched-server: command line: --port must be a number from 0 to 65535, was 'http'", lines().get(0));
+        "kubesched-server: command line: --secure-port must be a number from 0 to 65535, was 'http'",
+        lines().get(0));
     assertTrue(lines().get(1).startsWith("usage: "), lines().toString());
   }
 
@@ -119,10 +121,46 @@ class MainTest {
         List.of(
             "kubesched-server: config "
                 + config
-                + ": profiles[0].schedulerName must not be 'default-scheduler' (kube-scheduler's own, also what a"
-                + " file without profiles gets): two schedulers binding the same pods fight over them; give each"
-                + " profile a schedulerName of its own"),
+                + ": profiles[0].schedulerName is 'default-scheduler' only because the file names no scheduler"
+                + " (kube's default): two schedulers binding the same pods fight over them; give each profile a"
+                + " schedulerName of its own, or write schedulerName: default-scheduler where this scheduler"
+                + " replaces kube-scheduler"),
         lines());
+  }
+
+  @Test
+  void write_config_to_writes_the_effective_configuration_with_the_flags_and_connects_to_nothing()
+      throws Exception {
+    var config = dir.resolve("config.yaml");
+    Files.writeString(
+        config,
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+            + "leaderElection: {resourceName: from-file}\nprofiles:\n  - schedulerName: a-sched\n");
+    var written = dir.resolve("written.yaml");
+    assertEquals(
+        0,
+        run("--config", config.toString(), "--kubeconfig", dir.resolve("none").toString(),
+            "--leader-elect-resource-namespace=mine", "--write-config-to", written.toString()));
+    var read = io.kubesched.policy.config.SchedulerConfiguration.read(written);
+    assertEquals("from-file", read.leaderElection().resourceName());
+    assertEquals("mine", read.leaderElection().resourceNamespace());
+    assertEquals("a-sched", read.profiles().get(0).schedulerName());
+  }
+
+  @Test
+  void leader_election_flags_are_validated_with_the_files_settings() throws Exception {
+    var config = dir.resolve("config.yaml");
+    Files.writeString(
+        config,
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+            + "leaderElection: {leaseDuration: 20s}\nprofiles:\n  - schedulerName: a-sched\n");
+    assertEquals(
+        Main.BAD_CONFIG,
+        run("--config", config.toString(), "--leader-elect-renew-deadline=30s", "--write-config-to",
+            dir.resolve("w").toString()));
+    assertEquals(1, lines().size(), lines().toString());
+    assertTrue(lines().get(0).contains("leaderElection.leaseDuration"), lines().toString());
+    assertTrue(lines().get(0).contains("--leader-elect"), lines().toString());
   }
 
   @Test
@@ -134,7 +172,7 @@ class MainTest {
             + "profiles:\n  - schedulerName: a-sched\n");
     assertEquals(
         Main.BAD_CONFIG,
-        run("--config", config.toString(), "--kubeconfig", dir.resolve("none").toString(), "--port", "0"));
+        run("--config", config.toString(), "--kubeconfig", dir.resolve("none").toString(), "--secure-port", "0"));
     assertEquals(1, lines().size(), lines().toString());
     assertTrue(lines().get(0).contains(dir.resolve("none").toString()), lines().toString());
   }

@@ -47,8 +47,12 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * InterPodAffinity}, {@code PodTopologySpread}, {@code NodeAffinity}, {@code VolumeBinding} and {@code
  * DefaultPreemption}), {@code percentageOfNodesToScore}, {@code podInitialBackoffSeconds}, {@code
  * podMaxBackoffSeconds}, {@code parallelism}, {@code clientConnection}, {@code leaderElection}. Accepted with no
- * effect here: {@code enableProfiling}, {@code enableContentionProfiling}, {@code clientConnection.contentType}
- * and {@code acceptContentTypes}. Refused: {@code extenders}, {@code delayCacheUntilActive: true}.
+ * effect here: {@code enableProfiling}, {@code enableContentionProfiling}; {@code clientConnection.contentType}
+ * and {@code acceptContentTypes} only as kube's protobuf or JSON (this library speaks JSON; see {@link
+ * ClientConnection}). Refused: {@code extenders}, {@code delayCacheUntilActive: true}.
+ *
+ * <p>Written back by {@link #toYaml()} and {@link #toJson()} as kube-scheduler's {@code --write-config-to} writes
+ * it: every top-level setting with kube's defaults filled in, each profile with its scheduler name.
  *
  * <p>Plugins: those of kube-scheduler 1.37 only. Its filters and scorers make each profile's {@link
  * SchedulerProfile#policy()}; {@code PrioritySort}, {@code DefaultBinder}, {@code SchedulingGates} and {@code
@@ -92,6 +96,7 @@ public final class SchedulerConfiguration {
       Set.of(
           "leaderElect", "leaseDuration", "renewDeadline", "retryPeriod", "resourceLock", "resourceName",
           "resourceNamespace");
+  private static final Set<String> CONTENT_TYPES = Set.of(ClientConnection.PROTOBUF, ClientConnection.JSON);
   private static final Set<String> CLIENT_CONNECTION_FIELDS =
       Set.of("kubeconfig", "acceptContentTypes", "contentType", "qps", "burst");
 
@@ -103,6 +108,10 @@ public final class SchedulerConfiguration {
   private final ClientConnection clientConnection;
   private final @Nullable Path kubeconfig;
   private final LeaderElectionSettings leaderElection;
+  private final boolean profiling;
+  private final boolean contentionProfiling;
+  private final List<ConfigWriter.ProfileSource> profileSources;
+  private final boolean schedulerNameDefaulted;
 
   private SchedulerConfiguration(
       List<SchedulerProfile> profiles,
@@ -112,8 +121,16 @@ public final class SchedulerConfiguration {
       Duration podMaxBackoff,
       ClientConnection clientConnection,
       @Nullable Path kubeconfig,
-      LeaderElectionSettings leaderElection) {
+      LeaderElectionSettings leaderElection,
+      boolean profiling,
+      boolean contentionProfiling,
+      List<ConfigWriter.ProfileSource> profileSources,
+      boolean schedulerNameDefaulted) {
     this.profiles = List.copyOf(profiles);
+    this.profiling = profiling;
+    this.contentionProfiling = contentionProfiling;
+    this.profileSources = List.copyOf(profileSources);
+    this.schedulerNameDefaulted = schedulerNameDefaulted;
     this.percentageOfNodesToScore = percentageOfNodesToScore;
     this.parallelism = parallelism;
     this.podInitialBackoff = podInitialBackoff;
@@ -231,6 +248,67 @@ public final class SchedulerConfiguration {
     return leaderElection;
   }
 
+  /**
+   * @return whether the only profile is named {@value #DEFAULT_SCHEDULER_NAME} because the file names none (no
+   *     profiles, or one without {@code schedulerName}), rather than because the file wrote that name
+   */
+  public boolean schedulerNameDefaulted() {
+    return schedulerNameDefaulted;
+  }
+
+  /**
+   * This configuration with {@code leaderElection} replaced, validated as a file's is: kube-scheduler's {@code
+   * --leader-elect*} flags override the file's settings so, before validation.
+   *
+   * @param settings the leader election to use
+   * @param source how messages name where the settings come from, such as {@code command line and config FILE}
+   * @return a configuration that differs from this one only by {@code settings}
+   * @throws ConfigurationException naming {@code source} and the {@code leaderElection} field, if {@code settings}
+   *     elect with a duration that is not positive, a lease duration not longer than the renew deadline, a lock
+   *     other than {@code leases}, or an empty lease name or namespace
+   */
+  public SchedulerConfiguration withLeaderElection(LeaderElectionSettings settings, String source) {
+    var reader = new ConfigReader(KIND + " " + source + ": ");
+    validate(reader, settings);
+    return new SchedulerConfiguration(
+        profiles, percentageOfNodesToScore, parallelism, podInitialBackoff, podMaxBackoff, clientConnection,
+        kubeconfig, settings, profiling, contentionProfiling, profileSources, schedulerNameDefaulted);
+  }
+
+  /**
+   * @return this configuration as YAML, as kube-scheduler's {@code --write-config-to} writes it: {@code
+   *     apiVersion}, {@code kind} and every top-level setting with kube's defaults filled in, fields in
+   *     alphabetical order, durations as Go writes them ({@code 15s}, {@code 1m30s}); each profile with its {@code
+   *     schedulerName}, its own {@code percentageOfNodesToScore} if it has one, and its {@code plugins} and {@code
+   *     pluginConfig} as the file wrote them (kube's default plugins and arguments apply when it is read again,
+   *     here or by kube-scheduler). Reading it back gives a configuration equal to this one in everything it
+   *     exposes, except that a defaulted scheduler name is then written out.
+   */
+  public String toYaml() {
+    return ConfigWriter.yaml(this);
+  }
+
+  /** @return what {@link #toYaml()} writes, as one line of JSON: the shape of kube-scheduler's {@code /configz} */
+  public String toJson() {
+    return ConfigWriter.json(this);
+  }
+
+  JsonNode toTree() {
+    return ConfigWriter.tree(this);
+  }
+
+  boolean profiling() {
+    return profiling;
+  }
+
+  boolean contentionProfiling() {
+    return contentionProfiling;
+  }
+
+  List<ConfigWriter.ProfileSource> profileSources() {
+    return profileSources;
+  }
+
   @Override
   public String toString() {
     return "SchedulerConfiguration{profiles=" + profiles.stream().map(SchedulerProfile::schedulerName).toList()
@@ -255,10 +333,12 @@ public final class SchedulerConfiguration {
         throw reader.invalid("parallelism", parallelism, "should be an integer value greater than zero");
       }
     }
-    for (var flag : List.of("enableProfiling", "enableContentionProfiling")) {
-      var value = ConfigReader.field(root, flag);
+    boolean[] profilingFlags = {true, true}; // kube's defaults
+    var profilingFields = List.of("enableProfiling", "enableContentionProfiling");
+    for (int i = 0; i < profilingFields.size(); i++) {
+      var value = ConfigReader.field(root, profilingFields.get(i));
       if (value != null) {
-        reader.bool(value, flag);
+        profilingFlags[i] = reader.bool(value, profilingFields.get(i));
       }
     }
     var delay = ConfigReader.field(root, "delayCacheUntilActive");
@@ -293,10 +373,18 @@ public final class SchedulerConfiguration {
     if (max < initial) {
       throw reader.invalid("podMaxBackoffSeconds", max, "must be greater than or equal to PodInitialBackoffSeconds");
     }
-    var profiles = profiles(reader, ConfigReader.field(root, "profiles"), percentage);
+    var profilesNode = ConfigReader.field(root, "profiles");
+    var profiles = profiles(reader, profilesNode, percentage);
+    var sources = new ArrayList<ConfigWriter.ProfileSource>();
+    var entries = profilesNode == null ? List.<TreeReader.Entry>of() : reader.list(profilesNode, "profiles");
+    boolean defaulted = entries.isEmpty() || ConfigReader.field(entries.get(0).node(), "schedulerName") == null;
+    for (int i = 0; i < profiles.size(); i++) {
+      sources.add(ConfigWriter.ProfileSource.of(
+          profiles.get(i).schedulerName(), entries.isEmpty() ? null : entries.get(i).node()));
+    }
     return new SchedulerConfiguration(
         profiles, percentage, parallelism, Duration.ofSeconds(initial), Duration.ofSeconds(max), clientConnection, kubeconfig,
-        leaderElection);
+        leaderElection, profilingFlags[0], profilingFlags[1], sources, defaulted);
   }
 
   private static void expect(ConfigReader reader, JsonNode root, String field, String expected) {
@@ -383,10 +471,29 @@ public final class SchedulerConfiguration {
   }
 
   private static ClientConnection clientConnection(ConfigReader reader, JsonNode connection) {
-    for (var field : List.of("acceptContentTypes", "contentType")) {
-      var value = ConfigReader.field(connection, field);
-      if (value != null) {
-        reader.string(value, "clientConnection." + field);
+    var contentType = ClientConnection.DEFAULT.contentType();
+    var contentTypeNode = ConfigReader.field(connection, "contentType");
+    if (contentTypeNode != null) {
+      var value = reader.string(contentTypeNode, "clientConnection.contentType");
+      if (!value.isEmpty()) {
+        if (!CONTENT_TYPES.contains(value)) {
+          throw reader.error("clientConnection.contentType", "is \"" + value + "\"; supported: "
+              + ClientConnection.PROTOBUF + " (kube's default; this scheduler sends JSON all the same) or "
+              + ClientConnection.JSON);
+        }
+        contentType = value;
+      }
+    }
+    var accept = ClientConnection.DEFAULT.acceptContentTypes();
+    var acceptNode = ConfigReader.field(connection, "acceptContentTypes");
+    if (acceptNode != null) {
+      accept = reader.string(acceptNode, "clientConnection.acceptContentTypes");
+      for (var type : accept.split(",", -1)) {
+        if (!accept.isEmpty() && !CONTENT_TYPES.contains(type.strip())) {
+          throw reader.error("clientConnection.acceptContentTypes", "is \"" + accept + "\"; supported: empty"
+              + " (kube's default), " + ClientConnection.PROTOBUF + ", " + ClientConnection.JSON + " or both,"
+              + " comma-separated (this scheduler accepts JSON all the same)");
+        }
       }
     }
     float qps = ClientConnection.DEFAULT.qps();
@@ -412,7 +519,7 @@ public final class SchedulerConfiguration {
         burst = value;
       }
     }
-    return new ClientConnection(qps, burst);
+    return new ClientConnection(qps, burst, contentType, accept);
   }
 
   /** kube's defaulting ({@code RecommendedDefaultLeaderElectionConfiguration}, leases) and validation. */
@@ -431,7 +538,19 @@ public final class SchedulerConfiguration {
     var lock = text(reader, node, "resourceLock", defaults.resourceLock());
     var name = text(reader, node, "resourceName", defaults.resourceName());
     var namespace = text(reader, node, "resourceNamespace", defaults.resourceNamespace());
-    if (leaderElect) {
+    var settings = new LeaderElectionSettings(leaderElect, lease, renew, retry, lock, name, namespace);
+    validate(reader, settings);
+    return settings;
+  }
+
+  /** kube's {@code ValidateLeaderElectionConfiguration}, for the file's settings and those flags override. */
+  private static void validate(ConfigReader reader, LeaderElectionSettings settings) {
+    var path = "leaderElection";
+    var lease = settings.leaseDuration();
+    var renew = settings.renewDeadline();
+    var retry = settings.retryPeriod();
+    var lock = settings.resourceLock();
+    if (settings.leaderElect()) {
       positive(reader, path + ".leaseDuration", lease);
       positive(reader, path + ".renewDeadline", renew);
       positive(reader, path + ".retryPeriod", retry);
@@ -442,8 +561,13 @@ public final class SchedulerConfiguration {
       if (!lock.equals("leases")) {
         throw reader.invalid(path + ".resourceLock", "\"" + lock + "\"", "resourceLock value must be \"leases\"");
       }
+      if (settings.resourceName().isEmpty()) {
+        throw reader.requiredValue(path + ".resourceName", "");
+      }
+      if (settings.resourceNamespace().isEmpty()) {
+        throw reader.requiredValue(path + ".resourceNamespace", "");
+      }
     }
-    return new LeaderElectionSettings(leaderElect, lease, renew, retry, lock, name, namespace);
   }
 
   private static Duration duration(ConfigReader reader, JsonNode node, String field, Duration unset) {

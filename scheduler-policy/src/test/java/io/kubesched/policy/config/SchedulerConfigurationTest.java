@@ -337,7 +337,7 @@ class SchedulerConfigurationTest {
         enableProfiling: false
         """);
 
-    assertEquals(new ClientConnection(25.5f, 40), configuration.clientConnection());
+    assertEquals(new ClientConnection(25.5f, 40, ClientConnection.JSON, ""), configuration.clientConnection());
     assertEquals(Path.of("/etc/kubernetes/scheduler.conf"), configuration.kubeconfig().orElseThrow());
     assertEquals(new LeaderElectionSettings(true, Duration.ofSeconds(90), Duration.ofSeconds(45),
         Duration.ofMillis(500), "leases", "my-scheduler", "scheduling"), configuration.leaderElection());

@@ -62,7 +62,7 @@ final class Replica implements AutoCloseable {
         "-jar", jar.toString(),
         "--config", config.toString(),
         "--kubeconfig", kubeconfig.toString(),
-        "--port", String.valueOf(port),
+        "--secure-port", String.valueOf(port),
         "--no-policy-crd")
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())

@@ -319,7 +319,7 @@ class ServerIT extends RealClusterTest {
         "-jar", jar.toString(),
         "--config", config.toString(),
         "--kubeconfig", cluster.schedulerKubeconfig().toString(),
-        "--port", String.valueOf(port))
+        "--secure-port", String.valueOf(port))
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
