@@ -60,7 +60,7 @@ class ServerManifestsTest {
           rule("kubesched.io", "schedulingpolicies/status", "get", "patch", "update"));
 
   /** kube-scheduler's secure port, which deploy/ serves and probes. */
-  private static final int SECURE_PORT = 10259;
+  private static final int SECURE_PORT = ServingOptions.DEFAULT_SECURE_PORT;
 
   private final KubernetesSerialization serialization = new KubernetesSerialization();
 
