@@ -8,7 +8,6 @@ module io.kubesched.server {
   requires io.kubesched.facade;
   requires io.kubesched.micrometer;
   requires io.kubesched.policy;
-  requires jdk.httpserver;
   requires kubernetes.model.admissionregistration; // TokenReview, SubjectAccessReview
   requires micrometer.registry.prometheus;
   requires org.bouncycastle.pkix;

@@ -10,7 +10,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scheduler as a program: {@code kubesched-server --config FILE [--kubeconfig FILE] [--port N]
- * [--no-policy-crd]} (see {@link Flags}); {@code --version} prints one line on standard output and exits.
+ * The scheduler as a program: {@code kubesched-server --config FILE [--kubeconfig FILE] [--secure-port N]
+ * [--no-policy-crd] ...} (see {@link Flags}); {@code --version} prints one line on standard output and exits.
  *
  * <p>Exit status: 0 after SIGTERM or SIGINT once everything stopped (bindings in flight finished, lease
  * released), and after {@code --help} or {@code --version}; 1 on a bad configuration file, a connection that cannot be set up, a port that cannot be bound
@@ -92,7 +91,7 @@ public final class Main {
     var connection = ServerOptions.connection(flags.kubeconfig(), setup.kubeconfig(), env);
     var options = ServerOptions.options(setup, connection, MicrometerMetrics.of(registry));
     return new SchedulerServer(
-        options, setup.profiles(), flags.policyCrd(), new InetSocketAddress(flags.port()), registry);
+        options, setup.profiles(), flags.policyCrd(), flags.serving(), Map.of(), env, registry);
   }
 
   /**

@@ -27,7 +27,7 @@ class FlagsProperties {
   @Property
   void a_port_is_accepted_exactly_when_it_is_a_number_from_0_to_65535(
       @ForAll("ports") String port, @ForAll boolean withEquals) {
-    var args = withEquals ? List.of("--config", "c", "--port=" + port) : List.of("--config", "c", "--port", port);
+    var args = withEquals ? List.of("--config", "c", "--secure-port=" + port) : List.of("--config", "c", "--secure-port", port);
     Integer expected = null;
     try {
       int value = Integer.parseInt(port);
@@ -41,10 +41,10 @@ class FlagsProperties {
       c.check("refused").percentage(p -> p > 10);
     });
     if (expected != null) {
-      assertEquals(expected, Flags.parse(args).port());
+      assertEquals(expected, Flags.parse(args).serving().securePort());
     } else {
       var e = assertThrows(ConfigurationException.class, () -> Flags.parse(args));
-      assertEquals("command line: --port must be a number from 0 to 65535, was '" + port + "'", e.getMessage());
+      assertEquals("command line: --secure-port must be a number from 0 to 65535, was '" + port + "'", e.getMessage());
     }
   }
 }

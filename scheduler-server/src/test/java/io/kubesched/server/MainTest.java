@@ -72,9 +72,9 @@ class MainTest {
 
   @Test
   void a_bad_command_line_exits_2_with_the_problem_then_the_usage() throws InterruptedException {
-    assertEquals(Main.BAD_USAGE, run("--config", "c.yaml", "--port", "http"));
+    assertEquals(Main.BAD_USAGE, run("--config", "c.yaml", "--secure-port", "http"));
     assertEquals(
-        "kubesched-server: command line: --port must be a number from 0 to 65535, was 'http'", lines().get(0));
+        "kubesched-server: command line: --secure-port must be a number from 0 to 65535, was 'http'", lines().get(0));
     assertTrue(lines().get(1).startsWith("usage: "), lines().toString());
   }
 
@@ -134,7 +134,7 @@ class MainTest {
             + "profiles:\n  - schedulerName: a-sched\n");
     assertEquals(
         Main.BAD_CONFIG,
-        run("--config", config.toString(), "--kubeconfig", dir.resolve("none").toString(), "--port", "0"));
+        run("--config", config.toString(), "--kubeconfig", dir.resolve("none").toString(), "--secure-port", "0"));
     assertEquals(1, lines().size(), lines().toString());
     assertTrue(lines().get(0).contains(dir.resolve("none").toString()), lines().toString());
   }

@@ -47,6 +47,12 @@ class ServerManifestsTest {
           rule("kubesched.io", "schedulingpolicies", "get", "list", "watch"),
           rule("kubesched.io", "schedulingpolicies/status", "get", "patch", "update"));
 
+  /** What the server's HTTPS endpoints need beyond that: the reviews of their callers' tokens and access. */
+  private static final List<PolicyRule> SERVING_RULES =
+      List.of(
+          rule("authentication.k8s.io", "tokenreviews", "create"),
+          rule("authorization.k8s.io", "subjectaccessreviews", "create"));
+
   private final KubernetesSerialization serialization = new KubernetesSerialization();
 
   private static PolicyRule rule(String group, String resource, String... verbs) {
@@ -116,6 +122,7 @@ class ServerManifestsTest {
             .orElseThrow();
     var expected = new ArrayList<>(documented.getRules());
     expected.addAll(CRD_RULES);
+    expected.addAll(SERVING_RULES);
     assertEquals(expected, only(ClusterRole.class).getRules());
 
     var binding = only(ClusterRoleBinding.class);
@@ -173,7 +180,7 @@ class ServerManifestsTest {
     assertEquals("/healthz", container.getLivenessProbe().getHttpGet().getPath());
     assertEquals("/readyz", container.getReadinessProbe().getHttpGet().getPath());
     var port = container.getPorts().get(0);
-    assertEquals(Flags.DEFAULT_PORT, port.getContainerPort());
+    assertEquals(ServingOptions.DEFAULT_SECURE_PORT, port.getContainerPort());
     assertEquals(port.getName(), container.getLivenessProbe().getHttpGet().getPort().getStrVal());
     assertTrue(
         container.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/tmp")),
