@@ -36,6 +36,8 @@ import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The server's HTTPS endpoints, on one port, answering GET (and HEAD):
@@ -60,6 +62,8 @@ import org.jspecify.annotations.Nullable;
  * always find one.
  */
 final class Endpoints implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Endpoints.class);
 
   /** What {@code /healthz} and {@code /readyz} tell. Called on the HTTP threads: must not block. */
   interface Probes {
@@ -323,7 +327,14 @@ final class Endpoints implements AutoCloseable {
         case "/readyz" -> probe(request, response, callback, probes::notReady);
         case "/metrics" -> respond(request, response, callback, 200, METRICS_CONTENT_TYPE, registry.scrape());
         default -> {
-          var answer = Objects.requireNonNull(route).get(routeRequest(request, path));
+          Route.Response answer;
+          try {
+            answer = Objects.requireNonNull(route).get(routeRequest(request, path));
+          } catch (RuntimeException e) {
+            LOG.warn("{} failed: {}", path, e.toString());
+            LOG.debug("{} failed", path, e);
+            answer = new Route.Response(500, TEXT, "Internal Server Error: " + path + " failed\n");
+          }
           respond(request, response, callback, answer.status(), answer.contentType(), answer.body());
         }
       }

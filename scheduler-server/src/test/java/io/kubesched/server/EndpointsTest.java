@@ -264,6 +264,18 @@ class EndpointsTest {
   }
 
   @Test
+  void a_route_that_throws_is_500_naming_the_path() throws Exception {
+    Route broken = request -> {
+      throw new IllegalStateException("no informer");
+    };
+    start(Map.of("/configz", broken), LIMITS);
+    var response = request("GET", "/configz", ADMIN);
+    assertEquals(500, response.statusCode());
+    assertEquals("Internal Server Error: /configz failed\n", response.body());
+    assertEquals(200, request("GET", "/metrics", ADMIN).statusCode(), "the server goes on");
+  }
+
+  @Test
   void a_route_cannot_take_a_built_in_path() {
     Route route = request -> new Route.Response(200, "text/plain", "");
     var e = assertThrows(IllegalArgumentException.class, () -> start(Map.of("/metrics", route), LIMITS));
