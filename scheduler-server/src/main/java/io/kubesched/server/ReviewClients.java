@@ -156,11 +156,25 @@ final class ReviewClients implements AutoCloseable {
     try {
       return request.get();
     } catch (KubernetesClientException e) {
+      if (e.getCode() <= 0) { // no answer: fabric8's own message says nothing, its cause says why
+        throw new IllegalStateException("the API server does not answer: " + why(e), e);
+      }
       var status = e.getStatus();
       var message = status != null && status.getMessage() != null ? status.getMessage() : e.getMessage();
-      throw new IllegalStateException(
-          (e.getCode() > 0 ? "HTTP " + e.getCode() + ": " : "") + message, e);
+      throw new IllegalStateException("HTTP " + e.getCode() + ": " + message, e);
     }
+  }
+
+  /** @return the first message in {@code e}'s causes below fabric8's own; else the innermost cause's type */
+  private static String why(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null) {
+      cause = cause.getCause();
+      if (cause.getMessage() != null && !(cause instanceof KubernetesClientException)) {
+        return cause.toString();
+      }
+    }
+    return cause.toString();
   }
 
   private static Optional<Config> config(String flag, Optional<Path> kubeconfig, boolean inPod) {
