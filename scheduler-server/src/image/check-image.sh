@@ -92,16 +92,17 @@ echo "ok    a bad configuration exits 1: $out"
 printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nleaderElection: {leaderElect: false}\nprofiles:\n  - schedulerName: a\n' >"$root/tmp/good.yaml"
 printf 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n' >"$root/tmp/kubeconfig"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-run_in_background --config /tmp/good.yaml --kubeconfig /tmp/kubeconfig --port "$port" >"$work/server.log" 2>&1
-code() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$1" || true; }
+run_in_background --config /tmp/good.yaml --kubeconfig /tmp/kubeconfig --secure-port "$port" >"$work/server.log" 2>&1
+# HTTPS with the self-signed certificate made at start: -k.
+code() { curl -sk -o /dev/null -w '%{http_code}' "https://127.0.0.1:$port$1" || true; }
 for _ in $(seq 100); do
   [ "$(code /healthz)" = 200 ] && break
   sleep 0.2
 done
 [ "$(code /healthz)" = 200 ] || { echo "/healthz did not answer 200; log:" >&2; cat "$work/server.log" >&2; exit 1; }
 [ "$(code /readyz)" = 503 ] || { echo "/readyz should be 503 while listing" >&2; exit 1; }
-[ "$(code /metrics)" = 200 ] || { echo "/metrics did not answer 200" >&2; exit 1; }
-echo "ok    /healthz 200, /readyz 503 while listing, /metrics 200"
+[ "$(code /metrics)" = 401 ] || { echo "/metrics without a token did not answer 401" >&2; exit 1; }
+echo "ok    HTTPS: /healthz 200, /readyz 503 while listing, /metrics 401 without a token"
 kill -TERM "$server"
 status=0
 wait "$server" || status=$?

@@ -14,7 +14,7 @@ jdk=$1
 out=$2
 # java.base and what the server and its libraries use (jdeps over the server's class path, plus
 # jdk.crypto.ec, which TLS to the API server needs and which nothing refers to by name).
-modules=java.base,java.logging,java.management,java.naming,java.net.http,java.sql,jdk.crypto.ec,jdk.httpserver,jdk.unsupported
+modules=java.base,java.logging,java.management,java.naming,java.net.http,java.sql,jdk.crypto.ec,jdk.unsupported
 
 rm -rf "$out"
 mkdir -p "$out/opt" "$out/etc" "$out/tmp"

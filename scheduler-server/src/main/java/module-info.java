@@ -1,6 +1,6 @@
 /**
  * The runnable scheduler: {@code io.kubesched.server.Main} reads a KubeSchedulerConfiguration, schedules with
- * the facade, and serves health and metrics over HTTP. An application: it exports nothing.
+ * the facade, and serves health and metrics over HTTPS. An application: it exports nothing.
  */
 module io.kubesched.server {
   requires static org.jspecify;
@@ -9,7 +9,14 @@ module io.kubesched.server {
   requires io.kubesched.micrometer;
   requires io.kubesched.policy;
   requires info.picocli;
-  requires jdk.httpserver;
+  requires kubernetes.model.admissionregistration; // TokenReview, SubjectAccessReview
   requires micrometer.registry.prometheus;
+  requires org.bouncycastle.pkix;
+  requires org.bouncycastle.provider;
+  requires org.bouncycastle.util;
+  requires org.eclipse.jetty.http;
+  requires org.eclipse.jetty.io;
+  requires org.eclipse.jetty.server;
+  requires org.eclipse.jetty.util;
   requires org.slf4j;
 }

@@ -1,31 +1,69 @@
 package io.kubesched.server;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The server's HTTP endpoints, plain HTTP on one port, answering GET (and HEAD):
+ * The server's HTTPS endpoints, on one port, answering GET (and HEAD):
  *
  * <ul>
- *   <li>{@code /healthz}: 200 {@code ok} while {@link Probes#unhealthy()} is empty, else 503 with the reason;
+ *   <li>{@code /healthz} and {@code /livez}: 200 {@code ok} while {@link Probes#unhealthy()} is empty, else 503
+ *       with the reason;
  *   <li>{@code /readyz}: 200 {@code ok} while {@link Probes#notReady()} is empty, else 503 with the reason;
- *   <li>{@code /metrics}: the registry in Prometheus' text format (version 0.0.4).
+ *   <li>{@code /metrics}: the registry in Prometheus' text format (version 0.0.4);
+ *   <li>each {@link Route} the caller adds, at its path.
  * </ul>
  *
- * Any other path is 404, any other method 405. Requests are served by two threads of their own ({@code
- * kubesched-http-N}), so a slow scrape does not hold up a probe.
+ * Every request first passes {@link DelegatedAuth} (401, 403 or 500 with kube's Status body if not); then any
+ * other path is 404, any other method 405.
+ *
+ * <p>Served by Jetty's core server (no servlet API): the JDK's HTTP server has no header timeout and no
+ * connection limit, and two half-sent requests held its two threads, and so the probes, for as long as the
+ * clients kept them open. The limits ({@link Limits}) keep slow or half-open clients from starving the probes: a
+ * half-open connection costs no thread (Jetty parses without blocking), it is closed after the header timeout,
+ * the connections and threads are bounded, and {@code /metrics} and the routes (which may wait up to twice
+ * {@link ReviewClients#REVIEW_TIMEOUT_MILLIS} on reviews) share a part of the threads only, so that the probes
+ * always find one.
  */
 final class Endpoints implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Endpoints.class);
 
   /** What {@code /healthz} and {@code /readyz} tell. Called on the HTTP threads: must not block. */
   interface Probes {
@@ -37,103 +75,338 @@ final class Endpoints implements AutoCloseable {
     Optional<String> notReady();
   }
 
+  /**
+   * How much the endpoints take from slow or many clients. Immutable.
+   *
+   * @param headerTimeout how long a new connection has to complete its TLS handshake and send its first
+   *     request's headers before it is closed: a client that never finishes a request holds no connection
+   *     longer (kube's {@code ReadHeaderTimeout}, 32 s)
+   * @param idleTimeout how long a connection may send nothing (between requests, or in the middle of one) before
+   *     it is closed (kube's {@code IdleTimeout}, 90 s, the keep-alive of Go's clients)
+   * @param maxConnections connections open at once; more wait in the listen backlog until one closes. Far above
+   *     what the kubelet's probes and a few scrapers open, bounded so that a flood of connections cannot
+   *     exhaust memory or file descriptors
+   * @param maxThreads threads serving requests at once (Jetty's acceptor and selector included): requests of a
+   *     scheduler's endpoints are short, and a bound keeps a flood of requests from taking the scheduler's CPU
+   *     and memory
+   * @param maxHeavy requests of {@code /metrics} and the routes served at once (each may wait on reviews at the
+   *     API server); more are answered 429 at once, so that the probes, which take none of these, always
+   *     find a thread
+   * @param maxHeaderBytes the most bytes of a request's headers (a bearer token is 1 to 2 KiB)
+   */
+  record Limits(
+      Duration headerTimeout,
+      Duration idleTimeout,
+      int maxConnections,
+      int maxThreads,
+      int maxHeavy,
+      int maxHeaderBytes) {
+
+    /** The limits the server runs with. */
+    static final Limits DEFAULT = new Limits(Duration.ofSeconds(32), Duration.ofSeconds(90), 256, 16, 8, 16 * 1024);
+
+    Limits {
+      Objects.requireNonNull(headerTimeout, "headerTimeout");
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      if (maxHeavy < 1 || maxThreads < maxHeavy + 4 || maxConnections < 1) {
+        throw new IllegalArgumentException(
+            "need maxHeavy >= 1, maxThreads >= maxHeavy + 4 and maxConnections >= 1: " + maxHeavy + ", "
+                + maxThreads + ", " + maxConnections);
+      }
+    }
+  }
+
   static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
   private static final String TEXT = "text/plain; charset=utf-8";
+  private static final String JSON = "application/json";
+  private static final Set<String> BUILT_IN = Set.of("/healthz", "/livez", "/readyz", "/metrics");
 
-  private final HttpServer server;
-  private final ExecutorService threads;
+  private final Server server;
+  private final ServerConnector connector;
+  private final int port;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private Endpoints(HttpServer server, ExecutorService threads) {
+  private Endpoints(Server server, ServerConnector connector) {
     this.server = server;
-    this.threads = threads;
+    this.connector = connector;
+    this.port = connector.getLocalPort();
   }
 
   /**
-   * Serves the endpoints on {@code address} until closed.
+   * Serves the endpoints over HTTPS on {@code address} until closed.
    *
+   * @param address where to listen; port 0 picks a free one
+   * @param certificate the serving certificate
+   * @param auth who may read what
+   * @param routes the further paths served to authorized requests, by path
    * @throws IOException if the address cannot be bound (the port is taken, for one)
+   * @throws IllegalArgumentException if a route's path is a built-in one's or does not start with {@code /}
    */
-  static Endpoints start(InetSocketAddress address, Probes probes, PrometheusMeterRegistry registry)
+  static Endpoints start(
+      InetSocketAddress address,
+      ServingCertificate certificate,
+      DelegatedAuth auth,
+      Probes probes,
+      PrometheusMeterRegistry registry,
+      Map<String, Route> routes,
+      Limits limits)
       throws IOException {
-    var server = HttpServer.create(address, 0);
-    server.createContext("/healthz", exchange -> probe(exchange, "/healthz", probes::unhealthy));
-    server.createContext("/readyz", exchange -> probe(exchange, "/readyz", probes::notReady));
-    server.createContext(
-        "/metrics",
-        exchange -> {
-          if (accept(exchange, "/metrics")) {
-            respond(exchange, 200, METRICS_CONTENT_TYPE, registry.scrape());
-          }
-        });
-    server.createContext("/", exchange -> respond(exchange, 404, TEXT, "404 page not found\n"));
-    var count = new AtomicInteger();
-    ExecutorService threads =
-        Executors.newFixedThreadPool(
-            2,
-            runnable -> {
-              var thread = new Thread(runnable, "kubesched-http-" + count.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
-    server.setExecutor(threads);
-    server.start();
-    return new Endpoints(server, threads);
+    for (var path : routes.keySet()) {
+      if (BUILT_IN.contains(path) || !path.startsWith("/")) {
+        throw new IllegalArgumentException("a route cannot be served at " + path);
+      }
+    }
+    var threads = new QueuedThreadPool(limits.maxThreads(), 2);
+    threads.setName("kubesched-https");
+    threads.setDaemon(true);
+    threads.setReservedThreads(0);
+    var server = new Server(threads);
+    var http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendXPoweredBy(false);
+    http.setRequestHeaderSize(limits.maxHeaderBytes());
+    // Clients reach the scheduler by pod IP, service name or port-forward: the certificate cannot name them all.
+    http.addCustomizer(new SecureRequestCustomizer(false));
+    var tls = new SslContextFactory.Server();
+    var password = new char[32];
+    var random = new SecureRandom();
+    for (int i = 0; i < password.length; i++) {
+      password[i] = (char) ('a' + random.nextInt(26));
+    }
+    tls.setKeyStore(certificate.keyStore(password));
+    tls.setKeyStorePassword(new String(password));
+    tls.setKeyManagerPassword(new String(password));
+    tls.setSniRequired(false);
+    var connector =
+        new ServerConnector(
+            server, 1, 1, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(http));
+    connector.setHost(address.getAddress().getHostAddress());
+    connector.setPort(address.getPort());
+    connector.setIdleTimeout(limits.idleTimeout().toMillis());
+    connector.addEventListener(new HeaderTimeout(connector, limits.headerTimeout()));
+    server.addConnector(connector);
+    server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
+    server.setHandler(new Serve(auth, probes, registry, Map.copyOf(routes), new Semaphore(limits.maxHeavy())));
+    server.setStopTimeout(0);
+    try {
+      server.start();
+    } catch (IOException e) {
+      stopQuietly(server);
+      throw e;
+    } catch (Exception e) {
+      stopQuietly(server);
+      throw new IOException("cannot serve on " + address + ": " + e, e);
+    }
+    return new Endpoints(server, connector);
   }
 
   /** @return the port served, the one chosen where 0 was asked for */
   int port() {
-    return server.getAddress().getPort();
+    return port;
+  }
+
+  /** @return the connections open now, for tests */
+  int connections() {
+    return connector.getConnectedEndPoints().size();
   }
 
   /** Stops answering at once; idempotent. */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
+    if (closed.compareAndSet(false, true)) {
+      stopQuietly(server);
     }
-    server.stop(0);
-    threads.shutdownNow();
   }
 
-  private static void probe(HttpExchange exchange, String path, Supplier<Optional<String>> problem)
-      throws IOException {
-    if (accept(exchange, path)) {
-      var reason = problem.get();
-      respond(exchange, reason.isEmpty() ? 200 : 503, TEXT, reason.orElse("ok") + "\n");
+  private static void stopQuietly(Server server) {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      // stopping: nothing more to do with the server
     }
   }
 
   /**
-   * @return whether the exchange is a GET or HEAD of exactly {@code path}; if not, it has been answered (a
-   *     context matches every path it is a prefix of)
+   * Closes a connection that has not sent a whole request's headers (its TLS handshake included) within the
+   * timeout. Jetty's idle timeout alone would keep one that sends a byte now and then.
    */
-  private static boolean accept(HttpExchange exchange, String path) throws IOException {
-    if (!exchange.getRequestURI().getPath().equals(path)) {
-      respond(exchange, 404, TEXT, "404 page not found\n");
-      return false;
-    }
-    var method = exchange.getRequestMethod();
-    if (!method.equals("GET") && !method.equals("HEAD")) {
-      exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-      respond(exchange, 405, TEXT, "405 method not allowed\n");
-      return false;
-    }
-    return true;
-  }
+  private static final class HeaderTimeout implements Connection.Listener {
 
-  private static void respond(HttpExchange exchange, int status, String contentType, String body)
-      throws IOException {
-    try (exchange) {
-      var bytes = body.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", contentType);
-      exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-      if (exchange.getRequestMethod().equals("HEAD")) {
-        exchange.sendResponseHeaders(status, -1);
-      } else {
-        exchange.sendResponseHeaders(status, bytes.length);
-        exchange.getResponseBody().write(bytes);
+    private final ServerConnector connector;
+    private final Duration timeout;
+
+    HeaderTimeout(ServerConnector connector, Duration timeout) {
+      this.connector = connector;
+      this.timeout = timeout;
+    }
+
+    @Override
+    public void onOpened(Connection connection) {
+      if (connection instanceof SslConnection tls) {
+        connector
+            .getScheduler()
+            .schedule(
+                () -> {
+                  var http = tls.getSslEndPoint().getConnection();
+                  if (tls.getEndPoint().isOpen() && (http == null || http.getMessagesIn() == 0)) {
+                    tls.getEndPoint().close();
+                  }
+                },
+                timeout.toMillis(),
+                TimeUnit.MILLISECONDS);
       }
     }
+  }
+
+  /** The handler: authentication and authorization, then the endpoint. */
+  private static final class Serve extends Handler.Abstract {
+
+    private final DelegatedAuth auth;
+    private final Probes probes;
+    private final PrometheusMeterRegistry registry;
+    private final Map<String, Route> routes;
+    private final Semaphore heavy;
+
+    Serve(
+        DelegatedAuth auth,
+        Probes probes,
+        PrometheusMeterRegistry registry,
+        Map<String, Route> routes,
+        Semaphore heavy) {
+      super(InvocationType.BLOCKING);
+      this.auth = auth;
+      this.probes = probes;
+      this.registry = registry;
+      this.routes = routes;
+      this.heavy = heavy;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      var path = Optional.ofNullable(request.getHttpURI().getDecodedPath()).orElse("/");
+      var method = request.getMethod();
+      if (auth.alwaysAllowed(path)) {
+        serve(request, response, callback, path, method);
+        return true;
+      }
+      if (!heavy.tryAcquire()) {
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+        respond(request, response, callback, 429, TEXT, "Too many requests, please try again later.\n");
+        return true;
+      }
+      try {
+        var outcome = auth.check(request.getHeaders().get(HttpHeader.AUTHORIZATION), method, path);
+        if (outcome instanceof DelegatedAuth.Outcome.Allowed) {
+          serve(request, response, callback, path, method);
+        } else if (outcome instanceof DelegatedAuth.Outcome.Unauthorized) {
+          respond(request, response, callback, 401, JSON, status(401, "Unauthorized", "Unauthorized", false));
+        } else if (outcome instanceof DelegatedAuth.Outcome.Forbidden forbidden) {
+          respond(request, response, callback, 403, JSON, status(403, "Forbidden", forbidden.message(), true));
+        } else if (outcome instanceof DelegatedAuth.Outcome.Failed failed) {
+          respond(request, response, callback, 500, TEXT, "Internal Server Error: " + failed.message() + "\n");
+        }
+      } finally {
+        heavy.release();
+      }
+      return true;
+    }
+
+    private void serve(Request request, Response response, Callback callback, String path, String method) {
+      var route = routes.get(path);
+      if (!BUILT_IN.contains(path) && route == null) {
+        respond(request, response, callback, 404, TEXT, "404 page not found\n");
+        return;
+      }
+      if (!method.equals("GET") && !method.equals("HEAD")) {
+        response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+        respond(request, response, callback, 405, TEXT, "405 method not allowed\n");
+        return;
+      }
+      switch (path) {
+        case "/healthz", "/livez" -> probe(request, response, callback, probes::unhealthy);
+        case "/readyz" -> probe(request, response, callback, probes::notReady);
+        case "/metrics" -> respond(request, response, callback, 200, METRICS_CONTENT_TYPE, registry.scrape());
+        default -> {
+          Route.Response answer;
+          try {
+            answer = Objects.requireNonNull(route).get(routeRequest(request, path));
+          } catch (RuntimeException e) {
+            LOG.warn("{} failed: {}", path, e.toString());
+            LOG.debug("{} failed", path, e);
+            answer = new Route.Response(500, TEXT, "Internal Server Error: " + path + " failed\n");
+          }
+          respond(request, response, callback, answer.status(), answer.contentType(), answer.body());
+        }
+      }
+    }
+
+    private static Route.Request routeRequest(Request request, String path) {
+      Fields fields = Request.extractQueryParameters(request, StandardCharsets.UTF_8);
+      Map<String, List<String>> query = new LinkedHashMap<>();
+      for (var field : fields) {
+        query.computeIfAbsent(field.getName(), name -> new ArrayList<>()).addAll(field.getValues());
+      }
+      return new Route.Request(
+          path, query, Optional.ofNullable(request.getHeaders().get(HttpHeader.ACCEPT)));
+    }
+
+    private static void probe(
+        Request request, Response response, Callback callback, Supplier<Optional<String>> problem) {
+      var reason = problem.get();
+      respond(request, response, callback, reason.isEmpty() ? 200 : 503, TEXT, reason.orElse("ok") + "\n");
+    }
+
+    /** kube's {@code metav1.Status} of a refused request, as its API server writes it. */
+    private static String status(int code, String reason, String message, boolean details) {
+      return "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+          + json(message)
+          + ",\"reason\":\""
+          + reason
+          + "\","
+          + (details ? "\"details\":{}," : "")
+          + "\"code\":"
+          + code
+          + "}\n";
+    }
+
+    private static void respond(
+        Request request, Response response, Callback callback, int status, String contentType, String body) {
+      var bytes = body.getBytes(StandardCharsets.UTF_8);
+      response.setStatus(status);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+      response.getHeaders().put("X-Content-Type-Options", "nosniff");
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+      if (request.getMethod().equals("HEAD")) {
+        response.write(true, null, callback);
+      } else {
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+      }
+    }
+  }
+
+  /** {@code s} as a JSON string. */
+  static String json(@Nullable String s) {
+    if (s == null) {
+      return "null";
+    }
+    var out = new StringBuilder("\"");
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.append('"').toString();
   }
 }

@@ -10,7 +10,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
@@ -98,15 +97,10 @@ public final class Main {
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var connection = ServerOptions.connection(flags.kubeconfig(), setup.kubeconfig(), env);
     var options = ServerOptions.options(setup, connection, MicrometerMetrics.of(registry));
-    return new SchedulerServer(options, setup.profiles(), flags.policyCrd(), address(flags.serving()), registry);
-  }
-
-  /**
-   * Until SchedulerServer takes {@link ServingOptions}: the address its endpoints listen on. Port 0 picks a free
-   * port here (kube: serving off).
-   */
-  private static InetSocketAddress address(ServingOptions serving) {
-    return new InetSocketAddress(serving.bindAddress(), serving.securePort());
+    var routes = Map.<String, Route>of(
+        ConfigzRoute.PATH, new ConfigzRoute(setup.configuration()));
+    return new SchedulerServer(
+        options, setup.profiles(), flags.policyCrd(), flags.serving(), routes, env, registry);
   }
 
   /**

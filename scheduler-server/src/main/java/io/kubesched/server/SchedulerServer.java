@@ -48,7 +48,10 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
   private final Options options;
   private final Map<String, FinderFunc> profiles;
   private final boolean watchPolicies;
-  private final InetSocketAddress address;
+  private final ServingOptions serving;
+  private final Map<String, Route> routes;
+  private final Map<String, String> env;
+  private final boolean anyFreePort;
   private final PrometheusMeterRegistry registry;
   private final DecisionLog decisions = new DecisionLog();
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -63,6 +66,7 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
   private volatile String failure = "";
   private boolean closing;
   private volatile @Nullable Endpoints endpoints;
+  private @Nullable ReviewClients reviews;
   private volatile @Nullable Client client;
   private volatile @Nullable Controller controller;
   private @Nullable AutoCloseable policies;
@@ -71,20 +75,46 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
    * @param options how to connect and schedule (the metrics should record into {@code registry})
    * @param profiles each scheduler name's policy
    * @param watchPolicies whether SchedulingPolicy custom resources replace the profiles' policies
-   * @param address where to serve the endpoints
+   * @param serving where and how to serve the endpoints ({@code securePort} 0: not at all)
+   * @param routes the further endpoints served to authorized requests, by path, besides {@value
+   *     ExplainRoute#PATH}, which every server answers
+   * @param env the process's environment (whether it runs in a pod)
    * @param registry what {@code /metrics} shows
    */
   SchedulerServer(
       Options options,
       Map<String, FinderFunc> profiles,
       boolean watchPolicies,
-      InetSocketAddress address,
+      ServingOptions serving,
+      Map<String, Route> routes,
+      Map<String, String> env,
       PrometheusMeterRegistry registry) {
+    this(options, profiles, watchPolicies, serving, routes, env, registry, false);
+  }
+
+  /**
+   * For tests: as above, but with {@code anyFreePort} the endpoints are served on a free port of {@code
+   * serving.bindAddress()} whatever {@code serving.securePort()} says (the command line cannot ask for that).
+   */
+  SchedulerServer(
+      Options options,
+      Map<String, FinderFunc> profiles,
+      boolean watchPolicies,
+      ServingOptions serving,
+      Map<String, Route> routes,
+      Map<String, String> env,
+      PrometheusMeterRegistry registry,
+      boolean anyFreePort) {
     this.options = options;
     this.profiles = profiles;
     this.watchPolicies = watchPolicies;
-    this.address = address;
+    this.serving = serving;
+    var all = new java.util.HashMap<>(routes);
+    all.put(ExplainRoute.PATH, ExplainRoute.of(this::controller));
+    this.routes = Map.copyOf(all);
+    this.env = Map.copyOf(env);
     this.registry = registry;
+    this.anyFreePort = anyFreePort;
   }
 
   /**
@@ -92,7 +122,8 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
    * campaigning). Returns once the informers are synced: from then on {@code /readyz} answers 200.
    *
    * @throws IOException if the endpoints' port cannot be bound
-   * @throws io.kubesched.api.ConfigurationException if the connection cannot be set up (no kubeconfig)
+   * @throws io.kubesched.api.ConfigurationException if the serving certificate or a review kubeconfig cannot
+   *     be read, or the connection cannot be set up (no kubeconfig)
    * @throws SchedulerException if the cluster cannot be listed in time
    * @throws io.kubesched.api.ConfigurationException also if SchedulingPolicies are to be watched and the API
    *     server does not serve them (the CRD is not installed)
@@ -105,9 +136,8 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
         throw new IllegalStateException("the server was started before, or closed: " + phase);
       }
       phase = Phase.STARTING;
-      endpoints = Endpoints.start(address, this, registry);
-      LOG.info("Serving /healthz, /readyz and /metrics over HTTP on port {}", endpoints.port());
       try {
+        serve();
         client = Client.create(options);
         started = client.newPodController(profiles, decisions);
         controller = started;
@@ -152,11 +182,33 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
     }
   }
 
+  private void serve() throws IOException {
+    if (serving.securePort() == 0 && !anyFreePort) {
+      LOG.info("Serving no endpoints: --secure-port is 0");
+      return;
+    }
+    var certificate = ServingCertificate.of(serving);
+    var review = ReviewClients.connect(serving, env);
+    reviews = review;
+    var address = new InetSocketAddress(serving.bindAddress(), anyFreePort ? 0 : serving.securePort());
+    var served = Endpoints.start(address, certificate, review.auth(), this, registry, routes, Endpoints.Limits.DEFAULT);
+    endpoints = served;
+    var paths = new TreeSet<>(routes.keySet());
+    paths.addAll(List.of("/healthz", "/livez", "/readyz", "/metrics"));
+    LOG.info(
+        "Serving {} over HTTPS on {}:{} ({} certificate; {})",
+        String.join(", ", paths),
+        serving.bindAddress().getHostAddress(),
+        served.port(),
+        serving.tlsCertFile().map(file -> "the --tls-cert-file " + file).orElse("a self-signed"),
+        review.description());
+  }
+
   /** @return the port the endpoints are served on */
   int port() {
     var served = endpoints;
     if (served == null) {
-      throw new IllegalStateException("the server is not started");
+      throw new IllegalStateException("the server is not started or serves no endpoints");
     }
     return served.port();
   }
@@ -242,6 +294,9 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
     synchronized (this) {
       if (endpoints != null) {
         endpoints.close();
+      }
+      if (reviews != null) {
+        reviews.close();
       }
     }
     LOG.info("Server stopped");

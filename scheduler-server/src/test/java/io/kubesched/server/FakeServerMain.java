@@ -10,12 +10,13 @@ import io.kubesched.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.Optional;
 import java.time.Duration;
 
 /**
  * The server on the fake cluster as a process of its own, served as {@link Main} serves it (shutdown hook
- * included), for {@link ShutdownTest}. Argument: the port. Once ready it creates a node and {@value #PODS}
+ * included), for {@link ShutdownTest}. Argument: the HTTPS port (self-signed; no reviews: only the probes open). Once ready it creates a node and {@value #PODS}
  * pods of {@value #SCHEDULER}.
  */
 public final class FakeServerMain {
@@ -31,9 +32,18 @@ public final class FakeServerMain {
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var options =
         ServerOptions.options(SchedulerSetup.of(config, "test.yaml"), new Options.Connection.Fake(), MicrometerMetrics.of(registry));
-    var address = new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[0]));
+    var serving =
+        new ServingOptions(
+            Integer.parseInt(args[0]),
+            InetAddress.getLoopbackAddress(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            ServingOptions.DEFAULT_ALWAYS_ALLOW_PATHS);
     var server =
-        new SchedulerServer(options, SchedulerSetup.of(config, "test.yaml").profiles(), false, address, registry);
+        new SchedulerServer(
+            options, SchedulerSetup.of(config, "test.yaml").profiles(), false, serving, Map.of(), Map.of(), registry);
     var pods =
         new Thread(
             () -> {

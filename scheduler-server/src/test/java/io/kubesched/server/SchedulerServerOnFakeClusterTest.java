@@ -18,7 +18,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.io.TempDir;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,16 +40,37 @@ class SchedulerServerOnFakeClusterTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final String READER_TOKEN = "reader-token";
+
+  private final HttpClient http = TestTls.client(TestTls.trustingAll());
+
+  private HttpResponse<String> get(int port, String path, String token) throws IOException, InterruptedException {
+    var request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path));
+    if (!token.isEmpty()) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
 
   private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
-    var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build();
-    return http.send(request, HttpResponse.BodyHandlers.ofString());
+    return get(port, path, "");
+  }
+
+  /** The endpoints on a free loopback port, reviews by {@code reviews}. */
+  private static ServingOptions serving(Path reviewKubeconfig) {
+    return new ServingOptions(
+        ServingOptions.DEFAULT_SECURE_PORT,
+        InetAddress.getLoopbackAddress(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(reviewKubeconfig),
+        Optional.of(reviewKubeconfig),
+        ServingOptions.DEFAULT_ALWAYS_ALLOW_PATHS);
   }
 
   private String metrics(int port) {
     try {
-      return get(port, "/metrics").body();
+      return get(port, "/metrics", READER_TOKEN).body();
     } catch (IOException e) {
       return "";
     } catch (InterruptedException e) {
@@ -57,7 +80,7 @@ class SchedulerServerOnFakeClusterTest {
   }
 
   @Test
-  void two_profiles_are_served_from_one_file_and_close_stops_everything() throws Exception {
+  void two_profiles_are_served_from_one_file_and_close_stops_everything(@TempDir Path dir) throws Exception {
     var config =
         ServerFixtures.config(
             """
@@ -76,13 +99,18 @@ class SchedulerServerOnFakeClusterTest {
     var options =
         ServerOptions.options(
             SchedulerSetup.of(config, "config test.yaml"), new Options.Connection.Fake(), MicrometerMetrics.of(registry));
+    var reviews =
+        new ReviewServer(Map.of(READER_TOKEN, "prometheus"), Set.of("prometheus /metrics"));
     var server =
         new SchedulerServer(
             options,
             SchedulerSetup.of(config, "config test.yaml").profiles(),
             false,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            registry);
+            serving(reviews.kubeconfig(dir)),
+            Map.of(),
+            Map.of(),
+            registry,
+            true);
     assertEquals(Optional.of("informers not synced yet: listing the cluster"), server.notReady());
     assertEquals(Optional.empty(), server.unhealthy());
     try {
@@ -90,6 +118,12 @@ class SchedulerServerOnFakeClusterTest {
       int port = server.port();
       assertEquals(200, get(port, "/readyz").statusCode());
       assertEquals(200, get(port, "/healthz").statusCode());
+      assertEquals(200, get(port, "/livez").statusCode());
+      assertEquals(401, get(port, "/metrics").statusCode(), "no token");
+      assertEquals(401, get(port, "/metrics", "garbage").statusCode());
+      assertEquals(200, get(port, "/metrics", READER_TOKEN).statusCode());
+      assertEquals(
+          403, get(port, "/configz", READER_TOKEN).statusCode(), "the reader may get /metrics only");
 
       var kube = server.client().kubernetesClient();
       createNode(kube, "small", "2", "4Gi");
@@ -107,6 +141,7 @@ class SchedulerServerOnFakeClusterTest {
       }
     } finally {
       server.close();
+      reviews.close();
     }
     assertEquals(Optional.of("shutting down"), server.notReady());
     assertTimeoutPreemptively(Duration.ofSeconds(5), server::awaitTermination, "close has stopped everything");
@@ -126,8 +161,13 @@ class SchedulerServerOnFakeClusterTest {
             options,
             SchedulerSetup.of(config, "test.yaml").profiles(),
             true,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            registry);
+            new ServingOptions(
+                0, InetAddress.getLoopbackAddress(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), ServingOptions.DEFAULT_ALWAYS_ALLOW_PATHS),
+            Map.of(),
+            Map.of(),
+            registry,
+            true);
     try {
       server.start();
       var kube = server.client().kubernetesClient();

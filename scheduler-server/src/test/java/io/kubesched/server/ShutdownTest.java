@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShutdownTest {
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http = TestTls.client(TestTls.trustingAll());
 
   @Test
   void sigterm_stops_the_server_cleanly_with_status_0(@TempDir Path dir) throws Exception {
@@ -51,15 +51,21 @@ class ShutdownTest {
             .redirectOutput(log.toFile())
             .start();
     try {
-      var scheduled =
-          "scheduler_schedule_attempts_total{profile=\"" + FakeServerMain.SCHEDULER + "\",result=\"scheduled\"} "
-              + FakeServerMain.PODS
-              + ".0";
+      var bound = " (" + FakeServerMain.SCHEDULER + "): bound to ";
       ServerFixtures.eventually(
           Duration.ofSeconds(60),
           "the pods are scheduled; log:\n" + log,
-          () -> body(port, "/metrics").contains(scheduled));
+          () -> {
+            try {
+              return Files.readString(log).lines().filter(l -> l.contains(bound)).count() >= FakeServerMain.PODS;
+            } catch (IOException e) {
+              return false;
+            }
+          });
       assertEquals("ok\n", body(port, "/readyz"));
+      assertTrue(
+          body(port, "/metrics").contains("\"code\":401"),
+          "no API server reviews tokens (no kubeconfig, not in a pod): /metrics is refused");
 
       process.destroy(); // SIGTERM
       assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the process stops");
@@ -90,7 +96,7 @@ class ShutdownTest {
   private String body(int port, String path) {
     try {
       var request =
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5)).build();
+          HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5)).build();
       return http.send(request, HttpResponse.BodyHandlers.ofString()).body();
     } catch (IOException e) {
       return "";

@@ -2,6 +2,7 @@ package io.kubesched.drills;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,15 +10,23 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * One replica of the scheduler as a process of its own: {@code java -jar kubesched-server.jar --config FILE
- * --kubeconfig FILE --port N --no-policy-crd}, as tools/e2e's {@code ServerIT} starts it, its standard output
+ * --kubeconfig FILE --secure-port N --bind-address 127.0.0.1 --no-policy-crd}, as tools/e2e's {@code
+ * ServerIT} starts it, its standard output
  * and error in a log file (with the binder's one line per binding POST). Used by the runner's thread only.
  */
 final class Replica implements AutoCloseable {
@@ -25,7 +34,9 @@ final class Replica implements AutoCloseable {
   /** The line {@code LeaderElection} logs when it starts campaigning, with the identity it writes into the Lease. */
   private static final Pattern CAMPAIGNING = Pattern.compile("Campaigning for the lease (\\S+) as (\\S+)");
 
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  /** Trusts any certificate: a replica serves HTTPS with a self-signed one made at its start. */
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().sslContext(trustingAll()).connectTimeout(Duration.ofSeconds(2)).build();
 
   private final String name;
   private final Process process;
@@ -63,6 +74,7 @@ final class Replica implements AutoCloseable {
         "--config", config.toString(),
         "--kubeconfig", kubeconfig.toString(),
         "--secure-port", String.valueOf(port),
+        "--bind-address", "127.0.0.1",
         "--no-policy-crd")
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
@@ -79,7 +91,7 @@ final class Replica implements AutoCloseable {
 
   /** @return whether {@code /readyz} answers 200: its informers have listed the cluster */
   boolean ready() {
-    var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
+    var request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/readyz"))
         .timeout(Duration.ofSeconds(5)).build();
     try {
       return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
@@ -145,5 +157,39 @@ final class Replica implements AutoCloseable {
   @Override
   public String toString() {
     return "replica " + name + " (pid " + process.pid() + ", port " + port + ", log " + log + ")";
+  }
+
+  private static SSLContext trustingAll() {
+    var trustAll = new X509ExtendedTrustManager() {
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
+
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+      @Override
+      public X509Certificate[] getAcceptedIssuers() {
+        return new X509Certificate[0];
+      }
+    };
+    try {
+      var context = SSLContext.getInstance("TLS");
+      context.init(null, new TrustManager[] {trustAll}, new SecureRandom());
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("no TLS in this JDK", e);
+    }
   }
 }

@@ -31,10 +31,7 @@ import java.io.IOException;
 import java.io.Serial;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,7 +86,10 @@ class ServerIT extends RealClusterTest {
   private static final Pattern BINDING_POST = Pattern.compile("POST binding (\\S+)/(\\S+) -> (\\S+): (\\d+)");
 
   private final List<Server> servers = new ArrayList<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http = SecureServingFixture.insecureClient();
+  /** A service account token that may get /metrics (the probes need none). */
+  private String metricsToken;
+  private String metricsBinding;
   private Path logs;
   private Path config;
   private String leaseNamespace;
@@ -108,6 +108,9 @@ class ServerIT extends RealClusterTest {
   void setUp() throws IOException {
     installCrd(admin);
     grantPolicyRules(admin);
+    SecureServingFixture.grantReviews(admin);
+    metricsToken = SecureServingFixture.token(admin, namespace, "metrics-reader");
+    metricsBinding = SecureServingFixture.grantMetrics(admin, namespace, "metrics-reader");
     var text = deployedConfig();
     var parsed = SchedulerConfiguration.parse(text, DEPLOYED_CONFIG);
     assertEquals(List.of(LEAST, MOST), parsed.profiles().stream().map(SchedulerProfile::schedulerName).toList(),
@@ -129,6 +132,7 @@ class ServerIT extends RealClusterTest {
       server.close();
     }
     admin.resources(SchedulingPolicy.class).withName(POLICY).delete();
+    admin.rbac().clusterRoleBindings().withName(metricsBinding).delete();
   }
 
   @Test
@@ -304,7 +308,10 @@ class ServerIT extends RealClusterTest {
     return bindings;
   }
 
-  /** Starts a server with the deployed configuration, as the restricted identity, on a free port. */
+  /**
+   * Starts a server with the deployed configuration, as the restricted identity, on a free port of loopback; the
+   * same identity reviews the tokens and access of the endpoints' callers.
+   */
   private Server start(String name) throws IOException {
     var jar = Path.of(System.getProperty("kubesched.serverJar", "../../scheduler-server/target/kubesched-server.jar"));
     assertTrue(Files.isRegularFile(jar), jar + " is missing: build scheduler-server first (the e2e profile's"
@@ -319,6 +326,9 @@ class ServerIT extends RealClusterTest {
         "-jar", jar.toString(),
         "--config", config.toString(),
         "--kubeconfig", cluster.schedulerKubeconfig().toString(),
+        "--authentication-kubeconfig", cluster.schedulerKubeconfig().toString(),
+        "--authorization-kubeconfig", cluster.schedulerKubeconfig().toString(),
+        "--bind-address", "127.0.0.1",
         "--secure-port", String.valueOf(port))
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
@@ -337,21 +347,13 @@ class ServerIT extends RealClusterTest {
     });
   }
 
-  /** @return the answer to GET {@code path}; {@link Answer#NONE} if nothing answers */
+  /**
+   * @return the answer to GET {@code path} over HTTPS with the token that may read /metrics; {@link Answer#NONE}
+   *     if nothing answers
+   */
   private Answer get(Server server, String path) {
-    var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port + path))
-        .timeout(Duration.ofSeconds(10))
-        .build();
-    try {
-      var response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
-          response.body());
-    } catch (IOException e) {
-      return Answer.NONE;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Answer.NONE;
-    }
+    var answer = SecureServingFixture.get(http, server.port, path, metricsToken);
+    return new Answer(answer.status(), answer.contentType(), answer.body());
   }
 
   /** @return the lease's holder; empty if it has none (released) or does not exist */

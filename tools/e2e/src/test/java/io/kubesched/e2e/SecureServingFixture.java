@@ -1,0 +1,149 @@
+package io.kubesched.e2e;
+
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+
+/**
+ * kubesched-server's HTTPS endpoints on the real API server: the review rights of the scheduler's identity, service
+ * account tokens, and a client that trusts the server's self-signed certificate (as {@code curl -k} does).
+ */
+final class SecureServingFixture {
+
+  /** The ClusterRole (and binding) of the reviews, as deploy/02-rbac.yaml's last two rules grant them. */
+  static final String REVIEWS_ROLE = "kubesched-delegated-auth";
+
+  private SecureServingFixture() {}
+
+  /**
+   * Lets the scheduler's service account ({@code kube-system/kubesched}, which holds the RBAC of
+   * docs/operations.md) create TokenReviews and SubjectAccessReviews, as deploy/ lets it.
+   */
+  static void grantReviews(KubernetesClient admin) {
+    var role = new ClusterRoleBuilder()
+        .withNewMetadata().withName(REVIEWS_ROLE).endMetadata()
+        .withRules(
+            new PolicyRuleBuilder().withApiGroups("authentication.k8s.io").withResources("tokenreviews")
+                .withVerbs("create").build(),
+            new PolicyRuleBuilder().withApiGroups("authorization.k8s.io").withResources("subjectaccessreviews")
+                .withVerbs("create").build())
+        .build();
+    admin.rbac().clusterRoles().resource(role).serverSideApply();
+    bind(admin, REVIEWS_ROLE, REVIEWS_ROLE, "kube-system", "kubesched");
+  }
+
+  /**
+   * Lets {@code namespace/account} {@code get} the non-resource URL {@code /metrics}, as Prometheus' role would.
+   *
+   * @return the name of the ClusterRoleBinding, to delete it
+   */
+  static String grantMetrics(KubernetesClient admin, String namespace, String account) {
+    var role = new ClusterRoleBuilder()
+        .withNewMetadata().withName("e2e-metrics-reader").endMetadata()
+        .withRules(new PolicyRuleBuilder().withNonResourceURLs("/metrics").withVerbs("get").build())
+        .build();
+    admin.rbac().clusterRoles().resource(role).serverSideApply();
+    var binding = "e2e-metrics-reader-" + namespace + "-" + account;
+    bind(admin, binding, "e2e-metrics-reader", namespace, account);
+    return binding;
+  }
+
+  private static void bind(KubernetesClient admin, String name, String role, String namespace, String account) {
+    var binding = new ClusterRoleBindingBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", role)
+        .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(namespace).endSubject()
+        .build();
+    admin.rbac().clusterRoleBindings().resource(binding).serverSideApply();
+  }
+
+  /**
+   * Creates {@code namespace/account} (with no rights) and asks a token for it, as {@code kubectl create token}
+   * does (TokenRequest).
+   */
+  static String token(KubernetesClient admin, String namespace, String account) {
+    admin.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder()
+        .withNewMetadata().withName(account).withNamespace(namespace).endMetadata().build()).serverSideApply();
+    var request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build();
+    return admin.serviceAccounts().inNamespace(namespace).withName(account).tokenRequest(request).getStatus()
+        .getToken();
+  }
+
+  /** A GET's answer: status, content type, body. */
+  record Answer(int status, String contentType, String body) {
+    static final Answer NONE = new Answer(-1, "", "");
+  }
+
+  /** An HTTPS client that trusts any certificate for any host: the server's is self-signed, made at its start. */
+  static HttpClient insecureClient() {
+    try {
+      var context = SSLContext.getInstance("TLS");
+      context.init(null, new TrustManager[] {new TrustAll()}, new SecureRandom());
+      return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(2)).build();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * @param token sent as {@code Authorization: Bearer TOKEN}; empty: none
+   * @return the answer to GET {@code https://127.0.0.1:PORT/PATH}; {@link Answer#NONE} if nothing answers
+   */
+  static Answer get(HttpClient http, int port, String path, String token) {
+    var request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10));
+    if (!token.isEmpty()) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    try {
+      var response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+          response.body());
+    } catch (IOException e) {
+      return Answer.NONE;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Answer.NONE;
+    }
+  }
+
+  private static final class TrustAll extends X509ExtendedTrustManager {
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package io.kubesched.e2e;
+
+import static io.kubesched.facade.FakeClusterFixture.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.kubesched.e2e.SecureServingFixture.Answer;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * kubesched-server's HTTPS endpoints on the real API server, as a platform team's Prometheus and kubelet meet them:
+ * the server jar run as ServerIT runs it (the restricted identity, plus the review rights deploy/ grants), its
+ * tokens and access reviewed by that API server through {@code --authentication-kubeconfig} and {@code
+ * --authorization-kubeconfig}. No token and a token the API server does not know are 401; a service account's
+ * token is 403 on /metrics until a ClusterRole lets it get that path, then 200; the probes answer without a token.
+ * Every answer is written to {@code target/secure-serving-it/answers.txt} (the status line and body, as {@code curl
+ * -k -i} would show them).
+ */
+class SecureServingIT extends RealClusterTest {
+
+  private final HttpClient http = SecureServingFixture.insecureClient();
+  private final List<String> answers = new ArrayList<>();
+  private Process process;
+  private Path log;
+  private String metricsBinding = "";
+
+  @AfterEach
+  void stop() throws Exception {
+    if (process != null && process.isAlive()) {
+      process.destroy();
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    }
+    if (!metricsBinding.isEmpty()) {
+      admin.rbac().clusterRoleBindings().withName(metricsBinding).delete();
+    }
+  }
+
+  @Test
+  void no_token_is_401_a_token_without_the_right_403_with_it_200_and_the_probes_are_open() throws Exception {
+    SecureServingFixture.grantReviews(admin);
+    var account = "prometheus";
+    var token = SecureServingFixture.token(admin, namespace, account);
+    int port = start();
+    eventually(WAIT, "the server answers /readyz with 200", () -> {
+      if (!process.isAlive()) {
+        fail("the server exited with " + process.exitValue() + ":\n" + log());
+      }
+      return get(port, "/readyz", "").status() == 200;
+    });
+
+    for (var probe : List.of("/healthz", "/readyz", "/livez")) {
+      var answer = record(probe, "no token", get(port, probe, ""));
+      assertEquals(200, answer.status(), probe);
+      assertEquals("ok\n", answer.body(), probe);
+    }
+    var unauthorized =
+        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+            + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}\n";
+    var noToken = record("/metrics", "no token", get(port, "/metrics", ""));
+    assertEquals(401, noToken.status());
+    assertEquals(unauthorized, noToken.body());
+    var garbage = record("/metrics", "a garbage token", get(port, "/metrics", "garbage"));
+    assertEquals(401, garbage.status());
+    assertEquals(unauthorized, garbage.body());
+
+    var forbidden = record("/metrics", "the token of " + account + ", no right", get(port, "/metrics", token));
+    assertEquals(403, forbidden.status());
+    assertEquals(
+        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+            + "\"forbidden: User \\\"system:serviceaccount:" + namespace + ":" + account
+            + "\\\" cannot get path \\\"/metrics\\\"\",\"reason\":\"Forbidden\",\"details\":{},\"code\":403}\n",
+        forbidden.body());
+
+    metricsBinding = SecureServingFixture.grantMetrics(admin, namespace, account);
+    // The denial is cached for 10 s, as kube caches it.
+    eventually(WAIT, "/metrics answers 200 to the token once the right is bound",
+        () -> get(port, "/metrics", token).status() == 200);
+    var allowed = get(port, "/metrics", token);
+    record("/metrics", "the token of " + account + ", get /metrics bound", new Answer(allowed.status(),
+        allowed.contentType(), allowed.body().lines().filter(l -> l.startsWith("scheduler_")).limit(3)
+            .reduce("", (a, b) -> a + b + "\n") + "..."));
+    assertEquals("text/plain; version=0.0.4; charset=utf-8", allowed.contentType());
+    assertTrue(allowed.body().contains("# TYPE scheduler_pending_pods gauge"), allowed.body());
+    assertEquals(401, get(port, "/metrics", "garbage").status(), "still refused");
+
+    var serving = log().lines().filter(l -> l.contains("over HTTPS on")).toList();
+    assertEquals(1, serving.size(), log());
+    assertTrue(serving.get(0).contains("authentication by TokenReview with kubeconfig"), serving.get(0));
+  }
+
+  /** Starts the server jar as the restricted identity, reviews by the same identity, on a free loopback port. */
+  private int start() throws IOException {
+    var jar = Path.of(System.getProperty("kubesched.serverJar", "../../scheduler-server/target/kubesched-server.jar"));
+    assertTrue(Files.isRegularFile(jar), jar + " is missing: build scheduler-server first");
+    var dir = Files.createDirectories(Path.of("target", "secure-serving-it").toAbsolutePath());
+    var config = Files.writeString(dir.resolve("config.yaml"),
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+            + "leaderElection: {leaderElect: false}\nprofiles: [{schedulerName: " + SCHEDULER + "}]\n");
+    log = dir.resolve("server.log");
+    int port;
+    try (var socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    var kubeconfig = cluster.schedulerKubeconfig().toString();
+    process = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-jar", jar.toString(),
+        "--config", config.toString(),
+        "--kubeconfig", kubeconfig,
+        "--no-policy-crd",
+        "--authentication-kubeconfig", kubeconfig,
+        "--authorization-kubeconfig", kubeconfig,
+        "--bind-address", "127.0.0.1",
+        "--secure-port", String.valueOf(port))
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+    return port;
+  }
+
+  private Answer get(int port, String path, String token) {
+    return SecureServingFixture.get(http, port, path, token);
+  }
+
+  /** Notes {@code answer} in target/secure-serving-it/answers.txt, as {@code curl -k -i} would show it. */
+  private Answer record(String path, String who, Answer answer) throws IOException {
+    answers.add("$ curl -k -i https://127.0.0.1:PORT" + path + "   # " + who + "\nHTTP/1.1 " + answer.status()
+        + "\nContent-Type: " + answer.contentType() + "\n\n" + answer.body() + "\n");
+    Files.writeString(Path.of("target", "secure-serving-it", "answers.txt"), String.join("\n", answers));
+    return answer;
+  }
+
+  private String log() {
+    try {
+      return Files.readString(log, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+}
