@@ -10,5 +10,7 @@ module io.kubesched.server {
   requires io.kubesched.policy;
   requires jdk.httpserver;
   requires micrometer.registry.prometheus;
+  requires io.prometheus.metrics.instrumentation.jvm;
+  requires io.prometheus.metrics.model;
   requires org.slf4j;
 }
