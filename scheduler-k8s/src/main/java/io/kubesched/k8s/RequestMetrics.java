@@ -2,14 +2,18 @@ package io.kubesched.k8s;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.http.WebSocket;
 import io.kubesched.api.SchedulerMetrics;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -24,8 +28,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>fabric8 hands the request that is sent to {@link #consumer} just before sending it and the same object to
  * {@link #after} (or {@link #afterConnectionFailure}) with its answer: the start is kept by that object's
- * identity, weakly, so that a request abandoned without either call (a watch closed before it opened) leaves
- * nothing behind. A call that throws is logged once and otherwise ignored, as the loop does for its metrics.
+ * identity, weakly, so that a request abandoned without either call leaves nothing behind. A watch opened
+ * over a WebSocket (fabric8's default) passes {@link #before} and {@link #after} only, with different request
+ * objects: its start is kept by method and URI (a watch's URI names its resource version), in a map bounded
+ * to {@value #UPGRADES_KEPT} entries. A call that throws is logged once and otherwise ignored, as the loop does
+ * for its metrics.
  */
 final class RequestMetrics implements Interceptor {
 
@@ -37,7 +44,20 @@ final class RequestMetrics implements Interceptor {
   private static final String NAME = "kubesched-request-metrics";
 
   private final SchedulerMetrics metrics;
+  /** How many WebSocket upgrades may be awaiting their answer before the oldest start is forgotten. */
+  static final int UPGRADES_KEPT = 256;
+
+  private record Upgrade(String method, URI uri) {}
+
   private final Map<HttpRequest, Long> started = Collections.synchronizedMap(new WeakHashMap<>());
+  private final Map<Upgrade, Long> upgrades =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Upgrade, Long> eldest) {
+              return size() > UPGRADES_KEPT;
+            }
+          });
   private volatile boolean warned;
 
   private RequestMetrics(SchedulerMetrics metrics) {
@@ -76,6 +96,13 @@ final class RequestMetrics implements Interceptor {
   }
 
   @Override
+  public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+    if (builder instanceof WebSocket.Builder) {
+      upgrades.put(new Upgrade(request.method(), request.uri()), System.nanoTime());
+    }
+  }
+
+  @Override
   public AsyncBody.Consumer<List<ByteBuffer>> consumer(AsyncBody.Consumer<List<ByteBuffer>> consumer, HttpRequest request) {
     started.put(request, System.nanoTime());
     return consumer;
@@ -93,6 +120,9 @@ final class RequestMetrics implements Interceptor {
 
   private void record(HttpRequest request, String code) {
     var start = started.remove(request);
+    if (start == null) {
+      start = upgrades.remove(new Upgrade(request.method(), request.uri()));
+    }
     if (start == null) {
       return; // not sent through this client's interceptors, or told already
     }
