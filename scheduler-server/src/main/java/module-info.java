@@ -18,5 +18,7 @@ module io.kubesched.server {
   requires org.eclipse.jetty.io;
   requires org.eclipse.jetty.server;
   requires org.eclipse.jetty.util;
+  requires io.prometheus.metrics.instrumentation.jvm;
+  requires io.prometheus.metrics.model;
   requires org.slf4j;
 }

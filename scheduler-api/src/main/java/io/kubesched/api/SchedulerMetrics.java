@@ -16,9 +16,12 @@ import org.apiguardian.api.API;
  * <p>Every method has an empty default, so an implementation overrides only what it records; {@link #NONE}
  * records nothing.
  *
- * <p>Threads: the scheduling thread calls {@link #algorithm} and {@link #attempt}, the binding threads call
- * {@link #bound}, {@link #attempt} and {@link #scheduled}, all at the same time: implementations must be
- * thread-safe and quick, and must not block. A call that throws is logged and otherwise ignored.
+ * <p>Threads: the scheduling thread calls {@link #algorithm}, {@link #attempt} and {@link #preemptionAttempt},
+ * the binding threads call {@link #bound}, {@link #attempt} and {@link #scheduled}, the informers' threads and
+ * the scheduling thread call {@link #queueIncoming} (under the queue's lock), the leader elector's threads
+ * call {@link #leaderElection}, and every thread that talks to the API server calls {@link #request}, all at
+ * the same time: implementations must be thread-safe and quick, and must not block. A call that throws is
+ * logged and otherwise ignored.
  */
 @API(status = MAINTAINED, since = "0.1.0")
 public interface SchedulerMetrics {
@@ -150,6 +153,54 @@ public interface SchedulerMetrics {
    * any thread, cheaply. Kept until {@link #close()}, as {@link #pendingPods}.
    */
   default void pendingGroups(Supplier<PendingGroups> pending) {}
+
+  /**
+   * The policy ran preemption for a pod that fits no node (kube-scheduler's PostFilter, counted in {@code
+   * scheduler_preemption_attempts_total} whatever it found). Called on the scheduling thread, once per attempt
+   * whose decision carries a preemption outcome.
+   *
+   * @param victims how many pods the chosen node's eviction takes ({@code scheduler_preemption_victims}); 0
+   *     when preemption chose no node (the pod may not preempt, or no node would make room)
+   */
+  default void preemptionAttempt(int victims) {}
+
+  /**
+   * Pods entered one of the scheduling queue's sub-queues: kube-scheduler's {@code
+   * scheduler_queue_incoming_pods_total}. Called under the queue's lock, on whichever thread moved them (an
+   * informer's, the scheduling thread, the housekeeping thread), so it must be quick.
+   *
+   * @param queue where the pod went, kube-scheduler's label: {@code active}, {@code backoff} or {@code
+   *     unschedulable} (which holds the pods with scheduling gates too, as kube-scheduler's does)
+   * @param event why, kube-scheduler's label: a cluster event ({@code NodeAdd}, {@code AssignedPodDelete},
+   *     ...) or one of the queue's own ({@code UnscheduledPodAdd}, {@code UnscheduledPodUpdate}, {@code
+   *     ScheduleAttemptFailure}, {@code BackoffComplete}, {@code PopFromBackoffQ}, {@code UnschedulableTimeout},
+   *     {@code ForceActivate})
+   */
+  default void queueIncoming(String queue, String event) {}
+
+  /**
+   * This process started or stopped leading {@code lease} (client-go's {@code leader_election_master_status}):
+   * called with {@code false} when the elector starts, {@code true} once it holds the lease, {@code false}
+   * when it loses or releases it. Called on the leader elector's threads.
+   *
+   * @param lease the lease's name, client-go's {@code name} label
+   * @param leading whether this process holds it now
+   */
+  default void leaderElection(String lease, boolean leading) {}
+
+  /**
+   * One request to the API server ended (client-go's {@code rest_client_requests_total} and {@code
+   * rest_client_request_duration_seconds}): every request of the library's own clients, the informers'
+   * lists and watches, the lease, bindings, evictions, events and status writes. A retried request counts
+   * once per try, as client-go counts its attempts. Called on the thread that saw the answer (the HTTP
+   * client's, or a binding thread), for every request: it must cost next to nothing.
+   *
+   * @param method the HTTP method, {@code GET}, {@code POST}, ...
+   * @param host the API server's {@code host:port}
+   * @param code the HTTP status code, or {@code <error>} if no answer came (client-go's label)
+   * @param took from sending the request to its answer's status line (for a watch, until it was opened)
+   */
+  default void request(String method, String host, String code, Duration took) {}
 
   /**
    * The controller stopped: forget the {@link #pendingPods} supplier (it would keep the stopped controller

@@ -32,6 +32,19 @@ import org.jspecify.annotations.Nullable;
  */
 final class QueueEntries {
 
+  // kube-scheduler's labels of scheduler_queue_incoming_pods_total: its queues, and its queue's own events
+  // (framework/events.go) beside the cluster events' labels.
+  static final String ACTIVE = "active";
+  static final String BACKOFF = "backoff";
+  static final String UNSCHEDULABLE = "unschedulable";
+  static final String UNSCHEDULED_POD_ADD = "UnscheduledPodAdd";
+  static final String UNSCHEDULED_POD_UPDATE = "UnscheduledPodUpdate";
+  static final String SCHEDULE_ATTEMPT_FAILURE = "ScheduleAttemptFailure";
+  static final String BACKOFF_COMPLETE = "BackoffComplete";
+  static final String POP_FROM_BACKOFF_Q = "PopFromBackoffQ";
+  static final String FORCE_ACTIVATE = "ForceActivate";
+  static final String UNSCHEDULABLE_TIMEOUT = ClusterEvent.UNSCHEDULABLE_TIMEOUT.label();
+
   private final Ticker ticker;
   private final long origin;
   private final Map<String, QueueEntry> entries = new HashMap<>();
@@ -54,12 +67,20 @@ final class QueueEntries {
   private volatile Nominations nominations = Nominations.NONE;
   private long arrivals;
   private boolean closed;
+  /** Told of every pod entering active, backoff or unschedulable (gated and held pods count as unschedulable). */
+  private final SchedulerMetrics metrics;
 
   /** As {@link SchedulingQueue}'s constructor; the durations were validated where the user set them. */
-  QueueEntries(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
+  QueueEntries(
+      Ticker ticker,
+      Duration initialBackoff,
+      Duration maxBackoff,
+      Duration maxInUnschedulable,
+      SchedulerMetrics metrics) {
     assert positive(initialBackoff) && positive(maxInUnschedulable) && maxBackoff.compareTo(initialBackoff) >= 0
         : "backoff " + initialBackoff + ".." + maxBackoff + ", unschedulable " + maxInUnschedulable;
     this.ticker = ticker;
+    this.metrics = metrics;
     this.activeQ = new ActiveQueue(ticker);
     this.backoffQ = new BackoffQueue(initialBackoff.toNanos(), maxBackoff.toNanos());
     this.unschedulablePods = new UnschedulablePods(maxInUnschedulable.toNanos());
@@ -100,7 +121,11 @@ final class QueueEntries {
       stamp(entry, now);
       entries.put(pod.uid(), entry);
       join(entry);
-      (pod.gated() ? gatedPods : activeQ).add(entry);
+      if (pod.gated()) {
+        toGated(entry, UNSCHEDULED_POD_ADD);
+      } else {
+        toActive(entry, UNSCHEDULED_POD_ADD);
+      }
     } else if (entry.place == QueueEntry.Place.IN_FLIGHT) {
       replace(entry, pod.withProgress(entry.pod.progress()));
       entry.updatedInFlight = true;
@@ -114,15 +139,15 @@ final class QueueEntries {
       leave(entry);
       replace(entry, pod.withProgress(entry.pod.progress()));
       if (pod.gated()) {
-        gatedPods.add(entry);
+        toGated(entry, UNSCHEDULED_POD_UPDATE);
       } else if (was == QueueEntry.Place.PARKED) {
         // Not an attempt, so no backoff to wait out; if the group is still incomplete the loop parks it again.
-        activeQ.add(entry);
+        toActive(entry, UNSCHEDULED_POD_UPDATE);
       } else if (was == QueueEntry.Place.ACTIVE || was == QueueEntry.Place.BACKOFF) {
         // Stays where it was; active re-sorts it by its new priority.
         (was == QueueEntry.Place.ACTIVE ? activeQ : backoffQ).add(entry);
       } else {
-        toActiveOrBackoff(entry, now);
+        toActiveOrBackoff(entry, now, UNSCHEDULED_POD_UPDATE);
       }
     }
     return true;
@@ -145,6 +170,7 @@ final class QueueEntries {
       var early = backoffQ.pollUnschedulable();
       if (early != null) {
         activeQ.startCycle();
+        metrics.queueIncoming(ACTIVE, POP_FROM_BACKOFF_Q);
         pod = activeQ.handOut(early);
       }
     }
@@ -162,11 +188,11 @@ final class QueueEntries {
     }
     int moved = 0;
     for (var entry = unschedulablePods.pollOverdue(now); entry != null; entry = unschedulablePods.pollOverdue(now)) {
-      toActiveOrBackoff(entry, now);
+      toActiveOrBackoff(entry, now, UNSCHEDULABLE_TIMEOUT);
       moved++;
     }
     for (var entry = backoffQ.pollCompleted(now); entry != null; entry = backoffQ.pollCompleted(now)) {
-      activeQ.add(entry);
+      toActive(entry, BACKOFF_COMPLETE);
       moved++;
     }
     return moved;
@@ -228,7 +254,8 @@ final class QueueEntries {
    * @param clusterChange whether the event is a cluster change (else an event about bound pods)
    * @return how many pods moved
    */
-  int move(boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps, boolean clusterChange) {
+  int move(
+      String event, boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps, boolean clusterChange) {
     if (closed) {
       return 0;
     }
@@ -237,7 +264,7 @@ final class QueueEntries {
     } else {
       moveRequests.podEvent(activeQ.schedulingCycle());
     }
-    return moveWaiting(onlyWaitingForPods, helps);
+    return moveWaiting(event, onlyWaitingForPods, helps);
   }
 
   /**
@@ -246,7 +273,7 @@ final class QueueEntries {
    *
    * @return how many pods moved
    */
-  int moveProfile(String profile) {
+  int moveProfile(String event, String profile) {
     if (closed) {
       return 0;
     }
@@ -255,16 +282,16 @@ final class QueueEntries {
         entry.updatedInFlight = true;
       }
     }
-    return moveWaiting(false, (pod, hint) -> pod.profile().equals(profile));
+    return moveWaiting(event, false, (pod, hint) -> pod.profile().equals(profile));
   }
 
   /** Moves the unschedulable pods {@code helps} picks, and remembers the move of the held ones it picks. */
-  private int moveWaiting(boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps) {
+  private int moveWaiting(String event, boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps) {
     heldPods.suppressMoves(onlyWaitingForPods, helps);
     var moving = unschedulablePods.removeIf(onlyWaitingForPods, helps);
     if (!moving.isEmpty()) {
       long now = now();
-      moving.forEach(entry -> toActiveOrBackoff(entry, now));
+      moving.forEach(entry -> toActiveOrBackoff(entry, now, event));
     }
     return moving.size();
   }
@@ -397,13 +424,19 @@ final class QueueEntries {
       case HELD -> {
         heldPods.remove(entry);
         if (entry.pod.gated()) {
-          gatedPods.add(entry);
+          gatedPods.add(entry); // counted as unschedulable while held already
           return false;
         }
         if (activate) {
-          activeQ.add(entry);
+          toActive(entry, FORCE_ACTIVATE);
         } else if (suppressed || unschedulablePods.isOverdue(entry, now)) {
-          toActiveOrBackoff(entry, now);
+          // The event remembered while it was held is not kept: the move counts as the timeout's or the
+          // activation's only where it is one.
+          if (suppressed) {
+            (backoffQ.isBackingOff(entry, now) ? backoffQ : activeQ).add(entry);
+          } else {
+            toActiveOrBackoff(entry, now, UNSCHEDULABLE_TIMEOUT);
+          }
         } else {
           unschedulablePods.add(entry);
           return false;
@@ -420,7 +453,7 @@ final class QueueEntries {
           return false;
         }
         leave(entry);
-        activeQ.add(entry);
+        toActive(entry, FORCE_ACTIVATE);
         return true;
       }
       case ACTIVE, GATED, PARKED -> {
@@ -499,11 +532,11 @@ final class QueueEntries {
       return false;
     }
     if (entry.pod.gated()) {
-      gatedPods.add(entry);
+      toGated(entry, UNSCHEDULED_POD_UPDATE);
       return false;
     }
     if (!group.equals(groupOf(entry.pod))) {
-      toActiveOrBackoff(entry, now());
+      toActiveOrBackoff(entry, now(), UNSCHEDULED_POD_UPDATE);
       return true;
     }
     parkedPods.add(entry);
@@ -524,7 +557,8 @@ final class QueueEntries {
     for (var entry : members) {
       if (entry.place == QueueEntry.Place.PARKED) {
         parkedPods.remove(entry);
-        activeQ.add(entry);
+        // kube moves a group's waiting pods with the label of the pod add that completed it.
+        toActive(entry, UNSCHEDULED_POD_ADD);
         moved++;
       }
     }
@@ -587,15 +621,17 @@ final class QueueEntries {
     stamp(entry, now);
     if (entry.preempting) {
       heldPods.add(entry);
+      metrics.queueIncoming(UNSCHEDULABLE, SCHEDULE_ATTEMPT_FAILURE);
       entry.moveSuppressed |= retry && !entry.pod.gated();
       return true;
     }
     if (entry.pod.gated()) {
-      gatedPods.add(entry);
+      toGated(entry, SCHEDULE_ATTEMPT_FAILURE);
     } else if (retry) {
-      toActiveOrBackoff(entry, now);
+      toActiveOrBackoff(entry, now, SCHEDULE_ATTEMPT_FAILURE);
     } else {
       unschedulablePods.add(entry);
+      metrics.queueIncoming(UNSCHEDULABLE, SCHEDULE_ATTEMPT_FAILURE);
     }
     return true;
   }
@@ -664,8 +700,24 @@ final class QueueEntries {
     return !value.isNegative() && !value.isZero();
   }
 
-  private void toActiveOrBackoff(QueueEntry entry, long now) {
-    (backoffQ.isBackingOff(entry, now) ? backoffQ : activeQ).add(entry);
+  private void toActiveOrBackoff(QueueEntry entry, long now, String event) {
+    if (backoffQ.isBackingOff(entry, now)) {
+      backoffQ.add(entry);
+      metrics.queueIncoming(BACKOFF, event);
+    } else {
+      toActive(entry, event);
+    }
+  }
+
+  private void toActive(QueueEntry entry, String event) {
+    activeQ.add(entry);
+    metrics.queueIncoming(ACTIVE, event);
+  }
+
+  /** kube keeps gated pods among its unschedulable ones, and counts them there. */
+  private void toGated(QueueEntry entry, String event) {
+    gatedPods.add(entry);
+    metrics.queueIncoming(UNSCHEDULABLE, event);
   }
 
   /**

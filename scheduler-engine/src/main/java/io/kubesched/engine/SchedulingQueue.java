@@ -94,7 +94,21 @@ public final class SchedulingQueue {
    *     {@code podMaxInUnschedulablePodsDuration}); positive
    */
   public SchedulingQueue(Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable) {
-    this.queue = new QueueEntries(Objects.requireNonNull(ticker, "ticker"), initialBackoff, maxBackoff, maxInUnschedulable);
+    this(ticker, initialBackoff, maxBackoff, maxInUnschedulable, SchedulerMetrics.NONE);
+  }
+
+  /**
+   * As {@link #SchedulingQueue(Ticker, Duration, Duration, Duration)}, telling {@code metrics} of every pod
+   * that enters active, backoff or unschedulable ({@link SchedulerMetrics#queueIncoming}), under the lock.
+   *
+   * @param metrics told under the queue's lock: quick, never calling back into the queue, never throwing
+   */
+  public SchedulingQueue(
+      Ticker ticker, Duration initialBackoff, Duration maxBackoff, Duration maxInUnschedulable, SchedulerMetrics metrics) {
+    this.queue =
+        new QueueEntries(
+            Objects.requireNonNull(ticker, "ticker"), initialBackoff, maxBackoff, maxInUnschedulable,
+            Objects.requireNonNull(metrics, "metrics"));
   }
 
   /**
@@ -317,7 +331,7 @@ public final class SchedulingQueue {
   public int moveProfile(ClusterEvent event, String profile) {
     Objects.requireNonNull(event, "event");
     Objects.requireNonNull(profile, "profile");
-    return underLock(() -> signalIf(queue.moveProfile(profile)));
+    return underLock(() -> signalIf(queue.moveProfile(event.label(), profile)));
   }
 
   /**
@@ -543,7 +557,7 @@ public final class SchedulingQueue {
   private int move(
       ClusterEvent event, boolean onlyWaitingForPods, BiPredicate<QueuedPod, QueueingHint> helps, boolean clusterChange) {
     Objects.requireNonNull(event, "event");
-    return underLock(() -> signalIf(queue.move(onlyWaitingForPods, helps, clusterChange)));
+    return underLock(() -> signalIf(queue.move(event.label(), onlyWaitingForPods, helps, clusterChange)));
   }
 
   private <T> T underLock(Supplier<T> action) {

@@ -6,6 +6,7 @@ import io.kubesched.api.BuildInfo;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.informer.SchedulingLoop;
 import io.kubesched.informer.watch.NodeListing;
@@ -41,24 +42,24 @@ final class DefaultClient implements Client {
     // NoSuchMethodError that names neither the cause nor the fix.
     Fabric8Line.require();
     this.options = options;
-    this.connection = connect(options.connection());
+    this.connection = connect(options.connection(), options.metrics());
   }
 
-  private static KubeConnection connect(Options.Connection connection) {
+  private static KubeConnection connect(Options.Connection connection, SchedulerMetrics metrics) {
     if (connection instanceof Options.Connection.Kubeconfig kubeconfig) {
-      return KubeConnections.fromKubeconfig(kubeconfig.path().orElse(null));
+      return KubeConnections.fromKubeconfig(kubeconfig.path().orElse(null), metrics);
     }
     if (connection instanceof Options.Connection.InCluster) {
-      return KubeConnections.inCluster();
+      return KubeConnections.inCluster(metrics);
     }
     if (connection instanceof Options.Connection.Configured configured) {
-      return KubeConnections.fromConfig(configured.config());
+      return KubeConnections.fromConfig(configured.config(), metrics);
     }
     if (connection instanceof Options.Connection.Shared shared) {
-      return KubeConnections.sharing(shared.client());
+      return KubeConnections.sharing(shared.client(), metrics);
     }
     if (connection instanceof Options.Connection.Fake) {
-      return KubeConnections.fake();
+      return KubeConnections.fake(metrics);
     }
     throw new AssertionError("a Connection the sealed interface does not permit: " + connection);
   }

@@ -112,7 +112,7 @@ record LoopParts(
     var ticker = injected.ticker();
     var queue =
         new SchedulingQueue(
-            ticker, settings.initialBackoff(), settings.maxBackoff(), settings.unschedulableTimeout());
+            ticker, settings.initialBackoff(), settings.maxBackoff(), settings.unschedulableTimeout(), metrics);
     var cache = new SchedulerCache(ticker, settings.assumedPodTtl());
     var moves = new ClusterEventMoves(queue);
     var leadership = new Leadership(profiles.names(), leading);

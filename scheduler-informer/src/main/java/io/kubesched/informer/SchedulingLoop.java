@@ -39,6 +39,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -370,7 +371,18 @@ public final class SchedulingLoop implements AutoCloseable {
     informers.watch(settings.schedulerName());
     if (election != null) {
       var leadership = parts.leadership();
-      election.start(() -> leadership.set(true), () -> leadership.set(false));
+      // client-go's leader_election_master_status: 0 while campaigning, 1 while leading, by the lease's name.
+      var lease = Objects.requireNonNull(settings.leaderElection(), "leaderElection").lockName();
+      metrics.leaderElection(lease, false);
+      election.start(
+          () -> {
+            leadership.set(true);
+            metrics.leaderElection(lease, true);
+          },
+          () -> {
+            leadership.set(false);
+            metrics.leaderElection(lease, false);
+          });
     }
     LOG.info(
         "Scheduler {} started: {} nodes, {} pods to schedule{}",

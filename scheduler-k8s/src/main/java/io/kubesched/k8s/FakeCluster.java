@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.fabric8.Fabric8Compat;
 import java.util.HashMap;
 import org.slf4j.Logger;
@@ -30,12 +31,12 @@ final class FakeCluster {
     }
   }
 
-  static KubeConnection start() {
+  static KubeConnection start(SchedulerMetrics metrics) {
     var server =
         new KubernetesMockServer(
             new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
     server.init();
-    var client = server.createClient(Fabric8Compat.get().inlineJdkHttpClientFactory());
+    var client = server.createClient(RequestMetrics.meter(Fabric8Compat.get().inlineJdkHttpClientFactory(), metrics));
     LOG.info("Started the embedded fake cluster at {}", client.getMasterUrl());
     return new KubeConnection(client, true, server::destroy);
   }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.fabric8.Fabric8Compat;
+import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.http.BlockingHttpClient;
 import java.io.File;
 import java.io.IOException;
@@ -52,6 +53,15 @@ public final class KubeConnections {
    * @throws ConfigurationException if no kubeconfig file exists where looked, or it cannot be read
    */
   public static KubeConnection fromKubeconfig(@Nullable Path explicitPath) {
+    return fromKubeconfig(explicitPath, SchedulerMetrics.NONE);
+  }
+
+  /**
+   * As {@link #fromKubeconfig(Path)}, telling {@code metrics} of every request of the connection's clients.
+   *
+   * @throws ConfigurationException as {@link #fromKubeconfig(Path)}
+   */
+  public static KubeConnection fromKubeconfig(@Nullable Path explicitPath, SchedulerMetrics metrics) {
     var path =
         resolveKubeconfig(explicitPath, System.getenv(), Path.of(System.getProperty("user.home")));
     Config config;
@@ -68,7 +78,7 @@ public final class KubeConnections {
               + " contexts");
     }
     LOG.info("Connecting to {} with kubeconfig {}", config.getMasterUrl(), path);
-    return connect(config);
+    return connect(config, metrics);
   }
 
   /**
@@ -78,6 +88,15 @@ public final class KubeConnections {
    *     KUBERNETES_SERVICE_HOST}, no service account token)
    */
   public static KubeConnection inCluster() {
+    return inCluster(SchedulerMetrics.NONE);
+  }
+
+  /**
+   * As {@link #inCluster()}, telling {@code metrics} of every request of the connection's clients.
+   *
+   * @throws ConfigurationException as {@link #inCluster()}
+   */
+  public static KubeConnection inCluster(SchedulerMetrics metrics) {
     if (System.getenv("KUBERNETES_SERVICE_HOST") == null || !Files.exists(SERVICE_ACCOUNT_TOKEN)) {
       throw new ConfigurationException(
           "in-cluster configuration needs KUBERNETES_SERVICE_HOST and a service account token at "
@@ -86,14 +105,19 @@ public final class KubeConnections {
     }
     var config = Config.autoConfigure(null);
     LOG.info("Connecting to {} with the pod's service account", config.getMasterUrl());
-    return connect(config);
+    return connect(config, metrics);
   }
 
   /** Connects with a copy of {@code config}: the caller's object is not changed and stays the caller's. */
   public static KubeConnection fromConfig(Config config) {
+    return fromConfig(config, SchedulerMetrics.NONE);
+  }
+
+  /** As {@link #fromConfig(Config)}, telling {@code metrics} of every request of the connection's clients. */
+  public static KubeConnection fromConfig(Config config, SchedulerMetrics metrics) {
     var copy = copyOf(config);
     LOG.info("Connecting to {} with the configuration given", copy.getMasterUrl());
-    return connect(copy);
+    return connect(copy, metrics);
   }
 
   /**
@@ -103,9 +127,17 @@ public final class KubeConnections {
    * configuration, credentials included.
    */
   public static KubeConnection sharing(KubernetesClient application) {
+    return sharing(application, SchedulerMetrics.NONE);
+  }
+
+  /**
+   * As {@link #sharing(KubernetesClient)}, telling {@code metrics} of every request of this library's own
+   * clients (not of {@code application}, which is the application's to measure).
+   */
+  public static KubeConnection sharing(KubernetesClient application, SchedulerMetrics metrics) {
     var copy = copyOf(application.getConfiguration());
     LOG.info("Connecting to {} with the application's client's configuration", copy.getMasterUrl());
-    return connect(copy).lending(application);
+    return connect(copy, metrics).lending(application);
   }
 
   /** A copy of {@code config} to change (HTTP/1.1, see {@link #build}) without changing the caller's. */
@@ -120,12 +152,21 @@ public final class KubeConnections {
    *     (or, on the module path, its module is not resolved)
    */
   public static KubeConnection fake() {
+    return fake(SchedulerMetrics.NONE);
+  }
+
+  /**
+   * As {@link #fake()}, telling {@code metrics} of every request of the connection's clients.
+   *
+   * @throws ConfigurationException as {@link #fake()}
+   */
+  public static KubeConnection fake(SchedulerMetrics metrics) {
     if (!FakeCluster.available()) {
       throw new ConfigurationException(
           "the fake cluster needs io.fabric8:kubernetes-server-mock on the class path; add it as a"
               + " dependency (on the module path also add --add-modules kubernetes.server.mock)");
     }
-    return FakeCluster.start();
+    return FakeCluster.start(metrics);
   }
 
   /**
@@ -194,11 +235,14 @@ public final class KubeConnections {
   }
 
   /** The user's and the scheduling client over one JDK HTTP client, the binding client over its own. */
-  private static KubeConnection connect(Config config) {
-    var client = build(config);
+  private static KubeConnection connect(Config config, SchedulerMetrics metrics) {
+    var client = build(config, metrics);
     try {
       var bindingHttp =
-          new BlockingHttpClient.Factory(Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config).build();
+          RequestMetrics.meter(
+                  new BlockingHttpClient.Factory(Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config),
+                  metrics)
+              .build();
       var bindingClient = SchedulingClients.over(bindingHttp, config);
       return new KubeConnection(client, SchedulingClients.siblingOf(client), bindingClient, false, () -> {}, true);
     } catch (RuntimeException e) {
@@ -208,13 +252,17 @@ public final class KubeConnections {
   }
 
   static KubernetesClient build(Config config) {
+    return build(config, SchedulerMetrics.NONE);
+  }
+
+  static KubernetesClient build(Config config, SchedulerMetrics metrics) {
     // HTTP/1.1: with HTTP/2 the JDK client multiplexes every watch and request over one connection, and
     // after a kube-apiserver restart it was seen to keep that dead connection, every watch and binding
     // hanging until its timeout (ApiServerRestartIT failed 2 runs in 3; none since).
     config.setHttp2Disable(true);
     return new KubernetesClientBuilder()
         .withConfig(config)
-        .withHttpClientFactory(Fabric8Compat.get().inlineJdkHttpClientFactory())
+        .withHttpClientFactory(RequestMetrics.meter(Fabric8Compat.get().inlineJdkHttpClientFactory(), metrics))
         .build();
   }
 }

@@ -20,7 +20,9 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToIntFunction;
+import java.util.stream.Stream;
 import org.apiguardian.api.API;
 
 /**
@@ -69,12 +71,47 @@ import org.apiguardian.api.API;
  *       components expose {@code kubernetes_build_info}. Its {@code git_version} and {@code git_commit} are
  *       {@code version} and {@code revision} here, as Prometheus names them in its own {@code
  *       prometheus_build_info}; {@code java_version} follows kube's {@code go_version}. Registered at once
- *       and kept by {@link #close()}.
+ *       and kept by {@link #close()}. Not {@code kubernetes_build_info}: kubernetes-mixin's {@code
+ *       KubeVersionMismatch} alert counts the distinct {@code git_version}s of that family across the cluster,
+ *       so a kubesched version there would fire it;
+ *   <li>{@value #PREEMPTION_ATTEMPTS} counter: {@code scheduler_preemption_attempts_total}, each attempt whose
+ *       policy ran preemption (kube's PostFilter), whatever it found;
+ *   <li>{@value #PREEMPTION_VICTIMS} summary: {@code scheduler_preemption_victims}, the victims of each
+ *       preemption that chose a node;
+ *   <li>{@value #QUEUE_INCOMING_PODS} counter {queue = active | backoff | unschedulable, event}: {@code
+ *       scheduler_queue_incoming_pods_total}, under kube's event labels. A move the queue remembered while the
+ *       pod was held for its preemption is done when the hold ends and not counted (kube has no such hold);
+ *   <li>{@value #LEADER_ELECTION_STATUS} gauge {name}: client-go's {@code leader_election_master_status}, 1
+ *       while leading the named lease, 0 while a candidate; kept by {@link #close()};
+ *   <li>{@value #REST_CLIENT_REQUESTS} counter {code, method, host} and {@value #REST_CLIENT_REQUEST_DURATION}
+ *       timer {verb, host}: client-go's {@code rest_client_requests_total} and {@code
+ *       rest_client_request_duration_seconds}, every request of the clients the library builds (the
+ *       connection's user client included; an application's own client handed in with {@code
+ *       Connection.shared} is not measured).
  * </ul>
  *
- * <p>Timers publish a percentile histogram over kube-scheduler's bucket range plus kube-scheduler's own
- * bucket bounds as service-level objectives, so the exposed {@code le} values include every kube-scheduler
- * bound.
+ * <p>Timers and summaries publish exactly kube's bucket bounds (as service-level objectives, no percentile
+ * histogram); Micrometer adds a {@code _max} gauge beside each, which kube has not.
+ *
+ * <p>kube-scheduler's STABLE and BETA families not produced, and why:
+ *
+ * <ul>
+ *   <li>{@code scheduler_plugin_execution_duration_seconds}, {@code scheduler_plugin_evaluation_total},
+ *       {@code scheduler_unschedulable_pods} (BETA): a policy is a {@code FinderFunc}, which need not be made of
+ *       plugins; the built-in policy does not time or count its filters and scorers one by one (it runs them
+ *       per node in parallel chunks, where a clock read per plugin and node would cost more than the filter);
+ *   <li>{@code scheduler_permit_wait_duration_seconds} (BETA): there is no Permit extension point;
+ *   <li>{@code scheduler_goroutines} (BETA): the loop's threads are fixed pools named per job (see
+ *       docs/architecture.md), not goroutines started per operation;
+ *   <li>{@code kube_pod_resource_request}, {@code kube_pod_resource_limit} (STABLE): kube-scheduler serves them
+ *       on {@code /metrics/resources}, an endpoint of its own, one series per pod and resource;
+ *   <li>{@code kubernetes_healthcheck}, {@code kubernetes_healthchecks_total} (STABLE): kube serves them on
+ *       {@code /metrics/slis}, from its health checks, which are the server's, not this library's;
+ *   <li>{@code kubernetes_build_info} (BETA): see {@value #BUILD_INFO} above;
+ *   <li>{@code kubernetes_feature_enabled}, {@code registered_metrics_total}, {@code disabled_metrics_total},
+ *       {@code hidden_metrics_total} (BETA): they describe kube's feature gates and its metrics framework's
+ *       stability classes, neither of which this library has.
+ * </ul>
  *
  * <p>One instance serves one controller at a time: the gauges of a second controller on the same registry
  * are refused until the first one's are {@linkplain #close() closed}, because Micrometer would silently
@@ -112,6 +149,19 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   /** {@code kubesched_build_info}. */
   public static final String BUILD_INFO = "kubesched.build.info";
 
+  /** {@code scheduler_preemption_attempts_total}. */
+  public static final String PREEMPTION_ATTEMPTS = "scheduler.preemption.attempts";
+  /** {@code scheduler_preemption_victims}. */
+  public static final String PREEMPTION_VICTIMS = "scheduler.preemption.victims";
+  /** {@code scheduler_queue_incoming_pods_total}. */
+  public static final String QUEUE_INCOMING_PODS = "scheduler.queue.incoming.pods";
+  /** {@code leader_election_master_status}. */
+  public static final String LEADER_ELECTION_STATUS = "leader.election.master.status";
+  /** {@code rest_client_requests_total}. */
+  public static final String REST_CLIENT_REQUESTS = "rest.client.requests";
+  /** {@code rest_client_request_duration_seconds}. */
+  public static final String REST_CLIENT_REQUEST_DURATION = "rest.client.request.duration";
+
   /** kube-scheduler's buckets for attempts and the algorithm (pod and pod group): 1 ms doubling 15 times. */
   static final List<Duration> ATTEMPT_BUCKETS = doubling(Duration.ofMillis(1), 15);
 
@@ -121,8 +171,15 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   /** kube-scheduler's buckets for an extension point: 0.1 ms doubling 12 times. */
   static final List<Duration> EXTENSION_POINT_BUCKETS = doubling(Duration.ofNanos(100_000), 12);
 
-  /** kube-scheduler's buckets for the number of attempts a pod took. */
+  /** kube-scheduler's buckets for the number of attempts a pod took: 1 doubling 5 times. */
   private static final double[] POD_ATTEMPTS_BUCKETS = {1, 2, 4, 8, 16};
+
+  /** kube-scheduler's buckets for the victims of one preemption: 1 doubling 7 times. */
+  private static final double[] PREEMPTION_VICTIMS_BUCKETS = {1, 2, 4, 8, 16, 32, 64};
+
+  /** client-go's buckets for a request's latency. */
+  static final List<Duration> REQUEST_BUCKETS =
+      Stream.of(5, 25, 100, 250, 500, 1000, 2000, 4000, 8000, 15_000, 30_000, 60_000).map(Duration::ofMillis).toList();
 
   /** From this many attempts on, the SLI label is "15+", as kube-scheduler bounds its cardinality. */
   static final int ATTEMPTS_LABEL_CAP = 15;
@@ -140,6 +197,12 @@ public final class MicrometerMetrics implements SchedulerMetrics {
 
   private record Bind(String profile, boolean success) {}
 
+  private record Incoming(String queue, String event) {}
+
+  private record Request(String code, String method, String host) {}
+
+  private record Verb(String verb, String host) {}
+
   private record Meters(Counter count, Timer duration) {}
 
   private final MeterRegistry registry;
@@ -150,6 +213,13 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   private final ConcurrentMap<String, Counter> groupTimeouts = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, Timer> sli = new ConcurrentHashMap<>();
   private final ConcurrentMap<Bind, Timer> binds = new ConcurrentHashMap<>();
+  private final Counter preemptionAttempts;
+  private final DistributionSummary preemptionVictims;
+  private final ConcurrentMap<Incoming, Counter> incoming = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Request, Counter> requests = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Verb, Timer> requestDurations = new ConcurrentHashMap<>();
+  /** Per lease: 1 while leading, 0 else; the gauges read them. */
+  private final ConcurrentMap<String, AtomicInteger> leaseStatus = new ConcurrentHashMap<>();
   /** Guarded by {@code this}. */
   private final List<Meter> gauges = new ArrayList<>();
 
@@ -163,6 +233,15 @@ public final class MicrometerMetrics implements SchedulerMetrics {
         DistributionSummary.builder(POD_ATTEMPTS)
             .description("How many attempts it took to schedule a pod")
             .serviceLevelObjectives(POD_ATTEMPTS_BUCKETS)
+            .register(registry);
+    this.preemptionAttempts =
+        Counter.builder(PREEMPTION_ATTEMPTS)
+            .description("Preemption attempts: each time the policy ran preemption for a pod that fits nowhere")
+            .register(registry);
+    this.preemptionVictims =
+        DistributionSummary.builder(PREEMPTION_VICTIMS)
+            .description("How many pods one preemption chose to evict")
+            .serviceLevelObjectives(PREEMPTION_VICTIMS_BUCKETS)
             .register(registry);
     registerBuildInfo();
   }
@@ -299,6 +378,79 @@ public final class MicrometerMetrics implements SchedulerMetrics {
         .record(took);
   }
 
+  /** @throws IllegalArgumentException if {@code victims} is negative */
+  @Override
+  public void preemptionAttempt(int victims) {
+    if (victims < 0) {
+      throw new IllegalArgumentException("victims must not be negative: " + victims);
+    }
+    preemptionAttempts.increment();
+    if (victims > 0) {
+      preemptionVictims.record(victims);
+    }
+  }
+
+  @Override
+  public void queueIncoming(String queue, String event) {
+    incoming
+        .computeIfAbsent(
+            new Incoming(queue, event),
+            k ->
+                Counter.builder(QUEUE_INCOMING_PODS)
+                    .description("Pods added to the scheduling queues, by event and queue")
+                    .tag("queue", k.queue())
+                    .tag("event", k.event())
+                    .register(registry))
+        .increment();
+  }
+
+  /**
+   * Registers {@value #LEADER_ELECTION_STATUS} for {@code lease} when first told of it, and sets it to 1 or 0.
+   * The gauge stays after {@link #close()}, at its last value, as client-go's does.
+   */
+  @Override
+  public void leaderElection(String lease, boolean leading) {
+    leaseStatus
+        .computeIfAbsent(
+            lease,
+            name -> {
+              var status = new AtomicInteger();
+              gauge(
+                  Gauge.builder(LEADER_ELECTION_STATUS, status, AtomicInteger::get)
+                      .description("1 while this process leads the lease, 0 while it is a candidate, by lease name")
+                      .tag("name", name));
+              return status;
+            })
+        .set(leading ? 1 : 0);
+  }
+
+  /** @throws IllegalArgumentException if {@code took} is negative */
+  @Override
+  public void request(String method, String host, String code, Duration took) {
+    nonNegative("request duration", took);
+    requests
+        .computeIfAbsent(
+            new Request(code, method, host),
+            k ->
+                Counter.builder(REST_CLIENT_REQUESTS)
+                    .description("HTTP requests to the API server, by status code, method and host")
+                    .tag("code", k.code())
+                    .tag("method", k.method())
+                    .tag("host", k.host())
+                    .register(registry))
+        .increment();
+    requestDurations
+        .computeIfAbsent(
+            new Verb(method, host),
+            k ->
+                kubeBuckets(Timer.builder(REST_CLIENT_REQUEST_DURATION), REQUEST_BUCKETS)
+                    .description("Request latency to the API server, by verb and host")
+                    .tag("verb", k.verb())
+                    .tag("host", k.host())
+                    .register(registry))
+        .record(took);
+  }
+
   /**
    * Registers {@value #PENDING_PODS} per queue ({@code active}, {@code backoff}, {@code unschedulable},
    * {@code gated}) and {@value #ALL_PENDING_PODS}, each reading {@code pending} whenever the registry is
@@ -425,11 +577,15 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   }
 
   private static Timer.Builder histogram(Timer.Builder timer, List<Duration> kubeBuckets) {
-    return timer
-        .publishPercentileHistogram()
-        .serviceLevelObjectives(kubeBuckets.toArray(Duration[]::new))
-        .minimumExpectedValue(kubeBuckets.get(0))
-        .maximumExpectedValue(kubeBuckets.get(kubeBuckets.size() - 1));
+    return kubeBuckets(timer, kubeBuckets);
+  }
+
+  /**
+   * Exactly kube's buckets: service-level objectives without a percentile histogram, so that a Prometheus
+   * registry publishes these bounds and {@code +Inf}, no others.
+   */
+  private static Timer.Builder kubeBuckets(Timer.Builder timer, List<Duration> kubeBuckets) {
+    return timer.serviceLevelObjectives(kubeBuckets.toArray(Duration[]::new));
   }
 
   private static List<Duration> doubling(Duration first, int count) {

@@ -188,4 +188,71 @@ class MicrometerMetricsProperties {
   private static double gauge(SimpleMeterRegistry registry, String queue) {
     return registry.find(MicrometerMetrics.PENDING_PODS).tag("queue", queue).gauge().value();
   }
+
+  record Request(String method, String code, long nanos) {}
+
+  @Provide
+  Arbitrary<List<Request>> requests() {
+    return Combinators.combine(
+            Arbitraries.of("GET", "POST", "PATCH"),
+            Arbitraries.of("200", "201", "404", "<error>"),
+            Arbitraries.longs().between(0, Duration.ofSeconds(70).toNanos()))
+        .as(Request::new)
+        .list()
+        .ofMaxSize(20);
+  }
+
+  @Property(tries = 300)
+  void rest_requests_count_by_code_and_method_and_time_by_verb_in_client_gos_buckets(
+      @ForAll("requests") List<Request> calls) {
+    var registry = new SimpleMeterRegistry();
+    var metrics = MicrometerMetrics.of(registry);
+    calls.forEach(c -> metrics.request(c.method(), "h:443", c.code(), Duration.ofNanos(c.nanos())));
+
+    for (var call : calls) {
+      long same =
+          calls.stream().filter(c -> c.method().equals(call.method()) && c.code().equals(call.code())).count();
+      var counter =
+          registry.find(MicrometerMetrics.REST_CLIENT_REQUESTS)
+              .tags("code", call.code(), "method", call.method(), "host", "h:443")
+              .counter();
+      assertEquals(same, counter.count());
+      var verb = calls.stream().filter(c -> c.method().equals(call.method())).toList();
+      var timer =
+          registry.find(MicrometerMetrics.REST_CLIENT_REQUEST_DURATION).tags("verb", call.method(), "host", "h:443").timer();
+      assertEquals(verb.size(), timer.count());
+      for (CountAtBucket bucket : timer.takeSnapshot().histogramCounts()) {
+        long bound = (long) bucket.bucket(TimeUnit.NANOSECONDS);
+        assertEquals(verb.stream().filter(c -> c.nanos() <= bound).count(), (long) bucket.count(), "le " + bound);
+      }
+      assertEquals(
+          MicrometerMetrics.REQUEST_BUCKETS.size(), timer.takeSnapshot().histogramCounts().length, "client-go's bounds");
+    }
+    Statistics.label("beyond the last bucket").collect(calls.stream().anyMatch(c -> c.nanos() > 60_000_000_000L));
+    Statistics.label("beyond the last bucket").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  @Property(tries = 200)
+  void queue_incoming_counts_each_queue_and_event_apart(
+      @ForAll("incoming") List<List<String>> calls) {
+    var registry = new SimpleMeterRegistry();
+    var metrics = MicrometerMetrics.of(registry);
+    calls.forEach(c -> metrics.queueIncoming(c.get(0), c.get(1)));
+
+    for (var call : calls) {
+      var counter =
+          registry.find(MicrometerMetrics.QUEUE_INCOMING_PODS).tags("queue", call.get(0), "event", call.get(1)).counter();
+      assertEquals(calls.stream().filter(call::equals).count(), (long) counter.count());
+    }
+  }
+
+  @Provide
+  Arbitrary<List<List<String>>> incoming() {
+    return Combinators.combine(
+            Arbitraries.of("active", "backoff", "unschedulable"),
+            Arbitraries.of("UnscheduledPodAdd", "NodeAdd", "ScheduleAttemptFailure", "BackoffComplete"))
+        .as(List::of)
+        .list()
+        .ofMaxSize(20);
+  }
 }

@@ -45,6 +45,15 @@ class MicrometerPrometheusTest {
     metrics.groupAttempt("my-scheduler", Result.UNSCHEDULABLE, Duration.ofMillis(12));
     metrics.groupTimedOut("my-scheduler");
     metrics.pendingGroups(() -> new PendingGroups(2, 1));
+    metrics.preemptionAttempt(3);
+    metrics.preemptionAttempt(0);
+    metrics.queueIncoming("active", "UnscheduledPodAdd");
+    metrics.queueIncoming("active", "UnscheduledPodAdd");
+    metrics.queueIncoming("backoff", "NodeAdd");
+    metrics.leaderElection("my-scheduler", false);
+    metrics.leaderElection("my-scheduler", true);
+    metrics.request("GET", "10.0.0.1:6443", "200", Duration.ofMillis(20));
+    metrics.request("POST", "10.0.0.1:6443", "<error>", Duration.ofMillis(3));
     samples = parse(registry.scrape());
   }
 
@@ -143,6 +152,8 @@ class MicrometerPrometheusTest {
   static Stream<Arguments> histograms() {
     return Stream.of(
         Arguments.of(
+            Named.of("REST request", "rest_client_request_duration_seconds"), MicrometerMetrics.REQUEST_BUCKETS),
+        Arguments.of(
             Named.of("attempt", "scheduler_scheduling_attempt_duration_seconds"),
             MicrometerMetrics.ATTEMPT_BUCKETS),
         Arguments.of(
@@ -160,7 +171,7 @@ class MicrometerPrometheusTest {
 
   @ParameterizedTest
   @MethodSource("histograms")
-  void every_kube_scheduler_bucket_bound_is_exposed_within_a_finer_percentile_histogram(
+  void every_histogram_has_exactly_kube_schedulers_bucket_bounds(
       String name, List<Duration> kubeBuckets) {
     var series = samples.stream().filter(s -> s.name().equals(name + "_bucket")).findFirst().orElseThrow();
     var seriesLabels = new LinkedHashMap<>(series.labels());
@@ -176,19 +187,41 @@ class MicrometerPrometheusTest {
             .toList();
     var kubeSeconds = kubeBuckets.stream().map(d -> d.toNanos() / 1e9).toList();
 
-    assertTrue(bounds.containsAll(kubeSeconds), () -> "kube-scheduler's " + kubeSeconds + " in " + bounds);
-    assertTrue(bounds.size() > kubeSeconds.size(), "the percentile histogram adds finer bounds");
-    assertEquals(kubeSeconds.get(0), bounds.get(0), "starts where kube-scheduler's buckets start");
-    assertEquals(
-        kubeSeconds.get(kubeSeconds.size() - 1),
-        bounds.get(bounds.size() - 1),
-        "ends where kube-scheduler's buckets end");
+    assertEquals(kubeSeconds, bounds, "kube's bounds and no others");
   }
 
   private static Map<String, String> withoutLe(Map<String, String> labels) {
     var copy = new LinkedHashMap<>(labels);
     copy.remove("le");
     return copy;
+  }
+
+  @Test
+  void preemption_counts_every_attempt_and_observes_the_victims_of_those_that_chose_a_node() {
+    assertEquals(2, value("scheduler_preemption_attempts_total", Map.of()));
+    assertEquals(1, value("scheduler_preemption_victims_count", Map.of()));
+    assertEquals(3, value("scheduler_preemption_victims_sum", Map.of()));
+    var bounds =
+        samples.stream()
+            .filter(s -> s.name().equals("scheduler_preemption_victims_bucket"))
+            .map(s -> s.labels().get("le"))
+            .toList();
+    assertEquals(List.of("1.0", "2.0", "4.0", "8.0", "16.0", "32.0", "64.0", "+Inf"), bounds);
+  }
+
+  @Test
+  void queue_leader_and_rest_client_families_carry_kubes_and_client_gos_labels() {
+    assertEquals(
+        2, value("scheduler_queue_incoming_pods_total", Map.of("queue", "active", "event", "UnscheduledPodAdd")));
+    assertEquals(1, value("scheduler_queue_incoming_pods_total", Map.of("queue", "backoff", "event", "NodeAdd")));
+    assertEquals(1, value("leader_election_master_status", Map.of("name", "my-scheduler")));
+    assertEquals(
+        1, value("rest_client_requests_total", Map.of("code", "200", "method", "GET", "host", "10.0.0.1:6443")));
+    assertEquals(
+        1,
+        value("rest_client_requests_total", Map.of("code", "<error>", "method", "POST", "host", "10.0.0.1:6443")));
+    assertEquals(
+        1, value("rest_client_request_duration_seconds_count", Map.of("verb", "GET", "host", "10.0.0.1:6443")));
   }
 
   @Test

@@ -6,8 +6,6 @@ import io.kubesched.api.SchedulerException;
 import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
 import io.kubesched.policy.config.SchedulerConfiguration;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -94,7 +92,7 @@ public final class Main {
   static SchedulerServer create(Flags flags, Map<String, String> env) {
     var source = "config " + flags.config();
     var setup = SchedulerSetup.of(configuration(flags), source);
-    var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    var registry = MetricsRegistry.create();
     var connection = ServerOptions.connection(flags.kubeconfig(), setup.kubeconfig(), env);
     var options = ServerOptions.options(setup, connection, MicrometerMetrics.of(registry));
     var routes = Map.<String, Route>of(

@@ -228,6 +228,10 @@ public final class SchedulingCycle implements Runnable {
     var info = attempt.info();
     var message = decision.message(nodeCount);
     var nomination = decision.nomination();
+    if (!decision.postFilterMessage().isEmpty()) {
+      // Preemption ran (its message is never empty): kube counts every PostFilter run, victims or not.
+      metrics.preemptionAttempt(nomination instanceof Nomination.To to ? to.victims().size() : 0);
+    }
     String nominatedNodeName;
     if (nomination instanceof Nomination.To to) {
       nominatedNodeName = to.nodeName();

@@ -46,6 +46,41 @@ public final class GuardedMetrics implements SchedulerMetrics {
   }
 
   @Override
+  public void groupAttempt(String profile, Result result, Duration took) {
+    guard(() -> delegate.groupAttempt(profile, result, took));
+  }
+
+  @Override
+  public void groupTimedOut(String profile) {
+    guard(() -> delegate.groupTimedOut(profile));
+  }
+
+  @Override
+  public void pendingGroups(Supplier<PendingGroups> pending) {
+    guard(() -> delegate.pendingGroups(pending));
+  }
+
+  @Override
+  public void preemptionAttempt(int victims) {
+    guard(() -> delegate.preemptionAttempt(victims));
+  }
+
+  @Override
+  public void queueIncoming(String queue, String event) {
+    guard(() -> delegate.queueIncoming(queue, event));
+  }
+
+  @Override
+  public void leaderElection(String lease, boolean leading) {
+    guard(() -> delegate.leaderElection(lease, leading));
+  }
+
+  @Override
+  public void request(String method, String host, String code, Duration took) {
+    guard(() -> delegate.request(method, host, code, took));
+  }
+
+  @Override
   public void close() {
     guard(delegate::close);
   }
