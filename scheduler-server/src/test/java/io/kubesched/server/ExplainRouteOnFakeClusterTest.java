@@ -13,8 +13,6 @@ import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +40,9 @@ class ExplainRouteOnFakeClusterTest {
             ServerOptions.options(setup, new Options.Connection.Fake(), MicrometerMetrics.of(registry)),
             setup.profiles(),
             false,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            ServerFixtures.notServed(),
+            Map.of(),
+            Map.of(),
             registry);
     var route = ExplainRoute.of(server::controller);
     var early = route.get(new Route.Request(ExplainRoute.PATH, Map.of("pod", List.of("shop/web-1")), Optional.empty()));

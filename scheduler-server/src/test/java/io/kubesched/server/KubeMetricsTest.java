@@ -15,8 +15,6 @@ import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +81,7 @@ class KubeMetricsTest {
     var options = ServerOptions.options(setup, new Options.Connection.Fake(), MicrometerMetrics.of(registry));
     var server =
         new SchedulerServer(
-            options, setup.profiles(), false, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), registry);
+            options, setup.profiles(), false, ServerFixtures.notServed(), Map.of(), Map.of(), registry);
     String scrape;
     try {
       server.start();

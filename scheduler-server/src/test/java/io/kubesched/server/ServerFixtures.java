@@ -21,6 +21,18 @@ final class ServerFixtures {
 
   private ServerFixtures() {}
 
+  /** @return serving options that serve no endpoint ({@code securePort} 0), for tests that read the server directly */
+  static ServingOptions notServed() {
+    return new ServingOptions(
+        0,
+        java.net.InetAddress.getLoopbackAddress(),
+        java.util.Optional.empty(),
+        java.util.Optional.empty(),
+        java.util.Optional.empty(),
+        java.util.Optional.empty(),
+        ServingOptions.DEFAULT_ALWAYS_ALLOW_PATHS);
+  }
+
   /** @return a KubeSchedulerConfiguration read from {@code body} (everything after apiVersion and kind) */
   static SchedulerConfiguration config(String body) {
     return SchedulerConfiguration.parse(
