@@ -1,10 +1,13 @@
 package io.kubesched.server;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import io.kubesched.api.BuildInfo;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
+import io.kubesched.policy.config.PluginRegistry;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -14,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +28,11 @@ import org.slf4j.LoggerFactory;
  * <p>Exit status: 0 after SIGTERM or SIGINT once everything stopped (bindings in flight finished, lease
  * released), and after {@code --help} or {@code --version}; 1 on a bad configuration file, a connection that cannot be set up, a port that cannot be bound
  * or a cluster that cannot be listed, with a one-line message on standard error; 2 on a bad command line.
+ *
+ * <p>The default program, with kube-scheduler's plugins only; a program with plugins of its own calls {@link
+ * KubeschedServer}.
  */
+@API(status = INTERNAL, since = "0.1.0")
 public final class Main {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
@@ -38,7 +46,12 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
-    int status = run(List.of(args), System.getenv(), System.out, System.err);
+    KubeschedServer.builder().build().main(args);
+  }
+
+  /** {@link KubeschedServer#main}: the program, with {@code plugins} known to its configuration. */
+  static void main(String[] args, PluginRegistry plugins) throws InterruptedException {
+    int status = run(List.of(args), System.getenv(), System.out, System.err, plugins);
     if (status != 0) {
       EXITING_ON_ERROR.set(true);
       System.exit(status);
@@ -55,6 +68,13 @@ public final class Main {
    *     one-line message on {@code err})
    */
   static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err)
+      throws InterruptedException {
+    return run(args, env, out, err, PluginRegistry.empty());
+  }
+
+  /** {@link #run(List, Map, PrintStream, PrintStream)} with {@code plugins} known to the configuration. */
+  static int run(
+      List<String> args, Map<String, String> env, PrintStream out, PrintStream err, PluginRegistry plugins)
       throws InterruptedException {
     if (Flags.wantsHelp(args)) {
       err.println(Flags.USAGE);
@@ -73,7 +93,7 @@ public final class Main {
     }
     SchedulerServer server;
     try {
-      server = create(flags, env);
+      server = create(flags, env, plugins);
     } catch (ConfigurationException e) {
       err.println(oneLine(e));
       return BAD_CONFIG;
@@ -85,14 +105,14 @@ public final class Main {
    * @throws ConfigurationException naming the file, the YAML path and the value, if the configuration is
    *     bad
    */
-  static SchedulerServer create(Flags flags, Map<String, String> env) {
+  static SchedulerServer create(Flags flags, Map<String, String> env, PluginRegistry plugins) {
     var source = "config " + flags.config();
-    var setup = SchedulerSetup.of(SchedulerConfiguration.read(flags.config()), source);
+    var setup = SchedulerSetup.of(SchedulerConfiguration.read(flags.config(), plugins), source);
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var connection = ServerOptions.connection(flags.kubeconfig(), setup.kubeconfig(), env);
     var options = ServerOptions.options(setup, connection, MicrometerMetrics.of(registry));
     return new SchedulerServer(
-        options, setup.profiles(), flags.policyCrd(), new InetSocketAddress(flags.port()), registry);
+        options, setup.profiles(), flags.policyCrd(), new InetSocketAddress(flags.port()), registry, plugins);
   }
 
   /**

@@ -5,6 +5,7 @@ import io.kubesched.api.SchedulerException;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
 import io.kubesched.facade.Options;
+import io.kubesched.policy.config.PluginRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -50,6 +51,7 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
   private final boolean watchPolicies;
   private final InetSocketAddress address;
   private final PrometheusMeterRegistry registry;
+  private final PluginRegistry plugins;
   private final DecisionLog decisions = new DecisionLog();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final ScheduledExecutorService summaries =
@@ -80,6 +82,18 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
       boolean watchPolicies,
       InetSocketAddress address,
       PrometheusMeterRegistry registry) {
+    this(options, profiles, watchPolicies, address, registry, PluginRegistry.empty());
+  }
+
+  /** @param plugins the plugins of one's own a SchedulingPolicy may enable, as the configuration file's profiles */
+  SchedulerServer(
+      Options options,
+      Map<String, FinderFunc> profiles,
+      boolean watchPolicies,
+      InetSocketAddress address,
+      PrometheusMeterRegistry registry,
+      PluginRegistry plugins) {
+    this.plugins = plugins;
     this.options = options;
     this.profiles = profiles;
     this.watchPolicies = watchPolicies;
@@ -123,7 +137,7 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
     try {
       if (watchPolicies) {
         // Before the controller starts, so that the first pod already meets the policies applied.
-        var watch = SchedulingPolicies.watch(client(), started, profiles);
+        var watch = SchedulingPolicies.watch(client(), started, profiles, plugins);
         boolean closedMeanwhile;
         synchronized (this) {
           closedMeanwhile = closing;
