@@ -38,7 +38,8 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * with the filter {@code AvoidDrainingNodes} registered by name) as a process of its own, {@code java -jar
  * kubesched-sample-custom-plugin-server.jar}, on the real API server as the restricted identity, configured with
  * the sample's {@code config.yaml}, which enables the plugin by name (its Lease renamed to the one the deployed RBAC
- * names). The evidence is the API server's: the Lease the process holds, the pods' bindings and the
+ * names, and a second profile, {@value #KUBE_ONLY}, with kube's plugins only, added). The evidence is the API
+ * server's: the Lease the process holds, the pods' bindings and the
  * FailedScheduling event, not the process's endpoints.
  *
  * <p>The process's output goes to {@code target/custom-plugin-server-it/<namespace>.log}; a failing test gets its
@@ -48,6 +49,9 @@ class CustomPluginServerIT extends RealClusterTest {
 
   /** The sample configuration's profile. */
   static final String PROFILE = "platform-scheduler";
+
+  /** A profile the test adds to the sample's configuration: kube's default plugins only. */
+  static final String KUBE_ONLY = "kube-only";
 
   /** The sample's configuration, which enables AvoidDrainingNodes. */
   static final String SAMPLE_CONFIG = "samples/custom-plugin-server/config.yaml";
@@ -86,9 +90,11 @@ class CustomPluginServerIT extends RealClusterTest {
         .build()).serverSideApply();
     var sample = Files.readString(RealClusterExtension.projectDir().resolve(SAMPLE_CONFIG));
     var text = sample.replace("resourceNamespace: kubesched", "resourceNamespace: " + leaseNamespace)
-        .replace("resourceName: " + PROFILE, "resourceName: " + leaseName);
+        .replace("resourceName: " + PROFILE, "resourceName: " + leaseName)
+        .replace("profiles:\n", "profiles:\n  - schedulerName: " + KUBE_ONLY + "\n");
     assertTrue(text.contains("resourceName: " + leaseName), SAMPLE_CONFIG + " names its lease as expected: " + text);
     assertTrue(text.contains("name: AvoidDrainingNodes"), SAMPLE_CONFIG + " enables the plugin: " + text);
+    assertTrue(text.contains("schedulerName: " + KUBE_ONLY), text);
     var dir = Files.createDirectories(Path.of("target", "custom-plugin-server-it").toAbsolutePath());
     config = dir.resolve(namespace + "-config.yaml");
     Files.writeString(config, text);
@@ -110,7 +116,11 @@ class CustomPluginServerIT extends RealClusterTest {
   @Test
   void pods_are_placed_as_the_registered_plugin_decides_and_one_it_refuses_everywhere_stays_pending_with_its_reason()
       throws Exception {
-    createNodesOfDifferentFill(); // node-a half full, node-b empty: kube's least allocated scoring picks node-b
+    // node-a half full, node-b empty: kube's least allocated scoring picks node-b. Both are being drained before the
+    // server starts, so that its first list sees the labels (a label added later may reach it after a pod).
+    createNodesOfDifferentFill();
+    label("node-a", "retiring");
+    label("node-b", "draining");
     var server = start();
     eventually(WAIT, "the sample server holds the lease " + leaseNamespace + "/" + leaseName, () -> {
       if (!server.isAlive()) {
@@ -119,24 +129,20 @@ class CustomPluginServerIT extends RealClusterTest {
       return !leaseHolder().isEmpty();
     });
 
-    assertEquals("node-b", place("before-drain", PROFILE), "kube's plugins alone: the emptier node");
+    assertEquals("node-b", place("kube-only", KUBE_ONLY), "kube's plugins alone, in the same process: node-b");
 
-    label("node-b", "draining");
-    assertEquals("node-a", place("while-b-drains", PROFILE),
-        "AvoidDrainingNodes keeps the pod off node-b, which kube's plugins prefer");
-
-    label("node-a", "retiring");
-    create(admin, pod(namespace, "nowhere", PROFILE, "100m", "200Mi"));
-    eventually(WAIT, "a FailedScheduling event regarding the pod", () -> failedScheduling("nowhere").isPresent());
-    var note = failedScheduling("nowhere").orElseThrow().getNote();
+    create(admin, pod(namespace, "platform", PROFILE, "100m", "200Mi"));
+    eventually(WAIT, "a FailedScheduling event regarding the pod", () -> failedScheduling("platform").isPresent());
+    var note = failedScheduling("platform").orElseThrow().getNote();
     assertTrue(note.startsWith("0/2 nodes are available: 2 node(s) were being drained."), note);
-    assertEquals("", nodeOf("nowhere"), "the pod every node refuses stays Pending");
-    assertEquals("False", podScheduled("nowhere").orElseThrow().getStatus());
+    assertEquals("", nodeOf("platform"), "the pod every node refuses stays Pending");
+    eventually(WAIT, "the pending pod is PodScheduled=False",
+        () -> podScheduled("platform").map(c -> "False".equals(c.getStatus())).orElse(false));
 
-    // A node that stops draining takes the pending pod.
+    // node-a stops draining: the pending pod goes there, although kube's plugins prefer node-b, still draining.
     label("node-a", "ready");
-    eventually(WAIT, "the pending pod is bound once node-a is no longer drained", () -> !nodeOf("nowhere").isEmpty());
-    assertEquals("node-a", nodeOf("nowhere"));
+    eventually(WAIT, "the pending pod is bound once node-a is no longer drained", () -> !nodeOf("platform").isEmpty());
+    assertEquals("node-a", nodeOf("platform"), "AvoidDrainingNodes keeps the pod off node-b");
     assertTrue(server.isAlive(), "the sample server kept running");
     assertFalse(leaseHolder().isEmpty(), "the sample server still holds the lease");
   }
