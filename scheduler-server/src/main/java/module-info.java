@@ -1,13 +1,15 @@
 /**
  * The runnable scheduler: {@code io.kubesched.server.Main} reads a KubeSchedulerConfiguration, schedules with
- * the facade, and serves health and metrics over HTTPS. An application: it exports nothing.
+ * the facade, and serves health and metrics over HTTPS. Also a library: {@link io.kubesched.server.KubeschedServer}
+ * is the same program with filters and scorers of one's own registered by name.
  */
 module io.kubesched.server {
   requires static org.jspecify;
+  requires static org.apiguardian.api; // @API statuses on the exported types
   requires io.kubesched.crd;
   requires io.kubesched.facade;
   requires io.kubesched.micrometer;
-  requires io.kubesched.policy;
+  requires transitive io.kubesched.policy; // KubeschedServer's signatures: PluginRegistry, Filter, Scorer
   requires info.picocli;
   requires kubernetes.model.admissionregistration; // TokenReview, SubjectAccessReview
   requires micrometer.registry.prometheus;
@@ -21,4 +23,7 @@ module io.kubesched.server {
   requires io.prometheus.metrics.instrumentation.jvm;
   requires io.prometheus.metrics.model;
   requires org.slf4j;
+
+  // KubeschedServer, and Main, the default program; everything else in the package is package-private.
+  exports io.kubesched.server;
 }

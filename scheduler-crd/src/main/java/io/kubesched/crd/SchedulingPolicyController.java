@@ -15,6 +15,7 @@ import io.kubesched.api.FinderFunc;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.facade.Controller;
 import io.kubesched.policy.Policy;
+import io.kubesched.policy.config.PluginRegistry;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -45,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>A valid policy: {@link Controller#replacePolicy} with the profile its spec parses to ({@link
- *       SchedulerConfiguration#parseProfile}, kube-scheduler's defaulting applied; without its own {@code
+ *       SchedulerConfiguration#parseProfile}, kube-scheduler's defaulting applied, the plugins of the {@link
+ *       PluginRegistry} the controller was made with known besides kube's; without its own {@code
  *       percentageOfNodesToScore} it keeps the configured profile's), then {@code Accepted=True}
  *       (reason {@code Accepted}) and a Normal {@code PolicyAccepted} event.
  *   <li>An invalid one (the spec does not parse, or the controller refuses it): {@code Accepted=False} with reason
@@ -97,6 +99,8 @@ public final class SchedulingPolicyController implements AutoCloseable {
   private final Settings settings;
   /** The configured profiles: what a policy without its own percentage of nodes to score takes it from. */
   private final Map<String, FinderFunc> profiles;
+  /** The plugins of one's own a policy may enable. */
+  private final PluginRegistry plugins;
   private final PolicyBook book;
   private final PolicyEvents events;
   private final ScheduledExecutorService worker;
@@ -118,11 +122,37 @@ public final class SchedulingPolicyController implements AutoCloseable {
    * @throws ConfigurationException if {@code profiles} is empty
    */
   public SchedulingPolicyController(KubernetesClient client, Controller controller, Map<String, FinderFunc> profiles) {
-    this(client, controller, profiles, Settings.defaults());
+    this(client, controller, profiles, PluginRegistry.empty(), Settings.defaults());
+  }
+
+  /**
+   * A controller, not started, for the profiles of {@code controller}, whose policies may enable the plugins of
+   * {@code plugins} besides kube's, as the configuration file's profiles may.
+   *
+   * @param client the client to watch and write with ({@code io.kubesched.facade.Client#kubernetesClient()})
+   * @param controller the scheduling controller whose profiles the policies replace
+   * @param profiles the configured profiles, as {@link #SchedulingPolicyController(KubernetesClient, Controller,
+   *     Map)} takes them
+   * @param plugins the plugins of one's own a policy may name
+   * @throws ConfigurationException if {@code profiles} is empty
+   */
+  public SchedulingPolicyController(
+      KubernetesClient client, Controller controller, Map<String, FinderFunc> profiles, PluginRegistry plugins) {
+    this(client, controller, profiles, plugins, Settings.defaults());
   }
 
   SchedulingPolicyController(
       KubernetesClient client, Controller controller, Map<String, FinderFunc> profiles, Settings settings) {
+    this(client, controller, profiles, PluginRegistry.empty(), settings);
+  }
+
+  SchedulingPolicyController(
+      KubernetesClient client,
+      Controller controller,
+      Map<String, FinderFunc> profiles,
+      PluginRegistry plugins,
+      Settings settings) {
+    this.plugins = Objects.requireNonNull(plugins, "plugins");
     if (profiles.isEmpty()) {
       throw new ConfigurationException("SchedulingPolicyController needs at least one profile; it was given none");
     }
@@ -377,7 +407,7 @@ public final class SchedulingPolicyController implements AutoCloseable {
     }
     try {
       var json = client.getKubernetesSerialization().asJson(spec);
-      var profile = SchedulerConfiguration.parseProfile(json, source, "spec", configuredPercentage(spec));
+      var profile = SchedulerConfiguration.parseProfile(json, source, "spec", configuredPercentage(spec), plugins);
       return new PolicyBook.Parsed.Valid(profile.schedulerName(), profile.policy());
     } catch (ConfigurationException e) {
       return new PolicyBook.Parsed.Invalid(spec.schedulerName(), e.getMessage());

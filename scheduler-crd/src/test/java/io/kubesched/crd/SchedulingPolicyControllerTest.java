@@ -21,7 +21,11 @@ import io.kubesched.crd.SchedulingPolicySpec.Plugin;
 import io.kubesched.crd.SchedulingPolicySpec.PluginConfig;
 import io.kubesched.crd.SchedulingPolicySpec.PluginSet;
 import io.kubesched.crd.SchedulingPolicySpec.Plugins;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
 import io.kubesched.policy.Policy;
+import io.kubesched.policy.config.PluginRegistry;
+import io.kubesched.policy.framework.Scorer;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
@@ -206,6 +210,59 @@ class SchedulingPolicyControllerTest {
     assertEquals("PolicyRejected", eventsAbout("typo").get(0).getReason());
     assertTrue(eventsAbout("typo").get(0).getNote().contains("keeps its configured profile"),
         eventsAbout("typo").get(0).getNote());
+  }
+
+  /** The arguments of {@link #PREFER_LABEL}. */
+  record PreferArgs(String label) {}
+
+  /** A registered scorer: nodes with the label score 100. */
+  private static final PluginRegistry PREFER_LABEL = PluginRegistry.empty().scorer("PreferLabel", PreferArgs.class,
+      args -> new Scorer() {
+        @Override
+        public String name() {
+          return "PreferLabel";
+        }
+
+        @Override
+        public long score(PodInfo pod, NodeInfo node) {
+          return node.labels().containsKey(args.label()) ? MAX_SCORE : 0;
+        }
+      });
+
+  @Test
+  void a_controller_made_with_a_plugin_registry_accepts_a_policy_enabling_a_registered_plugin_with_its_args() {
+    policies.close();
+    policies = new SchedulingPolicyController(client, fake, Map.of("alpha", FILE_ALPHA), PREFER_LABEL);
+    policies.start();
+    create("prefer", new SchedulingPolicySpec("alpha", null,
+        Plugins.DEFAULTS.withScore(new PluginSet(List.of(new Plugin("PreferLabel", 4)), null)),
+        List.of(new PluginConfig("PreferLabel", Map.of("label", "ssd")))));
+
+    awaitReason("prefer", "Accepted");
+    var policy = assertInstanceOf(Policy.class, fake.replaced.get(0).policy());
+    var scorer = policy.scorers().get(policy.scorers().size() - 1);
+    assertEquals("PreferLabel", scorer.scorer().name());
+    assertEquals(4, scorer.weight());
+    assertEquals(Scorer.MAX_SCORE, scorer.scorer().score(PodInfo.builder("ns", "p").build(),
+        NodeInfo.builder("n").labels(Map.of("ssd", "")).build()));
+
+    edit("prefer", new SchedulingPolicySpec("alpha", null,
+        Plugins.DEFAULTS.withScore(new PluginSet(List.of(new Plugin("PreferLabel", 4)), null)),
+        List.of(new PluginConfig("PreferLabel", Map.of("lable", "ssd")))));
+    awaitReason("prefer", "Invalid");
+    var message = accepted("prefer").orElseThrow().getMessage();
+    assertTrue(message.contains("spec.pluginConfig[0].args.lable is not a known field of PreferLabel's arguments"),
+        message);
+  }
+
+  @Test
+  void without_a_registry_a_policy_naming_a_registered_plugin_is_invalid() {
+    policies.start();
+    create("prefer", new SchedulingPolicySpec("alpha", null,
+        Plugins.DEFAULTS.withScore(new PluginSet(List.of(new Plugin("PreferLabel", 4)), null)), null));
+    awaitReason("prefer", "Invalid");
+    var message = accepted("prefer").orElseThrow().getMessage();
+    assertTrue(message.contains("\"PreferLabel\" is not a plugin of kube-scheduler 1.37"), message);
   }
 
   @Test

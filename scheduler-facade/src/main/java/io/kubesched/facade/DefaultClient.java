@@ -97,7 +97,8 @@ final class DefaultClient implements Client {
       if (options.leaderElection().map(e -> e.leaseName().isEmpty()).orElse(false)) {
         Options.requireLeaseName("schedulerName (the default leaseName)", first);
       }
-      settings = settings.withSchedulerName(first);
+      settings = settings.withSchedulerName(
+          first, options.leaderElection().flatMap(Options.LeaderElection::leaseName).isPresent());
     }
     var loop =
         new SchedulingLoop(

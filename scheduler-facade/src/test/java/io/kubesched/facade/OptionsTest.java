@@ -393,4 +393,19 @@ class OptionsTest {
     Files.writeString(file, " ");
     assertEquals("kube-system", LeaderElection.builder().build(file).leaseNamespace(), "blank file");
   }
+
+  @Test
+  void a_lease_named_explicitly_keeps_its_name_when_the_controller_takes_its_profiles_name() {
+    var named = Options.builder()
+        .leaderElection(LeaderElection.builder().lease("kubesched", Options.DEFAULT_SCHEDULER_NAME).build())
+        .build()
+        .controllerSettings();
+    assertEquals(Options.DEFAULT_SCHEDULER_NAME,
+        named.withSchedulerName("platform-scheduler", true).leaderElection().lockName(),
+        "a lease the configuration names, which RBAC may name too");
+    var defaulted = Options.builder().leaderElection(LeaderElection.builder().build()).build().controllerSettings();
+    assertEquals("platform-scheduler",
+        defaulted.withSchedulerName("platform-scheduler", false).leaderElection().lockName(),
+        "a lease named after the scheduler follows its name");
+  }
 }

@@ -73,8 +73,18 @@ public record ControllerSettings(
    *     new one, a lease named explicitly keeps its name
    */
   public ControllerSettings withSchedulerName(String name) {
+    return withSchedulerName(name, false);
+  }
+
+  /**
+   * @param leaseNamedExplicitly whether the lease's name was given rather than defaulted to the scheduler name:
+   *     then it is kept even where it equals the old scheduler name (a lease {@code kubesched} given for profiles
+   *     not named so must stay {@code kubesched}, which RBAC may name)
+   * @return these settings for {@code name}; a lease defaulted to the old scheduler name is named after the new one
+   */
+  public ControllerSettings withSchedulerName(String name, boolean leaseNamedExplicitly) {
     var leader = leaderElection;
-    if (leader != null && leader.lockName().equals(schedulerName)) {
+    if (leader != null && !leaseNamedExplicitly && leader.lockName().equals(schedulerName)) {
       leader =
           new LeaderSettings(
               leader.lockNamespace(), name, leader.leaseDuration(), leader.renewDeadline(), leader.retryPeriod());

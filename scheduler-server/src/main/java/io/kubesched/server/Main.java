@@ -1,10 +1,13 @@
 package io.kubesched.server;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import io.kubesched.api.BuildInfo;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
+import io.kubesched.policy.config.PluginRegistry;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,6 +15,7 @@ import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apiguardian.api.API;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +27,11 @@ import org.slf4j.LoggerFactory;
  * <p>Exit status: 0 after SIGTERM or SIGINT once everything stopped (bindings in flight finished, lease
  * released), and after {@code --help}, {@code --version} or {@code --write-config-to}; 1 on a bad configuration file, a connection that cannot be set up, a port that cannot be bound
  * or a cluster that cannot be listed, with a one-line message on standard error; 2 on a bad command line.
+ *
+ * <p>The default program, with kube-scheduler's plugins only; a program with plugins of its own calls {@link
+ * KubeschedServer}.
  */
+@API(status = INTERNAL, since = "0.1.0")
 public final class Main {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
@@ -37,7 +45,12 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws InterruptedException {
-    int status = run(List.of(args), System.getenv(), System.out, System.err);
+    KubeschedServer.builder().build().main(args);
+  }
+
+  /** {@link KubeschedServer#main}: the program, with {@code plugins} known to its configuration. */
+  static void main(String[] args, PluginRegistry plugins) throws InterruptedException {
+    int status = run(List.of(args), System.getenv(), System.out, System.err, plugins);
     if (status != 0) {
       EXITING_ON_ERROR.set(true);
       System.exit(status);
@@ -54,6 +67,13 @@ public final class Main {
    *     one-line message on {@code err})
    */
   static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err)
+      throws InterruptedException {
+    return run(args, env, out, err, PluginRegistry.empty());
+  }
+
+  /** {@link #run(List, Map, PrintStream, PrintStream)} with {@code plugins} known to the configuration. */
+  static int run(
+      List<String> args, Map<String, String> env, PrintStream out, PrintStream err, PluginRegistry plugins)
       throws InterruptedException {
     if (Flags.wantsHelp(args)) {
       err.println(Flags.usage());
@@ -75,9 +95,9 @@ public final class Main {
     SchedulerServer server;
     try {
       if (flags.writeConfigTo().isPresent()) {
-        return writeConfig(flags);
+        return writeConfig(flags, plugins);
       }
-      server = create(flags, env);
+      server = create(flags, env, plugins);
     } catch (ConfigurationException e) {
       err.println(oneLine(e));
       return BAD_CONFIG;
@@ -89,16 +109,16 @@ public final class Main {
    * @throws ConfigurationException naming the file, the YAML path and the value, if the configuration is
    *     bad
    */
-  static SchedulerServer create(Flags flags, Map<String, String> env) {
+  static SchedulerServer create(Flags flags, Map<String, String> env, PluginRegistry plugins) {
     var source = "config " + flags.config();
-    var setup = SchedulerSetup.of(configuration(flags), source);
+    var setup = SchedulerSetup.of(configuration(flags, plugins), source);
     var registry = MetricsRegistry.create();
     var connection = ServerOptions.connection(flags.kubeconfig(), setup.kubeconfig(), env);
     var options = ServerOptions.options(setup, connection, MicrometerMetrics.of(registry));
     var routes = Map.<String, Route>of(
         ConfigzRoute.PATH, new ConfigzRoute(setup.configuration()));
     return new SchedulerServer(
-        options, setup.profiles(), flags.policyCrd(), flags.serving(), routes, env, registry);
+        options, setup.profiles(), flags.policyCrd(), flags.serving(), routes, env, registry, plugins, false);
   }
 
   /**
@@ -106,8 +126,8 @@ public final class Main {
    *     leaderElection} settings before they are validated, as kube-scheduler applies them
    * @throws ConfigurationException naming the file (and the flags), the YAML path and the value
    */
-  static SchedulerConfiguration configuration(Flags flags) {
-    var configuration = SchedulerConfiguration.read(flags.config());
+  static SchedulerConfiguration configuration(Flags flags, PluginRegistry plugins) {
+    var configuration = SchedulerConfiguration.read(flags.config(), plugins);
     var election = flags.leaderElection();
     if (!election.any()) {
       return configuration;
@@ -123,9 +143,9 @@ public final class Main {
    * @return 0 once written
    * @throws ConfigurationException if the configuration is bad or the file cannot be written
    */
-  private static int writeConfig(Flags flags) {
+  private static int writeConfig(Flags flags, PluginRegistry plugins) {
     var file = flags.writeConfigTo().orElseThrow();
-    var yaml = configuration(flags).toYaml();
+    var yaml = configuration(flags, plugins).toYaml();
     try {
       Files.writeString(file, yaml);
     } catch (IOException e) {

@@ -5,6 +5,7 @@ import io.kubesched.api.SchedulerException;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
 import io.kubesched.facade.Options;
+import io.kubesched.policy.config.PluginRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -53,6 +54,7 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
   private final Map<String, String> env;
   private final boolean anyFreePort;
   private final PrometheusMeterRegistry registry;
+  private final PluginRegistry plugins;
   private final DecisionLog decisions = new DecisionLog();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final ScheduledExecutorService summaries =
@@ -89,12 +91,15 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
       Map<String, Route> routes,
       Map<String, String> env,
       PrometheusMeterRegistry registry) {
-    this(options, profiles, watchPolicies, serving, routes, env, registry, false);
+    this(options, profiles, watchPolicies, serving, routes, env, registry, PluginRegistry.empty(), false);
   }
 
   /**
-   * For tests: as above, but with {@code anyFreePort} the endpoints are served on a free port of {@code
-   * serving.bindAddress()} whatever {@code serving.securePort()} says (the command line cannot ask for that).
+   * As above, with plugins of one's own; with {@code anyFreePort} (for tests) the endpoints are served on a free
+   * port of {@code serving.bindAddress()} whatever {@code serving.securePort()} says (the command line cannot ask
+   * for that).
+   *
+   * @param plugins the plugins of one's own a SchedulingPolicy may enable, as the configuration file's profiles
    */
   SchedulerServer(
       Options options,
@@ -104,7 +109,9 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
       Map<String, Route> routes,
       Map<String, String> env,
       PrometheusMeterRegistry registry,
+      PluginRegistry plugins,
       boolean anyFreePort) {
+    this.plugins = plugins;
     this.options = options;
     this.profiles = profiles;
     this.watchPolicies = watchPolicies;
@@ -153,7 +160,7 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
     try {
       if (watchPolicies) {
         // Before the controller starts, so that the first pod already meets the policies applied.
-        var watch = SchedulingPolicies.watch(client(), started, profiles);
+        var watch = SchedulingPolicies.watch(client(), started, profiles, plugins);
         boolean closedMeanwhile;
         synchronized (this) {
           closedMeanwhile = closing;

@@ -5,6 +5,7 @@ import io.kubesched.api.FinderFunc;
 import io.kubesched.crd.SchedulingPolicyController;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Controller;
+import io.kubesched.policy.config.PluginRegistry;
 import java.util.Map;
 
 /** The one place the SchedulingPolicy controller (module {@code scheduler-crd}) is wired into the server. */
@@ -19,13 +20,15 @@ final class SchedulingPolicies {
    * @param client the connection to watch with
    * @param controller the controller whose profiles the resources change
    * @param profiles the configuration file's profiles, which a deleted SchedulingPolicy restores
+   * @param plugins the plugins of one's own a SchedulingPolicy may enable
    * @return what stops the watch
    * @throws ConfigurationException if the API server does not serve SchedulingPolicies (the
    *     CRD is not installed) or this identity may not list them
    * @throws io.kubesched.api.SchedulerException if they cannot be listed in time
    */
-  static AutoCloseable watch(Client client, Controller controller, Map<String, FinderFunc> profiles) {
-    var policies = new SchedulingPolicyController(client.kubernetesClient(), controller, profiles);
+  static AutoCloseable watch(
+      Client client, Controller controller, Map<String, FinderFunc> profiles, PluginRegistry plugins) {
+    var policies = new SchedulingPolicyController(client.kubernetesClient(), controller, profiles, plugins);
     try {
       policies.start();
     } catch (ConfigurationException e) {

@@ -5,6 +5,8 @@ import io.kubesched.policy.config.KubePlugins.Role;
 import io.kubesched.policy.config.PluginSets.PluginRef;
 import io.kubesched.policy.config.PluginSets.PluginSet;
 import io.kubesched.policy.config.PluginSets.Resolved;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.Scorer;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -15,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * Reads one profile of a KubeSchedulerConfiguration ({@code schedulerName}, {@code percentageOfNodesToScore},
@@ -35,10 +38,16 @@ final class ProfileReader {
   record Read(SchedulerProfile profile, PluginSet queueSort) {}
 
   private final ConfigReader reader;
+  private final PluginRegistry registry;
 
-  ProfileReader(ConfigReader reader) {
+  /** @param registry the plugins of one's own a profile may enable besides kube's */
+  ProfileReader(ConfigReader reader, PluginRegistry registry) {
     this.reader = reader;
+    this.registry = registry;
   }
+
+  /** A registered plugin's arguments as read, and where they were written (for messages). */
+  private record CustomArgs(Record args, String path) {}
 
   /**
    * @param node the profile
@@ -79,14 +88,14 @@ final class ProfileReader {
         }
       }
     }
-    var args = pluginConfig(node, path);
+    var customArgs = new LinkedHashMap<String, CustomArgs>();
+    var args = pluginConfig(node, path, customArgs);
     var multiPoint = PluginSets.merge(new PluginSet(KubePlugins.defaultMultiPoint(), List.of()), customMultiPoint);
     Map<ExtensionPoint, PluginSet> points = new EnumMap<>(ExtensionPoint.class);
     custom.forEach((point, set) -> points.put(point, PluginSets.merge(PluginSet.EMPTY, set)));
     var resolved = PluginSets.resolve(
-        points, multiPoint, plugin -> KubePlugins.get(plugin).map(KubePlugins.Plugin::points).orElse(null), reader,
-        pluginsPath);
-    var policy = policy(resolved, args, percentage);
+        points, multiPoint, this::implemented, reader, pluginsPath);
+    var policy = policy(resolved, args, customArgs, path, percentage);
     Map<String, List<String>> enabled = new LinkedHashMap<>();
     resolved.forEach((point, plugins) -> enabled.put(point.field(), plugins.stream().map(Resolved::toString).toList()));
     return new Read(
@@ -102,15 +111,35 @@ final class ProfileReader {
     return value;
   }
 
-  private static Policy policy(Map<ExtensionPoint, List<Resolved>> resolved, PluginArgs args, int percentage) {
+  /** @return the extension points kube's or a registered plugin {@code name} implements; null if none has it */
+  private @Nullable Set<ExtensionPoint> implemented(String name) {
+    var custom = registry.get(name);
+    if (custom != null) {
+      return custom.points();
+    }
+    return KubePlugins.get(name).map(KubePlugins.Plugin::points).orElse(null);
+  }
+
+  private Policy policy(
+      Map<ExtensionPoint, List<Resolved>> resolved,
+      PluginArgs args,
+      Map<String, CustomArgs> customArgs,
+      String profilePath,
+      int percentage) {
     var builder = Policy.builder().percentageOfNodesToScore(percentage);
     for (var plugin : resolved.getOrDefault(ExtensionPoint.FILTER, List.of())) {
-      if (role(plugin) == Role.POLICY) {
+      var custom = registry.get(plugin.name());
+      if (custom != null) {
+        builder.filter(filter(custom, customArgs(custom, plugin.name(), customArgs, profilePath)));
+      } else if (role(plugin) == Role.POLICY) {
         builder.filter(args.filter(plugin.name()));
       }
     }
     for (var plugin : resolved.getOrDefault(ExtensionPoint.SCORE, List.of())) {
-      if (role(plugin) == Role.POLICY) {
+      var custom = registry.get(plugin.name());
+      if (custom != null) {
+        builder.scorer(scorer(custom, customArgs(custom, plugin.name(), customArgs, profilePath)), plugin.weight());
+      } else if (role(plugin) == Role.POLICY) {
         builder.scorer(args.scorer(plugin.name()), plugin.weight());
       }
     }
@@ -122,6 +151,28 @@ final class ProfileReader {
       builder.noPreemption();
     }
     return builder.build();
+  }
+
+  /**
+   * @return the arguments {@code pluginConfig} gave the registered plugin {@code name}, or, without an entry, its
+   *     arguments read from an empty object
+   */
+  private CustomArgs customArgs(
+      PluginRegistry.Registered<?> custom, String name, Map<String, CustomArgs> given, String profilePath) {
+    var args = given.get(name);
+    if (args != null) {
+      return args;
+    }
+    var path = profilePath + ".pluginConfig (no entry for " + name + ")";
+    return new CustomArgs(custom.args(JsonNodeFactory.instance.objectNode(), path, reader), path);
+  }
+
+  private <A extends Record> Filter filter(PluginRegistry.Registered<A> custom, CustomArgs args) {
+    return custom.filter(custom.cast(args.args()), args.path(), reader);
+  }
+
+  private <A extends Record> Scorer scorer(PluginRegistry.Registered<A> custom, CustomArgs args) {
+    return custom.scorer(custom.cast(args.args()), args.path(), reader);
   }
 
   private static Role role(Resolved plugin) {
@@ -163,7 +214,10 @@ final class ProfileReader {
     }
     if (enabled && name.equals(PluginSets.ALL)) {
       throw reader.error(path + ".name", "is \"*\", which only disables; enable plugins by name: "
-          + KubePlugins.names());
+          + KubePlugins.names() + registered());
+    }
+    if (registry.get(name) != null) {
+      return new PluginRef(name, weight, path);
     }
     var plugin = known(name, path + ".name", path);
     if (enabled && plugin.role() == Role.UNSUPPORTED) {
@@ -181,8 +235,13 @@ final class ProfileReader {
           + "\" (KubeSchedulerConfiguration is version \"" + KubePlugins.API_VERSION + "\")");
     }
     return KubePlugins.get(name).orElseThrow(() -> reader.error(namePath, "\"" + name + "\" is not a plugin of"
-        + " kube-scheduler 1.37; valid: " + supported() + " (not supported yet: "
-        + KubePlugins.names(Role.UNSUPPORTED) + ")"));
+        + " kube-scheduler 1.37" + (registry.isEmpty() ? "" : " nor a registered one") + "; valid: " + supported()
+        + registered() + " (not supported yet: " + KubePlugins.names(Role.UNSUPPORTED) + ")"));
+  }
+
+  /** @return {@code , registered: [A, B]} for messages that list the valid names; empty if none is registered */
+  private String registered() {
+    return registry.isEmpty() ? "" : ", registered: " + List.copyOf(registry.names());
   }
 
   private static List<String> supported() {
@@ -191,7 +250,7 @@ final class ProfileReader {
     return names.stream().sorted().toList();
   }
 
-  private PluginArgs pluginConfig(JsonNode profile, String profilePath) {
+  private PluginArgs pluginConfig(JsonNode profile, String profilePath, Map<String, CustomArgs> customArgs) {
     var args = new PluginArgs(reader);
     var listed = ConfigReader.field(profile, "pluginConfig");
     if (listed == null) {
@@ -205,11 +264,20 @@ final class ProfileReader {
       if (!seen.add(name)) {
         throw reader.fieldError(path, "Duplicate value: \"" + name + "\"");
       }
+      var custom = registry.get(name);
+      if (custom != null) {
+        var argsNode = ConfigReader.field(entry.node(), "args");
+        var argsPath = path + ".args";
+        var read = custom.args(argsNode == null ? JsonNodeFactory.instance.objectNode() : argsNode, argsPath, reader);
+        customArgs.put(name, new CustomArgs(read, argsPath));
+        continue;
+      }
       var plugin = known(name, path + ".name", path);
       if (plugin.role() == Role.UNSUPPORTED) {
         throw reader.error(path + ".name", "configures " + name + ", a kube-scheduler plugin this scheduler does"
             + " not support yet; plugins whose arguments are supported: " + new LinkedHashSet<>(
-                supported().stream().filter(n -> KubePlugins.get(n).orElseThrow().takesArgs()).toList()));
+                supported().stream().filter(n -> KubePlugins.get(n).orElseThrow().takesArgs()).toList())
+            + registered());
       }
       var argsNode = ConfigReader.field(entry.node(), "args");
       if (argsNode == null) {

@@ -1,5 +1,6 @@
 package io.kubesched.policy.config;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.apiguardian.api.API.Status.MAINTAINED;
 
 import io.kubesched.api.ConfigurationException;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
@@ -54,7 +56,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * <p>Written back by {@link #toYaml()} and {@link #toJson()} as kube-scheduler's {@code --write-config-to} writes
  * it: every top-level setting with kube's defaults filled in, each profile with its scheduler name.
  *
- * <p>Plugins: those of kube-scheduler 1.37 only. Its filters and scorers make each profile's {@link
+ * <p>Plugins: those of kube-scheduler 1.37, and those of a {@link PluginRegistry} the file is read with ({@link
+ * #read(Path, PluginRegistry)}). Its filters and scorers make each profile's {@link
  * SchedulerProfile#policy()}; {@code PrioritySort}, {@code DefaultBinder}, {@code SchedulingGates} and {@code
  * GangScheduling} are the scheduling loop's own and are accepted; {@code DefaultPreemption} turns the policy's
  * preemption on. Plugins kube has and this library does not ({@code DynamicResources}, {@code
@@ -147,7 +150,19 @@ public final class SchedulerConfiguration {
    *     accepts with plugins this library has; the message names the file, the YAML path and the value
    */
   public static SchedulerConfiguration read(Path file) {
-    return parse(TreeReader.readFile(file, KIND + " " + file), file.toString());
+    return read(file, PluginRegistry.empty());
+  }
+
+  /**
+   * Reads the KubeSchedulerConfiguration file at {@code file}, JSON or YAML, whose profiles may enable the
+   * plugins of {@code plugins} besides kube's.
+   *
+   * @throws ConfigurationException as {@link #read(Path)} does; also if a registered plugin's arguments are not
+   *     its record's, or its record or factory refuses them
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  public static SchedulerConfiguration read(Path file, PluginRegistry plugins) {
+    return parse(TreeReader.readFile(file, KIND + " " + file), file.toString(), plugins);
   }
 
   /**
@@ -158,8 +173,20 @@ public final class SchedulerConfiguration {
    * @throws ConfigurationException as {@link #read} does
    */
   public static SchedulerConfiguration parse(String text, String source) {
+    return parse(text, source, PluginRegistry.empty());
+  }
+
+  /**
+   * Reads a KubeSchedulerConfiguration from {@code text}, whose profiles may enable the plugins of {@code plugins}
+   * besides kube's.
+   *
+   * @throws ConfigurationException as {@link #read(Path, PluginRegistry)} does
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  public static SchedulerConfiguration parse(String text, String source, PluginRegistry plugins) {
+    Objects.requireNonNull(plugins, "plugins");
     var what = KIND + " " + source;
-    return configuration(new ConfigReader(what + ": "), TreeReader.tree(text, what, true));
+    return configuration(new ConfigReader(what + ": "), TreeReader.tree(text, what, true), plugins);
   }
 
   /**
@@ -189,12 +216,27 @@ public final class SchedulerConfiguration {
    */
   public static SchedulerProfile parseProfile(
       String text, String source, String path, int percentageOfNodesToScore) {
+    return parseProfile(text, source, path, percentageOfNodesToScore, PluginRegistry.empty());
+  }
+
+  /**
+   * Reads one profile as {@link #parseProfile(String, String, String, int)} does, which may enable the plugins of
+   * {@code plugins} besides kube's.
+   *
+   * @throws ConfigurationException as {@link #parseProfile(String, String, String)} does, and as {@link
+   *     #read(Path, PluginRegistry)} does about registered plugins
+   * @throws IllegalArgumentException if {@code percentageOfNodesToScore} is not from 0 to 100
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  public static SchedulerProfile parseProfile(
+      String text, String source, String path, int percentageOfNodesToScore, PluginRegistry plugins) {
+    Objects.requireNonNull(plugins, "plugins");
     if (percentageOfNodesToScore < 0 || percentageOfNodesToScore > 100) {
       throw new IllegalArgumentException(
           "percentageOfNodesToScore must be from 0 to 100, was " + percentageOfNodesToScore);
     }
     var reader = new ConfigReader(source + ": ");
-    return new ProfileReader(reader)
+    return new ProfileReader(reader, plugins)
         .read(TreeReader.tree(text, source, true), path, null, percentageOfNodesToScore)
         .profile();
   }
@@ -318,7 +360,7 @@ public final class SchedulerConfiguration {
         + leaderElection + "}";
   }
 
-  private static SchedulerConfiguration configuration(ConfigReader reader, JsonNode root) {
+  private static SchedulerConfiguration configuration(ConfigReader reader, JsonNode root, PluginRegistry plugins) {
     if (root.isMissingNode() || root.isNull()) {
       throw reader.error("(document)", "is empty; expected apiVersion: " + API_VERSION + " and kind: " + KIND);
     }
@@ -374,7 +416,7 @@ public final class SchedulerConfiguration {
       throw reader.invalid("podMaxBackoffSeconds", max, "must be greater than or equal to PodInitialBackoffSeconds");
     }
     var profilesNode = ConfigReader.field(root, "profiles");
-    var profiles = profiles(reader, profilesNode, percentage);
+    var profiles = profiles(reader, profilesNode, percentage, plugins);
     var sources = new ArrayList<ConfigWriter.ProfileSource>();
     var entries = profilesNode == null ? List.<TreeReader.Entry>of() : reader.list(profilesNode, "profiles");
     boolean defaulted = entries.isEmpty() || ConfigReader.field(entries.get(0).node(), "schedulerName") == null;
@@ -403,14 +445,15 @@ public final class SchedulerConfiguration {
     return value == null ? unset : reader.int64(value, field);
   }
 
-  private static List<SchedulerProfile> profiles(ConfigReader reader, @Nullable JsonNode listed, int percentage) {
+  private static List<SchedulerProfile> profiles(
+      ConfigReader reader, @Nullable JsonNode listed, int percentage, PluginRegistry plugins) {
     var entries = listed == null ? List.<TreeReader.Entry>of() : reader.list(listed, "profiles");
     if (entries.isEmpty()) {
       // kube's defaulting: one profile with kube's default plugins.
       var none = JsonNodeFactory.instance.objectNode();
-      return List.of(new ProfileReader(reader).read(none, "profiles[0]", DEFAULT_SCHEDULER_NAME, percentage).profile());
+      return List.of(new ProfileReader(reader, plugins).read(none, "profiles[0]", DEFAULT_SCHEDULER_NAME, percentage).profile());
     }
-    var profileReader = new ProfileReader(reader);
+    var profileReader = new ProfileReader(reader, plugins);
     var profiles = new ArrayList<SchedulerProfile>();
     var queueSorts = new ArrayList<PluginSet>();
     Map<String, Integer> names = new HashMap<>();
