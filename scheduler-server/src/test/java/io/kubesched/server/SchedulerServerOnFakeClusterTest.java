@@ -14,6 +14,7 @@ import io.kubesched.crd.SchedulingPolicyStatus;
 import io.kubesched.facade.Options;
 import io.kubesched.facade.SchedulerSetup;
 import io.kubesched.micrometer.MicrometerMetrics;
+import io.kubesched.policy.config.PluginRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -110,6 +111,7 @@ class SchedulerServerOnFakeClusterTest {
             Map.of(),
             Map.of(),
             registry,
+            PluginRegistry.empty(),
             true);
     assertEquals(Optional.of("informers not synced yet: listing the cluster"), server.notReady());
     assertEquals(Optional.empty(), server.unhealthy());
@@ -167,6 +169,7 @@ class SchedulerServerOnFakeClusterTest {
             Map.of(),
             Map.of(),
             registry,
+            PluginRegistry.empty(),
             true);
     try {
       server.start();
