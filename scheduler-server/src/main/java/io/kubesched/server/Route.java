@@ -27,7 +27,7 @@ interface Route {
    */
   record Request(String path, Map<String, List<String>> query, Optional<String> accept) {
 
-    Request {
+    public Request {
       Objects.requireNonNull(path, "path");
       query = Map.copyOf(query);
       Objects.requireNonNull(accept, "accept");
@@ -49,7 +49,7 @@ interface Route {
    */
   record Response(int status, String contentType, String body) {
 
-    Response {
+    public Response {
       Objects.requireNonNull(contentType, "contentType");
       Objects.requireNonNull(body, "body");
     }
