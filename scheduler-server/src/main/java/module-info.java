@@ -11,4 +11,10 @@ module io.kubesched.server {
   requires jdk.httpserver;
   requires micrometer.registry.prometheus;
   requires org.slf4j;
+  requires ch.qos.logback.classic;
+  requires ch.qos.logback.core;
+
+  // The logging set up in code before the flags are read: Logback finds it as a Configurator.
+  provides ch.qos.logback.classic.spi.Configurator with
+      io.kubesched.server.logging.DefaultLogging;
 }

@@ -16,8 +16,12 @@ import org.jspecify.annotations.Nullable;
  * @param port the port of {@code /healthz}, {@code /readyz} and {@code /metrics} ({@code --port}); 0 picks a
  *     free one
  * @param policyCrd whether SchedulingPolicy custom resources are watched (on unless {@code --no-policy-crd})
+ * @param loggingFormat {@code --logging-format}: {@code text} (the default) or {@code json}, checked by {@link
+ *     Logging#configure}
+ * @param verbosity {@code -v} or {@code --v}: kube's log verbosity, 0 (the default) or more
  */
-record Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd) {
+record Flags(
+    Path config, Optional<Path> kubeconfig, int port, boolean policyCrd, String loggingFormat, int verbosity) {
 
   /**
    * kube-scheduler's secure port. Served here as plain HTTP: the endpoints carry no secret, and a cluster
@@ -34,11 +38,19 @@ record Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd
           + DEFAULT_PORT
           + ")\n"
           + "  --no-policy-crd    do not watch SchedulingPolicy custom resources (kubesched.io/v1alpha1)\n"
+          + "  --logging-format F text (default) or json: one JSON object per line\n"
+          + "  -v, --v N          log verbosity, as kube's: 0 (default), 2 a line per decision, 4 debug\n"
           + "  --version          print the version, the git revision it was built from and Java's, then exit";
 
   Flags {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(kubeconfig, "kubeconfig");
+    Objects.requireNonNull(loggingFormat, "loggingFormat");
+  }
+
+  /** With text logs at verbosity 0. */
+  Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd) {
+    this(config, kubeconfig, port, policyCrd, "text", 0);
   }
 
   /** @return whether {@code args} ask for the usage text ({@code --help} or {@code -h}) */
@@ -62,6 +74,8 @@ record Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd
     @Nullable Path kubeconfig = null;
     @Nullable Integer port = null;
     @Nullable Boolean policyCrd = null;
+    @Nullable String loggingFormat = null;
+    @Nullable Integer verbosity = null;
     for (int i = 0; i < args.size(); i++) {
       var arg = args.get(i);
       var eq = arg.indexOf('=');
@@ -73,11 +87,15 @@ record Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd
         policyCrd = once("--policy-crd or --no-policy-crd", policyCrd, name.equals("--policy-crd"));
         continue;
       }
-      if (!List.of("--config", "--kubeconfig", "--port").contains(name)) {
+      if (name.equals("-v")) {
+        name = "--v";
+      }
+      if (!List.of("--config", "--kubeconfig", "--port", "--logging-format", "--v").contains(name)) {
         throw new ConfigurationException(
             "command line: unknown flag '"
                 + arg
-                + "'; valid: --config, --kubeconfig, --port, --policy-crd, --no-policy-crd, --version, --help");
+                + "'; valid: --config, --kubeconfig, --port, --policy-crd, --no-policy-crd, --logging-format, -v,"
+                + " --version, --help");
       }
       String value;
       if (eq >= 0) {
@@ -93,6 +111,8 @@ record Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd
       switch (name) {
         case "--config" -> config = once(name, config, Path.of(value));
         case "--kubeconfig" -> kubeconfig = once(name, kubeconfig, Path.of(value));
+        case "--logging-format" -> loggingFormat = once(name, loggingFormat, value);
+        case "--v" -> verbosity = once(name, verbosity, verbosity(value));
         default -> port = once(name, port, port(value));
       }
     }
@@ -103,7 +123,21 @@ record Flags(Path config, Optional<Path> kubeconfig, int port, boolean policyCrd
         config,
         Optional.ofNullable(kubeconfig),
         port == null ? DEFAULT_PORT : port,
-        policyCrd == null || policyCrd);
+        policyCrd == null || policyCrd,
+        loggingFormat == null ? "text" : loggingFormat,
+        verbosity == null ? 0 : verbosity);
+  }
+
+  private static int verbosity(String value) {
+    try {
+      int v = Integer.parseInt(value);
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below, with the value
+    }
+    throw new ConfigurationException("command line: -v must be a number, 0 or more, was '" + value + "'");
   }
 
   private static int port(String value) {

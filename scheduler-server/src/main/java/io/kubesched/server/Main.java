@@ -67,6 +67,7 @@ public final class Main {
     Flags flags;
     try {
       flags = Flags.parse(args);
+      Logging.configure(flags.loggingFormat(), flags.verbosity());
     } catch (ConfigurationException e) {
       err.println(oneLine(e) + "\n" + Flags.USAGE);
       return BAD_USAGE;
