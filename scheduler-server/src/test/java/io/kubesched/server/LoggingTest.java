@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.ConfigurationException;
+import io.kubesched.api.PodInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -109,6 +110,22 @@ class LoggingTest {
     var text = String.join("\n", lines());
     assertFalse(text.contains("quiet"), text);
     assertTrue(text.contains("heard at 0") && text.contains("heard at 4") && text.contains("heard at 4 too"), text);
+  }
+
+  @Test
+  void from_2_each_decision_is_a_line_with_the_pod_its_node_and_its_profile() {
+    var pod = PodInfo.builder("default", "p").schedulerName("kubesched").build();
+    Logging.configure("json", 1);
+    new DecisionLog().bound(pod, "node-0");
+    Logging.configure("json", 2);
+    new DecisionLog().bound(pod, "node-1");
+    var lines = lines();
+    assertEquals(1, lines.size(), lines.toString());
+    var line = JSON.readTree(lines.get(0));
+    assertEquals("default/p (kubesched): bound to node-1", line.get("message").asString());
+    assertEquals("default/p", line.get("pod").asString());
+    assertEquals("node-1", line.get("node").asString());
+    assertEquals("kubesched", line.get("profile").asString());
   }
 
   @Test
