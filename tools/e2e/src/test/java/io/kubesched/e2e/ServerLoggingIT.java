@@ -131,7 +131,10 @@ class ServerLoggingIT extends RealClusterTest {
     assertEquals(1, server.process.exitValue(), server.describe());
     var errors = server.lines().stream().filter(l -> l.startsWith("kubesched-server: ")).toList();
     assertEquals(1, errors.size(), server.describe());
-    assertTrue(errors.get(0).contains("403") || errors.get(0).contains("forbidden"), errors.get(0));
+    var error = errors.get(0);
+    assertTrue(error.contains("403: ") && error.contains("system:serviceaccount:" + namespace + ":kubesched-norights")
+        && error.contains("cannot list resource"), "names the answer, the identity, the verb and the resource: " + error);
+    assertFalse(error.contains("Received status"), "fabric8's wrapping: " + error);
     assertFalse(hasStack(server.log()), "a stack trace at the default verbosity:\n" + server.log());
   }
 
