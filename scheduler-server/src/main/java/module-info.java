@@ -23,6 +23,12 @@ module io.kubesched.server {
   requires io.prometheus.metrics.instrumentation.jvm;
   requires io.prometheus.metrics.model;
   requires org.slf4j;
+  requires ch.qos.logback.classic;
+  requires ch.qos.logback.core;
+
+  // The logging set up in code before the flags are read: Logback finds it as a Configurator.
+  provides ch.qos.logback.classic.spi.Configurator with
+      io.kubesched.server.logging.DefaultLogging;
 
   // KubeschedServer, and Main, the default program; everything else in the package is package-private.
   exports io.kubesched.server;

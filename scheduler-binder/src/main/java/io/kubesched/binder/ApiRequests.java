@@ -114,6 +114,20 @@ public final class ApiRequests {
     return (e.getCode() > 0 ? e.getCode() + ": " : "") + message;
   }
 
+  /**
+   * @return a failure as the loop logs it, in one line: the API server's answer ({@code 403: <its message>},
+   *     which names the identity, the verb and the resource) where the failure is, or wraps, a {@code
+   *     KubernetesClientException} with a status code; else the failure's {@code toString()}
+   */
+  public static String describeFailure(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof KubernetesClientException e && e.getCode() > 0) {
+        return describe(e).replaceAll("\\s*\\R\\s*", " ");
+      }
+    }
+    return failure.toString();
+  }
+
   public static String abbreviate(String body) {
     return body.length() <= 300 ? body : body.substring(0, 300) + "…";
   }

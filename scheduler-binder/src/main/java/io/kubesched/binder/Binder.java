@@ -68,7 +68,8 @@ public final class Binder {
       return new BindOutcome.Failed("binding request " + none.why());
     }
     var answer = (ApiRequests.Answer.Status) response;
-    LOG.debug("POST binding {} -> {}: {}", options.podKey(), options.nodeName(), answer.code());
+    PodLog.of(LOG.atDebug(), options.pod(), options.nodeName())
+        .log("POST binding {} -> {}: {}", options.podKey(), options.nodeName(), answer.code());
     return switch (answer.code()) {
       case 200, 201 -> new BindOutcome.Bound(options.nodeName(), false);
       case 409 -> verify(options, http);

@@ -102,7 +102,7 @@ public final class Preempter {
   public VictimOutcome preempt(Pod victim, String conditionMessage) throws InterruptedException {
     var key = keyOf(victim, true);
     if (victim.getMetadata().getDeletionTimestamp() != null) {
-      LOG.debug("Victim {} is already being deleted: no request", key);
+      PodLog.victim(LOG.atDebug(), victim, key).log("Victim {} is already being deleted: no request", key);
       return VictimOutcome.GONE;
     }
     var marked = markDisruptionTarget(victim, key, conditionMessage);
@@ -141,7 +141,7 @@ public final class Preempter {
       if (e.getCode() == 404) {
         return true;
       }
-      LOG.warn("Clearing the nomination of pod {} failed: {}", key, ApiRequests.describe(e));
+      PodLog.of(LOG.atWarn(), pod).log("Clearing the nomination of pod {} failed: {}", key, ApiRequests.describe(e));
       return false;
     }
   }
@@ -220,7 +220,7 @@ public final class Preempter {
     writes.acquire();
     try {
       client.raw(path, "DELETE", options);
-      LOG.debug("Deleted victim {}", key);
+      PodLog.victim(LOG.atDebug(), victim, key).log("Deleted victim {}", key);
       return VictimOutcome.DELETED;
     } catch (KubernetesClientException e) {
       interruptedDuring("deleting", key);

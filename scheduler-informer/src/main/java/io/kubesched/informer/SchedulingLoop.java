@@ -10,6 +10,7 @@ import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.PendingPods;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
+import io.kubesched.binder.ApiRequests;
 import io.kubesched.binder.TokenBucket;
 import io.kubesched.binder.report.PodGroupReporter;
 import io.kubesched.binder.report.SchedulingReporter;
@@ -334,7 +335,7 @@ public final class SchedulingLoop implements AutoCloseable {
       throw new SchedulerException(
           "cannot list nodes and pods"
               + (clusterData.reads().isEmpty() ? "" : " and what the policy reads " + clusterData.reads())
-              + " from " + masterUrl + ": " + cause,
+              + " from " + masterUrl + ": " + ApiRequests.describeFailure(cause),
           cause);
     }
     synchronized (lifecycle) {

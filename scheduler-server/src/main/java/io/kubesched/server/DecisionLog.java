@@ -7,8 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs one line per decision at DEBUG (logger {@code io.kubesched.server.DecisionLog}) and counts them for
- * the summary line the server logs at INFO.
+ * Logs one line per decision at DEBUG (logger {@code io.kubesched.server.DecisionLog}, on from {@code -v=2}),
+ * with the pod, node and profile as key-value pairs, and counts them for the summary line the server logs at
+ * INFO.
  *
  * <p>Threads: the listener methods are called on the controller's listener thread, {@link #summary()} on
  * any; the counts are atomic, so a summary never loses a decision (it may show one a little late).
@@ -27,19 +28,21 @@ final class DecisionLog implements SchedulingListener {
   @Override
   public void bound(PodInfo pod, String nodeName) {
     bound.incrementAndGet();
-    LOG.debug("{} ({}): bound to {}", pod.key(), pod.schedulerName(), nodeName);
+    LOG.atDebug().addKeyValue("pod", pod.key()).addKeyValue("node", nodeName).addKeyValue("profile", pod.schedulerName())
+        .log("{} ({}): bound to {}", pod.key(), pod.schedulerName(), nodeName);
   }
 
   @Override
   public void unschedulable(PodInfo pod, String message) {
     unschedulable.incrementAndGet();
-    LOG.debug("{} ({}): unschedulable: {}", pod.key(), pod.schedulerName(), message);
+    LOG.atDebug().addKeyValue("pod", pod.key()).addKeyValue("profile", pod.schedulerName())
+        .log("{} ({}): unschedulable: {}", pod.key(), pod.schedulerName(), message);
   }
 
   @Override
   public void failed(String podKey, Exception error) {
     failed.incrementAndGet();
-    LOG.debug("{}: failed: {}", podKey, error.getMessage());
+    LOG.atDebug().addKeyValue("pod", podKey).log("{}: failed: {}", podKey, error.getMessage());
   }
 
   /**

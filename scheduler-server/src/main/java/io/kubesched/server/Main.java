@@ -86,12 +86,12 @@ public final class Main {
     Flags flags;
     try {
       flags = Flags.parse(args);
+      // The one place logging is set up, from --logging-format and -v, before anything logs.
+      Logging.configure(flags.loggingFormat(), flags.verbosity());
     } catch (ConfigurationException e) {
       err.println(oneLine(e) + "\n" + Flags.usage());
       return BAD_USAGE;
     }
-    // The one place logging is set up, from --logging-format and -v, before anything logs.
-    Logging.configure(flags.loggingFormat(), flags.verbosity());
     SchedulerServer server;
     try {
       if (flags.writeConfigTo().isPresent()) {

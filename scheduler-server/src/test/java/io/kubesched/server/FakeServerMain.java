@@ -27,6 +27,7 @@ public final class FakeServerMain {
   private FakeServerMain() {}
 
   public static void main(String[] args) throws InterruptedException {
+    Logging.configure("text", 2); // a line per decision, as -v=2 gives
     var config =
         ServerFixtures.config("leaderElection: {leaderElect: false}\nprofiles: [{schedulerName: " + SCHEDULER + "}]\n");
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

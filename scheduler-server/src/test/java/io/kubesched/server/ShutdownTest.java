@@ -42,8 +42,6 @@ class ShutdownTest {
                     java,
                     "-cp",
                     System.getProperty("java.class.path"),
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
-                    "-Dorg.slf4j.simpleLogger.log.io.kubesched.server.DecisionLog=debug",
                     "-Djava.util.logging.config.file=" + System.getProperty("java.util.logging.config.file", ""),
                     FakeServerMain.class.getName(),
                     String.valueOf(port)))

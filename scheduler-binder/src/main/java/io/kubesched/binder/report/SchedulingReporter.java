@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kubesched.binder.ApiRequests;
 import io.kubesched.binder.PodConditionUpdate;
+import io.kubesched.binder.PodLog;
 import io.kubesched.binder.TokenBucket;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -305,13 +306,14 @@ public final class SchedulingReporter {
           }
           var node = fresh.getSpec() == null ? null : fresh.getSpec().getNodeName();
           if (node != null && !node.isEmpty()) { // placed meanwhile (a later attempt): nothing to report
-            LOG.debug("Not setting PodScheduled=False on pod {}/{}: it is bound to {} by now", ns, name, node);
+            PodLog.of(LOG.atDebug(), fresh, node)
+                .log("Not setting PodScheduled=False on pod {}/{}: it is bound to {} by now", ns, name, node);
             return false;
           }
           seen = fresh;
           continue;
         }
-        LOG.warn("Setting PodScheduled=False ({}) on pod {}/{} failed: {}", reason, ns, name,
+        PodLog.of(LOG.atWarn(), seen).log("Setting PodScheduled=False ({}) on pod {}/{} failed: {}", reason, ns, name,
             ApiRequests.describe(e));
         return false;
       }
@@ -373,12 +375,12 @@ public final class SchedulingReporter {
       if (Thread.interrupted()) {
         throw new InterruptedException("interrupted while reading pod " + meta.getNamespace() + "/" + meta.getName());
       }
-      LOG.warn("Reading pod {}/{} again failed: {}", meta.getNamespace(), meta.getName(),
+      PodLog.of(LOG.atWarn(), pod).log("Reading pod {}/{} again failed: {}", meta.getNamespace(), meta.getName(),
           ApiRequests.describe(e));
       return null;
     }
     if (fresh == null || (meta.getUid() != null && !meta.getUid().equals(fresh.getMetadata().getUid()))) {
-      LOG.warn("Pod {}/{} is gone or was created again: its PodScheduled condition is not written",
+      PodLog.of(LOG.atWarn(), pod).log("Pod {}/{} is gone or was created again: its PodScheduled condition is not written",
           meta.getNamespace(), meta.getName());
       return null;
     }

@@ -198,7 +198,8 @@ public final class BindingCycle {
       } catch (RuntimeException e) {
         if (waiting.remove(wait.uid(), wait)) {
           undo(wait.uid());
-          LOG.error("Unexpected failure checking the volumes of pod {}; it will be retried", wait.assumed().key(), e);
+          PodLog.of(LOG.atError(), wait.assumed()).setCause(e)
+              .log("Unexpected failure checking the volumes of pod {}; it will be retried", wait.assumed().key());
           queue.requeueAfterError(wait.assumed().attempt().item());
         }
       }
@@ -228,7 +229,8 @@ public final class BindingCycle {
       return;
     } catch (RuntimeException e) {
       undo(assumed.uid());
-      LOG.error("Unexpected failure binding the volumes of pod {}; it will be retried", assumed.key(), e);
+      PodLog.of(LOG.atError(), assumed).setCause(e)
+          .log("Unexpected failure binding the volumes of pod {}; it will be retried", assumed.key());
       queue.requeueAfterError(assumed.attempt().item());
       return;
     }
@@ -236,7 +238,7 @@ public final class BindingCycle {
         new VolumeWait(
             assumed, ticker.nanoTime() + volumeBindingTimeout.toNanos(), new VolumeBindingCheck(nodeName, bindings));
     waiting.put(assumed.uid(), wait);
-    LOG.debug("Waiting for the volumes of pod {} to be bound", assumed.key());
+    PodLog.of(LOG.atDebug(), assumed).log("Waiting for the volumes of pod {} to be bound", assumed.key());
     check(wait);
   }
 
@@ -251,7 +253,8 @@ public final class BindingCycle {
         waiting.remove(uid, wait);
         undo(uid);
         queue.done(uid);
-        LOG.info("Stopped binding the volumes of pod {}: it was deleted or bound elsewhere", wait.assumed().key());
+        PodLog.of(LOG.atInfo(), wait.assumed())
+            .log("Stopped binding the volumes of pod {}: it was deleted or bound elsewhere", wait.assumed().key());
         return;
       }
       var nodeName = wait.assumed().nodeName();
@@ -274,7 +277,7 @@ public final class BindingCycle {
         return;
       }
     }
-    LOG.debug("The volumes of pod {} are bound", wait.assumed().key());
+    PodLog.of(LOG.atDebug(), wait.assumed()).log("The volumes of pod {} are bound", wait.assumed().key());
     try {
       binders.execute(() -> bindPod(wait.assumed()));
     } catch (RejectedExecutionException closing) {
@@ -288,8 +291,8 @@ public final class BindingCycle {
     var item = attempt.item();
     undo(item.uid());
     var error = new SchedulerException(PRE_BIND_FAILED + detail);
-    LOG.warn("Binding the volumes of pod {} for node {} failed: {}; retrying after backoff", item.key(),
-        assumed.nodeName(), error.getMessage());
+    PodLog.of(LOG.atWarn(), assumed).log("Binding the volumes of pod {} for node {} failed: {}; retrying after backoff",
+        item.key(), assumed.nodeName(), error.getMessage());
     queue.requeueAfterError(item);
     metrics.attempt(item.profile(), Result.ERROR, since(attempt));
     // The pod may have changed during the volume writes and the wait for them: the report is written about the
@@ -313,7 +316,7 @@ public final class BindingCycle {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       cache.forget(item.uid());
-      LOG.error("Unexpected failure binding pod {}; it will be retried", item.key(), e);
+      PodLog.of(LOG.atError(), item).setCause(e).log("Unexpected failure binding pod {}; it will be retried", item.key());
       queue.requeueAfterError(item);
     } finally {
       // Bound: the informers show its claims bound already (the wait saw them), the overlay is not needed.
@@ -331,8 +334,8 @@ public final class BindingCycle {
     try {
       if (!group.start(item.uid())) {
         cache.forget(item.uid());
-        LOG.info("Not binding pod {}: another member of its group {} could not be bound", item.key(),
-            group.group().key());
+        PodLog.of(LOG.atInfo(), item).log("Not binding pod {}: another member of its group {} could not be bound",
+            item.key(), group.group().key());
         queue.requeueAfterError(item);
         return;
       }
@@ -348,7 +351,7 @@ public final class BindingCycle {
     } catch (RuntimeException e) {
       cache.forget(item.uid());
       group.release();
-      LOG.error("Unexpected failure binding pod {}; it will be retried", item.key(), e);
+      PodLog.of(LOG.atError(), item).setCause(e).log("Unexpected failure binding pod {}; it will be retried", item.key());
       queue.requeueAfterError(item);
     } finally {
       group.finished(item.uid(), bound);
@@ -368,8 +371,8 @@ public final class BindingCycle {
       if (!(outcome instanceof BindOutcome.Failed failed) || retry == GROUP_BIND_RETRIES || group.isReleased()) {
         return outcome;
       }
-      LOG.info("Binding pod {} of group {} to {} failed ({}); retrying onto the same node in {} ms", item.key(),
-          group.group().key(), nodeName, failed.detail(), delay.toMillis());
+      PodLog.of(LOG.atInfo(), item, nodeName).log("Binding pod {} of group {} to {} failed ({}); retrying onto the same node in {} ms",
+          item.key(), group.group().key(), nodeName, failed.detail(), delay.toMillis());
       Thread.sleep(delay.toMillis());
       delay = delay.multipliedBy(2);
     }
@@ -411,16 +414,17 @@ public final class BindingCycle {
       if (known && conflict.actualNode().equals(unconfirmed)) {
         reporting.lateBinding(attempt.info(), unconfirmed);
       } else {
-        LOG.info("Pod {} was bound to {} by someone else; leaving it there", item.key(), conflict.actualNode());
+        PodLog.of(LOG.atInfo(), item, conflict.actualNode())
+            .log("Pod {} was bound to {} by someone else; leaving it there", item.key(), conflict.actualNode());
       }
     } else if (outcome instanceof BindOutcome.PodGone gone) {
       queue.done(item.uid());
-      LOG.info("Not binding pod {}: {}", item.key(), gone.detail());
+      PodLog.of(LOG.atInfo(), item).log("Not binding pod {}: {}", item.key(), gone.detail());
     } else if (outcome instanceof BindOutcome.Failed failed) {
       var error =
           new SchedulerException(
               "binding pod " + item.key() + " to node " + nodeName + " failed: " + failed.detail());
-      LOG.warn("{}; retrying after backoff", error.getMessage());
+      PodLog.of(LOG.atWarn(), item, nodeName).log("{}; retrying after backoff", error.getMessage());
       queue.requeueAfterError(item.withProgress(item.progress().withUnconfirmedNode(nodeName)));
       metrics.attempt(item.profile(), Result.ERROR, since(attempt));
       reporting.failed(attempt, error);

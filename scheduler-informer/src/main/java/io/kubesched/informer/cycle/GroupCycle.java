@@ -227,8 +227,8 @@ public final class GroupCycle {
       try {
         cache.assume(m.info(), nodeName);
       } catch (IllegalStateException boundMeanwhile) {
-        LOG.info("Pod {} was bound while its group was being scheduled ({}); leaving it", m.item().key(),
-            boundMeanwhile.getMessage());
+        PodLog.of(LOG.atInfo(), m.item()).log("Pod {} was bound while its group was being scheduled ({}); leaving it",
+            m.item().key(), boundMeanwhile.getMessage());
         queue.done(m.item().uid());
         continue;
       }
@@ -302,7 +302,7 @@ public final class GroupCycle {
       var error = item.unreadable();
       queue.done(item.uid());
       if (error != null) {
-        LOG.warn("Cannot schedule {}", error.getMessage());
+        PodLog.of(LOG.atWarn(), item).log("Cannot schedule {}", error.getMessage());
         reporting.unreadable(item, pod, error);
       }
       return null;

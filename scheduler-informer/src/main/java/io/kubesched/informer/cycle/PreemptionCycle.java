@@ -121,7 +121,8 @@ public final class PreemptionCycle {
     var toDelete = new ArrayList<PodInfo>();
     for (var victim : victims) {
       if (victim.terminating()) {
-        LOG.debug("Victim {} of {} is already being deleted", victim.key(), preemptor.key());
+        PodLog.of(LOG.atDebug(), attempt.item(), nodeName).addKeyValue("victim", victim.key())
+            .log("Victim {} of {} is already being deleted", victim.key(), preemptor.key());
       } else {
         toDelete.add(victim);
       }
@@ -131,8 +132,8 @@ public final class PreemptionCycle {
     }
     lowerNominated.forEach(p -> queue.clearNomination(p.uid()));
     queue.holdForPreemption(preemptor.uid());
-    LOG.info("Preempting {} pod(s) on {} for {}: {}", toDelete.size(), nodeName, preemptor.key(),
-        toDelete.stream().map(PodInfo::key).toList());
+    PodLog.of(LOG.atInfo(), attempt.item(), nodeName).log("Preempting {} pod(s) on {} for {}: {}", toDelete.size(),
+        nodeName, preemptor.key(), toDelete.stream().map(PodInfo::key).toList());
     try {
       preemptors.execute(() -> run(attempt, nodeName, toDelete, lowerNominated));
     } catch (RejectedExecutionException closing) {
@@ -166,7 +167,8 @@ public final class PreemptionCycle {
       Thread.currentThread().interrupt();
       return;
     } catch (RuntimeException e) {
-      LOG.warn("Preemption for {} on {} failed", preemptor.key(), nodeName, e);
+      PodLog.of(LOG.atWarn(), attempt.item(), nodeName).setCause(e)
+          .log("Preemption for {} on {} failed", preemptor.key(), nodeName);
       failed = true;
     } finally {
       if (!waitsForLast) {
@@ -211,7 +213,8 @@ public final class PreemptionCycle {
               Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
               ok.set(false);
-              LOG.warn("Could not preempt {} for {}", victim.key(), attempt.info().key(), e);
+              PodLog.of(LOG.atWarn(), attempt.item(), nodeName).addKeyValue("victim", victim.key()).setCause(e)
+                  .log("Could not preempt {} for {}", victim.key(), attempt.info().key());
             } finally {
               done.countDown();
             }
@@ -237,7 +240,8 @@ public final class PreemptionCycle {
       throws InterruptedException {
     var outcome = port.preempt(victim, message);
     if (outcome instanceof VictimOutcome.Failed failure) {
-      LOG.warn("Could not preempt {} for {}: {}", victim.key(), attempt.info().key(), failure.message());
+      PodLog.of(LOG.atWarn(), attempt.item(), nodeName).addKeyValue("victim", victim.key())
+          .log("Could not preempt {} for {}: {}", victim.key(), attempt.info().key(), failure.message());
       return false;
     }
     if (outcome == VictimOutcome.DELETED) {

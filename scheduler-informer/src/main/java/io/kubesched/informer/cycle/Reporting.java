@@ -58,7 +58,7 @@ public final class Reporting {
   void scheduled(Assumed bound, boolean tellListener) {
     var attempt = bound.attempt();
     var nodeName = bound.nodeName();
-    LOG.debug("Bound {} to {}", attempt.key(), nodeName);
+    PodLog.of(LOG.atDebug(), bound).log("Bound {} to {}", attempt.key(), nodeName);
     report(attempt.item().profile(), reporter -> reporter.scheduled(attempt.pod(), nodeName));
     if (tellListener) {
       listener.bound(attempt.info(), nodeName);
@@ -87,9 +87,9 @@ public final class Reporting {
     var item = attempt.item();
     var pod = attempt.pod();
     if (message.equals(item.progress().lastMessage())) {
-      LOG.debug("Pod {} is still unschedulable: {}", item.key(), message);
+      PodLog.of(LOG.atDebug(), item).log("Pod {} is still unschedulable: {}", item.key(), message);
     } else {
-      LOG.info("Pod {} is unschedulable: {}", item.key(), message);
+      PodLog.of(LOG.atInfo(), item).log("Pod {} is unschedulable: {}", item.key(), message);
     }
     report(item.profile(), reporter -> reporter.unschedulable(pod, message, nominatedNodeName));
     listener.unschedulable(attempt.info(), message);
@@ -126,7 +126,8 @@ public final class Reporting {
    * attempt found it there. Told to the listener once, by whichever of the two takes the pod out of the queue.
    */
   public void lateBinding(PodInfo info, String nodeName) {
-    LOG.info("{} is bound to {}: an attempt whose answer was lost had succeeded", info.key(), nodeName);
+    LOG.atInfo().addKeyValue("pod", info.key()).addKeyValue("profile", info.schedulerName()).addKeyValue("node", nodeName)
+        .log("{} is bound to {}: an attempt whose answer was lost had succeeded", info.key(), nodeName);
     listener.bound(info, nodeName);
   }
 

@@ -123,7 +123,7 @@ public final class SchedulingCycle implements Runnable {
     try {
       schedule(item, cycle, startedNanos);
     } catch (RuntimeException e) {
-      LOG.error("Unexpected failure scheduling pod {}; it will be retried", item.key(), e);
+      PodLog.of(LOG.atError(), item).setCause(e).log("Unexpected failure scheduling pod {}; it will be retried", item.key());
       queue.requeueAfterError(item);
     }
   }
@@ -137,7 +137,7 @@ public final class SchedulingCycle implements Runnable {
             : profile == null ? "no profile is named " + item.profile()
             : cache.isAssumed(item.uid()) ? "it is being bound" : null;
     if (skip != null) {
-      LOG.debug("Not scheduling pod {}: {}", item.key(), skip);
+      PodLog.of(LOG.atDebug(), item).log("Not scheduling pod {}: {}", item.key(), skip);
       queue.done(item.uid());
       return;
     }
@@ -146,7 +146,7 @@ public final class SchedulingCycle implements Runnable {
       // Not retried until the pod changes: the update event queues it again.
       var error = Objects.requireNonNull(item.unreadable(), "a queued pod without PodInfo says why");
       queue.done(item.uid());
-      LOG.warn("Cannot schedule {}", error.getMessage());
+      PodLog.of(LOG.atWarn(), item).log("Cannot schedule {}", error.getMessage());
       metrics.attempt(item.profile(), Result.ERROR, Duration.ofNanos(ticker.nanoTime() - startedNanos));
       reporting.unreadable(item, pod, error);
       return;
@@ -199,7 +199,8 @@ public final class SchedulingCycle implements Runnable {
       cache.assume(attempt.info(), nodeName);
     } catch (IllegalStateException boundMeanwhile) {
       // Someone bound it between the event we queued and now, and the watch already shows it: routine.
-      LOG.info("Pod {} was bound while it was being scheduled ({}); leaving it", item.key(), boundMeanwhile.getMessage());
+      PodLog.of(LOG.atInfo(), item)
+          .log("Pod {} was bound while it was being scheduled ({}); leaving it", item.key(), boundMeanwhile.getMessage());
       queue.done(item.uid());
       return;
     }
@@ -261,7 +262,7 @@ public final class SchedulingCycle implements Runnable {
   }
 
   private void fail(Attempt attempt, SchedulerException error) {
-    LOG.warn("{}; retrying after backoff", error.getMessage());
+    PodLog.of(LOG.atWarn(), attempt.item()).log("{}; retrying after backoff", error.getMessage());
     queue.requeueAfterError(attempt.item());
     metrics.attempt(attempt.item().profile(), Result.ERROR, since(attempt));
     reporting.failed(attempt, error);

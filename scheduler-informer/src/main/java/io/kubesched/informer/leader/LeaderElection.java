@@ -69,6 +69,7 @@ public final class LeaderElection implements AutoCloseable {
   private final Ticker ticker;
   private final ExecutorService executor;
   private final ScheduledExecutorService watchdog;
+  private final LeaseCalls calls;
   private final Object gate = new Object();
   private volatile @Nullable Thread electorThread;
   private volatile @Nullable Thread watchdogThread;
@@ -110,6 +111,7 @@ public final class LeaderElection implements AutoCloseable {
     this.identity = identity;
     this.decorateLock = decorateLock;
     this.ticker = ticker;
+    this.calls = new LeaseCalls(settings.lockNamespace() + "/" + settings.lockName(), settings.retryPeriod());
     var threadName = THREAD_PREFIX + settings.lockName() + "-" + THREADS.incrementAndGet();
     this.executor =
         Executors.newSingleThreadExecutor(
@@ -260,7 +262,8 @@ public final class LeaderElection implements AutoCloseable {
     var lock =
         new LeaderLock(
             decorateLock.apply(new LeaseLock(settings.lockNamespace(), settings.lockName(), identity)),
-            ticker);
+            ticker,
+            calls);
     roundLock = lock;
     var config =
         new LeaderElectionConfigBuilder()
@@ -311,12 +314,13 @@ public final class LeaderElection implements AutoCloseable {
     var sinceRenewal = ticker.nanoTime() - lock.renewedAt();
     if (sinceRenewal > settings.renewDeadline().toNanos()) {
       lock.fence();
+      var failure = calls.lastFailure();
       LOG.warn(
-          "The lease {} was last renewed {} ms ago, beyond the renew deadline {}: the API server does not"
-              + " answer",
+          "The lease {} was last renewed {} ms ago, beyond the renew deadline {}: {}",
           describe(),
           TimeUnit.NANOSECONDS.toMillis(sinceRenewal),
-          settings.renewDeadline());
+          settings.renewDeadline(),
+          failure == null ? "the API server does not answer in time" : failure);
       stopped();
     }
   }

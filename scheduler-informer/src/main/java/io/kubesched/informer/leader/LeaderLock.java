@@ -19,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  *       the acquire loop without completing the future of {@code LeaderElector.start()}: the candidate
  *       would stop campaigning, silently and for good. As a {@code KubernetesClientException} it is logged
  *       and retried.
+ *   <li><b>A failed call is logged once per change, as what it is.</b> Each failure goes to {@link LeaseCalls}
+ *       (the API server's answer, once per change), and fabric8 gets it as a {@code KubernetesClientException}
+ *       of one line without a stack trace: it logs every failed attempt, every retry period.
  *   <li><b>A release frees the Lease.</b> fabric8 releases by writing a record whose holder is
  *       {@code null}; {@code LeaseLock} writes with a JSON merge patch, which leaves a missing field as it
  *       was, so the Lease kept the old holder, with a one-second duration. An empty holder, as client-go
@@ -35,6 +38,7 @@ final class LeaderLock implements Lock {
 
   private final Lock delegate;
   private final Ticker ticker;
+  private final LeaseCalls calls;
   private volatile long attemptStartedAt;
   private volatile long renewedAt;
   private volatile boolean fenced;
@@ -42,10 +46,12 @@ final class LeaderLock implements Lock {
   /**
    * @param delegate fabric8's lock for the Lease and this candidate's identity
    * @param ticker the clock of {@link #renewedAt()}
+   * @param calls where each call's outcome goes, shared by the campaigns of one election
    */
-  LeaderLock(Lock delegate, Ticker ticker) {
+  LeaderLock(Lock delegate, Ticker ticker, LeaseCalls calls) {
     this.delegate = delegate;
     this.ticker = ticker;
+    this.calls = calls;
     this.attemptStartedAt = ticker.nanoTime();
     this.renewedAt = attemptStartedAt;
   }
@@ -68,7 +74,7 @@ final class LeaderLock implements Lock {
   public @Nullable LeaderElectionRecord get(KubernetesClient client) {
     // Every attempt of fabric8 starts with a read.
     attemptStartedAt = ticker.nanoTime();
-    return call("read", () -> delegate.get(client));
+    return call("get", () -> delegate.get(client));
   }
 
   @Override
@@ -116,6 +122,23 @@ final class LeaderLock implements Lock {
     }
   }
 
+  /**
+   * A failed call as fabric8 gets it: the one line {@link LeaseCalls} logged, the API server's code and status,
+   * and no stack trace (fabric8 logs it on each attempt; the stack would repeat every retry period).
+   */
+  static final class Failed extends KubernetesClientException {
+    private static final long serialVersionUID = 1L;
+
+    Failed(String line, KubernetesClientException answer) {
+      super(line, answer.getCode(), answer.getStatus());
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this;
+    }
+  }
+
   private static LeaderElectionRecord withEmptyHolder(LeaderElectionRecord release) {
     return new LeaderElectionRecord(
         "",
@@ -127,9 +150,11 @@ final class LeaderLock implements Lock {
 
   private <T extends @Nullable Object> T call(String verb, Supplier<T> action) {
     try {
-      return action.get();
+      var result = action.get();
+      calls.succeeded();
+      return result;
     } catch (KubernetesClientException e) {
-      throw e;
+      throw new Failed(calls.failed(verb, e), e);
     } catch (RuntimeException e) {
       throw new KubernetesClientException(
           "Could not " + verb + " the leader lock " + describe() + ": " + e, e);

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kubesched.binder.ApiRequests;
 import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
@@ -167,7 +168,7 @@ public final class InformerSet implements AutoCloseable {
     } catch (ExecutionException | TimeoutException e) {
       nodes.stop();
       pods.stop();
-      LOG.warn("Relisting nodes and pods failed ({}); trying again later", e.toString());
+      LOG.warn("Relisting nodes and pods failed ({}); trying again later", ApiRequests.describeFailure(e));
       return;
     }
     if (!running.getAsBoolean()) { // closed meanwhile: close() stopped the old ones only

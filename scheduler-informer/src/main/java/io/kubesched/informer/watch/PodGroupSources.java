@@ -11,6 +11,7 @@ import io.kubesched.adapter.PodGroupAdapter;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
+import io.kubesched.binder.ApiRequests;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -236,7 +237,7 @@ public final class PodGroupSources implements AutoCloseable {
         .whenComplete(
             (ignored, error) -> {
               if (error != null) {
-                LOG.warn("Listing {} {} failed: {}", apiVersion, RESOURCE, error.toString());
+                LOG.warn("Listing {} {} failed: {}", apiVersion, RESOURCE, ApiRequests.describeFailure(error));
               }
             });
     return informer;

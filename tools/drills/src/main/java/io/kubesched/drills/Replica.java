@@ -69,8 +69,8 @@ final class Replica implements AutoCloseable {
         java,
         // The Deployment's memory limit (1 GiB) times its MaxRAMPercentage (75).
         "-Xmx768m",
-        "-Dorg.slf4j.simpleLogger.log.io.kubesched.binder.Binder=debug",
         "-jar", jar.toString(),
+        "-v=4", // the binder's line per binding POST
         "--config", config.toString(),
         "--kubeconfig", kubeconfig.toString(),
         "--secure-port", String.valueOf(port),

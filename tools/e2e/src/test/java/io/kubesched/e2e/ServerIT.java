@@ -65,7 +65,7 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  *
  * <p>Each process's standard output and error go to {@code target/server-it/<namespace>-<name>.log}, with the
  * server's per-decision lines ({@code DecisionLog}) and per-binding lines ({@code Binder}: the answer to every
- * binding POST) turned on; a failing test gets the end of every log it started as suppressed exceptions.
+ * binding POST) turned on by {@code -v=4}; a failing test gets the end of every log it started as suppressed exceptions.
  */
 class ServerIT extends RealClusterTest {
 
@@ -321,9 +321,8 @@ class ServerIT extends RealClusterTest {
     int port = freePort();
     var process = new ProcessBuilder(
         java,
-        "-Dorg.slf4j.simpleLogger.log.io.kubesched.server.DecisionLog=debug",
-        "-Dorg.slf4j.simpleLogger.log.io.kubesched.binder.Binder=debug",
         "-jar", jar.toString(),
+        "-v=4", // DecisionLog's and the binder's lines, which the tests read
         "--config", config.toString(),
         "--kubeconfig", cluster.schedulerKubeconfig().toString(),
         "--authentication-kubeconfig", cluster.schedulerKubeconfig().toString(),
