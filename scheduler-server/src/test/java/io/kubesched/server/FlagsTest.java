@@ -87,15 +87,6 @@ class FlagsTest {
             + " InterPodAffinityHostnameFastPath=false").featureGates());
   }
 
-  @Test
-  void logging_format_and_verbosity_in_kube_spellings() {
-    assertEquals(new Flags(Path.of("c"), Optional.empty(), 10259, true, "json", 2),
-        Flags.parse(List.of("--config", "c", "--logging-format=json", "-v=2")));
-    assertEquals(4, Flags.parse(List.of("--config", "c", "--v", "4")).verbosity());
-    assertEquals(3, Flags.parse(List.of("--config", "c", "-v", "3")).verbosity());
-    var negative = assertThrows(ConfigurationException.class, () -> Flags.parse(List.of("--config", "c", "-v=-1")));
-    assertEquals("command line: -v must be a number, 0 or more, was '-1'", negative.getMessage());
-  }
 
   @Test
   void help_is_recognised_anywhere() {
