@@ -13,6 +13,7 @@ module io.kubesched.informer {
   requires io.kubesched.policy; // GroupPlacement: a pod group's all-or-nothing trial
   requires io.kubesched.binder;
   requires io.kubesched.fabric8;
+  requires kubernetes.model.coordination; // Lease: UpdatingLeaseLock
   requires kubernetes.model.core;
   requires kubernetes.model.storageclass;
   requires kubernetes.model.policy;

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import io.kubesched.engine.Ticker;
 import java.net.InetAddress;
@@ -28,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Leader election for the scheduling loop: of all the replicas of one scheduler, only the holder of a
  * Lease (by default {@code <namespace>/<scheduler name>}, the pod's namespace or kube-system) schedules. Built
- * on fabric8's {@code LeaderElector} with a {@code LeaseLock}, released when closed, as kube-scheduler does.
+ * on fabric8's {@code LeaderElector} with a Lease lock ({@link UpdatingLeaseLock}), released when closed, as
+ * kube-scheduler does.
  *
  * <p>Unlike kube-scheduler, which exits when it loses the lease, a replica that loses it (renewals
  * failed until the renew deadline, or another holder took the lease) calls {@code onStoppedLeading} and
@@ -261,7 +261,7 @@ public final class LeaderElection implements AutoCloseable {
   private void startRound() {
     var lock =
         new LeaderLock(
-            decorateLock.apply(new LeaseLock(settings.lockNamespace(), settings.lockName(), identity)),
+            decorateLock.apply(new UpdatingLeaseLock(settings.lockNamespace(), settings.lockName(), identity)),
             ticker,
             calls);
     roundLock = lock;

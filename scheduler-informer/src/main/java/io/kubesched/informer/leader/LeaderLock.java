@@ -23,9 +23,10 @@ import org.jspecify.annotations.Nullable;
  *       (the API server's answer, once per change), and fabric8 gets it as a {@code KubernetesClientException}
  *       of one line without a stack trace: it logs every failed attempt, every retry period.
  *   <li><b>A release frees the Lease.</b> fabric8 releases by writing a record whose holder is
- *       {@code null}; {@code LeaseLock} writes with a JSON merge patch, which leaves a missing field as it
- *       was, so the Lease kept the old holder, with a one-second duration. An empty holder, as client-go
- *       writes, frees it for the next attempt of any candidate.
+ *       {@code null}; fabric8's own {@code LeaseLock} writes with a JSON merge patch, which leaves a missing
+ *       field as it was, so the Lease kept the old holder, with a one-second duration. An empty holder, as
+ *       client-go writes, frees it for the next attempt of any candidate (also with {@link UpdatingLeaseLock}'s
+ *       update, which this lock wraps in the server).
  *   <li><b>A fenced lock refuses to renew.</b> Once {@link #fence()}d, every write that names this
  *       candidate fails, while reads and the release still work, so fabric8's renewal fails until its
  *       renew deadline, then it releases and the campaign ends.
