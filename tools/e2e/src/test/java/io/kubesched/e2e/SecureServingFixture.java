@@ -54,13 +54,22 @@ final class SecureServingFixture {
    * @return the name of the ClusterRoleBinding, to delete it
    */
   static String grantMetrics(KubernetesClient admin, String namespace, String account) {
-    var role = new ClusterRoleBuilder()
-        .withNewMetadata().withName("e2e-metrics-reader").endMetadata()
-        .withRules(new PolicyRuleBuilder().withNonResourceURLs("/metrics").withVerbs("get").build())
+    return grantPaths(admin, namespace, account, "e2e-metrics-reader", "/metrics");
+  }
+
+  /**
+   * Lets {@code namespace/account} get the non-resource URLs {@code paths}, through the ClusterRole {@code role}.
+   *
+   * @return the ClusterRoleBinding's name, for the test to delete
+   */
+  static String grantPaths(KubernetesClient admin, String namespace, String account, String role, String... paths) {
+    var clusterRole = new ClusterRoleBuilder()
+        .withNewMetadata().withName(role).endMetadata()
+        .withRules(new PolicyRuleBuilder().withNonResourceURLs(paths).withVerbs("get").build())
         .build();
-    admin.rbac().clusterRoles().resource(role).serverSideApply();
-    var binding = "e2e-metrics-reader-" + namespace + "-" + account;
-    bind(admin, binding, "e2e-metrics-reader", namespace, account);
+    admin.rbac().clusterRoles().resource(clusterRole).serverSideApply();
+    var binding = role + "-" + namespace + "-" + account;
+    bind(admin, binding, role, namespace, account);
     return binding;
   }
 
@@ -106,7 +115,15 @@ final class SecureServingFixture {
    * @return the answer to GET {@code https://127.0.0.1:PORT/PATH}; {@link Answer#NONE} if nothing answers
    */
   static Answer get(HttpClient http, int port, String path, String token) {
+    return get(http, port, path, token, "");
+  }
+
+  /** As {@link #get(HttpClient, int, String, String)}, with an {@code Accept} header unless {@code accept} is empty. */
+  static Answer get(HttpClient http, int port, String path, String token, String accept) {
     var request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10));
+    if (!accept.isEmpty()) {
+      request.header("Accept", accept);
+    }
     if (!token.isEmpty()) {
       request.header("Authorization", "Bearer " + token);
     }

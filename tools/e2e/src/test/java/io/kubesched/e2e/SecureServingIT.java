@@ -1,6 +1,7 @@
 package io.kubesched.e2e;
 
 import static io.kubesched.facade.FakeClusterFixture.eventually;
+import static io.kubesched.facade.FakeClusterFixture.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -33,7 +34,7 @@ class SecureServingIT extends RealClusterTest {
   private final List<String> answers = new ArrayList<>();
   private Process process;
   private Path log;
-  private String metricsBinding = "";
+  private final List<String> bindings = new ArrayList<>();
 
   @AfterEach
   void stop() throws Exception {
@@ -43,8 +44,8 @@ class SecureServingIT extends RealClusterTest {
         process.destroyForcibly().waitFor();
       }
     }
-    if (!metricsBinding.isEmpty()) {
-      admin.rbac().clusterRoleBindings().withName(metricsBinding).delete();
+    for (var binding : bindings) {
+      admin.rbac().clusterRoleBindings().withName(binding).delete();
     }
   }
 
@@ -84,7 +85,7 @@ class SecureServingIT extends RealClusterTest {
             + "\\\" cannot get path \\\"/metrics\\\"\",\"reason\":\"Forbidden\",\"details\":{},\"code\":403}\n",
         forbidden.body());
 
-    metricsBinding = SecureServingFixture.grantMetrics(admin, namespace, account);
+    bindings.add(SecureServingFixture.grantMetrics(admin, namespace, account));
     // The denial is cached for 10 s, as kube caches it.
     eventually(WAIT, "/metrics answers 200 to the token once the right is bound",
         () -> get(port, "/metrics", token).status() == 200);
@@ -99,6 +100,45 @@ class SecureServingIT extends RealClusterTest {
     var serving = log().lines().filter(l -> l.contains("over HTTPS on")).toList();
     assertEquals(1, serving.size(), log());
     assertTrue(serving.get(0).contains("authentication by TokenReview with kubeconfig"), serving.get(0));
+  }
+
+  @Test
+  void explain_and_configz_answer_a_caller_allowed_their_paths() throws Exception {
+    SecureServingFixture.grantReviews(admin);
+    var account = "explainer";
+    var token = SecureServingFixture.token(admin, namespace, account);
+    int port = start();
+    eventually(WAIT, "the server answers /readyz with 200", () -> {
+      if (!process.isAlive()) {
+        fail("the server exited with " + process.exitValue() + ":\n" + log());
+      }
+      return get(port, "/readyz", "").status() == 200;
+    });
+    // No node: the pod stays pending, and the next attempt would find none.
+    admin.pods().inNamespace(namespace).resource(pod(namespace, "web-1", SCHEDULER, "100m", "64Mi")).create();
+    var explain = "/debug/explain?pod=" + namespace + "/web-1";
+    assertEquals(401, get(port, explain, "").status());
+    assertEquals(403, record(explain, "the token of " + account + ", no right", get(port, explain, token)).status());
+    assertEquals(403, get(port, "/configz", token).status());
+
+    bindings.add(SecureServingFixture.grantPaths(
+        admin, namespace, account, "e2e-scheduler-debugger", "/debug/explain", "/configz"));
+    eventually(WAIT, "/debug/explain answers the pod once the right is bound",
+        () -> get(port, explain, token).status() == 200);
+    var text = record(explain, "the token of " + account + ", get /debug/explain bound", get(port, explain, token));
+    assertEquals(200, text.status());
+    assertTrue(text.body().startsWith("pod " + namespace + "/web-1 (profile " + SCHEDULER + ")\n"), text.body());
+    var json = SecureServingFixture.get(http, port, explain, token, "application/json");
+    assertEquals(200, json.status());
+    assertTrue(json.contentType().startsWith("application/json"), json.contentType());
+    assertTrue(json.body().contains("\"pod\":\"" + namespace + "/web-1\""), json.body());
+    assertEquals(404, get(port, "/debug/explain?pod=" + namespace + "/nobody", token).status());
+    assertEquals(400, get(port, "/debug/explain?pod=nonsense", token).status());
+
+    var configz = record("/configz", "the token of " + account + ", get /configz bound", get(port, "/configz", token));
+    assertEquals(200, configz.status());
+    assertTrue(configz.body().startsWith("{\"componentconfig\":"), configz.body());
+    assertTrue(configz.body().contains(SCHEDULER), configz.body());
   }
 
   /** Starts the server jar as the restricted identity, reviews by the same identity, on a free loopback port. */
