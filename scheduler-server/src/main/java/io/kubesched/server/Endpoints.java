@@ -386,27 +386,6 @@ final class Endpoints implements AutoCloseable {
 
   /** {@code s} as a JSON string. */
   static String json(@Nullable String s) {
-    if (s == null) {
-      return "null";
-    }
-    var out = new StringBuilder("\"");
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
+    return Json.write(s);
   }
 }

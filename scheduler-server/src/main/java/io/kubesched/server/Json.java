@@ -1,5 +1,6 @@
 package io.kubesched.server;
 
+import io.kubesched.server.logging.JsonLineEncoder;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -59,26 +60,6 @@ final class Json {
   }
 
   private static void string(String text, StringBuilder out) {
-    out.append('"');
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          // Control characters must be escaped; U+2028/2029 too, so the text is also valid JavaScript; and
-          // surrogates, so that a lone one (which UTF-8 cannot carry) still reads back as it was.
-          if (c < 0x20 || c == '\u2028' || c == '\u2029' || Character.isSurrogate(c)) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
+    JsonLineEncoder.quote(out, text);
   }
 }

@@ -1,8 +1,5 @@
 package io.kubesched.server.logging;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.encoder.EncoderBase;
-import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
@@ -20,34 +17,14 @@ import java.util.Map;
  * else. It is small (a string escape and a loop) and a property checks every string round-trips through a
  * JSON parser.
  *
- * <p>Thread-safe: Logback's appender calls {@link #encode} under its own lock, and this keeps no state.
+ * <p>Thread-safe: it keeps no state ({@link LineEncoder} calls {@link #format}).
  */
-public final class JsonLineEncoder extends EncoderBase<ILoggingEvent> {
+public final class JsonLineEncoder {
 
   static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSXXX").withZone(ZoneOffset.UTC);
 
-  private final boolean withStack;
-
-  /** @param withStack whether a logged exception's stack trace is written ({@code stack}) */
-  public JsonLineEncoder(boolean withStack) {
-    this.withStack = withStack;
-  }
-
-  @Override
-  public byte[] headerBytes() {
-    return new byte[0];
-  }
-
-  @Override
-  public byte[] encode(ILoggingEvent event) {
-    return (format(LogLine.of(event, withStack)) + "\n").getBytes(StandardCharsets.UTF_8);
-  }
-
-  @Override
-  public byte[] footerBytes() {
-    return new byte[0];
-  }
+  private JsonLineEncoder() {}
 
   /** @return {@code line} as one JSON object, without a line break in it or at its end */
   public static String format(LogLine line) {
@@ -86,7 +63,7 @@ public final class JsonLineEncoder extends EncoderBase<ILoggingEvent> {
    * also DEL, the C1 controls (U+0085 among them), U+2028, U+2029 (line ends to some readers) and unpaired surrogates (which UTF-8 cannot carry), so that
    * the line stays one line and every string reads back as it was.
    */
-  static void quote(StringBuilder out, String s) {
+  public static void quote(StringBuilder out, String s) {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

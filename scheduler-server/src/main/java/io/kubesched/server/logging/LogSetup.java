@@ -32,8 +32,8 @@ public final class LogSetup {
     context.reset();
     Encoder<ILoggingEvent> encoder =
         format == Format.JSON
-            ? new JsonLineEncoder(verbosity.stacks())
-            : new TextLineEncoder(verbosity.stacks());
+            ? new LineEncoder(JsonLineEncoder::format, verbosity.stacks())
+            : new LineEncoder(TextLineEncoder::format, verbosity.stacks());
     encoder.setContext(context);
     encoder.start();
     var appender = new ConsoleAppender<ILoggingEvent>();

@@ -1,8 +1,5 @@
 package io.kubesched.server.logging;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.encoder.EncoderBase;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -18,29 +15,9 @@ import java.util.Map;
  *
  * <p>Thread-safe: it keeps no state.
  */
-public final class TextLineEncoder extends EncoderBase<ILoggingEvent> {
+public final class TextLineEncoder {
 
-  private final boolean withStack;
-
-  /** @param withStack whether a logged exception's stack trace follows its line */
-  public TextLineEncoder(boolean withStack) {
-    this.withStack = withStack;
-  }
-
-  @Override
-  public byte[] headerBytes() {
-    return new byte[0];
-  }
-
-  @Override
-  public byte[] encode(ILoggingEvent event) {
-    return (format(LogLine.of(event, withStack)) + "\n").getBytes(StandardCharsets.UTF_8);
-  }
-
-  @Override
-  public byte[] footerBytes() {
-    return new byte[0];
-  }
+  private TextLineEncoder() {}
 
   /** @return {@code line} as text: one line, then the stack trace's lines if it has one; no final line break */
   public static String format(LogLine line) {

@@ -1,8 +1,8 @@
 package io.kubesched.drills;
 
+import io.kubesched.testcluster.InsecureHttps;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,18 +10,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * One replica of the scheduler as a process of its own: {@code java -jar kubesched-server.jar --config FILE
@@ -36,7 +29,7 @@ final class Replica implements AutoCloseable {
 
   /** Trusts any certificate: a replica serves HTTPS with a self-signed one made at its start. */
   private static final HttpClient HTTP =
-      HttpClient.newBuilder().sslContext(trustingAll()).connectTimeout(Duration.ofSeconds(2)).build();
+      InsecureHttps.client();
 
   private final String name;
   private final Process process;
@@ -157,39 +150,5 @@ final class Replica implements AutoCloseable {
   @Override
   public String toString() {
     return "replica " + name + " (pid " + process.pid() + ", port " + port + ", log " + log + ")";
-  }
-
-  private static SSLContext trustingAll() {
-    var trustAll = new X509ExtendedTrustManager() {
-      @Override
-      public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-
-      @Override
-      public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-
-      @Override
-      public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-
-      @Override
-      public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-
-      @Override
-      public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-      @Override
-      public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-      @Override
-      public X509Certificate[] getAcceptedIssuers() {
-        return new X509Certificate[0];
-      }
-    };
-    try {
-      var context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {trustAll}, new SecureRandom());
-      return context;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("no TLS in this JDK", e);
-    }
   }
 }

@@ -7,18 +7,11 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * kubesched-server's HTTPS endpoints on the real API server: the review rights of the scheduler's identity, service
@@ -99,17 +92,6 @@ final class SecureServingFixture {
     static final Answer NONE = new Answer(-1, "", "");
   }
 
-  /** An HTTPS client that trusts any certificate for any host: the server's is self-signed, made at its start. */
-  static HttpClient insecureClient() {
-    try {
-      var context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {new TrustAll()}, new SecureRandom());
-      return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(2)).build();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   /**
    * @param token sent as {@code Authorization: Bearer TOKEN}; empty: none
    * @return the answer to GET {@code https://127.0.0.1:PORT/PATH}; {@link Answer#NONE} if nothing answers
@@ -136,31 +118,6 @@ final class SecureServingFixture {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Answer.NONE;
-    }
-  }
-
-  private static final class TrustAll extends X509ExtendedTrustManager {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
     }
   }
 }

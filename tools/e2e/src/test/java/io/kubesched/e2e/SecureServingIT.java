@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.kubesched.e2e.SecureServingFixture.Answer;
+import io.kubesched.testcluster.InsecureHttps;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.http.HttpClient;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class SecureServingIT extends RealClusterTest {
 
-  private final HttpClient http = SecureServingFixture.insecureClient();
+  private final HttpClient http = InsecureHttps.client();
   private final List<String> answers = new ArrayList<>();
   private Process process;
   private Path log;
@@ -54,13 +55,7 @@ class SecureServingIT extends RealClusterTest {
     SecureServingFixture.grantReviews(admin);
     var account = "prometheus";
     var token = SecureServingFixture.token(admin, namespace, account);
-    int port = start();
-    eventually(WAIT, "the server answers /readyz with 200", () -> {
-      if (!process.isAlive()) {
-        fail("the server exited with " + process.exitValue() + ":\n" + log());
-      }
-      return get(port, "/readyz", "").status() == 200;
-    });
+    int port = startReady();
 
     for (var probe : List.of("/healthz", "/readyz", "/livez")) {
       var answer = record(probe, "no token", get(port, probe, ""));
@@ -107,13 +102,7 @@ class SecureServingIT extends RealClusterTest {
     SecureServingFixture.grantReviews(admin);
     var account = "explainer";
     var token = SecureServingFixture.token(admin, namespace, account);
-    int port = start();
-    eventually(WAIT, "the server answers /readyz with 200", () -> {
-      if (!process.isAlive()) {
-        fail("the server exited with " + process.exitValue() + ":\n" + log());
-      }
-      return get(port, "/readyz", "").status() == 200;
-    });
+    int port = startReady();
     // No node: the pod stays pending, and the next attempt would find none.
     admin.pods().inNamespace(namespace).resource(pod(namespace, "web-1", SCHEDULER, "100m", "64Mi")).create();
     var explain = "/debug/explain?pod=" + namespace + "/web-1";
@@ -139,6 +128,18 @@ class SecureServingIT extends RealClusterTest {
     assertEquals(200, configz.status());
     assertTrue(configz.body().startsWith("{\"componentconfig\":"), configz.body());
     assertTrue(configz.body().contains(SCHEDULER), configz.body());
+  }
+
+  /** {@link #start()}, then waits until {@code /readyz} answers 200 (failing if the server exits first). */
+  private int startReady() throws IOException {
+    int port = start();
+    eventually(WAIT, "the server answers /readyz with 200", () -> {
+      if (!process.isAlive()) {
+        fail("the server exited with " + process.exitValue() + ":\n" + log());
+      }
+      return get(port, "/readyz", "").status() == 200;
+    });
+    return port;
   }
 
   /** Starts the server jar as the restricted identity, reviews by the same identity, on a free loopback port. */

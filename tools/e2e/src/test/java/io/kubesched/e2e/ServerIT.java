@@ -27,6 +27,7 @@ import io.kubesched.crd.SchedulingPolicyStatus;
 import io.kubesched.facade.Options;
 import io.kubesched.policy.config.SchedulerConfiguration;
 import io.kubesched.policy.config.SchedulerProfile;
+import io.kubesched.testcluster.InsecureHttps;
 import java.io.IOException;
 import java.io.Serial;
 import java.io.UncheckedIOException;
@@ -86,7 +87,7 @@ class ServerIT extends RealClusterTest {
   private static final Pattern BINDING_POST = Pattern.compile("POST binding (\\S+)/(\\S+) -> (\\S+): (\\d+)");
 
   private final List<Server> servers = new ArrayList<>();
-  private final HttpClient http = SecureServingFixture.insecureClient();
+  private final HttpClient http = InsecureHttps.client();
   /** A service account token that may get /metrics (the probes need none). */
   private String metricsToken;
   private String metricsBinding;
