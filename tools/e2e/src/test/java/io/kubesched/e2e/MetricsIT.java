@@ -13,6 +13,7 @@ import io.kubesched.facade.Options;
 import io.kubesched.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -29,10 +30,12 @@ class MetricsIT extends RealClusterTest {
   private static final Duration MARGIN = Duration.ofSeconds(3);
 
   @Test
-  void requests_to_the_api_server_and_the_leadership_are_counted_under_client_gos_names() {
+  void requests_to_the_api_server_and_the_leadership_are_counted_under_client_gos_names() throws IOException {
     create(admin, node("node-0", "8", "8Gi", "110"));
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var lease = SCHEDULER + "-metrics-" + namespace;
+    // The documented Lease Role, for this lease only: the restricted identity has no other lease right.
+    LeaseRbac.grant(admin, namespace, lease);
     var options =
         schedulerOptions()
             .metrics(MicrometerMetrics.of(registry))
