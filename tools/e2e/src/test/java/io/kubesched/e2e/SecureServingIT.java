@@ -124,6 +124,8 @@ class SecureServingIT extends RealClusterTest {
     assertEquals(404, get(port, "/debug/explain?pod=" + namespace + "/nobody", token).status());
     assertEquals(400, get(port, "/debug/explain?pod=nonsense", token).status());
 
+    // Its denial above is cached for 10 s too, apart from /debug/explain's.
+    eventually(WAIT, "/configz answers once the right is bound", () -> get(port, "/configz", token).status() == 200);
     var configz = record("/configz", "the token of " + account + ", get /configz bound", get(port, "/configz", token));
     assertEquals(200, configz.status());
     assertTrue(configz.body().startsWith("{\"componentconfig\":"), configz.body());
