@@ -3,10 +3,7 @@ package io.kubesched.informer;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.api.Decision;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.SchedulingListener;
@@ -14,7 +11,6 @@ import io.kubesched.informer.watch.MockServers;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -28,10 +24,7 @@ class SchedulingLoopRequestsTest {
 
   @BeforeEach
   void startServer() {
-    server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    server.init();
+    server = MockServers.crud();
   }
 
   @AfterEach

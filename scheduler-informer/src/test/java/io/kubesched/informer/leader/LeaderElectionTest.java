@@ -14,10 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.engine.Ticker;
 import io.kubesched.informer.watch.MockServers;
 import java.time.Duration;
@@ -25,7 +22,6 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -82,10 +78,7 @@ class LeaderElectionTest {
    */
   @BeforeAll
   static void warmUp() {
-    var warmUpServer =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    warmUpServer.init();
+    var warmUpServer = MockServers.crud();
     try (var client = warmUpServer.createClient(new JdkHttpClientFactory());
         var election =
             new LeaderElection(client, SHORT, "warm-up", UnaryOperator.identity(), Ticker.SYSTEM)) {
@@ -102,10 +95,7 @@ class LeaderElectionTest {
 
   @BeforeEach
   void startServer() {
-    server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    server.init();
+    server = MockServers.crud();
     observer = server.createClient(new JdkHttpClientFactory());
   }
 

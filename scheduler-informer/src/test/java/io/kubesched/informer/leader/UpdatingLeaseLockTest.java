@@ -9,14 +9,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
+import io.kubesched.informer.watch.MockServers;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.util.HashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -37,17 +34,14 @@ class UpdatingLeaseLockTest {
 
   @BeforeEach
   void startServer() {
-    server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    server.init();
+    server = MockServers.crud();
     client = server.createClient(new JdkHttpClientFactory());
   }
 
   @AfterEach
   void stopServer() {
     client.close();
-    server.destroy();
+    MockServers.destroy(server);
   }
 
   @Test

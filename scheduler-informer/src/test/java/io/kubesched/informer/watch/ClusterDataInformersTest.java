@@ -10,10 +10,7 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.adapter.DisruptionBudgetAdapter;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.Decision;
@@ -61,10 +58,7 @@ class ClusterDataInformersTest {
 
   @BeforeEach
   void startServer() {
-    server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    server.init();
+    server = MockServers.crud();
     client = server.createClient(new JdkHttpClientFactory());
   }
 

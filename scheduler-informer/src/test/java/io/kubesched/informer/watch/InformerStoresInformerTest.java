@@ -11,12 +11,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.adapter.PodAdapter;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -46,10 +42,7 @@ class InformerStoresInformerTest {
 
   @BeforeEach
   void startInformer() throws Exception {
-    server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    server.init();
+    server = MockServers.crud();
     client = server.createClient(new JdkHttpClientFactory());
     informer = client.pods().inAnyNamespace().runnableInformer(0);
     informer.itemStore(InformerStores.pods());

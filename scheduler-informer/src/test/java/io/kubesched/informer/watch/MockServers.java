@@ -1,15 +1,28 @@
 package io.kubesched.informer.watch;
 
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.util.HashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Stopping fabric8's mock API server after a test that watched it. */
+/** fabric8's mock API server for the informer's tests: started in CRUD mode, and stopped after a test that watched it. */
 public final class MockServers {
 
   private static final Logger LOG = LoggerFactory.getLogger(MockServers.class);
 
   private MockServers() {}
+
+  /** @return a started mock API server that stores what is created, as an API server would (CRUD mode) */
+  public static KubernetesMockServer crud() {
+    var server =
+        new KubernetesMockServer(
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+    server.init();
+    return server;
+  }
 
   /**
    * Destroys {@code server}; when the mock gives up waiting for its own HTTP server to close ("Unable to close

@@ -10,10 +10,7 @@ import io.fabric8.kubernetes.api.model.storage.CSIDriverBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.Storage;
 import io.kubesched.api.VolumeBinding;
@@ -22,7 +19,6 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,10 +61,7 @@ class StorageInformersTest {
 
   @BeforeEach
   void startServer() {
-    server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    server.init();
+    server = MockServers.crud();
     client = server.createClient(new JdkHttpClientFactory());
   }
 
