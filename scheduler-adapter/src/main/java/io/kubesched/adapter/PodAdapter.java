@@ -11,6 +11,7 @@ import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.PodResourceClaim;
 import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.Resources;
 import io.kubesched.api.SchedulingConstants;
@@ -25,6 +26,7 @@ import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -111,7 +113,7 @@ public final class PodAdapter {
         .schedulingGates(schedulingGates(spec))
         .persistentVolumeClaims(PodVolumes.claims(spec, orEmpty(meta.getName())))
         .ephemeralVolumeClaims(PodVolumes.ephemeralClaims(spec, orEmpty(meta.getName())))
-        .resourceClaims(resourceClaims(spec))
+        .resourceClaims(resourceClaims(spec, status))
         .preemptionPolicy(preemptionPolicy(spec, object))
         .startTime(startTime(status, object))
         .nominatedNodeName(status == null ? "" : orEmpty(status.getNominatedNodeName()))
@@ -334,11 +336,32 @@ public final class PodAdapter {
     return gates;
   }
 
-  /** The names of {@code spec.resourceClaims}, in order; an unset name reads as empty. */
-  private static List<String> resourceClaims(PodSpec spec) {
-    var claims = new ArrayList<String>();
-    for (var claim : orEmpty(spec.getResourceClaims())) {
-      claims.add(claim == null ? "" : orEmpty(claim.getName()));
+  /**
+   * {@code spec.resourceClaims}, in order, each with the claim {@code status.resourceClaimStatuses} reports for it
+   * (for a template); an unset name reads as empty.
+   */
+  private static List<PodResourceClaim> resourceClaims(PodSpec spec, @Nullable PodStatus status) {
+    var specClaims = orEmpty(spec.getResourceClaims());
+    if (specClaims.isEmpty()) {
+      return List.of();
+    }
+    var generated = new HashMap<String, String>();
+    if (status != null) {
+      for (var claimStatus : orEmpty(status.getResourceClaimStatuses())) {
+        if (claimStatus != null && claimStatus.getName() != null && claimStatus.getResourceClaimName() != null) {
+          generated.put(claimStatus.getName(), claimStatus.getResourceClaimName());
+        }
+      }
+    }
+    var claims = new ArrayList<PodResourceClaim>(specClaims.size());
+    for (var claim : specClaims) {
+      if (claim == null) {
+        continue;
+      }
+      var name = orEmpty(claim.getName());
+      claims.add(
+          new PodResourceClaim(
+              name, claim.getResourceClaimName(), claim.getResourceClaimTemplateName(), generated.get(name)));
     }
     return claims;
   }

@@ -1,5 +1,6 @@
 package io.kubesched.adapter;
 
+import io.kubesched.api.PodResourceClaim;
 import static io.kubesched.adapter.Fixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -91,6 +92,8 @@ class PodClaimsTest {
   void resource_claims_are_read_by_name_in_order() {
     var pod = pod().resourceClaim("gpu", "gpu-template").resourceClaim("nic", null).build();
 
-    assertEquals(List.of("gpu", "nic"), PodAdapter.toPodInfo(pod).resourceClaims());
+    assertEquals(
+        List.of("gpu", "nic"),
+        PodAdapter.toPodInfo(pod).resourceClaims().stream().map(PodResourceClaim::name).toList());
   }
 }

@@ -34,5 +34,13 @@ public enum ClusterData {
   /** CSIStorageCapacities: capacity left for dynamic provisioning, where a CSI driver tracks it. */
   CSI_STORAGE_CAPACITIES,
   /** PodDisruptionBudgets ({@code policy/v1}): preemption prefers victims whose eviction violates none. */
-  POD_DISRUPTION_BUDGETS
+  POD_DISRUPTION_BUDGETS,
+  /** ResourceClaims ({@code resource.k8s.io/v1}): dynamic resource allocation. */
+  RESOURCE_CLAIMS,
+  /** ResourceSlices: the devices drivers publish, for dynamic resource allocation. */
+  RESOURCE_SLICES,
+  /** DeviceClasses: the classes claims ask for, for dynamic resource allocation. */
+  DEVICE_CLASSES,
+  /** DeviceTaintRules: taints admins put on devices, for dynamic resource allocation. */
+  DEVICE_TAINT_RULES
 }

@@ -1,5 +1,6 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import io.kubesched.api.internal.DerivedList;
@@ -9,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.kubesched.api.dra.DynamicResources;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -29,12 +31,13 @@ import org.jspecify.annotations.Nullable;
 public final class ClusterSnapshot {
 
   private static final ClusterSnapshot EMPTY =
-      new ClusterSnapshot(List.of(), Map.of(), List.of(), Storage.empty(), List.of(), Nominations.NONE);
+      new ClusterSnapshot(List.of(), Map.of(), List.of(), Storage.empty(), DynamicResources.empty(), List.of(), Nominations.NONE);
 
   private final List<NodeInfo> nodes;
   private final Map<String, Map<String, String>> namespaces;
   private final List<WorkloadSelector> workloads;
   private final Storage storage;
+  private final DynamicResources dynamicResources;
   private final List<PodDisruptionBudget> disruptionBudgets;
   private final Nominations nominations;
   private volatile @Nullable Map<String, NodeInfo> byName;
@@ -59,8 +62,10 @@ public final class ClusterSnapshot {
       Map<String, Map<String, String>> namespaces,
       List<WorkloadSelector> workloads,
       Storage storage,
+      DynamicResources dynamicResources,
       List<PodDisruptionBudget> disruptionBudgets,
       Nominations nominations) {
+    this.dynamicResources = dynamicResources;
     this.nodes = nodes;
     this.namespaces = namespaces;
     this.workloads = workloads;
@@ -84,6 +89,7 @@ public final class ClusterSnapshot {
         immutableLabels(namespaces),
         List.copyOf(workloads),
         Storage.empty(),
+        DynamicResources.empty(),
         List.of(),
         Nominations.NONE);
   }
@@ -108,7 +114,7 @@ public final class ClusterSnapshot {
   public static ClusterSnapshot of(List<NodeInfo> nodes) {
     return nodes.isEmpty()
         ? EMPTY
-        : new ClusterSnapshot(immutable(nodes), Map.of(), List.of(), Storage.empty(), List.of(), Nominations.NONE);
+        : new ClusterSnapshot(immutable(nodes), Map.of(), List.of(), Storage.empty(), DynamicResources.empty(), List.of(), Nominations.NONE);
   }
 
   /**
@@ -122,7 +128,7 @@ public final class ClusterSnapshot {
    * @return the new snapshot
    */
   public ClusterSnapshot withNodes(List<NodeInfo> nodes) {
-    return derived(immutable(nodes), storage, disruptionBudgets, nominations);
+    return derived(immutable(nodes), storage, dynamicResources, disruptionBudgets, nominations);
   }
 
   /** The scheduler's node lists are immutable and say what changed: taken as they are, not copied. */
@@ -138,7 +144,19 @@ public final class ClusterSnapshot {
    * @return the new snapshot
    */
   public ClusterSnapshot withStorage(Storage storage) {
-    return derived(nodes, storage, disruptionBudgets, nominations);
+    return derived(nodes, storage, dynamicResources, disruptionBudgets, nominations);
+  }
+
+  /**
+   * This snapshot with other dynamic-resource objects ({@link #dynamicResources()}): the same nodes, namespaces and
+   * workloads, and what was found out about the nodes is kept.
+   *
+   * @param dynamicResources the slices, classes, claims and taint rules dynamic resource allocation reads
+   * @return the new snapshot
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  public ClusterSnapshot withDynamicResources(DynamicResources dynamicResources) {
+    return derived(nodes, storage, dynamicResources, disruptionBudgets, nominations);
   }
 
   /**
@@ -149,7 +167,7 @@ public final class ClusterSnapshot {
    * @return the new snapshot
    */
   public ClusterSnapshot withDisruptionBudgets(List<PodDisruptionBudget> disruptionBudgets) {
-    return derived(nodes, storage, List.copyOf(disruptionBudgets), nominations);
+    return derived(nodes, storage, dynamicResources, List.copyOf(disruptionBudgets), nominations);
   }
 
   /**
@@ -159,7 +177,7 @@ public final class ClusterSnapshot {
    * @return the new snapshot
    */
   public ClusterSnapshot withNominations(Nominations nominations) {
-    return derived(nodes, storage, disruptionBudgets, nominations);
+    return derived(nodes, storage, dynamicResources, disruptionBudgets, nominations);
   }
 
   /**
@@ -177,7 +195,7 @@ public final class ClusterSnapshot {
     for (int i = 0; i < replaced.size(); i++) {
       if (replaced.get(i).name().equals(nodeName)) {
         replaced.set(i, replaced.get(i).withPod(pod));
-        return derived(List.copyOf(replaced), storage, disruptionBudgets, nominations);
+        return derived(List.copyOf(replaced), storage, dynamicResources, disruptionBudgets, nominations);
       }
     }
     throw new IllegalArgumentException("no node named '" + nodeName + "' to place pod " + pod.key() + " on");
@@ -186,9 +204,10 @@ public final class ClusterSnapshot {
   private ClusterSnapshot derived(
       List<NodeInfo> nodes,
       Storage storage,
+      DynamicResources dynamicResources,
       List<PodDisruptionBudget> disruptionBudgets,
       Nominations nominations) {
-    var next = new ClusterSnapshot(nodes, namespaces, workloads, storage, disruptionBudgets, nominations);
+    var next = new ClusterSnapshot(nodes, namespaces, workloads, storage, dynamicResources, disruptionBudgets, nominations);
     var known = index;
     if (known != null) {
       next.previousNodes = this.nodes;
@@ -222,6 +241,15 @@ public final class ClusterSnapshot {
    */
   public Storage storage() {
     return storage;
+  }
+
+  /**
+   * @return the slices, classes, claims and taint rules dynamic resource allocation reads, with the allocations the
+   *     scheduler made for pods being bound; empty where the policy reads none
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  public DynamicResources dynamicResources() {
+    return dynamicResources;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.kubesched.api;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import java.util.AbstractMap;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import io.kubesched.api.dra.ClaimAllocation;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -60,8 +62,11 @@ public sealed interface Decision {
    * @param volumeBindings what must be done for the pod's unbound PersistentVolumeClaims before it is bound,
    *     one entry per claim (kube-scheduler's VolumeBinding reserve and pre-bind); empty for a pod without
    *     unbound claims
+   * @param claimAllocations what must be written to the pod's ResourceClaims before it is bound, one entry per
+   *     claim (kube-scheduler's DynamicResources reserve and pre-bind); empty for a pod without claims
    */
-  record Bind(String nodeName, List<VolumeBinding> volumeBindings) implements Decision {
+  record Bind(String nodeName, List<VolumeBinding> volumeBindings, List<ClaimAllocation> claimAllocations)
+      implements Decision {
 
     /** @throws IllegalArgumentException if {@code nodeName} is blank */
     public Bind {
@@ -69,11 +74,23 @@ public sealed interface Decision {
         throw new IllegalArgumentException("nodeName must not be blank");
       }
       volumeBindings = List.copyOf(volumeBindings);
+      claimAllocations = List.copyOf(claimAllocations);
+    }
+
+    /** A decision to bind to {@code nodeName} once the volumes are bound, with no claim to allocate. */
+    public Bind(String nodeName, List<VolumeBinding> volumeBindings) {
+      this(nodeName, volumeBindings, List.of());
     }
 
     /** A decision to bind to {@code nodeName} with no volume to bind first. */
     public Bind(String nodeName) {
-      this(nodeName, List.of());
+      this(nodeName, List.of(), List.of());
+    }
+
+    /** @return this decision with the claims' allocations to write before binding */
+    @API(status = EXPERIMENTAL, since = "0.1.0")
+    public Bind withClaimAllocations(List<ClaimAllocation> claimAllocations) {
+      return new Bind(nodeName, volumeBindings, claimAllocations);
     }
   }
 

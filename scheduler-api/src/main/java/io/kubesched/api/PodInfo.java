@@ -41,7 +41,8 @@ import org.jspecify.annotations.Nullable;
  *     ({@code <pod>-<volume>})
  * @param ephemeralVolumeClaims the claims of {@code persistentVolumeClaims} that Kubernetes creates for the
  *     pod's generic {@code ephemeral} volumes (a subset of them)
- * @param resourceClaims the names of the pod's {@code spec.resourceClaims} (dynamic resource allocation)
+ * @param resourceClaims the pod's {@code spec.resourceClaims} (dynamic resource allocation), each with the claim it
+ *     resolves to
  * @param terminating whether the pod is being deleted ({@code metadata.deletionTimestamp} is set): a pod on a
  *     node that is terminating still holds its resources, but kube-scheduler's topology spreading does not
  *     count it
@@ -80,7 +81,7 @@ public record PodInfo(
     List<String> schedulingGates,
     List<String> persistentVolumeClaims,
     List<String> ephemeralVolumeClaims,
-    List<String> resourceClaims,
+    List<PodResourceClaim> resourceClaims,
     boolean terminating,
     PreemptionPolicy preemptionPolicy,
     @Nullable Instant startTime,
@@ -206,7 +207,7 @@ public record PodInfo(
     private List<String> schedulingGates = List.of();
     private List<String> persistentVolumeClaims = List.of();
     private List<String> ephemeralVolumeClaims = List.of();
-    private List<String> resourceClaims = List.of();
+    private List<PodResourceClaim> resourceClaims = List.of();
     private boolean terminating;
     private PreemptionPolicy preemptionPolicy = PreemptionPolicy.PREEMPT_LOWER_PRIORITY;
     private @Nullable Instant startTime;
@@ -326,7 +327,7 @@ public record PodInfo(
       return this;
     }
 
-    public Builder resourceClaims(List<String> resourceClaims) {
+    public Builder resourceClaims(List<PodResourceClaim> resourceClaims) {
       this.resourceClaims = resourceClaims;
       return this;
     }

@@ -2,6 +2,7 @@ package io.kubesched.engine;
 
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.PodResourceClaim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,7 +44,7 @@ public final class UnsupportedFeatures {
     }
     if (!pod.resourceClaims().isEmpty()) {
       reasons.add(
-          uses(pod, "ResourceClaim", pod.resourceClaims())
+          uses(pod, "ResourceClaim", pod.resourceClaims().stream().map(PodResourceClaim::name).toList())
               + ": dynamic resource allocation is not supported by kubesched yet");
     }
     return reasons.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", reasons));

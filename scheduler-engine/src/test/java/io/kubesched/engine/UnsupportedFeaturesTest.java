@@ -1,5 +1,6 @@
 package io.kubesched.engine;
 
+import io.kubesched.api.PodResourceClaim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kubesched.api.ClusterData;
@@ -33,7 +34,7 @@ class UnsupportedFeaturesTest {
                     + " no volume binding rule (it does not read PersistentVolumeClaims)")),
         Arguments.of(
             "a ResourceClaim names the claim and dynamic resource allocation",
-            PodInfo.builder("ml", "train").resourceClaims(List.of("gpu")).build(),
+            PodInfo.builder("ml", "train").resourceClaims(List.of(PodResourceClaim.ofClaim("gpu", "gpu"))).build(),
             Optional.of(
                 "pod ml/train uses ResourceClaim \"gpu\": dynamic resource allocation is not supported by kubesched"
                     + " yet")),
@@ -41,7 +42,7 @@ class UnsupportedFeaturesTest {
             "both features give one sentence each",
             PodInfo.builder("ml", "train")
                 .persistentVolumeClaims(List.of("data"))
-                .resourceClaims(List.of("gpu", "nic"))
+                .resourceClaims(List.of(PodResourceClaim.ofClaim("gpu", "gpu"), PodResourceClaim.ofClaim("nic", "nic")))
                 .build(),
             Optional.of(
                 "pod ml/train uses PersistentVolumeClaim \"data\": the scheduling policy has no volume binding rule"
@@ -65,7 +66,7 @@ class UnsupportedFeaturesTest {
             "a ResourceClaim is still refused, and only it",
             PodInfo.builder("ml", "train")
                 .persistentVolumeClaims(List.of("data"))
-                .resourceClaims(List.of("gpu"))
+                .resourceClaims(List.of(PodResourceClaim.ofClaim("gpu", "gpu")))
                 .build(),
             Optional.of(
                 "pod ml/train uses ResourceClaim \"gpu\": dynamic resource allocation is not supported by kubesched"

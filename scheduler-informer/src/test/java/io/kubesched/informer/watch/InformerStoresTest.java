@@ -1,5 +1,6 @@
 package io.kubesched.informer.watch;
 
+import io.kubesched.api.PodResourceClaim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -145,7 +146,7 @@ class InformerStoresTest {
     assertEquals(List.of("example.com/quota", "example.com/dataset-ready"), info.schedulingGates());
     assertEquals(Optional.of(new PodGroupRef(PodGroupRef.Source.WORKLOAD_API, "ml", "trainer-gang")), info.podGroup());
     assertEquals(List.of("trainer-data", "trainer-0-scratch"), info.persistentVolumeClaims());
-    assertEquals(List.of("gpu", "nic"), info.resourceClaims());
+    assertEquals(List.of("gpu", "nic"), info.resourceClaims().stream().map(PodResourceClaim::name).toList());
     assertEquals(PreemptionPolicy.NEVER, info.preemptionPolicy());
     assertEquals("gpu-node-7", info.nominatedNodeName());
     // Pod level 9 CPU over the containers' 12 (init) + overhead 100m; GPU and hugepages from the limits.

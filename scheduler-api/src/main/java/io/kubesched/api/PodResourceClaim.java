@@ -1,0 +1,38 @@
+package io.kubesched.api;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One entry of a pod's {@code spec.resourceClaims} (dynamic resource allocation), with the claim it resolves to.
+ *
+ * @param name the entry's name in the pod
+ * @param resourceClaimName the existing claim it names; {@code null} when it names a template
+ * @param resourceClaimTemplateName the template a claim is made from for the pod; {@code null} when it names a
+ *     claim
+ * @param generatedClaimName for a template, the claim made for the pod as {@code
+ *     status.resourceClaimStatuses} reports it; {@code null} while not made yet, or when the controller decided
+ *     none is needed
+ */
+@API(status = EXPERIMENTAL, since = "0.1.0")
+public record PodResourceClaim(
+    String name,
+    @Nullable String resourceClaimName,
+    @Nullable String resourceClaimTemplateName,
+    @Nullable String generatedClaimName) {
+
+  /** @return an entry naming an existing claim */
+  public static PodResourceClaim ofClaim(String name, String claimName) {
+    return new PodResourceClaim(name, claimName, null, null);
+  }
+
+  /**
+   * @return the name of the claim this entry resolves to: the named claim, or the generated one; {@code null} for a
+   *     template whose claim does not exist yet
+   */
+  public @Nullable String claimName() {
+    return resourceClaimName != null ? resourceClaimName : generatedClaimName;
+  }
+}
