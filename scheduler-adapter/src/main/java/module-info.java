@@ -12,6 +12,7 @@ module io.kubesched.adapter {
   requires transitive kubernetes.model.apps;
   requires transitive kubernetes.model.storageclass;
   requires transitive kubernetes.model.policy;
+  requires transitive kubernetes.model.resource;
   requires kubernetes.model.common;
   requires io.kubesched.fabric8;
 

@@ -11,6 +11,7 @@ module io.kubesched.binder {
   requires transitive kubernetes.model.core;
   requires kubernetes.model.common;
   requires kubernetes.model.events;
+  requires kubernetes.model.resource;
   requires org.slf4j;
 
   // Internal: the loop binds and reports with it, the facade picks the bind mode.

@@ -14,6 +14,8 @@ import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import io.kubesched.informer.cycle.BindPort;
 import io.kubesched.informer.cycle.BindingCycle;
+import io.kubesched.informer.cycle.ClaimAssumptions;
+import io.kubesched.informer.cycle.ClaimPort;
 import io.kubesched.informer.cycle.GroupCycle;
 import io.kubesched.informer.cycle.GroupTracker;
 import io.kubesched.informer.cycle.PodGroupLookup;
@@ -70,6 +72,7 @@ record LoopParts(
       Executor binders,
       BindPort bindPort,
       VolumePort volumePort,
+      ClaimPort claimPort,
       Executor preemptors,
       Executor victims,
       PreemptPort preemptPort,
@@ -108,6 +111,7 @@ record LoopParts(
       SchedulerMetrics metrics,
       boolean leading,
       StorageCache storage,
+      ClaimAssumptions claims,
       Injected injected) {
     var ticker = injected.ticker();
     var queue =
@@ -124,7 +128,8 @@ record LoopParts(
             profiles.names(), queue, cache, storage, moves, injected.reporting(), preemption::boundPodLeaving);
     var binding =
         new BindingCycle(
-            injected.bindPort(), injected.volumePort(), injected.writes(), injected.binders(),
+            injected.bindPort(), injected.volumePort(), injected.claimPort(), claims, injected.writes(),
+            injected.binders(),
             settings.parallelBindings(), settings.volumeBindingTimeout(), queue, cache, storage, handlers::pendingPod,
             injected.reporting(), metrics, ticker, injected.groupBindRetryDelay());
     var tracker = new GroupTracker(settings.podGroupTimeout(), injected.groupReport(), metrics, ticker);
@@ -134,7 +139,8 @@ record LoopParts(
             injected.groupReport(), injected.reporting(), metrics, ticker);
     var scheduling =
         new SchedulingCycle(
-            profiles, queue, cache, storage, injected.clusterSnapshot(), handlers::pendingPod, binding, preemption,
+            profiles, queue, cache, storage, claims, injected.clusterSnapshot(), handlers::pendingPod, binding,
+            preemption,
             groupCycle,
             injected.reporting(), metrics, leadership, ticker);
     return new LoopParts(

@@ -25,6 +25,8 @@ import io.kubesched.informer.cycle.PreemptPort;
 import io.kubesched.informer.cycle.Profiles;
 import io.kubesched.informer.cycle.Reporting;
 import io.kubesched.informer.cycle.SchedulingCycle;
+import io.kubesched.informer.cycle.ClaimAssumptions;
+import io.kubesched.informer.cycle.ClaimPort;
 import io.kubesched.informer.cycle.VolumePort;
 import io.kubesched.informer.leader.LeaderElection;
 import io.kubesched.informer.leader.Leadership;
@@ -217,6 +219,7 @@ public final class SchedulingLoop implements AutoCloseable {
         new LoopParts.Injected(
             Ticker.SYSTEM, binders, BindPort.toApiServer(bindingClient, settings.bindTimeout(), settings.bindMode()),
             VolumePort.toApiServer(bindingClient, writes),
+            ClaimPort.toApiServer(bindingClient, writes, Clock.systemUTC()),
             preemptors, victims, PreemptPort.toApiServer(bindingClient, writes), writes, reporting,
             (nodes, nominations) -> clusterData().snapshot(nodes, nominations),
             groupLookup(groupSources), groupReports, BindingCycle.GROUP_BIND_RETRY_DELAY);
@@ -224,7 +227,8 @@ public final class SchedulingLoop implements AutoCloseable {
     // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();
     this.parts = LoopParts.create(
-        settings, policies, this.metrics, election == null && !settings.externalLeadership(), storage, injected);
+        settings, policies, this.metrics, election == null && !settings.externalLeadership(), storage,
+        ClaimAssumptions.NONE, injected);
     this.explainer =
         new Explainer(
             policies, parts.queue(), parts.cache(), injected.clusterSnapshot(), parts.handlers()::pendingPod,

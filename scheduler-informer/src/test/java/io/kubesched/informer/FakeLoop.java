@@ -15,6 +15,10 @@ import io.kubesched.informer.cycle.PodGroupLookup;
 import io.kubesched.informer.cycle.PreemptPort;
 import io.kubesched.informer.cycle.Profiles;
 import io.kubesched.informer.cycle.Reporting;
+import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.binder.ClaimOutcome;
+import io.kubesched.informer.cycle.ClaimAssumptions;
+import io.kubesched.informer.cycle.ClaimPort;
 import io.kubesched.informer.cycle.VolumePort;
 import io.kubesched.informer.report.GroupReportPort;
 import io.kubesched.informer.report.GuardedMetrics;
@@ -71,6 +75,20 @@ final class FakeLoop {
         }
       };
 
+  /** A claim port for loops that must not write ResourceClaims. */
+  static final ClaimPort NO_CLAIM_WRITES =
+      new ClaimPort() {
+        @Override
+        public ClaimOutcome reserve(ClaimAllocation claim, String podName, String podUid) {
+          throw new AssertionError("no claim write expected");
+        }
+
+        @Override
+        public void unreserve(ClaimAllocation claim, String podUid) {
+          throw new AssertionError("no claim write expected");
+        }
+      };
+
   private final ControllerSettings settings;
   private final FinderFunc finder;
   private final Ticker clock;
@@ -79,6 +97,8 @@ final class FakeLoop {
   private SchedulerMetrics metrics = SchedulerMetrics.NONE;
   private StorageCache storage = new StorageCache();
   private VolumePort volumePort = NO_VOLUME_WRITES;
+  private ClaimPort claimPort = NO_CLAIM_WRITES;
+  private ClaimAssumptions claimAssumptions = ClaimAssumptions.NONE;
   private Executor preemptors = Runnable::run;
   private Executor victims = Runnable::run;
   private PreemptPort preemptPort = NO_PREEMPTION;
@@ -118,6 +138,13 @@ final class FakeLoop {
     return this;
   }
 
+  /** @param port where the claims are written; assumptions where the allocations are held meanwhile */
+  FakeLoop claims(ClaimPort port, ClaimAssumptions assumptions) {
+    claimPort = port;
+    claimAssumptions = assumptions;
+    return this;
+  }
+
   /** @param evictions runs each preemption's evictions (the loop's preemptor threads) */
   FakeLoop preemption(Executor evictions, PreemptPort port) {
     preemptors = evictions;
@@ -142,10 +169,11 @@ final class FakeLoop {
     var reporting = new Reporting(Map.of(), Runnable::run, listener);
     var injected =
         new LoopParts.Injected(
-            clock, Runnable::run, bindPort, volumePort, preemptors, victims, preemptPort, UNLIMITED, reporting,
+            clock, Runnable::run, bindPort, volumePort, claimPort, preemptors, victims, preemptPort, UNLIMITED, reporting,
             (nodes, nominations) -> ClusterSnapshot.of(nodes).withNominations(nominations), groups, groupReport,
             Duration.ZERO);
     var profiles = new Profiles(Map.of(settings.schedulerName(), finder), settings.watch());
-    return LoopParts.create(settings, profiles, new GuardedMetrics(metrics), true, storage, injected);
+    return LoopParts.create(
+        settings, profiles, new GuardedMetrics(metrics), true, storage, claimAssumptions, injected);
   }
 }

@@ -5,7 +5,9 @@ import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.Result;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.VolumeBinding;
+import io.kubesched.api.dra.ClaimAllocation;
 import io.kubesched.binder.BindOutcome;
+import io.kubesched.binder.ClaimOutcome;
 import io.kubesched.binder.TokenBucket;
 import io.kubesched.binder.VolumeOutcome;
 import io.kubesched.engine.SchedulerCache;
@@ -13,6 +15,7 @@ import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,6 +39,13 @@ import org.slf4j.LoggerFactory;
  * volumeBindingTimeout}, until the PersistentVolume controller and the provisioners have bound its claims
  * ({@link VolumeBindingCheck}); only then is the pod bound.
  *
+ * <p>A pod with ResourceClaims then goes through kube's DynamicResources PreBind on its binding thread: each claim
+ * gets the allocation the policy made for it (and kube's delete-protection finalizer) and the pod in its {@code
+ * reservedFor} ({@link ClaimPort}); a failure takes the pod out of the claims written so far, gives the assumed
+ * allocations back ({@link ClaimAssumptions}) and requeues the pod ({@code running PreBind plugin
+ * "DynamicResources": ...}). A binding that fails after that takes the pod out of its claims again, as kube's
+ * Unreserve. Allocations written stay assumed until the watch shows them.
+ *
  * <p>The wait holds neither a binding slot nor a thread. kube-scheduler's PreBind blocks a goroutine for up
  * to ten minutes, which costs Go little; a thread of the bounded pool blocked per pod waiting for a
  * provisioner would stop every other pod's binding once {@code parallelBindings} pods wait. So the writes take
@@ -54,8 +64,11 @@ public final class BindingCycle {
 
   private static final Logger LOG = LoggerFactory.getLogger(BindingCycle.class);
 
-  /** The plugin kube-scheduler names in a PreBind failure. */
+  /** The plugin kube-scheduler names in a PreBind failure of the volumes. */
   static final String PRE_BIND_FAILED = "running PreBind plugin \"VolumeBinding\": ";
+
+  /** The plugin kube-scheduler names in a PreBind failure of the ResourceClaims. */
+  static final String CLAIMS_PRE_BIND_FAILED = "running PreBind plugin \"DynamicResources\": ";
 
   /** How many times a group member's failed binding is retried onto its node before its group is released. */
   public static final int GROUP_BIND_RETRIES = 2;
@@ -67,6 +80,8 @@ public final class BindingCycle {
 
   private final BindPort port;
   private final VolumePort volumes;
+  private final ClaimPort claims;
+  private final ClaimAssumptions claimAssumptions;
   private final TokenBucket writes;
   private final Executor binders;
   private final Semaphore slots;
@@ -97,6 +112,8 @@ public final class BindingCycle {
   public BindingCycle(
       BindPort port,
       VolumePort volumes,
+      ClaimPort claims,
+      ClaimAssumptions claimAssumptions,
       TokenBucket writes,
       Executor binders,
       int parallelBindings,
@@ -112,6 +129,8 @@ public final class BindingCycle {
     this.groupBindRetryDelay = groupBindRetryDelay;
     this.port = port;
     this.volumes = volumes;
+    this.claims = claims;
+    this.claimAssumptions = claimAssumptions;
     this.writes = writes;
     this.binders = binders;
     this.slots = new Semaphore(parallelBindings);
@@ -287,11 +306,15 @@ public final class BindingCycle {
 
   /** kube's Unreserve after a failed PreBind, then the pod back to the queue after backoff. */
   private void preBindFailed(Assumed assumed, String detail) {
+    preBindFailed(assumed, PRE_BIND_FAILED, detail);
+  }
+
+  private void preBindFailed(Assumed assumed, String plugin, String detail) {
     var attempt = assumed.attempt();
     var item = attempt.item();
     undo(item.uid());
-    var error = new SchedulerException(PRE_BIND_FAILED + detail);
-    PodLog.of(LOG.atWarn(), assumed).log("Binding the volumes of pod {} for node {} failed: {}; retrying after backoff",
+    var error = new SchedulerException(plugin + detail);
+    PodLog.of(LOG.atWarn(), assumed).log("PreBind of pod {} for node {} failed: {}; retrying after backoff",
         item.key(), assumed.nodeName(), error.getMessage());
     queue.requeueAfterError(item);
     metrics.attempt(item.profile(), Result.ERROR, since(attempt));
@@ -301,20 +324,55 @@ public final class BindingCycle {
     reporting.failed(current == null ? attempt : attempt.withPod(current), error);
   }
 
-  /** Unreserve: releases the pod's volume reservation and forgets its assumption. */
+  /** Unreserve: releases the pod's volume reservation, its assumed claim allocations, and forgets its assumption. */
   private void undo(String uid) {
     storage.release(uid);
+    claimAssumptions.forget(uid);
     cache.forget(uid);
+  }
+
+  /**
+   * kube's DynamicResources PreBind: writes each claim's allocation (when the policy made one) and the pod into its
+   * {@code reservedFor}, in order. On the first failure the claims written so far give the pod up again (kube's
+   * Unreserve), the attempt is undone and the pod requeued after backoff.
+   *
+   * @return whether every claim was written
+   */
+  private boolean reserveClaims(Assumed assumed) throws InterruptedException {
+    var info = assumed.attempt().info();
+    var written = new ArrayList<ClaimAllocation>(assumed.claimAllocations().size());
+    for (var claim : assumed.claimAllocations()) {
+      var outcome = claims.reserve(claim, info.name(), info.uid());
+      if (outcome instanceof ClaimOutcome.Failed failed) {
+        unreserveClaims(written, info.uid());
+        preBindFailed(assumed, CLAIMS_PRE_BIND_FAILED, failed.detail());
+        return false;
+      }
+      written.add(claim);
+    }
+    return true;
+  }
+
+  /** kube's DynamicResources Unreserve for claims already written: the pod leaves their {@code reservedFor}. */
+  private void unreserveClaims(List<ClaimAllocation> written, String podUid) throws InterruptedException {
+    for (var claim : written) {
+      claims.unreserve(claim, podUid);
+    }
   }
 
   private void bindPod(Assumed assumed) {
     var item = assumed.attempt().item();
     try {
+      if (!assumed.claimAllocations().isEmpty() && !reserveClaims(assumed)) {
+        return;
+      }
       bind(assumed);
     } catch (InterruptedException e) {
+      claimAssumptions.forget(item.uid());
       cache.forget(item.uid()); // shutting down: the pod stays pending for the next scheduler
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
+      claimAssumptions.forget(item.uid());
       cache.forget(item.uid());
       PodLog.of(LOG.atError(), item).setCause(e).log("Unexpected failure binding pod {}; it will be retried", item.key());
       queue.requeueAfterError(item);
@@ -386,6 +444,12 @@ public final class BindingCycle {
     metrics.bound(
         attempt.item().profile(), Duration.ofNanos(ticker.nanoTime() - bindStart),
         outcome instanceof BindOutcome.Bound);
+    if (!(outcome instanceof BindOutcome.Bound) && !assumed.claimAllocations().isEmpty()) {
+      // kube's Unreserve after a failed binding: the pod leaves the claims it was written into; the allocations
+      // assumed are given back (an allocation written stays on the claim, for the resource claim controller).
+      unreserveClaims(assumed.claimAllocations(), attempt.uid());
+      claimAssumptions.forget(attempt.uid());
+    }
     settle(assumed, outcome);
   }
 

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * it if it uses a feature the library does not support ({@link UnsupportedFeatures}), else asks the
  * profile's {@link FinderFunc} over the cache's nodes, assumes the chosen node in the cache (so the next
  * decision counts it), reserves the volumes the decision binds in the {@link StorageCache} (kube's
- * VolumeBinding Reserve, so the next decision never gives them to another claim) and hands the pod to the
+ * VolumeBinding Reserve, so the next decision never gives them to another claim), assumes the devices it allocated
+ * for the pod's ResourceClaims ({@link ClaimAssumptions}, kube's DynamicResources Reserve) and hands the pod to the
  * {@link BindingCycle}, going on with the next pod while bindings are in flight. A reservation refused (a
  * volume taken meanwhile) forgets the assumption and requeues the pod after backoff, as kube's Reserve
  * failure does. It reads the pod only from its queued item and the {@link PendingPodLookup}' kept object, never
@@ -54,6 +55,7 @@ public final class SchedulingCycle implements Runnable {
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
   private final StorageCache storage;
+  private final ClaimAssumptions claims;
   private final BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot;
   private final PendingPodLookup pending;
   private final BindingCycle binding;
@@ -69,6 +71,7 @@ public final class SchedulingCycle implements Runnable {
       SchedulingQueue queue,
       SchedulerCache cache,
       StorageCache storage,
+      ClaimAssumptions claims,
       BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot,
       PendingPodLookup pending,
       BindingCycle binding,
@@ -82,6 +85,7 @@ public final class SchedulingCycle implements Runnable {
     this.queue = queue;
     this.cache = cache;
     this.storage = storage;
+    this.claims = claims;
     this.clusterSnapshot = clusterSnapshot;
     this.pending = pending;
     this.binding = binding;
@@ -215,7 +219,11 @@ public final class SchedulingCycle implements Runnable {
         return;
       }
     }
-    binding.submit(attempt.on(nodeName), volumeBindings);
+    var claimAllocations = bind.claimAllocations();
+    if (!claimAllocations.isEmpty()) {
+      claims.assume(item.uid(), claimAllocations); // kube's DynamicResources Reserve: the next decision sees them
+    }
+    binding.submit(attempt.on(nodeName).withClaimAllocations(claimAllocations), volumeBindings);
   }
 
   /**

@@ -1,0 +1,28 @@
+package io.kubesched.informer.cycle;
+
+import io.kubesched.api.dra.ClaimAllocation;
+import java.util.List;
+
+/**
+ * The allocations the scheduling thread made for pods being bound, held where the next decisions see them (kube's
+ * in-flight claim allocations in its assume cache), until the watch shows them written or the attempt gives them
+ * back. Thread-safe: assumed on the scheduling thread, forgotten on a binding thread.
+ */
+public interface ClaimAssumptions {
+
+  /** Holds nothing: for a loop whose policies read no ResourceClaims. */
+  ClaimAssumptions NONE =
+      new ClaimAssumptions() {
+        @Override
+        public void assume(String podUid, List<ClaimAllocation> allocations) {}
+
+        @Override
+        public void forget(String podUid) {}
+      };
+
+  /** Shows {@code allocations} as made for pod {@code podUid} in every later snapshot (kube's Reserve). */
+  void assume(String podUid, List<ClaimAllocation> allocations);
+
+  /** Gives pod {@code podUid}'s assumed allocations back (kube's Unreserve); a no-op when it holds none. */
+  void forget(String podUid);
+}

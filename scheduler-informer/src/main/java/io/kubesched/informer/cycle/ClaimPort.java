@@ -1,0 +1,50 @@
+package io.kubesched.informer.cycle;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.adapter.AllocationResults;
+import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.binder.ClaimOutcome;
+import io.kubesched.binder.ClaimWriter;
+import io.kubesched.binder.TokenBucket;
+import java.time.Clock;
+
+/**
+ * Where the {@link BindingCycle} writes a pod's ResourceClaims before it binds the pod (kube's DynamicResources
+ * PreBind) and takes the pod out of them again after a failure (its Unreserve): {@link #toApiServer} in
+ * production, a fake in the loop's unit tests. Called on a binding thread, several at once.
+ */
+public interface ClaimPort {
+
+  /**
+   * Writes {@code claim}'s allocation, if it has one, and the pod into its {@code reservedFor}.
+   *
+   * @throws InterruptedException if the binding thread is interrupted (the loop is closing)
+   */
+  ClaimOutcome reserve(ClaimAllocation claim, String podName, String podUid) throws InterruptedException;
+
+  /**
+   * Takes the pod out of {@code claim}'s {@code reservedFor}; best effort.
+   *
+   * @throws InterruptedException if the binding thread is interrupted (the loop is closing)
+   */
+  void unreserve(ClaimAllocation claim, String podUid) throws InterruptedException;
+
+  /** @return the port that writes through a {@link ClaimWriter}, each write taking a token of {@code writes} */
+  static ClaimPort toApiServer(KubernetesClient client, TokenBucket writes, Clock clock) {
+    var writer = new ClaimWriter(client, writes, clock);
+    return new ClaimPort() {
+      @Override
+      public ClaimOutcome reserve(ClaimAllocation claim, String podName, String podUid) throws InterruptedException {
+        var allocation = claim.allocation();
+        return writer.reserve(
+            claim.namespace(), claim.name(), claim.uid(),
+            allocation == null ? null : AllocationResults.toFabric8(allocation), podName, podUid);
+      }
+
+      @Override
+      public void unreserve(ClaimAllocation claim, String podUid) throws InterruptedException {
+        writer.unreserve(claim.namespace(), claim.name(), claim.uid(), podUid);
+      }
+    };
+  }
+}
