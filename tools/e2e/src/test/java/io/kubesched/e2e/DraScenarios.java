@@ -1,0 +1,367 @@
+package io.kubesched.e2e;
+
+import static io.kubesched.facade.FakeClusterFixture.create;
+import static io.kubesched.facade.FakeClusterFixture.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.Counter;
+import io.fabric8.kubernetes.api.model.resource.v1.CounterSetBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumptionBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
+import io.kubesched.facade.FakeClusterFixture;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Dynamic resource allocation on the real API server, with hand-made ResourceSlices (no kubelet or driver): two
+ * Ready nodes, {@code node-a} and {@code node-b}, each with the devices a test publishes for it, a DeviceClass
+ * {@value #CLASS} selecting the driver {@value #DRIVER}, and pods whose claims ask for devices. The scheduler under
+ * test is the one switch: {@link DraIT} runs this library's {@code DefaultPolicy}, {@link DraKubeSchedulerIT}
+ * kube-scheduler 1.37.2 itself, whose placements, allocations and messages are the expectations (the parity test).
+ */
+abstract class DraScenarios extends RealClusterTest {
+
+  static final String DRIVER = "gpu.e2e.example.com";
+  static final String CLASS = "e2e-gpu";
+  private static final Duration SOON = Duration.ofSeconds(30);
+  /** kube-scheduler 1.37.2's message when no node has the devices a pod's claims need. */
+  private static final String CANNOT_ALLOCATE = "0/2 nodes are available: 2 cannot allocate all claims."
+      + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+
+  private @Nullable AutoCloseable scheduler;
+
+  /** @return the {@code spec.schedulerName} the scheduler under test serves */
+  abstract String schedulerName();
+
+  /** Starts the scheduler under test, after the nodes, class and slices exist; closed after the test. */
+  abstract AutoCloseable startScheduler() throws Exception;
+
+  @BeforeEach
+  void nodesAndClass() {
+    cleanUp();
+    createReady(FakeClusterFixture.node("node-a", "4", "8Gi", "110"));
+    createReady(FakeClusterFixture.node("node-b", "4", "8Gi", "110"));
+    deviceClass(CLASS, "device.driver == \"" + DRIVER + "\"");
+  }
+
+  @AfterEach
+  void stopAndCleanUp() throws Exception {
+    if (scheduler != null) {
+      scheduler.close();
+      scheduler = null;
+    }
+    for (var claim : admin.resources(ResourceClaim.class).inNamespace(namespace).list().getItems()) {
+      claim.getMetadata().setFinalizers(List.of()); // no kubelet releases them here
+      admin.resources(ResourceClaim.class).inNamespace(namespace).resource(claim).update();
+    }
+    admin.pods().inNamespace(namespace).withGracePeriod(0).delete();
+    admin.resources(ResourceClaim.class).inNamespace(namespace).delete();
+    cleanUp();
+  }
+
+  private void cleanUp() {
+    admin.resources(ResourceSlice.class).delete();
+    admin.resources(DeviceClass.class).delete();
+  }
+
+  private void start() throws Exception {
+    scheduler = startScheduler();
+  }
+
+  // ---------------------------------------------------------------- the scenarios
+
+  /** ExactCount: a claim for two devices goes where a pool has two; both are written to the claim. */
+  @Test
+  void a_claim_for_two_devices_is_allocated_on_the_node_that_has_two() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    slice("node-b", gpu("gpu-0", "a100", "40Gi"), gpu("gpu-1", "a100", "40Gi"));
+    claim("two", 2, List.of());
+    pod("trainer", "two");
+    start();
+
+    assertEquals("node-b", placed("trainer"));
+    var claim = claimNamed("two");
+    assertEquals(List.of("node-b/gpu-0", "node-b/gpu-1"), devices(claim));
+    assertEquals(List.of("trainer"), reservedFor(claim));
+    assertEquals(List.of("resource.kubernetes.io/delete-protection"), claim.getMetadata().getFinalizers());
+    assertNotNull(claim.getStatus().getAllocation().getAllocationTimestamp());
+    assertEquals(
+        List.of("metadata.name In [node-b]"), selectorTerms(claim), "a node-local device pins the claim to its node");
+  }
+
+  /** CEL selectors on an attribute and a capacity, with kube's quantity library. */
+  @Test
+  void a_cel_selector_on_attributes_and_capacity_picks_the_device() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    slice("node-b", gpu("gpu-0", "h100", "80Gi"));
+    claim("big", 1, List.of(
+        "device.attributes[\"" + DRIVER + "\"].model == \"h100\" && device.capacity[\"" + DRIVER
+            + "\"].memory.compareTo(quantity(\"64Gi\")) >= 0"));
+    pod("trainer", "big");
+    start();
+
+    assertEquals("node-b", placed("trainer"));
+    assertEquals(List.of("node-b/gpu-0"), devices(claimNamed("big")));
+  }
+
+  /** A claim shared by two pods is allocated once; both pods go to its node and are in its reservedFor. */
+  @Test
+  void a_claim_shared_by_two_pods_is_allocated_once() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    slice("node-b", gpu("gpu-0", "a100", "40Gi"));
+    claim("shared", 1, List.of());
+    pod("first", "shared");
+    start();
+    var node = placed("first");
+    pod("second", "shared");
+
+    assertEquals(node, placed("second"));
+    var claim = claimNamed("shared");
+    assertEquals(1, claim.getStatus().getAllocation().getDevices().getResults().size());
+    assertEquals(List.of("first", "second"), reservedFor(claim));
+  }
+
+  /** Devices taken are taken: a second claim for the only device of the cluster waits, with kube's message. */
+  @Test
+  void a_device_in_use_is_not_given_to_a_second_claim() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    claim("first", 1, List.of());
+    claim("second", 1, List.of());
+    pod("first", "first");
+    start();
+    assertEquals("node-a", placed("first"));
+    pod("second", "second");
+
+    assertPendingWith("second", CANNOT_ALLOCATE);
+    assertNull(claimNamed("second").getStatus() == null ? null : claimNamed("second").getStatus().getAllocation());
+  }
+
+  /** Too few devices anywhere: the pod stays pending with kube's message and nothing is allocated. */
+  @Test
+  void too_few_devices_leave_the_pod_pending_with_kubes_message() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    slice("node-b", gpu("gpu-0", "a100", "40Gi"), gpu("gpu-1", "a100", "40Gi"));
+    claim("three", 3, List.of());
+    pod("trainer", "three");
+    start();
+
+    assertPendingWith("trainer", CANNOT_ALLOCATE);
+  }
+
+  /** A claim naming a DeviceClass that does not exist: pending with kube's message. */
+  @Test
+  void a_missing_class_leaves_the_pod_pending_with_kubes_message() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    claimOfClass("nowhere", "no-such-class", 1);
+    pod("trainer", "nowhere");
+    start();
+
+    assertPendingWith("trainer", "0/2 nodes are available: request gpu: device class no-such-class does not exist."
+        + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+  }
+
+  /** A template makes a claim per pod (the resource claim controller), and each pod gets its own device. */
+  @Test
+  void a_template_makes_a_claim_per_pod_each_with_its_own_device() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"), gpu("gpu-1", "a100", "40Gi"));
+    admin.resources(ResourceClaimTemplate.class).inNamespace(namespace).resource(
+        new ResourceClaimTemplateBuilder().withNewMetadata().withName("one-gpu").endMetadata()
+            .withNewSpec().withNewSpec().withNewDevices().addNewRequest().withName("gpu").withNewExactly()
+            .withDeviceClassName(CLASS).endExactly().endRequest().endDevices().endSpec().endSpec().build()).create();
+    start();
+    podFromTemplate("w1", "one-gpu");
+    podFromTemplate("w2", "one-gpu");
+
+    assertEquals("node-a", placed("w1"));
+    assertEquals("node-a", placed("w2"));
+    var allocated = new TreeSet<String>();
+    for (var claim : admin.resources(ResourceClaim.class).inNamespace(namespace).list().getItems()) {
+      allocated.addAll(devices(claim));
+    }
+    assertEquals(new TreeSet<>(List.of("node-a/gpu-0", "node-a/gpu-1")), allocated);
+  }
+
+  /** Partitionable devices: two partitions of 40Gi each consume a GPU's 80Gi counter; a third one cannot fit. */
+  @Test
+  void partitions_of_a_device_never_overcommit_its_shared_counter() throws Exception {
+    var partitions = new ArrayList<Device>();
+    for (int i = 0; i < 3; i++) {
+      partitions.add(new DeviceBuilder().withName("gpu-0-part-" + i)
+          .withAttributes(Map.of("model", attribute("a100")))
+          .withConsumesCounters(new DeviceCounterConsumptionBuilder().withCounterSet("gpu-0")
+              .withCounters(Map.of("memory", new Counter(new Quantity("40Gi")))).build())
+          .build());
+    }
+    // kube 1.37 keeps a pool's shared counters and the devices consuming them in separate slices of the pool.
+    admin.resources(ResourceSlice.class).resource(new ResourceSliceBuilder()
+        .withNewMetadata().withName("node-a-counters").endMetadata()
+        .withNewSpec().withDriver(DRIVER).withNodeName("node-a").withNewPool().withName("node-a").withGeneration(1L)
+        .withResourceSliceCount(2L).endPool()
+        .withSharedCounters(new CounterSetBuilder().withName("gpu-0")
+            .withCounters(Map.of("memory", new Counter(new Quantity("80Gi")))).build())
+        .endSpec().build()).create();
+    admin.resources(ResourceSlice.class).resource(new ResourceSliceBuilder()
+        .withNewMetadata().withName("node-a-partitions").endMetadata()
+        .withNewSpec().withDriver(DRIVER).withNodeName("node-a").withNewPool().withName("node-a").withGeneration(1L)
+        .withResourceSliceCount(2L).endPool()
+        .withDevices(partitions).endSpec().build()).create();
+    for (var name : List.of("p0", "p1", "p2")) {
+      claim(name, 1, List.of());
+    }
+    start();
+    pod("p0", "p0");
+    assertEquals("node-a", placed("p0"));
+    pod("p1", "p1");
+    assertEquals("node-a", placed("p1"));
+    pod("p2", "p2");
+
+    assertPendingWith("p2", CANNOT_ALLOCATE);
+  }
+
+  // ---------------------------------------------------------------- building the cluster
+
+  private void deviceClass(String name, String selector) {
+    admin.resources(DeviceClass.class).resource(new DeviceClassBuilder().withNewMetadata().withName(name).endMetadata()
+        .withNewSpec().addNewSelector().withNewCel().withExpression(selector).endCel().endSelector().endSpec().build())
+        .create();
+  }
+
+  private static DeviceAttribute attribute(String value) {
+    var attribute = new DeviceAttribute();
+    attribute.setString(value);
+    return attribute;
+  }
+
+  private static Device gpu(String name, String model, String memory) {
+    return new DeviceBuilder().withName(name)
+        .withAttributes(Map.of("model", attribute(model)))
+        .withCapacity(Map.of("memory", new DeviceCapacity(null, new Quantity(memory))))
+        .build();
+  }
+
+  /** Publishes {@code devices} in one slice of the pool {@code node}, local to that node. */
+  private void slice(String node, Device... devices) {
+    admin.resources(ResourceSlice.class).resource(new ResourceSliceBuilder()
+        .withNewMetadata().withName(node + "-" + DRIVER).endMetadata()
+        .withNewSpec().withDriver(DRIVER).withNodeName(node).withNewPool().withName(node).withGeneration(1L)
+        .withResourceSliceCount(1L).endPool().withDevices(devices).endSpec().build()).create();
+  }
+
+  private void claim(String name, long count, List<String> selectors) {
+    var exactly = new ResourceClaimBuilder().withNewMetadata().withName(name).endMetadata()
+        .withNewSpec().withNewDevices().addNewRequest().withName("gpu").withNewExactly().withDeviceClassName(CLASS)
+        .withCount(count);
+    for (var selector : selectors) {
+      exactly.addNewSelector().withNewCel().withExpression(selector).endCel().endSelector();
+    }
+    admin.resources(ResourceClaim.class).inNamespace(namespace)
+        .resource(exactly.endExactly().endRequest().endDevices().endSpec().build()).create();
+  }
+
+  private void claimOfClass(String name, String deviceClass, long count) {
+    admin.resources(ResourceClaim.class).inNamespace(namespace).resource(new ResourceClaimBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .withNewSpec().withNewDevices().addNewRequest().withName("gpu").withNewExactly()
+        .withDeviceClassName(deviceClass).withCount(count).endExactly().endRequest().endDevices().endSpec().build())
+        .create();
+  }
+
+  private void pod(String name, String claim) {
+    create(admin, new PodBuilder(FakeClusterFixture.pod(namespace, name, schedulerName(), "100m", "64Mi"))
+        .editSpec().addNewResourceClaim().withName("gpu").withResourceClaimName(claim).endResourceClaim()
+        .editFirstContainer().editResources().addNewClaim().withName("gpu").endClaim().endResources().endContainer()
+        .endSpec().build());
+  }
+
+  private void podFromTemplate(String name, String template) {
+    create(admin, new PodBuilder(FakeClusterFixture.pod(namespace, name, schedulerName(), "100m", "64Mi"))
+        .editSpec().addNewResourceClaim().withName("gpu").withResourceClaimTemplateName(template).endResourceClaim()
+        .editFirstContainer().editResources().addNewClaim().withName("gpu").endClaim().endResources().endContainer()
+        .endSpec().build());
+  }
+
+  // ---------------------------------------------------------------- reading the cluster
+
+  private String placed(String pod) {
+    eventually(WAIT, pod + " is bound", () -> !nodeOf(pod).isEmpty());
+    return nodeOf(pod);
+  }
+
+  private ResourceClaim claimNamed(String name) {
+    var claim = admin.resources(ResourceClaim.class).inNamespace(namespace).withName(name).get();
+    assertNotNull(claim, name);
+    return claim;
+  }
+
+  /** @return the claim's allocated devices as {@code pool/device}, sorted */
+  private static List<String> devices(ResourceClaim claim) {
+    if (claim.getStatus() == null || claim.getStatus().getAllocation() == null) {
+      return List.of();
+    }
+    return claim.getStatus().getAllocation().getDevices().getResults().stream()
+        .map(r -> r.getPool() + "/" + r.getDevice()).sorted().toList();
+  }
+
+  private static List<String> reservedFor(ResourceClaim claim) {
+    return claim.getStatus().getReservedFor().stream().map(r -> r.getName()).sorted().toList();
+  }
+
+  private static List<String> selectorTerms(ResourceClaim claim) {
+    var selector = claim.getStatus().getAllocation().getNodeSelector();
+    var terms = new ArrayList<String>();
+    for (var term : selector.getNodeSelectorTerms()) {
+      var parts = new LinkedHashMap<String, String>();
+      term.getMatchFields().forEach(r -> parts.put(r.getKey(), r.getOperator() + " " + r.getValues()));
+      term.getMatchExpressions().forEach(r -> parts.put(r.getKey(), r.getOperator() + " " + r.getValues()));
+      parts.forEach((k, v) -> terms.add(k + " " + v));
+    }
+    return terms;
+  }
+
+  private void assertPendingWith(String pod, String message) throws InterruptedException {
+    var deadline = System.nanoTime() + SOON.toNanos();
+    var seen = "";
+    while (System.nanoTime() - deadline < 0) {
+      var current = admin.pods().inNamespace(namespace).withName(pod).get();
+      seen = current == null ? "(no pod)" : condition(current).orElse("(no PodScheduled condition)");
+      if (seen.equals(message)) {
+        break;
+      }
+      Thread.sleep(50);
+    }
+    assertEquals(message, seen, pod + "'s PodScheduled message");
+    assertEquals("", nodeOf(pod));
+  }
+
+  private static java.util.Optional<String> condition(Pod pod) {
+    if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+      return java.util.Optional.empty();
+    }
+    return pod.getStatus().getConditions().stream().filter(c -> "PodScheduled".equals(c.getType()))
+        .map(c -> c.getMessage() == null ? "" : c.getMessage()).findFirst();
+  }
+}
