@@ -135,7 +135,7 @@ record LoopParts(
     var tracker = new GroupTracker(settings.podGroupTimeout(), injected.groupReport(), metrics, ticker);
     var groupCycle =
         new GroupCycle(
-            queue, cache, injected.clusterSnapshot(), handlers::pendingPod, binding, injected.groups(), tracker,
+            queue, cache, claims, injected.clusterSnapshot(), handlers::pendingPod, binding, injected.groups(), tracker,
             injected.groupReport(), injected.reporting(), metrics, ticker);
     var scheduling =
         new SchedulingCycle(

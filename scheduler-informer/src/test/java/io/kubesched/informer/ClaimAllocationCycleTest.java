@@ -41,15 +41,14 @@ public class ClaimAllocationCycleTest {
   private final Map<String, ClaimOutcome> outcomes = new java.util.HashMap<>();
   private BindOutcome bindOutcome = new BindOutcome.Bound("n1", false);
 
-  private static final ClaimAllocation GPU =
-      new ClaimAllocation("default", "gpu", "uid-gpu", allocation("gpu-0"));
+  private ClaimAllocation gpu = new ClaimAllocation("default", "gpu", "uid-gpu", allocation("gpu-0"));
   private static final ClaimAllocation SHARED = new ClaimAllocation("default", "shared", "uid-shared", null);
 
   private final FinderFunc withClaims =
       new FinderFunc() {
         @Override
         public Decision find(PodInfo pod, List<NodeInfo> nodes) {
-          return new Decision.Bind("n1").withClaimAllocations(List.of(GPU, SHARED));
+          return new Decision.Bind("n1").withClaimAllocations(List.of(gpu, SHARED));
         }
 
         @Override
@@ -155,6 +154,23 @@ public class ClaimAllocationCycleTest {
         heard);
     assertFalse(parts.cache().isAssumed("uid-p"));
     assertEquals(1, parts.queue().depths().backoff(), "retried after backoff");
+  }
+
+  @Test
+  void devices_with_binding_conditions_are_refused_before_anything_is_written() throws Exception {
+    gpu = new ClaimAllocation("default", "gpu", "uid-gpu", new AllocationResult(
+        List.of(new DeviceAllocation("gpu", "gpu.example.com", "n1", "gpu-0", false, List.of(), List.of("attached"),
+            List.of(), null, Map.of())),
+        List.of(), null, null));
+    var parts = parts();
+
+    scheduleNext(parts);
+
+    assertEquals(List.of("assume [gpu, shared] for uid-p", "forget uid-p"), events);
+    assertEquals(
+        List.of("failed default/p: running PreBind plugin \"DynamicResources\": device gpu.example.com/n1/gpu-0 has"
+            + " binding conditions, which kubesched does not wait for yet"),
+        heard);
   }
 
   @Test

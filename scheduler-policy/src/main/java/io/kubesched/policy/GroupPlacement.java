@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
+import io.kubesched.api.dra.ConsumerRef;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nomination;
@@ -39,7 +40,7 @@ import org.apiguardian.api.API;
  *   <li>Each member, in the order given, is decided by the finder {@link FinderFunc#withoutPreemption() without
  *       preemption} on the snapshot holding the members that fit before it. A {@link Decision.Bind} without
  *       volume bindings fits, and the member is laid onto its node (its own nomination, if any, dropped from the
- *       snapshot, as kube's assume drops it). A {@link Decision.Bind} with volume bindings does not fit: the
+ *       snapshot, as kube's assume drops it; the devices it claims shown allocated, as kube's Reserve shows them). A {@link Decision.Bind} with volume bindings does not fit: the
  *       member gets {@value #VOLUMES_NOT_SUPPORTED}. A {@link Decision.Unschedulable} does not fit; a {@link
  *       Nomination.To} it carries is never acted on (it is replaced by {@link Nomination#KEEP}, as kube leaves
  *       a group member's nomination alone).
@@ -152,7 +153,7 @@ public final class GroupPlacement {
         if (bind.volumeBindings().isEmpty()) {
           results.add(new MemberResult(pod, Outcome.FITS, bind));
           fitted.add(new GroupDecision.Member(pod, bind));
-          current = layIn(current, pod, bind.nodeName());
+          current = layIn(current, pod, bind);
           scheduled++;
         } else {
           var refused = Decision.unschedulable(Map.of(), VOLUMES_NOT_SUPPORTED);
@@ -213,8 +214,17 @@ public final class GroupPlacement {
    * The snapshot with {@code pod} assumed onto {@code nodeName}, as kube's simulated assume: bound there, and
    * no longer holding room where it was nominated.
    */
-  private static ClusterSnapshot layIn(ClusterSnapshot snapshot, PodInfo pod, String nodeName) {
+  /**
+   * The snapshot with the member on its node and, when it claims devices, its claims shown allocated and reserved
+   * for it (kube's DynamicResources Reserve), so the next member never gets the same device.
+   */
+  private static ClusterSnapshot layIn(ClusterSnapshot snapshot, PodInfo pod, Decision.Bind bind) {
+    var nodeName = bind.nodeName();
     var next = snapshot.withPodOn(pod.toBuilder().nodeName(nodeName).build(), nodeName);
+    if (!bind.claimAllocations().isEmpty()) {
+      next = next.withDynamicResources(next.dynamicResources()
+          .withClaimAllocations(ConsumerRef.pod(pod.name(), pod.uid()), bind.claimAllocations()));
+    }
     var nominations = next.nominations();
     return nominations.nodeOf(pod.uid()).isEmpty() ? next : next.withNominations(nominations.without(pod.uid()));
   }

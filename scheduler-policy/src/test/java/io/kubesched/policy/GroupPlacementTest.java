@@ -9,6 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
+import io.kubesched.api.dra.AllocationResult;
+import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.api.dra.ConsumerRef;
+import io.kubesched.api.dra.DeviceAllocation;
+import io.kubesched.api.dra.DynamicResources;
+import io.kubesched.api.dra.ResourceClaim;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nomination;
@@ -290,6 +296,32 @@ class GroupPlacementTest {
     var placed = assertInstanceOf(GroupDecision.Placed.class, decision);
     assertTrue(placed.fitted().isEmpty());
     assertEquals(Set.of("default/p1"), placed.unfitted().keySet());
+  }
+
+  @Test
+  void aMemberClaimingDevicesFitsAndTheNextMemberSeesItsClaimAllocated() {
+    var claim = new ResourceClaim("default", "gpu-p1", "claim-uid", "1", null, Map.of(), List.of(), List.of(),
+        List.of(), null, List.of(), false);
+    var allocation = new AllocationResult(
+        List.of(new DeviceAllocation("gpu", "gpu.example.com", "node1", "gpu-0", false, List.of(), List.of(),
+            List.of(), null, Map.of())),
+        List.of(), null, null);
+    var finder = new Scripted()
+        .answer("p1", Decision.bind("node1").withClaimAllocations(
+            List.of(new ClaimAllocation("default", "gpu-p1", "claim-uid", allocation))))
+        .fits("p2");
+    var snapshot = snapshot("node1")
+        .withDynamicResources(DynamicResources.of(List.of(), List.of(), List.of(claim), List.of()));
+
+    var decision = GroupPlacement.place(group(2), List.of(member("p1"), member("p2")), 0, snapshot, finder);
+
+    var placed = assertInstanceOf(GroupDecision.Placed.class, decision);
+    assertEquals(2, placed.fitted().size());
+    var seenByP2 = finder.seen.get(1).dynamicResources().claim("default", "gpu-p1").orElseThrow();
+    assertEquals(allocation, seenByP2.allocation(), "p1's devices are taken for the members after it");
+    assertEquals(List.of(ConsumerRef.pod("p1", "default/p1")), seenByP2.reservedFor());
+    assertEquals(
+        null, finder.seen.get(0).dynamicResources().claim("default", "gpu-p1").orElseThrow().allocation());
   }
 
   @Test

@@ -61,6 +61,38 @@ public final class DynamicResources {
         List.copyOf(slices), List.copyOf(classes), List.copyOf(claims), List.copyOf(taintRules));
   }
 
+  /**
+   * The view after the scheduler's Reserve of {@code allocations} for one pod: each claim named shows its new
+   * allocation (when one is given) and the pod in its {@code reservedFor}. What a pod group's trial hands to the next
+   * member, and what the loop shows until the watch has the writes. A claim not found (or of another uid) is left out.
+   *
+   * @param pod the consumer the claims are reserved for
+   * @param allocations what the decision writes to the pod's claims
+   * @return the new view; this one when {@code allocations} is empty
+   */
+  public DynamicResources withClaimAllocations(ConsumerRef pod, List<ClaimAllocation> allocations) {
+    if (allocations.isEmpty()) {
+      return this;
+    }
+    var byKey = new HashMap<String, ClaimAllocation>();
+    allocations.forEach(a -> byKey.put(a.namespace() + "/" + a.name(), a));
+    var next = new java.util.ArrayList<ResourceClaim>(claims.size());
+    for (var claim : claims) {
+      var allocation = byKey.get(claim.key());
+      if (allocation == null || !allocation.uid().equals(claim.uid())) {
+        next.add(claim);
+        continue;
+      }
+      var reserved = new java.util.ArrayList<>(claim.reservedFor());
+      if (reserved.stream().noneMatch(r -> r.uid().equals(pod.uid()))) {
+        reserved.add(pod);
+      }
+      var allocated = allocation.allocation() != null ? claim.withAllocation(allocation.allocation()) : claim;
+      next.add(allocated.withReservedFor(reserved));
+    }
+    return new DynamicResources(slices, classes, List.copyOf(next), taintRules);
+  }
+
   /** @return every slice, in no particular order */
   public List<ResourceSlice> slices() {
     return slices;

@@ -160,7 +160,8 @@ public final class BindingCycle {
    * Hands an assumed member of a placed pod group to a binding thread, waiting for a free slot first. A failed
    * binding is retried onto the same node ({@link #GROUP_BIND_RETRIES} times, after the loop's retry delay,
    * doubled each time); if it still fails, or the member is gone, the {@code group} is released: its members not
-   * bound yet give up their assumptions and go back to the queue. A member has no volume bindings.
+   * bound yet give up their assumptions and go back to the queue. A member has no volume bindings; its claims are
+   * written first (a failure releases the group too).
    *
    * @param group the group's bindings
    * @throws InterruptedException if the scheduling thread is interrupted while it waits for a slot
@@ -327,6 +328,11 @@ public final class BindingCycle {
   /** Unreserve: releases the pod's volume reservation, its assumed claim allocations, and forgets its assumption. */
   private void undo(String uid) {
     storage.release(uid);
+    forgetAssumed(uid);
+  }
+
+  /** Gives the pod's assumed claim allocations back and forgets its assumption in the cache. */
+  private void forgetAssumed(String uid) {
     claimAssumptions.forget(uid);
     cache.forget(uid);
   }
@@ -339,6 +345,14 @@ public final class BindingCycle {
    * @return whether every claim was written
    */
   private boolean reserveClaims(Assumed assumed) throws InterruptedException {
+    var waiting = withBindingConditions(assumed.claimAllocations());
+    if (!waiting.isEmpty()) {
+      // kube waits in PreBind until a driver reports such devices attached; that wait is not built yet, and binding
+      // without it would start the pod before its device is ready: refused, before anything is written.
+      preBindFailed(assumed, CLAIMS_PRE_BIND_FAILED, "device " + waiting
+          + " has binding conditions, which kubesched does not wait for yet");
+      return false;
+    }
     var info = assumed.attempt().info();
     var written = new ArrayList<ClaimAllocation>(assumed.claimAllocations().size());
     for (var claim : assumed.claimAllocations()) {
@@ -351,6 +365,22 @@ public final class BindingCycle {
       written.add(claim);
     }
     return true;
+  }
+
+  /** @return the first newly allocated device that has binding conditions, as {@code driver/pool/device}; empty if none */
+  private static String withBindingConditions(List<ClaimAllocation> claims) {
+    for (var claim : claims) {
+      var allocation = claim.allocation();
+      if (allocation == null) {
+        continue;
+      }
+      for (var device : allocation.devices()) {
+        if (!device.bindingConditions().isEmpty()) {
+          return device.deviceId().toString();
+        }
+      }
+    }
+    return "";
   }
 
   /** kube's DynamicResources Unreserve for claims already written: the pod leaves their {@code reservedFor}. */
@@ -368,12 +398,10 @@ public final class BindingCycle {
       }
       bind(assumed);
     } catch (InterruptedException e) {
-      claimAssumptions.forget(item.uid());
-      cache.forget(item.uid()); // shutting down: the pod stays pending for the next scheduler
+      forgetAssumed(item.uid()); // shutting down: the pod stays pending for the next scheduler
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      claimAssumptions.forget(item.uid());
-      cache.forget(item.uid());
+      forgetAssumed(item.uid());
       PodLog.of(LOG.atError(), item).setCause(e).log("Unexpected failure binding pod {}; it will be retried", item.key());
       queue.requeueAfterError(item);
     } finally {
@@ -391,23 +419,30 @@ public final class BindingCycle {
     boolean bound = false;
     try {
       if (!group.start(item.uid())) {
-        cache.forget(item.uid());
+        forgetAssumed(item.uid());
         PodLog.of(LOG.atInfo(), item).log("Not binding pod {}: another member of its group {} could not be bound",
             item.key(), group.group().key());
         queue.requeueAfterError(item);
         return;
       }
+      if (!member.claimAllocations().isEmpty() && !reserveClaims(member)) {
+        group.release(); // its claims could not be written: the group cannot complete as placed
+        return;
+      }
       var outcome = bindWithRetries(member, group);
+      if (!(outcome instanceof BindOutcome.Bound)) {
+        unreserveClaims(member.claimAllocations(), item.uid());
+      }
       bound = outcome instanceof BindOutcome.Bound || outcome instanceof BindOutcome.Conflict;
       if (!bound) {
         group.release();
       }
       settle(member, outcome);
     } catch (InterruptedException e) {
-      cache.forget(item.uid()); // shutting down: the pod stays pending for the next scheduler
+      forgetAssumed(item.uid()); // shutting down: the pod stays pending for the next scheduler
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      cache.forget(item.uid());
+      forgetAssumed(item.uid());
       group.release();
       PodLog.of(LOG.atError(), item).setCause(e).log("Unexpected failure binding pod {}; it will be retried", item.key());
       queue.requeueAfterError(item);
@@ -444,11 +479,10 @@ public final class BindingCycle {
     metrics.bound(
         attempt.item().profile(), Duration.ofNanos(ticker.nanoTime() - bindStart),
         outcome instanceof BindOutcome.Bound);
-    if (!(outcome instanceof BindOutcome.Bound) && !assumed.claimAllocations().isEmpty()) {
-      // kube's Unreserve after a failed binding: the pod leaves the claims it was written into; the allocations
-      // assumed are given back (an allocation written stays on the claim, for the resource claim controller).
+    if (!(outcome instanceof BindOutcome.Bound)) {
+      // kube's Unreserve after a failed binding: the pod leaves the claims it was written into; settle gives the
+      // allocations assumed back (an allocation written stays on the claim, for the resource claim controller).
       unreserveClaims(assumed.claimAllocations(), attempt.uid());
-      claimAssumptions.forget(attempt.uid());
     }
     settle(assumed, outcome);
   }
@@ -472,7 +506,7 @@ public final class BindingCycle {
       reporting.scheduled(assumed, !watchTookIt);
       return;
     }
-    cache.forget(item.uid());
+    forgetAssumed(item.uid());
     if (outcome instanceof BindOutcome.Conflict conflict) {
       boolean known = queue.done(item.uid());
       if (known && conflict.actualNode().equals(unconfirmed)) {

@@ -57,6 +57,7 @@ public final class GroupCycle {
 
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
+  private final ClaimAssumptions claims;
   private final BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot;
   private final PendingPodLookup pending;
   private final BindingCycle binding;
@@ -70,6 +71,7 @@ public final class GroupCycle {
   public GroupCycle(
       SchedulingQueue queue,
       SchedulerCache cache,
+      ClaimAssumptions claims,
       BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot,
       PendingPodLookup pending,
       BindingCycle binding,
@@ -81,6 +83,7 @@ public final class GroupCycle {
       Ticker ticker) {
     this.queue = queue;
     this.cache = cache;
+    this.claims = claims;
     this.clusterSnapshot = clusterSnapshot;
     this.pending = pending;
     this.binding = binding;
@@ -233,7 +236,11 @@ public final class GroupCycle {
         continue;
       }
       queue.clearNomination(m.item().uid());
-      assumed.add(m.on(nodeName));
+      var claimAllocations = fitted.bind().claimAllocations();
+      if (!claimAllocations.isEmpty()) {
+        claims.assume(m.item().uid(), claimAllocations); // kube's DynamicResources Reserve, member by member
+      }
+      assumed.add(m.on(nodeName).withClaimAllocations(claimAllocations));
     }
     LOG.info(
         "Pod group {}: {} members placed ({} already), binding them", group.key(), assumed.size(), placed);
