@@ -11,6 +11,7 @@ import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.policy.GroupExplanation.Outcome;
+import io.kubesched.policy.plugins.dynamicresources.ClaimAllocations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -152,7 +153,7 @@ public final class GroupPlacement {
         if (bind.volumeBindings().isEmpty()) {
           results.add(new MemberResult(pod, Outcome.FITS, bind));
           fitted.add(new GroupDecision.Member(pod, bind));
-          current = layIn(current, pod, bind.nodeName());
+          current = layIn(current, pod, bind);
           scheduled++;
         } else {
           var refused = Decision.unschedulable(Map.of(), VOLUMES_NOT_SUPPORTED);
@@ -213,8 +214,14 @@ public final class GroupPlacement {
    * The snapshot with {@code pod} assumed onto {@code nodeName}, as kube's simulated assume: bound there, and
    * no longer holding room where it was nominated.
    */
-  private static ClusterSnapshot layIn(ClusterSnapshot snapshot, PodInfo pod, String nodeName) {
+  private static ClusterSnapshot layIn(ClusterSnapshot snapshot, PodInfo pod, Decision.Bind bind) {
+    var nodeName = bind.nodeName();
     var next = snapshot.withPodOn(pod.toBuilder().nodeName(nodeName).build(), nodeName);
+    if (!bind.claimAllocations().isEmpty()) {
+      // The next member sees the devices taken, and a claim shared with it allocated (once) and reserved.
+      next = next.withDynamicResources(
+          ClaimAllocations.apply(next.dynamicResources(), pod, bind.claimAllocations()));
+    }
     var nominations = next.nominations();
     return nominations.nodeOf(pod.uid()).isEmpty() ? next : next.withNominations(nominations.without(pod.uid()));
   }
