@@ -42,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Allocator {
 
-  private final DeviceSelectors selectors;
+  private final SelectorCompiler selectors;
   private final Clock clock;
   private final Map<String, DeviceClass> classes;
   private final List<ResourceSlice> allSlices;
@@ -52,7 +52,7 @@ public final class Allocator {
   private final Map<PoolId, Map<String, Map<String, BigDecimal>>> availableCounters = new ConcurrentHashMap<>();
   private final AtomicLong steps = new AtomicLong();
 
-  private Allocator(DynamicResources resources, DeviceSelectors selectors, Clock clock) {
+  private Allocator(DynamicResources resources, SelectorCompiler selectors, Clock clock) {
     this.selectors = selectors;
     this.clock = clock;
     var byName = new HashMap<String, DeviceClass>();
@@ -90,7 +90,12 @@ public final class Allocator {
    * @return an allocator over them
    */
   public static Allocator create(DynamicResources resources, DeviceSelectors selectors, Clock clock) {
-    return new Allocator(resources, selectors, clock);
+    return new Allocator(resources, selectors::compile, clock);
+  }
+
+  /** As {@link #create(DynamicResources, DeviceSelectors, Clock)}, with selectors compiled by {@code compiler}. */
+  static Allocator create(DynamicResources resources, SelectorCompiler compiler, Clock clock) {
+    return new Allocator(resources, compiler, clock);
   }
 
   /**
@@ -151,7 +156,7 @@ public final class Allocator {
     record Failed(String message) implements Outcome {}
   }
 
-  DeviceSelectors selectors() {
+  SelectorCompiler selectors() {
     return selectors;
   }
 
