@@ -70,7 +70,7 @@ final class Search {
     final DeviceRequirements requirements;
     final boolean adminAccess;
     @Nullable DeviceClass deviceClass;
-    int numDevices;
+    long numDevices;
     List<Candidate> allDevices = List.of();
     int selectedSubRequest;
 
@@ -174,10 +174,10 @@ final class Search {
     int minDevicesPerClaim = 0;
     for (int r = 0; r < requests.size(); r++) {
       var request = requests.get(r);
-      int minDevices;
+      long minDevices;
       if (!request.firstAvailable().isEmpty()) {
         var subs = new RequestData[request.firstAvailable().size()];
-        minDevices = Integer.MAX_VALUE;
+        minDevices = Long.MAX_VALUE;
         for (int s = 0; s < subs.length; s++) {
           var sub = request.firstAvailable().get(s);
           subs[s] = validate(new RequestData(sub.name(), request.name(), sub.requirements()), c, r, s);
@@ -242,12 +242,7 @@ final class Search {
     }
     data.deviceClass = deviceClass;
     if (requirements.allocationMode() == AllocationMode.EXACT_COUNT) {
-      if (requirements.count() > Integer.MAX_VALUE) {
-        throw new Failure(
-            "claim " + name(claim) + ", request " + data.name + ": exact count " + requirements.count()
-                + " is too large");
-      }
-      data.numDevices = (int) requirements.count();
+      data.numDevices = requirements.count();
       return data;
     }
     var all = new ArrayList<Candidate>();
@@ -336,7 +331,7 @@ final class Search {
     if (d >= data.numDevices) {
       return allocateOne(c, r + 1, 0, 0, false, 0, 0, 0);
     }
-    int remaining = data.numDevices - d;
+    long remaining = data.numDevices - d;
     if (remaining > MAX_RESULTS - results.get(c).size()) {
       throw MaxSizeExceeded.INSTANCE;
     }

@@ -5,8 +5,11 @@ import static io.kubesched.policy.plugins.dynamicresources.structured.KubeFixtur
 import io.kubesched.api.NodeSelectorRequirement;
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.dra.AllocationMode;
+import io.kubesched.api.dra.ClaimConfig;
+import io.kubesched.api.dra.DeviceRequest;
 import io.kubesched.api.dra.DeviceId;
 import io.kubesched.api.dra.ResourceClaim;
+import io.kubesched.api.dra.ResourceSlice;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -315,5 +318,537 @@ class AllocatorTestingTest {
         .classes(deviceClass(classA, driverA))
         .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
         .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, true))));
+  }
+
+  static final String nonExistentAttribute = driverA + "/NonExistentAttribute";
+  static final String boolAttribute = driverA + "/boolAttribute";
+  static final String stringAttribute = driverA + "/stringAttribute";
+  static final String versionAttribute = driverA + "/driverVersion";
+  static final String intAttribute = driverA + "/numa";
+
+  static Map<String, io.kubesched.api.dra.DeviceAttribute> attrs(Object... kv) {
+    var map = new LinkedHashMap<String, io.kubesched.api.dra.DeviceAttribute>();
+    for (int i = 0; i < kv.length; i += 2) {
+      map.put((String) kv[i], (io.kubesched.api.dra.DeviceAttribute) kv[i + 1]);
+    }
+    return map;
+  }
+
+  static DeviceRequest allMode(DeviceRequest request) {
+    var r = request.exactly();
+    return DeviceRequest.exactly(request.name(), new io.kubesched.api.dra.DeviceRequirements(
+        r.deviceClassName(), r.selectors(), AllocationMode.ALL, r.count(), r.adminAccess(), r.tolerations(), r.capacityRequests()));
+  }
+
+  static {
+    tc("with-constraint", () -> {
+      var all = attrs("driverVersion", version("1.0.0"), "numa", integer(1), "stringAttribute", string("stringAttributeValue"), "boolAttribute", bool(true));
+      return new KubeCase()
+          .claims(claimWithRequests(claim0, List.of(matchAttribute(intAttribute), matchAttribute(versionAttribute),
+              matchAttribute(stringAttribute), matchAttribute(boolAttribute)), request(req0, classA, 1), request(req1, classA, 1)))
+          .classes(deviceClass(classA, driverA))
+          .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, all), device(device2, null, all)))
+          .expect(allocationResult(localNodeSelector(node1),
+              deviceAllocationResult(req0, driverA, pool1, device1, false),
+              deviceAllocationResult(req1, driverA, pool1, device2, false)));
+    });
+    tc("with-constraint-non-existent-attribute", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA, matchAttribute(nonExistentAttribute)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
+        .expectNone());
+    tc("with-constraint-not-matching-int-attribute", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(intAttribute)), request(req0, classA, 2)))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("numa", integer(1))), device(device2, null, attrs("numa", integer(2)))))
+        .expectNone());
+    tc("with-constraint-not-matching-int-attribute-all-devices", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(intAttribute)), allMode(request(req0, classA, 0))))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("numa", integer(1))), device(device2, null, attrs("numa", integer(2)))))
+        .expectError("claim claim-0, request req-0: cannot add device driver-a/pool-1/device-2 because a claim constraint would not be satisfied"));
+    tc("partitionable-all-mode-constraint-must-error-with-reserved-counter", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(intAttribute)), allMode(request(req0, classA, 0))))
+        .classes(deviceClass(classA, driverA))
+        .slices(
+            sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, attrs("numa", integer(1))),
+                device(device2, null, attrs("numa", integer(2))).withDeviceCounterConsumption(
+                    deviceCounterConsumption(counterSet1, Map.of("c", q("1"))))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, counterSet(counterSet1, Map.of("c", q("1")))))
+        .expectError("claim claim-0, request req-0: cannot add device driver-a/pool-1/device-2 because a claim constraint would not be satisfied"));
+    tc("with-constraint-not-matching-string-attribute", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(stringAttribute)), request(req0, classA, 2)))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("stringAttribute", string("stringAttributeValue"))),
+            device(device2, null, attrs("stringAttribute", string("stringAttributeValue2")))))
+        .expectNone());
+    tc("with-constraint-not-matching-bool-attribute", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(boolAttribute)), request(req0, classA, 2)))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("boolAttribute", bool(true))), device(device2, null, attrs("boolAttribute", bool(false)))))
+        .expectNone());
+    tc("with-constraint-not-matching-version-attribute", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(versionAttribute)), request(req0, classA, 2)))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("driverVersion", version("1.0.0"))), device(device2, null, attrs("driverVersion", version("2.0.0")))))
+        .expectNone());
+    tc("with-constraint-for-request", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(versionAttribute, req0)), request(req0, classA, 1), request(req1, classA, 1)))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("driverVersion", version("1.0.0"))), device(device2, null, attrs("driverVersion", version("2.0.0")))))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false),
+            deviceAllocationResult(req1, driverA, pool1, device2, false))));
+    tc("with-constraint-for-request-retry", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(versionAttribute, req0), matchAttribute(stringAttribute)),
+            request(req0, classA, 1), request(req1, classA, 1)))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("driverVersion", version("1.0.0"), "stringAttribute", string("a"))),
+            device(device2, null, attrs("driverVersion", version("2.0.0"), "stringAttribute", string("b"))),
+            device(device3, null, attrs("driverVersion", version("3.0.0"), "stringAttribute", string("b")))))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device2, false),
+            deviceAllocationResult(req1, driverA, pool1, device3, false))));
+    tc("with-class-device-config", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(classWithConfig(classA, driverA, "classAttribute"))
+        .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
+        .expect(allocationResultWithConfigs(localNodeSelector(node1),
+            List.of(deviceAllocationResult(req0, driverA, pool1, device1, false)),
+            List.of(new ClaimConfig(ClaimConfig.FROM_CLASS, List.of(), deviceConfiguration(driverA, "classAttribute"))))));
+    tc("with-class-device-config-with-multiple-request-and-configs", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(), request(req0, classA, 1), request(req1, classA, 1), request(req2, classB, 1)))
+        .classes(classWithConfig(classA, driverA, "classAttribute-A"), classWithConfig(classB, driverB, "classAttribute-B"))
+        .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, 2), sliceWithOneDevice(slice2, node1, pool1, driverB))
+        .expect(allocationResultWithConfigs(localNodeSelector(node1),
+            List.of(deviceAllocationResult(req0, driverA, pool1, device0, false),
+                deviceAllocationResult(req1, driverA, pool1, device1, false),
+                deviceAllocationResult(req2, driverB, pool1, device1, false)),
+            List.of(new ClaimConfig(ClaimConfig.FROM_CLASS, List.of(req0, req1), deviceConfiguration(driverA, "classAttribute-A")),
+                new ClaimConfig(ClaimConfig.FROM_CLASS, List.of(req2), deviceConfiguration(driverB, "classAttribute-B"))))));
+    tc("with-claim-config-for-two-requests", () -> new KubeCase()
+        .claims(claimWithConfigs(claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1), request(req2, classA, 1)),
+            deviceClaimConfig(List.of(req0, req1), deviceConfiguration(driverA, "deviceAttribute"))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, 3))
+        .expect(allocationResultWithConfigs(localNodeSelector(node1),
+            List.of(deviceAllocationResult(req0, driverA, pool1, device0, false),
+                deviceAllocationResult(req1, driverA, pool1, device1, false),
+                deviceAllocationResult(req2, driverA, pool1, device2, false)),
+            List.of(new ClaimConfig(ClaimConfig.FROM_CLAIM, List.of(req0, req1), deviceConfiguration(driverA, "deviceAttribute"))))));
+    tc("claim-with-device-config", () -> new KubeCase()
+        .claims(claimWithDeviceConfig(claim0, req0, classA, driverA, "deviceAttribute"))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
+        .expect(allocationResultWithConfig(localNodeSelector(node1), driverA, ClaimConfig.FROM_CLAIM, "deviceAttribute",
+            deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("unknown-selector", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1, "")))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
+        .expectError("CEL expression empty (unsupported selector type?)"));
+    tc("unknown-constraint", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA, new io.kubesched.api.dra.DeviceConstraint(List.of(), null, null)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
+        .expectError("empty constraint (unsupported constraint type?)"));
+    tc("too-many-devices-single-request", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 500))
+        .classes(deviceClass(classA, driverA))
+        .expectError("exceeds the claim limit"));
+    tc("many-devices-okay", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, Search.MAX_RESULTS))
+        .classes(deviceClass(classA, driverA))
+        .expectNone());
+    tc("too-many-devices-total", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, Search.MAX_RESULTS), request(req1, classA, 1)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, Search.MAX_RESULTS + 1))
+        .expectError("exceeds the claim limit"));
+    tc("exact-count-total-overflows-claim-limit", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, Long.MAX_VALUE / 2 + 1), request(req1, classA, Long.MAX_VALUE / 2 + 1)))
+        .classes(deviceClass(classA, driverA))
+        .expectError("exceeds the claim limit"));
+    tc("exact-count-total-would-wrap-to-zero", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, Long.MAX_VALUE / 2 + 1), request(req1, classA, Long.MAX_VALUE / 2 + 1),
+            request(req2, classA, Long.MAX_VALUE / 2 + 1), request(req3, classA, Long.MAX_VALUE / 2 + 1)))
+        .classes(deviceClass(classA, driverA))
+        .expectError("exceeds the claim limit"));
+    tc("exact-count-sum-exceeds-claim-limit", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 20), request(req1, classA, 20)))
+        .classes(deviceClass(classA, driverA))
+        .expectError("request " + req1 + ": adding 20 devices exceeds the claim limit"));
+    tc("exact-count-sum-exactly-fills-claim-limit", () -> {
+      var results = new java.util.ArrayList<>(multipleDeviceAllocationResults(req0, driverA, pool1, Search.MAX_RESULTS / 2, 0));
+      results.addAll(multipleDeviceAllocationResults(req1, driverA, pool1, Search.MAX_RESULTS / 2, Search.MAX_RESULTS / 2));
+      return new KubeCase()
+          .claims(claimWithRequests(claim0, null, request(req0, classA, Search.MAX_RESULTS / 2), request(req1, classA, Search.MAX_RESULTS / 2)))
+          .classes(deviceClass(classA, driverA))
+          .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, Search.MAX_RESULTS))
+          .expect(allocationResult(localNodeSelector(node1), results));
+    });
+    tc("all-devices-invalid-CEL", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 500))
+        .classes(deviceClass(classA, driverA))
+        .expectError("exceeds the claim limit"));
+    tc("prioritized-list-first-unavailable", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, requestWithPrioritizedList(req0, subRequest(subReq0, classB, 1), subRequest(subReq1, classA, 1))))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false))));
+    tc("prioritized-list-non-available", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, requestWithPrioritizedList(req0, subRequest(subReq0, classB, 2), subRequest(subReq1, classA, 2))))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithOneDevice(slice1, node1, pool1, driverA), sliceWithOneDevice(slice2, node1, pool2, driverB))
+        .expectNone());
+    tc("prioritized-list-device-config", () -> new KubeCase()
+        .claims(claimWithConfigs(
+            claimWithRequests(claim0, null, requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classB, 2))),
+            deviceClaimConfig(List.of(req0SubReq0), deviceConfiguration(driverA, "foo")),
+            deviceClaimConfig(List.of(req0SubReq1), deviceConfiguration(driverB, "bar"))))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverB, device(device1, null, Map.of()), device(device2, null, Map.of())))
+        .expect(allocationResultWithConfigs(localNodeSelector(node1),
+            List.of(deviceAllocationResult(req0SubReq1, driverB, pool1, device1, false), deviceAllocationResult(req0SubReq1, driverB, pool1, device2, false)),
+            List.of(new ClaimConfig(ClaimConfig.FROM_CLAIM, List.of(), deviceConfiguration(driverB, "bar"))))));
+    tc("prioritized-list-class-config", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, requestWithPrioritizedList(req0, subRequest(subReq0, classA, 2), subRequest(subReq1, classB, 2))))
+        .classes(classWithConfig(classA, driverA, "foo"), classWithConfig(classB, driverB, "bar"))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverB, device(device1, null, null), device(device2, null, null)),
+            sliceWithDevices(slice2, node1, pool2, driverA, device(device3, null, null)))
+        .expect(allocationResultWithConfigs(localNodeSelector(node1),
+            List.of(deviceAllocationResult(req0SubReq1, driverB, pool1, device1, false), deviceAllocationResult(req0SubReq1, driverB, pool1, device2, false)),
+            List.of(new ClaimConfig(ClaimConfig.FROM_CLASS, List.of(), deviceConfiguration(driverB, "bar"))))));
+    tc("claim-config-scoped-to-subrequests-of-one-request", () -> new KubeCase()
+        .claims(claimWithConfigs(
+            claimWithRequests(claim0, null, requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classB, 1)), request(req1, classA, 1)),
+            deviceClaimConfig(List.of(req0SubReq0, req0SubReq1), deviceConfiguration(driverA, "scoped"))))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, 2))
+        .expect(allocationResultWithConfigs(localNodeSelector(node1),
+            List.of(deviceAllocationResult(req0SubReq0, driverA, pool1, device0, false), deviceAllocationResult(req1, driverA, pool1, device1, false)),
+            List.of(new ClaimConfig(ClaimConfig.FROM_CLAIM, List.of(req0SubReq0, req0SubReq1), deviceConfiguration(driverA, "scoped"))))));
+    tc("claim-config-covering-all-requests-is-cleared", () -> new KubeCase()
+        .claims(claimWithConfigs(
+            claimWithRequests(claim0, null, requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classB, 1)), request(req1, classA, 1)),
+            deviceClaimConfig(List.of(req0SubReq0, req1), deviceConfiguration(driverA, "all"))))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, 2))
+        .expect(allocationResultWithConfigs(localNodeSelector(node1),
+            List.of(deviceAllocationResult(req0SubReq0, driverA, pool1, device0, false), deviceAllocationResult(req1, driverA, pool1, device1, false)),
+            List.of(new ClaimConfig(ClaimConfig.FROM_CLAIM, List.of(), deviceConfiguration(driverA, "all"))))));
+    tc("prioritized-list-subrequests-with-allocation-mode-all", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, requestWithPrioritizedList(req0,
+            withAllocationMode(subRequest(subReq0, classA, 0), AllocationMode.ALL), subRequest(subReq1, classA, 1))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null), device(device2, null, null)))
+        .allocated(id(driverA, pool1, device1))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device2, false))));
+    tc("prioritized-list-allocation-mode-all-multiple-requests", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1), requestWithPrioritizedList(req1,
+            withAllocationMode(subRequest(subReq0, classA, 0), AllocationMode.ALL), subRequest(subReq1, classA, 1))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null), device(device2, null, null)))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false),
+            deviceAllocationResult(req1SubReq1, driverA, pool1, device2, false))));
+  }
+
+  static final String taintKey = "taint-key";
+  static final String taintValue = "taint-value";
+  static final String taintValue2 = "taint-value-2";
+  static final io.kubesched.api.dra.DeviceTaint taintNone = taint(taintKey, taintValue, io.kubesched.api.dra.DeviceTaint.Effect.NONE);
+  static final io.kubesched.api.dra.DeviceTaint taintNoSchedule = taint(taintKey, taintValue, io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE);
+  static final io.kubesched.api.dra.DeviceTaint taintNoExecute = taint(taintKey, taintValue2, io.kubesched.api.dra.DeviceTaint.Effect.NO_EXECUTE);
+  static final io.kubesched.api.dra.DeviceToleration tolerationNoSchedule =
+      new io.kubesched.api.dra.DeviceToleration(taintKey, "Exists", "", io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE, null);
+  static final io.kubesched.api.dra.DeviceToleration tolerationNoExecute =
+      new io.kubesched.api.dra.DeviceToleration(taintKey, "Equal", taintValue2, io.kubesched.api.dra.DeviceTaint.Effect.NO_EXECUTE, null);
+  static final io.kubesched.api.dra.DeviceToleration tolerationNoScheduleKey1 =
+      new io.kubesched.api.dra.DeviceToleration("key1", "Exists", "", io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE, null);
+
+  static ResourceSlice counters(String name, Object pool, String driver, String set, String counter, String value) {
+    return sliceWithCounterSets(name, node1, pool, driver, counterSet(set, Map.of(counter, q(value))));
+  }
+
+  static {
+    tc("empty", () -> new KubeCase().expectNone());
+    tc("prioritized-list-too-many-in-first-subrequest", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, requestWithPrioritizedList(req0, subRequest(subReq0, classB, 500), subRequest(subReq1, classA, 1))))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false))));
+    tc("prioritized-list-minimum-sum-exceeds-claim-limit", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 20),
+            requestWithPrioritizedList(req1, subRequest(subReq0, classA, 20), subRequest(subReq1, classA, 24))))
+        .classes(deviceClass(classA, driverA))
+        .expectError("request " + req1 + ": adding 20 devices exceeds the claim limit"));
+    tc("prioritized-list-overflowing-first-subrequest-is-pruned", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1),
+            requestWithPrioritizedList(req1, subRequest(subReq0, classA, Long.MAX_VALUE), subRequest(subReq1, classA, 1))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null), device(device2, null, null)))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false),
+            deviceAllocationResult(req1SubReq1, driverA, pool1, device2, false)))
+        .steps(8));
+    tc("partitionable-devices-single-device", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, null).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("memory", q("4Gi"))))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, counterSet(counterSet1, Map.of("memory", q("8Gi")))))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("partitionable-devices-counter-quantities-are-not-modified", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .allocated(id(driverA, pool1, device1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, null).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("9000000000000000000")))),
+                device(device2, null, null).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("1"))))),
+            counters(slice2, resourcePool(pool1, 2), driverA, counterSet1, "c", "10000000000000000000"))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device2, false))));
+    tc("partitionable-devices-counter-cache-scoped-by-pool-ID", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1), exactClaim(claim1, req1, classB, 1))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(
+            sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, null).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("1"))))),
+            counters(slice2, resourcePool(pool1, 2), driverA, counterSet1, "c", "1"),
+            sliceWithDevices(slice3, node1, resourcePool(pool1, 2), driverB,
+                device(device2, null, null).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("2"))))),
+            counters(slice4, resourcePool(pool1, 2), driverB, counterSet1, "c", "2"))
+        .expect(
+            allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, false)),
+            allocationResult(localNodeSelector(node1), deviceAllocationResult(req1, driverB, pool1, device2, false))));
+    tc("partitionable-devices-counter-cache-not-crossed-between-driver-schemas", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1), exactClaim(claim1, req1, classB, 1))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(
+            sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, null).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("1"))))),
+            counters(slice2, resourcePool(pool1, 2), driverA, counterSet1, "c", "1"),
+            sliceWithDevices(slice3, node1, resourcePool(pool1, 2), driverB,
+                device(device2, null, null).withDeviceCounterConsumption(deviceCounterConsumption(counterSet2, Map.of("d", q("2"))))),
+            counters(slice4, resourcePool(pool1, 2), driverB, counterSet2, "d", "1"))
+        .expectNone());
+    tc("partitionable-devices-taint-releases-counter", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, null).withTaints(taintNoSchedule).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("1")))),
+                device(device2, null, null).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("1"))))),
+            counters(slice2, resourcePool(pool1, 2), driverA, counterSet1, "c", "1"))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device2, false))));
+    tc("partitionable-devices-constraint-releases-counter", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(stringAttribute)), request(req0, classA, 2)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, attrs("stringAttribute", string("red"))).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("1")))),
+                device(device2, null, attrs("stringAttribute", string("blue"))).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("1")))),
+                device(device3, null, attrs("stringAttribute", string("blue"))).withDeviceCounterConsumption(deviceCounterConsumption(counterSet1, Map.of("c", q("1"))))),
+            counters(slice2, resourcePool(pool1, 2), driverA, counterSet1, "c", "2"))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device2, false),
+            deviceAllocationResult(req0, driverA, pool1, device3, false))));
+  }
+
+  static io.kubesched.api.dra.CounterConsumption cc(String set, String... kv) {
+    var map = new LinkedHashMap<String, io.kubesched.api.dra.Quantity>();
+    for (int i = 0; i < kv.length; i += 2) {
+      map.put(kv[i], q(kv[i + 1]));
+    }
+    return deviceCounterConsumption(set, map);
+  }
+
+  static io.kubesched.api.dra.CounterSet cs(String set, String... kv) {
+    var map = new LinkedHashMap<String, io.kubesched.api.dra.Quantity>();
+    for (int i = 0; i < kv.length; i += 2) {
+      map.put(kv[i], q(kv[i + 1]));
+    }
+    return counterSet(set, map);
+  }
+
+  static {
+    tc("partitionable-devices-multiple-devices", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "6Gi")),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "8Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false),
+            deviceAllocationResult(req1, driverA, pool1, device3, false))));
+    tc("partitionable-devices-multiple-counters", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(
+                    cc(counterSet1, "memory", "4Gi", "cpus", "6"), cc(counterSet2, "cpus", "4", "memory", "2Gi")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(
+                    cc(counterSet1, "memory", "6Gi", "cpus", "4"), cc(counterSet2, "cpus", "6", "memory", "6Gi")),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(
+                    cc(counterSet1, "memory", "4Gi", "cpus", "4"), cc(counterSet2, "cpus", "4", "memory", "4Gi"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA,
+                cs(counterSet1, "cpus", "8", "memory", "18Gi"), cs(counterSet2, "cpus", "12", "memory", "18Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device2, false),
+            deviceAllocationResult(req1, driverA, pool1, device3, false))));
+    tc("partitionable-devices-multiple-pools", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1)))
+        .classes(deviceClass(classA, driverA))
+        .slices(
+            sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "cpus", "6", "memory", "4Gi")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "cpus", "4", "memory", "6Gi")),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "cpus", "4", "memory", "4Gi"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "cpus", "8", "memory", "18Gi")),
+            sliceWithDevices(slice3, node1, resourcePool(pool2, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "cpus", "6", "memory", "4Gi")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "cpus", "1", "memory", "7Gi")),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "cpus", "1", "memory", "7Gi"))),
+            sliceWithCounterSets(slice4, node1, resourcePool(pool2, 2), driverA, cs(counterSet1, "cpus", "8", "memory", "18Gi")))
+        .allocated(id(driverA, pool1, device2), id(driverA, pool1, device3), id(driverA, pool2, device1))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool2, device2, false),
+            deviceAllocationResult(req1, driverA, pool2, device3, false))));
+    tc("partitionable-devices-unused-counters-in-counter-set", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 2))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "5Gi")),
+                device(device2, null, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi")),
+                device(device3, null, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "8Gi", "unused", "1Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device2, false),
+            deviceAllocationResult(req0, driverA, pool1, device3, false))));
+  }
+
+  static {
+    tc("partitionable-devices-no-capacity-available", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "16Gi"))),
+            sliceWithCounterSets(slice2, node1, pool1, driverA, cs(counterSet1, "memory", "18Gi")))
+        .allocated(id(driverA, pool1, device2))
+        .expectNone());
+    tc("partitionable-devices-overallocated-capacity-pool", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "20Gi"))),
+            sliceWithCounterSets(slice2, node1, pool1, driverA, cs(counterSet1, "memory", "18Gi")))
+        .allocated(id(driverA, pool1, device2))
+        .expectNone());
+    tc("partitionable-devices-per-device-node-selection-node-selector", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, nodeSelectionPerDevice, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
+                    .withNodeSelection(nodeLabelSelector(regionKey, region1))),
+            sliceWithCounterSets(slice2, nodeSelectionPerDevice, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "18Gi")))
+        .expect(allocationResult(nodeLabelSelector(regionKey, region1), deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("partitionable-devices-per-device-node-selection-node-selector-multiple-devices", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 3), request(req1, classB, 3)))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(
+            sliceWithDevices(slice1, nodeSelectionPerDevice, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
+                    .withNodeSelection(nodeLabelSelector(regionKey, region1)),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi")).withNodeSelection(node1),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi")).withNodeSelection(nodeSelectionAll)),
+            sliceWithCounterSets(slice2, nodeSelectionPerDevice, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "18Gi")),
+            sliceWithDevices(slice3, node1, resourcePool(pool2, 2), driverB,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet2, "memory", "4Gi")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet2, "memory", "4Gi")),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet2, "memory", "4Gi"))),
+            sliceWithCounterSets(slice4, node1, resourcePool(pool2, 2), driverB, cs(counterSet2, "memory", "12Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false),
+            deviceAllocationResult(req0, driverA, pool1, device2, false),
+            deviceAllocationResult(req0, driverA, pool1, device3, false),
+            deviceAllocationResult(req1, driverB, pool2, device1, false),
+            deviceAllocationResult(req1, driverB, pool2, device2, false),
+            deviceAllocationResult(req1, driverB, pool2, device3, false))));
+    tc("tainted-two-devices", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withTaints(taintNoSchedule), device(device2, null, null).withTaints(taintNoExecute)))
+        .expectNone());
+    tc("tainted-one-device-two-taints", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withTaints(taintNoSchedule, taintNoExecute)))
+        .expectNone());
+    tc("tainted-two-devices-tolerated", () -> new KubeCase()
+        .claims(claimWithTolerations(claimWithRequest(claim0, req0, classA), tolerationNoExecute))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withTaints(taintNoSchedule), device(device2, null, null).withTaints(taintNoExecute)))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device2, false, tolerationNoExecute))));
+    tc("tainted-two-devices-prioritized-list-tolerated", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, requestWithPrioritizedList(req0,
+            subRequest(subReq0, classA, 1), subRequest(subReq1, classA, 1, tolerationNoExecute))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withTaints(taintNoSchedule), device(device2, null, null).withTaints(taintNoExecute)))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device2, false, tolerationNoExecute))));
+  }
+
+  static {
+    tc("tainted-no-effect", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withTaints(taintNone)))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("tainted-one-device-two-taints-both-tolerated", () -> new KubeCase()
+        .claims(claimWithTolerations(claimWithRequest(claim0, req0, classA), tolerationNoSchedule, tolerationNoExecute))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withTaints(taintNoSchedule, taintNoExecute)))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false, tolerationNoSchedule, tolerationNoExecute))));
+    tc("tainted-prioritized-list", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, requestWithPrioritizedList(req0, subRequest(subReq0, classB, 1), subRequest(subReq1, classA, 1))))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withTaints(taintNoSchedule)))
+        .expectNone());
+    tc("tainted-admin-access", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, adminRequest(request(req0, classA, 1))))
+        .allocated(id(driverA, pool1, device1), id(driverA, pool1, device2))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withTaints(taintNoSchedule)))
+        .expectNone());
+    tc("tainted-all-devices-single", () -> new KubeCase()
+        .claims(allClaim(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withTaints(taintNoSchedule)))
+        .expectNone());
+    tc("prioritized-list-allocation-mode-all", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, requestWithPrioritizedList(req0,
+            withAllocationMode(subRequest(subReq0, classA, 0), AllocationMode.ALL), subRequest(subReq1, classA, 1))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null), device(device2, null, null)))
+        .allocated(id(driverA, pool1, device2))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device1, false))));
+    tc("max-number-devices", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, Search.MAX_RESULTS))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, Search.MAX_RESULTS))
+        .expect(allocationResult(localNodeSelector(node1), multipleDeviceAllocationResults(req0, driverA, pool1, Search.MAX_RESULTS, 0))));
   }
 }
