@@ -851,4 +851,399 @@ class AllocatorTestingTest {
         .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, Search.MAX_RESULTS))
         .expect(allocationResult(localNodeSelector(node1), multipleDeviceAllocationResults(req0, driverA, pool1, Search.MAX_RESULTS, 0))));
   }
+
+  static io.kubesched.api.dra.DeviceAllocation bc(String request, String device, List<String> conditions, List<String> failure,
+      io.kubesched.api.dra.DeviceToleration... tolerations) {
+    return deviceRequestAllocationResultWithBindingConditions(request, driverA, pool1, device, conditions, failure, tolerations);
+  }
+
+  static {
+    tc("prioritized-list-max-allocation-limit-request", () -> {
+      var results = new java.util.ArrayList<>(multipleDeviceAllocationResults(req0SubReq1, driverA, pool1, Search.MAX_RESULTS / 2, 0));
+      results.addAll(multipleDeviceAllocationResults(req1SubReq1, driverA, pool1, Search.MAX_RESULTS / 2, Search.MAX_RESULTS / 2));
+      return new KubeCase()
+          .claims(claimWithRequests(claim0, null,
+              requestWithPrioritizedList(req0, subRequest(subReq0, classA, Search.MAX_RESULTS), subRequest(subReq1, classA, Search.MAX_RESULTS / 2)),
+              requestWithPrioritizedList(req1, subRequest(subReq0, classA, Search.MAX_RESULTS), subRequest(subReq1, classA, Search.MAX_RESULTS / 2))))
+          .classes(deviceClass(classA, driverA))
+          .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, Search.MAX_RESULTS * 2))
+          .expect(allocationResult(localNodeSelector(node1), results))
+          .steps(75);
+    });
+    tc("prioritized-list-max-allocation-allocation-mode-all", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null,
+            requestWithPrioritizedList(req0, withAllocationMode(subRequest(subReq0, classA, 0), AllocationMode.ALL), subRequest(subReq1, classA, 2)),
+            request(req1, classB, 2)))
+        .classes(deviceClass(classA, driverA), deviceClass(classB, driverB))
+        .slices(sliceWithMultipleDevices(slice1, node1, pool1, driverA, Search.MAX_RESULTS - 1),
+            sliceWithMultipleDevices(slice2, node1, pool2, driverB, 2))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0SubReq1, driverA, pool1, "device-0", false),
+            deviceAllocationResult(req0SubReq1, driverA, pool1, "device-1", false),
+            deviceAllocationResult(req1, driverB, pool2, "device-0", false),
+            deviceAllocationResult(req1, driverB, pool2, "device-1", false)))
+        .steps(42));
+    tc("device-binding-conditions", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed"))))
+        .expect(allocationResult(localNodeSelector(node1), bc(req0, device1, List.of("IsPrepare"), List.of("BindingFailed")))));
+    tc("binding-conditions-multiple-devices", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 2), request(req1, classA, 1)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed")),
+            device(device2, null, null).withBindingConditions(List.of("IsPrepare2"), List.of("BindingFailed2")),
+            device(device3, null, null).withBindingConditions(List.of("IsPrepare3"), List.of("BindingFailed3"))))
+        .expect(allocationResult(localNodeSelector(node1),
+            bc(req0, device1, List.of("IsPrepare"), List.of("BindingFailed")),
+            bc(req0, device2, List.of("IsPrepare2"), List.of("BindingFailed2")),
+            bc(req1, device3, List.of("IsPrepare3"), List.of("BindingFailed3")))));
+    tc("binding-conditions-with-and-without", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1), request(req1, classA, 1)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null),
+            device(device2, null, null).withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed"))))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false),
+            bc(req1, device2, List.of("IsPrepare"), List.of("BindingFailed")))));
+    tc("node-restriction", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, nodeLabelSelector(planetKey, planetValueEarth), pool1, driverA,
+            device(device1, null, null).withBindsToNode(true)))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("partitionable-devices-with-binding-conditions", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
+                    .withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "8Gi")))
+        .expect(allocationResult(localNodeSelector(node1), bc(req0, device1, List.of("IsPrepare"), List.of("BindingFailed")))));
+    tc("partitionable-devices-with-binding-conditions-multiple", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 2))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
+                    .withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
+                    .withBindingConditions(List.of("IsPrepare2"), List.of("BindingFailed2"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "8Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            bc(req0, device1, List.of("IsPrepare"), List.of("BindingFailed")),
+            bc(req0, device2, List.of("IsPrepare2"), List.of("BindingFailed2")))));
+    tc("partitionable-devices-with-binding-conditions-some-devices-no-conditions", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 3))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "2Gi"))
+                    .withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "2Gi")),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
+                    .withBindingConditions(List.of("IsReady"), List.of("BindingTimeout"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "8Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            bc(req0, device1, List.of("IsPrepare"), List.of("BindingFailed")),
+            bc(req0, device2, List.of(), List.of()),
+            bc(req0, device3, List.of("IsReady"), List.of("BindingTimeout")))));
+    tc("partitionable-devices-with-binding-conditions-multi-slices", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 2))
+        .classes(deviceClass(classA, driverA))
+        .slices(
+            sliceWithDevices(slice4, node1, resourcePool(pool1, 4), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
+                    .withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed"))),
+            sliceWithCounterSets(slice3, node1, resourcePool(pool1, 4), driverA, cs(counterSet1, "memory", "8Gi")),
+            sliceWithDevices(slice2, node1, resourcePool(pool1, 4), driverA,
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet2, "memory", "4Gi"))),
+            sliceWithCounterSets(slice1, node1, resourcePool(pool1, 4), driverA, cs(counterSet2, "memory", "8Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            bc(req0, device2, List.of(), List.of()),
+            bc(req0, device1, List.of("IsPrepare"), List.of("BindingFailed")))));
+    tc("partitionable-devices-with-binding-conditions-and-taints", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 2))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
+                    .withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed"))
+                    .withTaints(taint("key1", "value1", io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE)),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))),
+            sliceWithCounterSets(slice2, node1, pool1, driverA, cs(counterSet1, "memory", "8Gi")))
+        .expectNone());
+    tc("partitionable-devices-with-binding-conditions-and-taints-tolerated", () -> new KubeCase()
+        .claims(claimWithTolerations(exactClaim(claim0, req0, classA, 2), tolerationNoScheduleKey1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
+                    .withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed"))
+                    .withTaints(taint("key1", "value1", io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE)),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "8Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            bc(req0, device1, List.of("IsPrepare"), List.of("BindingFailed"), tolerationNoScheduleKey1),
+            bc(req0, device2, List.of(), List.of(), tolerationNoScheduleKey1))));
+  }
+
+  static io.kubesched.api.dra.DeviceAllocation shared(String request, String device, io.kubesched.api.dra.@org.jspecify.annotations.Nullable Quantity consumed) {
+    return withConsumedCapacity(deviceAllocationResult(request, driverA, pool1, device, false), true,
+        consumed == null ? Map.of() : Map.of(capacity0, consumed));
+  }
+
+  static ResourceClaim capacityClaim(String name, io.kubesched.api.dra.@org.jspecify.annotations.Nullable Quantity quantity) {
+    return claimWithRequests(name, null, withCapacityRequest(request(req0, classA, 1), quantity));
+  }
+
+  static final io.kubesched.api.dra.DeviceClass multiClassA = classWithAllowMultipleAllocations(classA, driverA, true);
+
+  static KubeCase allocatedCapacity(KubeCase c, DeviceId id, io.kubesched.api.dra.Quantity consumed) {
+    c.allocatedShares = Map.of(id, List.of(Map.of(capacity0, consumed)));
+    return c;
+  }
+
+  static {
+    tc("consumable-capacity-multi-allocatable-device-with-missing-capacity-request", () -> new KubeCase()
+        .claims(capacityClaim(claim0, one))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, Map.of(capacity1, one), null).withAllowMultipleAllocations()))
+        .expectNone());
+    tc("consumable-capacity-multi-allocatable-device-allocation-mode-all-with-missing-capacity-request", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(allDeviceRequest(req0, classA), one)))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, Map.of(capacity1, one), null).withAllowMultipleAllocations()))
+        .expectNone());
+    tc("consumable-capacity-multi-allocatable-device-without-capacity-without-capacity-request", () -> new KubeCase()
+        .claims(capacityClaim(claim0, null), capacityClaim(claim1, null))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, null)),
+            allocationResult(localNodeSelector(node1), shared(req0, device1, null))));
+    tc("consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request", () -> new KubeCase()
+        .claims(capacityClaim(claim0, null), capacityClaim(claim1, null))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, Map.of(capacity0, one), null).withAllowMultipleAllocations(),
+            device(device2, Map.of(capacity0, one), null).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, one)),
+            allocationResult(localNodeSelector(node1), shared(req0, device2, one))));
+    tc("consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request-block", () -> new KubeCase()
+        .claims(capacityClaim(claim0, null), capacityClaim(claim1, null))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, Map.of(capacity0, two), null).withAllowMultipleAllocations()))
+        .expectNone());
+    tc("consumable-capacity-multi-allocatable-device-without-policy-with-capacity-request", () -> new KubeCase()
+        .claims(capacityClaim(claim0, one), capacityClaim(claim1, one))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, Map.of(capacity0, two), null).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, one)),
+            allocationResult(localNodeSelector(node1), shared(req0, device1, one))));
+    tc("consumable-capacity-multi-allocatable-device-with-policy-without-capacity-request", () -> new KubeCase()
+        .claims(capacityClaim(claim0, null), capacityClaim(claim1, null))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, four))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two)),
+            allocationResult(localNodeSelector(node1), shared(req0, device1, two))));
+    tc("consumable-capacity-multi-allocatable-device-with-zero-request-policy", () -> new KubeCase()
+        .claims(capacityClaim(claim0, null), capacityClaim(claim1, null))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyValidValues(zero, Map.of(capacity0, one), List.of())))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, zero)),
+            allocationResult(localNodeSelector(node1), shared(req0, device1, zero))));
+    tc("consumable-capacity-multi-allocatable-device-violates-zero-request-policy", () -> new KubeCase()
+        .claims(capacityClaim(claim0, one))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyValidValues(zero, Map.of(capacity0, one), List.of())))
+        .expectNone());
+    tc("consumable-capacity-multi-allocatable-device-with-range-policy-with-capacity-request", () -> new KubeCase()
+        .claims(capacityClaim(claim0, one), capacityClaim(claim1, one))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, four))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two)),
+            allocationResult(localNodeSelector(node1), shared(req0, device1, two))));
+    tc("consumable-capacity-multi-allocatable-device-with-range-policy-step", () -> new KubeCase()
+        .claims(capacityClaim(claim0, three))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, four))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, four))));
+    tc("consumable-capacity-range-policy-request-above-int64-rejected", () -> new KubeCase()
+        .claims(capacityClaim(claim0, q("18446744073709551616")))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, four))))
+        .expectError("cannot be represented"));
+    tc("consumable-capacity-range-policy-rounded-value-overflow-rejected", () -> new KubeCase()
+        .claims(capacityClaim(claim0, q("9223372036854775807")))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, four))))
+        .expectError("cannot be represented"));
+    tc("consumable-capacity-range-policy-overflow-aborts-not-skip", () -> new KubeCase()
+        .claims(capacityClaim(claim0, q("18446744073709551616")))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, four)),
+            device(device2, Map.of(capacity0, q("36893488147419103232")), null).withAllowMultipleAllocations()))
+        .expectError("cannot be represented"));
+    tc("consumable-capacity-range-policy-allocation-mode-all-overflow-aborts", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(allDeviceRequest(req0, classA), q("18446744073709551616"))))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, four))))
+        .expectError("cannot be represented"));
+    tc("consumable-capacity-negative-request-aborts", () -> new KubeCase()
+        .claims(capacityClaim(claim0, q("-5")))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, Map.of(capacity0, q("10")), null).withAllowMultipleAllocations()))
+        .expectError("negative"));
+    tc("consumable-capacity-multi-allocatable-device-with-valid-values-policy", () -> new KubeCase()
+        .claims(capacityClaim(claim0, two))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyValidValues(one, Map.of(capacity0, four), List.of(two))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two))));
+    tc("consumable-capacity-multi-allocatable-device-with-valid-values-policy-round-up", () -> new KubeCase()
+        .claims(capacityClaim(claim0, two))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyValidValues(one, Map.of(capacity0, three), List.of(three))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, three))));
+    tc("consumable-capacity-multi-allocatable-device-with-exceeded-consumable-capacity-request", () -> new KubeCase()
+        .claims(capacityClaim(claim0, one), capacityClaim(claim1, two))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, two))))
+        .expectNone());
+    tc("consumable-capacity-multi-allocatable-device-with-request-over-max-sharing-policy", () -> new KubeCase()
+        .claims(capacityClaim(claim0, q("6")))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, q("10")))))
+        .expectNone());
+    tc("consumable-capacity-multi-allocatable-device-with-allocated-capacity-use-remaining", () -> allocatedCapacity(new KubeCase()
+        .claims(capacityClaim(claim0, two))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, four))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two))), id(driverA, pool1, device1), two));
+  }
+
+  static {
+    tc("consumable-capacity-multi-allocatable-device-with-allocated-capacity-next-device", () -> allocatedCapacity(new KubeCase()
+        .claims(capacityClaim(claim0, two))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, two)),
+            device(device2, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, two))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device2, two))), id(driverA, pool1, device1), two));
+    tc("consumable-capacity-with-multi-allocatable-device-backtrack", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(matchAttribute(stringAttribute)),
+                withCapacityRequest(request(req0, classA, 1), two), withCapacityRequest(request(req1, classA, 1), two)),
+            capacityClaim(claim1, two))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device2, null, attrs("stringAttribute", string("stringAttributeValue1"))).withAllowMultipleAllocations()
+                .withCapacityRequestPolicyRange(Map.of(capacity0, two)),
+            device(device1, null, attrs("stringAttribute", string("stringAttributeValue2"))).withAllowMultipleAllocations()
+                .withCapacityRequestPolicyRange(Map.of(capacity0, four))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two), shared(req1, device1, two)),
+            allocationResult(localNodeSelector(node1), shared(req0, device2, two))));
+    tc("consumable-capacity-multi-allocatable-device-with-subrequest", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, requestWithPrioritizedList(req0,
+            withCapacityRequest(subRequest(subReq0, classA, 1), four), withCapacityRequest(subRequest(subReq1, classA, 1), two))))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, two))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0SubReq1, device1, two))));
+    tc("consumable-capacity-multi-allocatable-device-with-no-available-consumable-capacity", () -> allocatedCapacity(new KubeCase()
+        .claims(capacityClaim(claim0, two))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, two))))
+        .expectNone(), id(driverA, pool1, device1), two));
+    tc("consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-no-capacity", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(allDeviceRequest(req0, classA), two)))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, Map.of(capacity0, two), null).withAllowMultipleAllocations(),
+            device(device2, null, null).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two))));
+    tc("consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-insufficient-capacity", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(allDeviceRequest(req0, classA), two)))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, Map.of(capacity0, two), null).withAllowMultipleAllocations(),
+            device(device2, Map.of(capacity0, one), null).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two))));
+    tc("consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-sufficient", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(request(req0, classA, 1), one), withCapacityRequest(allDeviceRequest(req1, classA), one)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, Map.of(capacity0, two), null).withAllowMultipleAllocations(),
+            device(device2, Map.of(capacity0, one), null).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, one), shared(req1, device1, one), shared(req1, device2, one))));
+    tc("consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-sufficient", () -> allocatedCapacity(new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(allDeviceRequest(req0, classA), one)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, Map.of(capacity0, two), null).withAllowMultipleAllocations(),
+            device(device2, Map.of(capacity0, one), null).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, one), shared(req0, device2, one))), id(driverA, pool1, device1), one));
+    tc("consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-insufficient", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(request(req0, classA, 1), one), withCapacityRequest(allDeviceRequest(req1, classA), one)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, Map.of(capacity0, one), null).withAllowMultipleAllocations(),
+            device(device2, Map.of(capacity0, one), null).withAllowMultipleAllocations()))
+        .expectNone());
+    tc("consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-insufficient", () -> allocatedCapacity(new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(allDeviceRequest(req0, classA), one)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, Map.of(capacity0, one), null).withAllowMultipleAllocations(),
+            device(device2, Map.of(capacity0, one), null).withAllowMultipleAllocations()))
+        .expectNone(), id(driverA, pool1, device1), one));
+    tc("consumable-capacity-dedicated-device-with-consumable-capacity-request", () -> new KubeCase()
+        .claims(capacityClaim(claim0, one))
+        .classes(classWithAllowMultipleAllocations(classA, driverA, false))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, Map.of(capacity0, one), null)))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("consumable-capacity-dedicated-device-with-multiple-consumable-capacity-request", () -> new KubeCase()
+        .claims(capacityClaim(claim0, one), capacityClaim(claim1, one))
+        .classes(classWithAllowMultipleAllocations(classA, driverA, false))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withCapacityRequestPolicyRange(Map.of(capacity0, two))))
+        .expectNone());
+    tc("consumable-capacity-requests-are-not-modified", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(request(req0, classA, 1), two),
+            withCapacityRequest(request(req1, classA, 1), q("1000000000000000000000"))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, Map.of(capacity0, new io.kubesched.api.dra.DeviceCapacity(q("1000000000000000000002"),
+                new io.kubesched.api.dra.DeviceCapacity.RequestPolicy(q("1000000000000000000000"), List.of(),
+                    new io.kubesched.api.dra.DeviceCapacity.Range(two, null, null)))), null).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two), shared(req1, device1, q("1000000000000000000000")))));
+    tc("allow-multiple-allocations-exclude-multi-allocatable-device-by-class-selector", () -> new KubeCase()
+        .claims(capacityClaim(claim0, one))
+        .classes(classWithAllowMultipleAllocations(classA, driverA, false))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, Map.of(capacity0, one), null).withAllowMultipleAllocations()))
+        .expectNone());
+    tc("allow-multiple-allocations-not-allocate-multi-allocatable-device-which-already-dedicated", () -> new KubeCase()
+        .allocated(id(driverA, pool1, device1))
+        .claims(capacityClaim(claim0, one))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity0, two))))
+        .expectNone());
+    tc("allow-multiple-allocations-not-allocate-dedicated-device-which-change-from-multi-allocatable", () -> allocatedCapacity(new KubeCase()
+        .claims(capacityClaim(claim0, one))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withCapacityRequestPolicyRange(Map.of(capacity0, two))))
+        .expectNone(), id(driverA, pool1, device1), one));
+  }
 }
