@@ -670,6 +670,7 @@ class AllocatorTestingTest {
   }
 
   static io.kubesched.api.dra.CounterSet cs(String set, String... kv) {
+    // kube's counterSet(name, nil): a set without counters.
     var map = new LinkedHashMap<String, io.kubesched.api.dra.Quantity>();
     for (int i = 0; i < kv.length; i += 2) {
       map.put(kv[i], q(kv[i + 1]));
@@ -1245,5 +1246,256 @@ class AllocatorTestingTest {
         .classes(multiClassA)
         .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withCapacityRequestPolicyRange(Map.of(capacity0, two))))
         .expectNone(), id(driverA, pool1, device1), one));
+  }
+
+  static {
+    tc("partitionable-consumable-capacity-shared-device-counter-not-recharged", () -> {
+      var c = new KubeCase()
+          .claims(exactClaim(claim0, req0, classA, 1))
+          .classes(deviceClass(classA, driverA))
+          .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                  device(device1, null, null).withAllowMultipleAllocations().withDeviceCounterConsumption(cc(counterSet1, "c", "1"))),
+              sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "c", "1")))
+          .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, null)));
+      c.allocatedShares = Map.of(id(driverA, pool1, device1), List.of(Map.of()));
+      return c;
+    });
+    tc("with-distinct-constraints", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(boolAttribute, req0, req1),
+                distinctAttribute(versionAttribute, req0, req1, req2), distinctAttribute(intAttribute, req0, req1, req2, req3)),
+            request(req0, classA, 1), request(req1, classA, 1), request(req2, classA, 1), request(req3, classA, 1)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("driverVersion", version("1.0.0"), "numa", integer(0), "boolAttribute", bool(true))).withAllowMultipleAllocations(),
+            device(device2, null, attrs("driverVersion", version("1.0.1"), "numa", integer(1), "boolAttribute", bool(false))).withAllowMultipleAllocations(),
+            device(device3, null, attrs("driverVersion", version("1.0.2"), "numa", integer(2), "boolAttribute", bool(true))).withAllowMultipleAllocations(),
+            device(device4, null, attrs("driverVersion", version("1.0.0"), "numa", integer(3), "boolAttribute", bool(true))).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1),
+            shared(req0, device1, null), shared(req1, device2, null), shared(req2, device3, null), shared(req3, device4, null))));
+    tc("distinct-constraint-single-request-count-3-not-distinct", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(stringAttribute)), request(req0, classA, 3)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("stringAttribute", string("value1"))),
+            device(device2, null, attrs("stringAttribute", string("value2"))),
+            device(device3, null, attrs("stringAttribute", string("value1")))))
+        .expectNone());
+    tc("distinct-constraint-single-request-count-3-all-distinct", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(stringAttribute)), request(req0, classA, 3)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("stringAttribute", string("value1"))),
+            device(device2, null, attrs("stringAttribute", string("value2"))),
+            device(device3, null, attrs("stringAttribute", string("value3")))))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false),
+            deviceAllocationResult(req0, driverA, pool1, device2, false),
+            deviceAllocationResult(req0, driverA, pool1, device3, false))));
+    tc("distinct-constraint-two-requests-with-count-not-distinct", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(stringAttribute, req0, req1)), request(req0, classA, 2), request(req1, classA, 1)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("stringAttribute", string("value1"))),
+            device(device2, null, attrs("stringAttribute", string("value2"))),
+            device(device3, null, attrs("stringAttribute", string("value1")))))
+        .expectNone());
+    tc("with-distinct-constraints-attribute-not-set", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(boolAttribute, req0)), request(req0, classA, 1)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withAllowMultipleAllocations()))
+        .expectNone());
+    tc("distinct-constraint-single-request-multiple-devices-attribute-not-set", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(intAttribute)), request(req0, classA, 3)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null), device(device2, null, null), device(device3, null, null)))
+        .expectNone());
+    tc("distinct-constraint-single-request-not-enough-distinct-values", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(intAttribute)), request(req0, classA, 3)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("numa", integer(1))), device(device2, null, attrs("numa", integer(2))),
+            device(device3, null, attrs("numa", integer(2))), device(device4, null, attrs("numa", integer(2)))))
+        .expectNone());
+    tc("distinct-constraint-single-request-multiple-devices-attribute-set", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(intAttribute)), request(req0, classA, 3)))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("numa", integer(1))), device(device2, null, attrs("numa", integer(2))),
+            device(device3, null, attrs("numa", integer(1))), device(device4, null, attrs("numa", integer(3)))))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false),
+            deviceAllocationResult(req0, driverA, pool1, device2, false),
+            deviceAllocationResult(req0, driverA, pool1, device4, false))));
+    tc("distinct-constraint-one-multi-allocatable-device-with-distinct-constraint", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(stringAttribute)),
+            withCapacityRequest(request(req0, classA, 1), one), withCapacityRequest(request(req1, classA, 1), one)))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, attrs("stringAttribute", string("stringAttributeValue"))).withAllowMultipleAllocations()
+                .withCapacityRequestPolicyRange(Map.of(capacity0, two))))
+        .expectNone());
+    tc("distinct-constraint-two-multi-allocatable-devices-with-distinct-constraint", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(stringAttribute)),
+            withCapacityRequest(request(req0, classA, 1), two), withCapacityRequest(request(req1, classA, 1), two)))
+        .classes(multiClassA)
+        .slices(
+            sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, attrs("stringAttribute", string("stringAttributeValue1"))).withAllowMultipleAllocations()
+                    .withCapacityRequestPolicyRange(Map.of(capacity0, four))),
+            sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device2, null, attrs("stringAttribute", string("stringAttributeValue2"))).withAllowMultipleAllocations()
+                    .withCapacityRequestPolicyRange(Map.of(capacity0, four))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two), shared(req1, device2, two))));
+    tc("consumable-capacity-fractional-range-gate-enabled-round-up", () -> new KubeCase()
+        .claims(capacityClaim(claim0, pointTwoFive))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null).withAllowMultipleAllocations().withFractionalCapacityRequestPolicyRange(Map.of(capacity0, one))))
+        .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, pointThree))));
+  }
+
+  static ResourceSlice gen(String name, String node, String device, long generation) {
+    return sliceWithDevices(name, node, new io.kubesched.api.dra.ResourcePool(pool1, generation, 2), driverA, device(device, null, null));
+  }
+
+  static {
+    tc("allocation-mode-all-with-multi-host-resource-pool", () -> new KubeCase()
+        .claims(allClaim(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+            sliceWithDevices(slice2, node2, resourcePool(pool1, 2), driverA, device(device2, null, null)))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("multi-host-resource-pool-with-stale-slice-for-current-node", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(gen(slice1, node1, device1, 1), gen(slice2, node2, device2, 2))
+        .expectNone());
+    tc("multi-host-resource-pool-complete-update-from-node-1-to-node-2", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(gen(slice1, node1, device1, 1), gen(slice1, node1, device2, 1), gen(slice2, node2, device1, 2), gen(slice2, node2, device2, 2))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("multi-host-resource-pool-complete-update-from-node-2-to-node-1", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(gen(slice1, node2, device1, 1), gen(slice1, node2, device2, 1), gen(slice2, node1, device1, 2), gen(slice2, node1, device2, 2))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("multi-host-resource-pool-incomplete-update-from-node-1-to-node-2", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(gen(slice1, node1, device1, 1), gen(slice1, node1, device2, 1), gen(slice2, node2, device1, 2))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1, false))));
+    tc("multi-host-resource-pool-incomplete-update-from-node-2-to-node-1", () -> new KubeCase()
+        .claims(claimWithRequest(claim0, req0, classA))
+        .classes(deviceClass(classA, driverA))
+        .slices(gen(slice1, node2, device1, 1), gen(slice1, node2, device2, 1), gen(slice2, node1, device1, 2))
+        .expectNone());
+    tc("partitionable-devices-same-counter-set-name-in-different-resource-slices", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 4), driverA, device(device1, null, null)),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 4), driverA, cs(counterSet1)),
+            sliceWithDevices(slice3, node1, resourcePool(pool1, 4), driverA, device(device2, null, null)),
+            sliceWithCounterSets(slice4, node1, resourcePool(pool1, 4), driverA, cs(counterSet1)))
+        .expectUnsuitable("invalid resource pools were encountered"));
+    tc("partitionable-devices-device-counter-consumption-references-unknown-counter-set", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null).withDeviceCounterConsumption(cc(counterSet2))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1)))
+        .expectUnsuitable("invalid resource pools were encountered"));
+    tc("partitionable-devices-device-counter-consumption-references-unknown-counter-in-counter-set", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "8Gi"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "other-memory", "8Gi")))
+        .expectUnsuitable("invalid resource pools were encountered"));
+    tc("partitionable-devices-device-counter-consumption-references-counter-set-in-other-pool", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "8Gi"))),
+            sliceWithCounterSets(slice2, node1, pool2, driverA, cs(counterSet1, "memory", "8Gi")))
+        .expectUnsuitable("invalid resource pools were encountered"));
+  }
+
+  static {
+    tc("partitionable-devices-devices-consume-counter-set-in-different-nodes", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithCounterSets(slice1, node1, resourcePool(pool1, 3), driverA, cs(counterSet1, "memory", "8Gi")),
+            sliceWithDevices(slice2, node1, resourcePool(pool1, 3), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "6Gi"))),
+            sliceWithDevices(slice3, node2, resourcePool(pool1, 3), driverA,
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "6Gi")),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "2Gi"))))
+        .allocated(id(driverA, pool1, device1))
+        .node(node(node2, region1))
+        .expect(allocationResult(localNodeSelector(node2), deviceAllocationResult(req0, driverA, pool1, device3, false))));
+    tc("partitionable-devices-validation-error-on-non-targeting-slice", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithCounterSets(slice1, node1, resourcePool(pool1, 3), driverA, cs(counterSet1, "memory", "8Gi")),
+            sliceWithDevices(slice2, node1, resourcePool(pool1, 3), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "6Gi"))),
+            sliceWithDevices(slice3, node2, resourcePool(pool1, 3), driverA,
+                device(device3, null, null).withDeviceCounterConsumption(cc(counterSet2, "memory", "6Gi"))))
+        .expectUnsuitable("invalid resource pools were encountered"));
+    tc("different-resourceslices-in-pool-can-target-different-nodes", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node2, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+            sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device2, null, null)))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device2, false))));
+    tc("invalid-pool-is-ok-if-devices-can-be-allocated-from-other", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+            sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+            sliceWithDevices(slice3, node1, resourcePool(pool2, 1), driverA, device(device2, null, null)))
+        .expect(allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool2, device2, false))));
+    tc("invalid-pool-is-error-if-no-other-device-can-be-allocated", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+            sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+            sliceWithDevices(slice3, node1, resourcePool(pool2, 1), driverA, device(device2, null, null)))
+        .allocated(id(driverA, pool2, device2))
+        .expectUnsuitable("invalid resource pools were encountered"));
+    tc("no-allocation-from-incomplete-pools", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 1))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)))
+        .expectNone());
+    tc("check-combinations-within-single-request-single-pool-single-slice", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 5))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, null), device(device2, null, null), device(device3, null, null), device(device4, null, null)))
+        .expectNone()
+        .steps(16));
+    tc("check-combinations-within-single-request-single-pool-multiple-slices", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 5))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null), device(device2, null, null)),
+            sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device3, null, null), device(device4, null, null)))
+        .expectNone()
+        .steps(16));
+    tc("check-combinations-within-single-request-multiple-pools-multiple-slices", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 5))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, null)),
+            sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device2, null, null)),
+            sliceWithDevices(slice3, node1, pool2, driverA, device(device3, null, null), device(device4, null, null)))
+        .expectNone()
+        .steps(16));
+    tc("check-combinations-within-single-request-many-pools", () -> new KubeCase()
+        .claims(exactClaim(claim0, req0, classA, 5))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null)),
+            sliceWithDevices(slice2, node1, pool2, driverA, device(device2, null, null)),
+            sliceWithDevices(slice3, node1, pool3, driverA, device(device3, null, null)),
+            sliceWithDevices(slice4, node1, pool4, driverA, device(device4, null, null)))
+        .expectNone()
+        .steps(16));
   }
 }
