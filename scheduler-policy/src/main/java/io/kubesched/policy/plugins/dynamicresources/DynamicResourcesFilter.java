@@ -34,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Per node, as kube's Filter: the claims not allocated yet go to the structured {@link Allocator} together, once
  * per node (the result is kept for {@link ClaimAllocator#claimAllocations}); a node where it finds no devices for
- * all gets {@code cannot allocate all claims}; an allocator error (a CEL failure, say) makes the attempt an error;
+ * all gets {@code cannot allocate all claims}, or the allocator's reason where it gives one (kube's {@code
+ * ErrFailedAllocationOnNode}); an allocator error (a CEL failure, say) makes the attempt an error;
  * then a node outside an allocated claim's node selector gets {@code resourceclaim not available on the node}.
  * Every rejection has code UnschedulableAndUnresolvable, as kube's, so preemption never evicts pods for devices.
  *
@@ -202,6 +203,10 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
         var outcome = outcome(node);
         if (outcome instanceof Allocator.Outcome.Failed failed) {
           return FilterResult.error(failed.message());
+        }
+        if (outcome instanceof Allocator.Outcome.Unsuitable unsuitable && !unsuitable.message().isEmpty()) {
+          // kube's ErrFailedAllocationOnNode: unschedulable on this node with the allocator's reason
+          return FilterResult.unresolvable(new ClaimRejection(unsuitable.message()));
         }
         if (!(outcome instanceof Allocator.Outcome.Allocated allocated)
             || allocated.results().size() != toAllocate.size()) {
