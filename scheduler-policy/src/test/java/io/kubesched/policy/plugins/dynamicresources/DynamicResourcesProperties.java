@@ -27,6 +27,8 @@ import io.kubesched.policy.Policy;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.plugins.Filters;
 import io.kubesched.policy.plugins.helper.NodeSelectors;
+import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -44,7 +46,8 @@ import net.jqwik.api.statistics.Statistics;
  * writes them), hold the same device: a claim shared by several pods is allocated once and then only reserved, and
  * the next pod's allocator sees every device the earlier decisions took. Allocation runs through {@link
  * FirstFreeDevices}, which trusts the snapshot it is given to say what is taken: what is checked here is that the
- * plugin gives it the right snapshot and claims and never allocates an allocated claim again.
+ * plugin gives it the right snapshot and claims and never allocates an allocated claim again. The second property
+ * runs the same sequences through the structured allocator the library uses.
  */
 class DynamicResourcesProperties {
 
@@ -114,8 +117,7 @@ class DynamicResourcesProperties {
             .ofMaxSize(6).map(pods -> new Scenario(d, c, pods)));
   }
 
-  private static Policy policy() {
-    var allocator = new FirstFreeDevices();
+  private static Policy policy(NodeAllocator.Factory allocator) {
     return Policy.builder()
         .filters(Filters.defaults().stream()
             .map(f -> f.name().equals(DynamicResourcesFilter.NAME) ? (Filter) new DynamicResourcesFilter(allocator) : f)
@@ -128,7 +130,17 @@ class DynamicResourcesProperties {
 
   @Property(tries = 500)
   void no_device_is_held_by_two_claims_after_any_sequence_of_decisions(@ForAll("scenarios") Scenario scenario) {
-    var policy = policy();
+    placeInSequence(scenario, policy(new FirstFreeDevices()));
+  }
+
+  @Property(tries = 300)
+  void with_the_structured_allocator_no_device_is_held_by_two_claims(@ForAll("scenarios") Scenario scenario) {
+    placeInSequence(scenario, policy(NodeAllocator.Factory.structured(SELECTORS, Clock.systemUTC())));
+  }
+
+  private static final DeviceSelectors SELECTORS = DeviceSelectors.create();
+
+  private static void placeInSequence(Scenario scenario, Policy policy) {
     var cluster = scenario.snapshot();
     int reused = 0;
     int bound = 0;
