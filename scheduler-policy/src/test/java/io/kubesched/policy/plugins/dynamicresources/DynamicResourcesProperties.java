@@ -29,6 +29,9 @@ import io.kubesched.policy.plugins.Filters;
 import io.kubesched.policy.plugins.helper.NodeSelectors;
 import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
 import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import net.jqwik.api.lifecycle.AfterContainer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -139,6 +142,40 @@ class DynamicResourcesProperties {
   }
 
   private static final DeviceSelectors SELECTORS = DeviceSelectors.create();
+
+  private static final ExecutorService POOL = Executors.newFixedThreadPool(7, runnable -> {
+    var thread = new Thread(runnable, "dra-properties");
+    thread.setDaemon(true);
+    return thread;
+  });
+
+  @AfterContainer
+  static void stopPool() {
+    POOL.shutdown();
+  }
+
+  /**
+   * The prepared filter is called concurrently for different nodes (each node's allocation kept in a concurrent
+   * map) and the allocator runs concurrently: eight threads, one node per chunk, decide every pod of a sequence as
+   * one thread does.
+   */
+  @Property(tries = 200)
+  void eight_threads_decide_as_one(@ForAll("scenarios") Scenario scenario) {
+    var sequential = policy(NodeAllocator.Factory.structured(SELECTORS, Clock.systemUTC()));
+    var parallel = sequential.withParallelism(8, POOL, 0, 1);
+    var one = scenario.snapshot();
+    var eight = one;
+    for (var pod : scenario.pods()) {
+      var expected = sequential.find(pod, one);
+      var actual = parallel.find(pod, eight);
+      assertEquals(expected, actual, "pod " + pod.key());
+      if (expected instanceof Decision.Bind bind) {
+        one = one.withPodOn(pod.toBuilder().nodeName(bind.nodeName()).build(), bind.nodeName())
+            .withDynamicResources(ClaimAllocations.apply(one.dynamicResources(), pod, bind.claimAllocations()));
+        eight = one;
+      }
+    }
+  }
 
   private static void placeInSequence(Scenario scenario, Policy policy) {
     var cluster = scenario.snapshot();
