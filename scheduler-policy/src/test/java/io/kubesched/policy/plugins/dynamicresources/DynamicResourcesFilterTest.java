@@ -313,6 +313,18 @@ class DynamicResourcesFilterTest {
   }
 
   @Test
+  @DisplayName("an unsuitable node with the allocator's reason (kube's ErrFailedAllocationOnNode) shows that reason")
+  void allocatorReasonForTheNode() {
+    var unsuitable = new DynamicResourcesFilter(
+        resources -> (node, claims) -> new Allocator.Outcome.Unsuitable("invalid resource pools were encountered"));
+    var prepared = unsuitable.prepare(POD_WITH_CLAIM_NAME,
+        snapshot(List.of(WORKER_NODE), resources(List.of(), List.of(DEVICE_CLASS), List.of(PENDING_CLAIM))));
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "invalid resource pools were encountered");
+    assertEquals(List.of(), planned(prepared, WORKER_NODE));
+  }
+
+  @Test
   @DisplayName("kube allocates before it checks allocated claims' nodes: cannot allocate wins on a node failing both")
   void allocationBeforeTopology() {
     var pod = pod("my-pod", "1234", PodResourceClaim.ofClaim("a", CLAIM_NAME), PodResourceClaim.ofClaim("b", "b"));
