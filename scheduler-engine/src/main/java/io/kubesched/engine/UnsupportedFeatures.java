@@ -18,7 +18,9 @@ import java.util.Set;
  *       policy does not read {@link ClusterData#PERSISTENT_VOLUME_CLAIMS}: it has no volume binding rule (kube's
  *       VolumeBinding), so it would place the pod as if it had no claims. A policy that reads them binds the
  *       pod's volumes through the {@code VolumeBinding}s of its decision.
- *   <li>ResourceClaims: dynamic resource allocation (kube's DynamicResources) is not implemented.
+ *   <li>ResourceClaims, when the policy does not read {@link ClusterData#RESOURCE_CLAIMS}: it has no dynamic
+ *       resource allocation rule (kube's DynamicResources), so it would place the pod as if it claimed no device. A
+ *       policy that reads them allocates the pod's claims through the {@code ClaimAllocation}s of its decision.
  * </ul>
  *
  * <p>Pure; the controller asks before it gives a pod to the policy, reports the message as it reports an
@@ -42,10 +44,10 @@ public final class UnsupportedFeatures {
           uses(pod, "PersistentVolumeClaim", pod.persistentVolumeClaims())
               + ": the scheduling policy has no volume binding rule (it does not read PersistentVolumeClaims)");
     }
-    if (!pod.resourceClaims().isEmpty()) {
+    if (!pod.resourceClaims().isEmpty() && !reads.contains(ClusterData.RESOURCE_CLAIMS)) {
       reasons.add(
           uses(pod, "ResourceClaim", pod.resourceClaims().stream().map(PodResourceClaim::name).toList())
-              + ": dynamic resource allocation is not supported by kubesched yet");
+              + ": the scheduling policy has no dynamic resource allocation rule (it does not read ResourceClaims)");
     }
     return reasons.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", reasons));
   }

@@ -36,8 +36,8 @@ class UnsupportedFeaturesTest {
             "a ResourceClaim names the claim and dynamic resource allocation",
             PodInfo.builder("ml", "train").resourceClaims(List.of(PodResourceClaim.ofClaim("gpu", "gpu"))).build(),
             Optional.of(
-                "pod ml/train uses ResourceClaim \"gpu\": dynamic resource allocation is not supported by kubesched"
-                    + " yet")),
+                "pod ml/train uses ResourceClaim \"gpu\": the scheduling policy has no dynamic resource allocation"
+                    + " rule (it does not read ResourceClaims)")),
         Arguments.of(
             "both features give one sentence each",
             PodInfo.builder("ml", "train")
@@ -47,7 +47,8 @@ class UnsupportedFeaturesTest {
             Optional.of(
                 "pod ml/train uses PersistentVolumeClaim \"data\": the scheduling policy has no volume binding rule"
                     + " (it does not read PersistentVolumeClaims); pod ml/train uses ResourceClaims \"gpu\", \"nic\":"
-                    + " dynamic resource allocation is not supported by kubesched yet")));
+                    + " the scheduling policy has no dynamic resource allocation rule (it does not read"
+                    + " ResourceClaims)")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -63,14 +64,38 @@ class UnsupportedFeaturesTest {
             PodInfo.builder("default", "db-0").persistentVolumeClaims(List.of("data")).build(),
             Optional.empty()),
         Arguments.of(
-            "a ResourceClaim is still refused, and only it",
+            "a ResourceClaim is still refused by a policy that reads no ResourceClaims, and only it",
             PodInfo.builder("ml", "train")
                 .persistentVolumeClaims(List.of("data"))
                 .resourceClaims(List.of(PodResourceClaim.ofClaim("gpu", "gpu")))
                 .build(),
             Optional.of(
-                "pod ml/train uses ResourceClaim \"gpu\": dynamic resource allocation is not supported by kubesched"
-                    + " yet")));
+                "pod ml/train uses ResourceClaim \"gpu\": the scheduling policy has no dynamic resource allocation"
+                    + " rule (it does not read ResourceClaims)")));
+  }
+
+  static Stream<Arguments> podsForADynamicResourcesPolicy() {
+    return Stream.of(
+        Arguments.of(
+            "ResourceClaims are allocated by a policy that reads them",
+            PodInfo.builder("ml", "train").resourceClaims(List.of(PodResourceClaim.ofClaim("gpu", "gpu"))).build(),
+            Optional.empty()),
+        Arguments.of(
+            "a PersistentVolumeClaim is still refused by a policy that reads no PersistentVolumeClaims, and only it",
+            PodInfo.builder("ml", "train")
+                .persistentVolumeClaims(List.of("data"))
+                .resourceClaims(List.of(PodResourceClaim.ofClaim("gpu", "gpu")))
+                .build(),
+            Optional.of(
+                "pod ml/train uses PersistentVolumeClaim \"data\": the scheduling policy has no volume binding rule"
+                    + " (it does not read PersistentVolumeClaims)")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("podsForADynamicResourcesPolicy")
+  void refusalWhenThePolicyReadsResourceClaims(String name, PodInfo pod, Optional<String> message) {
+    var reads = EnumSet.of(ClusterData.RESOURCE_CLAIMS, ClusterData.RESOURCE_SLICES, ClusterData.DEVICE_CLASSES);
+    assertEquals(message, UnsupportedFeatures.refusal(pod, reads));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -174,7 +174,7 @@ class PlacementConstraintsOnFakeClusterTest {
   }
 
   @Test
-  void a_pod_with_a_resource_claim_is_refused_naming_dynamic_resource_allocation() {
+  void a_pod_with_a_resource_claim_is_refused_by_a_policy_without_dynamic_resource_allocation() {
     create(kube, node("node-0", "4", "8Gi", "110"));
     try (var controller = client.newPodController(recordingFirstFit(), recorder)) {
       controller.start();
@@ -191,7 +191,8 @@ class PlacementConstraintsOnFakeClusterTest {
       eventually(WAIT, "the pod is reported unschedulable", () -> recorder.unschedulable.containsKey("train"));
     }
     assertEquals(
-        "pod default/train uses ResourceClaim \"gpu\": dynamic resource allocation is not supported by kubesched yet",
+        "pod default/train uses ResourceClaim \"gpu\": the scheduling policy has no dynamic resource allocation rule"
+            + " (it does not read ResourceClaims)",
         recorder.unschedulable.get("train"));
     assertFalse(asked.contains("train"));
   }

@@ -13,8 +13,9 @@ import org.apiguardian.api.API;
  * PreemptionArgs#DEFAULT}. It reads namespaces (pod affinity's namespace selectors) and the selectors of
  * Services, ReplicationControllers, ReplicaSets and StatefulSets (system default topology spreading): see {@link
  * Policy#reads()}, the storage objects (claims, volumes, storage classes, CSI nodes, drivers and capacities) for
- * volume binding, zones and attach limits, and PodDisruptionBudgets for preemption. What it leaves out (dynamic
- * resources) is listed in docs/policy.md; the controller refuses pods that need those.
+ * volume binding, zones and attach limits, PodDisruptionBudgets for preemption, and ResourceClaims,
+ * ResourceSlices, DeviceClasses and DeviceTaintRules for dynamic resource allocation. What it leaves out (node
+ * declared features) is listed in docs/policy.md.
  */
 @API(status = STABLE, since = "0.1.0")
 public final class DefaultPolicy {

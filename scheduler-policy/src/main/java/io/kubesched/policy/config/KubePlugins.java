@@ -90,7 +90,7 @@ final class KubePlugins {
     policy("InterPodAffinity", true, PRE_FILTER, FILTER, PRE_SCORE, SCORE);
     policy("NodeResourcesBalancedAllocation", true, PRE_SCORE, SCORE);
     policy("ImageLocality", false, SCORE);
-    unsupported(
+    policy(
         "DynamicResources", true, PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, POD_GROUP_POST_FILTER, SCORE,
         RESERVE, PRE_BIND);
     unsupported("NodeDeclaredFeatures", false, PRE_FILTER, FILTER);

@@ -51,6 +51,12 @@ final class PluginArgs {
   private static final List<String> FIELD_OPERATORS = List.of("In", "NotIn");
   private static final long DEFAULT_BIND_TIMEOUT_SECONDS = 600;
 
+  /** kube's default {@code DynamicResourcesArgs.filterTimeout}, in seconds. */
+  static final long DRA_FILTER_TIMEOUT_SECONDS = 10;
+
+  /** kube's default {@code DynamicResourcesArgs.bindingTimeout}, in seconds. */
+  static final long DRA_BINDING_TIMEOUT_SECONDS = 600;
+
   private final ConfigReader reader;
 
   private List<String> ignoredResources = List.of();
@@ -94,6 +100,7 @@ final class PluginArgs {
       case "VolumeZone" -> Filters.volumeZone();
       case "PodTopologySpread" -> Filters.podTopologySpread(spread);
       case "InterPodAffinity" -> Filters.interPodAffinity();
+      case "DynamicResources" -> Filters.dynamicResources();
       default -> throw new IllegalStateException("no filter for plugin " + plugin);
     };
   }
@@ -112,6 +119,7 @@ final class PluginArgs {
       case "InterPodAffinity" -> Scorers.interPodAffinity(hardPodAffinityWeight, ignorePreferredTermsOfExistingPods);
       case "NodeResourcesBalancedAllocation" -> Scorers.balancedAllocation(balancedResources);
       case "ImageLocality" -> Scorers.imageLocality();
+      case "DynamicResources" -> Scorers.dynamicResources();
       default -> throw new IllegalStateException("no scorer for plugin " + plugin);
     };
   }
@@ -131,6 +139,7 @@ final class PluginArgs {
       case "NodeResourcesFit" -> nodeResourcesFit(args, path);
       case "PodTopologySpread" -> podTopologySpread(args, path);
       case "VolumeBinding" -> volumeBinding(args, path);
+      case "DynamicResources" -> dynamicResources(args, path);
       default -> throw new IllegalStateException("no arguments for plugin " + plugin);
     }
   }
@@ -548,5 +557,32 @@ final class PluginArgs {
     }
     var shape = shape(ConfigReader.field(node, "shape"), path + ".shape");
     volumeShape = shape.isEmpty() ? VolumeBindingScorer.DEFAULT_SHAPE : shape;
+  }
+
+  /**
+   * kube's {@code DynamicResourcesArgs}: {@code filterTimeout} (how long one node's allocation may take before the
+   * attempt is an error) and {@code bindingTimeout} (how long PreBind waits for binding conditions) are accepted at
+   * kube's defaults, {@value #DRA_FILTER_TIMEOUT_SECONDS}s and {@value #DRA_BINDING_TIMEOUT_SECONDS}s, only: this
+   * scheduler's allocator runs without a deadline, and the binding side is one for every profile.
+   */
+  private void dynamicResources(JsonNode node, String path) {
+    args("DynamicResources", node, path, "filterTimeout", "bindingTimeout");
+    dynamicResourcesTimeout(node, path, "filterTimeout", DRA_FILTER_TIMEOUT_SECONDS);
+    dynamicResourcesTimeout(node, path, "bindingTimeout", DRA_BINDING_TIMEOUT_SECONDS);
+  }
+
+  private void dynamicResourcesTimeout(JsonNode node, String path, String field, long defaultSeconds) {
+    var value = ConfigReader.field(node, field);
+    if (value == null) {
+      return;
+    }
+    var duration = reader.duration(value, path + "." + field);
+    if (duration.isNegative()) {
+      throw reader.invalid(path + "." + field, GoDuration.format(duration), "must be zero or positive");
+    }
+    if (!duration.equals(java.time.Duration.ofSeconds(defaultSeconds))) {
+      throw reader.error(path + "." + field, "is " + GoDuration.format(duration) + ": only kube's default "
+          + GoDuration.format(java.time.Duration.ofSeconds(defaultSeconds)) + " is supported here");
+    }
   }
 }

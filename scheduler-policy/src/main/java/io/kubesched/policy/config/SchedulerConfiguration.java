@@ -46,8 +46,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * <p>Read: {@code profiles[]} ({@code schedulerName}, {@code percentageOfNodesToScore}, {@code plugins} at every
  * extension point and {@code multiPoint} with {@code enabled}/{@code disabled}, {@code "*"} and weights, {@code
  * pluginConfig[].args} of {@code NodeResourcesFit}, {@code NodeResourcesBalancedAllocation}, {@code
- * InterPodAffinity}, {@code PodTopologySpread}, {@code NodeAffinity}, {@code VolumeBinding} and {@code
- * DefaultPreemption}), {@code percentageOfNodesToScore}, {@code podInitialBackoffSeconds}, {@code
+ * InterPodAffinity}, {@code PodTopologySpread}, {@code NodeAffinity}, {@code VolumeBinding}, {@code
+ * DynamicResources} (its timeouts at kube's defaults) and {@code DefaultPreemption}), {@code percentageOfNodesToScore}, {@code podInitialBackoffSeconds}, {@code
  * podMaxBackoffSeconds}, {@code parallelism}, {@code clientConnection}, {@code leaderElection}. Accepted with no
  * effect here: {@code enableProfiling}, {@code enableContentionProfiling}; {@code clientConnection.contentType}
  * and {@code acceptContentTypes} only as kube's protobuf or JSON (this library speaks JSON; see {@link
@@ -60,10 +60,9 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * #read(Path, PluginRegistry)}). Its filters and scorers make each profile's {@link
  * SchedulerProfile#policy()}; {@code PrioritySort}, {@code DefaultBinder}, {@code SchedulingGates} and {@code
  * GangScheduling} are the scheduling loop's own and are accepted; {@code DefaultPreemption} turns the policy's
- * preemption on. Plugins kube has and this library does not ({@code DynamicResources}, {@code
- * NodeDeclaredFeatures}, {@code DeferredPodScheduling}, {@code TopologyPlacementGenerator}, {@code
- * PodGroupPodsCount}) are accepted where only kube's default set brings them in, so that kube's own files work
- * unchanged (the controller refuses the pods that would need them, such as pods with ResourceClaims), and are an
+ * preemption on. Plugins kube has and this library does not ({@code NodeDeclaredFeatures}, {@code
+ * DeferredPodScheduling}, {@code TopologyPlacementGenerator}, {@code PodGroupPodsCount}) are accepted where only
+ * kube's default set brings them in, so that kube's own files work unchanged, and are an
  * error where a file enables them or configures their arguments: a file asking for them expects them to act. A
  * name kube does not have is an error, also in a {@code disabled} list (kube ignores it there; here it is most
  * likely a typo that would leave the plugin on).

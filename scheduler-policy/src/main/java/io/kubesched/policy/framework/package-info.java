@@ -5,7 +5,8 @@
  * io.kubesched.policy.framework.Scorer} ranks the nodes left, and the optional capabilities ({@link
  * io.kubesched.policy.framework.PreFilter}, {@link io.kubesched.policy.framework.PreScorer}, {@link
  * io.kubesched.policy.framework.ScoreNormalizer}, {@link io.kubesched.policy.framework.PodTracking}, {@link
- * io.kubesched.policy.framework.OnlyNodes}, {@link io.kubesched.policy.framework.VolumeBinder}) are separate
+ * io.kubesched.policy.framework.OnlyNodes}, {@link io.kubesched.policy.framework.VolumeBinder}, {@link
+ * io.kubesched.policy.framework.ClaimAllocator}) are separate
  * interfaces. Exported: users implement these to write their own plugins and meet them in explanations. It
  * depends on the api only; {@link io.kubesched.policy.Policy} and the built-in plugins build on it.
  */

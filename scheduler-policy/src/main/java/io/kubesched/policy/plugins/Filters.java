@@ -6,6 +6,7 @@ import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.dynamicresources.DynamicResourcesFilter;
 import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityFilter;
 import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityFilter;
 import io.kubesched.policy.plugins.nodelabel.NodeLabelPresenceFilter;
@@ -41,7 +42,7 @@ public final class Filters {
    * profile runs them: {@code NodeName}, {@code NodeUnschedulable}, {@code TaintToleration}, {@code
    * NodeAffinity}, {@code NodePorts}, {@code NodeResourcesFit}, {@code VolumeRestrictions}, {@code
    * NodeVolumeLimits}, {@code VolumeBinding}, {@code VolumeZone}, {@code PodTopologySpread} (with the system
-   * default constraints), {@code InterPodAffinity}.
+   * default constraints), {@code InterPodAffinity}, {@code DynamicResources}.
    *
    * @return a new immutable list of the default filters, without arguments
    */
@@ -58,7 +59,8 @@ public final class Filters {
         volumeBinding(),
         volumeZone(),
         podTopologySpread(),
-        interPodAffinity());
+        interPodAffinity(),
+        dynamicResources());
   }
 
   /** @return kube-scheduler's {@code NodeName} filter */
@@ -152,6 +154,15 @@ public final class Filters {
   /** @return kube-scheduler's {@code InterPodAffinity} filter */
   public static Filter interPodAffinity() {
     return new InterPodAffinityFilter();
+  }
+
+  /**
+   * @return kube-scheduler's {@code DynamicResources} filter: a pod's ResourceClaims must exist and be usable, the
+   *     allocated ones reach the node, and the others get devices there from the structured allocator; it plans
+   *     the allocations the controller writes to the claims before it binds the pod
+   */
+  public static Filter dynamicResources() {
+    return new DynamicResourcesFilter();
   }
 
   /**

@@ -10,6 +10,7 @@ import io.kubesched.policy.framework.WeightedScorer;
 import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
 import io.kubesched.policy.plugins.args.ScoredResource;
 import io.kubesched.policy.plugins.args.ShapePoint;
+import io.kubesched.policy.plugins.dynamicresources.DynamicResourcesScorer;
 import io.kubesched.policy.plugins.imagelocality.ImageLocalityScorer;
 import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityScorer;
 import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityScorer;
@@ -48,7 +49,8 @@ public final class Scorers {
    * implements, in kube's order and with kube's weights: {@code TaintToleration} 3, {@code NodeAffinity} 2,
    * {@code NodeResourcesFit} (LeastAllocated over CPU and memory) 1, {@code VolumeBinding} (storage capacity
    * scoring, on by default since 1.37) 1, {@code PodTopologySpread} (system default constraints) 2, {@code
-   * InterPodAffinity} 2, {@code NodeResourcesBalancedAllocation} 1, {@code ImageLocality} 1.
+   * InterPodAffinity} 2, {@code DynamicResources} (prioritized lists) 2, {@code NodeResourcesBalancedAllocation} 1,
+   * {@code ImageLocality} 1.
    *
    * @return the weighted scorers, a new immutable list
    */
@@ -60,6 +62,7 @@ public final class Scorers {
         new WeightedScorer(volumeBinding(), 1),
         new WeightedScorer(podTopologySpread(), 2),
         new WeightedScorer(interPodAffinity(), 2),
+        new WeightedScorer(dynamicResources(), 2),
         new WeightedScorer(balancedAllocation(), 1),
         new WeightedScorer(imageLocality(), 1));
   }
@@ -70,6 +73,14 @@ public final class Scorers {
    */
   public static Scorer volumeBinding() {
     return new VolumeBindingScorer();
+  }
+
+  /**
+   * @return kube-scheduler's {@code DynamicResources} score: nodes where the pod's prioritized-list requests get an
+   *     earlier alternative score higher
+   */
+  public static Scorer dynamicResources() {
+    return new DynamicResourcesScorer();
   }
 
   /** @return {@link LeastAllocatedScorer} over CPU and memory, weight 1 each */

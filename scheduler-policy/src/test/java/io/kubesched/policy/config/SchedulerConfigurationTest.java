@@ -153,7 +153,7 @@ class SchedulerConfigurationTest {
     assertEquals(List.of("NodeResourcesFit:5", "TaintToleration:1", "NodeAffinity:2", "VolumeBinding:1",
         "PodTopologySpread:2", "InterPodAffinity:2", "DynamicResources:2"), profile.enabledPlugins().get("score"));
     assertEquals(List.of("NodeResourcesMostAllocated:5", "TaintToleration:1", "NodeAffinity:2", "VolumeBinding:1",
-        "PodTopologySpread:2", "InterPodAffinity:2"), scorers(profile.policy()));
+        "PodTopologySpread:2", "InterPodAffinity:2", "DynamicResources:2"), scorers(profile.policy()));
     var fit = assertInstanceOf(MostAllocatedScorer.class, profile.policy().scorers().get(0).scorer());
     assertEquals(List.of(new ScoredResource("cpu", 3), new ScoredResource("memory", 1),
         new ScoredResource("nvidia.com/gpu", 1)), fit.resources());
@@ -468,7 +468,8 @@ class SchedulerConfigurationTest {
             "c.yaml: podMaxBackoffSeconds must be an integer, was \"ten\""),
         Arguments.of("an unknown plugin", "profiles: [{plugins: {filter: {enabled: [{name: NodeLabel}]}}}]",
             "c.yaml: profiles[0].plugins.filter.enabled[0].name \"NodeLabel\" is not a plugin of kube-scheduler 1.37;"
-                + " valid: [DefaultBinder, DefaultPreemption, GangScheduling, ImageLocality, InterPodAffinity,"),
+                + " valid: [DefaultBinder, DefaultPreemption, DynamicResources, GangScheduling, ImageLocality,"
+                + " InterPodAffinity,"),
         Arguments.of("an unknown plugin disabled",
             "profiles: [{plugins: {score: {disabled: [{name: NodeResourcesLeastAllocated}]}}}]",
             "profiles[0].plugins.score.disabled[0].name \"NodeResourcesLeastAllocated\" is not a plugin of"),
@@ -479,13 +480,21 @@ class SchedulerConfigurationTest {
         Arguments.of("\"*\" enabled", "profiles: [{plugins: {filter: {enabled: [{name: \"*\"}]}}}]",
             "profiles[0].plugins.filter.enabled[0].name is \"*\", which only disables"),
         Arguments.of("an unsupported plugin enabled",
-            "profiles: [{plugins: {multiPoint: {enabled: [{name: DynamicResources, weight: 3}]}}}]",
-            "profiles[0].plugins.multiPoint.enabled[0].name enables DynamicResources, a kube-scheduler plugin this"
-                + " scheduler does not support yet"),
+            "profiles: [{plugins: {multiPoint: {enabled: [{name: DeferredPodScheduling}]}}}]",
+            "profiles[0].plugins.multiPoint.enabled[0].name enables DeferredPodScheduling, a kube-scheduler plugin"
+                + " this scheduler does not support yet"),
         Arguments.of("an unsupported plugin configured",
+            "profiles: [{pluginConfig: [{name: DeferredPodScheduling, args: {}}]}]",
+            "profiles[0].pluginConfig[0].name configures DeferredPodScheduling, a kube-scheduler plugin this"
+                + " scheduler does not support yet; plugins whose arguments are supported: [DefaultPreemption,"
+                + " DynamicResources, InterPodAffinity,"),
+        Arguments.of("DynamicResources' filterTimeout other than kube's default",
             "profiles: [{pluginConfig: [{name: DynamicResources, args: {filterTimeout: 5s}}]}]",
-            "profiles[0].pluginConfig[0].name configures DynamicResources, a kube-scheduler plugin this scheduler"
-                + " does not support yet; plugins whose arguments are supported: [DefaultPreemption, InterPodAffinity,"),
+            "c.yaml: profiles[0].pluginConfig[0].args.filterTimeout is 5s: only kube's default 10s is supported"
+                + " here"),
+        Arguments.of("DynamicResources' unknown argument",
+            "profiles: [{pluginConfig: [{name: DynamicResources, args: {timeout: 5s}}]}]",
+            "profiles[0].pluginConfig[0].args"),
         Arguments.of("a plugin at a point it lacks", "profiles: [{plugins: {score: {enabled: [{name: NodePorts}]}}}]",
             "profiles[0].plugins.score.enabled[0]: plugin \"NodePorts\" does not extend ScorePlugin; it implements"
                 + " [preFilter, filter]"),

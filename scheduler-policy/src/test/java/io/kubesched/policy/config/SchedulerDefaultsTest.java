@@ -183,8 +183,8 @@ class SchedulerDefaultsTest {
   }
 
   /**
-   * DynamicResourceAllocation is GA and locked on in 1.37: kube's defaults have DynamicResources, and so does the
-   * resolved profile; the policy leaves it out (the controller refuses pods with ResourceClaims).
+   * DynamicResourceAllocation is GA and locked on in 1.37: kube's defaults have DynamicResources, and so do the
+   * resolved profile and its policy, as a filter after InterPodAffinity and a scorer of weight 2.
    */
   @Test
   @DisplayName("default DynamicResources")
@@ -193,7 +193,10 @@ class SchedulerDefaultsTest {
 
     assertTrue(profile.enabledPlugins().get("filter").contains("DynamicResources"));
     assertTrue(profile.enabledPlugins().get("score").contains("DynamicResources:2"));
-    assertTrue(profile.policy().filters().stream().noneMatch(f -> f.name().equals("DynamicResources")));
+    var filters = profile.policy().filters().stream().map(f -> f.name()).toList();
+    assertEquals("DynamicResources", filters.get(filters.size() - 1), filters.toString());
+    assertTrue(profile.policy().scorers().stream()
+        .anyMatch(s -> s.scorer().name().equals("DynamicResources") && s.weight() == 2));
   }
 
   private static Policy withArgs(String plugin, String args) {

@@ -51,7 +51,8 @@ class FiltersTest {
             "VolumeBinding",
             "VolumeZone",
             "PodTopologySpread",
-            "InterPodAffinity"),
+            "InterPodAffinity",
+            "DynamicResources"),
         Filters.defaults().stream().map(Filter::name).toList());
   }
 

@@ -31,6 +31,7 @@ class ScorersTest {
         Map.entry("VolumeBinding", 1),
         Map.entry("PodTopologySpread", 2),
         Map.entry("InterPodAffinity", 2),
+        Map.entry("DynamicResources", 2),
         Map.entry("NodeResourcesBalancedAllocation", 1),
         Map.entry("ImageLocality", 1)), namesAndWeights);
   }
@@ -38,7 +39,7 @@ class ScorersTest {
   @Test
   void the_default_resource_scores_look_at_cpu_and_memory_with_weight_1() {
     var fit = assertInstanceOf(LeastAllocatedScorer.class, Scorers.defaults().get(2).scorer());
-    var balanced = assertInstanceOf(BalancedAllocationScorer.class, Scorers.defaults().get(6).scorer());
+    var balanced = assertInstanceOf(BalancedAllocationScorer.class, Scorers.defaults().get(7).scorer());
     var cpuAndMemory = List.of(new ScoredResource("cpu", 1), new ScoredResource("memory", 1));
     assertEquals(cpuAndMemory, fit.resources());
     assertEquals(cpuAndMemory, balanced.resources());

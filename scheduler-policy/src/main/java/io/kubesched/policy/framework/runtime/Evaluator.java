@@ -7,6 +7,8 @@ import io.kubesched.api.Nominations;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.VolumeBinding;
+import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.policy.framework.ClaimAllocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PreFilter;
@@ -227,9 +229,13 @@ public final class Evaluator {
     return new Evaluation(decision.withPostFilter(outcome.message(), outcome.nomination()), 0, outcome);
   }
 
-  /** The decision to bind to {@code node}, with the volume bindings the pod's prepared filters planned there. */
+  /**
+   * The decision to bind to {@code node}, with the volume bindings and claim allocations the pod's prepared
+   * filters planned there.
+   */
   private static Decision bind(List<Filter> podFilters, NodeInfo node) {
     List<VolumeBinding> volumeBindings = List.of();
+    List<ClaimAllocation> claimAllocations = List.of();
     for (var filter : podFilters) {
       if (filter instanceof VolumeBinder binder) {
         var planned = binder.volumeBindings(node);
@@ -237,8 +243,15 @@ public final class Evaluator {
           volumeBindings = volumeBindings.isEmpty() ? planned : concat(volumeBindings, planned);
         }
       }
+      if (filter instanceof ClaimAllocator allocator) {
+        var planned = allocator.claimAllocations(node);
+        if (!planned.isEmpty()) {
+          claimAllocations = claimAllocations.isEmpty() ? planned : concat(claimAllocations, planned);
+        }
+      }
     }
-    return Decision.bind(node.name(), volumeBindings);
+    var decision = Decision.bind(node.name(), volumeBindings);
+    return claimAllocations.isEmpty() ? decision : decision.withClaimAllocations(claimAllocations);
   }
 
   private static <T> List<T> concat(List<T> first, List<T> second) {

@@ -40,7 +40,7 @@ final class KubeSchedulerConfig {
   private static final List<String> KUBE_SCORERS =
       List.of(
           "TaintToleration", "NodeAffinity", "NodeResourcesFit", "VolumeBinding", "PodTopologySpread",
-          "InterPodAffinity", "NodeResourcesBalancedAllocation", "ImageLocality");
+          "InterPodAffinity", "DynamicResources", "NodeResourcesBalancedAllocation", "ImageLocality");
 
   private KubeSchedulerConfig() {}
 

@@ -2,7 +2,6 @@ package io.kubesched.policy.plugins.dynamicresources.cel;
 
 /**
  * Compiles device selectors once and keeps them (kube's {@code cel.Cache}); safe to use from many threads.
- * SKELETON: the CEL work replaces this body.
  */
 public final class DeviceSelectors {
 
@@ -18,6 +17,6 @@ public final class DeviceSelectors {
    * @throws SelectorException with kube's message when it does not compile
    */
   public DeviceSelector compile(String expression) throws SelectorException {
-    throw new SelectorException("CEL device selectors are not implemented yet");
+    return SelectorEnvironment.compile(expression);
   }
 }

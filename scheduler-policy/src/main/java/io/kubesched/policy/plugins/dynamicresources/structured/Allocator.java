@@ -2,41 +2,132 @@ package io.kubesched.policy.plugins.dynamicresources.structured;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.dra.AllocationResult;
+import io.kubesched.api.dra.Device;
+import io.kubesched.api.dra.DeviceClass;
+import io.kubesched.api.dra.DeviceTaint;
+import io.kubesched.api.dra.DeviceTaintRule;
 import io.kubesched.api.dra.DynamicResources;
 import io.kubesched.api.dra.ResourceClaim;
+import io.kubesched.api.dra.ResourceSlice;
 import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
+import io.kubesched.policy.plugins.dynamicresources.structured.Pools.Pool;
+import io.kubesched.policy.plugins.dynamicresources.structured.Pools.PoolId;
+import java.math.BigDecimal;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
- * kube's structured allocator: made once per pod's attempt over one snapshot's slices, classes and allocated
- * devices (every claim's allocation in {@link DynamicResources#claims()}, the assumed ones included), then asked
- * per node. {@link #allocate} is called concurrently for different nodes. SKELETON: the allocator work replaces
- * this body.
+ * kube's structured allocator, ported from {@code k8s.io/dynamic-resource-allocation@v0.37.2/structured}: the
+ * {@code internal/incubating} variant, which kube-scheduler 1.37 runs because its default features (AdminAccess,
+ * PrioritizedList, PartitionableDevices, DeviceTaints, DeviceBindingAndStatus, ConsumableCapacity,
+ * FractionalCapacityRange) are all on. The alpha features (compatibility groups, list-typed attributes, derived
+ * attributes) are off in kube 1.37 and not modelled.
+ *
+ * <p>Made once per pod's attempt over one snapshot's slices, classes and claims ({@link #create}): the slices get
+ * the {@link DeviceTaintRule}s' taints as kube's slice tracker patches them in, and the devices every claim's
+ * allocation holds (the assumed ones included) become kube's {@code AllocatedState}. Then {@link #allocate} is asked
+ * per node, with kube's search order (pools by driver and pool name, those with binding conditions last; slices
+ * by name; devices as published), kube's backtracking and kube's error messages.
+ *
+ * <p>Thread contract: {@link #allocate} may be called concurrently for different nodes; each call keeps its
+ * search state to itself, and what is shared (the allocated state, the slices by node, the pools' available
+ * counters computed on first use) is immutable or held in a concurrent map of values that every thread would
+ * compute the same.
  */
 public final class Allocator {
 
-  private Allocator() {}
+  private final SelectorCompiler selectors;
+  private final Clock clock;
+  private final Map<String, DeviceClass> classes;
+  private final List<ResourceSlice> allSlices;
+  private final Map<String, List<ResourceSlice>> slicesOnNode;
+  private final List<ResourceSlice> slicesShared;
+  private final AllocatedState allocatedState;
+  private final Map<PoolId, Map<String, Map<String, BigDecimal>>> availableCounters = new ConcurrentHashMap<>();
+  private final AtomicLong steps = new AtomicLong();
+
+  private Allocator(DynamicResources resources, SelectorCompiler selectors, Clock clock) {
+    this.selectors = selectors;
+    this.clock = clock;
+    var byName = new HashMap<String, DeviceClass>();
+    resources.deviceClasses().forEach(c -> byName.put(c.name(), c));
+    this.classes = Map.copyOf(byName);
+    var patched = new ArrayList<ResourceSlice>();
+    for (var slice : resources.slices()) {
+      patched.add(withTaintRules(slice, resources.taintRules()));
+    }
+    this.allSlices = List.copyOf(patched);
+    var onNode = new HashMap<String, List<ResourceSlice>>();
+    var shared = new ArrayList<ResourceSlice>();
+    for (var slice : allSlices) {
+      var nodeName = slice.nodeSelection().nodeName();
+      if (nodeName == null || nodeName.isEmpty()) {
+        shared.add(slice);
+      } else {
+        onNode.computeIfAbsent(nodeName, k -> new ArrayList<>()).add(slice);
+      }
+    }
+    var frozen = new HashMap<String, List<ResourceSlice>>();
+    onNode.forEach((k, v) -> frozen.put(k, List.copyOf(v)));
+    this.slicesOnNode = Map.copyOf(frozen);
+    this.slicesShared = List.copyOf(shared);
+    this.allocatedState = AllocatedState.of(resources.claims());
+  }
 
   /**
+   * Prepares an allocator for one pod's attempt: indexes the slices by node, applies the taint rules, and
+   * collects what the claims' allocations hold. Called by the scheduling thread; cheap enough per attempt.
+   *
    * @param resources the slices, classes, claims and taint rules of the snapshot
    * @param selectors the CEL compiler and cache, shared across attempts
    * @param clock for allocation timestamps of devices with binding conditions
    * @return an allocator over them
    */
   public static Allocator create(DynamicResources resources, DeviceSelectors selectors, Clock clock) {
-    return new Allocator();
+    return new Allocator(resources, selectors::compile, clock);
+  }
+
+  /** As {@link #create(DynamicResources, DeviceSelectors, Clock)}, with selectors compiled by {@code compiler}. */
+  static Allocator create(DynamicResources resources, SelectorCompiler compiler, Clock clock) {
+    return new Allocator(resources, compiler, clock);
   }
 
   /**
-   * Allocates all of {@code claims} together on {@code node}, or none (kube's {@code Allocate}).
+   * Allocates all of {@code claims} together on {@code node}, or none (kube's {@code Allocate}). Claims are
+   * searched in the order given, each claim's requests in order, devices in kube's order; the first complete
+   * solution is taken. Thread-safe: may run concurrently for different nodes.
    *
    * @param node the node
    * @param claims the claims of one pod that are not allocated yet
-   * @return the allocations, one per claim in order; that the node cannot satisfy them; or an error
+   * @return the allocations, one per claim in order; that the node cannot satisfy them; or kube's error (a CEL
+   *     error, a missing class, a claim over the device limit, …), which fails the attempt on every node
    */
   public Outcome allocate(NodeInfo node, List<ResourceClaim> claims) {
-    return new Outcome.Failed("not implemented yet");
+    var search = new Search(this, node, List.copyOf(claims));
+    try {
+      var results = search.run(clock.instant());
+      return results == null ? new Outcome.Unsuitable() : new Outcome.Allocated(results);
+    } catch (Search.Failure failure) {
+      return new Outcome.Failed(failure.getMessage());
+    } catch (Search.InvalidPools invalid) {
+      return new Outcome.Unsuitable(invalid.getMessage());
+    } finally {
+      steps.addAndGet(search.steps());
+    }
+  }
+
+  /**
+   * @return how many devices all {@link #allocate} calls so far have looked for, kube's {@code
+   *     numAllocateOneInvocations}: a measure of the search's work, for tests and metrics
+   */
+  public long searchSteps() {
+    return steps.get();
   }
 
   /** What {@link #allocate} found. */
@@ -48,10 +139,121 @@ public final class Allocator {
       }
     }
 
-    /** The node cannot satisfy the claims (kube's nil result without an error). */
-    record Unsuitable() implements Outcome {}
+    /**
+     * The node cannot satisfy the claims (kube's nil result without an error, or its error wrapping {@code
+     * ErrFailedAllocationOnNode}, which the plugin reports as unschedulable on the node).
+     *
+     * @param message kube's reason when it gives one ("invalid resource pools were encountered"); empty otherwise
+     */
+    record Unsuitable(String message) implements Outcome {
+      /** The node cannot satisfy the claims, with no particular reason. */
+      public Unsuitable() {
+        this("");
+      }
+    }
 
     /** @param message kube's error (a CEL error, a missing class, …) */
     record Failed(String message) implements Outcome {}
+  }
+
+  SelectorCompiler selectors() {
+    return selectors;
+  }
+
+  AllocatedState allocatedState() {
+    return allocatedState;
+  }
+
+  List<ResourceSlice> allSlices() {
+    return allSlices;
+  }
+
+  @Nullable DeviceClass deviceClass(String name) {
+    return classes.get(name);
+  }
+
+  /** @return the slices of the node, then those for no particular node, as kube concatenates them */
+  List<ResourceSlice> slicesFor(String nodeName) {
+    var local = slicesOnNode.getOrDefault(nodeName, List.of());
+    if (local.isEmpty()) {
+      return slicesShared;
+    }
+    var both = new ArrayList<ResourceSlice>(local.size() + slicesShared.size());
+    both.addAll(local);
+    both.addAll(slicesShared);
+    return both;
+  }
+
+  /**
+   * The pool's shared counters less what allocated devices consume (which may go negative: nothing left), computed
+   * once per pool and kept, as kube's {@code availableCounters}.
+   */
+  Map<String, Map<String, BigDecimal>> availableCounters(Pool pool) {
+    return availableCounters.computeIfAbsent(pool.id(), id -> computeAvailableCounters(pool));
+  }
+
+  private Map<String, Map<String, BigDecimal>> computeAvailableCounters(Pool pool) {
+    var available = new HashMap<String, Map<String, BigDecimal>>();
+    pool.counterSets().forEach((name, set) -> {
+      var counters = new HashMap<String, BigDecimal>();
+      set.counters().forEach((counter, q) -> counters.put(counter, q.value()));
+      available.put(name, counters);
+    });
+    for (var slices : List.of(pool.targetingNode(), pool.notTargetingNode())) {
+      for (var slice : slices) {
+        for (var device : slice.devices()) {
+          var id = new io.kubesched.api.dra.DeviceId(slice.driver(), slice.pool().name(), device.name());
+          if (!allocatedState.isAllocated(id)) {
+            continue;
+          }
+          for (var consumption : device.consumesCounters()) {
+            var set = available.get(consumption.counterSet());
+            if (set == null) {
+              continue;
+            }
+            consumption.counters().forEach((counter, q) -> set.computeIfPresent(counter, (k, v) -> v.subtract(q.value())));
+          }
+        }
+      }
+    }
+    var frozen = new HashMap<String, Map<String, BigDecimal>>();
+    available.forEach((k, v) -> frozen.put(k, Map.copyOf(v)));
+    return Map.copyOf(frozen);
+  }
+
+  /** kube's slice tracker: each matching rule's taint appended to the device's own, in the rules' order. */
+  private static ResourceSlice withTaintRules(ResourceSlice slice, List<DeviceTaintRule> rules) {
+    if (rules.isEmpty()) {
+      return slice;
+    }
+    boolean changed = false;
+    var devices = new ArrayList<Device>(slice.devices().size());
+    for (var device : slice.devices()) {
+      List<DeviceTaint> taints = null;
+      for (var rule : rules) {
+        if (rule.matches(slice.driver(), slice.pool().name(), device.name())) {
+          if (taints == null) {
+            taints = new ArrayList<>(device.taints());
+          }
+          taints.add(rule.taint());
+        }
+      }
+      if (taints == null) {
+        devices.add(device);
+        continue;
+      }
+      changed = true;
+      devices.add(
+          new Device(
+              device.name(), device.attributes(), device.capacity(), device.consumesCounters(),
+              device.nodeSelection(), taints, device.bindsToNode(), device.bindingConditions(),
+              device.bindingFailureConditions(), device.allowMultipleAllocations()));
+    }
+    if (!changed) {
+      return slice;
+    }
+    return new ResourceSlice(
+        slice.name(), slice.driver(), slice.pool(), slice.nodeSelection(), slice.perDeviceNodeSelection(), devices,
+        slice.sharedCounters());
   }
 }

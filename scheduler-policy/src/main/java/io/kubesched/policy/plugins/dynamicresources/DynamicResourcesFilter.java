@@ -1,0 +1,258 @@
+package io.kubesched.policy.plugins.dynamicresources;
+
+import io.kubesched.api.ClusterData;
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
+import io.kubesched.api.dra.AllocationResult;
+import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.api.dra.ResourceClaim;
+import io.kubesched.policy.framework.ClaimAllocator;
+import io.kubesched.policy.framework.Filter;
+import io.kubesched.policy.framework.FilterResult;
+import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
+import io.kubesched.policy.plugins.dynamicresources.structured.Allocator;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * kube-scheduler's {@code DynamicResources} filter (PreEnqueue, PreFilter and Filter of {@code dynamicresources.go})
+ * over one snapshot's {@link io.kubesched.api.dra.DynamicResources}.
+ *
+ * <p>{@link #prepare} resolves the pod's claims ({@link PodClaims}): a template's claim not created yet, a claim
+ * that does not exist, is being deleted or (made from a template) is not controlled by the pod, and a request of
+ * an unallocated claim naming a class that does not exist turn the pod away before any node with kube's message,
+ * code UnschedulableAndUnresolvable, as kube's PreEnqueue and PreFilter do (kube keeps such a pod out of the active
+ * queue by PreEnqueue; here it is tried and parked unschedulable, and the claim and class events move it back). A
+ * request without a class is an error, as in kube. A pod without claims, and without extended resources a class
+ * backs, fits every node (kube's Skip).
+ *
+ * <p>Per node, as kube's Filter: the claims not allocated yet go to the structured {@link Allocator} together, once
+ * per node (the result is kept for {@link ClaimAllocator#claimAllocations}); a node where it finds no devices for
+ * all gets {@code cannot allocate all claims}, or the allocator's reason where it gives one (kube's {@code
+ * ErrFailedAllocationOnNode}); an allocator error (a CEL failure, say) makes the attempt an error;
+ * then a node outside an allocated claim's node selector gets {@code resourceclaim not available on the node}.
+ * Every rejection has code UnschedulableAndUnresolvable, as kube's, so preemption never evicts pods for devices.
+ *
+ * <p>Claims already allocated count as allocated whoever allocated them, including allocations the scheduler
+ * assumed for pods being bound (the snapshot shows them so); a pod sharing such a claim is pinned to its nodes and
+ * only added to {@code reservedFor}. kube 1.37's {@code CanBeReserved} puts no limit on sharing, so a claim
+ * reserved for other pods is used as it is.
+ *
+ * <p>Extended resources backed by DRA (a pod requests an extended resource a DeviceClass names, explicitly or as
+ * {@code deviceclass.resource.kubernetes.io/<class>}): where the node offers the resource through a device plugin
+ * (allocatable above 0) nothing is done, as in kube; elsewhere kube allocates it through a claim it creates, which
+ * this library does not do yet, so such a node is rejected with a message naming the resource and the class, and
+ * a pod for which no node offers it is turned away with that message before any node.
+ *
+ * <p>Not modelled (the api has no field for them): devices' {@code skipNodeOperations} and claims' binding
+ * condition statuses (kube's checks of both in Filter). Immutable and thread-safe; the prepared filters too.
+ */
+public final class DynamicResourcesFilter implements Filter, PreFilter {
+
+  /** The kube-scheduler plugin name, {@value}. */
+  public static final String NAME = "DynamicResources";
+
+  static final Set<ClusterData> READS = Set.of(
+      ClusterData.RESOURCE_CLAIMS,
+      ClusterData.RESOURCE_SLICES,
+      ClusterData.DEVICE_CLASSES,
+      ClusterData.DEVICE_TAINT_RULES);
+
+  private final NodeAllocator.Factory allocators;
+
+  /** Creates the filter with its own CEL cache and the system clock (allocation timestamps). */
+  public DynamicResourcesFilter() {
+    this(NodeAllocator.Factory.structured(DeviceSelectors.create(), Clock.systemUTC()));
+  }
+
+  DynamicResourcesFilter(NodeAllocator.Factory allocators) {
+    this.allocators = allocators;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** @return ResourceClaims, ResourceSlices, DeviceClasses and DeviceTaintRules */
+  @Override
+  public Set<ClusterData> reads() {
+    return READS;
+  }
+
+  /**
+   * Without {@link #prepare} this filter cannot see the pod's claims, as kube's Filter cannot without its PreFilter
+   * state.
+   *
+   * @return an {@linkplain FilterResult#error error} for a pod with claims; a fit for one without
+   */
+  @Override
+  public FilterResult filter(PodInfo pod, NodeInfo node) {
+    return pod.resourceClaims().isEmpty()
+        ? FilterResult.fit()
+        : FilterResult.error(NAME + " filters a pod with claims only through prepare(pod, cluster)");
+  }
+
+  /**
+   * @return a filter that turns the pod away when kube's PreEnqueue or PreFilter does, one that fits every node for
+   *     a pod with nothing to allocate or check, else one that checks and allocates per node
+   */
+  @Override
+  public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
+    var resources = cluster.dynamicResources();
+    var claims = PodClaims.resolve(pod, resources);
+    var rejection = claims.rejection();
+    if (rejection != null) {
+      return PreFilter.rejectPod(NAME, FilterResult.unresolvable(new ClaimRejection(rejection)));
+    }
+    var error = claims.error();
+    if (error != null) {
+      return new Errored(error);
+    }
+    if (claims.nothingToDo()) {
+      return PreFilter.skip(NAME);
+    }
+    if (!claims.draExtendedResources().isEmpty()) {
+      var offered = cluster.nodes().stream().anyMatch(n -> claims.extendedResourceNeedingDra(n) == null);
+      if (!offered) {
+        var resource = new java.util.TreeSet<>(claims.draExtendedResources().keySet()).first();
+        return PreFilter.rejectPod(NAME, FilterResult.unresolvable(unsupportedExtendedResource(claims, resource)));
+      }
+    }
+    var toAllocate = claims.toAllocate();
+    return new Prepared(claims, toAllocate, toAllocate.isEmpty() ? null : allocators.create(resources));
+  }
+
+  private static ExtendedResourceViaClaim unsupportedExtendedResource(PodClaims claims, String resource) {
+    var deviceClass = claims.draExtendedResources().get(resource);
+    return new ExtendedResourceViaClaim(resource, deviceClass == null ? "" : deviceClass.name());
+  }
+
+  @Override
+  public String toString() {
+    return NAME;
+  }
+
+  /**
+   * A node needs the pod's extended resource allocated through DRA (no device plugin offers it there), which kube
+   * does with a ResourceClaim it creates and this library does not do yet.
+   *
+   * @param resource the extended resource
+   * @param deviceClass the class backing it
+   */
+  public record ExtendedResourceViaClaim(String resource, String deviceClass)
+      implements io.kubesched.policy.framework.Reason {
+    @Override
+    public String message() {
+      return "extended resource " + resource + " is backed by DeviceClass " + deviceClass
+          + " (dynamic resource allocation through a claim the scheduler creates), which kubesched does not"
+          + " support yet";
+    }
+  }
+
+  /** The filter for a pod the plugin cannot decide for (kube's Error from PreFilter): every node is an error. */
+  record Errored(String message) implements Filter {
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      return FilterResult.error(message);
+    }
+  }
+
+  /**
+   * The filter prepared for one pod. It remembers each node's allocation (kube's {@code nodeAllocations}), so
+   * {@link #claimAllocations} hands out what the node was accepted with. Thread-safe.
+   */
+  static final class Prepared implements Filter, ClaimAllocator {
+    private final PodClaims claims;
+    private final List<ResourceClaim> toAllocate;
+    private final @Nullable NodeAllocator allocator;
+    private final ConcurrentHashMap<String, Allocator.Outcome> outcomes = new ConcurrentHashMap<>();
+
+    Prepared(PodClaims claims, List<ResourceClaim> toAllocate, @Nullable NodeAllocator allocator) {
+      this.claims = claims;
+      this.toAllocate = toAllocate;
+      this.allocator = allocator;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public FilterResult filter(PodInfo pod, NodeInfo node) {
+      var resource = claims.extendedResourceNeedingDra(node);
+      if (resource != null) {
+        return FilterResult.unresolvable(unsupportedExtendedResource(claims, resource));
+      }
+      if (claims.claims().isEmpty()) {
+        return FilterResult.fit();
+      }
+      if (allocator != null) {
+        var outcome = outcome(node);
+        if (outcome instanceof Allocator.Outcome.Failed failed) {
+          return FilterResult.error(failed.message());
+        }
+        if (outcome instanceof Allocator.Outcome.Unsuitable unsuitable && !unsuitable.message().isEmpty()) {
+          // kube's ErrFailedAllocationOnNode: unschedulable on this node with the allocator's reason
+          return FilterResult.unresolvable(new ClaimRejection(unsuitable.message()));
+        }
+        if (!(outcome instanceof Allocator.Outcome.Allocated allocated)
+            || allocated.results().size() != toAllocate.size()) {
+          return FilterResult.unresolvable(ClaimRejection.CANNOT_ALLOCATE);
+        }
+      }
+      if (!claims.allocatedClaimsReach(node)) {
+        return FilterResult.unresolvable(ClaimRejection.NOT_AVAILABLE_ON_NODE);
+      }
+      return FilterResult.fit();
+    }
+
+    /**
+     * @return one entry per claim of the pod, in its order: the allocation found on {@code node} for a claim not
+     *     allocated, {@code null} for an allocated one; empty if the node failed
+     */
+    @Override
+    public List<ClaimAllocation> claimAllocations(NodeInfo node) {
+      List<AllocationResult> results = List.of();
+      if (allocator != null) {
+        if (!(outcome(node) instanceof Allocator.Outcome.Allocated allocated)
+            || allocated.results().size() != toAllocate.size()) {
+          return List.of();
+        }
+        results = allocated.results();
+      }
+      var planned = new ArrayList<ClaimAllocation>(claims.claims().size());
+      int next = 0;
+      for (var claim : claims.claims()) {
+        var allocation = claim.allocation() == null ? results.get(next++) : null;
+        planned.add(new ClaimAllocation(claim.namespace(), claim.name(), claim.uid(), allocation));
+      }
+      return planned;
+    }
+
+    /** @return the claims resolved in PreFilter (for the scorer and tests) */
+    PodClaims claims() {
+      return claims;
+    }
+
+    private Allocator.Outcome outcome(NodeInfo node) {
+      var nodeAllocator = allocator;
+      if (nodeAllocator == null) {
+        return new Allocator.Outcome.Allocated(List.of());
+      }
+      return outcomes.computeIfAbsent(node.name(), n -> nodeAllocator.allocate(node, toAllocate));
+    }
+  }
+}
