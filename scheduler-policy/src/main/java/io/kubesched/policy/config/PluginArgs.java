@@ -94,6 +94,7 @@ final class PluginArgs {
       case "VolumeZone" -> Filters.volumeZone();
       case "PodTopologySpread" -> Filters.podTopologySpread(spread);
       case "InterPodAffinity" -> Filters.interPodAffinity();
+      case "NodeDeclaredFeatures" -> Filters.nodeDeclaredFeatures();
       default -> throw new IllegalStateException("no filter for plugin " + plugin);
     };
   }

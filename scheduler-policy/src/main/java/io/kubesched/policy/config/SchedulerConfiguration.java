@@ -61,7 +61,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * SchedulerProfile#policy()}; {@code PrioritySort}, {@code DefaultBinder}, {@code SchedulingGates} and {@code
  * GangScheduling} are the scheduling loop's own and are accepted; {@code DefaultPreemption} turns the policy's
  * preemption on. Plugins kube has and this library does not ({@code DynamicResources}, {@code
- * NodeDeclaredFeatures}, {@code DeferredPodScheduling}, {@code TopologyPlacementGenerator}, {@code
+ * DeferredPodScheduling}, {@code TopologyPlacementGenerator}, {@code
  * PodGroupPodsCount}) are accepted where only kube's default set brings them in, so that kube's own files work
  * unchanged (the controller refuses the pods that would need them, such as pods with ResourceClaims), and are an
  * error where a file enables them or configures their arguments: a file asking for them expects them to act. A

@@ -28,7 +28,7 @@ import org.apiguardian.api.API;
  *     Name:weight}: what kube-scheduler logs at start ({@code "the scheduler starts to work with those plugins"}).
  *     It includes the plugins that are the loop's ({@code PrioritySort}, {@code DefaultBinder}, {@code
  *     SchedulingGates}, {@code DefaultPreemption}) and those of kube's default profile this library does not
- *     implement ({@code DynamicResources}, {@code NodeDeclaredFeatures}), which the policy leaves out.
+ *     implement ({@code DynamicResources}), which the policy leaves out.
  */
 @API(status = MAINTAINED, since = "0.1.0")
 public record SchedulerProfile(String schedulerName, Policy policy, Map<String, List<String>> enabledPlugins) {

@@ -8,6 +8,7 @@ import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
 import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityFilter;
 import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityFilter;
+import io.kubesched.policy.plugins.nodedeclaredfeatures.NodeDeclaredFeaturesFilter;
 import io.kubesched.policy.plugins.nodelabel.NodeLabelPresenceFilter;
 import io.kubesched.policy.plugins.nodename.NodeNameFilter;
 import io.kubesched.policy.plugins.nodeports.NodePortsFilter;
@@ -41,7 +42,7 @@ public final class Filters {
    * profile runs them: {@code NodeName}, {@code NodeUnschedulable}, {@code TaintToleration}, {@code
    * NodeAffinity}, {@code NodePorts}, {@code NodeResourcesFit}, {@code VolumeRestrictions}, {@code
    * NodeVolumeLimits}, {@code VolumeBinding}, {@code VolumeZone}, {@code PodTopologySpread} (with the system
-   * default constraints), {@code InterPodAffinity}.
+   * default constraints), {@code InterPodAffinity}, {@code NodeDeclaredFeatures}.
    *
    * @return a new immutable list of the default filters, without arguments
    */
@@ -58,7 +59,8 @@ public final class Filters {
         volumeBinding(),
         volumeZone(),
         podTopologySpread(),
-        interPodAffinity());
+        interPodAffinity(),
+        nodeDeclaredFeatures());
   }
 
   /** @return kube-scheduler's {@code NodeName} filter */
@@ -152,6 +154,14 @@ public final class Filters {
   /** @return kube-scheduler's {@code InterPodAffinity} filter */
   public static Filter interPodAffinity() {
     return new InterPodAffinityFilter();
+  }
+
+  /**
+   * @return kube-scheduler's {@code NodeDeclaredFeatures} filter: a node must declare in {@code
+   *     status.declaredFeatures} every feature the pod's spec needs, as kube 1.37 infers them
+   */
+  public static Filter nodeDeclaredFeatures() {
+    return new NodeDeclaredFeaturesFilter();
   }
 
   /**

@@ -16,6 +16,7 @@ import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.PodRuntime;
 import io.kubesched.api.Resources;
 import io.kubesched.api.Volume;
 import io.kubesched.policy.framework.Filter;
@@ -51,7 +52,8 @@ class FiltersTest {
             "VolumeBinding",
             "VolumeZone",
             "PodTopologySpread",
-            "InterPodAffinity"),
+            "InterPodAffinity",
+            "NodeDeclaredFeatures"),
         Filters.defaults().stream().map(Filter::name).toList());
   }
 
@@ -136,6 +138,12 @@ class FiltersTest {
             podWithVolumes(new Volume.AwsElasticBlockStore("v", true)),
             nodeWith(podWithVolumes(new Volume.AwsElasticBlockStore("v", true))),
             List.of("node(s) had no available disk")),
+        argumentSet(
+            "NodeDeclaredFeatures",
+            Filters.nodeDeclaredFeatures(),
+            pod().runtime(new PodRuntime(true, false, Set.of(), false)).build(),
+            node("n").declaredFeatures(List.of("VolumeBindMountOptions")).build(),
+            List.of("node(s) didn't match Pod's required features")),
         argumentSet(
             "CheckNodeLabelPresence",
             Filters.labelPresence(List.of("retiring"), false),
