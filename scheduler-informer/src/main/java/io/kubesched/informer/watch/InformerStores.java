@@ -245,7 +245,8 @@ public final class InformerStores {
   /**
    * A kept container's fields as {@link Container#equals} compares them, but each quantity as its text: two
    * containers of equal keys are equal, and the key's hash parses no quantity. (Two containers that say {@code 1}
-   * and {@code 1000m} have different keys, so they are not shared; each keeps what it said.)
+   * and {@code 1000m} have different keys, so they are not shared; each keeps what it said.) Restart policy rules
+   * count by their actions, the only part read ({@code PodAdapter.runtime}): their type is not on fabric8 7.4's model.
    */
   private record ContainerKey(
       @Nullable String name,
