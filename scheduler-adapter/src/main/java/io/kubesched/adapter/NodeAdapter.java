@@ -10,6 +10,7 @@ import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
+import io.kubesched.fabric8.Fabric8Compat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -23,7 +24,8 @@ public final class NodeAdapter {
    * @param node the node
    * @param pods the pods placed on it
    * @return what a placement policy needs of {@code node}; its allocatable is {@code
-   *     status.allocatable} (nothing if unset), its images {@code status.images} (names and sizes), its
+   *     status.allocatable} (nothing if unset), its images {@code status.images} (names and sizes), its declared
+   *     features {@code status.declaredFeatures}, its
    *     requested and non-zero requested resources the sums over {@code pods}
    * @throws MalformedObjectException naming the node, field and value, if an allocatable quantity, a
    *     taint or an image size cannot be read
@@ -50,8 +52,21 @@ public final class NodeAdapter {
         .unschedulable(Boolean.TRUE.equals(spec.getUnschedulable()))
         .allocatable(ResourceLists.read(status.getAllocatable(), object, "status.allocatable").toResources(0))
         .images(images(status, object))
+        .declaredFeatures(declaredFeatures(status))
         .pods(pods)
         .build();
+  }
+
+  /**
+   * {@code status.declaredFeatures} as given (the API server keeps them sorted and unique); a null entry reads as
+   * empty, as Go reads it, which names no feature.
+   */
+  private static List<String> declaredFeatures(NodeStatus status) {
+    var features = Fabric8Compat.get().declaredFeatures(status);
+    if (features == null || features.isEmpty()) {
+      return List.of();
+    }
+    return features.stream().map(PodAdapter::orEmpty).map(SharedStrings::shared).toList();
   }
 
   /** {@code status.images} as given; an unset size reads as 0, as Go reads it. */

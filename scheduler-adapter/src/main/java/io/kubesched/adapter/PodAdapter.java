@@ -6,12 +6,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.kubesched.api.HostPort;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PodResourceClaim;
+import io.kubesched.api.PodRuntime;
 import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.Resources;
 import io.kubesched.api.SchedulingConstants;
@@ -27,6 +29,7 @@ import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,7 +79,8 @@ public final class PodAdapter {
    *     {@link PodInfo#podGroup() pod group} it joins: {@code spec.schedulingGroup.podGroupName} names a
    *     Workload API group, else the label {@value SchedulingConstants#POD_GROUP_LABEL} a coscheduling
    *     group, both in the pod's namespace; a pod that names both joins the Workload API group. Whether a
-   *     source is watched is the caller's concern: the group is read either way.
+   *     source is watched is the caller's concern: the group is read either way. And what it asks of its node's
+   *     runtime ({@link PodRuntime}), from which the features its node must declare are inferred.
    * @throws MalformedObjectException naming the pod, field and value, if a quantity, toleration, port, node
    *     affinity operator, volume, label selector of a pod affinity term or spread constraint, {@code
    *     whenUnsatisfiable}, inclusion policy, preemption policy (neither {@code Never} nor {@code
@@ -119,7 +123,51 @@ public final class PodAdapter {
         .nominatedNodeName(status == null ? "" : orEmpty(status.getNominatedNodeName()))
         .preemptedByScheduler(preemptedByScheduler(status))
         .podGroup(podGroup(pod, spec, object))
+        .runtime(runtime(spec))
         .build();
+  }
+
+  /**
+   * What the spec asks of the node's runtime, as kube's declared-feature rules read it: {@code hostNetwork}, {@code
+   * hostUsers}, the actions of the containers' and init containers' {@code restartPolicyRules}, and whether any
+   * volume mount of a container, init container or ephemeral container sets {@code bindMountOptions}. {@link
+   * PodRuntime#NONE}, shared, for a pod that sets none of them.
+   */
+  static PodRuntime runtime(PodSpec spec) {
+    var compat = Fabric8Compat.get();
+    boolean hostNetwork = Boolean.TRUE.equals(spec.getHostNetwork());
+    var hostUsers = spec.getHostUsers();
+    var actions = new LinkedHashSet<String>();
+    boolean bindMountOptions = false;
+    for (var containers : List.of(orEmpty(spec.getContainers()), orEmpty(spec.getInitContainers()))) {
+      for (var container : containers) {
+        if (container == null) {
+          continue;
+        }
+        for (var action : compat.restartRuleActions(container)) {
+          if (action != null) {
+            actions.add(action);
+          }
+        }
+        bindMountOptions |= anyBindMountOptions(container.getVolumeMounts());
+      }
+    }
+    for (var container : orEmpty(spec.getEphemeralContainers())) {
+      bindMountOptions |= container != null && anyBindMountOptions(container.getVolumeMounts());
+    }
+    if (!hostNetwork && hostUsers == null && actions.isEmpty() && !bindMountOptions) {
+      return PodRuntime.NONE;
+    }
+    return new PodRuntime(hostNetwork, hostUsers, actions, bindMountOptions);
+  }
+
+  private static boolean anyBindMountOptions(@Nullable List<VolumeMount> mounts) {
+    for (var mount : orEmpty(mounts)) {
+      if (mount != null && !orEmpty(Fabric8Compat.get().bindMountOptions(mount)).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -21,6 +21,8 @@ import org.apiguardian.api.API;
  *     pods}, what kube-scheduler's scores count as used
  * @param images the container images present on the node ({@code status.images})
  * @param pods the pods placed on the node
+ * @param declaredFeatures {@code status.declaredFeatures}: the features the node's kubelet declares it supports,
+ *     as the node lists them (the API server keeps the list sorted and free of duplicates)
  */
 @API(status = STABLE, since = "0.1.0")
 public record NodeInfo(
@@ -32,13 +34,29 @@ public record NodeInfo(
     Resources requested,
     Resources nonZeroRequested,
     List<ContainerImage> images,
-    List<PodInfo> pods) {
+    List<PodInfo> pods,
+    List<String> declaredFeatures) {
 
   public NodeInfo {
     labels = Map.copyOf(labels);
     taints = List.copyOf(taints);
     images = List.copyOf(images);
     pods = List.copyOf(pods);
+    declaredFeatures = List.copyOf(declaredFeatures);
+  }
+
+  /** A node that declares no features: the components before {@code declaredFeatures} was added. */
+  public NodeInfo(
+      String name,
+      Map<String, String> labels,
+      List<Taint> taints,
+      boolean unschedulable,
+      Resources allocatable,
+      Resources requested,
+      Resources nonZeroRequested,
+      List<ContainerImage> images,
+      List<PodInfo> pods) {
+    this(name, labels, taints, unschedulable, allocatable, requested, nonZeroRequested, images, pods, List.of());
   }
 
   /**
@@ -104,7 +122,8 @@ public record NodeInfo(
   /** @return this node with other pods and the requests they add up to */
   private NodeInfo withPods(List<PodInfo> newPods, Resources newRequested, Resources newNonZeroRequested) {
     return new NodeInfo(
-        name, labels, taints, unschedulable, allocatable, newRequested, newNonZeroRequested, images, newPods);
+        name, labels, taints, unschedulable, allocatable, newRequested, newNonZeroRequested, images, newPods,
+        declaredFeatures);
   }
 
   /** @return the host ports the node's pods bind */
@@ -124,6 +143,7 @@ public record NodeInfo(
     private Resources allocatable = Resources.ZERO;
     private List<ContainerImage> images = List.of();
     private List<PodInfo> pods = List.of();
+    private List<String> declaredFeatures = List.of();
 
     private Builder(String name) {
       this.name = name;
@@ -164,6 +184,12 @@ public record NodeInfo(
       return this;
     }
 
+    /** @param declaredFeatures the node's {@code status.declaredFeatures} */
+    public Builder declaredFeatures(List<String> declaredFeatures) {
+      this.declaredFeatures = declaredFeatures;
+      return this;
+    }
+
     public NodeInfo build() {
       var requested = Resources.ZERO;
       var nonZeroRequested = Resources.ZERO;
@@ -172,7 +198,8 @@ public record NodeInfo(
         nonZeroRequested = nonZeroRequested.plus(pod.nonZeroRequests());
       }
       return new NodeInfo(
-          name, labels, taints, unschedulable, allocatable, requested, nonZeroRequested, images, pods);
+          name, labels, taints, unschedulable, allocatable, requested, nonZeroRequested, images, pods,
+          declaredFeatures);
     }
   }
 }

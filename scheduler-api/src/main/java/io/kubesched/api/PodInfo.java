@@ -56,6 +56,8 @@ import org.jspecify.annotations.Nullable;
  *     {@code True} and reason {@code PreemptionByScheduler}: a scheduler chose it as a preemption victim
  * @param podGroupRef the pod group the pod belongs to ({@code spec.schedulingGroup.podGroupName}, or the label
  *     {@value SchedulingConstants#POD_GROUP_LABEL}); {@code null} if none: see {@link #podGroup()}
+ * @param runtime what the pod's spec asks of its node's runtime (host network, user namespaces, container restart
+ *     rules, bind mount options): what decides the features its node must declare
  */
 @API(status = STABLE, since = "0.1.0")
 public record PodInfo(
@@ -87,7 +89,8 @@ public record PodInfo(
     @Nullable Instant startTime,
     String nominatedNodeName,
     boolean preemptedByScheduler,
-    @Nullable PodGroupRef podGroupRef) {
+    @Nullable PodGroupRef podGroupRef,
+    PodRuntime runtime) {
 
   /** Millicores kube-scheduler's scores count for a container that requests no CPU. */
   public static final long DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -107,6 +110,44 @@ public record PodInfo(
     persistentVolumeClaims = List.copyOf(persistentVolumeClaims);
     ephemeralVolumeClaims = List.copyOf(ephemeralVolumeClaims);
     resourceClaims = List.copyOf(resourceClaims);
+  }
+
+  /** A pod that asks nothing of its node's runtime ({@link PodRuntime#NONE}): the components before it was added. */
+  public PodInfo(
+      String namespace,
+      String name,
+      String uid,
+      String schedulerName,
+      int priority,
+      Map<String, String> labels,
+      @Nullable Owner owner,
+      String nodeName,
+      Resources requests,
+      Resources nonZeroRequests,
+      Map<String, String> nodeSelector,
+      NodeAffinity affinity,
+      List<Toleration> tolerations,
+      List<HostPort> hostPorts,
+      List<Volume> volumes,
+      List<String> images,
+      PodAffinity podAffinity,
+      PodAffinity podAntiAffinity,
+      List<TopologySpreadConstraint> topologySpreadConstraints,
+      List<String> schedulingGates,
+      List<String> persistentVolumeClaims,
+      List<String> ephemeralVolumeClaims,
+      List<PodResourceClaim> resourceClaims,
+      boolean terminating,
+      PreemptionPolicy preemptionPolicy,
+      @Nullable Instant startTime,
+      String nominatedNodeName,
+      boolean preemptedByScheduler,
+      @Nullable PodGroupRef podGroupRef) {
+    this(namespace, name, uid, schedulerName, priority, labels, owner, nodeName, requests, nonZeroRequests,
+        nodeSelector, affinity, tolerations, hostPorts, volumes, images, podAffinity, podAntiAffinity,
+        topologySpreadConstraints, schedulingGates, persistentVolumeClaims, ephemeralVolumeClaims, resourceClaims,
+        terminating, preemptionPolicy, startTime, nominatedNodeName, preemptedByScheduler, podGroupRef,
+        PodRuntime.NONE);
   }
 
   /**
@@ -175,6 +216,7 @@ public record PodInfo(
     b.nominatedNodeName = nominatedNodeName;
     b.preemptedByScheduler = preemptedByScheduler;
     b.podGroup = podGroupRef;
+    b.runtime = runtime;
     return b;
   }
 
@@ -214,6 +256,7 @@ public record PodInfo(
     private String nominatedNodeName = "";
     private boolean preemptedByScheduler;
     private @Nullable PodGroupRef podGroup;
+    private PodRuntime runtime = PodRuntime.NONE;
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -364,6 +407,12 @@ public record PodInfo(
       return this;
     }
 
+    /** @param runtime what the pod's spec asks of its node's runtime */
+    public Builder runtime(PodRuntime runtime) {
+      this.runtime = runtime;
+      return this;
+    }
+
     public PodInfo build() {
       var nonZero =
           nonZeroRequests != null
@@ -403,7 +452,8 @@ public record PodInfo(
           startTime,
           nominatedNodeName,
           preemptedByScheduler,
-          podGroup);
+          podGroup,
+          runtime);
     }
   }
 }

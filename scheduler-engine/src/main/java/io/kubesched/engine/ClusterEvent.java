@@ -49,7 +49,7 @@ public record ClusterEvent(Resource resource, ActionType actionType, String labe
   /** A node was added. */
   public static final ClusterEvent NODE_ADD = new ClusterEvent(Resource.NODE, ActionType.ADD, "NodeAdd");
 
-  /** A node changed in what placement reads (labels, taints, unschedulable, allocatable). */
+  /** A node changed in what placement reads (labels, taints, unschedulable, allocatable, declared features). */
   public static final ClusterEvent NODE_UPDATE = new ClusterEvent(Resource.NODE, ActionType.UPDATE, "NodeUpdate");
 
   /** A node was deleted. */

@@ -96,7 +96,8 @@ final class NodeState {
               next.requested(),
               next.nonZeroRequested(),
               previousImages,
-              next.pods());
+              next.pods(),
+              next.declaredFeatures());
     }
     node = next;
     nodeChanged = true;
@@ -176,6 +177,7 @@ final class NodeState {
               .unschedulable(n.unschedulable())
               .allocatable(n.allocatable())
               .images(n.images())
+              .declaredFeatures(n.declaredFeatures())
               .pods(pods)
               .build();
     }
@@ -202,7 +204,8 @@ final class NodeState {
         requested,
         nonZeroRequested,
         node.images(),
-        pods);
+        pods,
+        node.declaredFeatures());
   }
 
   /**

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.HttpClient;
@@ -42,6 +43,9 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   private static final String ALLOCATED_RESOURCES = "allocatedResources";
   private static final String RESOURCES = "resources";
+  private static final String DECLARED_FEATURES = "declaredFeatures";
+  private static final String BIND_MOUNT_OPTIONS = "bindMountOptions";
+  private static final String RESTART_POLICY_RULES = "restartPolicyRules";
 
   /** The typed accessors of the running fabric8 7's model, {@code null} where it has none (7.5). */
   private static final @Nullable MethodHandle GET_ALLOCATED = method(PodStatus.class, "getAllocatedResources");
@@ -56,6 +60,15 @@ final class Fabric8CompatImpl implements Fabric8Compat {
   private static final @Nullable MethodHandle GROUP_NAME =
       GET_GROUP == null ? null : method(GET_GROUP.type().returnType(), "getPodGroupName");
   private static final @Nullable MethodHandle TLS_SERVER_NAME = method(Config.class, "getTlsServerName");
+  private static final @Nullable MethodHandle GET_DECLARED = method(NodeStatus.class, "getDeclaredFeatures");
+  private static final @Nullable MethodHandle SET_DECLARED =
+      method(NodeStatus.class, "setDeclaredFeatures", List.class);
+  private static final @Nullable MethodHandle GET_BIND = method(VolumeMount.class, "getBindMountOptions");
+  private static final @Nullable MethodHandle SET_BIND = method(VolumeMount.class, "setBindMountOptions", List.class);
+  /** Typed on 7.5; fabric8 7.4 has no restart policy rules, so they are read from the additional properties there. */
+  private static final @Nullable MethodHandle GET_RULES = method(Container.class, "getRestartPolicyRules");
+  private static final @Nullable MethodHandle SET_RULES = method(Container.class, "setRestartPolicyRules", List.class);
+  private static final @Nullable MethodHandle RULE_ACTION = GET_RULES == null ? null : ruleAction();
   /** The setters of lists the scheduler never reads, where the running model has them. */
   private static final List<MethodHandle> CLEAR_SPEC = methods(PodSpec.class, "setEvictionResponders");
   private static final List<MethodHandle> CLEAR_STATUS =
@@ -187,6 +200,78 @@ final class Fabric8CompatImpl implements Fabric8Compat {
   }
 
   @Override
+  public @Nullable List<String> declaredFeatures(NodeStatus status) {
+    if (GET_DECLARED != null) {
+      return texts(invoke(GET_DECLARED, status));
+    }
+    return texts(extra(status.getAdditionalProperties(), DECLARED_FEATURES));
+  }
+
+  @Override
+  public void setDeclaredFeatures(NodeStatus status, @Nullable List<String> features) {
+    if (SET_DECLARED != null) {
+      invoke(SET_DECLARED, status, features);
+      return;
+    }
+    status.setAdditionalProperties(with(status.getAdditionalProperties(), DECLARED_FEATURES, features));
+  }
+
+  @Override
+  public @Nullable List<String> bindMountOptions(VolumeMount mount) {
+    if (GET_BIND != null) {
+      return texts(invoke(GET_BIND, mount));
+    }
+    return texts(extra(mount.getAdditionalProperties(), BIND_MOUNT_OPTIONS));
+  }
+
+  @Override
+  public void setBindMountOptions(VolumeMount mount, @Nullable List<String> options) {
+    if (SET_BIND != null) {
+      invoke(SET_BIND, mount, options);
+      return;
+    }
+    mount.setAdditionalProperties(with(mount.getAdditionalProperties(), BIND_MOUNT_OPTIONS, options));
+  }
+
+  @Override
+  public List<@Nullable String> restartRuleActions(Container container) {
+    var rules = GET_RULES != null
+        ? invoke(GET_RULES, container)
+        : extra(container.getAdditionalProperties(), RESTART_POLICY_RULES);
+    if (!(rules instanceof List<?> list) || list.isEmpty()) {
+      return List.of();
+    }
+    var actions = new ArrayList<@Nullable String>(list.size());
+    for (var rule : list) {
+      Object action;
+      if (rule == null) {
+        action = null;
+      } else if (rule instanceof Map<?, ?> fields) {
+        action = fields.get("action");
+      } else {
+        action = RULE_ACTION == null ? null : invoke(RULE_ACTION, rule);
+      }
+      actions.add(action == null ? null : action.toString());
+    }
+    return actions;
+  }
+
+  @Override
+  public void copyRestartPolicyRules(Container from, Container to) {
+    if (GET_RULES != null && SET_RULES != null) {
+      var rules = invoke(GET_RULES, from);
+      if (rules instanceof List<?> list && !list.isEmpty()) {
+        invoke(SET_RULES, to, rules);
+      }
+      return;
+    }
+    var rules = extra(from.getAdditionalProperties(), RESTART_POLICY_RULES);
+    if (rules != null) {
+      to.setAdditionalProperties(with(to.getAdditionalProperties(), RESTART_POLICY_RULES, rules));
+    }
+  }
+
+  @Override
   public void clearUnread(PodSpec spec) {
     CLEAR_SPEC.forEach(setter -> invoke(setter, spec, List.of()));
   }
@@ -215,6 +300,34 @@ final class Fabric8CompatImpl implements Fabric8Compat {
     } catch (IllegalAccessException e) {
       throw new IllegalStateException("fabric8's " + type.getName() + "." + name + " is not accessible", e);
     }
+  }
+
+  /** The getter of a restart rule's action, where the running model has restart rules. */
+  private static @Nullable MethodHandle ruleAction() {
+    try {
+      var rule = Class.forName(
+          "io.fabric8.kubernetes.api.model.ContainerRestartRule", false, Container.class.getClassLoader());
+      return method(rule, "getAction");
+    } catch (ClassNotFoundException e) {
+      return null;
+    }
+  }
+
+  /** A list of texts as fabric8 8 decodes a list of strings: each entry's text, a JSON {@code null} as null. */
+  @SuppressWarnings("unchecked")
+  private static @Nullable List<String> texts(@Nullable Object value) {
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof List<?> entries)) {
+      return List.of(value + " (not a list)");
+    }
+    if (entries.stream().allMatch(e -> e == null || e instanceof String)) {
+      return (List<String>) entries;
+    }
+    var read = new ArrayList<String>(entries.size());
+    entries.forEach(e -> read.add(e == null ? null : e.toString()));
+    return read;
   }
 
   private static List<MethodHandle> methods(Class<?> type, String... listSetters) {

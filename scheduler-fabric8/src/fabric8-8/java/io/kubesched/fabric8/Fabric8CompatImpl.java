@@ -9,11 +9,13 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -109,6 +111,45 @@ final class Fabric8CompatImpl implements Fabric8Compat {
   @Override
   public void setResources(PodStatus status, @Nullable ResourceRequirements resources) {
     status.setResources(resources);
+  }
+
+  @Override
+  public @Nullable List<String> declaredFeatures(NodeStatus status) {
+    return status.getDeclaredFeatures();
+  }
+
+  @Override
+  public void setDeclaredFeatures(NodeStatus status, @Nullable List<String> features) {
+    status.setDeclaredFeatures(features);
+  }
+
+  @Override
+  public @Nullable List<String> bindMountOptions(VolumeMount mount) {
+    return mount.getBindMountOptions();
+  }
+
+  @Override
+  public void setBindMountOptions(VolumeMount mount, @Nullable List<String> options) {
+    mount.setBindMountOptions(options);
+  }
+
+  @Override
+  public List<@Nullable String> restartRuleActions(Container container) {
+    var rules = container.getRestartPolicyRules();
+    if (rules == null || rules.isEmpty()) {
+      return List.of();
+    }
+    var actions = new ArrayList<@Nullable String>(rules.size());
+    rules.forEach(rule -> actions.add(rule == null ? null : rule.getAction()));
+    return actions;
+  }
+
+  @Override
+  public void copyRestartPolicyRules(Container from, Container to) {
+    var rules = from.getRestartPolicyRules();
+    if (rules != null && !rules.isEmpty()) {
+      to.setRestartPolicyRules(rules);
+    }
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -113,15 +114,52 @@ public interface Fabric8Compat {
   /** Sets {@code status.resources} where {@link #resources} reads it. */
   void setResources(PodStatus status, @Nullable ResourceRequirements resources);
 
+  /**
+   * @return the node's {@code status.declaredFeatures}, or {@code null} if unset; on fabric8 7 read from the
+   *     additional properties, each entry as its text
+   */
+  @Nullable List<String> declaredFeatures(NodeStatus status);
+
+  /** Sets {@code status.declaredFeatures} where {@link #declaredFeatures} reads it. */
+  void setDeclaredFeatures(NodeStatus status, @Nullable List<String> features);
+
+  /**
+   * @return the mount's {@code bindMountOptions}, or {@code null} if unset; on fabric8 7 read from the additional
+   *     properties, each entry as its text
+   */
+  @Nullable List<String> bindMountOptions(VolumeMount mount);
+
+  /** Sets {@code bindMountOptions} where {@link #bindMountOptions} reads it. */
+  void setBindMountOptions(VolumeMount mount, @Nullable List<String> options);
+
+  /**
+   * @return the {@code action} of each of the container's {@code restartPolicyRules}, in order ({@code null} for a
+   *     rule without one); empty if it has none; on fabric8 7.4, whose model has no such field, read from the
+   *     additional properties
+   */
+  List<@Nullable String> restartRuleActions(Container container);
+
+  /**
+   * Sets {@code to}'s {@code restartPolicyRules} to {@code from}'s (the same list), where {@link #restartRuleActions}
+   * reads them; nothing if {@code from} has none.
+   */
+  void copyRestartPolicyRules(Container from, Container to);
+
   /** Empties the lists of the line's model the scheduler never reads (their defaults cost memory per pod). */
   void clearUnread(PodSpec spec);
 
   /** Empties the lists of the line's model the scheduler never reads. */
   void clearUnread(PodStatus status);
 
-  /** Empties the lists of the line's model the scheduler never reads. */
+  /**
+   * Empties the lists of the line's model that are unset on a new object and cost memory (its declared features:
+   * {@link #setDeclaredFeatures} sets them afterwards).
+   */
   void clearUnread(NodeStatus status);
 
-  /** Empties the lists of the line's model the scheduler never reads (fabric8 7.4 has no restart policy rules). */
+  /**
+   * Empties the lists of the line's model that are unset on a new object and cost memory (its restart policy rules:
+   * {@link #copyRestartPolicyRules} copies them afterwards; fabric8 7.4 has none).
+   */
   void clearUnread(Container container);
 }

@@ -72,7 +72,7 @@ class PolicyReadmeSampleTest {
     assertEquals(
         List.of("NodeName", "NodeUnschedulable", "TaintToleration", "NodeAffinity", "NodePorts",
             "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
-            "PodTopologySpread", "InterPodAffinity", "DynamicResources", "OracleLicences"),
+            "PodTopologySpread", "InterPodAffinity", "DynamicResources", "NodeDeclaredFeatures", "OracleLicences"),
         POLICY.filters().stream().map(Filter::name).toList());
   }
 

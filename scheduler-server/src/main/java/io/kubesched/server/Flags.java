@@ -66,6 +66,7 @@ record Flags(
                   Map.entry("InterPodAffinityHostnameFastPath", false),
                   Map.entry("MatchLabelKeysInPodAffinity", true),
                   Map.entry("MatchLabelKeysInPodTopologySpread", true),
+                  Map.entry("NodeDeclaredFeatures", true),
                   Map.entry("NodeInclusionPolicyInPodTopologySpread", true),
                   Map.entry("PodLevelResources", true),
                   Map.entry("PodSchedulingReadiness", true),

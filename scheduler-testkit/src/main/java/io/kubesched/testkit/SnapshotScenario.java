@@ -92,6 +92,7 @@ public record SnapshotScenario(PodInfo pod, ClusterSnapshot snapshot) {
         pod.startTime(),
         pod.nominatedNodeName(),
         pod.preemptedByScheduler(),
-        pod.podGroupRef());
+        pod.podGroupRef(),
+        pod.runtime());
   }
 }

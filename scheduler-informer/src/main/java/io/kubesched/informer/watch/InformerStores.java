@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.EphemeralContainer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSpec;
@@ -17,12 +18,14 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceClaim;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.kubesched.fabric8.Fabric8Compat;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -46,17 +49,20 @@ import org.jspecify.annotations.Nullable;
  * ownerReferences and deletionTimestamp; {@code spec} nodeName, schedulerName, priority, preemptionPolicy,
  * nodeSelector, {@code affinity} (nodeAffinity, podAffinity, podAntiAffinity), topologySpreadConstraints,
  * schedulingGates, schedulingGroup (the pod group it joins, also where it is left among the spec's unknown
- * properties), resourceClaims, tolerations, overhead, resources (pod level), the volumes of the four kinds
+ * properties), resourceClaims, tolerations, overhead, resources (pod level), hostNetwork and hostUsers, the volumes
+ * of the four kinds
  * whose conflicts the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI), inline {@code csi} volumes
  * and those that use a claim ({@code persistentVolumeClaim}, generic {@code ephemeral}), and of each container
- * and init container its name, image, resources, ports and restartPolicy; {@code status} phase, startTime and
+ * and init container its name, image, resources, ports, restartPolicy, restartPolicyRules and the volume mounts that
+ * set bindMountOptions (their name and options), of each ephemeral container with such mounts its name and those
+ * mounts; {@code status} phase, startTime and
  * nominatedNodeName (what preemption reads), the {@code PodScheduled}, {@code PodResizePending}, {@code
  * PodResizeInProgress} and {@code DisruptionTarget} conditions, the pod-level {@code allocatedResources} and
  * {@code resources.requests}, and of each container and init container status its name, {@code
  * allocatedResources} and {@code resources.requests} (what an in-place resize is counted from). Of a node:
  * {@code metadata} name, namespace, uid, resourceVersion and labels; {@code spec} unschedulable and taints;
- * {@code status} allocatable and images. Everything else is dropped: managedFields, annotations, env,
- * probes, volume mounts, other volumes, other conditions, the rest of the container statuses (state, image,
+ * {@code status} allocatable, images and declaredFeatures. Everything else is dropped: managedFields, annotations, env,
+ * probes, other volume mounts, other volumes, other conditions, the rest of the container statuses (state, image,
  * restart count...), resource limits in statuses, addresses, capacity, node info. So {@code
  * PodAdapter.toPodInfo}, {@code NodeAdapter.toNodeInfo},
  * {@link PodFilters} and {@link NodeChanges} answer the same for the kept form as for the object the API
@@ -239,7 +245,8 @@ public final class InformerStores {
   /**
    * A kept container's fields as {@link Container#equals} compares them, but each quantity as its text: two
    * containers of equal keys are equal, and the key's hash parses no quantity. (Two containers that say {@code 1}
-   * and {@code 1000m} have different keys, so they are not shared; each keeps what it said.)
+   * and {@code 1000m} have different keys, so they are not shared; each keeps what it said.) Restart policy rules
+   * count by their actions, the only part read ({@code PodAdapter.runtime}): their type is not on fabric8 7.4's model.
    */
   private record ContainerKey(
       @Nullable String name,
@@ -250,7 +257,9 @@ public final class InformerStores {
       @Nullable Map<String, QuantityText> requests,
       @Nullable List<ResourceClaim> claims,
       @Nullable Map<String, Object> resourceExtras,
-      boolean hasResources) {
+      boolean hasResources,
+      List<VolumeMount> volumeMounts,
+      List<@Nullable String> restartRuleActions) {
 
     ContainerKey(Container kept) {
       this(
@@ -262,7 +271,9 @@ public final class InformerStores {
           texts(kept.getResources() == null ? null : kept.getResources().getRequests()),
           kept.getResources() == null ? null : kept.getResources().getClaims(),
           kept.getResources() == null ? null : kept.getResources().getAdditionalProperties(),
-          kept.getResources() != null);
+          kept.getResources() != null,
+          kept.getVolumeMounts(),
+          Fabric8Compat.get().restartRuleActions(kept));
     }
 
     private static @Nullable Map<String, QuantityText> texts(@Nullable Map<String, Quantity> list) {
@@ -406,7 +417,10 @@ public final class InformerStores {
     kept.setVolumes(parts.share(keptVolumes(spec.getVolumes())));
     kept.setContainers(parts.shareContainers(spec.getContainers()));
     kept.setInitContainers(parts.shareContainers(spec.getInitContainers()));
-    kept.setEphemeralContainers(List.of());
+    kept.setEphemeralContainers(keptEphemeralContainers(spec.getEphemeralContainers()));
+    // What the node's runtime is asked for (NodeDeclaredFeatures reads it).
+    kept.setHostNetwork(spec.getHostNetwork());
+    kept.setHostUsers(spec.getHostUsers());
     kept.setHostAliases(List.of());
     kept.setImagePullSecrets(List.of());
     kept.setReadinessGates(List.of());
@@ -486,10 +500,70 @@ public final class InformerStores {
     kept.setEnvFrom(List.of());
     kept.setResizePolicy(List.of());
     kept.setVolumeDevices(List.of());
-    kept.setVolumeMounts(List.of());
+    kept.setVolumeMounts(keptMounts(container.getVolumeMounts()));
     kept.setAdditionalProperties(Map.of());
-    Fabric8Compat.get().clearUnread(kept);
+    var compat = Fabric8Compat.get();
+    compat.clearUnread(kept);
+    compat.copyRestartPolicyRules(container, kept);
     return kept;
+  }
+
+  /**
+   * Of a container's volume mounts, those that set {@code bindMountOptions}, with only their name and options (a pod
+   * with one needs its node to declare {@code VolumeBindMountOptions}); an immutable empty list for the usual
+   * container, which has none.
+   */
+  private static List<VolumeMount> keptMounts(@Nullable List<VolumeMount> mounts) {
+    if (mounts == null || mounts.isEmpty()) {
+      return List.of();
+    }
+    var compat = Fabric8Compat.get();
+    List<VolumeMount> kept = null;
+    for (var mount : mounts) {
+      var options = mount == null ? null : compat.bindMountOptions(mount);
+      if (options == null || options.isEmpty()) {
+        continue;
+      }
+      var trimmed = new VolumeMount();
+      trimmed.setName(mount.getName());
+      trimmed.setAdditionalProperties(Map.of());
+      compat.setBindMountOptions(trimmed, options);
+      if (kept == null) {
+        kept = new ArrayList<>(1);
+      }
+      kept.add(trimmed);
+    }
+    return kept == null ? List.of() : List.copyOf(kept);
+  }
+
+  /** Of the ephemeral containers, those with a mount that sets {@code bindMountOptions}: their name and such mounts. */
+  private static List<EphemeralContainer> keptEphemeralContainers(@Nullable List<EphemeralContainer> containers) {
+    if (containers == null || containers.isEmpty()) {
+      return List.of();
+    }
+    List<EphemeralContainer> kept = null;
+    for (var container : containers) {
+      var mounts = container == null ? List.<VolumeMount>of() : keptMounts(container.getVolumeMounts());
+      if (mounts.isEmpty()) {
+        continue;
+      }
+      var trimmed = new EphemeralContainer();
+      trimmed.setName(container.getName());
+      trimmed.setArgs(List.of());
+      trimmed.setCommand(List.of());
+      trimmed.setEnv(List.of());
+      trimmed.setEnvFrom(List.of());
+      trimmed.setPorts(List.of());
+      trimmed.setResizePolicy(List.of());
+      trimmed.setVolumeDevices(List.of());
+      trimmed.setVolumeMounts(mounts);
+      trimmed.setAdditionalProperties(Map.of());
+      if (kept == null) {
+        kept = new ArrayList<>(1);
+      }
+      kept.add(trimmed);
+    }
+    return kept == null ? List.of() : List.copyOf(kept);
   }
 
   /**
@@ -603,7 +677,12 @@ public final class InformerStores {
     kept.setVolumesAttached(List.of());
     kept.setVolumesInUse(List.of());
     kept.setAdditionalProperties(Map.of());
-    Fabric8Compat.get().clearUnread(kept);
+    var compat = Fabric8Compat.get();
+    compat.clearUnread(kept);
+    var features = compat.declaredFeatures(status);
+    if (features != null && !features.isEmpty()) {
+      compat.setDeclaredFeatures(kept, parts.share(features));
+    }
     return kept;
   }
 }

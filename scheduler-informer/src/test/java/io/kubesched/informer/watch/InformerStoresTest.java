@@ -24,6 +24,7 @@ import io.kubesched.api.LabelSelector;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
 import io.kubesched.api.PodGroupRef;
+import io.kubesched.api.PodRuntime;
 import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.api.TopologySpreadConstraint;
@@ -440,6 +441,34 @@ class InformerStoresTest {
     assertEquals(4, info.images().size());
     assertEquals(31_850, info.allocatable().milliCpu());
     assertEquals(12, info.labels().size());
+    assertEquals(
+        List.of("RestartAllContainersOnContainerExits", "UserNamespacesHostNetworkSupport"), info.declaredFeatures());
+  }
+
+  @Test
+  void the_scheduling_fixture_asks_its_node_for_features_and_the_stored_pod_keeps_what_says_so() {
+    var pod = fixture(SCHEDULING_POD, Pod.class);
+    var expected = new PodRuntime(true, false, Set.of("RestartAllContainers"), true);
+
+    assertEquals(expected, PodAdapter.toPodInfo(pod).runtime());
+    assertEquals(expected, PodAdapter.toPodInfo(stored(pod)).runtime());
+    var trainer = stored(pod).getSpec().getContainers().get(0);
+    assertEquals(1, trainer.getVolumeMounts().size(), "only the mount with bind options, trimmed");
+    assertEquals("scratch", trainer.getVolumeMounts().get(0).getName());
+    assertEquals(null, trainer.getVolumeMounts().get(0).getMountPath());
+  }
+
+  @Test
+  void a_change_of_declared_features_against_the_stored_node_wakes_pods() {
+    var node = fixture("node.yaml", Node.class);
+    var kept = stored(node);
+    var same = LineFields.with(node, "status", Map.of("declaredFeatures",
+        List.of("RestartAllContainersOnContainerExits", "UserNamespacesHostNetworkSupport")));
+    var more = LineFields.with(node, "status", Map.of("declaredFeatures",
+        List.of("RestartAllContainersOnContainerExits", "UserNamespacesHostNetworkSupport", "VolumeBindMountOptions")));
+
+    assertFalse(NodeChanges.mayLetPodsFit(kept, same));
+    assertTrue(NodeChanges.mayLetPodsFit(kept, more));
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -53,5 +54,28 @@ class NodeChangesTest {
   void removing_a_taint_may_let_pods_fit() {
     Node tainted = node().editSpec().addNewTaint().withKey("k").withEffect("NoSchedule").endTaint().endSpec().build();
     assertTrue(NodeChanges.mayLetPodsFit(tainted, node().build()));
+  }
+
+  // kube's nodedeclaredfeatures_test.go TestEnqueueExtensionsNodeUpdate; its "Node Add with feature" is the node
+  // informer's add, which moves every waiting pod (ClusterEvent.NODE_ADD).
+
+  private static Node declaring(String... features) {
+    return LineFields.with(node().build(), "status", Map.of("declaredFeatures", List.of(features)));
+  }
+
+  @Test
+  void node_update_features_added() {
+    assertTrue(NodeChanges.mayLetPodsFit(node().build(), declaring("FeatureA")));
+  }
+
+  @Test
+  void node_update_features_unchanged() {
+    assertFalse(NodeChanges.mayLetPodsFit(declaring("FeatureA"), declaring("FeatureA")));
+  }
+
+  @Test
+  void a_feature_withdrawn_is_a_change_too_and_an_empty_list_is_none() {
+    assertTrue(NodeChanges.mayLetPodsFit(declaring("FeatureA", "FeatureB"), declaring("FeatureA")));
+    assertFalse(NodeChanges.mayLetPodsFit(node().build(), declaring()));
   }
 }

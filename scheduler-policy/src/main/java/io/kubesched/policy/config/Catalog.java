@@ -31,7 +31,8 @@ import tools.jackson.databind.JsonNode;
  * PodFitsHostPorts}, {@code PodFitsResources}, {@code PodToleratesNodeTaints}, {@code MatchInterPodAffinity}
  * or {@code InterPodAffinity}, {@code EvenPodsSpread} or {@code PodTopologySpread} (system default
  * constraints), {@code CheckVolumeBinding} or {@code VolumeBinding}, {@code NoVolumeZoneConflict} or {@code
- * VolumeZone}, {@code MaxCSIVolumeCountPred} or {@code NodeVolumeLimits}; any name with argument {@code
+ * VolumeZone}, {@code MaxCSIVolumeCountPred} or {@code NodeVolumeLimits}, {@code NodeDeclaredFeatures} (no former
+ * name: the predicate is newer than the Policy API); any name with argument {@code
  * labelsPresence: {labels: [...], presence: bool}} (the former {@code CheckNodeLabelPresence}) or {@code
  * serviceAffinity: {labels: [...]}} (the former {@code CheckServiceAffinity}, {@link ServiceAffinityFilter}).
  *
@@ -90,6 +91,7 @@ final class Catalog {
     PREDICATES.put("VolumeZone", () -> List.of(Filters.volumeZone()));
     PREDICATES.put("MaxCSIVolumeCountPred", () -> List.of(Filters.nodeVolumeLimits()));
     PREDICATES.put("NodeVolumeLimits", () -> List.of(Filters.nodeVolumeLimits()));
+    PREDICATES.put("NodeDeclaredFeatures", () -> List.of(Filters.nodeDeclaredFeatures()));
 
     PRIORITIES.put("BalancedResourceAllocation", Scorers::balancedAllocation);
     PRIORITIES.put("ImageLocalityPriority", Scorers::imageLocality);

@@ -90,10 +90,10 @@ final class KubePlugins {
     policy("InterPodAffinity", true, PRE_FILTER, FILTER, PRE_SCORE, SCORE);
     policy("NodeResourcesBalancedAllocation", true, PRE_SCORE, SCORE);
     policy("ImageLocality", false, SCORE);
+    policy("NodeDeclaredFeatures", false, PRE_FILTER, FILTER);
     policy(
         "DynamicResources", true, PRE_ENQUEUE, PRE_FILTER, FILTER, POST_FILTER, POD_GROUP_POST_FILTER, SCORE,
         RESERVE, PRE_BIND);
-    unsupported("NodeDeclaredFeatures", false, PRE_FILTER, FILTER);
     unsupported("DeferredPodScheduling", false, PRE_FILTER, FILTER, PERMIT);
     unsupported("TopologyPlacementGenerator", false, PLACEMENT_GENERATE);
     unsupported("PodGroupPodsCount", false, PLACEMENT_SCORE);

@@ -101,6 +101,7 @@ final class PluginArgs {
       case "PodTopologySpread" -> Filters.podTopologySpread(spread);
       case "InterPodAffinity" -> Filters.interPodAffinity();
       case "DynamicResources" -> Filters.dynamicResources();
+      case "NodeDeclaredFeatures" -> Filters.nodeDeclaredFeatures();
       default -> throw new IllegalStateException("no filter for plugin " + plugin);
     };
   }

@@ -60,7 +60,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * #read(Path, PluginRegistry)}). Its filters and scorers make each profile's {@link
  * SchedulerProfile#policy()}; {@code PrioritySort}, {@code DefaultBinder}, {@code SchedulingGates} and {@code
  * GangScheduling} are the scheduling loop's own and are accepted; {@code DefaultPreemption} turns the policy's
- * preemption on. Plugins kube has and this library does not ({@code NodeDeclaredFeatures}, {@code
+ * preemption on. Plugins kube has and this library does not ({@code
  * DeferredPodScheduling}, {@code TopologyPlacementGenerator}, {@code PodGroupPodsCount}) are accepted where only
  * kube's default set brings them in, so that kube's own files work unchanged, and are an
  * error where a file enables them or configures their arguments: a file asking for them expects them to act. A

@@ -9,6 +9,7 @@ import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
 import io.kubesched.policy.plugins.dynamicresources.DynamicResourcesFilter;
 import io.kubesched.policy.plugins.interpodaffinity.InterPodAffinityFilter;
 import io.kubesched.policy.plugins.nodeaffinity.NodeAffinityFilter;
+import io.kubesched.policy.plugins.nodedeclaredfeatures.NodeDeclaredFeaturesFilter;
 import io.kubesched.policy.plugins.nodelabel.NodeLabelPresenceFilter;
 import io.kubesched.policy.plugins.nodename.NodeNameFilter;
 import io.kubesched.policy.plugins.nodeports.NodePortsFilter;
@@ -42,7 +43,7 @@ public final class Filters {
    * profile runs them: {@code NodeName}, {@code NodeUnschedulable}, {@code TaintToleration}, {@code
    * NodeAffinity}, {@code NodePorts}, {@code NodeResourcesFit}, {@code VolumeRestrictions}, {@code
    * NodeVolumeLimits}, {@code VolumeBinding}, {@code VolumeZone}, {@code PodTopologySpread} (with the system
-   * default constraints), {@code InterPodAffinity}, {@code DynamicResources}.
+   * default constraints), {@code InterPodAffinity}, {@code DynamicResources}, {@code NodeDeclaredFeatures}.
    *
    * @return a new immutable list of the default filters, without arguments
    */
@@ -60,7 +61,8 @@ public final class Filters {
         volumeZone(),
         podTopologySpread(),
         interPodAffinity(),
-        dynamicResources());
+        dynamicResources(),
+        nodeDeclaredFeatures());
   }
 
   /** @return kube-scheduler's {@code NodeName} filter */
@@ -163,6 +165,14 @@ public final class Filters {
    */
   public static Filter dynamicResources() {
     return new DynamicResourcesFilter();
+  }
+
+  /**
+   * @return kube-scheduler's {@code NodeDeclaredFeatures} filter: a node must declare in {@code
+   *     status.declaredFeatures} every feature the pod's spec needs, as kube 1.37 infers them
+   */
+  public static Filter nodeDeclaredFeatures() {
+    return new NodeDeclaredFeaturesFilter();
   }
 
   /**

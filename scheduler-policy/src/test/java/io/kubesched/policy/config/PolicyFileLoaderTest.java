@@ -160,7 +160,7 @@ class PolicyFileLoaderTest {
         "policy file p.yaml: predicates[0].name \"PredicateOne\" is not a known predicate; valid: "
             + "[CheckNodeUnschedulable, CheckVolumeBinding, EvenPodsSpread, GeneralPredicates, InterPodAffinity, "
             + "MatchInterPodAffinity, MatchNodeSelector, MaxCSIVolumeCountPred, NoDiskConflict, NoVolumeZoneConflict, "
-            + "NodeVolumeLimits, PodFitsHost, PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints, "
+            + "NodeDeclaredFeatures, NodeVolumeLimits, PodFitsHost, PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints, "
             + "PodTopologySpread, VolumeBinding, VolumeZone], registered: [], or any name with an "
             + "argument [labelsPresence, serviceAffinity]",
         error.getMessage());
@@ -194,7 +194,7 @@ class PolicyFileLoaderTest {
         "policy file p.yaml: predicates[0].name \"PredicateThree\" is not a known predicate; valid: "
             + "[CheckNodeUnschedulable, CheckVolumeBinding, EvenPodsSpread, GeneralPredicates, InterPodAffinity, "
             + "MatchInterPodAffinity, MatchNodeSelector, MaxCSIVolumeCountPred, NoDiskConflict, NoVolumeZoneConflict, "
-            + "NodeVolumeLimits, PodFitsHost, PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints, "
+            + "NodeDeclaredFeatures, NodeVolumeLimits, PodFitsHost, PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints, "
             + "PodTopologySpread, VolumeBinding, VolumeZone], registered: [PredicateOne], or any "
             + "name with an argument [labelsPresence, serviceAffinity]",
         predicate.getMessage());

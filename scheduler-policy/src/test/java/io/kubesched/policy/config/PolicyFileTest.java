@@ -193,7 +193,7 @@ class PolicyFileTest {
             "policy file p.yaml: predicates[0].name \"PodFitsGpu\" is not a known predicate; valid: "
                 + "[CheckNodeUnschedulable, CheckVolumeBinding, EvenPodsSpread, GeneralPredicates, InterPodAffinity, "
                 + "MatchInterPodAffinity, MatchNodeSelector, MaxCSIVolumeCountPred, NoDiskConflict, NoVolumeZoneConflict, "
-                + "NodeVolumeLimits, PodFitsHost, PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints, "
+                + "NodeDeclaredFeatures, NodeVolumeLimits, PodFitsHost, PodFitsHostPorts, PodFitsResources, PodToleratesNodeTaints, "
                 + "PodTopologySpread, VolumeBinding, VolumeZone], registered: [], or any name with "
                 + "an argument [labelsPresence, serviceAffinity]"),
         Arguments.of(

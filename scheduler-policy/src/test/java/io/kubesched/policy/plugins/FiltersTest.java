@@ -16,6 +16,7 @@ import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.PodRuntime;
 import io.kubesched.api.Resources;
 import io.kubesched.api.Volume;
 import io.kubesched.policy.framework.Filter;
@@ -52,7 +53,8 @@ class FiltersTest {
             "VolumeZone",
             "PodTopologySpread",
             "InterPodAffinity",
-            "DynamicResources"),
+            "DynamicResources",
+            "NodeDeclaredFeatures"),
         Filters.defaults().stream().map(Filter::name).toList());
   }
 
@@ -137,6 +139,12 @@ class FiltersTest {
             podWithVolumes(new Volume.AwsElasticBlockStore("v", true)),
             nodeWith(podWithVolumes(new Volume.AwsElasticBlockStore("v", true))),
             List.of("node(s) had no available disk")),
+        argumentSet(
+            "NodeDeclaredFeatures",
+            Filters.nodeDeclaredFeatures(),
+            pod().runtime(new PodRuntime(true, false, Set.of(), false)).build(),
+            node("n").declaredFeatures(List.of("VolumeBindMountOptions")).build(),
+            List.of("node(s) didn't match Pod's required features")),
         argumentSet(
             "CheckNodeLabelPresence",
             Filters.labelPresence(List.of("retiring"), false),

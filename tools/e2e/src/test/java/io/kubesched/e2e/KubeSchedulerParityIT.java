@@ -13,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.ContainerRestartRuleBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -38,7 +40,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The same volume scenarios, and scenarios of pods pinned to nodes by name, scheduled by kube-scheduler of the test cluster's Kubernetes version and by this
+ * The same volume scenarios, scenarios of pods pinned to nodes by name, and of pods that need a feature their node
+ * must declare, scheduled by kube-scheduler of the test cluster's Kubernetes version and by this
  * library's {@link DefaultPolicy}, on the same real cluster, with the same outcome: the node where placement
  * is determined, else the {@code PodScheduled=False} condition's reason and message and the note of the
  * pod's {@code FailedScheduling} event.
@@ -273,6 +276,45 @@ class KubeSchedulerParityIT extends RealClusterTest {
     var outcome = same(side -> {
       create(admin, pinned(side, "daemon", "100m", "node-1"));
       return outcomeOf(side, side.name("daemon"));
+    });
+    assertEquals("node-1", outcome.node());
+  }
+
+  // ---------------------------------------------------------------- features a node declares (NodeDeclaredFeatures)
+
+  private static final String RESTART_ALL = "RestartAllContainersOnContainerExits";
+
+  /** A pod whose container restarts all of the pod's containers on exit code 42: it needs {@value #RESTART_ALL}. */
+  private Pod restartingAll(Side side, String base) {
+    var rule = new ContainerRestartRuleBuilder()
+        .withAction("RestartAllContainers")
+        .withNewExitCodes().withOperator("In").withValues(42).endExitCodes()
+        .build();
+    return new PodBuilder(pod(side, base))
+        .editSpec().editFirstContainer().withRestartPolicy("Never").withRestartPolicyRules(rule).endContainer().endSpec()
+        .build();
+  }
+
+  @Test
+  void a_pod_that_needs_a_feature_no_node_declares() {
+    twoNodes();
+    var outcome = same(side -> {
+      create(admin, restartingAll(side, "needs"));
+      return outcomeOf(side, side.name("needs"));
+    });
+    assertEquals("0/2 nodes are available: 2 node(s) didn't match Pod's required features."
+        + " preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.", outcome.message());
+  }
+
+  @Test
+  void a_pod_that_needs_a_feature_only_node_1_declares() {
+    createReady(labelled("node-0", "a"));
+    // Declared from the node's creation on, as a kubelet registers it, so neither scheduler sees it without.
+    createReady(new NodeBuilder(labelled("node-1", "a")).editStatus().withDeclaredFeatures(RESTART_ALL).endStatus()
+        .build());
+    var outcome = same(side -> {
+      create(admin, restartingAll(side, "needs"));
+      return outcomeOf(side, side.name("needs"));
     });
     assertEquals("node-1", outcome.node());
   }

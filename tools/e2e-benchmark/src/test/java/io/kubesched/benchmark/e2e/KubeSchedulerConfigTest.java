@@ -27,7 +27,7 @@ class KubeSchedulerConfigTest {
   private static final Path KUBECONFIG = Path.of("/tmp/admin.kubeconfig");
 
   /** kube's default plugins that DefaultPolicy does not implement: the only difference between the profiles. */
-  private static final Set<String> NOT_IN_DEFAULT_POLICY = Set.of("NodeDeclaredFeatures");
+  private static final Set<String> NOT_IN_DEFAULT_POLICY = Set.of();
 
   private static SchedulerProfile read(KubeSchedulerConfig.Profile profile, boolean gangs) {
     var text =
@@ -58,7 +58,7 @@ class KubeSchedulerConfigTest {
   }
 
   @Test
-  void the_same_plugins_profile_is_kubes_default_profile_less_node_declared_features() {
+  void the_same_plugins_profile_is_kubes_default_profile() {
     var kubeDefault = read(KubeSchedulerConfig.Profile.DEFAULT, false).enabledPlugins();
     var same = read(KubeSchedulerConfig.Profile.SAME_PLUGINS, false).enabledPlugins();
 
