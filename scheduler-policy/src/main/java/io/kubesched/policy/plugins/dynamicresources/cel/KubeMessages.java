@@ -49,6 +49,32 @@ final class KubeMessages {
     return message;
   }
 
+  /** @return the CEL type name cel-go gives {@code value} in a conversion error */
+  static String typeName(Object value) {
+    if (value instanceof java.util.List) {
+      return "list";
+    }
+    if (value instanceof Map) {
+      return "map";
+    }
+    if (value instanceof Long) {
+      return "int";
+    }
+    if (value instanceof String) {
+      return "string";
+    }
+    if (value instanceof Double) {
+      return "double";
+    }
+    if (value instanceof Semver) {
+      return "kubernetes.Semver";
+    }
+    if (value instanceof io.kubesched.api.dra.Quantity) {
+      return "kubernetes.Quantity";
+    }
+    return value.getClass().getSimpleName();
+  }
+
   /** @return the issues of an expression that does not parse, each marked as cel-go marks a syntax error */
   static String syntaxErrors(String issues) {
     return LOCATION.matcher(issues).replaceAll("$1Syntax error: ");
