@@ -102,6 +102,8 @@ final class SelectorEnvironment {
         .addFunctionDeclarations(KubeLibraries.declarations())
         .addFunctionBindings(KubeLibraries.bindings())
         .addFunctionBindings(inMap(options))
+        .addFunctionDeclarations(KubeLists.declarations())
+        .addFunctionBindings(KubeLists.bindings(options))
         .build();
   }
 

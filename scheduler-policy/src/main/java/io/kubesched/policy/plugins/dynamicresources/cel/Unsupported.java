@@ -23,9 +23,10 @@ final class Unsupported {
       Map.entry("containsCIDR", "CIDR"), Map.entry("masked", "CIDR"), Map.entry("prefixLength", "CIDR"),
       Map.entry("format", "format (and cel-go's strings extension's format)"),
       Map.entry("validate", "format"),
-      Map.entry("isSorted", "lists"), Map.entry("sum", "lists"), Map.entry("min", "lists"),
-      Map.entry("max", "lists"), Map.entry("indexOf", "lists (on lists; indexOf on strings is provided)"),
-      Map.entry("lastIndexOf", "lists (on lists; lastIndexOf on strings is provided)"));
+      Map.entry("isSorted", "lists (over durations, timestamps and bytes)"),
+      Map.entry("sum", "lists (over durations)"),
+      Map.entry("min", "lists (over durations, timestamps and bytes)"),
+      Map.entry("max", "lists (over durations, timestamps and bytes)"));
 
   private static final Pattern NAMED =
       Pattern.compile("(?:undeclared reference to|found no matching overload for) '([A-Za-z_][A-Za-z0-9_]*)'");

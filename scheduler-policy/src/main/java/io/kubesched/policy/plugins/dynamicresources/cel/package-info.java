@@ -33,16 +33,17 @@
  *       {@code sign}, {@code isGreaterThan}, {@code isLessThan}, {@code compareTo}, {@code add}, {@code sub},
  *       {@code asInteger}, {@code isInteger}, {@code asApproximateFloat}), semver version 1 ({@code semver(s)},
  *       {@code semver(s, true)}, {@code isSemver}, comparisons, {@code major}, {@code minor}, {@code patch}; blang's
- *       strict parsing), regex ({@code find}, {@code findAll}) and {@code includes}.
+ *       strict parsing), regex ({@code find}, {@code findAll}), lists version 1 ({@code isSorted}, {@code min},
+ *       {@code max} over int, uint, double, bool and string lists, {@code sum} over int, uint and double lists,
+ *       {@code indexOf} and {@code lastIndexOf} on any list) and {@code includes}.
  * </ul>
  *
  * <h2>Gaps</h2>
  *
  * <ul>
  *   <li>Not provided: kube's URLs, IP, CIDR and format libraries, cel-go's {@code format} string function, and
- *       kube's lists library ({@code isSorted}, {@code sum}, {@code min}, {@code max}, {@code indexOf} and {@code
- *       lastIndexOf} on lists). An expression calling one fails to compile, and the message names the function and
- *       its library; none evaluates differently from kube. The authorizer libraries need a variable device
+ *       the lists functions over durations, timestamps and bytes. An expression calling one fails to compile, and
+ *       the message names the function and its library; none evaluates differently from kube. The authorizer libraries need a variable device
  *       selectors do not have.
  *   <li>Cost: cel-java tracks none. The run-time limit (kube's {@code CELSelectorExpressionMaxCost}, 1,000,000)
  *       is enforced over an approximation of cel-go's count ({@code CostTracker}): a runaway expression stops
