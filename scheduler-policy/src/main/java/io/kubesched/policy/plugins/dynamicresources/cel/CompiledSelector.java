@@ -55,7 +55,7 @@ final class CompiledSelector implements DeviceSelector {
       if (CostTracker.exceeded(e)) {
         throw new SelectorException(CostTracker.LIMIT_EXCEEDED);
       }
-      throw new SelectorException(KubeMessages.evaluation(e));
+      throw new SelectorException(KubeMessages.evaluation(e, expression));
     }
     if (result instanceof Boolean matches) {
       return matches;

@@ -77,6 +77,10 @@ class EnvironmentTest {
       "\"abc\".find(\"[\") == \"\"|Illegal regex: ",
       "[0].filter(x, x > 1).min() == 1|min called on empty list",
       "[9223372036854775807, 1].sum() == 1|integer overflow",
+      "9223372036854775807 + 1 > 0|integer overflow",
+      "1 / 0 == 1|division by zero",
+      "1 % 0 == 1|modulus by zero",
+      "18446744073709551615u + 1u > 0u|unsigned integer overflow",
   })
   void fails_to_evaluate_as_kube(String expression, String message) throws SelectorException {
     var selector = SELECTORS.compile(expression);
