@@ -46,15 +46,21 @@ final class CompiledSelector implements DeviceSelector {
             SelectorEnvironment.ATTRIBUTES, new DefaultingMap(attributes),
             SelectorEnvironment.CAPACITY, new DefaultingMap(capacity));
     Object result;
+    var cost = new CostTracker();
     try {
-      result = program.eval(Map.of(SelectorEnvironment.DEVICE, deviceValue));
+      result = program.trace(Map.of(SelectorEnvironment.DEVICE, deviceValue), cost);
+    } catch (CostTracker.LimitExceeded e) {
+      throw new SelectorException(CostTracker.LIMIT_EXCEEDED);
     } catch (CelEvaluationException e) {
-      throw new SelectorException(KubeMessages.evaluation(e));
+      if (CostTracker.exceeded(e)) {
+        throw new SelectorException(CostTracker.LIMIT_EXCEEDED);
+      }
+      throw new SelectorException(KubeMessages.evaluation(e, expression));
     }
     if (result instanceof Boolean matches) {
       return matches;
     }
-    throw new SelectorException("CEL result of type " + result.getClass().getSimpleName()
+    throw new SelectorException("CEL result of type " + KubeMessages.typeName(result)
         + " could not be converted to bool");
   }
 

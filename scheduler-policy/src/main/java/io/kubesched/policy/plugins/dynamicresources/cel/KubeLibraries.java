@@ -2,19 +2,25 @@ package io.kubesched.policy.plugins.dynamicresources.cel;
 
 import dev.cel.common.CelFunctionDecl;
 import dev.cel.common.CelOverloadDecl;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import dev.cel.common.types.CelType;
+import dev.cel.common.types.ListType;
 import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import io.kubesched.api.dra.Quantity;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Kubernetes' own CEL functions that a device selector may call, declared for the checker and bound for the
  * runtime with kube's semantics and error messages: the quantity library ({@code k8s.io/apiserver/pkg/cel/library/
- * quantity.go}) and the semver library at version 1 ({@code semverlib.go}). Stateless.
+ * quantity.go}), the semver library at version 1 ({@code semverlib.go}), the regex library ({@code find},
+ * {@code findAll}, with RE2 as Go's regexp) and {@code includes}. Stateless.
  */
 final class KubeLibraries {
 
@@ -66,7 +72,14 @@ final class KubeLibraries {
             CelOverloadDecl.newGlobalOverload("is_semver_string_bool", BOOL, STRING, BOOL)),
         member("major", "semver_major", INT, SEMVER),
         member("minor", "semver_minor", INT, SEMVER),
-        member("patch", "semver_patch", INT, SEMVER));
+        member("patch", "semver_patch", INT, SEMVER),
+        member("find", "string_find_string", STRING, STRING, STRING),
+        CelFunctionDecl.newFunctionDeclaration("findAll",
+            CelOverloadDecl.newMemberOverload("string_find_all_string", ListType.create(STRING), STRING, STRING),
+            CelOverloadDecl.newMemberOverload("string_find_all_string_int", ListType.create(STRING), STRING, STRING,
+                INT)),
+        // kube declares includes for stored expressions (IncludesOption): a list holds the value, or a scalar is it.
+        member("includes", "list_includes_dyn_dyn", BOOL, SimpleType.DYN, SimpleType.DYN));
   }
 
   static List<CelFunctionBinding> bindings() {
@@ -96,7 +109,55 @@ final class KubeLibraries {
         CelFunctionBinding.from("semver_patch", Semver.class, Semver::patch),
         CelFunctionBinding.from("semver_is_greater_than", Semver.class, Semver.class, (a, b) -> a.compareTo(b) > 0),
         CelFunctionBinding.from("semver_is_less_than", Semver.class, Semver.class, (a, b) -> a.compareTo(b) < 0),
-        CelFunctionBinding.from("semver_compare_to", Semver.class, Semver.class, (a, b) -> (long) a.compareTo(b)));
+        CelFunctionBinding.from("semver_compare_to", Semver.class, Semver.class, (a, b) -> (long) a.compareTo(b)),
+        CelFunctionBinding.from("string_find_string", String.class, String.class, KubeLibraries::find),
+        CelFunctionBinding.from("string_find_all_string", String.class, String.class,
+            (text, regex) -> findAll(text, regex, -1)),
+        CelFunctionBinding.from("string_find_all_string_int", List.of(String.class, String.class, Long.class),
+            args -> findAll((String) args[0], (String) args[1], (Long) args[2])),
+        CelFunctionBinding.from("list_includes_dyn_dyn", Object.class, Object.class, KubeLibraries::includes));
+  }
+
+  private static Pattern regex(String regex) throws CelEvaluationException {
+    try {
+      return Pattern.compile(regex);
+    } catch (PatternSyntaxException e) {
+      throw new CelEvaluationException("Illegal regex: " + e.getMessage(), e);
+    }
+  }
+
+  private static String find(String text, String regex) throws CelEvaluationException {
+    Matcher matcher = regex(regex).matcher(text);
+    return matcher.find() ? matcher.group() : "";
+  }
+
+  private static List<String> findAll(String text, String regex, long limit) throws CelEvaluationException {
+    // Go's FindAllString: a negative limit means all; no empty match right after a previous match.
+    Matcher matcher = regex(regex).matcher(text);
+    var found = new ArrayList<String>();
+    int previousEnd = -1;
+    while ((limit < 0 || found.size() < limit) && matcher.find()) {
+      if (matcher.group().isEmpty() && matcher.start() == previousEnd) {
+        continue;
+      }
+      found.add(matcher.group());
+      previousEnd = matcher.end();
+    }
+    return found;
+  }
+
+  private static boolean includes(Object target, Object value) {
+    if (target instanceof List<?> list) {
+      return list.stream().anyMatch(item -> equal(item, value));
+    }
+    return equal(target, value);
+  }
+
+  private static boolean equal(Object a, Object b) {
+    if (a instanceof Number x && b instanceof Number y) {
+      return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0;
+    }
+    return a.equals(b);
   }
 
   /**

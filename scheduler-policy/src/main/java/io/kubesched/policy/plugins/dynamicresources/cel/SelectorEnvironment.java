@@ -11,10 +11,12 @@ import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationException;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.CelTypeProvider;
+import dev.cel.common.types.CelTypes;
 import dev.cel.common.types.MapType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.StructType;
 import dev.cel.extensions.CelExtensions;
+import dev.cel.extensions.CelStringExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
@@ -22,6 +24,7 @@ import dev.cel.runtime.CelStandardFunctions;
 import dev.cel.runtime.RuntimeEquality;
 import dev.cel.runtime.RuntimeHelpers;
 import dev.cel.runtime.standard.InOperator;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 
@@ -79,6 +82,8 @@ final class SelectorEnvironment {
             return types().stream().filter(type -> type.name().equals(name)).findFirst();
           }
         };
+    // kube has cel-go's strings extension at version 2: reverse() came with version 3.
+    var strings = CelExtensions.strings(EnumSet.complementOf(EnumSet.of(CelStringExtensions.Function.REVERSE)));
     return CelFactory.standardCelBuilder()
         .setOptions(options)
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
@@ -90,13 +95,15 @@ final class SelectorEnvironment {
             .filterFunctions((function, overload) -> overload != InOperator.InOverload.IN_MAP)
             .build())
         .addVar(DEVICE, DEVICE_TYPE)
-        .addCompilerLibraries(CelExtensions.bindings(), CelExtensions.strings(), CelExtensions.sets(options),
-            CelExtensions.lists(), CelExtensions.optional())
-        .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.sets(options), CelExtensions.lists(),
-            CelExtensions.optional())
+        .addCompilerLibraries(CelExtensions.bindings(), strings, CelExtensions.sets(options),
+            CelExtensions.lists(), CelExtensions.optional(), CelExtensions.comprehensions())
+        .addRuntimeLibraries(strings, CelExtensions.sets(options), CelExtensions.lists(), CelExtensions.optional(),
+            CelExtensions.comprehensions())
         .addFunctionDeclarations(KubeLibraries.declarations())
         .addFunctionBindings(KubeLibraries.bindings())
         .addFunctionBindings(inMap(options))
+        .addFunctionDeclarations(KubeLists.declarations())
+        .addFunctionBindings(KubeLists.bindings(options))
         .build();
   }
 
@@ -123,11 +130,11 @@ final class SelectorEnvironment {
     try {
       ast = CEL.check(ast).getAst();
     } catch (CelValidationException e) {
-      throw new SelectorException("compilation failed: " + e.getMessage());
+      throw new SelectorException("compilation failed: " + e.getMessage() + Unsupported.explain(e.getMessage()));
     }
     CelType result = ast.getResultType();
     if (!result.equals(SimpleType.BOOL) && !result.equals(SimpleType.DYN)) {
-      throw new SelectorException("must evaluate to bool or the unknown type, not " + result.name());
+      throw new SelectorException("must evaluate to bool or the unknown type, not " + CelTypes.format(result));
     }
     try {
       return new CompiledSelector(expression, CEL.createProgram(ast));

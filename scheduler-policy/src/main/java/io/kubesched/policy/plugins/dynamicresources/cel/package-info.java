@@ -1,7 +1,58 @@
 /**
  * Device selectors in CEL as Kubernetes' {@code k8s.io/dynamic-resource-allocation/cel} compiles and evaluates
- * them: the {@code device} variable, Kubernetes' CEL libraries, its cost limits, compiled once and cached.
- * Internal: not exported.
+ * them for kube-scheduler 1.37 (the stored-expressions environment, default features), over Google's cel-java
+ * (module {@code dev.cel}, from {@code io.kubesched:scheduler-cel}). Internal: not exported.
+ *
+ * <p>{@link io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors} compiles an expression once and keeps
+ * it (kube's {@code cel.Cache}: least recently used, 10 entries as kube-scheduler's, failed compilations not kept);
+ * a {@link io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelector} evaluates it against one device. Both are
+ * safe to use from many threads. Every failure is a {@link
+ * io.kubesched.policy.plugins.dynamicresources.cel.SelectorException} whose message is kube's: {@code compilation
+ * failed: ERROR: <input>:1:1: Syntax error: …}, {@code must evaluate to bool or the unknown type, not int}, {@code no
+ * such key: name}, {@code operation cancelled: actual cost limit exceeded}, {@code CEL result of type list could
+ * not be converted to bool}.
+ *
+ * <h2>What an expression sees</h2>
+ *
+ * <ul>
+ *   <li>{@code device.driver} (string), {@code device.allowMultipleAllocations} (bool, false when unset),
+ *       {@code device.attributes} (domain → id → value: int, bool, string or semver; dyn to the checker) and
+ *       {@code device.capacity} (domain → id → quantity). A name without a domain belongs to the driver's; an
+ *       unknown domain reads as an empty map, so a missing attribute fails with {@code no such key: …}, while {@code
+ *       "domain" in device.attributes} sees only the domains the device has. Any other field fails to compile
+ *       ({@code undefined field}).
+ *   <li>CEL's standard library and macros, with kube's options: homogeneous aggregate literals, cross-type numeric
+ *       comparisons, optional types ({@code .?name}, {@code optional.of}), partial-match {@code matches} (RE2).
+ *   <li>cel-go's extensions at the versions kube enables: bindings ({@code cel.bind}), strings version 2 ({@code
+ *       charAt}, {@code indexOf}, {@code lastIndexOf}, {@code join}, {@code lowerAscii}, {@code upperAscii}, {@code
+ *       quote}, {@code replace}, {@code split}, {@code substring}, {@code trim}), sets ({@code sets.contains},
+ *       {@code sets.equivalent}, {@code sets.intersects}), lists version 3 ({@code distinct}, {@code flatten},
+ *       {@code lists.range}, {@code reverse}, {@code slice}, {@code sort}, {@code sortBy}) and two-variable
+ *       comprehensions ({@code all(k, v, …)}, {@code transformList}, …) as cel-java implements them.
+ *   <li>Kubernetes' libraries, with kube's semantics and messages: quantity ({@code quantity}, {@code isQuantity},
+ *       {@code sign}, {@code isGreaterThan}, {@code isLessThan}, {@code compareTo}, {@code add}, {@code sub},
+ *       {@code asInteger}, {@code isInteger}, {@code asApproximateFloat}), semver version 1 ({@code semver(s)},
+ *       {@code semver(s, true)}, {@code isSemver}, comparisons, {@code major}, {@code minor}, {@code patch}; blang's
+ *       strict parsing), regex ({@code find}, {@code findAll}), lists version 1 ({@code isSorted}, {@code min},
+ *       {@code max} over int, uint, double, bool and string lists, {@code sum} over int, uint and double lists,
+ *       {@code indexOf} and {@code lastIndexOf} on any list) and {@code includes}.
+ * </ul>
+ *
+ * <h2>Gaps</h2>
+ *
+ * <ul>
+ *   <li>Not provided: kube's URLs, IP, CIDR and format libraries, cel-go's {@code format} string function, and
+ *       the lists functions over durations, timestamps and bytes. An expression calling one fails to compile, and
+ *       the message names the function and its library; none evaluates differently from kube. The authorizer libraries need a variable device
+ *       selectors do not have.
+ *   <li>Cost: cel-java tracks none. The run-time limit (kube's {@code CELSelectorExpressionMaxCost}, 1,000,000)
+ *       is enforced over an approximation of cel-go's count ({@code CostTracker}): a runaway expression stops
+ *       with kube's message, but one near the limit may stop at a somewhat different point. The compile-time
+ *       estimate is not computed (kube-scheduler's cache disables it too), and the 10 KiB length limit is the
+ *       API server's validation, not the compiler's.
+ *   <li>List-typed attributes (alpha in 1.37) are not in the DRA model, so {@code includes} and iteration see
+ *       scalars only; iterating over one fails as kube's does ({@code got 'types.Int', expected iterable type}).
+ * </ul>
  */
 @NullMarked
 package io.kubesched.policy.plugins.dynamicresources.cel;

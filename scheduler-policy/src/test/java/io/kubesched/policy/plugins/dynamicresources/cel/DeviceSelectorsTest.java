@@ -176,6 +176,7 @@ class DeviceSelectorsTest {
             .driver(DRA).capacity("memory", "1Mi").matches(),
         test("check_capacity_ids", "device.capacity[\"dra.example.com\"].exists_one(x, x == \"memory\")")
             .driver(DRA).capacity("memory", "1Mi").matches(),
+        expensive(),
         test("allow_multiple_allocations", "device.allowMultipleAllocations == true")
             .driver(DRA).multiAlloc(true).matches(),
         test("allow_multiple_allocations_default", "device.allowMultipleAllocations == false")
