@@ -9,6 +9,8 @@ module io.kubesched.policy {
   requires transitive io.kubesched.api;
   requires tools.jackson.databind;
   requires tools.jackson.dataformat.yaml;
+  requires dev.cel; // DRA's device selectors (scheduler-cel)
+  requires re2j; // kube's regex functions in device selectors, RE2 as Go's regexp
 
   // The API: Policy and its builder, DefaultPolicy, explanations, pod groups and preemption's arguments.
   exports io.kubesched.policy;

@@ -1,0 +1,82 @@
+package io.kubesched.policy.plugins.dynamicresources.cel;
+
+import dev.cel.common.exceptions.CelAttributeNotFoundException;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * cel-java's error messages reworded as cel-go (and so kube) words them, for the ones a device selector meets:
+ * the allocator embeds them in what it reports, where users compare them with kube's. Stateless.
+ */
+final class KubeMessages {
+
+  private static final Pattern EVALUATION_PREFIX = Pattern.compile("^evaluation error(?: at [^:]*:\\d+)?: ");
+  private static final Pattern MISSING_KEY = Pattern.compile("^key '(.*)' is not present in map\\.$");
+  private static final Pattern NOT_ITERABLE =
+      Pattern.compile("expected a list or a map for iteration range but got '([^']*)'");
+  private static final Pattern LOCATION = Pattern.compile("(ERROR: <input>:\\d+:\\d+: )");
+
+  /** cel-go's Go type names ({@code %T}) of the values a device selector holds, by cel-java's class name. */
+  private static final Map<String, String> GO_TYPES = Map.of(
+      "Long", "types.Int",
+      "Boolean", "types.Bool",
+      "String", "types.String",
+      "Double", "types.Double",
+      "UnsignedLong", "types.Uint",
+      "Semver", "cel.Semver",
+      "Quantity", "cel.Quantity",
+      "NullValue", "types.Null",
+      "CelByteString", "types.Bytes");
+
+  private KubeMessages() {}
+
+  /** @return the message of a failed evaluation as cel-go words it */
+  static String evaluation(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof CelAttributeNotFoundException missing) {
+        String message = String.valueOf(missing.getMessage());
+        Matcher key = MISSING_KEY.matcher(message);
+        return "no such key: " + (key.matches() ? key.group(1) : message);
+      }
+    }
+    String message = EVALUATION_PREFIX.matcher(String.valueOf(error.getMessage())).replaceFirst("");
+    Matcher notIterable = NOT_ITERABLE.matcher(message);
+    if (notIterable.find()) {
+      String type = GO_TYPES.getOrDefault(notIterable.group(1), notIterable.group(1));
+      return "got '" + type + "', expected iterable type";
+    }
+    return message;
+  }
+
+  /** @return the CEL type name cel-go gives {@code value} in a conversion error */
+  static String typeName(Object value) {
+    if (value instanceof java.util.List) {
+      return "list";
+    }
+    if (value instanceof Map) {
+      return "map";
+    }
+    if (value instanceof Long) {
+      return "int";
+    }
+    if (value instanceof String) {
+      return "string";
+    }
+    if (value instanceof Double) {
+      return "double";
+    }
+    if (value instanceof Semver) {
+      return "kubernetes.Semver";
+    }
+    if (value instanceof io.kubesched.api.dra.Quantity) {
+      return "kubernetes.Quantity";
+    }
+    return value.getClass().getSimpleName();
+  }
+
+  /** @return the issues of an expression that does not parse, each marked as cel-go marks a syntax error */
+  static String syntaxErrors(String issues) {
+    return LOCATION.matcher(issues).replaceAll("$1Syntax error: ");
+  }
+}
