@@ -58,6 +58,10 @@ import org.jspecify.annotations.Nullable;
  */
 class AllocatorProperties {
 
+  /** The real CEL compiler and cache, shared as the scheduler shares it across attempts. */
+  static final io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors SELECTORS =
+      io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors.create();
+
   private static final String D1 = "d1";
   private static final String D2 = "d2";
   private static final String COLOR = D1 + "/color";
@@ -126,7 +130,7 @@ class AllocatorProperties {
       var claims = claims(p, pod);
       var resources = DynamicResources.of(slices, CLASSES, allocatedClaims, List.of());
       var allocator =
-          Allocator.create(resources, new KubeFixtures.DriverSelectors(), Clock.fixed(NOW, ZoneOffset.UTC));
+          Allocator.create(resources, SELECTORS, Clock.fixed(NOW, ZoneOffset.UTC));
       var reference = new Reference(slices, allocatedClaims, node.name(), claims);
       boolean exists = reference.exists();
       reasons.addAll(reference.rejections);

@@ -29,11 +29,15 @@ import org.junit.jupiter.api.Test;
 /** What the port adds around kube's allocator: taint rules, the allocated state from claims, threads, messages. */
 class AllocatorTest {
 
+  /** The real CEL compiler and cache, shared as the scheduler shares it across attempts. */
+  static final io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors SELECTORS =
+      io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors.create();
+
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
 
   private static Allocator allocator(List<ResourceSlice> slices, List<ResourceClaim> claims, List<DeviceTaintRule> rules) {
     return Allocator.create(
-        DynamicResources.of(slices, List.of(deviceClass(classA, driverA)), claims, rules), new DriverSelectors(), CLOCK);
+        DynamicResources.of(slices, List.of(deviceClass(classA, driverA)), claims, rules), SELECTORS, CLOCK);
   }
 
   private static List<String> devices(Allocator.Outcome outcome) {
@@ -98,7 +102,7 @@ class AllocatorTest {
 
   @Test
   void aSelectorThatDoesNotCompileFailsTheAttemptNamingTheClass() {
-    // The skeleton compiler on this branch refuses every expression, which is what a compile error looks like.
+    // A compiler that refuses every expression: what kube reports for a stored expression it cannot compile.
     var slices = List.of(TWO_DEVICES);
     var allocator = Allocator.create(
         DynamicResources.of(slices, List.of(deviceClass(classA, driverA)), List.of(), List.of()),
