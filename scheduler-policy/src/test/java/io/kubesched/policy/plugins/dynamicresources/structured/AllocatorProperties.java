@@ -54,7 +54,8 @@ import org.jspecify.annotations.Nullable;
  * the results added to the claims, so the next pod sees them taken. After every step the allocator must agree with
  * a brute-force reference (an allocation exists iff the allocator finds one), every allocation must satisfy its
  * class, node, taints and constraints, no device may be in two claims unless it allows multiple allocations, and
- * shared counters and consumable capacity must never be over-committed.
+ * shared counters and consumable capacity must never be over-committed. Requests are exact, exact with a CEL
+ * request selector, or prioritized lists whose first alternative wants one device more.
  */
 class AllocatorProperties {
 
@@ -67,6 +68,7 @@ class AllocatorProperties {
   private static final String COLOR = D1 + "/color";
   private static final String MEM = "mem";
   private static final String TAINT_KEY = "t";
+  private static final String NOT_SHARED = "device.allowMultipleAllocations == false";
   private static final List<String> NODES = List.of("node-1", "node-2");
   private static final List<DeviceClass> CLASSES =
       List.of(
@@ -78,7 +80,8 @@ class AllocatorProperties {
   record DeviceSpec(
       int location, String driver, @Nullable String color, boolean multiple, int memory, int counter, boolean tainted) {}
 
-  record RequestSpec(String deviceClass, int count, boolean tolerates, int memoryRequest) {}
+  /** @param shape 0: exact; 1: exact, with a request selector refusing shared devices; 2: a prioritized list */
+  record RequestSpec(String deviceClass, int count, boolean tolerates, int memoryRequest, int shape) {}
 
   record ClaimSpec(List<RequestSpec> requests, int constraint) {}
 
@@ -104,7 +107,8 @@ class AllocatorProperties {
                 Arbitraries.of("gpu", "gpu", "gpu", "gpu", "gpu", "gpu", "gpu", "nic"),
                 Arbitraries.of(1, 1, 2),
                 Arbitraries.of(false, true),
-                Arbitraries.of(0, 0, 0, 0, 1, 2))
+                Arbitraries.of(0, 0, 0, 0, 1, 2),
+                Arbitraries.of(0, 0, 0, 1, 2))
             .as(RequestSpec::new);
     Arbitrary<ClaimSpec> claim =
         Combinators.combine(request.list().ofMinSize(1).ofMaxSize(2), Arbitraries.integers().between(0, 5))
@@ -154,6 +158,10 @@ class AllocatorProperties {
     for (var reason : reasons) {
       Statistics.label("rejection").collect(reason);
     }
+    Statistics.label("alternative").coverage(c -> {
+      c.check("s0").count(n -> n > 0);
+      c.check("s1").count(n -> n > 0);
+    });
     Statistics.label("outcome").coverage(c -> c.check("allocated").percentage(p -> p > 15));
     Statistics.label("rejection")
         .coverage(
@@ -221,11 +229,21 @@ class AllocatorProperties {
                 ? List.of(new DeviceToleration(TAINT_KEY, "Exists", "", DeviceTaint.Effect.NO_SCHEDULE, null))
                 : List.<DeviceToleration>of();
         Map<String, Quantity> capacity = rs.memoryRequest() == 0 ? Map.of() : Map.of(MEM, Quantity.of(rs.memoryRequest()));
-        requests.add(
-            DeviceRequest.exactly(
-                "r" + r,
-                new DeviceRequirements(
-                    rs.deviceClass(), List.of(), AllocationMode.EXACT_COUNT, rs.count(), false, tolerations, capacity)));
+        List<String> selectors = rs.shape() == 1 ? List.of(NOT_SHARED) : List.of();
+        var exact =
+            new DeviceRequirements(
+                rs.deviceClass(), selectors, AllocationMode.EXACT_COUNT, rs.count(), false, tolerations, capacity);
+        if (rs.shape() == 2) {
+          // The first alternative wants one device more than the second.
+          var more =
+              new DeviceRequirements(
+                  rs.deviceClass(), selectors, AllocationMode.EXACT_COUNT, rs.count() + 1, false, tolerations, capacity);
+          requests.add(
+              new DeviceRequest(
+                  "r" + r, null, List.of(new DeviceRequest.SubRequest("s0", more), new DeviceRequest.SubRequest("s1", exact))));
+        } else {
+          requests.add(DeviceRequest.exactly("r" + r, exact));
+        }
       }
       List<DeviceConstraint> constraints =
           switch (claimSpec.constraint()) {
@@ -367,6 +385,9 @@ class AllocatorProperties {
       if (!l.slice().driver().equals(driverOf(r.deviceClassName()))) {
         return "selector false";
       }
+      if (r.selectors().contains(NOT_SHARED) && l.device().allowMultipleAllocations()) {
+        return "selector false";
+      }
       var selection = l.slice().nodeSelection();
       if (!selection.allNodes() && !node.equals(selection.nodeName())) {
         return "wrong node";
@@ -398,32 +419,64 @@ class AllocatorProperties {
 
     private record Pick(Slot slot, Located device) {}
 
+    /** A request's alternatives: the request itself, or its sub-requests named {@code request/sub}. */
+    private static List<Map.Entry<String, DeviceRequirements>> alternatives(DeviceRequest request) {
+      if (request.exactly() != null) {
+        return List.of(Map.entry(request.name(), request.exactly()));
+      }
+      var list = new ArrayList<Map.Entry<String, DeviceRequirements>>();
+      for (var sub : request.firstAvailable()) {
+        list.add(Map.entry(request.name() + "/" + sub.name(), sub.requirements()));
+      }
+      return list;
+    }
+
     boolean exists() {
-      var slots = new ArrayList<Slot>();
+      var requests = new ArrayList<Map.Entry<Integer, List<Map.Entry<String, DeviceRequirements>>>>();
       for (int c = 0; c < claims.size(); c++) {
         for (var request : claims.get(c).requests()) {
-          var r = request.exactly();
-          boolean any = false;
-          for (var l : devices) {
-            var reason = staticRejection(r, l);
-            if (reason != null) {
-              rejections.add(reason);
-            } else {
-              any = true;
-              if (dedicated.contains(id(l))) {
-                rejections.add("in use");
+          var alternatives = alternatives(request);
+          requests.add(Map.entry(c, alternatives));
+          for (var alternative : alternatives) {
+            var r = alternative.getValue();
+            boolean any = false;
+            for (var l : devices) {
+              var reason = staticRejection(r, l);
+              if (reason != null) {
+                rejections.add(reason);
+              } else {
+                any = true;
+                if (dedicated.contains(id(l))) {
+                  rejections.add("in use");
+                }
               }
             }
-          }
-          if (!any) {
-            rejections.add("no device");
-          }
-          for (int k = 0; k < r.count(); k++) {
-            slots.add(new Slot(c, request.name(), r, k));
+            if (!any) {
+              rejections.add("no device");
+            }
           }
         }
       }
-      return search(slots, 0, new ArrayList<>());
+      return choose(requests, 0, new ArrayList<>());
+    }
+
+    /** Tries every choice of alternatives, then every way to give the chosen requests their devices. */
+    private boolean choose(
+        List<Map.Entry<Integer, List<Map.Entry<String, DeviceRequirements>>>> requests, int next, List<Slot> slots) {
+      if (next == requests.size()) {
+        return search(slots, 0, new ArrayList<>());
+      }
+      var request = requests.get(next);
+      for (var alternative : request.getValue()) {
+        var more = new ArrayList<>(slots);
+        for (int k = 0; k < alternative.getValue().count(); k++) {
+          more.add(new Slot(request.getKey(), alternative.getKey(), alternative.getValue(), k));
+        }
+        if (choose(requests, next + 1, more)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private boolean search(List<Slot> slots, int next, List<Pick> picks) {
@@ -523,8 +576,13 @@ class AllocatorProperties {
       }
       var colors = new ArrayList<@Nullable DeviceAttribute>();
       for (var request : claim.requests()) {
-        var r = request.exactly();
-        var got = perRequest.getOrDefault(request.name(), List.of());
+        var chosen = alternatives(request).stream().filter(a -> perRequest.containsKey(a.getKey())).toList();
+        assertEquals(1, chosen.size(), () -> claim.key() + "/" + request.name() + " has one alternative: " + result);
+        var r = chosen.get(0).getValue();
+        var got = perRequest.get(chosen.get(0).getKey());
+        if (request.exactly() == null) {
+          Statistics.label("alternative").collect(chosen.get(0).getKey().substring(request.name().length() + 1));
+        }
         assertEquals(r.count(), got.size(), () -> claim.key() + "/" + request.name() + " count");
         assertEquals(got.size(), new HashSet<>(got.stream().map(DeviceAllocation::deviceId).toList()).size());
         for (var d : got) {
