@@ -233,4 +233,128 @@ class AllocatorTestingCelTest {
       return c;
     });
   }
+
+  static io.kubesched.api.dra.DeviceAllocation sharedWith(String request, String device, Map<String, io.kubesched.api.dra.Quantity> consumed) {
+    return withConsumedCapacity(deviceAllocationResult(request, driverA, pool1, device, false), true, consumed);
+  }
+
+  static String capacityAtLeast(String name, String quantity) {
+    return "device.capacity[\"" + driverA + "\"][\"" + name + "\"].compareTo(quantity(\"" + quantity + "\")) >= 0";
+  }
+
+  static {
+    tc("partitionable-devices-multiple-capacity-pools", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1),
+            requestWithPrioritizedList(req1, subRequest(subReq0, classA, 1, memoryAtLeast("6Gi")), subRequest(subReq1, classA, 1, memoryAtLeast("4Gi")))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"), cc(counterSet2, "cpus", "4")),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "6Gi"), cc(counterSet2, "cpus", "6")),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"), cc(counterSet2, "cpus", "4"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "18Gi"), cs(counterSet2, "cpus", "8")))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device1, false), deviceAllocationResult(req1SubReq1, driverA, pool1, device3, false))));
+    tc("partitionable-devices-with-attribute-selector", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 2), request(req1, classA, 1, "device.attributes[\"" + driverA + "\"].special")))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, Map.of("special", bool(true))).withDeviceCounterConsumption(cc(counterSet1, "cpu1", "1"), cc(counterSet2, "mem", "10Gi")),
+                device(device2, null, Map.of("special", bool(false))).withDeviceCounterConsumption(cc(counterSet1, "cpu2", "1"), cc(counterSet2, "mem", "10Gi")),
+                device(device3, null, Map.of("special", bool(false))).withDeviceCounterConsumption(cc(counterSet1, "cpu3", "1"), cc(counterSet2, "mem", "10Gi"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA,
+                cs(counterSet1, "cpu1", "1", "cpu2", "1", "cpu3", "1"), cs(counterSet2, "mem", "30Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device2, false), deviceAllocationResult(req0, driverA, pool1, device3, false),
+            deviceAllocationResult(req1, driverA, pool1, device1, false))));
+    tc("partitionable-consumable-capacity-backtrack-releases-counter", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1, attributeIs("kind", "shared")), request(req1, classA, 1, attributeIs("kind", "counteronly"))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, Map.of("kind", string("shared"))).withAllowMultipleAllocations().withDeviceCounterConsumption(cc(counterSet1, "c", "1")),
+                device(device2, null, Map.of("kind", string("shared"))),
+                device(device3, null, Map.of("kind", string("counteronly"))).withDeviceCounterConsumption(cc(counterSet1, "c", "1"))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "c", "1")))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req0, driverA, pool1, device2, false), deviceAllocationResult(req1, driverA, pool1, device3, false))));
+    tc("consumable-capacity-rejection-rolls-back-constraints", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, withSelectors(withCapacityRequest(request(req0, classA, 1), two), attributeIs("stringAttribute", "cap"))),
+            claimWithRequests(claim1, List.of(matchAttribute(stringAttribute)), requestWithPrioritizedList(req0,
+                withCapacityRequest(withAllocationMode(subRequest(subReq0, classA, 1, attributeIs("stringAttribute", "cap")), AllocationMode.ALL), two),
+                subRequest(subReq1, classA, 1, attributeIs("stringAttribute", "fb")))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, Map.of(capacity0, two), Map.of("stringAttribute", string("cap"))).withAllowMultipleAllocations(),
+            device(device2, null, Map.of("stringAttribute", string("fb")))))
+        .expect(allocationResult(localNodeSelector(node1), sharedWith(req0, device1, Map.of(capacity0, two))),
+            allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device2, false))));
+    tc("partitionable-empty-capacity-multiple-share-backtrack-keeps-counter-ownership", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1, attributeIs("kind", "shared"))),
+            claimWithRequests(claim1, List.of(matchAttribute(stringAttribute, req1, req2)),
+                request(req1, classA, 1, attributeIs("kind", "shared") + " || " + attributeIs("kind", "fallback")),
+                request(req2, classA, 1, attributeIs("kind", "gate")),
+                request(req3, classA, 1, attributeIs("kind", "shared"))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, null, Map.of("kind", string("shared"), "stringAttribute", string("red"))).withAllowMultipleAllocations()
+                    .withDeviceCounterConsumption(cc(counterSet1, "c", "1")),
+                device(device2, null, Map.of("kind", string("fallback"), "stringAttribute", string("blue"))),
+                device(device3, null, Map.of("kind", string("gate"), "stringAttribute", string("blue")))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "c", "1")))
+        .expect(allocationResult(localNodeSelector(node1), sharedWith(req0, device1, Map.of())),
+            allocationResult(localNodeSelector(node1),
+                deviceAllocationResult(req1, driverA, pool1, device2, false), deviceAllocationResult(req2, driverA, pool1, device3, false),
+                sharedWith(req3, device1, Map.of()))));
+    tc("allow-multiple-allocations-with-partitionable-device", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req0, classA, 1),
+            requestWithPrioritizedList(req1, subRequest(subReq0, classA, 1, memoryAtLeast("6Gi")), subRequest(subReq1, classA, 1, memoryAtLeast("4Gi")))))
+        .classes(multiClassA)
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi")).withAllowMultipleAllocations(),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "6Gi")).withAllowMultipleAllocations(),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi")).withAllowMultipleAllocations()),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "8Gi")))
+        .expect(allocationResult(localNodeSelector(node1),
+            sharedWith(req0, device1, Map.of("memory", q("4Gi"))), sharedWith(req1SubReq1, device3, Map.of("memory", q("4Gi"))))));
+    tc("consumable-capacity-with-partitionable-device-multiple-capacity-pools", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, withCapacityRequest(request(req0, classA, 1), one), withCapacityRequest(request(req2, classA, 1), two),
+            requestWithPrioritizedList(req1,
+                withCapacityRequest(subRequest(subReq0, classA, 1, capacityAtLeast(capacity0, "4")), one),
+                withCapacityRequest(subRequest(subReq1, classA, 1, capacityAtLeast(capacity0, "2")), one))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, capacity0, "2"), cc(counterSet2, capacity1, "4"))
+                    .withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity1, four)),
+                device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, capacity0, "4"), cc(counterSet2, capacity1, "4"))
+                    .withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity1, four)),
+                device(device3, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, capacity0, "2"), cc(counterSet2, capacity1, "4"))
+                    .withAllowMultipleAllocations().withCapacityRequestPolicyRange(Map.of(capacity1, four))),
+            sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, capacity0, "4"), cs(counterSet2, capacity1, "8")))
+        .expect(allocationResult(localNodeSelector(node1),
+            sharedWith(req0, device1, Map.of(capacity0, one, capacity1, two)),
+            sharedWith(req2, device3, Map.of(capacity0, two, capacity1, two)),
+            sharedWith(req1SubReq1, device1, Map.of(capacity0, one, capacity1, two)))));
+    tc("with-distinct-constraints-with-subrequests", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, List.of(distinctAttribute(boolAttribute, req0, req1)),
+            requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1, "device.attributes[\"" + driverA + "\"].boolAttribute"), subRequest(subReq1, classA, 1)),
+            requestWithPrioritizedList(req1, subRequest(subReq0, classA, 1, "device.attributes[\"" + driverA + "\"].boolAttribute"), subRequest(subReq1, classA, 1)),
+            requestWithPrioritizedList(req2, subRequest(subReq0, classA, 1, "device.attributes[\"" + driverA + "\"].boolAttribute"), subRequest(subReq1, classA, 1))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, pool1, driverA,
+            device(device1, null, Map.of("boolAttribute", bool(true))).withAllowMultipleAllocations(),
+            device(device2, null, Map.of("boolAttribute", bool(false))).withAllowMultipleAllocations()))
+        .expect(allocationResult(localNodeSelector(node1),
+            sharedWith(req0SubReq0, device1, Map.of()), sharedWith(req1SubReq1, device2, Map.of()), sharedWith("req-2/subReq-0", device1, Map.of()))));
+    tc("check-combinations-with-backtracking-across-slices-and-pools", () -> new KubeCase()
+        .claims(claimWithRequests(claim0, null, request(req1, classA, 2), request(req2, classA, 1, attributeIs("type", "X"))))
+        .classes(deviceClass(classA, driverA))
+        .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1, null, Map.of("type", string("X")))),
+            sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device2, null, Map.of("type", string("Y")))),
+            sliceWithDevices(slice3, node1, pool2, driverA,
+                device(device3, null, Map.of("type", string("Y"))).withBindingConditions(List.of("IsPrepare"), List.of())))
+        .expect(allocationResult(localNodeSelector(node1),
+            deviceAllocationResult(req1, driverA, pool1, device2, false),
+            deviceRequestAllocationResultWithBindingConditions(req1, driverA, pool2, device3, List.of("IsPrepare"), List.of()),
+            deviceAllocationResult(req2, driverA, pool1, device1, false)))
+        .steps(12));
+  }
 }
