@@ -22,6 +22,7 @@ import io.kubesched.api.dra.DeviceId;
 import io.kubesched.api.dra.DeviceRequest;
 import io.kubesched.api.dra.DeviceRequirements;
 import io.kubesched.api.dra.DeviceTaint;
+import io.kubesched.api.dra.DeviceTaintRule;
 import io.kubesched.api.dra.DeviceToleration;
 import io.kubesched.api.dra.DynamicResources;
 import io.kubesched.api.dra.NodeSelection;
@@ -173,6 +174,73 @@ class AllocatorProperties {
                 c.check(reason).count(n -> n > 0);
               }
             });
+  }
+
+  /**
+   * A DeviceTaintRule acts exactly as the taint it adds put on the devices it selects (kube's slice tracker), for
+   * rules selecting by driver, pool and device or leaving some of them open.
+   */
+  @Property(tries = 200)
+  void aTaintRuleActsAsTheTaintItAdds(
+      @ForAll("worlds") World world,
+      @ForAll("ruleScopes") List<@Nullable String> scope,
+      @ForAll boolean noExecute) {
+    var slices = slices(world);
+    var effect = noExecute ? DeviceTaint.Effect.NO_EXECUTE : DeviceTaint.Effect.NO_SCHEDULE;
+    var taint = new DeviceTaint(TAINT_KEY, "", effect, null);
+    var rule = new DeviceTaintRule("rule", scope.get(0), scope.get(1), scope.get(2), taint);
+    var patched = new ArrayList<ResourceSlice>();
+    int tainted = 0;
+    for (var slice : slices) {
+      var devices = new ArrayList<Device>();
+      for (var d : slice.devices()) {
+        if (rule.matches(slice.driver(), slice.pool().name(), d.name())) {
+          tainted++;
+          var taints = new ArrayList<>(d.taints());
+          taints.add(taint);
+          d = new Device(d.name(), d.attributes(), d.capacity(), d.consumesCounters(), d.nodeSelection(), taints,
+              d.bindsToNode(), d.bindingConditions(), d.bindingFailureConditions(), d.allowMultipleAllocations());
+        }
+        devices.add(d);
+      }
+      patched.add(new ResourceSlice(slice.name(), slice.driver(), slice.pool(), slice.nodeSelection(),
+          slice.perDeviceNodeSelection(), devices, slice.sharedCounters()));
+    }
+    Statistics.label("devices tainted by the rule").collect(tainted == 0 ? "none" : "some");
+    Statistics.label("devices tainted by the rule").coverage(c -> c.check("some").percentage(p -> p > 30));
+    var pod = world.pods().get(0);
+    var node = NodeInfo.builder(NODES.get(pod.node())).build();
+    var claims = claims(0, pod);
+    var clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    var withRule = Allocator.create(DynamicResources.of(slices, CLASSES, List.of(), List.of(rule)), SELECTORS, clock);
+    var inline = Allocator.create(DynamicResources.of(patched, CLASSES, List.of(), List.of()), SELECTORS, clock);
+    var expected = devicesOf(inline.allocate(node, claims));
+    assertEquals(expected, devicesOf(withRule.allocate(node, claims)));
+    var untainted = Allocator.create(DynamicResources.of(slices, CLASSES, List.of(), List.of()), SELECTORS, clock);
+    Statistics.label("the rule changes the outcome")
+        .collect(!expected.equals(devicesOf(untainted.allocate(node, claims))));
+    Statistics.label("the rule changes the outcome").coverage(c -> c.check(true).percentage(p -> p > 3));
+  }
+
+  @Provide
+  Arbitrary<List<@Nullable String>> ruleScopes() {
+    return Combinators.combine(
+            Arbitraries.of(D1, D1, D1, D2).injectNull(0.2),
+            Arbitraries.of(poolName(0), poolName(1), poolName(2)).injectNull(0.5),
+            Arbitraries.of("dev-0", "dev-1").injectNull(0.5))
+        .as((driver, pool, device) -> java.util.Arrays.asList(driver, pool, device));
+  }
+
+  /** What an outcome allocated, without the random share ids. */
+  private static String devicesOf(Allocator.Outcome outcome) {
+    if (!(outcome instanceof Allocator.Outcome.Allocated allocated)) {
+      return outcome.toString();
+    }
+    var out = new ArrayList<String>();
+    for (var result : allocated.results()) {
+      out.add(result.devices().stream().map(d -> d.request() + "=" + d.deviceId() + " " + d.consumedCapacity()).toList().toString());
+    }
+    return out.toString();
   }
 
   /** The cluster: per location (node-1, node-2, all nodes) and driver a pool with a device slice and a counter slice. */
