@@ -219,7 +219,7 @@ class AllocatorProperties {
     var untainted = Allocator.create(DynamicResources.of(slices, CLASSES, List.of(), List.of()), SELECTORS, clock);
     Statistics.label("the rule changes the outcome")
         .collect(!expected.equals(devicesOf(untainted.allocate(node, claims))));
-    Statistics.label("the rule changes the outcome").coverage(c -> c.check(true).percentage(p -> p > 3));
+    Statistics.label("the rule changes the outcome").coverage(c -> c.check(true).count(n -> n > 0));
   }
 
   @Provide
