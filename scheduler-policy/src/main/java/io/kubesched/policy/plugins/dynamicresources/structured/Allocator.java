@@ -4,6 +4,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.dra.AllocationResult;
 import io.kubesched.api.dra.Device;
 import io.kubesched.api.dra.DeviceClass;
+import io.kubesched.api.dra.DeviceId;
 import io.kubesched.api.dra.DeviceTaint;
 import io.kubesched.api.dra.DeviceTaintRule;
 import io.kubesched.api.dra.DynamicResources;
@@ -35,10 +36,17 @@ import org.jspecify.annotations.Nullable;
  * per node, with kube's search order (pools by driver and pool name, those with binding conditions last; slices
  * by name; devices as published), kube's backtracking and kube's error messages.
  *
- * <p>Thread contract: {@link #allocate} may be called concurrently for different nodes; each call keeps its
- * search state to itself, and what is shared (the allocated state, the slices by node, the pools' available
- * counters computed on first use) is immutable or held in a concurrent map of values that every thread would
- * compute the same.
+ * <p>Where the port differs from kube's code, and why: share ids are random UUIDs as kube's are; an allocation
+ * whose devices have binding conditions carries the clock's time as {@code allocationTimestamp} (the api's {@link
+ * AllocationResult} says so), while kube-scheduler stamps every allocation in PreBind, which stays the plugin's to
+ * do; kube's context cancellation is the calling thread's interrupt ("filter operation aborted"); kube's
+ * {@code ErrFailedAllocationOnNode} ("invalid resource pools were encountered") is {@link Outcome.Unsuitable} with
+ * that message, as the plugin reports it.
+ *
+ * <p>Thread contract: {@link #create} runs on the thread preparing the pod's attempt; {@link #allocate} may then
+ * be called concurrently for different nodes; each call keeps its search state to itself, and what is shared (the
+ * allocated state, the slices by node, the pools' available counters computed on first use) is immutable or held
+ * in a concurrent map of values that every thread would compute the same.
  */
 public final class Allocator {
 
@@ -202,7 +210,7 @@ public final class Allocator {
     for (var slices : List.of(pool.targetingNode(), pool.notTargetingNode())) {
       for (var slice : slices) {
         for (var device : slice.devices()) {
-          var id = new io.kubesched.api.dra.DeviceId(slice.driver(), slice.pool().name(), device.name());
+          var id = new DeviceId(slice.driver(), slice.pool().name(), device.name());
           if (!allocatedState.isAllocated(id)) {
             continue;
           }

@@ -15,9 +15,11 @@ import io.kubesched.api.dra.DeviceRequirements;
 import io.kubesched.api.dra.DeviceTaint;
 import io.kubesched.api.dra.DeviceToleration;
 import io.kubesched.api.dra.NodeSelection;
+import io.kubesched.api.dra.OpaqueConfig;
 import io.kubesched.api.dra.Quantity;
 import io.kubesched.api.dra.ResourceClaim;
 import io.kubesched.api.dra.ResourceSlice;
+import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelector;
 import io.kubesched.policy.plugins.dynamicresources.cel.SelectorException;
 import io.kubesched.policy.plugins.dynamicresources.structured.ConsumableCapacity.CapacityException;
 import io.kubesched.policy.plugins.dynamicresources.structured.Pools.Pool;
@@ -420,7 +422,7 @@ final class Search {
       int c, Device device, DeviceId id, @Nullable DeviceClass deviceClass, List<String> selectors) throws Failure {
     for (int i = 0; i < selectors.size(); i++) {
       var owner = deviceClass != null ? "class " + deviceClass.name() : "claim " + name(claims.get(c));
-      io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelector selector;
+      DeviceSelector selector;
       try {
         selector = allocator.selectors().compile(selectors.get(i));
       } catch (SelectorException e) {
@@ -753,7 +755,7 @@ final class Search {
     return result;
   }
 
-  private record MutableConfig(String source, List<String> requests, io.kubesched.api.dra.OpaqueConfig opaque) {}
+  private record MutableConfig(String source, List<String> requests, OpaqueConfig opaque) {}
 
   private static boolean isPrioritized(DeviceRequest request) {
     return !request.firstAvailable().isEmpty();

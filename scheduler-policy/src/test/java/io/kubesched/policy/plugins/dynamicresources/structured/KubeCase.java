@@ -35,6 +35,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class KubeCase {
 
+  /** The real CEL compiler and cache, shared as the scheduler shares it across attempts. */
+  static final io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors SELECTORS =
+      io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors.create();
+
   static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
   List<ResourceClaim> claimsToAllocate = List.of();
@@ -128,7 +132,7 @@ final class KubeCase {
 
   void run() {
     var allocator =
-        Allocator.create(resources(), new KubeFixtures.DriverSelectors(), Clock.fixed(NOW, ZoneOffset.UTC));
+        Allocator.create(resources(), SELECTORS, Clock.fixed(NOW, ZoneOffset.UTC));
     var outcome = allocator.allocate(node, claimsToAllocate);
     if (expectError != null) {
       if (!(outcome instanceof Allocator.Outcome.Failed failed)) {

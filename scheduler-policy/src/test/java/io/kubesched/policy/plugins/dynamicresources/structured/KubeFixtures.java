@@ -24,15 +24,11 @@ import io.kubesched.api.dra.Quantity;
 import io.kubesched.api.dra.ResourceClaim;
 import io.kubesched.api.dra.ResourcePool;
 import io.kubesched.api.dra.ResourceSlice;
-import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelector;
-import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
-import io.kubesched.policy.plugins.dynamicresources.cel.SelectorException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -532,38 +528,5 @@ final class KubeFixtures {
 
   static DeviceTaint taint(String key, String value, DeviceTaint.Effect effect) {
     return new DeviceTaint(key, value, effect, null);
-  }
-
-  /**
-   * kube's test classes select by driver ({@code device.driver == "x"}, optionally {@code &&
-   * device.allowMultipleAllocations == b}); those two forms are evaluated here, every other expression goes to
-   * the real CEL compiler.
-   */
-  static final class DriverSelectors implements SelectorCompiler {
-    private static final Pattern DRIVER =
-        Pattern.compile("device\\.driver == \"([^\"]*)\"(?: && device\\.allowMultipleAllocations == (true|false))?");
-    private final DeviceSelectors real = DeviceSelectors.create();
-
-    @Override
-    public DeviceSelector compile(String expression) throws SelectorException {
-      var m = DRIVER.matcher(expression);
-      if (!m.matches()) {
-        return real.compile(expression);
-      }
-      var driver = m.group(1);
-      var multiple = m.group(2);
-      return new DeviceSelector() {
-        @Override
-        public String expression() {
-          return expression;
-        }
-
-        @Override
-        public boolean matches(String deviceDriver, Device device) {
-          return deviceDriver.equals(driver)
-              && (multiple == null || device.allowMultipleAllocations() == Boolean.parseBoolean(multiple));
-        }
-      };
-    }
   }
 }
