@@ -152,7 +152,9 @@ class DynamicResourcesPolicyTest {
   void defaultPolicyHasThePlugin() {
     var policy = DefaultPolicy.create();
     var filters = policy.filters().stream().map(Filter::name).toList();
-    assertEquals(List.of("InterPodAffinity", "DynamicResources"), filters.subList(filters.size() - 2, filters.size()));
+    assertEquals(
+        List.of("InterPodAffinity", "DynamicResources", "NodeDeclaredFeatures"),
+        filters.subList(filters.size() - 3, filters.size()), "NodeDeclaredFeatures is appended after all, as kube");
     var scorers = policy.scorers().stream().map(s -> s.scorer().name() + ":" + s.weight()).toList();
     assertEquals(List.of("TaintToleration:3", "NodeAffinity:2", "NodeResourcesLeastAllocated:1",
         "VolumeBinding:1", "PodTopologySpread:2", "InterPodAffinity:2", "DynamicResources:2", "NodeResourcesBalancedAllocation:1",
