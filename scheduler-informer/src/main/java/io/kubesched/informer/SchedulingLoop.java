@@ -15,6 +15,7 @@ import io.kubesched.binder.TokenBucket;
 import io.kubesched.binder.report.PodGroupReporter;
 import io.kubesched.binder.report.SchedulingReporter;
 import io.kubesched.engine.ClusterEvent;
+import io.kubesched.engine.DeviceCache;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import io.kubesched.informer.cycle.AssumptionExpiry;
@@ -229,9 +230,12 @@ public final class SchedulingLoop implements AutoCloseable {
         new Explainer(
             policies, parts.queue(), parts.cache(), injected.clusterSnapshot(), parts.handlers()::pendingPod,
             injected.groups());
+    // The one DeviceCache of this loop: the dynamic-resource informers fill it; the binding cycle is to assume
+    // the claims' allocations in it (DeviceCache.assume/forget) once the lead's binding work lands.
+    var devices = new DeviceCache();
     this.clusterData =
         new ClusterDataInformers(
-            client, policies.watched(), parts.moves(), storage, parts.binding()::checkVolumeWaits);
+            client, policies.watched(), parts.moves(), storage, devices, parts.binding()::checkVolumeWaits);
     this.informers =
         new InformerSet(
             client, settings.syncTimeout(), parts.handlers(), clusterData, parts.cache(), parts.queue(), this::isRunning);

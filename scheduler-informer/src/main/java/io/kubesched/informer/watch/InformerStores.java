@@ -50,7 +50,8 @@ import org.jspecify.annotations.Nullable;
  * whose conflicts the scheduler checks (GCE persistent disk, AWS EBS, RBD, iSCSI), inline {@code csi} volumes
  * and those that use a claim ({@code persistentVolumeClaim}, generic {@code ephemeral}), and of each container
  * and init container its name, image, resources, ports and restartPolicy; {@code status} phase, startTime and
- * nominatedNodeName (what preemption reads), the {@code PodScheduled}, {@code PodResizePending}, {@code
+ * nominatedNodeName (what preemption reads), resourceClaimStatuses (the claims made from templates), the {@code
+ * PodScheduled}, {@code PodResizePending}, {@code
  * PodResizeInProgress} and {@code DisruptionTarget} conditions, the pod-level {@code allocatedResources} and
  * {@code resources.requests}, and of each container and init container status its name, {@code
  * allocatedResources} and {@code resources.requests} (what an in-place resize is counted from). Of a node:
@@ -526,7 +527,8 @@ public final class InformerStores {
     kept.setHostIPs(List.of());
     kept.setInitContainerStatuses(parts.share(keptContainerStatuses(status.getInitContainerStatuses())));
     kept.setPodIPs(List.of());
-    kept.setResourceClaimStatuses(List.of());
+    // The claims made from templates for the pod: which claim each of spec.resourceClaims resolves to.
+    kept.setResourceClaimStatuses(parts.share(status.getResourceClaimStatuses()));
     kept.setAdditionalProperties(Map.of());
     // Fields fabric8 7's model lacks: there they are kept in the extras just emptied.
     var compat = Fabric8Compat.get();
