@@ -224,15 +224,15 @@ public final class SchedulingLoop implements AutoCloseable {
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
     // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();
+    // The one DeviceCache of this loop: the dynamic-resource informers fill it (and each snapshot carries its
+    // DynamicResources); the binding cycle assumes the claims' allocations in it (DeviceCache.assume/forget).
+    var devices = new DeviceCache();
     this.parts = LoopParts.create(
         settings, policies, this.metrics, election == null && !settings.externalLeadership(), storage, injected);
     this.explainer =
         new Explainer(
             policies, parts.queue(), parts.cache(), injected.clusterSnapshot(), parts.handlers()::pendingPod,
             injected.groups());
-    // The one DeviceCache of this loop: the dynamic-resource informers fill it; the binding cycle is to assume
-    // the claims' allocations in it (DeviceCache.assume/forget) once the lead's binding work lands.
-    var devices = new DeviceCache();
     this.clusterData =
         new ClusterDataInformers(
             client, policies.watched(), parts.moves(), storage, devices, parts.binding()::checkVolumeWaits);

@@ -799,13 +799,7 @@ public final class ClusterDataInformers implements AutoCloseable {
       ClusterEvent updated,
       @Nullable ClusterEvent deleted,
       BiConsumer<ClusterEvent, T> announce) {
-    informer.itemStore(
-        InformerStores.keeping(
-            object -> {
-              var kept = empty.get();
-              kept.setMetadata(name(object));
-              return kept;
-            }));
+    informer.itemStore(InformerStores.nameOnly(empty));
     informer.addEventHandler(
         new ResourceEventHandler<>() {
           @Override

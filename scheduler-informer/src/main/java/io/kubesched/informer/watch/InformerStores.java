@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -32,6 +33,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -105,6 +107,28 @@ public final class InformerStores {
    */
   static <T extends HasMetadata> ItemStore<T> keeping(UnaryOperator<T> keep) {
     return new KeptFieldsStore<>((object, parts) -> keep.apply(object));
+  }
+
+  /**
+   * @param empty a new, empty object of the kind, to hold the kept metadata
+   * @return a new, empty store keeping of each object only its name, namespace, uid and resourceVersion (what an
+   *     informer needs to key and relist it): for the kinds whose record a cache beside the informer holds
+   *     (storage objects in the {@code StorageCache}, dynamic-resource objects in the {@code DeviceCache})
+   */
+  public static <T extends HasMetadata> ItemStore<T> nameOnly(Supplier<T> empty) {
+    return keeping(
+        object -> {
+          var meta = object.getMetadata();
+          var kept = empty.get();
+          kept.setMetadata(
+              new ObjectMetaBuilder()
+                  .withName(meta.getName())
+                  .withNamespace(meta.getNamespace())
+                  .withUid(meta.getUid())
+                  .withResourceVersion(meta.getResourceVersion())
+                  .build());
+          return kept;
+        });
   }
 
   /**
