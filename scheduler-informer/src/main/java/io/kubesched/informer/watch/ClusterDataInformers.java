@@ -744,14 +744,17 @@ public final class ClusterDataInformers implements AutoCloseable {
                 kept.setKind("DeviceTaintRule");
                 return kept;
               },
-              // A rule without a device selector taints no device: it is kept out, as if absent.
+              // A rule without a device selector taints no device: it is kept out, as if absent (a rule that
+              // lost its selector is reported: its taints are gone).
               (into, rule) -> {
                 var read = DynamicResourceAdapter.taintRule(rule);
                 if (read.isPresent()) {
                   return into.putTaintRule(read.get());
                 }
-                into.removeTaintRule(rule.getMetadata().getName());
-                return false;
+                var name = rule.getMetadata().getName();
+                boolean had = into.dynamicResources().taintRules().stream().anyMatch(r -> r.name().equals(name));
+                into.removeTaintRule(name);
+                return had;
               },
               (into, rule) -> into.removeTaintRule(rule.getMetadata().getName()),
               ClusterEvent.DEVICE_TAINT_RULE_ADD,
