@@ -202,4 +202,68 @@ class DynamicResourcesIT extends RealClusterTest {
         claim);
     assertNull(claim.controller());
   }
+
+  @Test
+  void the_documented_rbac_lets_the_scheduler_read_the_dra_kinds_and_write_what_binding_writes() {
+    var scheduler = client.kubernetesClient(); // the restricted identity, with docs/operations.md's RBAC
+    admin.resources(DeviceClass.class)
+        .resource(JSON.unmarshal(
+            "{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"DeviceClass\", \"metadata\": {\"name\": \""
+                + name("gpu") + "\"}, \"spec\": {}}",
+            DeviceClass.class))
+        .create();
+    assertEquals(name("gpu"), scheduler.resources(DeviceClass.class).withName(name("gpu")).get().getMetadata().getName());
+    scheduler.resources(ResourceSlice.class).list();
+    scheduler.resources(ResourceClaim.class).inAnyNamespace().list();
+    scheduler.genericKubernetesResources(TAINT_RULES).list();
+    try (var watch = scheduler.resources(ResourceClaim.class).inAnyNamespace().watch(new io.fabric8.kubernetes.client
+        .Watcher<ResourceClaim>() {
+          @Override
+          public void eventReceived(Action action, ResourceClaim resource) {}
+
+          @Override
+          public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {}
+        })) {
+      // opened: the watch verb is granted
+    }
+
+    // Extended resources backed by DRA: the scheduler creates the claim (and deletes it when binding fails).
+    var claims = scheduler.resources(ResourceClaim.class).inNamespace(namespace);
+    var created =
+        claims.resource(JSON.unmarshal(
+                """
+                {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "made"},
+                 "spec": {"devices": {"requests": [{"name": "one", "exactly": {"deviceClassName": "%s"}}]}}}
+                """.formatted(name("gpu")),
+                ResourceClaim.class))
+            .create();
+    var pod =
+        admin.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName("user").endMetadata()
+            .withNewSpec().withSchedulerName("nobody").addNewContainer().withName("c").withImage("busybox").endContainer()
+            .endSpec().build()).create();
+    // PreBind: the allocation and reservedFor, one update of the status.
+    var withStatus =
+        JSON.unmarshal(
+            """
+            {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "status": {"allocation": {"devices": {"results": [{"request": "one", "driver": "d.example.com",
+                 "pool": "p", "device": "d0"}]}},
+               "reservedFor": [{"resource": "pods", "name": "user", "uid": "%s"}]}}
+            """.formatted(pod.getMetadata().getUid()),
+            ResourceClaim.class);
+    withStatus.setMetadata(created.getMetadata());
+    var written = claims.resource(withStatus).updateStatus();
+    assertEquals("d0", written.getStatus().getAllocation().getDevices().getResults().get(0).getDevice());
+
+    // Nothing more: the claim's spec is not the scheduler's to change.
+    var forbidden =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.fabric8.kubernetes.client.KubernetesClientException.class,
+            () -> claims.withName("made").edit(c -> {
+              c.getMetadata().setLabels(Map.of("x", "y"));
+              return c;
+            }));
+    assertEquals(403, forbidden.getCode());
+    claims.withName("made").delete();
+  }
 }
