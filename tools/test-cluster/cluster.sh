@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real Kubernetes control plane for the end-to-end tests: kube-apiserver and etcd, and on request
-# kube-controller-manager with the PersistentVolume, disruption and PodGroup protection controllers only, built from the Go module proxy at the
+# kube-controller-manager with the PersistentVolume, disruption, PodGroup protection and resource claim controllers only, built from the Go module proxy at the
 # versions go.mod pins, cached by version outside the repository, run on loopback.
 #
 #   tools/test-cluster/cluster.sh build               build (or reuse) the binaries (etcd, kube-apiserver,
@@ -26,7 +26,8 @@
 #                                               status, which preemption reads: without it
 #                                               disruptionsAllowed stays 0) and the PodGroup
 #                                               protection controller (a deleted PodGroup goes away
-#                                               once no pod names it); log in
+#                                               once no pod names it) and the resource claim controller
+#                                               (makes the ResourceClaims of pods' claim templates); log in
 #                                               DIR/kube-controller-manager.log
 #   tools/test-cluster/cluster.sh restart-apiserver DIR   stop kube-apiserver and start it again (etcd and
 #                                               kube-controller-manager stay; the latter reconnects)
@@ -52,8 +53,10 @@ bin="$cache/k8s-$k8s_version-etcd-$etcd_version-$(cat "$here/go.sum" "$here/cmd/
 # The controllers of kube-controller-manager that start-controller-manager runs (1.37's names).
 # podgroup-protection-controller (needs the GenericWorkload gate, given to it below as to the API server) takes
 # the finalizer the API server puts on every Workload API PodGroup off once no pod names the group: without it a
-# deleted PodGroup stays Terminating for ever.
-controllers=persistentvolume-binder-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,ephemeral-volume-controller,disruption-controller,podgroup-protection-controller
+# deleted PodGroup stays Terminating for ever. resourceclaim-controller makes the ResourceClaims of pods'
+# spec.resourceClaims that name a ResourceClaimTemplate and reports them in status.resourceClaimStatuses
+# (dynamic resource allocation; resource.k8s.io/v1 is served by default in 1.37, DeviceTaintRules included).
+controllers=persistentvolume-binder-controller,persistentvolumeclaim-protection-controller,persistentvolume-protection-controller,ephemeral-volume-controller,disruption-controller,podgroup-protection-controller,resourceclaim-controller
 
 # GenericWorkload is beta but off by default in 1.37: without it the API server serves no PodGroup storage and
 # drops spec.schedulingGroup from the pods it creates. scheduling.k8s.io/v1beta1 is a beta group version that

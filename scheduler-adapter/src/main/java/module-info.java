@@ -3,7 +3,8 @@
  * Kubernetes' rules for quantities and effective requests; and of the other objects a cluster snapshot
  * carries (namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets, and the storage objects:
  * claims, volumes, storage classes, CSI nodes, drivers and capacities; PodDisruptionBudgets; the pod group
- * objects of the Workload API and of the coscheduling plugin). Internal.
+ * objects of the Workload API and of the coscheduling plugin; the dynamic resource allocation objects: slices,
+ * classes, claims, taint rules). Internal.
  */
 module io.kubesched.adapter {
   requires static org.jspecify;

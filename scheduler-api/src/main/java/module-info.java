@@ -9,7 +9,6 @@ module io.kubesched.api {
   requires static transitive org.apiguardian.api; // @API statuses on exported types
 
   exports io.kubesched.api;
-  exports io.kubesched.api.dra;
   exports io.kubesched.api.internal to
       io.kubesched.engine;
 }

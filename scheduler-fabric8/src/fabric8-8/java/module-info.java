@@ -9,6 +9,7 @@ module io.kubesched.fabric8 {
   requires transitive kubernetes.model.core;
   requires transitive io.kubesched.api;
   requires kubernetes.client;
+  requires kubernetes.model.resource; // the DRA alpha fields fabric8 8 types
   requires io.fabric8.kubernetes.client.jdkhttp;
   requires java.net.http;
   requires tools.jackson.core;

@@ -17,6 +17,7 @@ module io.kubesched.informer {
   requires kubernetes.model.core;
   requires kubernetes.model.storageclass;
   requires kubernetes.model.policy;
+  requires kubernetes.model.resource; // the dynamic resource allocation informers
   requires kubernetes.model.common;
   requires org.slf4j;
 

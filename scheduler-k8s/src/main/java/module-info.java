@@ -18,6 +18,7 @@ module io.kubesched.k8s {
   requires kubernetes.model.coordination;
   requires kubernetes.model.events;
   requires kubernetes.model.policy;
+  requires kubernetes.model.resource;
   requires kubernetes.model.storageclass;
   requires org.slf4j;
 

@@ -14,6 +14,8 @@ module io.kubesched.benchmarks {
   // HeapMeasurement: informer caches filled with parsed fabric8 objects.
   requires io.kubesched.adapter;
   requires io.kubesched.informer;
+  requires io.kubesched.engine; // DeviceHeapMeasurement: the DeviceCache
+  requires kubernetes.model.resource;
   requires kubernetes.client;
   requires kubernetes.client.api;
   requires kubernetes.model.common;

@@ -12,9 +12,9 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceTolerationBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.OpaqueDeviceConfigurationBuilder;
 import io.kubesched.api.NodeSelectorRequirement;
 import io.kubesched.api.NodeSelectorTerm;
-import io.kubesched.api.dra.ClaimConfig;
-import io.kubesched.api.dra.DeviceAllocation;
-import io.kubesched.api.dra.DeviceToleration;
+import io.kubesched.api.ClaimConfig;
+import io.kubesched.api.DeviceAllocation;
+import io.kubesched.api.DeviceToleration;
 import io.kubesched.fabric8.Fabric8Compat;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The api's {@link io.kubesched.api.dra.AllocationResult} as fabric8's, for the claim status the binding cycle
+ * The api's {@link io.kubesched.api.AllocationResult} as fabric8's, for the claim status the binding cycle
  * writes (kube's DynamicResources PreBind). The inverse of what the adapter reads, field for field; a driver's
  * opaque parameters go back as the JSON they were read as.
  */
@@ -31,7 +31,7 @@ public final class AllocationResults {
   private AllocationResults() {}
 
   /** @return {@code allocation} as fabric8's model */
-  public static AllocationResult toFabric8(io.kubesched.api.dra.AllocationResult allocation) {
+  public static AllocationResult toFabric8(io.kubesched.api.AllocationResult allocation) {
     var builder = new AllocationResultBuilder().withNewDevices()
         .withResults(allocation.devices().stream().map(AllocationResults::result).toList())
         .withConfig(allocation.config().stream().map(AllocationResults::config).toList())

@@ -54,10 +54,12 @@ public final class Quantities {
   private Quantities() {}
 
   /**
-   * @return the value of {@code text} in base units (cores, bytes, …), rounded up to whole nano units
+   * @return the value of {@code text} in base units (cores, bytes, …), rounded up to whole nano units; white
+   *     space around the text is ignored, as Kubernetes ignores it when it reads a quantity from JSON
    * @throws IllegalArgumentException if {@code text} is not a Kubernetes quantity, or is negative
    */
   public static BigDecimal exact(String text) {
+    text = trimSpace(text);
     var known = EXACT.get(text);
     if (known != null) {
       return known;
@@ -101,6 +103,35 @@ public final class Quantities {
       throw new IllegalArgumentException("must not be negative");
     }
     return roundUpToNanos(value);
+  }
+
+  /**
+   * Go's {@code strings.TrimSpace}, which Kubernetes' {@code Quantity.UnmarshalJSON} applies to the JSON text
+   * before parsing it: the white space of Go's {@code unicode.IsSpace} (ASCII's, U+0085, U+00A0 and Unicode's
+   * other {@code White_Space} characters) removed from both ends. Java's {@code strip} differs (it keeps
+   * U+00A0 and U+202F, and removes U+001C to U+001F), so it is spelled out here.
+   *
+   * @return {@code text} without leading and trailing white space
+   */
+  public static String trimSpace(String text) {
+    int start = 0;
+    int end = text.length();
+    while (start < end && isGoSpace(text.charAt(start))) {
+      start++;
+    }
+    while (end > start && isGoSpace(text.charAt(end - 1))) {
+      end--;
+    }
+    return start == 0 && end == text.length() ? text : text.substring(start, end);
+  }
+
+  /** Go's {@code unicode.IsSpace}; every such character is in the Basic Multilingual Plane. */
+  static boolean isGoSpace(char c) {
+    return switch (c) {
+      case '\t', '\n', '\u000B', '\f', '\r', ' ', '\u0085', '\u00A0', '\u1680', '\u2028', '\u2029', '\u202F',
+          '\u205F', '\u3000' -> true;
+      default -> c >= '\u2000' && c <= '\u200A';
+    };
   }
 
   /** @return {@code text} in millicores, rounded up (as CPU is accounted) */

@@ -69,9 +69,9 @@ class MalformedInputTest {
 
   @Test
   void a_malformed_sidecar_request_names_the_sidecar() {
-    var e = readingPod(pod().sidecar("proxy", "ephemeral-storage", " 1").build());
+    var e = readingPod(pod().sidecar("proxy", "ephemeral-storage", "1 x").build());
 
-    assertNames(e, "pod default/web", "spec.initContainers[proxy].resources.requests[ephemeral-storage]", " 1");
+    assertNames(e, "pod default/web", "spec.initContainers[proxy].resources.requests[ephemeral-storage]", "1 x");
   }
 
   @Test

@@ -64,7 +64,7 @@ class MalformedQuantityProperties {
   static Arbitrary<String> malformed() {
     var fixed =
         Arbitraries.of(
-            "12x", "", "1.5.5", "m", " 1", "1 ", "1ki", "Ki", "abc", "1e3Mi", "--5", "0x1F", "1 Gi", "1,5", "∞");
+            "12x", "", "1.5.5", "m", " ", " 1 m", "1ki", "Ki", "abc", "1e3Mi", "--5", "0x1F", "1 Gi", "1,5", "∞");
     var negative = Arbitraries.longs().between(1, 1_000_000).map(n -> "-" + n);
     var trailing =
         Combinators.combine(Arbitraries.longs().between(0, 100_000), Arbitraries.of("x", "q", "KB", "mb", "%"))

@@ -170,6 +170,7 @@ class QuantitiesProperties {
   /** Characters that make no suffix when appended to one ('i' would: "G" + "i" is "Gi"). */
   @Provide
   Arbitrary<Character> garbage() {
-    return Arbitraries.of('x', 'q', 'Z', '!', '%', '/', 'j', ' ', ',');
+    // Not white space: Kubernetes trims that from a quantity read from JSON (SpacedQuantitiesTest).
+    return Arbitraries.of('x', 'q', 'Z', '!', '%', '/', 'j', '\u200B', ',');
   }
 }

@@ -113,7 +113,7 @@ class QuantitiesTest {
 
   @ParameterizedTest(name = "\"{0}\" is not a quantity")
   @ValueSource(
-      strings = {"12x", "", "1.5.5", "m", " 1", "1 ", "Ki", "1ki", "1KI", "1e3Mi", "0x10", "1,5", "--1", "1e", "abc",
+      strings = {"12x", "", "1.5.5", "m", " ", " 1 m", "Ki", "1ki", "1KI", "1e3Mi", "0x10", "1,5", "--1", "1e", "abc",
         "1m5", "1 Gi", "1e1000000000", "∞"})
   void malformed_quantities_are_rejected(String text) {
     assertThrows(IllegalArgumentException.class, () -> Quantities.exact(text));

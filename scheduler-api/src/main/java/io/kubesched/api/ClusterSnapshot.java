@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import io.kubesched.api.dra.DynamicResources;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import io.kubesched.api.dra.ClaimAllocation;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 

@@ -7,6 +7,7 @@ import io.kubesched.api.Nominations;
 import io.kubesched.api.PodDisruptionBudget;
 import io.kubesched.api.Storage;
 import io.kubesched.api.WorkloadSelector;
+import io.kubesched.api.DynamicResources;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -172,7 +173,17 @@ public final class ClusterDataCache {
    *     {@code storage} and {@code nominations}
    */
   public ClusterSnapshot snapshot(List<NodeInfo> nodes, Storage storage, Nominations nominations) {
+    return snapshot(nodes, storage, DynamicResources.empty(), nominations);
+  }
+
+  /**
+   * As {@link #snapshot(List, Storage, Nominations)}, with {@code dynamicResources} (the {@link DeviceCache}'s,
+   * where the policy reads dynamic resources); the last snapshot is reused while it carries the same instance.
+   */
+  public ClusterSnapshot snapshot(
+      List<NodeInfo> nodes, Storage storage, DynamicResources dynamicResources, Nominations nominations) {
     Objects.requireNonNull(nodes, "nodes");
+    Objects.requireNonNull(dynamicResources, "dynamicResources");
     Objects.requireNonNull(storage, "storage");
     Objects.requireNonNull(nominations, "nominations");
     var last = lastSnapshot;
@@ -189,6 +200,9 @@ public final class ClusterDataCache {
     }
     if (snapshot.storage() != storage) {
       snapshot = snapshot.withStorage(storage);
+    }
+    if (snapshot.dynamicResources() != dynamicResources) {
+      snapshot = snapshot.withDynamicResources(dynamicResources);
     }
     if (reads.contains(ClusterData.POD_DISRUPTION_BUDGETS)) {
       var disruptionBudgets = disruptionBudgets();

@@ -33,6 +33,14 @@ public record ClusterEvent(Resource resource, ActionType actionType, String labe
     CSI_DRIVER,
     /** A CSIStorageCapacity (where the policy reads them). */
     CSI_STORAGE_CAPACITY,
+    /** A ResourceClaim (where the policy reads them: dynamic resource allocation). */
+    RESOURCE_CLAIM,
+    /** A ResourceSlice (where the policy reads them). */
+    RESOURCE_SLICE,
+    /** A DeviceClass (where the policy reads them). */
+    DEVICE_CLASS,
+    /** A DeviceTaintRule (where the policy reads them). */
+    DEVICE_TAINT_RULE,
     /** Anything: the event is not about one kind of object (a relist, a timeout). */
     WILDCARD
   }
@@ -122,6 +130,59 @@ public record ClusterEvent(Resource resource, ActionType actionType, String labe
   /** A CSIStorageCapacity changed in what the volume rules read. */
   public static final ClusterEvent CSI_STORAGE_CAPACITY_UPDATE =
       new ClusterEvent(Resource.CSI_STORAGE_CAPACITY, ActionType.UPDATE, "storage.k8s.io/CSIStorageCapacityUpdate");
+
+  // The dynamic resource allocation events, under kube's labels (kube-scheduler's EventResource names with the
+  // action). kube's DynamicResources plugin registers ResourceClaim add, update and delete, DeviceClass add and
+  // update, and ResourceSlice add and update; it hears a DeviceTaintRule change as an update of the slices whose
+  // devices it taints (its slice tracker), which the DeviceTaintRule events here stand for.
+
+  /** A ResourceClaim was added. */
+  public static final ClusterEvent RESOURCE_CLAIM_ADD =
+      new ClusterEvent(Resource.RESOURCE_CLAIM, ActionType.ADD, "resource.k8s.io/ResourceClaimAdd");
+
+  /** A ResourceClaim changed in what the allocator reads. */
+  public static final ClusterEvent RESOURCE_CLAIM_UPDATE =
+      new ClusterEvent(Resource.RESOURCE_CLAIM, ActionType.UPDATE, "resource.k8s.io/ResourceClaimUpdate");
+
+  /** A ResourceClaim was deleted: its devices are free again. */
+  public static final ClusterEvent RESOURCE_CLAIM_DELETE =
+      new ClusterEvent(Resource.RESOURCE_CLAIM, ActionType.DELETE, "resource.k8s.io/ResourceClaimDelete");
+
+  /** A ResourceSlice was added. */
+  public static final ClusterEvent RESOURCE_SLICE_ADD =
+      new ClusterEvent(Resource.RESOURCE_SLICE, ActionType.ADD, "resource.k8s.io/ResourceSliceAdd");
+
+  /** A ResourceSlice changed in what the allocator reads. */
+  public static final ClusterEvent RESOURCE_SLICE_UPDATE =
+      new ClusterEvent(Resource.RESOURCE_SLICE, ActionType.UPDATE, "resource.k8s.io/ResourceSliceUpdate");
+
+  /** A ResourceSlice was deleted (kube registers no slice delete: fewer devices help no pod). */
+  public static final ClusterEvent RESOURCE_SLICE_DELETE =
+      new ClusterEvent(Resource.RESOURCE_SLICE, ActionType.DELETE, "resource.k8s.io/ResourceSliceDelete");
+
+  /** A DeviceClass was added. */
+  public static final ClusterEvent DEVICE_CLASS_ADD =
+      new ClusterEvent(Resource.DEVICE_CLASS, ActionType.ADD, "resource.k8s.io/DeviceClassAdd");
+
+  /** A DeviceClass changed in what the allocator reads. */
+  public static final ClusterEvent DEVICE_CLASS_UPDATE =
+      new ClusterEvent(Resource.DEVICE_CLASS, ActionType.UPDATE, "resource.k8s.io/DeviceClassUpdate");
+
+  /** A DeviceClass was deleted (kube registers no class delete). */
+  public static final ClusterEvent DEVICE_CLASS_DELETE =
+      new ClusterEvent(Resource.DEVICE_CLASS, ActionType.DELETE, "resource.k8s.io/DeviceClassDelete");
+
+  /** A DeviceTaintRule was added (kube hears it as an update of the slices it taints). */
+  public static final ClusterEvent DEVICE_TAINT_RULE_ADD =
+      new ClusterEvent(Resource.DEVICE_TAINT_RULE, ActionType.ADD, "resource.k8s.io/DeviceTaintRuleAdd");
+
+  /** A DeviceTaintRule changed (kube hears it as an update of the slices it taints). */
+  public static final ClusterEvent DEVICE_TAINT_RULE_UPDATE =
+      new ClusterEvent(Resource.DEVICE_TAINT_RULE, ActionType.UPDATE, "resource.k8s.io/DeviceTaintRuleUpdate");
+
+  /** A DeviceTaintRule was deleted: its taints are gone (kube hears it as an update of the slices). */
+  public static final ClusterEvent DEVICE_TAINT_RULE_DELETE =
+      new ClusterEvent(Resource.DEVICE_TAINT_RULE, ActionType.DELETE, "resource.k8s.io/DeviceTaintRuleDelete");
 
   /** A profile's policy was replaced: its pods may fit now where the old policy found no node. */
   public static final ClusterEvent POLICY_CHANGE = new ClusterEvent(Resource.WILDCARD, ActionType.ALL, "PolicyChange");

@@ -94,6 +94,29 @@ public final class ClusterEventMoves {
     };
   }
 
+  /**
+   * A ResourceClaim, ResourceSlice, DeviceClass or DeviceTaintRule changed, where the policy reads them. The events
+   * kube's DynamicResources plugin registers (claims added, updated or deleted; slices and classes added or
+   * updated; a taint rule's change, which kube hears as slice updates) move every unschedulable pod: kube's
+   * queueing hints for them, which pick the pods that use the claim, are not implemented yet. A slice or class
+   * deleted moves nothing, as in kube.
+   *
+   * @param event one of the dynamic resource constants of {@link ClusterEvent}
+   * @throws IllegalArgumentException for another event
+   */
+  public void dynamicResourcesChanged(ClusterEvent event) {
+    boolean registered =
+        switch (event.resource()) {
+          case RESOURCE_CLAIM, DEVICE_TAINT_RULE -> event.actionType() != ClusterEvent.ActionType.ALL;
+          case RESOURCE_SLICE, DEVICE_CLASS ->
+              event.actionType() == ClusterEvent.ActionType.ADD || event.actionType() == ClusterEvent.ActionType.UPDATE;
+          default -> throw new IllegalArgumentException("not a dynamic resource event: " + event);
+        };
+    if (registered) {
+      queue.moveAllToActiveOrBackoff(event);
+    }
+  }
+
   /** A namespace was added or relabelled, where the policy reads namespaces. */
   public void namespaceChanged(String namespace) {
     queue.moveUnschedulableIf(

@@ -435,4 +435,10 @@ final class Fabric8CompatImpl implements Fabric8Compat {
       return super.unmarshal(str, type);
     }
   }
+
+  @Override
+  public List<String> draAlphaFields(Object model) {
+    // fabric8 7.5 types none of kube 1.37's DRA alpha fields: they arrive in the additional properties.
+    return List.of();
+  }
 }

@@ -11,11 +11,19 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -213,5 +221,44 @@ final class Fabric8CompatImpl implements Fabric8Compat {
       }
       return super.unmarshal(str, type);
     }
+  }
+
+  @Override
+  public List<String> draAlphaFields(Object model) {
+    var set = new ArrayList<String>();
+    if (model instanceof ResourceSliceSpec spec) {
+      addIf(set, spec.getPartitionTypeAttribute() != null && !spec.getPartitionTypeAttribute().isEmpty(), "partitionTypeAttribute");
+      addIf(set, !isEmpty(spec.getSkipNodeOperations()), "skipNodeOperations");
+    } else if (model instanceof Device device) {
+      addIf(set, !isEmpty(device.getNodeAllocatableResources()), "nodeAllocatableResources");
+    } else if (model instanceof DeviceAttribute attribute) {
+      addIf(set, !isEmpty(attribute.getBools()), "bools");
+      addIf(set, !isEmpty(attribute.getInts()), "ints");
+      addIf(set, !isEmpty(attribute.getStrings()), "strings");
+      addIf(set, !isEmpty(attribute.getVersions()), "versions");
+    } else if (model instanceof DeviceCounterConsumption consumption) {
+      addIf(set, !isEmpty(consumption.getCompatibilityGroups()), "compatibilityGroups");
+    } else if (model instanceof ExactDeviceRequest request) {
+      addIf(set, !isEmpty(request.getDerivedAttributes()), "derivedAttributes");
+    } else if (model instanceof DeviceSubRequest request) {
+      addIf(set, !isEmpty(request.getDerivedAttributes()), "derivedAttributes");
+    } else if (model instanceof DeviceRequestAllocationResult result) {
+      addIf(set, !isEmpty(result.getSkipNodeOperations()), "skipNodeOperations");
+    }
+    return set;
+  }
+
+  private static void addIf(List<String> set, boolean present, String field) {
+    if (present) {
+      set.add(field);
+    }
+  }
+
+  private static boolean isEmpty(@Nullable Collection<?> values) {
+    return values == null || values.isEmpty();
+  }
+
+  private static boolean isEmpty(@Nullable Map<?, ?> values) {
+    return values == null || values.isEmpty();
   }
 }

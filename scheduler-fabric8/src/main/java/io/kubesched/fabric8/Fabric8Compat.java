@@ -162,4 +162,18 @@ public interface Fabric8Compat {
    * {@link #copyRestartPolicyRules} copies them afterwards; fabric8 7.4 has none).
    */
   void clearUnread(Container container);
+
+  /**
+   * The alpha fields of kube 1.37's {@code resource.k8s.io/v1} (off by default there, so an API server serves
+   * them only with the gate on) that this line's model types, set on {@code model}. The adapter refuses an object
+   * that sets one rather than placing as if it were absent; a field the line does not type arrives in the
+   * object's additional properties, which the adapter checks itself.
+   *
+   * @param model a {@code io.fabric8.kubernetes.api.model.resource.v1} object (a slice's spec, a device, an
+   *     attribute, a counter consumption, a request or sub-request, an allocation result entry); anything else
+   *     has none
+   * @return the JSON names of the alpha fields set, empty if none; always empty on fabric8 7, whose model types
+   *     none of them
+   */
+  List<String> draAlphaFields(Object model);
 }

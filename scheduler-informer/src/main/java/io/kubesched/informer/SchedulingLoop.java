@@ -15,6 +15,7 @@ import io.kubesched.binder.TokenBucket;
 import io.kubesched.binder.report.PodGroupReporter;
 import io.kubesched.binder.report.SchedulingReporter;
 import io.kubesched.engine.ClusterEvent;
+import io.kubesched.engine.DeviceCache;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
 import io.kubesched.informer.cycle.AssumptionExpiry;
@@ -226,16 +227,19 @@ public final class SchedulingLoop implements AutoCloseable {
     // The one StorageCache of this loop: the storage informers fill it, the scheduling cycle reserves in it,
     // the binding cycle waits on it (and checks its waiting pods again at each storage change).
     var storage = new StorageCache();
+    // The one DeviceCache of this loop: the dynamic-resource informers fill it (and each snapshot carries its
+    // DynamicResources); the binding cycle assumes the claims' allocations in it (DeviceCache.assume/forget).
+    var devices = new DeviceCache();
     this.parts = LoopParts.create(
         settings, policies, this.metrics, election == null && !settings.externalLeadership(), storage,
-        ClaimAssumptions.NONE, injected);
+        ClaimAssumptions.in(devices), injected);
     this.explainer =
         new Explainer(
             policies, parts.queue(), parts.cache(), injected.clusterSnapshot(), parts.handlers()::pendingPod,
             injected.groups());
     this.clusterData =
         new ClusterDataInformers(
-            client, policies.watched(), parts.moves(), storage, parts.binding()::checkVolumeWaits);
+            client, policies.watched(), parts.moves(), storage, devices, parts.binding()::checkVolumeWaits);
     this.informers =
         new InformerSet(
             client, settings.syncTimeout(), parts.handlers(), clusterData, parts.cache(), parts.queue(), this::isRunning);

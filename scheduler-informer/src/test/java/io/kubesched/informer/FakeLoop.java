@@ -15,7 +15,7 @@ import io.kubesched.informer.cycle.PodGroupLookup;
 import io.kubesched.informer.cycle.PreemptPort;
 import io.kubesched.informer.cycle.Profiles;
 import io.kubesched.informer.cycle.Reporting;
-import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.api.ClaimAllocation;
 import io.kubesched.binder.ClaimOutcome;
 import io.kubesched.informer.cycle.ClaimAssumptions;
 import io.kubesched.informer.cycle.ClaimPort;

@@ -14,6 +14,9 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
@@ -79,6 +82,9 @@ final class SchedulingClients {
           CSINode.class,
           CSIDriver.class,
           CSIStorageCapacity.class,
+          ResourceClaim.class,
+          ResourceSlice.class,
+          DeviceClass.class,
           Event.class,
           Lease.class);
 

@@ -4,7 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
-import io.kubesched.api.dra.ConsumerRef;
+import io.kubesched.api.ConsumerRef;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nomination;

@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
-import io.kubesched.api.dra.AllocationResult;
-import io.kubesched.api.dra.ClaimAllocation;
-import io.kubesched.api.dra.ConsumerRef;
-import io.kubesched.api.dra.DeviceAllocation;
-import io.kubesched.api.dra.DynamicResources;
-import io.kubesched.api.dra.ResourceClaim;
+import io.kubesched.api.AllocationResult;
+import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ConsumerRef;
+import io.kubesched.api.DeviceAllocation;
+import io.kubesched.api.DynamicResources;
+import io.kubesched.api.ResourceClaim;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nomination;

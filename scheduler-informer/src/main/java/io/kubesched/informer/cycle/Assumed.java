@@ -1,6 +1,6 @@
 package io.kubesched.informer.cycle;
 
-import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.api.ClaimAllocation;
 import java.util.List;
 
 /**

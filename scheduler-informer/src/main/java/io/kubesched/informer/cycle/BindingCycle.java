@@ -5,7 +5,7 @@ import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.Result;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.VolumeBinding;
-import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.api.ClaimAllocation;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.ClaimOutcome;
 import io.kubesched.binder.TokenBucket;

@@ -1,6 +1,7 @@
 package io.kubesched.informer.cycle;
 
-import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.api.ClaimAllocation;
+import io.kubesched.engine.DeviceCache;
 import java.util.List;
 
 /**
@@ -19,6 +20,21 @@ public interface ClaimAssumptions {
         @Override
         public void forget(String podUid) {}
       };
+
+  /** @return the assumptions held in the loop's {@link DeviceCache}, where every snapshot's claims come from */
+  static ClaimAssumptions in(DeviceCache devices) {
+    return new ClaimAssumptions() {
+      @Override
+      public void assume(String podUid, List<ClaimAllocation> allocations) {
+        devices.assume(podUid, allocations);
+      }
+
+      @Override
+      public void forget(String podUid) {
+        devices.forget(podUid);
+      }
+    };
+  }
 
   /** Shows {@code allocations} as made for pod {@code podUid} in every later snapshot (kube's Reserve). */
   void assume(String podUid, List<ClaimAllocation> allocations);

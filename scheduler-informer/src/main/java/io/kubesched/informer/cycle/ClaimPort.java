@@ -2,7 +2,7 @@ package io.kubesched.informer.cycle;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.adapter.AllocationResults;
-import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.api.ClaimAllocation;
 import io.kubesched.binder.ClaimOutcome;
 import io.kubesched.binder.ClaimWriter;
 import io.kubesched.binder.TokenBucket;

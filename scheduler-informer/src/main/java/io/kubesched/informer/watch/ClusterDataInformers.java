@@ -1,5 +1,6 @@
 package io.kubesched.informer.watch;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -17,16 +18,21 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kubesched.adapter.ClusterDataAdapter;
 import io.kubesched.adapter.DisruptionBudgetAdapter;
+import io.kubesched.adapter.DynamicResourceAdapter;
 import io.kubesched.adapter.StorageAdapter;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
@@ -34,9 +40,11 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nominations;
 import io.kubesched.api.Storage;
 import io.kubesched.api.WorkloadSelector;
+import io.kubesched.api.DynamicResources;
 import io.kubesched.engine.ClusterDataCache;
 import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.ClusterEventMoves;
+import io.kubesched.engine.DeviceCache;
 import io.kubesched.engine.StorageCache;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,23 +72,28 @@ import org.slf4j.LoggerFactory;
  * io.kubesched.api.FinderFunc#reads()} and what the settings add for later policies): namespaces, Services,
  * ReplicationControllers, ReplicaSets
  * and StatefulSets, PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes, CSIDrivers,
- * CSIStorageCapacities and ({@code policy/v1}) PodDisruptionBudgets, each only when it is read, so a policy
+ * CSIStorageCapacities, ({@code policy/v1}) PodDisruptionBudgets and ({@code resource.k8s.io/v1}) ResourceClaims,
+ * ResourceSlices, DeviceClasses and DeviceTaintRules, each only when it is read, so a policy
  * that reads none costs no watch and needs no permission. Their informers keep of each object only its name
  * and what the snapshot needs (a namespace's labels, a workload's selector, a budget's selector and the
- * status preemption counts with; of a storage object only its name, as its record is kept in the {@link
- * StorageCache}), and fill a {@link ClusterDataCache} and the {@link #storage() StorageCache}.
+ * status preemption counts with; of a storage or dynamic-resource object only its name, as its record is kept in
+ * the {@link StorageCache} or the {@link DeviceCache}), and fill a {@link ClusterDataCache}, the {@link #storage()
+ * StorageCache} and the {@link #devices() DeviceCache}.
  *
  * <p>Started and synced with the node and pod informers; {@link #restart} lists everything again into a
  * fresh cache and swaps it in once synced, so that what was deleted while unwatched is gone. The {@link
  * StorageCache} is one for the informers' whole life, since the loop holds the volumes it reserved for pods
  * in it: a start or restart lists the storage objects into a fresh staging cache and, once synced, {@linkplain
- * StorageCache#replaceObjects replaces} the objects of the one cache with them, its reservations kept.
+ * StorageCache#replaceObjects replaces} the objects of the one cache with them, its reservations kept; the same
+ * for the {@link DeviceCache} and the allocations it holds assumed.
  *
  * <p>A namespace added or relabelled is reported to {@code namespaceChanged}, and a storage object added, or
  * updated in what the volume rules read, to {@link StorageEvents} (on the informer's thread), except during
  * the initial list of a start or restart, after which the controller moves every waiting pod anyway. Which
  * storage changes are reported follows kube-scheduler's volume plugins' {@code EventsToRegister}: adds and
- * updates, no CSIDriver add, no deletes. An object that cannot be read ({@link
+ * updates, no CSIDriver add, no deletes. Every dynamic-resource change is reported to {@code dynamicResourcesChanged}
+ * (adds, changes in what the allocator reads, deletes); {@link ClusterEventMoves#dynamicResourcesChanged} keeps
+ * those kube's DynamicResources plugin registers. An object that cannot be read ({@link
  * io.kubesched.api.MalformedObjectException}) is left out of the snapshot, with a warning.
  *
  * <p>Lifecycle: {@link #start} once, {@link #restart} any number of times, {@link #close()} any number of
@@ -99,6 +112,24 @@ public final class ClusterDataInformers implements AutoCloseable {
           ClusterData.CSI_NODES,
           ClusterData.CSI_DRIVERS,
           ClusterData.CSI_STORAGE_CAPACITIES);
+
+  /** The dynamic-resource kinds: where the policy reads one, each snapshot carries the {@link DeviceCache}'s. */
+  private static final Set<ClusterData> DEVICES =
+      EnumSet.of(
+          ClusterData.RESOURCE_CLAIMS,
+          ClusterData.RESOURCE_SLICES,
+          ClusterData.DEVICE_CLASSES,
+          ClusterData.DEVICE_TAINT_RULES);
+
+  /** {@code resource.k8s.io/v1} DeviceTaintRules, read generically: fabric8 7.5 has no model of this version. */
+  static final ResourceDefinitionContext DEVICE_TAINT_RULES =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("resource.k8s.io")
+          .withVersion("v1")
+          .withKind("DeviceTaintRule")
+          .withPlural("devicetaintrules")
+          .withNamespaced(false)
+          .build();
 
   /**
    * Hears of storage objects changed, as {@link ClusterEventMoves} takes them; called on an informer's thread.
@@ -127,9 +158,13 @@ public final class ClusterDataInformers implements AutoCloseable {
   private final Consumer<String> namespaceChanged;
   private final StorageEvents storageEvents;
   private final StorageCache storage;
+  private final boolean readsDevices;
+  private final Consumer<ClusterEvent> dynamicResourcesChanged;
+  private final DeviceCache devices;
   private volatile ClusterDataCache cache;
   private volatile List<SharedIndexInformer<?>> informers = List.of();
-  private volatile StorageFeed feed = new StorageFeed();
+  private volatile Feed<StorageCache> feed;
+  private volatile Feed<DeviceCache> deviceFeed;
 
   /**
    * The loop's informers: storage changes move the pods they may help (as kube's volume plugins register) and
@@ -146,6 +181,23 @@ public final class ClusterDataInformers implements AutoCloseable {
       Set<ClusterData> reads,
       ClusterEventMoves moves,
       StorageCache storage,
+      Runnable storageSeen) {
+    this(client, reads, moves, storage, new DeviceCache(), storageSeen);
+  }
+
+  /**
+   * The loop's informers, as {@link #ClusterDataInformers(KubernetesClient, Set, ClusterEventMoves, StorageCache,
+   * Runnable)}, filling the loop's one {@code devices} cache too; a dynamic-resource change moves the pods kube's
+   * DynamicResources plugin would ({@link ClusterEventMoves#dynamicResourcesChanged}).
+   *
+   * @param devices the loop's one device cache, which these informers fill and the binding cycle assumes in
+   */
+  public ClusterDataInformers(
+      KubernetesClient client,
+      Set<ClusterData> reads,
+      ClusterEventMoves moves,
+      StorageCache storage,
+      DeviceCache devices,
       Runnable storageSeen) {
     this(
         client,
@@ -164,7 +216,9 @@ public final class ClusterDataInformers implements AutoCloseable {
             storageSeen.run();
           }
         },
-        storage);
+        storage,
+        moves::dynamicResourcesChanged,
+        devices);
   }
 
   /**
@@ -173,7 +227,7 @@ public final class ClusterDataInformers implements AutoCloseable {
    * @param namespaceChanged hears the name of a namespace added, or whose labels changed
    */
   ClusterDataInformers(KubernetesClient client, Set<ClusterData> reads, Consumer<String> namespaceChanged) {
-    this(client, reads, namespaceChanged, StorageEvents.NONE, new StorageCache());
+    this(client, reads, namespaceChanged, StorageEvents.NONE, new StorageCache(), event -> {}, new DeviceCache());
   }
 
   /**
@@ -187,7 +241,21 @@ public final class ClusterDataInformers implements AutoCloseable {
       Set<ClusterData> reads,
       Consumer<String> namespaceChanged,
       StorageEvents storageEvents) {
-    this(client, reads, namespaceChanged, storageEvents, new StorageCache());
+    this(client, reads, namespaceChanged, storageEvents, new StorageCache(), event -> {}, new DeviceCache());
+  }
+
+  /**
+   * @param client the client to watch with; not closed here
+   * @param reads what the policy reads; nothing is watched for an empty set
+   * @param dynamicResourcesChanged hears of each dynamic-resource event (after the initial list)
+   * @param devices the device cache to fill
+   */
+  ClusterDataInformers(
+      KubernetesClient client,
+      Set<ClusterData> reads,
+      Consumer<ClusterEvent> dynamicResourcesChanged,
+      DeviceCache devices) {
+    this(client, reads, name -> {}, StorageEvents.NONE, new StorageCache(), dynamicResourcesChanged, devices);
   }
 
   private ClusterDataInformers(
@@ -195,14 +263,29 @@ public final class ClusterDataInformers implements AutoCloseable {
       Set<ClusterData> reads,
       Consumer<String> namespaceChanged,
       StorageEvents storageEvents,
-      StorageCache storage) {
+      StorageCache storage,
+      Consumer<ClusterEvent> dynamicResourcesChanged,
+      DeviceCache devices) {
     this.client = client;
     this.reads = Set.copyOf(reads);
     this.readsStorage = this.reads.stream().anyMatch(STORAGE::contains);
+    this.readsDevices = this.reads.stream().anyMatch(DEVICES::contains);
     this.namespaceChanged = namespaceChanged;
     this.storageEvents = storageEvents;
     this.storage = storage;
+    this.dynamicResourcesChanged = dynamicResourcesChanged;
+    this.devices = devices;
     this.cache = new ClusterDataCache(this.reads);
+    this.feed = storageFeed();
+    this.deviceFeed = deviceFeed();
+  }
+
+  /**
+   * @return the dynamic-resource objects as watched, with the loop's assumed allocations: one instance for the
+   *     life of these informers, across restarts; empty where the policy reads no dynamic-resource kind
+   */
+  public DeviceCache devices() {
+    return devices;
   }
 
   /**
@@ -226,13 +309,17 @@ public final class ClusterDataInformers implements AutoCloseable {
    */
   void start(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
     var fresh = new ClusterDataCache(reads);
-    var freshFeed = new StorageFeed();
-    var started = startAndSync(fresh, freshFeed, timeout);
+    var freshFeed = storageFeed();
+    var freshDeviceFeed = deviceFeed();
+    var started = startAndSync(fresh, freshFeed, freshDeviceFeed, timeout);
     cache = fresh;
     informers = started;
     feed.close();
+    deviceFeed.close();
     freshFeed.goLive();
+    freshDeviceFeed.goLive();
     feed = freshFeed;
+    deviceFeed = freshDeviceFeed;
   }
 
   /**
@@ -243,14 +330,18 @@ public final class ClusterDataInformers implements AutoCloseable {
    */
   void restart(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
     var fresh = new ClusterDataCache(reads);
-    var freshFeed = new StorageFeed();
-    var started = startAndSync(fresh, freshFeed, timeout);
+    var freshFeed = storageFeed();
+    var freshDeviceFeed = deviceFeed();
+    var started = startAndSync(fresh, freshFeed, freshDeviceFeed, timeout);
     var old = informers;
     cache = fresh;
     informers = started;
     feed.close(); // what the old informers still hear is no longer written
+    deviceFeed.close();
     freshFeed.goLive();
+    freshDeviceFeed.goLive();
     feed = freshFeed;
+    deviceFeed = freshDeviceFeed;
     old.forEach(SharedIndexInformer::stop);
   }
 
@@ -273,7 +364,8 @@ public final class ClusterDataInformers implements AutoCloseable {
 
   /**
    * @return the snapshot of one decision over {@code nodes}, with the {@link #storage()}'s storage where the
-   *     policy reads storage: see {@link ClusterDataCache#snapshot(List, Storage)}
+   *     policy reads storage and the {@link #devices()}' dynamic resources where it reads them: see {@link
+   *     ClusterDataCache#snapshot(List, Storage, DynamicResources, Nominations)}
    */
   public ClusterSnapshot snapshot(List<NodeInfo> nodes) {
     return snapshot(nodes, Nominations.NONE);
@@ -281,7 +373,11 @@ public final class ClusterDataInformers implements AutoCloseable {
 
   /** As {@link #snapshot(List)}, with the pods preemption nominated to nodes. */
   public ClusterSnapshot snapshot(List<NodeInfo> nodes, Nominations nominations) {
-    return cache.snapshot(nodes, readsStorage ? storage.storage() : Storage.empty(), nominations);
+    return cache.snapshot(
+        nodes,
+        readsStorage ? storage.storage() : Storage.empty(),
+        readsDevices ? devices.dynamicResources() : DynamicResources.empty(),
+        nominations);
   }
 
   @Override
@@ -289,10 +385,12 @@ public final class ClusterDataInformers implements AutoCloseable {
     informers.forEach(SharedIndexInformer::stop);
   }
 
-  private List<SharedIndexInformer<?>> startAndSync(ClusterDataCache into, StorageFeed feed, Duration timeout)
+  private List<SharedIndexInformer<?>> startAndSync(
+      ClusterDataCache into, Feed<StorageCache> feed, Feed<DeviceCache> deviceFeed, Duration timeout)
       throws InterruptedException, ExecutionException, TimeoutException {
     var created = new ArrayList<SharedIndexInformer<?>>();
     createStorageInformers(feed, created);
+    createDeviceInformers(deviceFeed, created);
     if (reads.contains(ClusterData.NAMESPACES)) {
       created.add(namespaces(into));
     }
@@ -365,6 +463,7 @@ public final class ClusterDataInformers implements AutoCloseable {
       }
     } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
       feed.close();
+      deviceFeed.close();
       created.forEach(SharedIndexInformer::stop);
       throw e;
     }
@@ -498,10 +597,10 @@ public final class ClusterDataInformers implements AutoCloseable {
     };
   }
 
-  private void createStorageInformers(StorageFeed feed, List<SharedIndexInformer<?>> created) {
+  private void createStorageInformers(Feed<StorageCache> feed, List<SharedIndexInformer<?>> created) {
     if (reads.contains(ClusterData.PERSISTENT_VOLUME_CLAIMS)) {
       created.add(
-          storageInformer(
+          nameOnlyInformer(
               client.persistentVolumeClaims().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               feed,
               "PersistentVolumeClaim",
@@ -516,7 +615,7 @@ public final class ClusterDataInformers implements AutoCloseable {
     }
     if (reads.contains(ClusterData.PERSISTENT_VOLUMES)) {
       created.add(
-          storageInformer(
+          nameOnlyInformer(
               client.persistentVolumes().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               feed,
               "PersistentVolume",
@@ -530,7 +629,7 @@ public final class ClusterDataInformers implements AutoCloseable {
     var storageApi = client.storage().v1();
     if (reads.contains(ClusterData.STORAGE_CLASSES)) {
       created.add(
-          storageInformer(
+          nameOnlyInformer(
               storageApi.storageClasses().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               feed,
               "StorageClass",
@@ -543,7 +642,7 @@ public final class ClusterDataInformers implements AutoCloseable {
     }
     if (reads.contains(ClusterData.CSI_NODES)) {
       created.add(
-          storageInformer(
+          nameOnlyInformer(
               storageApi.csiNodes().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               feed,
               "CSINode",
@@ -556,7 +655,7 @@ public final class ClusterDataInformers implements AutoCloseable {
     }
     if (reads.contains(ClusterData.CSI_DRIVERS)) {
       created.add(
-          storageInformer(
+          nameOnlyInformer(
               storageApi.csiDrivers().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               feed,
               "CSIDriver",
@@ -569,7 +668,7 @@ public final class ClusterDataInformers implements AutoCloseable {
     }
     if (reads.contains(ClusterData.CSI_STORAGE_CAPACITIES)) {
       created.add(
-          storageInformer(
+          nameOnlyInformer(
               storageApi.csiStorageCapacities().inAnyNamespace().withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
               feed,
               "CSIStorageCapacity",
@@ -584,8 +683,90 @@ public final class ClusterDataInformers implements AutoCloseable {
   }
 
   /**
-   * An informer of one storage kind whose store keeps of each object its name only (the {@link StorageCache}
-   * holds its record), feeding {@code feed}.
+   * The dynamic-resource informers: each store keeps an object's name only (the {@link DeviceCache} holds its
+   * record), and every add, change the allocator reads, and delete is reported.
+   */
+  private void createDeviceInformers(Feed<DeviceCache> feed, List<SharedIndexInformer<?>> created) {
+    BiConsumer<ClusterEvent, Object> announce = (event, object) -> dynamicResourcesChanged.accept(event);
+    if (reads.contains(ClusterData.RESOURCE_CLAIMS)) {
+      created.add(
+          nameOnlyInformer(
+              client.resources(ResourceClaim.class).inAnyNamespace().withLimit(InformerSet.LIST_PAGE)
+                  .runnableInformer(0),
+              feed,
+              "ResourceClaim",
+              ResourceClaim::new,
+              (into, claim) -> into.putClaim(DynamicResourceAdapter.claim(claim)),
+              (into, claim) -> into.removeClaim(claim.getMetadata().getNamespace(), claim.getMetadata().getName()),
+              ClusterEvent.RESOURCE_CLAIM_ADD,
+              ClusterEvent.RESOURCE_CLAIM_UPDATE,
+              ClusterEvent.RESOURCE_CLAIM_DELETE,
+              announce::accept));
+    }
+    if (reads.contains(ClusterData.RESOURCE_SLICES)) {
+      created.add(
+          nameOnlyInformer(
+              client.resources(ResourceSlice.class).withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              feed,
+              "ResourceSlice",
+              ResourceSlice::new,
+              (into, slice) -> into.putSlice(DynamicResourceAdapter.slice(slice)),
+              (into, slice) -> into.removeSlice(slice.getMetadata().getName()),
+              ClusterEvent.RESOURCE_SLICE_ADD,
+              ClusterEvent.RESOURCE_SLICE_UPDATE,
+              ClusterEvent.RESOURCE_SLICE_DELETE,
+              announce::accept));
+    }
+    if (reads.contains(ClusterData.DEVICE_CLASSES)) {
+      created.add(
+          nameOnlyInformer(
+              client.resources(DeviceClass.class).withLimit(InformerSet.LIST_PAGE).runnableInformer(0),
+              feed,
+              "DeviceClass",
+              DeviceClass::new,
+              (into, deviceClass) -> into.putDeviceClass(DynamicResourceAdapter.deviceClass(deviceClass)),
+              (into, deviceClass) -> into.removeDeviceClass(deviceClass.getMetadata().getName()),
+              ClusterEvent.DEVICE_CLASS_ADD,
+              ClusterEvent.DEVICE_CLASS_UPDATE,
+              ClusterEvent.DEVICE_CLASS_DELETE,
+              announce::accept));
+    }
+    if (reads.contains(ClusterData.DEVICE_TAINT_RULES)) {
+      created.add(
+          nameOnlyInformer(
+              client.genericKubernetesResources(DEVICE_TAINT_RULES).withLimit(InformerSet.LIST_PAGE)
+                  .runnableInformer(0),
+              feed,
+              "DeviceTaintRule",
+              () -> {
+                var kept = new GenericKubernetesResource();
+                kept.setApiVersion(DynamicResourceAdapter.API_VERSION);
+                kept.setKind("DeviceTaintRule");
+                return kept;
+              },
+              // A rule without a device selector taints no device: it is kept out, as if absent (a rule that
+              // lost its selector is reported: its taints are gone).
+              (into, rule) -> {
+                var read = DynamicResourceAdapter.taintRule(rule);
+                if (read.isPresent()) {
+                  return into.putTaintRule(read.get());
+                }
+                var name = rule.getMetadata().getName();
+                boolean had = into.dynamicResources().taintRules().stream().anyMatch(r -> r.name().equals(name));
+                into.removeTaintRule(name);
+                return had;
+              },
+              (into, rule) -> into.removeTaintRule(rule.getMetadata().getName()),
+              ClusterEvent.DEVICE_TAINT_RULE_ADD,
+              ClusterEvent.DEVICE_TAINT_RULE_UPDATE,
+              ClusterEvent.DEVICE_TAINT_RULE_DELETE,
+              announce::accept));
+    }
+  }
+
+  /**
+   * An informer of one kind whose store keeps of each object its name only (the cache {@code C} holds its
+   * record), feeding {@code feed}.
    *
    * @param empty a new, empty object of the kind, to hold the kept name
    * @param put converts an object and records it; returns whether it changed what the rules read
@@ -594,23 +775,34 @@ public final class ClusterDataInformers implements AutoCloseable {
    * @param updated the event an object changed is reported as
    * @param announce reports an event of an object
    */
-  private static <T extends HasMetadata> SharedIndexInformer<T> storageInformer(
+  private static <C, T extends HasMetadata> SharedIndexInformer<T> nameOnlyInformer(
       SharedIndexInformer<T> informer,
-      StorageFeed feed,
+      Feed<C> feed,
       String kind,
       Supplier<T> empty,
-      BiPredicate<StorageCache, T> put,
-      BiConsumer<StorageCache, T> remove,
+      BiPredicate<C, T> put,
+      BiConsumer<C, T> remove,
       @Nullable ClusterEvent added,
       ClusterEvent updated,
       BiConsumer<ClusterEvent, T> announce) {
-    informer.itemStore(
-        InformerStores.keeping(
-            object -> {
-              var kept = empty.get();
-              kept.setMetadata(name(object));
-              return kept;
-            }));
+    return nameOnlyInformer(informer, feed, kind, empty, put, remove, added, updated, null, announce);
+  }
+
+  /**
+   * As the other {@code nameOnlyInformer}, reporting a deleted object as {@code deleted} when it is not null.
+   */
+  private static <C, T extends HasMetadata> SharedIndexInformer<T> nameOnlyInformer(
+      SharedIndexInformer<T> informer,
+      Feed<C> feed,
+      String kind,
+      Supplier<T> empty,
+      BiPredicate<C, T> put,
+      BiConsumer<C, T> remove,
+      @Nullable ClusterEvent added,
+      ClusterEvent updated,
+      @Nullable ClusterEvent deleted,
+      BiConsumer<ClusterEvent, T> announce) {
+    informer.itemStore(InformerStores.nameOnly(empty));
     informer.addEventHandler(
         new ResourceEventHandler<>() {
           @Override
@@ -625,10 +817,13 @@ public final class ClusterDataInformers implements AutoCloseable {
 
           @Override
           public void onDelete(T object, boolean deletedFinalStateUnknown) {
-            feed.write(into -> {
+            boolean live = feed.write(into -> {
               remove.accept(into, object);
-              return false;
+              return true;
             });
+            if (live && deleted != null) {
+              announce.accept(deleted, object);
+            }
           }
 
           private void put(T object, @Nullable ClusterEvent event) {
@@ -651,33 +846,51 @@ public final class ClusterDataInformers implements AutoCloseable {
     return informer;
   }
 
-  /**
-   * Where the storage informers of one start write: a staging cache while they list, then, once all are
-   * synced and {@link #goLive} swaps it in, the one {@link StorageCache} the loop reads; nowhere once {@link
-   * #close closed} (the informers of a start or restart that failed, or were replaced).
-   */
-  private final class StorageFeed {
+  private Feed<StorageCache> storageFeed() {
+    return new Feed<>(new StorageCache(), storage, StorageCache::replaceObjects);
+  }
 
-    private final StorageCache staging = new StorageCache();
-    private @Nullable StorageCache target = staging;
+  private Feed<DeviceCache> deviceFeed() {
+    return new Feed<>(new DeviceCache(), devices, DeviceCache::replaceObjects);
+  }
+
+  /**
+   * Where the name-only informers of one start write: a staging cache while they list, then, once all are
+   * synced and {@link #goLive} swaps it in, the one cache the loop reads ({@link StorageCache} or {@link
+   * DeviceCache}); nowhere once {@link #close closed} (the informers of a start or restart that failed, or were
+   * replaced).
+   */
+  private static final class Feed<C> {
+
+    private final C staging;
+    private final C live;
+    private final BiConsumer<C, C> replaceObjects;
+    private @Nullable C target;
+
+    Feed(C staging, C live, BiConsumer<C, C> replaceObjects) {
+      this.staging = staging;
+      this.live = live;
+      this.replaceObjects = replaceObjects;
+      this.target = staging;
+    }
 
     /**
      * @param write records or forgets an object in the cache written to
      * @return whether {@code write} changed the live cache (false while listing into staging, or closed)
      */
-    synchronized boolean write(Predicate<StorageCache> write) {
+    synchronized boolean write(Predicate<C> write) {
       var into = target;
       if (into == null) {
         return false;
       }
-      return write.test(into) && into == storage;
+      return write.test(into) && into == live;
     }
 
-    /** The objects listed replace the live cache's, its reservations kept; later writes go to it. */
+    /** The objects listed replace the live cache's, what it holds for pods kept; later writes go to it. */
     synchronized void goLive() {
       if (target == staging) {
-        storage.replaceObjects(staging);
-        target = storage;
+        replaceObjects.accept(live, staging);
+        target = live;
       }
     }
 

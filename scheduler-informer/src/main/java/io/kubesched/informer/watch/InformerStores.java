@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSpec;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -35,6 +36,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -56,7 +58,8 @@ import org.jspecify.annotations.Nullable;
  * and init container its name, image, resources, ports, restartPolicy, restartPolicyRules and the volume mounts that
  * set bindMountOptions (their name and options), of each ephemeral container with such mounts its name and those
  * mounts; {@code status} phase, startTime and
- * nominatedNodeName (what preemption reads), the {@code PodScheduled}, {@code PodResizePending}, {@code
+ * nominatedNodeName (what preemption reads), resourceClaimStatuses (the claims made from templates), the
+ * {@code PodScheduled}, {@code PodResizePending}, {@code
  * PodResizeInProgress} and {@code DisruptionTarget} conditions, the pod-level {@code allocatedResources} and
  * {@code resources.requests}, and of each container and init container status its name, {@code
  * allocatedResources} and {@code resources.requests} (what an in-place resize is counted from). Of a node:
@@ -110,6 +113,28 @@ public final class InformerStores {
    */
   static <T extends HasMetadata> ItemStore<T> keeping(UnaryOperator<T> keep) {
     return new KeptFieldsStore<>((object, parts) -> keep.apply(object));
+  }
+
+  /**
+   * @param empty a new, empty object of the kind, to hold the kept metadata
+   * @return a new, empty store keeping of each object only its name, namespace, uid and resourceVersion (what an
+   *     informer needs to key and relist it): for the kinds whose record a cache beside the informer holds
+   *     (storage objects in the {@code StorageCache}, dynamic-resource objects in the {@code DeviceCache})
+   */
+  public static <T extends HasMetadata> ItemStore<T> nameOnly(Supplier<T> empty) {
+    return keeping(
+        object -> {
+          var meta = object.getMetadata();
+          var kept = empty.get();
+          kept.setMetadata(
+              new ObjectMetaBuilder()
+                  .withName(meta.getName())
+                  .withNamespace(meta.getNamespace())
+                  .withUid(meta.getUid())
+                  .withResourceVersion(meta.getResourceVersion())
+                  .build());
+          return kept;
+        });
   }
 
   /**
@@ -600,7 +625,8 @@ public final class InformerStores {
     kept.setHostIPs(List.of());
     kept.setInitContainerStatuses(parts.share(keptContainerStatuses(status.getInitContainerStatuses())));
     kept.setPodIPs(List.of());
-    kept.setResourceClaimStatuses(List.of());
+    // The claims made from templates for the pod: which claim each of spec.resourceClaims resolves to.
+    kept.setResourceClaimStatuses(parts.share(status.getResourceClaimStatuses()));
     kept.setAdditionalProperties(Map.of());
     // Fields fabric8 7's model lacks: there they are kept in the extras just emptied.
     var compat = Fabric8Compat.get();

@@ -147,7 +147,10 @@ class InformerStoresTest {
     assertEquals(List.of("example.com/quota", "example.com/dataset-ready"), info.schedulingGates());
     assertEquals(Optional.of(new PodGroupRef(PodGroupRef.Source.WORKLOAD_API, "ml", "trainer-gang")), info.podGroup());
     assertEquals(List.of("trainer-data", "trainer-0-scratch"), info.persistentVolumeClaims());
-    assertEquals(List.of("gpu", "nic"), info.resourceClaims().stream().map(PodResourceClaim::name).toList());
+    assertEquals(
+        List.of(new PodResourceClaim("gpu", null, "trainer-gpu", "trainer-0-gpu-x7k2p"),
+            PodResourceClaim.ofClaim("nic", "shared-rdma")),
+        info.resourceClaims());
     assertEquals(PreemptionPolicy.NEVER, info.preemptionPolicy());
     assertEquals("gpu-node-7", info.nominatedNodeName());
     // Pod level 9 CPU over the containers' 12 (init) + overhead 100m; GPU and hugepages from the limits.

@@ -4,7 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.api.ClaimAllocation;
 import java.util.List;
 import org.apiguardian.api.API;
 

@@ -410,7 +410,7 @@ public final class HeapMeasurement {
   }
 
   /** Heap in use after full collections, once it stops shrinking. */
-  private static long usedAfterGc() {
+  static long usedAfterGc() {
     var memory = ManagementFactory.getMemoryMXBean();
     long used = Long.MAX_VALUE;
     for (int i = 0; i < 10; i++) {

@@ -7,7 +7,7 @@ import io.kubesched.api.Nominations;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.VolumeBinding;
-import io.kubesched.api.dra.ClaimAllocation;
+import io.kubesched.api.ClaimAllocation;
 import io.kubesched.policy.framework.ClaimAllocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;

@@ -1,9 +1,9 @@
 package io.kubesched.policy.plugins.dynamicresources;
 
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.dra.ClaimAllocation;
-import io.kubesched.api.dra.ConsumerRef;
-import io.kubesched.api.dra.DynamicResources;
+import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ConsumerRef;
+import io.kubesched.api.DynamicResources;
 import java.util.HashMap;
 import java.util.List;
 

@@ -4,9 +4,9 @@ import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.dra.AllocationResult;
-import io.kubesched.api.dra.ClaimAllocation;
-import io.kubesched.api.dra.ResourceClaim;
+import io.kubesched.api.AllocationResult;
+import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.framework.ClaimAllocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * kube-scheduler's {@code DynamicResources} filter (PreEnqueue, PreFilter and Filter of {@code dynamicresources.go})
- * over one snapshot's {@link io.kubesched.api.dra.DynamicResources}.
+ * over one snapshot's {@link io.kubesched.api.DynamicResources}.
  *
  * <p>{@link #prepare} resolves the pod's claims ({@link PodClaims}): a template's claim not created yet, a claim
  * that does not exist, is being deleted or (made from a template) is not controlled by the pod, and a request of

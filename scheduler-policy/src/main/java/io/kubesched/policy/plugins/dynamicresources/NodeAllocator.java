@@ -1,8 +1,8 @@
 package io.kubesched.policy.plugins.dynamicresources;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.dra.DynamicResources;
-import io.kubesched.api.dra.ResourceClaim;
+import io.kubesched.api.DynamicResources;
+import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
 import io.kubesched.policy.plugins.dynamicresources.structured.Allocator;
 import java.time.Clock;

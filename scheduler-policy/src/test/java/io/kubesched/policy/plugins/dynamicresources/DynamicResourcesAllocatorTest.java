@@ -27,17 +27,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.dra.AllocationResult;
-import io.kubesched.api.dra.Device;
-import io.kubesched.api.dra.DeviceAllocation;
-import io.kubesched.api.dra.DeviceAttribute;
-import io.kubesched.api.dra.DeviceClass;
-import io.kubesched.api.dra.DeviceRequest;
-import io.kubesched.api.dra.DeviceRequirements;
-import io.kubesched.api.dra.NodeSelection;
-import io.kubesched.api.dra.ResourceClaim;
-import io.kubesched.api.dra.ResourcePool;
-import io.kubesched.api.dra.ResourceSlice;
+import io.kubesched.api.AllocationResult;
+import io.kubesched.api.Device;
+import io.kubesched.api.DeviceAllocation;
+import io.kubesched.api.DeviceAttribute;
+import io.kubesched.api.DeviceClass;
+import io.kubesched.api.DeviceRequest;
+import io.kubesched.api.DeviceRequirements;
+import io.kubesched.api.NodeSelection;
+import io.kubesched.api.ResourceClaim;
+import io.kubesched.api.ResourcePool;
+import io.kubesched.api.ResourceSlice;
 import io.kubesched.policy.framework.ClaimAllocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
@@ -177,7 +177,7 @@ class DynamicResourcesAllocatorTest {
   void singleClaimPrioritizedListScoring() {
     var claim = claim(CLAIM_NAME, POD_OWNER, new DeviceRequest("req-1", null, List.of(
         new DeviceRequest.SubRequest("subreq-1", new DeviceRequirements(CLASS_NAME,
-            List.of("device.attributes[\"" + DRIVER + "\"]." + ATTR_NAME), io.kubesched.api.dra.AllocationMode.EXACT_COUNT,
+            List.of("device.attributes[\"" + DRIVER + "\"]." + ATTR_NAME), io.kubesched.api.AllocationMode.EXACT_COUNT,
             1, false, List.of(), Map.of())),
         new DeviceRequest.SubRequest("subreq-2", requirements(CLASS_NAME, 1)))));
     var nodes = List.of(WORKER_NODE, WORKER_NODE2);

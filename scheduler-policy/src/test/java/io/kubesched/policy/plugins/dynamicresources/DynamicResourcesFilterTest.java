@@ -42,11 +42,11 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PodResourceClaim;
-import io.kubesched.api.dra.ClaimAllocation;
-import io.kubesched.api.dra.DeviceClass;
-import io.kubesched.api.dra.DeviceRequest;
-import io.kubesched.api.dra.ResourceClaim;
-import io.kubesched.api.dra.ResourceSlice;
+import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.DeviceClass;
+import io.kubesched.api.DeviceRequest;
+import io.kubesched.api.ResourceClaim;
+import io.kubesched.api.ResourceSlice;
 import io.kubesched.policy.framework.ClaimAllocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
@@ -243,7 +243,7 @@ class DynamicResourcesFilterTest {
   @Test
   @DisplayName("a claim reserved for another pod is shared: kube 1.37's CanBeReserved sets no limit")
   void reservedForAnotherPod() {
-    var other = IN_USE_CLAIM.withReservedFor(List.of(io.kubesched.api.dra.ConsumerRef.pod("other", "5678")));
+    var other = IN_USE_CLAIM.withReservedFor(List.of(io.kubesched.api.ConsumerRef.pod("other", "5678")));
     var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(other), List.of(), List.of());
 
     assertTrue(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE).fits());

@@ -25,9 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.dra.AllocationResult;
-import io.kubesched.api.dra.DeviceRequest;
-import io.kubesched.api.dra.ResourceClaim;
+import io.kubesched.api.AllocationResult;
+import io.kubesched.api.DeviceRequest;
+import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.framework.ScoreNormalizer;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +53,7 @@ class DynamicResourcesScorerTest {
   }
 
   private static AllocationResult allocated(String... requests) {
-    var devices = new ArrayList<io.kubesched.api.dra.DeviceAllocation>();
+    var devices = new ArrayList<io.kubesched.api.DeviceAllocation>();
     for (var request : requests) {
       devices.add(device(request, NODE_NAME, "d-" + devices.size()));
     }

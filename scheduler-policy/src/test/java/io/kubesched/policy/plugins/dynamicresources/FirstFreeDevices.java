@@ -1,12 +1,12 @@
 package io.kubesched.policy.plugins.dynamicresources;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.dra.AllocationResult;
-import io.kubesched.api.dra.DeviceAllocation;
-import io.kubesched.api.dra.DeviceId;
-import io.kubesched.api.dra.DeviceRequirements;
-import io.kubesched.api.dra.DynamicResources;
-import io.kubesched.api.dra.ResourceClaim;
+import io.kubesched.api.AllocationResult;
+import io.kubesched.api.DeviceAllocation;
+import io.kubesched.api.DeviceId;
+import io.kubesched.api.DeviceRequirements;
+import io.kubesched.api.DynamicResources;
+import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.plugins.dynamicresources.structured.Allocator;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -2,9 +2,9 @@ package io.kubesched.policy.plugins.dynamicresources.cel;
 
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
-import io.kubesched.api.dra.Device;
-import io.kubesched.api.dra.DeviceAttribute;
-import io.kubesched.api.dra.DeviceCapacity;
+import io.kubesched.api.Device;
+import io.kubesched.api.DeviceAttribute;
+import io.kubesched.api.DeviceCapacity;
 import java.util.AbstractMap;
 import java.util.HashMap;
 import java.util.Map;

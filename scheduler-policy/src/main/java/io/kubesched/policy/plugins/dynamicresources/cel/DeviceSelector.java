@@ -1,6 +1,6 @@
 package io.kubesched.policy.plugins.dynamicresources.cel;
 
-import io.kubesched.api.dra.Device;
+import io.kubesched.api.Device;
 
 /**
  * One compiled CEL device selector (kube's {@code cel.CompilationResult}), made by {@link DeviceSelectors#compile}.

@@ -11,7 +11,7 @@ import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
-import io.kubesched.api.dra.Quantity;
+import io.kubesched.api.Quantity;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

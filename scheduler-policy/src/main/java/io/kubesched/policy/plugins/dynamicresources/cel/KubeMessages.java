@@ -90,7 +90,7 @@ final class KubeMessages {
     if (value instanceof Semver) {
       return "kubernetes.Semver";
     }
-    if (value instanceof io.kubesched.api.dra.Quantity) {
+    if (value instanceof io.kubesched.api.Quantity) {
       return "kubernetes.Quantity";
     }
     return value.getClass().getSimpleName();

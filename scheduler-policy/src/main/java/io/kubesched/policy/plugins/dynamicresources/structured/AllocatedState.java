@@ -1,7 +1,7 @@
 package io.kubesched.policy.plugins.dynamicresources.structured;
 
-import io.kubesched.api.dra.DeviceId;
-import io.kubesched.api.dra.ResourceClaim;
+import io.kubesched.api.DeviceId;
+import io.kubesched.api.ResourceClaim;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,15 +1,15 @@
 package io.kubesched.policy.plugins.dynamicresources.structured;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.dra.AllocationResult;
-import io.kubesched.api.dra.Device;
-import io.kubesched.api.dra.DeviceClass;
-import io.kubesched.api.dra.DeviceId;
-import io.kubesched.api.dra.DeviceTaint;
-import io.kubesched.api.dra.DeviceTaintRule;
-import io.kubesched.api.dra.DynamicResources;
-import io.kubesched.api.dra.ResourceClaim;
-import io.kubesched.api.dra.ResourceSlice;
+import io.kubesched.api.AllocationResult;
+import io.kubesched.api.Device;
+import io.kubesched.api.DeviceClass;
+import io.kubesched.api.DeviceId;
+import io.kubesched.api.DeviceTaint;
+import io.kubesched.api.DeviceTaintRule;
+import io.kubesched.api.DynamicResources;
+import io.kubesched.api.ResourceClaim;
+import io.kubesched.api.ResourceSlice;
 import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
 import io.kubesched.policy.plugins.dynamicresources.structured.Pools.Pool;
 import io.kubesched.policy.plugins.dynamicresources.structured.Pools.PoolId;

@@ -1,8 +1,8 @@
 package io.kubesched.policy.plugins.dynamicresources.structured;
 
-import io.kubesched.api.dra.Device;
-import io.kubesched.api.dra.DeviceAttribute;
-import io.kubesched.api.dra.DeviceId;
+import io.kubesched.api.Device;
+import io.kubesched.api.DeviceAttribute;
+import io.kubesched.api.DeviceId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package io.kubesched.policy.plugins.dynamicresources.structured;
 
-import io.kubesched.api.dra.DeviceCapacity;
-import io.kubesched.api.dra.Quantity;
+import io.kubesched.api.DeviceCapacity;
+import io.kubesched.api.Quantity;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.HashMap;

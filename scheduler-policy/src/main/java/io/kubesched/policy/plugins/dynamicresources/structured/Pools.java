@@ -2,9 +2,9 @@ package io.kubesched.policy.plugins.dynamicresources.structured;
 
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.NodeSelectorTerm;
-import io.kubesched.api.dra.CounterSet;
-import io.kubesched.api.dra.NodeSelection;
-import io.kubesched.api.dra.ResourceSlice;
+import io.kubesched.api.CounterSet;
+import io.kubesched.api.NodeSelection;
+import io.kubesched.api.ResourceSlice;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kubesched.api.dra.Device;
+import io.kubesched.api.Device;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kubesched.api.dra.Device;
-import io.kubesched.api.dra.DeviceAttribute;
-import io.kubesched.api.dra.DeviceCapacity;
-import io.kubesched.api.dra.Quantity;
+import io.kubesched.api.Device;
+import io.kubesched.api.DeviceAttribute;
+import io.kubesched.api.DeviceCapacity;
+import io.kubesched.api.Quantity;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -219,7 +219,7 @@ class DeviceSelectorsTest {
     var selector = SELECTORS.compile(scenario.expression());
     assertEquals(scenario.expression(), selector.expression());
     var device = new Device("device", scenario.attributes(), scenario.capacity(), List.of(),
-        io.kubesched.api.dra.NodeSelection.NONE, List.of(), false, List.of(), List.of(),
+        io.kubesched.api.NodeSelection.NONE, List.of(), false, List.of(), List.of(),
         scenario.allowMultipleAllocations());
     if (scenario.matchError() != null) {
       var error = assertThrows(SelectorException.class, () -> selector.matches(scenario.driver(), device));

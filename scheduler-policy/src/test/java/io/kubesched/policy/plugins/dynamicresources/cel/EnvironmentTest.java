@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kubesched.api.dra.Device;
-import io.kubesched.api.dra.DeviceAttribute;
+import io.kubesched.api.Device;
+import io.kubesched.api.DeviceAttribute;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

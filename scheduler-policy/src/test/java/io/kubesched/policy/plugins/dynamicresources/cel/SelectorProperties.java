@@ -1,9 +1,9 @@
 package io.kubesched.policy.plugins.dynamicresources.cel;
 
-import io.kubesched.api.dra.Device;
-import io.kubesched.api.dra.DeviceAttribute;
-import io.kubesched.api.dra.DeviceCapacity;
-import io.kubesched.api.dra.Quantity;
+import io.kubesched.api.Device;
+import io.kubesched.api.DeviceAttribute;
+import io.kubesched.api.DeviceCapacity;
+import io.kubesched.api.Quantity;
 import java.math.BigDecimal;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;

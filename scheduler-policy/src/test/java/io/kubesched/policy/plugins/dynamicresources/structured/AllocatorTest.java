@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.kubesched.api.NodeInfo;
-import io.kubesched.api.dra.AllocationResult;
-import io.kubesched.api.dra.DeviceAllocation;
-import io.kubesched.api.dra.DeviceTaint;
-import io.kubesched.api.dra.DeviceTaintRule;
-import io.kubesched.api.dra.DeviceToleration;
-import io.kubesched.api.dra.DynamicResources;
-import io.kubesched.api.dra.ResourceClaim;
-import io.kubesched.api.dra.ResourceSlice;
+import io.kubesched.api.AllocationResult;
+import io.kubesched.api.DeviceAllocation;
+import io.kubesched.api.DeviceTaint;
+import io.kubesched.api.DeviceTaintRule;
+import io.kubesched.api.DeviceToleration;
+import io.kubesched.api.DynamicResources;
+import io.kubesched.api.ResourceClaim;
+import io.kubesched.api.ResourceSlice;
 import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
 import java.time.Clock;
 import java.time.Instant;
@@ -115,7 +115,7 @@ class AllocatorTest {
   @Test
   void theFactoryTakesKubesCelCacheAndAClassWithoutSelectorsNeedsNoCel() {
     var allocator = Allocator.create(
-        DynamicResources.of(List.of(TWO_DEVICES), List.of(new io.kubesched.api.dra.DeviceClass(classA, List.of(), List.of(), null)),
+        DynamicResources.of(List.of(TWO_DEVICES), List.of(new io.kubesched.api.DeviceClass(classA, List.of(), List.of(), null)),
             List.of(), List.of()),
         DeviceSelectors.create(), CLOCK);
     assertEquals(List.of("driver-a/pool-1/device-1"), devices(allocator.allocate(NODE, List.of(claimWithRequest(claim0, req0, classA)))));
@@ -128,7 +128,7 @@ class AllocatorTest {
     for (int n = 0; n < 40; n++) {
       var nodeName = "node-" + n;
       nodes.add(node(nodeName, region1));
-      var pool = new io.kubesched.api.dra.ResourcePool("pool-" + n, 1, 2);
+      var pool = new io.kubesched.api.ResourcePool("pool-" + n, 1, 2);
       var devices = new ArrayList<D>();
       for (int d = 0; d <= n % 4; d++) {
         devices.add(device("device-" + d, null, Map.of("numa", integer(d % 2)))

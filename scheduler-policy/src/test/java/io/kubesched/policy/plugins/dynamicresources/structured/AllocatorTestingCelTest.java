@@ -3,10 +3,10 @@ package io.kubesched.policy.plugins.dynamicresources.structured;
 import static io.kubesched.policy.plugins.dynamicresources.structured.AllocatorTestingTest.*;
 import static io.kubesched.policy.plugins.dynamicresources.structured.KubeFixtures.*;
 
-import io.kubesched.api.dra.AllocationMode;
-import io.kubesched.api.dra.DeviceClass;
-import io.kubesched.api.dra.DeviceRequest;
-import io.kubesched.api.dra.DeviceRequirements;
+import io.kubesched.api.AllocationMode;
+import io.kubesched.api.DeviceClass;
+import io.kubesched.api.DeviceRequest;
+import io.kubesched.api.DeviceRequirements;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -234,7 +234,7 @@ class AllocatorTestingCelTest {
     });
   }
 
-  static io.kubesched.api.dra.DeviceAllocation sharedWith(String request, String device, Map<String, io.kubesched.api.dra.Quantity> consumed) {
+  static io.kubesched.api.DeviceAllocation sharedWith(String request, String device, Map<String, io.kubesched.api.Quantity> consumed) {
     return withConsumedCapacity(deviceAllocationResult(request, driverA, pool1, device, false), true, consumed);
   }
 

@@ -4,12 +4,12 @@ import static io.kubesched.policy.plugins.dynamicresources.structured.KubeFixtur
 
 import io.kubesched.api.NodeSelectorRequirement;
 import io.kubesched.api.NodeSelectorTerm;
-import io.kubesched.api.dra.AllocationMode;
-import io.kubesched.api.dra.ClaimConfig;
-import io.kubesched.api.dra.DeviceRequest;
-import io.kubesched.api.dra.DeviceId;
-import io.kubesched.api.dra.ResourceClaim;
-import io.kubesched.api.dra.ResourceSlice;
+import io.kubesched.api.AllocationMode;
+import io.kubesched.api.ClaimConfig;
+import io.kubesched.api.DeviceRequest;
+import io.kubesched.api.DeviceId;
+import io.kubesched.api.ResourceClaim;
+import io.kubesched.api.ResourceSlice;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +74,7 @@ class AllocatorTestingTest {
             deviceAllocationResult(req0, driverA, pool1, device1, false),
             deviceAllocationResult(req0, driverA, pool2, device1, false))));
     tc("obsolete-slice", () -> {
-      var newer = sliceWithDevices("slice-1-obsolete", node1, new io.kubesched.api.dra.ResourcePool(pool1, 2, 2), driverA,
+      var newer = sliceWithDevices("slice-1-obsolete", node1, new io.kubesched.api.ResourcePool(pool1, 2, 2), driverA,
           device(device2, null, null));
       return new KubeCase()
           .claims(claimWithRequest(claim0, req0, classA))
@@ -326,17 +326,17 @@ class AllocatorTestingTest {
   static final String versionAttribute = driverA + "/driverVersion";
   static final String intAttribute = driverA + "/numa";
 
-  static Map<String, io.kubesched.api.dra.DeviceAttribute> attrs(Object... kv) {
-    var map = new LinkedHashMap<String, io.kubesched.api.dra.DeviceAttribute>();
+  static Map<String, io.kubesched.api.DeviceAttribute> attrs(Object... kv) {
+    var map = new LinkedHashMap<String, io.kubesched.api.DeviceAttribute>();
     for (int i = 0; i < kv.length; i += 2) {
-      map.put((String) kv[i], (io.kubesched.api.dra.DeviceAttribute) kv[i + 1]);
+      map.put((String) kv[i], (io.kubesched.api.DeviceAttribute) kv[i + 1]);
     }
     return map;
   }
 
   static DeviceRequest allMode(DeviceRequest request) {
     var r = request.exactly();
-    return DeviceRequest.exactly(request.name(), new io.kubesched.api.dra.DeviceRequirements(
+    return DeviceRequest.exactly(request.name(), new io.kubesched.api.DeviceRequirements(
         r.deviceClassName(), r.selectors(), AllocationMode.ALL, r.count(), r.adminAccess(), r.tolerations(), r.capacityRequests()));
   }
 
@@ -456,7 +456,7 @@ class AllocatorTestingTest {
         .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
         .expectError("CEL expression empty (unsupported selector type?)"));
     tc("unknown-constraint", () -> new KubeCase()
-        .claims(claimWithRequest(claim0, req0, classA, new io.kubesched.api.dra.DeviceConstraint(List.of(), null, null)))
+        .claims(claimWithRequest(claim0, req0, classA, new io.kubesched.api.DeviceConstraint(List.of(), null, null)))
         .classes(deviceClass(classA, driverA))
         .slices(sliceWithOneDevice(slice1, node1, pool1, driverA))
         .expectError("empty constraint (unsupported constraint type?)"));
@@ -565,15 +565,15 @@ class AllocatorTestingTest {
   static final String taintKey = "taint-key";
   static final String taintValue = "taint-value";
   static final String taintValue2 = "taint-value-2";
-  static final io.kubesched.api.dra.DeviceTaint taintNone = taint(taintKey, taintValue, io.kubesched.api.dra.DeviceTaint.Effect.NONE);
-  static final io.kubesched.api.dra.DeviceTaint taintNoSchedule = taint(taintKey, taintValue, io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE);
-  static final io.kubesched.api.dra.DeviceTaint taintNoExecute = taint(taintKey, taintValue2, io.kubesched.api.dra.DeviceTaint.Effect.NO_EXECUTE);
-  static final io.kubesched.api.dra.DeviceToleration tolerationNoSchedule =
-      new io.kubesched.api.dra.DeviceToleration(taintKey, "Exists", "", io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE, null);
-  static final io.kubesched.api.dra.DeviceToleration tolerationNoExecute =
-      new io.kubesched.api.dra.DeviceToleration(taintKey, "Equal", taintValue2, io.kubesched.api.dra.DeviceTaint.Effect.NO_EXECUTE, null);
-  static final io.kubesched.api.dra.DeviceToleration tolerationNoScheduleKey1 =
-      new io.kubesched.api.dra.DeviceToleration("key1", "Exists", "", io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE, null);
+  static final io.kubesched.api.DeviceTaint taintNone = taint(taintKey, taintValue, io.kubesched.api.DeviceTaint.Effect.NONE);
+  static final io.kubesched.api.DeviceTaint taintNoSchedule = taint(taintKey, taintValue, io.kubesched.api.DeviceTaint.Effect.NO_SCHEDULE);
+  static final io.kubesched.api.DeviceTaint taintNoExecute = taint(taintKey, taintValue2, io.kubesched.api.DeviceTaint.Effect.NO_EXECUTE);
+  static final io.kubesched.api.DeviceToleration tolerationNoSchedule =
+      new io.kubesched.api.DeviceToleration(taintKey, "Exists", "", io.kubesched.api.DeviceTaint.Effect.NO_SCHEDULE, null);
+  static final io.kubesched.api.DeviceToleration tolerationNoExecute =
+      new io.kubesched.api.DeviceToleration(taintKey, "Equal", taintValue2, io.kubesched.api.DeviceTaint.Effect.NO_EXECUTE, null);
+  static final io.kubesched.api.DeviceToleration tolerationNoScheduleKey1 =
+      new io.kubesched.api.DeviceToleration("key1", "Exists", "", io.kubesched.api.DeviceTaint.Effect.NO_SCHEDULE, null);
 
   static ResourceSlice counters(String name, Object pool, String driver, String set, String counter, String value) {
     return sliceWithCounterSets(name, node1, pool, driver, counterSet(set, Map.of(counter, q(value))));
@@ -661,17 +661,17 @@ class AllocatorTestingTest {
             deviceAllocationResult(req0, driverA, pool1, device3, false))));
   }
 
-  static io.kubesched.api.dra.CounterConsumption cc(String set, String... kv) {
-    var map = new LinkedHashMap<String, io.kubesched.api.dra.Quantity>();
+  static io.kubesched.api.CounterConsumption cc(String set, String... kv) {
+    var map = new LinkedHashMap<String, io.kubesched.api.Quantity>();
     for (int i = 0; i < kv.length; i += 2) {
       map.put(kv[i], q(kv[i + 1]));
     }
     return deviceCounterConsumption(set, map);
   }
 
-  static io.kubesched.api.dra.CounterSet cs(String set, String... kv) {
+  static io.kubesched.api.CounterSet cs(String set, String... kv) {
     // kube's counterSet(name, nil): a set without counters.
-    var map = new LinkedHashMap<String, io.kubesched.api.dra.Quantity>();
+    var map = new LinkedHashMap<String, io.kubesched.api.Quantity>();
     for (int i = 0; i < kv.length; i += 2) {
       map.put(kv[i], q(kv[i + 1]));
     }
@@ -853,8 +853,8 @@ class AllocatorTestingTest {
         .expect(allocationResult(localNodeSelector(node1), multipleDeviceAllocationResults(req0, driverA, pool1, Search.MAX_RESULTS, 0))));
   }
 
-  static io.kubesched.api.dra.DeviceAllocation bc(String request, String device, List<String> conditions, List<String> failure,
-      io.kubesched.api.dra.DeviceToleration... tolerations) {
+  static io.kubesched.api.DeviceAllocation bc(String request, String device, List<String> conditions, List<String> failure,
+      io.kubesched.api.DeviceToleration... tolerations) {
     return deviceRequestAllocationResultWithBindingConditions(request, driverA, pool1, device, conditions, failure, tolerations);
   }
 
@@ -970,7 +970,7 @@ class AllocatorTestingTest {
         .slices(sliceWithDevices(slice1, node1, pool1, driverA,
                 device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
                     .withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed"))
-                    .withTaints(taint("key1", "value1", io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE)),
+                    .withTaints(taint("key1", "value1", io.kubesched.api.DeviceTaint.Effect.NO_SCHEDULE)),
                 device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))),
             sliceWithCounterSets(slice2, node1, pool1, driverA, cs(counterSet1, "memory", "8Gi")))
         .expectNone());
@@ -980,7 +980,7 @@ class AllocatorTestingTest {
         .slices(sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
                 device(device1, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))
                     .withBindingConditions(List.of("IsPrepare"), List.of("BindingFailed"))
-                    .withTaints(taint("key1", "value1", io.kubesched.api.dra.DeviceTaint.Effect.NO_SCHEDULE)),
+                    .withTaints(taint("key1", "value1", io.kubesched.api.DeviceTaint.Effect.NO_SCHEDULE)),
                 device(device2, fromCounters, null).withDeviceCounterConsumption(cc(counterSet1, "memory", "4Gi"))),
             sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, cs(counterSet1, "memory", "8Gi")))
         .expect(allocationResult(localNodeSelector(node1),
@@ -988,18 +988,18 @@ class AllocatorTestingTest {
             bc(req0, device2, List.of(), List.of(), tolerationNoScheduleKey1))));
   }
 
-  static io.kubesched.api.dra.DeviceAllocation shared(String request, String device, io.kubesched.api.dra.@org.jspecify.annotations.Nullable Quantity consumed) {
+  static io.kubesched.api.DeviceAllocation shared(String request, String device, io.kubesched.api.@org.jspecify.annotations.Nullable Quantity consumed) {
     return withConsumedCapacity(deviceAllocationResult(request, driverA, pool1, device, false), true,
         consumed == null ? Map.of() : Map.of(capacity0, consumed));
   }
 
-  static ResourceClaim capacityClaim(String name, io.kubesched.api.dra.@org.jspecify.annotations.Nullable Quantity quantity) {
+  static ResourceClaim capacityClaim(String name, io.kubesched.api.@org.jspecify.annotations.Nullable Quantity quantity) {
     return claimWithRequests(name, null, withCapacityRequest(request(req0, classA, 1), quantity));
   }
 
-  static final io.kubesched.api.dra.DeviceClass multiClassA = classWithAllowMultipleAllocations(classA, driverA, true);
+  static final io.kubesched.api.DeviceClass multiClassA = classWithAllowMultipleAllocations(classA, driverA, true);
 
-  static KubeCase allocatedCapacity(KubeCase c, DeviceId id, io.kubesched.api.dra.Quantity consumed) {
+  static KubeCase allocatedCapacity(KubeCase c, DeviceId id, io.kubesched.api.Quantity consumed) {
     c.allocatedShares = Map.of(id, List.of(Map.of(capacity0, consumed)));
     return c;
   }
@@ -1225,9 +1225,9 @@ class AllocatorTestingTest {
             withCapacityRequest(request(req1, classA, 1), q("1000000000000000000000"))))
         .classes(deviceClass(classA, driverA))
         .slices(sliceWithDevices(slice1, node1, pool1, driverA,
-            device(device1, Map.of(capacity0, new io.kubesched.api.dra.DeviceCapacity(q("1000000000000000000002"),
-                new io.kubesched.api.dra.DeviceCapacity.RequestPolicy(q("1000000000000000000000"), List.of(),
-                    new io.kubesched.api.dra.DeviceCapacity.Range(two, null, null)))), null).withAllowMultipleAllocations()))
+            device(device1, Map.of(capacity0, new io.kubesched.api.DeviceCapacity(q("1000000000000000000002"),
+                new io.kubesched.api.DeviceCapacity.RequestPolicy(q("1000000000000000000000"), List.of(),
+                    new io.kubesched.api.DeviceCapacity.Range(two, null, null)))), null).withAllowMultipleAllocations()))
         .expect(allocationResult(localNodeSelector(node1), shared(req0, device1, two), shared(req1, device1, q("1000000000000000000000")))));
     tc("allow-multiple-allocations-exclude-multi-allocatable-device-by-class-selector", () -> new KubeCase()
         .claims(capacityClaim(claim0, one))
@@ -1355,7 +1355,7 @@ class AllocatorTestingTest {
   }
 
   static ResourceSlice gen(String name, String node, String device, long generation) {
-    return sliceWithDevices(name, node, new io.kubesched.api.dra.ResourcePool(pool1, generation, 2), driverA, device(device, null, null));
+    return sliceWithDevices(name, node, new io.kubesched.api.ResourcePool(pool1, generation, 2), driverA, device(device, null, null));
   }
 
   static {

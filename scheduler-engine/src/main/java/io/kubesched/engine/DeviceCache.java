@@ -1,0 +1,289 @@
+package io.kubesched.engine;
+
+import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ConsumerRef;
+import io.kubesched.api.DeviceClass;
+import io.kubesched.api.DeviceTaintRule;
+import io.kubesched.api.DynamicResources;
+import io.kubesched.api.ResourceClaim;
+import io.kubesched.api.ResourceSlice;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The dynamic resource allocation objects the informers last saw (ResourceSlices, DeviceClasses, ResourceClaims,
+ * DeviceTaintRules), with the allocations assumed for pods being bound laid over the claims: kube-scheduler's
+ * claim assume cache and in-flight allocations of its DynamicResources plugin. A claim a pod's assumption
+ * allocates shows that allocation ({@link ResourceClaim#withAllocation}), and every claim a pod's assumption names
+ * shows the pod in {@code reservedFor}, so the next decision, made before the API server has heard of either, never
+ * gives the same device to another claim.
+ *
+ * <p>An assumption holds per claim until one of these: {@link #forget} drops the pod's whole assumption (its
+ * binding failed or was abandoned); the watch shows the claim allocated (for a claim the assumption allocates) or
+ * reserved for the pod (for one it only reserves), so the informer's view now holds what was assumed; or the watch
+ * shows the claim gone (deleted, or replaced by a claim of the same name and another uid). Like kube's assume
+ * cache, an allocation the watch shows wins over the one assumed.
+ *
+ * <p>{@link #dynamicResources()} hands every decision the same immutable {@link DynamicResources} until an object
+ * or an assumption changes.
+ *
+ * <p>Thread-safe: the informers' handlers write the objects, the scheduling thread assumes, the binding threads
+ * forget.
+ */
+public final class DeviceCache {
+
+  private final Map<String, ResourceSlice> slices = new HashMap<>();
+  private final Map<String, DeviceClass> classes = new HashMap<>();
+  private final Map<String, ResourceClaim> claims = new HashMap<>();
+  private final Map<String, DeviceTaintRule> taintRules = new HashMap<>();
+  /** Each pod's assumed claims still pending, by pod uid, in the order assumed. */
+  private final Map<String, List<ClaimAllocation>> assumptions = new LinkedHashMap<>();
+
+  private @Nullable DynamicResources view = DynamicResources.empty();
+
+  /**
+   * Records a slice seen added or updated.
+   *
+   * @return whether it changed what the allocator reads (a slice not known before, or different)
+   */
+  public synchronized boolean putSlice(ResourceSlice slice) {
+    return changed(slices.put(slice.name(), slice), slice);
+  }
+
+  /** Forgets a deleted slice. */
+  public synchronized void removeSlice(String name) {
+    removed(slices.remove(name));
+  }
+
+  /** Records a device class seen added or updated; returns whether it changed what the allocator reads. */
+  public synchronized boolean putDeviceClass(DeviceClass deviceClass) {
+    return changed(classes.put(deviceClass.name(), deviceClass), deviceClass);
+  }
+
+  /** Forgets a deleted device class. */
+  public synchronized void removeDeviceClass(String name) {
+    removed(classes.remove(name));
+  }
+
+  /** Records a taint rule seen added or updated; returns whether it changed what the allocator reads. */
+  public synchronized boolean putTaintRule(DeviceTaintRule rule) {
+    return changed(taintRules.put(rule.name(), rule), rule);
+  }
+
+  /** Forgets a deleted taint rule (or one that now matches no device). */
+  public synchronized void removeTaintRule(String name) {
+    removed(taintRules.remove(name));
+  }
+
+  /**
+   * Records a claim seen added or updated, and drops what the assumptions held for it that the watch now shows:
+   * an assumed allocation once the claim is allocated, an assumed reservation once the claim is reserved for the
+   * pod, and every assumption of a claim of another uid (the assumed claim is gone).
+   *
+   * @return whether it changed what the allocator reads
+   */
+  public synchronized boolean putClaim(ResourceClaim claim) {
+    boolean changed = changed(claims.put(claim.key(), claim), claim);
+    if (dropAssumed(claim.key(), claim)) {
+      view = null;
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** Forgets a deleted claim and every assumption of it. */
+  public synchronized void removeClaim(String namespace, String name) {
+    var key = namespace + "/" + name;
+    removed(claims.remove(key));
+    if (dropAssumed(key, null)) {
+      view = null;
+    }
+  }
+
+  /**
+   * Replaces every object with those {@code source} holds, keeping this cache's assumptions but for what the new
+   * objects show (as {@link #putClaim} drops it) or no longer hold: what a relist does, listing everything again
+   * into a fresh cache and handing it over once synced.
+   *
+   * @param source the cache the relist filled; its assumptions are ignored, and it is not changed
+   * @return whether anything the allocator reads changed
+   */
+  public boolean replaceObjects(DeviceCache source) {
+    if (source == this) {
+      return false;
+    }
+    Map<String, ResourceSlice> newSlices;
+    Map<String, DeviceClass> newClasses;
+    Map<String, ResourceClaim> newClaims;
+    Map<String, DeviceTaintRule> newRules;
+    synchronized (source) { // never both locks at once: two caches could be replaced into each other
+      newSlices = new HashMap<>(source.slices);
+      newClasses = new HashMap<>(source.classes);
+      newClaims = new HashMap<>(source.claims);
+      newRules = new HashMap<>(source.taintRules);
+    }
+    synchronized (this) {
+      boolean changed =
+          !slices.equals(newSlices)
+              || !classes.equals(newClasses)
+              || !claims.equals(newClaims)
+              || !taintRules.equals(newRules);
+      if (changed) {
+        replace(slices, newSlices);
+        replace(classes, newClasses);
+        replace(claims, newClaims);
+        replace(taintRules, newRules);
+      }
+      var keys = new ArrayList<String>();
+      assumptions.values().forEach(list -> list.forEach(a -> keys.add(a.namespace() + "/" + a.name())));
+      for (var key : keys) {
+        changed |= dropAssumed(key, claims.get(key));
+      }
+      if (changed) {
+        view = null;
+      }
+      return changed;
+    }
+  }
+
+  /**
+   * Lays {@code allocations} over the claims they name for pod {@code podUid}, as kube's DynamicResources Reserve
+   * does: each claim shows the allocation (when non-null and the claim is not allocated as the watch saw it) and
+   * the pod in {@code reservedFor}, until the assumption is dropped (see the class comment). The caller (the
+   * scheduling thread) allocated from {@link #dynamicResources()}, so no device is taken twice; a claim the cache
+   * has not seen, or sees with another uid, is laid over nothing. What the watch already shows is not assumed.
+   *
+   * <p>The consumer shown in {@code reservedFor} is the pod by uid, with an empty name: kube compares consumers by
+   * uid.
+   *
+   * @param podUid the pod's uid; an assumption it already holds is replaced
+   * @param allocations one per claim of the pod, as {@link io.kubesched.api.Decision.Bind} carries them
+   */
+  public synchronized void assume(String podUid, List<ClaimAllocation> allocations) {
+    boolean changed = assumptions.remove(podUid) != null;
+    var pending = new ArrayList<ClaimAllocation>();
+    for (var allocation : allocations) {
+      var seen = claims.get(allocation.namespace() + "/" + allocation.name());
+      if (seen == null || !seen.uid().equals(allocation.uid()) || !shows(seen, podUid, allocation)) {
+        pending.add(allocation);
+      }
+    }
+    if (!pending.isEmpty()) {
+      assumptions.put(podUid, List.copyOf(pending));
+      changed = true;
+    }
+    if (changed) {
+      view = null;
+    }
+  }
+
+  /**
+   * Drops the assumption of pod {@code podUid}, if it holds one: its binding failed or was abandoned, so its
+   * claims show again what the watch last showed. Idempotent.
+   */
+  public synchronized void forget(String podUid) {
+    if (assumptions.remove(podUid) != null) {
+      view = null;
+    }
+  }
+
+  /** @return what pod {@code podUid} still holds assumed, in the order assumed; empty if nothing */
+  public synchronized List<ClaimAllocation> assumed(String podUid) {
+    return assumptions.getOrDefault(podUid, List.of());
+  }
+
+  /** @return the claim {@code namespace/name} as the informers last saw it (no assumption laid over it) */
+  public synchronized Optional<ResourceClaim> seenClaim(String namespace, String name) {
+    return Optional.ofNullable(claims.get(namespace + "/" + name));
+  }
+
+  /**
+   * @return the objects with every assumption laid over the claims; the same instance until an object or an
+   *     assumption changes
+   */
+  public synchronized DynamicResources dynamicResources() {
+    var current = view;
+    if (current == null) {
+      view = current = build();
+    }
+    return current;
+  }
+
+  private DynamicResources build() {
+    var view = DynamicResources.of(slices.values(), classes.values(), claims.values(), taintRules.values());
+    for (var entry : assumptions.entrySet()) {
+      view = view.withClaimAllocations(ConsumerRef.pod("", entry.getKey()), entry.getValue());
+    }
+    return view;
+  }
+
+  /**
+   * Drops every assumption of claim {@code key} that {@code seen} (the claim as the watch shows it, {@code null}
+   * when gone) makes moot.
+   *
+   * @return whether any was dropped
+   */
+  private boolean dropAssumed(String key, @Nullable ResourceClaim seen) {
+    boolean dropped = false;
+    var pods = assumptions.entrySet().iterator();
+    while (pods.hasNext()) {
+      var pod = pods.next();
+      var kept = new ArrayList<ClaimAllocation>(pod.getValue().size());
+      for (var allocation : pod.getValue()) {
+        boolean moot =
+            (allocation.namespace() + "/" + allocation.name()).equals(key)
+                && (seen == null || !seen.uid().equals(allocation.uid()) || shows(seen, pod.getKey(), allocation));
+        if (!moot) {
+          kept.add(allocation);
+        }
+      }
+      if (kept.size() != pod.getValue().size()) {
+        dropped = true;
+        if (kept.isEmpty()) {
+          pods.remove();
+        } else {
+          pod.setValue(List.copyOf(kept));
+        }
+      }
+    }
+    return dropped;
+  }
+
+  /** Whether the watch's {@code seen} claim holds what {@code allocation} assumed for pod {@code podUid}. */
+  private static boolean shows(ResourceClaim seen, String podUid, ClaimAllocation allocation) {
+    return allocation.allocation() != null ? seen.allocation() != null : reservedFor(seen, podUid);
+  }
+
+  private static boolean reservedFor(ResourceClaim claim, String podUid) {
+    for (var consumer : claim.reservedFor()) {
+      if (consumer.isPod() && consumer.uid().equals(podUid)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static <V> void replace(Map<String, V> target, Map<String, V> source) {
+    target.clear();
+    target.putAll(source);
+  }
+
+  private boolean changed(@Nullable Object before, Object after) {
+    if (after.equals(before)) {
+      return false;
+    }
+    view = null;
+    return true;
+  }
+
+  private void removed(@Nullable Object before) {
+    if (before != null) {
+      view = null;
+    }
+  }
+}

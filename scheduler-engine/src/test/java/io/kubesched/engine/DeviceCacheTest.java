@@ -1,0 +1,215 @@
+package io.kubesched.engine;
+
+import static io.kubesched.engine.DraFixtures.NS;
+import static io.kubesched.engine.DraFixtures.allocation;
+import static io.kubesched.engine.DraFixtures.assumed;
+import static io.kubesched.engine.DraFixtures.claim;
+import static io.kubesched.engine.DraFixtures.written;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubesched.api.ConsumerRef;
+import io.kubesched.api.DeviceClass;
+import io.kubesched.api.DeviceTaint;
+import io.kubesched.api.DeviceTaintRule;
+import io.kubesched.api.NodeSelection;
+import io.kubesched.api.ResourcePool;
+import io.kubesched.api.ResourceSlice;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link DeviceCache}: the informers' objects, the assumptions laid over them, and when an assumption ends. */
+class DeviceCacheTest {
+
+  private final DeviceCache cache = new DeviceCache();
+
+  private static ResourceSlice slice(String name) {
+    return new ResourceSlice(
+        name, "d", new ResourcePool("p", 1, 1), NodeSelection.ALL_NODES, false, List.of(), List.of());
+  }
+
+  @Test
+  void the_objects_seen_are_what_each_decision_reads() {
+    var gpu = new DeviceClass("gpu", List.of(), List.of(), null);
+    var rule = new DeviceTaintRule("r", "d", null, null, new DeviceTaint("k", "", DeviceTaint.Effect.NONE, null));
+    cache.putSlice(slice("s1"));
+    cache.putDeviceClass(gpu);
+    cache.putClaim(claim("c", "u1"));
+    cache.putTaintRule(rule);
+
+    var read = cache.dynamicResources();
+
+    assertEquals(List.of(slice("s1")), read.slices());
+    assertEquals(List.of(gpu), read.deviceClasses());
+    assertEquals(List.of(claim("c", "u1")), read.claims());
+    assertEquals(List.of(rule), read.taintRules());
+
+    cache.removeSlice("s1");
+    cache.removeDeviceClass("gpu");
+    cache.removeClaim(NS, "c");
+    cache.removeTaintRule("r");
+    var empty = cache.dynamicResources();
+    assertTrue(empty.slices().isEmpty() && empty.deviceClasses().isEmpty() && empty.claims().isEmpty()
+        && empty.taintRules().isEmpty());
+  }
+
+  @Test
+  void the_same_instance_until_something_changes() {
+    cache.putClaim(claim("c", "u1"));
+    var first = cache.dynamicResources();
+
+    assertSame(first, cache.dynamicResources());
+    assertFalse(cache.putClaim(claim("c", "u1")), "an unchanged claim changes nothing");
+    assertSame(first, cache.dynamicResources());
+    cache.forget("nobody");
+    assertSame(first, cache.dynamicResources());
+
+    cache.assume("pod1", List.of(assumed(claim("c", "u1"), allocation("g0"))));
+    assertNotSame(first, cache.dynamicResources());
+  }
+
+  @Test
+  void an_assumed_claim_shows_its_allocation_and_the_pod_until_forgotten() {
+    var c = claim("c", "u1");
+    cache.putClaim(c);
+
+    cache.assume("pod1", List.of(assumed(c, allocation("g0"))));
+
+    var shown = cache.dynamicResources().claim(NS, "c").orElseThrow();
+    assertEquals(allocation("g0"), shown.allocation());
+    assertEquals(List.of(ConsumerRef.pod("", "pod1")), shown.reservedFor());
+    assertEquals(c, cache.seenClaim(NS, "c").orElseThrow(), "the informer's view is kept beside");
+
+    cache.forget("pod1");
+    assertEquals(c, cache.dynamicResources().claim(NS, "c").orElseThrow());
+    assertEquals(List.of(), cache.assumed("pod1"));
+  }
+
+  @Test
+  void a_pod_sharing_an_allocated_claim_is_added_to_reserved_for() {
+    var c = claim("c", "u1");
+    cache.putClaim(c);
+    cache.assume("pod1", List.of(assumed(c, allocation("g0"))));
+
+    cache.assume("pod2", List.of(assumed(c, null)));
+
+    var shown = cache.dynamicResources().claim(NS, "c").orElseThrow();
+    assertEquals(allocation("g0"), shown.allocation());
+    assertEquals(List.of(ConsumerRef.pod("", "pod1"), ConsumerRef.pod("", "pod2")), shown.reservedFor());
+
+    cache.forget("pod1");
+    shown = cache.dynamicResources().claim(NS, "c").orElseThrow();
+    assertNull(shown.allocation(), "pod2 only reserved what pod1 allocated");
+    assertEquals(List.of(ConsumerRef.pod("", "pod2")), shown.reservedFor());
+  }
+
+  @Test
+  void the_assumption_ends_once_the_watch_shows_the_claim_allocated() {
+    var c = claim("c", "u1");
+    cache.putClaim(c);
+    cache.assume("pod1", List.of(assumed(c, allocation("g0"))));
+
+    cache.putClaim(written(c, allocation("g0"), "pod1"));
+
+    assertEquals(List.of(), cache.assumed("pod1"));
+    assertEquals(written(c, allocation("g0"), "pod1"), cache.dynamicResources().claim(NS, "c").orElseThrow());
+  }
+
+  @Test
+  void an_allocation_the_watch_shows_wins_over_the_one_assumed() {
+    var c = claim("c", "u1");
+    cache.putClaim(c);
+    cache.assume("pod1", List.of(assumed(c, allocation("g0"))));
+
+    cache.putClaim(written(c, allocation("g1"), "other"));
+
+    assertEquals(allocation("g1"), cache.dynamicResources().claim(NS, "c").orElseThrow().allocation());
+    assertEquals(List.of(), cache.assumed("pod1"));
+  }
+
+  @Test
+  void an_unrelated_update_keeps_the_assumption() {
+    var c = claim("c", "u1");
+    cache.putClaim(c);
+    cache.assume("pod1", List.of(assumed(c, allocation("g0"))));
+
+    cache.putClaim(c.withReservedFor(List.of(ConsumerRef.pod("x", "pod9"))));
+
+    assertEquals(List.of(assumed(c, allocation("g0"))), cache.assumed("pod1"));
+    assertEquals(allocation("g0"), cache.dynamicResources().claim(NS, "c").orElseThrow().allocation());
+  }
+
+  @Test
+  void a_reservation_ends_once_the_watch_shows_the_pod_reserved() {
+    var c = claim("c", "u1").withAllocation(allocation("g0"));
+    cache.putClaim(c);
+    cache.assume("pod2", List.of(assumed(c, null)));
+    assertEquals(1, cache.assumed("pod2").size());
+
+    cache.putClaim(c.withReservedFor(List.of(ConsumerRef.pod("web", "pod2"))));
+
+    assertEquals(List.of(), cache.assumed("pod2"));
+  }
+
+  @Test
+  void the_assumption_ends_when_the_claim_is_deleted_or_replaced() {
+    var c = claim("c", "u1");
+    var d = claim("d", "u2");
+    cache.putClaim(c);
+    cache.putClaim(d);
+    cache.assume("pod1", List.of(assumed(c, allocation("g0")), assumed(d, allocation("g1"))));
+
+    cache.removeClaim(NS, "c");
+    assertEquals(List.of(assumed(d, allocation("g1"))), cache.assumed("pod1"));
+
+    cache.putClaim(claim("d", "u3"));
+    assertEquals(List.of(), cache.assumed("pod1"));
+    assertNull(cache.dynamicResources().claim(NS, "d").orElseThrow().allocation(), "the new claim is not allocated");
+  }
+
+  @Test
+  void what_the_watch_already_shows_is_not_assumed() {
+    var c = written(claim("c", "u1"), allocation("g0"), "pod1");
+    cache.putClaim(c);
+
+    cache.assume("pod1", List.of(assumed(c, null)));
+
+    assertEquals(List.of(), cache.assumed("pod1"));
+  }
+
+  @Test
+  void a_claim_not_seen_yet_is_laid_over_once_it_appears() {
+    var c = claim("c", "u1");
+    cache.assume("pod1", List.of(assumed(c, allocation("g0"))));
+    assertTrue(cache.dynamicResources().claims().isEmpty());
+
+    cache.putClaim(c);
+
+    assertEquals(allocation("g0"), cache.dynamicResources().claim(NS, "c").orElseThrow().allocation());
+  }
+
+  @Test
+  void a_relist_keeps_the_assumptions_it_does_not_make_moot() {
+    var c = claim("c", "u1");
+    var d = claim("d", "u2");
+    cache.putClaim(c);
+    cache.putClaim(d);
+    cache.putSlice(slice("gone"));
+    cache.assume("pod1", List.of(assumed(c, allocation("g0"))));
+    cache.assume("pod2", List.of(assumed(d, allocation("g1"))));
+    var relisted = new DeviceCache();
+    relisted.putClaim(c);
+    relisted.putClaim(written(d, allocation("g1"), "pod2"));
+
+    assertTrue(cache.replaceObjects(relisted));
+
+    assertEquals(List.of(), cache.dynamicResources().slices());
+    assertEquals(List.of(assumed(c, allocation("g0"))), cache.assumed("pod1"));
+    assertEquals(List.of(), cache.assumed("pod2"));
+    assertEquals(allocation("g0"), cache.dynamicResources().claim(NS, "c").orElseThrow().allocation());
+  }
+}
