@@ -396,8 +396,9 @@ public final class PodAdapter {
     var generated = new HashMap<String, String>();
     if (status != null) {
       for (var claimStatus : orEmpty(status.getResourceClaimStatuses())) {
-        if (claimStatus != null && claimStatus.getName() != null && claimStatus.getResourceClaimName() != null) {
-          generated.put(claimStatus.getName(), claimStatus.getResourceClaimName());
+        if (claimStatus != null && claimStatus.getName() != null) {
+          // An entry without a claim name: the controller decided no claim is needed (kube skips the entry).
+          generated.put(claimStatus.getName(), orEmpty(claimStatus.getResourceClaimName()));
         }
       }
     }

@@ -96,4 +96,25 @@ class PodClaimsTest {
         List.of("gpu", "nic"),
         PodAdapter.toPodInfo(pod).resourceClaims().stream().map(PodResourceClaim::name).toList());
   }
+
+  @Test
+  void a_template_entry_resolves_to_the_claim_the_status_names_and_to_none_where_no_claim_is_needed() {
+    var pod = new io.fabric8.kubernetes.api.model.PodBuilder(
+            pod().resourceClaim("gpu", "gpu-template").resourceClaim("nic", "nic-template")
+                .resourceClaim("fpga", "fpga-template").build())
+        .withNewStatus()
+        .addNewResourceClaimStatus().withName("gpu").withResourceClaimName("web-0-gpu-x7k2p").endResourceClaimStatus()
+        .addNewResourceClaimStatus().withName("nic").endResourceClaimStatus()
+        .endStatus()
+        .build();
+
+    var claims = PodAdapter.toPodInfo(pod).resourceClaims();
+
+    assertEquals(new PodResourceClaim("gpu", null, "gpu-template", "web-0-gpu-x7k2p"), claims.get(0));
+    assertEquals("web-0-gpu-x7k2p", claims.get(0).claimName());
+    assertEquals(true, claims.get(1).notNeeded(), "a status entry without a claim name: no claim is needed");
+    assertEquals(null, claims.get(1).claimName());
+    assertEquals(new PodResourceClaim("fpga", null, "fpga-template", null), claims.get(2), "not reported yet");
+    assertEquals(false, claims.get(2).notNeeded());
+  }
 }

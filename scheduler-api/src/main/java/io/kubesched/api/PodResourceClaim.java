@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param resourceClaimTemplateName the template a claim is made from for the pod; {@code null} when it names a
  *     claim
  * @param generatedClaimName for a template, the claim made for the pod as {@code
- *     status.resourceClaimStatuses} reports it; {@code null} while not made yet, or when the controller decided
- *     none is needed
+ *     status.resourceClaimStatuses} reports it; empty when the controller reported that no claim is needed;
+ *     {@code null} while it has reported nothing yet
  */
 @API(status = EXPERIMENTAL, since = "0.1.0")
 public record PodResourceClaim(
@@ -30,9 +30,18 @@ public record PodResourceClaim(
 
   /**
    * @return the name of the claim this entry resolves to: the named claim, or the generated one; {@code null} for a
-   *     template whose claim does not exist yet
+   *     template whose claim does not exist yet, and for one the controller decided is not needed ({@link
+   *     #notNeeded})
    */
   public @Nullable String claimName() {
-    return resourceClaimName != null ? resourceClaimName : generatedClaimName;
+    if (resourceClaimName != null) {
+      return resourceClaimName;
+    }
+    return generatedClaimName == null || generatedClaimName.isEmpty() ? null : generatedClaimName;
+  }
+
+  /** @return whether the pod's status says no claim is needed for this template entry (kube skips such an entry) */
+  public boolean notNeeded() {
+    return resourceClaimName == null && generatedClaimName != null && generatedClaimName.isEmpty();
   }
 }

@@ -61,10 +61,11 @@ record PodClaims(
         return rejected("pod \"" + pod.namespace() + "/" + pod.name() + "\", spec.resourceClaim \"" + entry.name()
             + "\": none of the supported fields are set");
       }
+      if (entry.notNeeded()) {
+        continue; // the resource claim controller reported that no claim is needed for this entry: kube skips it
+      }
       var claimName = entry.claimName();
       if (claimName == null) {
-        // The adapter cannot tell "not made yet" from "the controller decided none is needed" (a status entry
-        // without a claim name): both read as absent, and kube's PreEnqueue waits for the first.
         return rejected("pod \"" + pod.namespace() + "/" + pod.name() + "\": ResourceClaim not created yet");
       }
       var found = resources.claim(pod.namespace(), claimName);

@@ -138,6 +138,17 @@ class DynamicResourcesFilterTest {
   }
 
   @Test
+  @DisplayName("a template entry the claim controller reported as needing no claim is skipped, as kube skips it")
+  void claimNotNeeded() {
+    var pod = DraFixtures.pod(DraFixtures.POD_NAME, DraFixtures.POD_UID,
+        new io.kubesched.api.PodResourceClaim(DraFixtures.RESOURCE_NAME, null, DraFixtures.CLAIM_NAME, ""));
+    var prepared = prepare(pod, List.of(), List.of(), List.of());
+
+    assertTrue(prepared.filter(pod, WORKER_NODE).fits());
+    assertEquals(List.of(), planned(prepared, WORKER_NODE));
+  }
+
+  @Test
   @DisplayName("deleted-claim")
   void deletedClaim() {
     assertRejectedPod(
