@@ -266,18 +266,26 @@ public final class EventHandlers {
 
   /**
    * Whether an update changed more than the pod's status (kube-scheduler's {@code isPodUpdated}), so that
-   * our own condition writes do not retry a waiting pod. The old pod comes from the informer's store, which
-   * keeps only what the scheduler reads ({@link InformerStores}), so both are compared in that form: a change
-   * of a field the scheduler does not read (an annotation, an env var) does not count either.
+   * our own condition writes do not retry a waiting pod; a change of {@code status.resourceClaimStatuses} counts
+   * too (kube's {@code UpdatePodGeneratedResourceClaim} event: the claim made from a template is now named, so the
+   * pod waiting for it may fit). The old pod comes from the informer's store, which keeps only what the scheduler
+   * reads ({@link InformerStores}), so both are compared in that form: a change of a field the scheduler does not
+   * read (an annotation, an env var) does not count either.
    */
   static boolean changedBeyondStatus(Pod oldPod, Pod pod) {
     try {
       var before = InformerStores.kept(oldPod);
       var after = InformerStores.kept(pod);
       return !Objects.equals(before.getSpec(), after.getSpec())
-          || !Objects.equals(before.getMetadata().getLabels(), after.getMetadata().getLabels());
+          || !Objects.equals(before.getMetadata().getLabels(), after.getMetadata().getLabels())
+          || !Objects.equals(claimStatuses(before), claimStatuses(after));
     } catch (RuntimeException malformed) { // fabric8's Quantity.equals parses, and throws on "12x"
       return true;
     }
+  }
+
+  private static Object claimStatuses(Pod pod) {
+    var status = pod.getStatus();
+    return status == null ? List.of() : status.getResourceClaimStatuses();
   }
 }

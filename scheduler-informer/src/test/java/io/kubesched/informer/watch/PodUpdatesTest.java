@@ -57,6 +57,17 @@ class PodUpdatesTest {
   }
 
   @Test
+  void the_claim_a_template_made_named_in_the_status_counts_as_kube_s_generated_resource_claim_update() {
+    var before = new PodBuilder(pod("500m")).editSpec().addNewResourceClaim().withName("gpu")
+        .withResourceClaimTemplateName("one-gpu").endResourceClaim().endSpec().build();
+    var after = new PodBuilder(before).withNewStatus().addNewResourceClaimStatus().withName("gpu")
+        .withResourceClaimName("p-gpu-x7k2p").endResourceClaimStatus().endStatus().build();
+
+    assertTrue(EventHandlers.changedBeyondStatus(InformerStores.kept(before), after));
+    assertFalse(EventHandlers.changedBeyondStatus(InformerStores.kept(after), after));
+  }
+
+  @Test
   void a_malformed_quantity_counts_as_a_change_instead_of_throwing() {
     assertTrue(EventHandlers.changedBeyondStatus(pod("12x"), pod("12x")));
   }
