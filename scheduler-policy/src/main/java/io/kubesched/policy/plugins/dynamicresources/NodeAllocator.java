@@ -24,9 +24,13 @@ interface NodeAllocator {
   interface Factory {
     NodeAllocator create(DynamicResources resources);
 
-    /** @return the structured allocator's factory, with one CEL cache shared by every attempt */
+    /**
+     * @return the structured allocator's factory, with one CEL cache and one {@link Allocator.Cache} shared by
+     *     every attempt
+     */
     static Factory structured(DeviceSelectors selectors, Clock clock) {
-      return resources -> Allocator.create(resources, selectors, clock)::allocate;
+      var cache = new Allocator.Cache();
+      return resources -> Allocator.create(resources, selectors, clock, cache)::allocate;
     }
   }
 }

@@ -430,7 +430,7 @@ final class Search {
       }
       boolean matches;
       try {
-        matches = selector.matches(id.driver(), device);
+        matches = allocator.matches(selector, id.driver(), device);
       } catch (SelectorException e) {
         throw new Failure(owner + ": selector #" + i + " on device " + id + ": CEL runtime error: " + e.getMessage());
       }

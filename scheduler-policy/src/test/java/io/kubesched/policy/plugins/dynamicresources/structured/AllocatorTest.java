@@ -122,6 +122,45 @@ class AllocatorTest {
   }
 
   @Test
+  void aCacheEvaluatesASelectorOncePerDeviceAndSeesEveryClaimChange() {
+    var evaluations = new java.util.concurrent.atomic.AtomicInteger();
+    SelectorCompiler counting = expression -> new io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelector() {
+      @Override
+      public String expression() {
+        return expression;
+      }
+
+      @Override
+      public boolean matches(String driver, io.kubesched.api.Device device) {
+        evaluations.incrementAndGet();
+        return true;
+      }
+    };
+    var cache = new Allocator.Cache();
+    var slices = List.of(TWO_DEVICES);
+    var classes = List.of(deviceClass(classA, driverA));
+    var claim = claimWithRequest(claim0, req0, classA);
+
+    var first = Allocator.create(DynamicResources.of(slices, classes, List.of(), List.of()), counting, CLOCK, cache);
+    assertEquals(List.of("driver-a/pool-1/device-1"), devices(first.allocate(NODE, List.of(claim))));
+    int afterFirst = evaluations.get();
+
+    var taken = allocatedWith("other", deviceAllocationResult(req0, driverA, pool1, device1, false));
+    var second = Allocator.create(DynamicResources.of(slices, classes, List.of(taken), List.of()), counting, CLOCK, cache);
+    assertEquals(List.of("driver-a/pool-1/device-2"), devices(second.allocate(NODE, List.of(claim))),
+        "the claim allocated since is seen through the cache");
+    var third = Allocator.create(DynamicResources.of(slices, classes, List.of(), List.of()), counting, CLOCK, cache);
+    assertEquals(List.of("driver-a/pool-1/device-1"), devices(third.allocate(NODE, List.of(claim))),
+        "and so is its removal");
+    assertEquals(afterFirst + 1, evaluations.get(), "only device-2, not evaluated before, was evaluated again");
+
+    var republished = sliceWithDevices(slice1, node1, pool1, driverA, device(device1, null, null), device(device2, null, null));
+    var fourth = Allocator.create(DynamicResources.of(List.of(republished), classes, List.of(), List.of()), counting, CLOCK, cache);
+    devices(fourth.allocate(NODE, List.of(claim)));
+    assertEquals(afterFirst + 2, evaluations.get(), "a device of a new slice object is evaluated again");
+  }
+
+  @Test
   void concurrentCallsForManyNodesAnswerAsSequentialOnes() throws Exception {
     var slices = new ArrayList<ResourceSlice>();
     var nodes = new ArrayList<NodeInfo>();
