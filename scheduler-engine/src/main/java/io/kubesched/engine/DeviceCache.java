@@ -37,10 +37,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class DeviceCache {
 
-  private final Map<String, ResourceSlice> slices = new HashMap<>();
-  private final Map<String, DeviceClass> classes = new HashMap<>();
-  private final Map<String, ResourceClaim> claims = new HashMap<>();
-  private final Map<String, DeviceTaintRule> taintRules = new HashMap<>();
+  private final Store<ResourceSlice> slices = new Store<>();
+  private final Store<DeviceClass> classes = new Store<>();
+  private final Store<ResourceClaim> claims = new Store<>();
+  private final Store<DeviceTaintRule> taintRules = new Store<>();
   /** Each pod's assumed claims still pending, by pod uid, in the order assumed. */
   private final Map<String, List<ClaimAllocation>> assumptions = new LinkedHashMap<>();
 
@@ -52,7 +52,7 @@ public final class DeviceCache {
    * @return whether it changed what the allocator reads (a slice not known before, or different)
    */
   public synchronized boolean putSlice(ResourceSlice slice) {
-    return changed(slices.put(slice.name(), slice), slice);
+    return changed(slices.put(slice.name(), slice));
   }
 
   /** Forgets a deleted slice. */
@@ -62,7 +62,7 @@ public final class DeviceCache {
 
   /** Records a device class seen added or updated; returns whether it changed what the allocator reads. */
   public synchronized boolean putDeviceClass(DeviceClass deviceClass) {
-    return changed(classes.put(deviceClass.name(), deviceClass), deviceClass);
+    return changed(classes.put(deviceClass.name(), deviceClass));
   }
 
   /** Forgets a deleted device class. */
@@ -72,7 +72,7 @@ public final class DeviceCache {
 
   /** Records a taint rule seen added or updated; returns whether it changed what the allocator reads. */
   public synchronized boolean putTaintRule(DeviceTaintRule rule) {
-    return changed(taintRules.put(rule.name(), rule), rule);
+    return changed(taintRules.put(rule.name(), rule));
   }
 
   /** Forgets a deleted taint rule (or one that now matches no device). */
@@ -88,7 +88,7 @@ public final class DeviceCache {
    * @return whether it changed what the allocator reads
    */
   public synchronized boolean putClaim(ResourceClaim claim) {
-    boolean changed = changed(claims.put(claim.key(), claim), claim);
+    boolean changed = changed(claims.put(claim.key(), claim));
     if (dropAssumed(claim.key(), claim)) {
       view = null;
       changed = true;
@@ -122,22 +122,22 @@ public final class DeviceCache {
     Map<String, ResourceClaim> newClaims;
     Map<String, DeviceTaintRule> newRules;
     synchronized (source) { // never both locks at once: two caches could be replaced into each other
-      newSlices = new HashMap<>(source.slices);
-      newClasses = new HashMap<>(source.classes);
-      newClaims = new HashMap<>(source.claims);
-      newRules = new HashMap<>(source.taintRules);
+      newSlices = new HashMap<>(source.slices.byKey);
+      newClasses = new HashMap<>(source.classes.byKey);
+      newClaims = new HashMap<>(source.claims.byKey);
+      newRules = new HashMap<>(source.taintRules.byKey);
     }
     synchronized (this) {
       boolean changed =
-          !slices.equals(newSlices)
-              || !classes.equals(newClasses)
-              || !claims.equals(newClaims)
-              || !taintRules.equals(newRules);
+          !slices.byKey.equals(newSlices)
+              || !classes.byKey.equals(newClasses)
+              || !claims.byKey.equals(newClaims)
+              || !taintRules.byKey.equals(newRules);
       if (changed) {
-        replace(slices, newSlices);
-        replace(classes, newClasses);
-        replace(claims, newClaims);
-        replace(taintRules, newRules);
+        slices.replace(newSlices);
+        classes.replace(newClasses);
+        claims.replace(newClaims);
+        taintRules.replace(newRules);
       }
       var keys = new ArrayList<String>();
       assumptions.values().forEach(list -> list.forEach(a -> keys.add(a.namespace() + "/" + a.name())));
@@ -215,7 +215,7 @@ public final class DeviceCache {
   }
 
   private DynamicResources build() {
-    var view = DynamicResources.of(slices.values(), classes.values(), claims.values(), taintRules.values());
+    var view = DynamicResources.of(slices.list(), classes.list(), claims.list(), taintRules.list());
     for (var entry : assumptions.entrySet()) {
       view = view.withClaimAllocations(ConsumerRef.pod("", entry.getKey()), entry.getValue());
     }
@@ -268,17 +268,64 @@ public final class DeviceCache {
     return false;
   }
 
-  private static <V> void replace(Map<String, V> target, Map<String, V> source) {
-    target.clear();
-    target.putAll(source);
+  /**
+   * The objects of one kind by key, with the immutable list {@link #dynamicResources()} hands out kept until one of
+   * them changes: consecutive views share the lists of the kinds that did not change, so the allocator keeps what
+   * it indexed from them (the slices by node), and the claims list keeps its order, so it counts again only the
+   * claims that changed (see the DynamicResources plugin's allocator cache). Guarded by the cache's lock.
+   */
+  private static final class Store<V> {
+    private final Map<String, V> byKey = new LinkedHashMap<>();
+    private @Nullable List<V> list;
+
+    @Nullable V get(String key) {
+      return byKey.get(key);
+    }
+
+    /**
+     * Keeps {@code value}, unless an equal object is kept already: that one stays, so what was derived from it
+     * (the allocator's selector results per device) stays valid.
+     *
+     * @return whether the objects changed
+     */
+    boolean put(String key, V value) {
+      var before = byKey.get(key);
+      if (value.equals(before)) {
+        return false;
+      }
+      byKey.put(key, value);
+      list = null;
+      return true;
+    }
+
+    @Nullable V remove(String key) {
+      var before = byKey.remove(key);
+      if (before != null) {
+        list = null;
+      }
+      return before;
+    }
+
+    void replace(Map<String, V> objects) {
+      byKey.clear();
+      byKey.putAll(objects);
+      list = null;
+    }
+
+    List<V> list() {
+      var known = list;
+      if (known == null) {
+        list = known = List.copyOf(byKey.values());
+      }
+      return known;
+    }
   }
 
-  private boolean changed(@Nullable Object before, Object after) {
-    if (after.equals(before)) {
-      return false;
+  private boolean changed(boolean changed) {
+    if (changed) {
+      view = null;
     }
-    view = null;
-    return true;
+    return changed;
   }
 
   private void removed(@Nullable Object before) {

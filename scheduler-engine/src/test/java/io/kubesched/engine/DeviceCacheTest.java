@@ -33,6 +33,24 @@ class DeviceCacheTest {
   }
 
   @Test
+  void a_view_shares_the_lists_of_the_kinds_that_did_not_change_and_keeps_equal_objects() {
+    var first = slice("s1");
+    cache.putSlice(first);
+    cache.putClaim(claim("c", "u1"));
+    var before = cache.dynamicResources();
+
+    assertFalse(cache.putSlice(slice("s1")), "an equal slice changes nothing");
+    cache.putClaim(claim("d", "u2"));
+    var after = cache.dynamicResources();
+
+    assertNotSame(before, after);
+    assertSame(before.slices(), after.slices(), "the slices did not change: the same list, so the same index");
+    assertSame(first, after.slices().get(0), "the object seen first is kept");
+    assertSame(before.claims().get(0), after.claims().get(0), "the claims keep their order and objects");
+    assertEquals(2, after.claims().size());
+  }
+
+  @Test
   void the_objects_seen_are_what_each_decision_reads() {
     var gpu = new DeviceClass("gpu", List.of(), List.of(), null);
     var rule = new DeviceTaintRule("r", "d", null, null, new DeviceTaint("k", "", DeviceTaint.Effect.NONE, null));
