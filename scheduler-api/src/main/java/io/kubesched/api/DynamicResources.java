@@ -30,7 +30,11 @@ public final class DynamicResources {
   private final List<DeviceTaintRule> taintRules;
   private volatile @Nullable Indexes indexes;
 
-  private record Indexes(Map<String, DeviceClass> classes, Map<String, ResourceClaim> claims) {}
+  /** Never changed after construction; published through the volatile field. */
+  private record Indexes(Map<String, DeviceClass> classes, Map<ClaimKey, ResourceClaim> claims) {}
+
+  /** A claim's namespace and name, as the index's key: no string is built per claim. */
+  private record ClaimKey(String namespace, String name) {}
 
   private DynamicResources(
       List<ResourceSlice> slices,
@@ -124,7 +128,7 @@ public final class DynamicResources {
 
   /** @return the claim {@code namespace/name}, if it exists */
   public Optional<ResourceClaim> claim(String namespace, String name) {
-    return Optional.ofNullable(indexes().claims.get(namespace + "/" + name));
+    return Optional.ofNullable(indexes().claims.get(new ClaimKey(namespace, name)));
   }
 
   private Indexes indexes() {
@@ -132,9 +136,9 @@ public final class DynamicResources {
     if (known == null) {
       var byName = new HashMap<String, DeviceClass>();
       classes.forEach(c -> byName.put(c.name(), c));
-      var byKey = new HashMap<String, ResourceClaim>();
-      claims.forEach(c -> byKey.put(c.key(), c));
-      known = new Indexes(Map.copyOf(byName), Map.copyOf(byKey));
+      var byKey = new HashMap<ClaimKey, ResourceClaim>(Math.max(16, claims.size() * 2));
+      claims.forEach(c -> byKey.put(new ClaimKey(c.namespace(), c.name()), c));
+      known = new Indexes(Map.copyOf(byName), byKey);
       indexes = known;
     }
     return known;
