@@ -52,6 +52,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class DynamicResourcesBenchmark {
 
+  /** Snapshots {@link ClusterState#changingSnapshots} cycles through. */
+  static final int VARIANTS = 64;
+
   /** GPUs per node. */
   static final int GPUS = 8;
 
@@ -73,6 +76,21 @@ public class DynamicResourcesBenchmark {
 
     /** The default policy with a fixed seed. */
     public Policy policy = DefaultPolicy.builder().seed(PolicyBenchmark.SEED).build();
+
+    /**
+     * {@value #VARIANTS} snapshots, the k-th with node k's allocated claim replaced by an equal new object: the
+     * next one differs from it by two claims, as consecutive snapshots of the loop differ by the claim just reserved
+     * and one the watch updated.
+     */
+    public List<ClusterSnapshot> changingSnapshots = List.of();
+
+    private int next;
+
+    /** @return the next of {@link #changingSnapshots}, round robin */
+    ClusterSnapshot nextChangingSnapshot() {
+      next = (next + 1) % changingSnapshots.size();
+      return changingSnapshots.get(next);
+    }
 
     /** Builds the nodes, their slices, half their GPUs allocated, the class and the pod's claim. */
     @Setup(Level.Trial)
@@ -106,11 +124,21 @@ public class DynamicResourcesBenchmark {
                   + "\"].memory.compareTo(quantity(\"64Gi\")) >= 0"),
               AllocationMode.EXACT_COUNT, 1, false, List.of(), Map.of()))),
           List.of(), List.of(), null, List.of(), false));
+      var sliceList = List.copyOf(slices);
+      var classes = List.of(gpu);
       snapshot = ClusterSnapshot.of(cluster.nodes()).withDynamicResources(
-          DynamicResources.of(slices, List.of(gpu), claims, List.of()));
+          DynamicResources.of(sliceList, classes, claims, List.of()));
       pod = cluster.fittingPod().toBuilder()
           .resourceClaims(List.of(PodResourceClaim.ofClaim("gpu", "train-gpu"))).build();
-      policy = DefaultPolicy.builder().seed(PolicyBenchmark.SEED).build();
+      policy.find(pod, snapshot); // the nodes' index, which the loop's snapshots carry over from one to the next
+      var variants = new ArrayList<ClusterSnapshot>(VARIANTS);
+      for (int k = 0; k < Math.min(VARIANTS, nodes); k++) {
+        var changed = new ArrayList<>(claims);
+        var used = changed.get(k);
+        changed.set(k, used.withReservedFor(List.copyOf(used.reservedFor())));
+        variants.add(snapshot.withDynamicResources(DynamicResources.of(sliceList, classes, changed, List.of())));
+      }
+      changingSnapshots = List.copyOf(variants);
     }
   }
 
@@ -120,7 +148,22 @@ public class DynamicResourcesBenchmark {
    */
   @Benchmark
   public Decision podWithAClaim(ClusterState state) {
-    var decision = state.policy.find(state.pod, state.snapshot);
+    return allocated(state.policy.find(state.pod, state.snapshot));
+  }
+
+  /**
+   * As {@link #podWithAClaim}, each decision over a snapshot whose claims differ from the previous decision's by
+   * two claims (new objects), as in the scheduling loop, where every decision follows a reservation: what the
+   * allocator prepares per attempt is derived from the previous attempt's rather than reused whole.
+   *
+   * @return the decision, a {@link Decision.Bind} carrying the claim's allocation
+   */
+  @Benchmark
+  public Decision podWithAClaimClaimsChanging(ClusterState state) {
+    return allocated(state.policy.find(state.pod, state.nextChangingSnapshot()));
+  }
+
+  private static Decision allocated(Decision decision) {
     if (decision instanceof Decision.Bind bind && bind.claimAllocations().size() == 1) {
       return decision;
     }

@@ -23,4 +23,17 @@ class DynamicResourcesBenchmarkTest {
     assertEquals("gpu-7", device.device(), "gpu-1, 3 and 5 are taken, the a100s too small");
     assertEquals(bind.nodeName(), device.pool());
   }
+
+  @Test
+  void with_claims_changing_every_decision_allocates_the_same() {
+    var state = new DynamicResourcesBenchmark.ClusterState();
+    state.nodes = 50;
+    state.setUp();
+    var benchmark = new DynamicResourcesBenchmark();
+
+    for (int i = 0; i < 3; i++) {
+      var bind = assertInstanceOf(Decision.Bind.class, benchmark.podWithAClaimClaimsChanging(state));
+      assertEquals("gpu-7", bind.claimAllocations().get(0).allocation().devices().get(0).device());
+    }
+  }
 }
