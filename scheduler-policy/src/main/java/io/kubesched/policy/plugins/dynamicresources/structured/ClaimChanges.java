@@ -15,8 +15,12 @@ import org.jspecify.annotations.Nullable;
  */
 record ClaimChanges(List<ResourceClaim> removed, List<ResourceClaim> added) {
 
-  /** Edits beyond which the lists are not worth comparing: the caller starts over. */
-  static final int MAX_EDITS = 64;
+  /**
+   * Edits beyond which the lists are not worth comparing: the caller starts over. The engine's device cache lays
+   * each pod's assumption over its claims anew in every view, so every claim of a binding in flight (16 at once by
+   * default, their claims written before the binding) counts as replaced: the bound leaves room for many.
+   */
+  static final int MAX_EDITS = 512;
 
   /** How far ahead an inserted or removed run of claims is looked for. */
   private static final int LOOKAHEAD = 8;
