@@ -78,25 +78,16 @@ public final class DynamicResources {
     if (allocations.isEmpty()) {
       return this;
     }
-    var byKey = new HashMap<String, ClaimAllocation>();
-    allocations.forEach(a -> byKey.put(a.namespace() + "/" + a.name(), a));
+    var byKey = new HashMap<ClaimKey, ClaimAllocation>();
+    allocations.forEach(a -> byKey.put(new ClaimKey(a.namespace(), a.name()), a));
     var next = new java.util.ArrayList<ResourceClaim>(claims.size());
     for (var claim : claims) {
-      var allocation = byKey.get(claim.key());
+      var allocation = byKey.get(new ClaimKey(claim.namespace(), claim.name()));
       if (allocation == null || !allocation.uid().equals(claim.uid())) {
         next.add(claim);
         continue;
       }
-      var reserved = new java.util.ArrayList<>(claim.reservedFor());
-      if (reserved.stream().noneMatch(r -> r.uid().equals(pod.uid()))) {
-        reserved.add(pod);
-      }
-      // An allocation the claim already shows stays: the watch has the write (or another's) by then.
-      var allocated =
-          allocation.allocation() != null && claim.allocation() == null
-              ? claim.withAllocation(allocation.allocation())
-              : claim;
-      next.add(allocated.withReservedFor(reserved));
+      next.add(claim.reservedBy(pod, allocation));
     }
     return new DynamicResources(slices, classes, List.copyOf(next), taintRules);
   }

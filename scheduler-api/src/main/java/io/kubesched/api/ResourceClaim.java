@@ -59,6 +59,31 @@ public record ResourceClaim(
         reservedFor, deleting);
   }
 
+  /**
+   * This claim after the scheduler's Reserve of {@code allocation} for {@code pod}: the pod in {@code reservedFor}
+   * (once), and the allocation when one is given and this claim shows none yet (an allocation it already shows stays:
+   * the watch has the write, or another's, by then).
+   *
+   * @param pod the consumer the claim is reserved for, compared by uid
+   * @param allocation what the decision writes to this claim; its namespace, name and uid are not checked here
+   * @return the claim so reserved; this one when it shows both already
+   */
+  public ResourceClaim reservedBy(ConsumerRef pod, ClaimAllocation allocation) {
+    var claim = this;
+    if (allocation.allocation() != null && this.allocation == null) {
+      claim = claim.withAllocation(allocation.allocation());
+    }
+    for (var consumer : reservedFor) {
+      if (consumer.uid().equals(pod.uid())) {
+        return claim;
+      }
+    }
+    var reserved = new java.util.ArrayList<ConsumerRef>(reservedFor.size() + 1);
+    reserved.addAll(reservedFor);
+    reserved.add(pod);
+    return claim.withReservedFor(reserved);
+  }
+
   /** @return this claim reserved for {@code consumers} */
   public ResourceClaim withReservedFor(List<ConsumerRef> consumers) {
     return new ResourceClaim(

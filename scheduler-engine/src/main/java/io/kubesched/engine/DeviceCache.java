@@ -45,6 +45,8 @@ public final class DeviceCache {
   private final Map<String, List<ClaimAllocation>> assumptions = new LinkedHashMap<>();
 
   private @Nullable DynamicResources view = DynamicResources.empty();
+  /** The claims the last view laid assumptions over, by key. */
+  private Map<String, Overlay> overlays = Map.of();
 
   /**
    * Records a slice seen added or updated.
@@ -214,12 +216,54 @@ public final class DeviceCache {
     return current;
   }
 
+  /**
+   * The objects with the assumptions laid over their claims in one pass. A claim whose seen object and assumptions
+   * did not change since the last view keeps the object laid over it then, so the views differ only by what
+   * changed (the allocator counts again only the claims that differ between two views). Laying each pod's
+   * assumption over a copy of the whole list in turn cost a pass over every claim per binding in flight.
+   */
   private DynamicResources build() {
-    var view = DynamicResources.of(slices.list(), classes.list(), claims.list(), taintRules.list());
-    for (var entry : assumptions.entrySet()) {
-      view = view.withClaimAllocations(ConsumerRef.pod("", entry.getKey()), entry.getValue());
+    var seen = claims.list();
+    var claimList = seen;
+    if (!assumptions.isEmpty()) {
+      var byClaim = new HashMap<String, List<Map.Entry<String, ClaimAllocation>>>();
+      assumptions.forEach((podUid, allocations) -> allocations.forEach(a ->
+          byClaim.computeIfAbsent(a.namespace() + "/" + a.name(), k -> new ArrayList<>()).add(Map.entry(podUid, a))));
+      var kept = new HashMap<String, Overlay>();
+      var laid = new ArrayList<ResourceClaim>(seen.size());
+      for (var claim : seen) {
+        var key = claim.key();
+        var assumed = byClaim.get(key);
+        if (assumed == null) {
+          laid.add(claim);
+          continue;
+        }
+        var overlay = overlays.get(key);
+        if (overlay == null || overlay.seen != claim || !overlay.assumed.equals(assumed)) {
+          overlay = new Overlay(claim, assumed, layOver(claim, assumed));
+        }
+        kept.put(key, overlay);
+        laid.add(overlay.claim);
+      }
+      overlays = kept;
+      claimList = laid;
+    } else {
+      overlays = Map.of();
     }
-    return view;
+    return DynamicResources.of(slices.list(), classes.list(), claimList, taintRules.list());
+  }
+
+  /** A claim as the watch shows it, the assumptions laid over it ({@code (pod uid, allocation)} in order), the result. */
+  private record Overlay(ResourceClaim seen, List<Map.Entry<String, ClaimAllocation>> assumed, ResourceClaim claim) {}
+
+  private static ResourceClaim layOver(ResourceClaim claim, List<Map.Entry<String, ClaimAllocation>> assumed) {
+    var laid = claim;
+    for (var entry : assumed) {
+      if (entry.getValue().uid().equals(claim.uid())) {
+        laid = laid.reservedBy(ConsumerRef.pod("", entry.getKey()), entry.getValue());
+      }
+    }
+    return laid;
   }
 
   /**

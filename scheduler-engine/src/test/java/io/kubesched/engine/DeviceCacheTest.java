@@ -51,6 +51,25 @@ class DeviceCacheTest {
   }
 
   @Test
+  void a_claim_whose_assumptions_did_not_change_keeps_the_object_laid_over_it() {
+    cache.putClaim(claim("c", "u1"));
+    cache.putClaim(claim("d", "u2"));
+    cache.assume("pod1", List.of(assumed(claim("c", "u1"), allocation("g0"))));
+    var before = cache.dynamicResources();
+
+    cache.assume("pod2", List.of(assumed(claim("d", "u2"), allocation("g1"))));
+    var after = cache.dynamicResources();
+
+    var c = after.claim(NS, "c").orElseThrow();
+    assertSame(before.claim(NS, "c").orElseThrow(), c, "pod1's assumption did not change");
+    assertEquals(List.of(ConsumerRef.pod("", "pod1")), c.reservedFor());
+    assertEquals(allocation("g0"), c.allocation());
+    var d = after.claim(NS, "d").orElseThrow();
+    assertEquals(List.of(ConsumerRef.pod("", "pod2")), d.reservedFor());
+    assertEquals(allocation("g1"), d.allocation());
+  }
+
+  @Test
   void the_objects_seen_are_what_each_decision_reads() {
     var gpu = new DeviceClass("gpu", List.of(), List.of(), null);
     var rule = new DeviceTaintRule("r", "d", null, null, new DeviceTaint("k", "", DeviceTaint.Effect.NONE, null));
