@@ -66,9 +66,14 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
 
   private final NodeAllocator.Factory allocators;
 
-  /** Creates the filter with its own CEL cache and the system clock (allocation timestamps). */
+  /**
+   * Creates the filter with its own CEL cache and the system clock (allocation timestamps), and starts warming
+   * CEL up in the background ({@link DeviceSelectors#warmUpInBackground}), as a policy is built before the
+   * informers list the cluster.
+   */
   public DynamicResourcesFilter() {
     this(NodeAllocator.Factory.structured(DeviceSelectors.create(), Clock.systemUTC()));
+    DeviceSelectors.warmUpInBackground();
   }
 
   DynamicResourcesFilter(NodeAllocator.Factory allocators) {

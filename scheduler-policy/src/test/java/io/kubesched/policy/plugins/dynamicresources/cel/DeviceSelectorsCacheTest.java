@@ -18,6 +18,20 @@ import org.junit.jupiter.api.Test;
 class DeviceSelectorsCacheTest {
 
   @Test
+  void theWarmUpSelectorCompilesAndSelectsItsDeviceInKubesEnvironment() throws Exception {
+    assertTrue(SelectorEnvironment.compile(DeviceSelectors.WARM_UP).matches("warm.up", DeviceSelectors.WARM_UP_DEVICE),
+        "the warm-up must run the whole compile and an evaluation, not fail half way");
+    DeviceSelectors.warmUpInBackground();
+    DeviceSelectors.warmUpInBackground();
+    var warming = Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals("kubesched-cel-warm-up")).toList();
+    assertTrue(warming.size() <= 1, "one warm-up per JVM: " + warming);
+    for (var thread : warming) {
+      thread.join();
+    }
+  }
+
+  @Test
   void TestCacheSemantic() throws SelectorException {
     var cache = DeviceSelectors.create(2);
 
