@@ -226,25 +226,25 @@ public final class DeviceCache {
     var seen = claims.list();
     var claimList = seen;
     if (!assumptions.isEmpty()) {
-      var byClaim = new HashMap<String, List<Map.Entry<String, ClaimAllocation>>>();
+      var byClaim = new LinkedHashMap<String, List<Map.Entry<String, ClaimAllocation>>>();
       assumptions.forEach((podUid, allocations) -> allocations.forEach(a ->
           byClaim.computeIfAbsent(a.namespace() + "/" + a.name(), k -> new ArrayList<>()).add(Map.entry(podUid, a))));
       var kept = new HashMap<String, Overlay>();
-      var laid = new ArrayList<ResourceClaim>(seen.size());
-      for (var claim : seen) {
-        var key = claim.key();
-        var assumed = byClaim.get(key);
-        if (assumed == null) {
-          laid.add(claim);
-          continue;
+      var laid = new ArrayList<>(seen);
+      var positions = claims.positions();
+      byClaim.forEach((key, assumed) -> {
+        var position = positions.get(key);
+        if (position == null) {
+          return; // not seen (yet, or any more): nothing to lay over
         }
+        var claim = seen.get(position);
         var overlay = overlays.get(key);
         if (overlay == null || overlay.seen != claim || !overlay.assumed.equals(assumed)) {
           overlay = new Overlay(claim, assumed, layOver(claim, assumed));
         }
         kept.put(key, overlay);
-        laid.add(overlay.claim);
-      }
+        laid.set(position, overlay.claim);
+      });
       overlays = kept;
       claimList = laid;
     } else {
@@ -321,6 +321,7 @@ public final class DeviceCache {
   private static final class Store<V> {
     private final Map<String, V> byKey = new LinkedHashMap<>();
     private @Nullable List<V> list;
+    private @Nullable Map<String, Integer> positions;
 
     @Nullable V get(String key) {
       return byKey.get(key);
@@ -337,7 +338,9 @@ public final class DeviceCache {
       if (value.equals(before)) {
         return false;
       }
-      byKey.put(key, value);
+      if (byKey.put(key, value) == null) {
+        positions = null;
+      }
       list = null;
       return true;
     }
@@ -346,6 +349,7 @@ public final class DeviceCache {
       var before = byKey.remove(key);
       if (before != null) {
         list = null;
+        positions = null;
       }
       return before;
     }
@@ -354,12 +358,27 @@ public final class DeviceCache {
       byKey.clear();
       byKey.putAll(objects);
       list = null;
+      positions = null;
     }
 
     List<V> list() {
       var known = list;
       if (known == null) {
         list = known = List.copyOf(byKey.values());
+      }
+      return known;
+    }
+
+    /** @return each key's position in {@link #list()}, which a replaced value keeps (the map keeps its order) */
+    Map<String, Integer> positions() {
+      var known = positions;
+      if (known == null) {
+        known = new HashMap<>();
+        int i = 0;
+        for (var key : byKey.keySet()) {
+          known.put(key, i++);
+        }
+        positions = known;
       }
       return known;
     }
