@@ -37,7 +37,10 @@ import org.jspecify.annotations.Nullable;
  * One workload, shaped like scheduler_perf's (test/integration/scheduler_perf in k8s.io/kubernetes v1.37.2):
  * nodes from its {@code node-default.yaml} (4 CPU, 32Gi, 110 pods), pods from its {@code pod-default.yaml}
  * (100m CPU, 500Mi, a container port without a host port), with the labels, namespaces, constraints and, for
- * {@link PodShape#PREEMPTION}, the initial pods' size and the preemptors of a {@link PodShape}.
+ * {@link PodShape#PREEMPTION}, the initial pods' size and the preemptors of a {@link PodShape}; for the DRA
+ * shapes ({@link #DRA}: {@code SchedulingWithResourceClaimTemplate/5000pods_500nodes} and {@code
+ * SteadyStateClusterResourceClaimTemplate/empty_500nodes} of its dra/performance-config.yaml), also each node's
+ * ResourceSlice, the DeviceClass, the ResourceClaimTemplate and the claims allocated beforehand.
  *
  * <p>Every phase of a run (warm-up, stream, backlog) creates measured-shape pods, so warm-up, stream and
  * backlog together must fit beside the initial pods, and beside the preemptors, each of which takes a node
