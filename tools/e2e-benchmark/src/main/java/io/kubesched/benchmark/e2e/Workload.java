@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -421,14 +423,7 @@ record Workload(
         .endMetadata()
         .withNewSpec()
         .withNewSpec()
-        .withNewDevices()
-        .addNewRequest()
-        .withName(REQUEST)
-        .withNewExactly()
-        .withDeviceClassName(PodShape.DEVICE_CLASS)
-        .endExactly()
-        .endRequest()
-        .endDevices()
+        .withDevices(oneDevice())
         .endSpec()
         .endSpec()
         .build();
@@ -436,6 +431,18 @@ record Workload(
 
   /** The request of every DRA claim here (kube's {@code req-0}). */
   static final String REQUEST = "req-0";
+
+  /** What every DRA claim here asks for: exactly one device of the class, by request {@value #REQUEST}. */
+  private static DeviceClaim oneDevice() {
+    return new DeviceClaimBuilder()
+        .addNewRequest()
+        .withName(REQUEST)
+        .withNewExactly()
+        .withDeviceClassName(PodShape.DEVICE_CLASS)
+        .endExactly()
+        .endRequest()
+        .build();
+  }
 
   /**
    * Initial claim {@code i} ({@code resourceclaim.yaml}) in {@value PodShape#DRA_INITIAL}, unallocated: to be
@@ -448,14 +455,7 @@ record Workload(
         .withNamespace(PodShape.DRA_INITIAL)
         .endMetadata()
         .withNewSpec()
-        .withNewDevices()
-        .addNewRequest()
-        .withName(REQUEST)
-        .withNewExactly()
-        .withDeviceClassName(PodShape.DEVICE_CLASS)
-        .endExactly()
-        .endRequest()
-        .endDevices()
+        .withDevices(oneDevice())
         .endSpec()
         .build();
   }
