@@ -234,7 +234,7 @@ def render_e2e(d):
         claims = [r["claims"] for r in schedulers if r["contestant"] == key and r.get("claims")]
         if claims:
             broken = sum(c["unallocated"] + c["elsewhere"] + c["sharedDevices"] for c in claims)
-            text = f"{label} allocated {sum(c['claims'] for c in claims)} claims of {sum(c['pods'] for c in claims)} pods"
+            text = f"{label} allocated {sum(c['claims'] for c in claims):,} claims of {sum(c['pods'] for c in claims):,} pods"
             checks.append(text + (" on their nodes, no device twice" if broken == 0 else
                                   f", **{broken} unallocated, on another node or sharing a device**"))
     out += ["", "Checks over every run: " + "; ".join(checks) + "."]
