@@ -139,7 +139,7 @@ def current_e2e_dra(data):
 
 def render_e2e_dra(d):
     if d is None:
-        return [f"No run yet. `{DRA_COMMAND}` makes one (about half an hour on 2 CPUs); then "
+        return [f"No run yet. `{DRA_COMMAND}` makes one (about 45 minutes on 2 CPUs, every contestant); then "
                 "`python3 scripts/render-results.py` renders it here."]
     only = dict(d, workloads={w: d["workloads"][w] for w in dra_workloads(d)})
     only["runs"] = [r for r in d["runs"] if r["workload"] in only["workloads"]]
