@@ -229,7 +229,10 @@ final class BenchmarkRun {
         if (!stalled) {
           progress("at the end: one by one p50 %.1f ms", warmP50);
         }
-        var claims = claimCheck != null ? awaitClaims(claimCheck) : RunResult.Claims.NONE;
+        int seenBound =
+            cold.times().boundCount() + warmup.boundCount() + stream.boundCount() + backlog.boundCount()
+                + warm.times().boundCount();
+        var claims = claimCheck != null ? awaitClaims(claimCheck, seenBound) : RunResult.Claims.NONE;
         result =
             new RunResult(
                 workload,
@@ -375,15 +378,20 @@ final class BenchmarkRun {
   private static final Duration CLAIMS_SETTLE = Duration.ofSeconds(10);
 
   /**
-   * The claim check's figures once the claim watch has caught up with the pods seen bound (or after {@link
-   * #CLAIMS_SETTLE}: the bind ceiling allocates nothing), logged.
+   * The claim check's figures once its watches have caught up with the phases' (every one of the {@code seenBound}
+   * pods the phases saw bound recorded, and, but for the bind ceiling, which allocates nothing, every claim seen
+   * allocated), or after {@link #CLAIMS_SETTLE}; logged.
    */
-  private RunResult.Claims awaitClaims(ClaimCheck check) throws InterruptedException {
+  private RunResult.Claims awaitClaims(ClaimCheck check, int seenBound) throws InterruptedException {
     long deadline = System.nanoTime() + CLAIMS_SETTLE.toNanos();
     var claims = check.result();
-    while (!claims.kept() && contestant != Contestant.CEILING && System.nanoTime() < deadline) {
+    while ((claims.pods() < seenBound || !claims.kept() && contestant != Contestant.CEILING)
+        && System.nanoTime() < deadline) {
       Thread.sleep(200);
       claims = check.result();
+    }
+    if (claims.pods() < seenBound) {
+      progress("the claim check saw %d of the %d pods the phases saw bound", claims.pods(), seenBound);
     }
     progress(
         "claims: %d pods seen bound, %d claims; %d unallocated%s, %d on another node, %d times a device held twice",
