@@ -13,6 +13,8 @@ so that a figure in the docs is always one of the data's. Which file is current:
 
 - e2e-benchmark: the newest file (names start with the UTC time) of a full run, one whose command names no
   --workloads and in which both kube-scheduler and kubesched ran: a partial run never replaces the table.
+- e2e-dra: the newest file in which both kube-scheduler and kubesched ran a DRA workload (one whose shape has
+  devicesPerNode; they run only when named); until there is one, the block gives the command that makes it.
 - drills: per fault, the newest file that ran it (the drills are run fault by fault).
 - soak: the newest file.
 
@@ -48,6 +50,8 @@ SHORT = {
     "5000-nodes-spreading": "spreading",
     "5000-nodes-preemption": "preemption",
     "5000-nodes-gangs": "gangs",
+    "500-nodes-dra-template": "claim template",
+    "500-nodes-dra-steady-state": "steady state",
 }
 VIOLATIONS = [
     ("LOST", "lost"), ("MOVED", "moved"), ("BOUND_TWICE", "bound twice"), ("REPORTED_TWICE", "reported twice"),
@@ -116,6 +120,32 @@ def current_e2e(data):
     if not full:
         sys.exit("results/e2e-benchmark: no full run (a command without --workloads, kube-scheduler and kubesched)")
     return full[-1]
+
+
+DRA_COMMAND = ("scripts/e2e-benchmark.sh --workloads 500-nodes-dra-template,500-nodes-dra-steady-state --reps 3 "
+               "--stream-rate 20 --ceiling-threads 32")
+
+
+def dra_workloads(d):
+    return [w for w, shape in d["workloads"].items() if "devicesPerNode" in shape]
+
+
+def current_e2e_dra(data):
+    """The newest run in which kube-scheduler and kubesched both ran a DRA workload, or None."""
+    ran = [d for d in data
+           if {"kube-scheduler", "kubesched"} <= {r["contestant"] for r in d["runs"] if r["workload"] in dra_workloads(d)}]
+    return ran[-1] if ran else None
+
+
+def render_e2e_dra(d):
+    if d is None:
+        return [f"No run yet. `{DRA_COMMAND}` makes one (about 45 minutes on 2 CPUs, every contestant); then "
+                "`python3 scripts/render-results.py` renders it here."]
+    only = dict(d, workloads={w: d["workloads"][w] for w in dra_workloads(d)})
+    only["runs"] = [r for r in d["runs"] if r["workload"] in only["workloads"]]
+    return render_e2e(only) + [
+        "", "The bind ceiling binds each pod without allocating its claim (it decides nothing), so its row is how "
+        "fast this API server takes the bindings beside the same claims, not a bound on allocating them."]
 
 
 def runs_of(d, workload, contestant):
@@ -201,6 +231,12 @@ def render_e2e(d):
             whole, groups = sum(g["whole"] for g in gangs), sum(g["groups"] for g in gangs)
             early = sum(g["boundEarly"] for g in gangs)
             checks.append(f"{label} bound {whole} of {groups} groups whole, {early} members before their group")
+        claims = [r["claims"] for r in schedulers if r["contestant"] == key and r.get("claims")]
+        if claims:
+            broken = sum(c["unallocated"] + c["elsewhere"] + c["sharedDevices"] for c in claims)
+            text = f"{label} allocated {sum(c['claims'] for c in claims):,} claims of {sum(c['pods'] for c in claims):,} pods"
+            checks.append(text + (" on their nodes, no device twice" if broken == 0 else
+                                  f", **{broken} unallocated, on another node or sharing a device**"))
     out += ["", "Checks over every run: " + "; ".join(checks) + "."]
     if d.get("convertedFrom"):
         out += ["", f"Note: converted from {d['convertedFrom']}."]
@@ -379,6 +415,7 @@ def main(argv):
     check = "--check" in argv
     pages = {
         "docs/performance.md": [("e2e-benchmark", render_e2e(current_e2e(load("e2e-benchmark")))),
+                                ("e2e-dra", render_e2e_dra(current_e2e_dra(load("e2e-benchmark")))),
                                 ("jmh", render_jmh(load("jmh")))],
         "docs/reliability.md": [("drills", render_drills(load("drills"))), ("soak", render_soak(load("soak")))],
     }

@@ -78,6 +78,44 @@ class CurrentRun(unittest.TestCase):
         self.assertEqual(2, len([l for l in lines if l.startswith("| throttle, ")]), lines)
 
 
+def dra(name, command, runs):
+    d = e2e(name, command, runs)
+    d["workloads"] = {"500-nodes-dra-template": {"nodes": 500, "devicesPerNode": 10, "initialClaims": 2500}}
+    return d
+
+
+def dra_run(contestant, rate, unallocated=0):
+    r = run("500-nodes-dra-template", contestant, rate)
+    r["claims"] = {"pods": 100, "claims": 100, "unallocated": unallocated, "elsewhere": 0, "sharedDevices": 0}
+    return r
+
+
+class DraRun(unittest.TestCase):
+
+    def test_without_a_dra_run_the_block_gives_the_command_that_makes_one(self):
+        full = e2e("2026-11-30", "x", [run("500-nodes", "kube-scheduler", 400), run("500-nodes", "kubesched", 600)])
+        self.assertIsNone(render.current_e2e_dra([full]))
+        self.assertIn(render.DRA_COMMAND, "\n".join(render.render_e2e_dra(None)))
+
+    def test_the_newest_run_with_both_schedulers_on_a_dra_workload_is_current_and_a_full_run_ignores_it(self):
+        older = dra("2026-12-01", "x --workloads 500-nodes-dra-template",
+                    [dra_run("kube-scheduler", 50), dra_run("kubesched", 60)])
+        alone = dra("2026-12-02", "x --workloads 500-nodes-dra-template --contestants kubesched",
+                    [dra_run("kubesched", 1)])
+        full = e2e("2026-12-03", "x", [run("500-nodes", "kube-scheduler", 400), run("500-nodes", "kubesched", 600)])
+        self.assertIs(older, render.current_e2e_dra([older, alone, full]))
+        self.assertIs(full, render.current_e2e([older, alone, full]))
+
+    def test_the_dra_table_has_the_ratios_and_the_claims_check(self):
+        d = dra("2026-12-01", "x --workloads 500-nodes-dra-template",
+                [dra_run("kube-scheduler", 50), dra_run("kubesched", 60, unallocated=2)])
+        text = "\n".join(render.render_e2e_dra(d))
+        self.assertIn("| | claim template |", text)
+        self.assertIn("| throughput | 1.20× (60 against 50 pods/s) |", text)
+        self.assertIn("kube-scheduler allocated 100 claims of 100 pods on their nodes, no device twice", text)
+        self.assertIn("kubesched allocated 100 claims of 100 pods, **2 unallocated", text)
+
+
 class Pages(unittest.TestCase):
 
     def test_splice_replaces_only_between_the_markers_and_refuses_a_page_without_them(self):
@@ -93,7 +131,7 @@ class Pages(unittest.TestCase):
             root = Path(tmp)
             for page in ("docs/performance.md", "docs/reliability.md"):
                 (root / page).parent.mkdir(parents=True, exist_ok=True)
-                names = ["e2e-benchmark", "jmh"] if "performance" in page else ["drills", "soak"]
+                names = ["e2e-benchmark", "e2e-dra", "jmh"] if "performance" in page else ["drills", "soak"]
                 (root / page).write_text("".join(
                     f"<!-- rendered by scripts/render-results.py: {n} -->\nstale\n<!-- end of rendered: {n} -->\n"
                     for n in names))

@@ -28,7 +28,9 @@
 #                                               protection controller (a deleted PodGroup goes away
 #                                               once no pod names it) and the resource claim controller
 #                                               (makes the ResourceClaims of pods' claim templates); log in
-#                                               DIR/kube-controller-manager.log
+#                                               DIR/kube-controller-manager.log; KUBESCHED_CONTROLLER_MANAGER_ARGS,
+#                                               when set, adds flags after the script's (such as
+#                                               --kube-api-qps=5000)
 #   tools/test-cluster/cluster.sh restart-apiserver DIR   stop kube-apiserver and start it again (etcd and
 #                                               kube-controller-manager stay; the latter reconnects)
 #   tools/test-cluster/cluster.sh restart-etcd DIR    stop etcd and start it again on the same data (kube-apiserver
@@ -160,7 +162,9 @@ start_controller_manager() { # dir
   # As admin (system:masters, one identity for every controller); its own serving certificate in memory;
   # /healthz needs no authorization (the default always-allow paths), and bearer tokens are checked with
   # the API server (no client CA to look up: the API server has none). A short resync: a claim the
-  # controller could not bind yet is looked at again within 2 s instead of 15.
+  # controller could not bind yet is looked at again within 2 s instead of 15. The extra flags are split at
+  # white space.
+  # shellcheck disable=SC2086
   "$bin/kube-controller-manager" \
     --kubeconfig="$dir/admin.kubeconfig" \
     --authentication-kubeconfig="$dir/admin.kubeconfig" --authorization-kubeconfig="$dir/admin.kubeconfig" \
@@ -171,6 +175,7 @@ start_controller_manager() { # dir
     --feature-gates=GenericWorkload=true \
     --pvclaimbinder-sync-period=2s \
     --profiling=false \
+    ${KUBESCHED_CONTROLLER_MANAGER_ARGS:-} \
     >"$dir/kube-controller-manager.log" 2>&1 &
   echo $! >"$dir/kube-controller-manager.pid"
   "$bin/clusterutil" wait-ready "https://127.0.0.1:$port/healthz" "$(cat "$dir/admin.token")" 60 "$!" ||

@@ -76,12 +76,15 @@ public final class TestCluster implements AutoCloseable {
   private final Thread stopAtExit;
   private boolean closed; // guarded by this
   private boolean controllerManager; // guarded by this
+  private final List<String> controllerManagerFlags;
 
-  private TestCluster(Path script, Path stateDirectory, KubernetesClient admin, Thread stopAtExit) {
+  private TestCluster(
+      Path script, Path stateDirectory, KubernetesClient admin, Thread stopAtExit, List<String> controllerManagerFlags) {
     this.script = script;
     this.stateDirectory = stateDirectory;
     this.admin = admin;
     this.stopAtExit = stopAtExit;
+    this.controllerManagerFlags = controllerManagerFlags;
   }
 
   /**
@@ -189,7 +192,13 @@ public final class TestCluster implements AutoCloseable {
       throw new IllegalStateException("the test cluster in " + stateDirectory + " is closed");
     }
     if (!controllerManager) {
-      run(script, Map.of(), "start-controller-manager", stateDirectory);
+      run(
+          script,
+          controllerManagerFlags.isEmpty()
+              ? Map.of()
+              : Map.of("KUBESCHED_CONTROLLER_MANAGER_ARGS", String.join(" ", controllerManagerFlags)),
+          "start-controller-manager",
+          stateDirectory);
       controllerManager = true;
     }
   }
@@ -234,6 +243,7 @@ public final class TestCluster implements AutoCloseable {
     private final Path script;
     private @Nullable Path stateDirectory;
     private List<String> apiServerFlags = List.of();
+    private List<String> controllerManagerFlags = List.of();
     private @Nullable Duration requestTimeout;
     private boolean controllerManager;
 
@@ -268,14 +278,30 @@ public final class TestCluster implements AutoCloseable {
      *     script splits the flags at white space)
      */
     public Builder apiServerFlags(String... flags) {
+      this.apiServerFlags = checkedFlags("an API server flag", flags);
+      return this;
+    }
+
+    /**
+     * Flags added to kube-controller-manager's command line whenever this cluster starts it. Default: none of
+     * its own, so the script reads {@code KUBESCHED_CONTROLLER_MANAGER_ARGS} from this process's environment.
+     *
+     * @param flags each one flag with its value, such as {@code --kube-api-qps=5000}
+     * @throws IllegalArgumentException if a flag does not start with {@code --} or contains white space (the
+     *     script splits the flags at white space)
+     */
+    public Builder controllerManagerFlags(String... flags) {
+      this.controllerManagerFlags = checkedFlags("a controller-manager flag", flags);
+      return this;
+    }
+
+    private static List<String> checkedFlags(String what, String... flags) {
       for (var flag : flags) {
         if (!flag.startsWith("--") || flag.chars().anyMatch(Character::isWhitespace)) {
-          throw new IllegalArgumentException(
-              "an API server flag must start with -- and contain no white space: '" + flag + "'");
+          throw new IllegalArgumentException(what + " must start with -- and contain no white space: '" + flag + "'");
         }
       }
-      this.apiServerFlags = List.of(flags);
-      return this;
+      return List.of(flags);
     }
 
     /**
@@ -326,7 +352,8 @@ public final class TestCluster implements AutoCloseable {
       try {
         var cluster =
             new TestCluster(
-                script, directory, connect(directory.resolve("admin.kubeconfig"), requestTimeout), stopAtExit);
+                script, directory, connect(directory.resolve("admin.kubeconfig"), requestTimeout), stopAtExit,
+                controllerManagerFlags);
         if (controllerManager) {
           try {
             cluster.startControllerManager();

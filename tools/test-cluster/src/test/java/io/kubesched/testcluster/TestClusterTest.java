@@ -212,6 +212,8 @@ class TestClusterTest {
     var builder = TestCluster.builder(project);
     assertThrows(IllegalArgumentException.class, () -> builder.apiServerFlags("v=2"));
     assertThrows(IllegalArgumentException.class, () -> builder.apiServerFlags("--v=2 --profiling=true"));
+    assertThrows(IllegalArgumentException.class, () -> builder.controllerManagerFlags("kube-api-qps=5000"));
+    assertThrows(IllegalArgumentException.class, () -> builder.controllerManagerFlags("--kube-api-qps=5000 --v=2"));
     assertThrows(IllegalArgumentException.class, () -> builder.requestTimeout(Duration.ZERO));
     assertThrows(IllegalArgumentException.class, () -> builder.requestTimeout(Duration.ofSeconds(-1)));
   }

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
@@ -41,6 +43,11 @@ import org.jspecify.annotations.Nullable;
  *       resumed — pods per second from resumption to the last bound, what it can do when creation is not the
  *       limit.
  * </ol>
+ *
+ * <p>For a DRA workload ({@link PodShape#claims}) the cluster runs kube-controller-manager (its resource claim
+ * controller makes each pod's claim from the template), the DeviceClass, the template, each node's ResourceSlice
+ * and the claims allocated beforehand are created with the nodes, and a {@link ClaimCheck} follows the claims and
+ * the measured pods from before the contestant starts to the run's end.
  *
  * <p>For a {@link PodShape#GANG} workload the stream's and the backlog's pods are members of pod groups, each
  * phase's PodGroups created before its pods, the members interleaved across groups ({@link Workload#member});
@@ -140,8 +147,10 @@ final class BenchmarkRun {
       PodTimes stream;
       OneByOne cold;
       OneByOne warm;
+      var claimCheck = workload.shape().claims() ? new ClaimCheck() : null;
       long placerStart = System.nanoTime();
-      try (var placer = startPlacer(cluster);
+      try (var claimWatches = claimCheck != null ? new ClaimWatches(admin, claimCheck) : null;
+          var placer = startPlacer(cluster);
           var preemptors = workload.shape().preempts()
               ? new Preemptors(admin, workload, contestant.schedulerName())
               : null) {
@@ -220,6 +229,10 @@ final class BenchmarkRun {
         if (!stalled) {
           progress("at the end: one by one p50 %.1f ms", warmP50);
         }
+        int seenBound =
+            cold.times().boundCount() + warmup.boundCount() + stream.boundCount() + backlog.boundCount()
+                + warm.times().boundCount();
+        var claims = claimCheck != null ? awaitClaims(claimCheck, seenBound) : RunResult.Claims.NONE;
         result =
             new RunResult(
                 workload,
@@ -241,7 +254,8 @@ final class BenchmarkRun {
                 spread.memory(),
                 preemption,
                 gangs,
-                new RunResult.Start(firstBoundSeconds, PodTimes.percentile(cold.latenciesMillis(), 50), warmP50));
+                new RunResult.Start(firstBoundSeconds, PodTimes.percentile(cold.latenciesMillis(), 50), warmP50),
+                claims);
         progress(
             "backlog: %.0f pods/s; %d pending; CPU %.1f s (process %.1f s), peak RSS %.0f MiB; run took %.0f s",
             result.podsPerSecond(), result.pending(), result.cpuSeconds(), result.processCpuSeconds(),
@@ -346,6 +360,89 @@ final class BenchmarkRun {
     }
     creators.run(workload.nodes(), i -> admin.nodes().resource(workload.node(i)).create());
     creators.run(workload.initialPods(), i -> create(admin, workload.initialPod(i)));
+    if (workload.shape().claims()) {
+      admin.resource(Workload.deviceClass()).create();
+      admin.resource(workload.claimTemplate()).create();
+      creators.run(workload.nodes(), i -> admin.resource(Workload.resourceSlice(i)).create());
+      creators.run(
+          workload.initialClaims(),
+          i -> {
+            var claim = admin.resource(Workload.initialClaim(i)).create();
+            claim.setStatus(new ResourceClaimStatusBuilder().withAllocation(workload.initialAllocation(i)).build());
+            admin.resource(claim).updateStatus();
+          });
+    }
+  }
+
+  /** How long a DRA run waits, at its end, for the claim watch to show every bound pod's claims allocated. */
+  private static final Duration CLAIMS_SETTLE = Duration.ofSeconds(10);
+
+  /**
+   * The claim check's figures once its watches have caught up with the phases' (every one of the {@code seenBound}
+   * pods the phases saw bound recorded, and, but for the bind ceiling, which allocates nothing, every claim seen
+   * allocated), or after {@link #CLAIMS_SETTLE}; logged.
+   */
+  private RunResult.Claims awaitClaims(ClaimCheck check, int seenBound) throws InterruptedException {
+    long deadline = System.nanoTime() + CLAIMS_SETTLE.toNanos();
+    var claims = check.result();
+    while ((claims.pods() < seenBound || !claims.kept() && contestant != Contestant.CEILING)
+        && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      claims = check.result();
+    }
+    if (claims.pods() < seenBound) {
+      progress("the claim check saw %d of the %d pods the phases saw bound", claims.pods(), seenBound);
+    }
+    progress(
+        "claims: %d pods seen bound, %d claims; %d unallocated%s, %d on another node, %d times a device held twice",
+        claims.pods(), claims.claims(), claims.unallocated(),
+        contestant == Contestant.CEILING ? " (the bind ceiling allocates nothing)" : "", claims.elsewhere(),
+        claims.sharedDevices());
+    return claims;
+  }
+
+  /**
+   * The watches of a DRA run's {@link ClaimCheck}, open from before the placer starts to the run's end: every
+   * namespace's claims and the measured pods; for {@link PodShape#deletesBound}, each measured pod deleted (grace
+   * period 0: no kubelet ends it) once seen bound, by threads of its own, so that the watch thread never waits for
+   * the API server.
+   */
+  private final class ClaimWatches implements AutoCloseable {
+
+    private final ExecutorService deleters = Executors.newFixedThreadPool(4);
+    private final Watch claims;
+    private final Watch pods;
+    private volatile boolean closed;
+
+    ClaimWatches(KubernetesClient admin, ClaimCheck check) {
+      claims = admin.resources(ResourceClaim.class).inAnyNamespace().watch(check.claims());
+      pods =
+          admin.pods().inNamespace(workload.namespace()).watch(check.pods(pod -> {
+            if (workload.shape().deletesBound()) {
+              deleters.execute(() -> delete(admin, pod));
+            }
+          }));
+    }
+
+    private void delete(KubernetesClient admin, Pod pod) {
+      try {
+        admin.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+            .withGracePeriod(0).delete();
+      } catch (KubernetesClientException e) {
+        // Deletions still queued at the run's end are cut short (the bind ceiling binds faster than they go).
+        if (!closed) {
+          progress("deleting %s failed: %s", pod.getMetadata().getName(), e.getMessage());
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+      pods.close();
+      claims.close();
+      deleters.shutdownNow();
+    }
   }
 
   /**
@@ -363,11 +460,21 @@ final class BenchmarkRun {
     var flags = new ArrayList<String>();
     flags.add("--disable-admission-plugins=TaintNodesByCondition");
     flags.addAll(workload.shape().apiServerFlags());
-    return TestCluster.builder(settings.projectDir())
-        .stateDirectory(settings.workDir().resolve(name))
-        .apiServerFlags(flags.toArray(String[]::new))
-        .requestTimeout(Duration.ofSeconds(60))
-        .start();
+    var builder =
+        TestCluster.builder(settings.projectDir())
+            .stateDirectory(settings.workDir().resolve(name))
+            .apiServerFlags(flags.toArray(String[]::new))
+            .requestTimeout(Duration.ofSeconds(60));
+    if (workload.shape().claims()) {
+      // Its resource claim controller makes each pod's claim from the template and names it in the pod's status,
+      // two writes a pod: with the default client limit (20 a second) it held both schedulers to 10 pods a second.
+      // scheduler_perf runs that controller with the schedulers' limits, as here.
+      builder
+          .controllerManager()
+          .controllerManagerFlags(
+              "--kube-api-qps=" + Math.round(settings.qps()), "--kube-api-burst=" + settings.burst());
+    }
+    return builder.start();
   }
 
   private Placer startPlacer(TestCluster cluster) throws IOException {

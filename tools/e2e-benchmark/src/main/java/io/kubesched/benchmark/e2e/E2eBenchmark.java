@@ -38,7 +38,9 @@ public final class E2eBenchmark {
         --revision     the code measured, as the data file states it (the script gives git's)
         --workloads    default: the published table's, %s;
                        the scale shapes, run only when named: %s;
-                       quick checks: smoke, smoke-preemption, smoke-gangs
+                       scheduler_perf's DRA shapes, run only when named (a table of their own): %s;
+                       quick checks: smoke, smoke-preemption, smoke-gangs, smoke-dra-template,
+                       smoke-dra-steady-state
         --reps         repetitions of each workload (default 3)
         --contestants  kube-scheduler (its default profile), kube-scheduler-same-plugins (a generated
                        profile with DefaultPolicy's plugins and weights), kubesched, ceiling (default: all)
@@ -62,7 +64,8 @@ public final class E2eBenchmark {
   private static String usage() {
     return USAGE.formatted(
         Workload.ALL.stream().map(Workload::name).collect(Collectors.joining(", ")),
-        Workload.SCALE.stream().map(Workload::name).collect(Collectors.joining(", ")));
+        Workload.SCALE.stream().map(Workload::name).collect(Collectors.joining(", ")),
+        Workload.DRA.stream().map(Workload::name).collect(Collectors.joining(", ")));
   }
 
   public static void main(String[] args) throws Exception {

@@ -80,7 +80,34 @@ enum PodShape {
    * PreFilter narrows the nodes to that name at once, this library's filter checks each node (docs/policy.md).
    * Nodes carry {@code kubernetes.io/hostname}; no initial pods.
    */
-  DAEMONSET(" each with required node affinity to node-00000 by metadata.name, as a DaemonSet's");
+  DAEMONSET(" each with required node affinity to node-00000 by metadata.name, as a DaemonSet's"),
+  /**
+   * {@code SchedulingWithResourceClaimTemplate/5000pods_500nodes} (dra/performance-config.yaml): every node is
+   * {@code node-with-dra-test-driver.yaml} (4 CPU, 32Gi, 110 pods, unlabelled here) and publishes one ResourceSlice
+   * of {@value #DEVICES_PER_NODE} devices ({@code resourceslice-basic-devices.yaml}, driver {@value #DRA_DRIVER},
+   * the pool named after the node, {@link Workload#resourceSlice}); one DeviceClass {@value #DEVICE_CLASS} selects
+   * the driver's devices by CEL; half the devices are taken beforehand by ResourceClaims in {@value
+   * #DRA_INITIAL} that the runner creates allocated, with no pod ({@code resourceclaim.yaml} and scheduler_perf's
+   * {@code allocResourceClaims}; {@link Workload#initialClaim}); no initial pods. Measured pods are {@code
+   * pod-with-claim-template.yaml}: no requests, no port, one claim from the ResourceClaimTemplate {@value
+   * #CLAIM_TEMPLATE} for one device of the class, which kube-controller-manager's resource claim controller turns
+   * into a claim per pod before a scheduler can place it.
+   */
+  DRA_CLAIM_TEMPLATE(
+      " each claiming one of its node's 10 devices through a ResourceClaimTemplate, half the devices allocated"
+          + " beforehand"),
+  /**
+   * {@code SteadyStateClusterResourceClaimTemplate/empty_500nodes} (dra/performance-config.yaml): nodes, slices,
+   * class and pods as {@link #DRA_CLAIM_TEMPLATE}'s, with no claim allocated beforehand; and, as scheduler_perf's
+   * steady state does, every measured pod is deleted (grace period 0) as soon as the runner sees it bound, so
+   * that the cluster stays as empty as it started: the resource claim controller then takes the pod out of its
+   * claim's {@code reservedFor} and clears the allocation, which frees the device. scheduler_perf keeps a fixed
+   * number of pods pending, creating one each time one is bound; here the stream creates them at its steady rate
+   * and the backlog all at once, as for every workload, and only the deletion makes the state steady.
+   */
+  DRA_STEADY_STATE(
+      " each claiming one of 10 devices per node through a ResourceClaimTemplate and deleted once bound (steady"
+          + " state)");
 
   /** The namespace of {@link #PLAIN} and {@link #NODE_AFFINITY} pods, initial and measured. */
   static final String NAMESPACE = "bench";
@@ -112,6 +139,19 @@ enum PodShape {
   static final int LOW_PRIORITY_MILLI_CPU = 900;
   /** {@code pod-high-priority.yaml}'s CPU request, in millicores. */
   static final int PREEMPTOR_MILLI_CPU = 3_970;
+
+  /** The name of a DRA shape's pod's claim entry ({@code pod-with-claim-template.yaml}'s). */
+  static final String POD_CLAIM = "resource";
+  /** The DRA shapes' driver ({@code resourceslice-basic-devices.yaml}). */
+  static final String DRA_DRIVER = "test-driver.cdi.k8s.io";
+  /** The DRA shapes' DeviceClass ({@code deviceclass.yaml}). */
+  static final String DEVICE_CLASS = "test-class";
+  /** The DRA shapes' ResourceClaimTemplate, in the measured namespace ({@code resourceclaimtemplate.yaml}). */
+  static final String CLAIM_TEMPLATE = "test-claim-template";
+  /** The devices each node's ResourceSlice publishes ({@code numDevices: 10}). */
+  static final int DEVICES_PER_NODE = 10;
+  /** The namespace of {@link #DRA_CLAIM_TEMPLATE}'s claims allocated beforehand (scheduler_perf's {@code init}). */
+  static final String DRA_INITIAL = "bench-init";
 
   /** The pods {@link #DAEMONSET}'s one target node holds ({@code node-with-name.yaml}'s capacity). */
   static final int DAEMONSET_NODE_PODS = 90_000;
@@ -155,9 +195,34 @@ enum PodShape {
     };
   }
 
-  /** Whether the measured pods request CPU and memory and have a container port: all but {@link #DAEMONSET}'s. */
+  /**
+   * Whether the measured pods request CPU and memory and have a container port: all but {@link #DAEMONSET}'s and
+   * the DRA shapes' ({@code daemonset-pod.yaml} and {@code pod-with-claim-template.yaml} have neither).
+   */
   boolean requests() {
-    return this != DAEMONSET;
+    return this != DAEMONSET && !claims();
+  }
+
+  /**
+   * Whether nodes publish devices and measured pods claim them through {@value #CLAIM_TEMPLATE}: {@link
+   * #DRA_CLAIM_TEMPLATE} and {@link #DRA_STEADY_STATE}. The run then needs kube-controller-manager's resource claim
+   * controller, and checks the claims ({@link ClaimCheck}).
+   */
+  boolean claims() {
+    return this == DRA_CLAIM_TEMPLATE || this == DRA_STEADY_STATE;
+  }
+
+  /** Whether the runner deletes each measured pod once it sees it bound: {@link #DRA_STEADY_STATE}. */
+  boolean deletesBound() {
+    return this == DRA_STEADY_STATE;
+  }
+
+  /**
+   * @return how many claims the runner creates allocated before a scheduler starts, on {@code nodes} nodes: half
+   *     the devices for {@link #DRA_CLAIM_TEMPLATE} (scheduler_perf's {@code initClaims} 2 500 on 500 nodes), else 0
+   */
+  int initialClaims(int nodes) {
+    return this == DRA_CLAIM_TEMPLATE ? nodes * DEVICES_PER_NODE / 2 : 0;
   }
 
   /** An initial pod's CPU request, in millicores: 900 for {@link #PREEMPTION}, else 100. */
@@ -198,7 +263,8 @@ enum PodShape {
   /** The namespace of the initial pods. */
   String initialNamespace() {
     return switch (this) {
-      case PLAIN, NODE_AFFINITY, GANG, DAEMONSET -> NAMESPACE;
+      case PLAIN, NODE_AFFINITY, GANG, DAEMONSET, DRA_STEADY_STATE -> NAMESPACE;
+      case DRA_CLAIM_TEMPLATE -> DRA_INITIAL;
       case POD_ANTI_AFFINITY -> ANTI_AFFINITY_INITIAL;
       case TOPOLOGY_SPREADING -> SPREADING_INITIAL;
       case PREEMPTION -> PREEMPTION_LOW;
@@ -213,7 +279,7 @@ enum PodShape {
   /** The labels of node {@code index}, named {@code name}. */
   Map<String, String> nodeLabels(int index, String name) {
     return switch (this) {
-      case PLAIN, PREEMPTION, GANG -> Map.of();
+      case PLAIN, PREEMPTION, GANG, DRA_CLAIM_TEMPLATE, DRA_STEADY_STATE -> Map.of();
       case NODE_AFFINITY -> Map.of(ZONE, "zone1");
       case POD_ANTI_AFFINITY, DAEMONSET -> Map.of(HOSTNAME, name);
       case TOPOLOGY_SPREADING -> Map.of(HOSTNAME, name, ZONE, SPREAD_ZONES.get(index % SPREAD_ZONES.size()));
@@ -229,7 +295,8 @@ enum PodShape {
   Map<String, String> podLabels(boolean measured, Map<String, String> extra) {
     var own =
         switch (this) {
-          case PLAIN, NODE_AFFINITY, PREEMPTION, GANG, DAEMONSET -> Map.<String, String>of();
+          case PLAIN, NODE_AFFINITY, PREEMPTION, GANG, DAEMONSET, DRA_CLAIM_TEMPLATE, DRA_STEADY_STATE ->
+              Map.<String, String>of();
           case POD_ANTI_AFFINITY -> GREEN;
           case TOPOLOGY_SPREADING -> measured ? BLUE : Map.<String, String>of();
         };
@@ -296,6 +363,23 @@ enum PodShape {
   void constrain(PodBuilder pod, boolean measured) {
     switch (this) {
       case PLAIN, GANG -> {}
+      case DRA_CLAIM_TEMPLATE, DRA_STEADY_STATE -> {
+        if (measured) {
+          pod.editSpec()
+              .addNewResourceClaim()
+              .withName(POD_CLAIM)
+              .withResourceClaimTemplateName(CLAIM_TEMPLATE)
+              .endResourceClaim()
+              .editFirstContainer()
+              .withNewResources()
+              .addNewClaim()
+              .withName(POD_CLAIM)
+              .endClaim()
+              .endResources()
+              .endContainer()
+              .endSpec();
+        }
+      }
       case PREEMPTION -> pod.editSpec().withTerminationGracePeriodSeconds(0L).endSpec();
       case NODE_AFFINITY ->
           pod.editSpec()

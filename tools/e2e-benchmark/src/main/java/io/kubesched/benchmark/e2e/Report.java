@@ -76,6 +76,9 @@ final class Report {
       if (workload.shape().gangs()) {
         gangs(out, rows);
       }
+      if (workload.shape().claims()) {
+        claims(out, rows);
+      }
     }
     out.append("## Every run\n\n");
     boolean preempting = results.stream().anyMatch(r -> r.workload().shape().preempts());
@@ -166,6 +169,25 @@ final class Report {
         f0(max(mine, r -> r.gangs().mostPartlyBound())),
         f0(max(mine, r -> r.gangs().boundEarly())),
         f0(max(mine, r -> r.gangs().withoutGroup()))));
+    out.append('\n');
+  }
+
+  /**
+   * The claims' table of a DRA workload: the worst run's checks, so that one failure shows (every measured pod seen
+   * bound, its claims allocated on its node, no device held twice).
+   */
+  private static void claims(StringBuilder out, List<RunResult> rows) {
+    out.append("Claims (every measured pod seen bound, deleted ones included; the worst run): claims never seen ")
+        .append("allocated, allocated on another node than their pod's, and devices seen allocated to two claims at ")
+        .append("once (all 0 for a scheduler; the bind ceiling binds without allocating):\n\n");
+    out.append("| | pods bound | claims | unallocated | on another node | device held twice |\n");
+    out.append("|---|---:|---:|---:|---:|---:|\n");
+    perContestant(out, rows, mine -> List.of(
+        f0(median(mine, r -> r.claims().pods())),
+        f0(median(mine, r -> r.claims().claims())),
+        f0(max(mine, r -> r.claims().unallocated())),
+        f0(max(mine, r -> r.claims().elsewhere())),
+        f0(max(mine, r -> r.claims().sharedDevices()))));
     out.append('\n');
   }
 

@@ -52,6 +52,11 @@ final class RunData {
       if (w.shape().gangs()) {
         shape.put("groupSize", w.groupSize());
       }
+      if (w.shape().claims()) {
+        shape.put("devicesPerNode", PodShape.DEVICES_PER_NODE);
+        shape.put("initialClaims", w.initialClaims());
+        shape.put("deletedOnceBound", w.shape().deletesBound());
+      }
       shapes.put(w.name(), shape);
     }
     root.put("workloads", shapes);
@@ -106,6 +111,16 @@ final class RunData {
       gm.put("p50Ms", number(g.p50Millis()));
       gm.put("p99Ms", number(g.p99Millis()));
       m.put("gangs", gm);
+    }
+    if (r.workload().shape().claims()) {
+      var c = r.claims();
+      var cm = new LinkedHashMap<String, Object>();
+      cm.put("pods", c.pods());
+      cm.put("claims", c.claims());
+      cm.put("unallocated", c.unallocated());
+      cm.put("elsewhere", c.elsewhere());
+      cm.put("sharedDevices", c.sharedDevices());
+      m.put("claims", cm);
     }
     return m;
   }

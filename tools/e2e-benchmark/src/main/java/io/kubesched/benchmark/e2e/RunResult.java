@@ -20,6 +20,8 @@ package io.kubesched.benchmark.e2e;
  * @param preemption the preemptors' figures, {@link Preemption#NONE} for a workload without
  * @param gangs the pod groups' figures, {@link Gangs#NONE} for a workload without
  * @param start how quick the placer was just after it started, beside the same at the end of the run
+ * @param claims for a DRA workload, whether the placement kept its claims ({@link ClaimCheck}); {@link Claims#NONE}
+ *     for the others
  */
 record RunResult(
     Workload workload,
@@ -41,7 +43,42 @@ record RunResult(
     double memorySpread,
     Preemption preemption,
     Gangs gangs,
-    Start start) {
+    Start start,
+    Claims claims) {
+
+  /** The figures of a run of a workload without claims. */
+  RunResult(
+      Workload workload, Contestant contestant, int repetition, int ceilingThreads, int bound, int pending,
+      double podsPerSecond, double streamPodsPerSecond, double createdPerSecond, double p50Millis, double p90Millis,
+      double p99Millis, double cpuSeconds, double processCpuSeconds, double peakRssMiB, double cpuSpread,
+      double memorySpread, Preemption preemption, Gangs gangs, Start start) {
+    this(
+        workload, contestant, repetition, ceilingThreads, bound, pending, podsPerSecond, streamPodsPerSecond,
+        createdPerSecond, p50Millis, p90Millis, p99Millis, cpuSeconds, processCpuSeconds, peakRssMiB, cpuSpread,
+        memorySpread, preemption, gangs, start, Claims.NONE);
+  }
+
+  /**
+   * What became of the claims of a DRA run ({@link ClaimCheck}): every measured pod seen bound, the warm-up's and
+   * those created one by one included, and deleted ones too.
+   *
+   * @param pods measured pods seen bound
+   * @param claims their claims (as each pod named them when seen bound)
+   * @param unallocated claims never seen allocated, and pods bound before any claim of theirs was made: a
+   *     scheduler leaves none; the bind ceiling allocates nothing, so all of its claims are
+   * @param elsewhere claims allocated devices of another node than their pod's
+   * @param sharedDevices times a device was seen allocated to a claim while another claim held it
+   */
+  record Claims(int pods, int claims, int unallocated, int elsewhere, int sharedDevices) {
+
+    /** For a workload without claims. */
+    static final Claims NONE = new Claims(0, 0, 0, 0, 0);
+
+    /** Whether the placement kept every claim: none unallocated, elsewhere, or shared. */
+    boolean kept() {
+      return unallocated == 0 && elsewhere == 0 && sharedDevices == 0;
+    }
+  }
 
   /**
    * A cold start beside a warm placer: pods created one at a time, each once the one before is seen bound,

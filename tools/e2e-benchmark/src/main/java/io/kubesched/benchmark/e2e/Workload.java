@@ -3,14 +3,33 @@ package io.kubesched.benchmark.e2e;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroup;
 import io.fabric8.kubernetes.api.model.scheduling.v1beta1.PodGroupBuilder;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -20,7 +39,10 @@ import org.jspecify.annotations.Nullable;
  * One workload, shaped like scheduler_perf's (test/integration/scheduler_perf in k8s.io/kubernetes v1.37.2):
  * nodes from its {@code node-default.yaml} (4 CPU, 32Gi, 110 pods), pods from its {@code pod-default.yaml}
  * (100m CPU, 500Mi, a container port without a host port), with the labels, namespaces, constraints and, for
- * {@link PodShape#PREEMPTION}, the initial pods' size and the preemptors of a {@link PodShape}.
+ * {@link PodShape#PREEMPTION}, the initial pods' size and the preemptors of a {@link PodShape}; for the DRA
+ * shapes ({@link #DRA}: {@code SchedulingWithResourceClaimTemplate/5000pods_500nodes} and {@code
+ * SteadyStateClusterResourceClaimTemplate/empty_500nodes} of its dra/performance-config.yaml), also each node's
+ * ResourceSlice, the DeviceClass, the ResourceClaimTemplate and the claims allocated beforehand.
  *
  * <p>Every phase of a run (warm-up, stream, backlog) creates measured-shape pods, so warm-up, stream and
  * backlog together must fit beside the initial pods, and beside the preemptors, each of which takes a node
@@ -100,6 +122,20 @@ record Workload(
           // threshold 1100 pods/s.
           new Workload("15000-nodes-daemonset", 15_001, 0, 1_000, 30_000, PodShape.DAEMONSET));
 
+  /**
+   * scheduler_perf's DRA shapes (dra/performance-config.yaml), run only when named: their figures are a table of
+   * their own in docs/performance.md, rendered from the newest run that has them.
+   */
+  static final List<Workload> DRA =
+      List.of(
+          // SchedulingWithResourceClaimTemplate/5000pods_500nodes: 500 nodes of 10 devices, 2 500 claims allocated
+          // beforehand, measurePods 2 500; kube's threshold 56 pods/s. The stream, the backlog, the warm-up and
+          // the pods one by one share the other 2 500 devices: a backlog of 1 400.
+          new Workload("500-nodes-dra-template", 500, 0, 500, 1_400, PodShape.DRA_CLAIM_TEMPLATE),
+          // SteadyStateClusterResourceClaimTemplate/empty_500nodes: the same nodes, no claim allocated beforehand,
+          // each pod deleted once bound; kube's threshold 64 pods/s.
+          new Workload("500-nodes-dra-steady-state", 500, 0, 500, 2_500, PodShape.DRA_STEADY_STATE));
+
   /** A few seconds' run that shows the runner works end to end (CI runs it). */
   static final Workload SMOKE = new Workload("smoke", 20, 20, 50, 100, PodShape.PLAIN);
 
@@ -112,8 +148,18 @@ record Workload(
   /** {@link PodShape#GANG} in a few seconds: 20 nodes; a stream of 5 groups of 4 and a backlog of 10. */
   static final Workload SMOKE_GANGS = gangs("smoke-gangs", 20, 20, 5, 10, 4);
 
+  /**
+   * The DRA shapes in a few seconds: 30 nodes of 10 devices (150 allocated beforehand for the template shape), a
+   * stream of 40 and a backlog of 60, room for a warm-up of up to 30.
+   */
+  static final List<Workload> SMOKE_DRA =
+      List.of(
+          new Workload("smoke-dra-template", 30, 0, 40, 60, PodShape.DRA_CLAIM_TEMPLATE),
+          new Workload("smoke-dra-steady-state", 30, 0, 40, 60, PodShape.DRA_STEADY_STATE));
+
   /** The workloads {@code --workloads} knows besides {@link #ALL}: quick checks, not in the table. */
-  static final List<Workload> SMOKES = List.of(SMOKE, SMOKE_PREEMPTION, SMOKE_GANGS);
+  static final List<Workload> SMOKES =
+      List.of(SMOKE, SMOKE_PREEMPTION, SMOKE_GANGS, SMOKE_DRA.get(0), SMOKE_DRA.get(1));
 
   Workload {
     if (nodes < 1 || initialPods < 0 || streamPods < 0 || pods < 0 || preemptors < 0) {
@@ -134,6 +180,9 @@ record Workload(
       throw new IllegalArgumentException(
           name + ": " + initialPods + " initial pods round-robin over " + nodes + " nodes put more than "
               + shape.initialPodsPerNode() + " on a node");
+    }
+    if (shape.claims() && initialPods > 0) {
+      throw new IllegalArgumentException(name + ": a DRA shape starts with claims, not pods: no initial pods");
     }
     if (preemptors > nodes) {
       throw new IllegalArgumentException(name + ": " + preemptors + " preemptors, one to a node, do not fit " + nodes + " nodes");
@@ -265,6 +314,11 @@ record Workload(
   }
 
   private static int measuredPodLimit(int nodes, int initialPods, int preemptors, PodShape shape) {
+    if (shape.claims()) {
+      // A device a pod: the devices not allocated beforehand, less the pods created one by one at the start and
+      // at the end of the run. Pods deleted once bound give theirs back, but the backlog is created at once.
+      return Math.max(0, nodes * PodShape.DEVICES_PER_NODE - shape.initialClaims(nodes) - 2 * BenchmarkRun.ONE_BY_ONE);
+    }
     if (shape == PodShape.DAEMONSET) {
       return Math.max(0, PodShape.DAEMONSET_NODE_PODS - (initialPods + nodes - 1) / nodes);
     }
@@ -275,6 +329,164 @@ record Workload(
             + (long) (nodes - more) * shape.measuredPodsBeside(fewer)
             - (long) preemptors * shape.measuredPodsBeside(fewer);
     return (int) Math.max(0, Math.min(Integer.MAX_VALUE, limit));
+  }
+
+  /** @return the claims a DRA shape's runner creates allocated before a scheduler starts ({@link PodShape#initialClaims}) */
+  int initialClaims() {
+    return shape.initialClaims(nodes);
+  }
+
+  /** The name of a DRA shape's device {@code device} of a node's slice: {@code basic-device-3}, as kube's. */
+  static String deviceName(int device) {
+    return "basic-device-" + device;
+  }
+
+  /** The DRA shapes' DeviceClass {@value PodShape#DEVICE_CLASS}: the driver's devices, by CEL ({@code deviceclass.yaml}). */
+  static DeviceClass deviceClass() {
+    return new DeviceClassBuilder()
+        .withNewMetadata()
+        .withName(PodShape.DEVICE_CLASS)
+        .endMetadata()
+        .withNewSpec()
+        .addNewSelector()
+        .withNewCel()
+        .withExpression("device.driver == \"" + PodShape.DRA_DRIVER + "\"")
+        .endCel()
+        .endSelector()
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * The ResourceSlice of node {@code i} ({@code resourceslice-basic-devices.yaml} with 10 devices and 2 PCI roots):
+   * the whole pool of one slice, named after the node, with kube's attributes and capacity per device.
+   */
+  static ResourceSlice resourceSlice(int i) {
+    var node = nodeName(i);
+    var devices = new ArrayList<Device>();
+    for (int d = 0; d < PodShape.DEVICES_PER_NODE; d++) {
+      int root = d % 2;
+      var attributes = new LinkedHashMap<String, DeviceAttribute>();
+      attributes.put("driver", stringAttribute("xe"));
+      attributes.put("driverVersion", new DeviceAttributeBuilder().withVersion("1.2.3").build());
+      attributes.put("resource.k8s.io/pciRoot", stringAttribute(Integer.toString(root)));
+      attributes.put("family", stringAttribute("Arc Pro B-Series"));
+      attributes.put("health", stringAttribute("Healthy"));
+      attributes.put("model", stringAttribute("B60"));
+      attributes.put("pciAddress", stringAttribute("0000:0" + d + ":00.0"));
+      attributes.put("pciId", stringAttribute("0xe211"));
+      attributes.put("pciRoot", stringAttribute("0" + root));
+      attributes.put("resource.kubernetes.io/pciBusID", stringAttribute("0000:0" + d + ":00.0"));
+      attributes.put("resource.kubernetes.io/pciRoot", stringAttribute("pci0000:0" + root));
+      attributes.put("sriov", new DeviceAttributeBuilder().withBool(true).build());
+      attributes.put("type", stringAttribute("gpu"));
+      devices.add(
+          new DeviceBuilder()
+              .withName(deviceName(d))
+              .withAttributes(attributes)
+              .withCapacity(
+                  Map.of(
+                      "memory", new DeviceCapacityBuilder().withValue(new Quantity("24480Mi")).build(),
+                      "millicores", new DeviceCapacityBuilder().withValue(new Quantity("1k")).build()))
+              .build());
+    }
+    return new ResourceSliceBuilder()
+        .withNewMetadata()
+        .withName("resourceslice-" + node)
+        .endMetadata()
+        .withNewSpec()
+        .withDriver(PodShape.DRA_DRIVER)
+        .withNodeName(node)
+        .withNewPool()
+        .withName(node)
+        .withGeneration(1L)
+        .withResourceSliceCount(1L)
+        .endPool()
+        .withDevices(devices)
+        .endSpec()
+        .build();
+  }
+
+  private static DeviceAttribute stringAttribute(String value) {
+    return new DeviceAttributeBuilder().withString(value).build();
+  }
+
+  /**
+   * The DRA shapes' ResourceClaimTemplate {@value PodShape#CLAIM_TEMPLATE} in the measured namespace: one request,
+   * {@value #REQUEST}, for exactly one device of the class ({@code resourceclaimtemplate.yaml} with its defaults).
+   */
+  ResourceClaimTemplate claimTemplate() {
+    return new ResourceClaimTemplateBuilder()
+        .withNewMetadata()
+        .withName(PodShape.CLAIM_TEMPLATE)
+        .withNamespace(namespace())
+        .endMetadata()
+        .withNewSpec()
+        .withNewSpec()
+        .withDevices(oneDevice())
+        .endSpec()
+        .endSpec()
+        .build();
+  }
+
+  /** The request of every DRA claim here (kube's {@code req-0}). */
+  static final String REQUEST = "req-0";
+
+  /** What every DRA claim here asks for: exactly one device of the class, by request {@value #REQUEST}. */
+  private static DeviceClaim oneDevice() {
+    return new DeviceClaimBuilder()
+        .addNewRequest()
+        .withName(REQUEST)
+        .withNewExactly()
+        .withDeviceClassName(PodShape.DEVICE_CLASS)
+        .endExactly()
+        .endRequest()
+        .build();
+  }
+
+  /**
+   * Initial claim {@code i} ({@code resourceclaim.yaml}) in {@value PodShape#DRA_INITIAL}, unallocated: to be
+   * created, then given {@link #initialAllocation}.
+   */
+  static ResourceClaim initialClaim(int i) {
+    return new ResourceClaimBuilder()
+        .withNewMetadata()
+        .withName(String.format("initial-%05d", i))
+        .withNamespace(PodShape.DRA_INITIAL)
+        .endMetadata()
+        .withNewSpec()
+        .withDevices(oneDevice())
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * The allocation of initial claim {@code i}, as a scheduler would write it: device {@code i / nodes} of node
+   * {@code i % nodes} (the claims fill the nodes' devices in turn, the same share on every node), the node named by
+   * its node selector; nothing reserves it, as scheduler_perf's {@code allocResourceClaims} leaves it.
+   */
+  AllocationResult initialAllocation(int i) {
+    var node = nodeName(i % nodes);
+    return new AllocationResultBuilder()
+        .withNewDevices()
+        .addNewResult()
+        .withRequest(REQUEST)
+        .withDriver(PodShape.DRA_DRIVER)
+        .withPool(node)
+        .withDevice(deviceName(i / nodes))
+        .endResult()
+        .endDevices()
+        .withNodeSelector(
+            new NodeSelectorBuilder()
+                .addNewNodeSelectorTerm()
+                .addNewMatchField()
+                .withKey("metadata.name")
+                .withOperator("In")
+                .withValues(node)
+                .endMatchField()
+                .endNodeSelectorTerm()
+                .build())
+        .build();
   }
 
   /** @return the namespace of the measured pods, which the runner watches */
@@ -311,7 +523,7 @@ record Workload(
   }
 
   private static Stream<Workload> known() {
-    return Stream.of(ALL, SCALE, SMOKES).flatMap(List::stream);
+    return Stream.of(ALL, SCALE, DRA, SMOKES).flatMap(List::stream);
   }
 
   static String nodeName(int i) {

@@ -108,7 +108,9 @@ class ReportTest {
     assertTrue(unknown.getMessage().contains("500-nodes, 5000-nodes"), unknown.getMessage());
     assertTrue(
         unknown.getMessage().endsWith(
-            "5000-nodes-gangs, 5000-nodes-50000-pods, 15000-nodes-daemonset, smoke, smoke-preemption, smoke-gangs"),
+            "5000-nodes-gangs, 5000-nodes-50000-pods, 15000-nodes-daemonset, 500-nodes-dra-template,"
+                + " 500-nodes-dra-steady-state, smoke, smoke-preemption, smoke-gangs, smoke-dra-template,"
+                + " smoke-dra-steady-state"),
         unknown.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Contestant.parse("volcano"));
   }
