@@ -98,7 +98,7 @@ public final class DynamicResources {
     }
     for (var allocation : allocations) {
       var create = allocation.create();
-      if (create != null && allocation.allocation() != null) {
+      if (create != null && allocation.toCreate() && allocation.allocation() != null) {
         next.add(new ResourceClaim(
             allocation.namespace(), allocation.name(), allocation.uid(), "",
             new Owner("Pod", create.podName(), create.podUid()),
