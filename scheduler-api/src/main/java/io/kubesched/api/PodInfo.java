@@ -117,46 +117,10 @@ public record PodInfo(
     containerRequests = List.copyOf(containerRequests);
   }
 
-  /** A pod without per-container scalar requests: the components before {@code containerRequests} was added. */
-  public PodInfo(
-      String namespace,
-      String name,
-      String uid,
-      String schedulerName,
-      int priority,
-      Map<String, String> labels,
-      @Nullable Owner owner,
-      String nodeName,
-      Resources requests,
-      Resources nonZeroRequests,
-      Map<String, String> nodeSelector,
-      NodeAffinity affinity,
-      List<Toleration> tolerations,
-      List<HostPort> hostPorts,
-      List<Volume> volumes,
-      List<String> images,
-      PodAffinity podAffinity,
-      PodAffinity podAntiAffinity,
-      List<TopologySpreadConstraint> topologySpreadConstraints,
-      List<String> schedulingGates,
-      List<String> persistentVolumeClaims,
-      List<String> ephemeralVolumeClaims,
-      List<PodResourceClaim> resourceClaims,
-      boolean terminating,
-      PreemptionPolicy preemptionPolicy,
-      @Nullable Instant startTime,
-      String nominatedNodeName,
-      boolean preemptedByScheduler,
-      @Nullable PodGroupRef podGroupRef,
-      PodRuntime runtime) {
-    this(namespace, name, uid, schedulerName, priority, labels, owner, nodeName, requests, nonZeroRequests,
-        nodeSelector, affinity, tolerations, hostPorts, volumes, images, podAffinity, podAntiAffinity,
-        topologySpreadConstraints, schedulingGates, persistentVolumeClaims, ephemeralVolumeClaims, resourceClaims,
-        terminating, preemptionPolicy, startTime, nominatedNodeName, preemptedByScheduler, podGroupRef, runtime,
-        List.of());
-  }
-
-  /** A pod that asks nothing of its node's runtime ({@link PodRuntime#NONE}): the components before it was added. */
+  /**
+   * A pod that asks nothing of its node's runtime ({@link PodRuntime#NONE}) and requests no scalar resource per
+   * container: the components before those two were added.
+   */
   public PodInfo(
       String namespace,
       String name,
@@ -191,7 +155,7 @@ public record PodInfo(
         nodeSelector, affinity, tolerations, hostPorts, volumes, images, podAffinity, podAntiAffinity,
         topologySpreadConstraints, schedulingGates, persistentVolumeClaims, ephemeralVolumeClaims, resourceClaims,
         terminating, preemptionPolicy, startTime, nominatedNodeName, preemptedByScheduler, podGroupRef,
-        PodRuntime.NONE);
+        PodRuntime.NONE, List.of());
   }
 
   /**

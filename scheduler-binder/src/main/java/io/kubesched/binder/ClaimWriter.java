@@ -76,8 +76,8 @@ public final class ClaimWriter {
     try {
       for (int attempt = 1; ; attempt++) {
         writes.acquire();
-        var claim = claims.withName(name).get();
-        if (claim == null || !claimUid.equals(claim.getMetadata().getUid())) {
+        var claim = current(claims.withName(name).get(), claimUid);
+        if (claim == null) {
           return failed(what, namespace, name, "resourceclaims.resource.k8s.io \"" + name + "\" not found");
         }
         if (claim.getMetadata().getDeletionTimestamp() != null) {
@@ -169,8 +169,8 @@ public final class ClaimWriter {
     try {
       for (int attempt = 1; ; attempt++) {
         writes.acquire();
-        var claim = claims.withName(name).get();
-        if (claim == null || !claimUid.equals(claim.getMetadata().getUid())) {
+        var claim = current(claims.withName(name).get(), claimUid);
+        if (claim == null) {
           return; // gone already
         }
         if (!claim.getMetadata().getFinalizers().contains(FINALIZER)) {
@@ -269,6 +269,11 @@ public final class ClaimWriter {
             .withUid(podUid)
             .build());
     status.setReservedFor(reserved);
+  }
+
+  /** @return {@code claim} if it is the one of uid {@code claimUid}; {@code null} if gone or replaced */
+  private static @Nullable ResourceClaim current(@Nullable ResourceClaim claim, String claimUid) {
+    return claim != null && claimUid.equals(claim.getMetadata().getUid()) ? claim : null;
   }
 
   private static boolean reservedFor(ResourceClaim claim, String podUid) {

@@ -363,7 +363,8 @@ public final class BindingCycle {
         var made = claims.create(planned);
         if (!(made instanceof ClaimOutcome.Created created)) {
           unreserveClaims(written, info.uid());
-          preBindFailed(assumed, CLAIMS_PRE_BIND_FAILED, ((ClaimOutcome.Failed) made).detail());
+          preBindFailed(assumed, CLAIMS_PRE_BIND_FAILED,
+              made instanceof ClaimOutcome.Failed failed ? failed.detail() : "claim creation answered " + made);
           return null;
         }
         claim = planned.created(created.name(), created.uid());
