@@ -220,6 +220,17 @@ public class ClaimAllocationCycleTest {
     assertTrue(heard.get(0).startsWith("failed default/p: binding pod default/p to node n1 failed"), heard.toString());
   }
 
+  /** The events of a pod whose claim for extended resources was created and written, then {@code then}. */
+  private static List<String> createdAndWritten(String... then) {
+    var events = new ArrayList<>(List.of("assume [gpu, <extended-resources>] for uid-p",
+        "reserve gpu with allocation for p", "create the claim for p",
+        "reserve p-extended-resources-x with allocation for p",
+        "assumed extended-resources-uid-p as p-extended-resources-x for uid-p",
+        "status of p names p-extended-resources-x"));
+    events.addAll(List.of(then));
+    return events;
+  }
+
   @Test
   void the_claim_for_extended_resources_is_created_written_named_in_the_pod_s_status_then_the_pod_bound()
       throws Exception {
@@ -229,10 +240,7 @@ public class ClaimAllocationCycleTest {
     scheduleNext(parts);
 
     assertEquals(
-        List.of("assume [gpu, <extended-resources>] for uid-p", "reserve gpu with allocation for p",
-            "create the claim for p", "reserve p-extended-resources-x with allocation for p",
-            "assumed extended-resources-uid-p as p-extended-resources-x for uid-p",
-            "status of p names p-extended-resources-x", "bind p to n1"),
+        createdAndWritten("bind p to n1"),
         events, "no forget: the created claim's devices stay assumed until the watch shows them");
     assertEquals(List.of("bound p to n1"), heard);
   }
@@ -246,10 +254,7 @@ public class ClaimAllocationCycleTest {
     scheduleNext(parts);
 
     assertEquals(
-        List.of("assume [gpu, <extended-resources>] for uid-p", "reserve gpu with allocation for p",
-            "create the claim for p", "reserve p-extended-resources-x with allocation for p",
-            "assumed extended-resources-uid-p as p-extended-resources-x for uid-p",
-            "status of p names p-extended-resources-x", "bind p to n1", "unreserve gpu for uid-p",
+        createdAndWritten("bind p to n1", "unreserve gpu for uid-p",
             "delete p-extended-resources-x", "forget uid-p"),
         events);
   }
@@ -263,10 +268,7 @@ public class ClaimAllocationCycleTest {
     scheduleNext(parts);
 
     assertEquals(
-        List.of("assume [gpu, <extended-resources>] for uid-p", "reserve gpu with allocation for p",
-            "create the claim for p", "reserve p-extended-resources-x with allocation for p",
-            "assumed extended-resources-uid-p as p-extended-resources-x for uid-p",
-            "status of p names p-extended-resources-x", "unreserve gpu for uid-p", "delete p-extended-resources-x",
+        createdAndWritten("unreserve gpu for uid-p", "delete p-extended-resources-x",
             "forget uid-p"),
         events);
     assertEquals(List.of("failed default/p: running PreBind plugin \"DynamicResources\": update pod default/p"
