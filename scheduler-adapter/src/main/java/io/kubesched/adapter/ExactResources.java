@@ -50,6 +50,11 @@ final class ExactResources {
     return amounts.containsKey(resource);
   }
 
+  /** @return every resource this list names, even with an amount of zero */
+  java.util.Set<String> names() {
+    return amounts.keySet();
+  }
+
   boolean isEmpty() {
     return amounts.isEmpty();
   }

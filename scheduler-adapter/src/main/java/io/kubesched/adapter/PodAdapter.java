@@ -94,6 +94,7 @@ public final class PodAdapter {
     var object = describe(pod);
     var resources = PodRequests.of(spec, pod.getStatus(), object);
     var requests = resources.effective();
+    var podRequests = requests.toResources(1);
     var status = pod.getStatus();
     return PodInfo.builder(SharedStrings.shared(orEmpty(meta.getNamespace())), orEmpty(meta.getName()))
         .uid(orEmpty(meta.getUid()))
@@ -102,7 +103,7 @@ public final class PodAdapter {
         .labels(SharedStrings.labels(meta.getLabels()))
         .owner(controller(meta.getOwnerReferences()))
         .nodeName(orEmpty(spec.getNodeName()))
-        .requests(requests.toResources(1))
+        .requests(podRequests)
         .nonZeroRequests(resources.nonZero(requests).toResources(1))
         .nodeSelector(orEmpty(spec.getNodeSelector()))
         .affinity(Affinities.read(spec.getAffinity(), object))
@@ -124,6 +125,8 @@ public final class PodAdapter {
         .preemptedByScheduler(preemptedByScheduler(status))
         .podGroup(podGroup(pod, spec, object))
         .runtime(runtime(spec))
+        .containerRequests(
+            podRequests.extended().isEmpty() ? List.of() : PodRequests.containerRequests(spec, object))
         .build();
   }
 

@@ -331,6 +331,36 @@ final class PodRequests {
     return null;
   }
 
+  /**
+   * The containers (init containers first, numbered as kube numbers them) whose requests name a scalar resource,
+   * each with its own requests: what kube-scheduler builds the claim for extended resources backed by DRA from.
+   */
+  static List<io.kubesched.api.ContainerRequests> containerRequests(PodSpec spec, String object) {
+    var found = new ArrayList<io.kubesched.api.ContainerRequests>();
+    var init = orEmpty(spec.getInitContainers());
+    for (int i = 0; i < init.size(); i++) {
+      var container = init.get(i);
+      addScalar(found, i, container, true, "Always".equals(container.getRestartPolicy()),
+          specRequests(container, object, "spec.initContainers"));
+    }
+    var containers = orEmpty(spec.getContainers());
+    for (int i = 0; i < containers.size(); i++) {
+      addScalar(found, init.size() + i, containers.get(i), false, false,
+          specRequests(containers.get(i), object, "spec.containers"));
+    }
+    return found;
+  }
+
+  private static void addScalar(
+      List<io.kubesched.api.ContainerRequests> found, int index, Container container, boolean init, boolean sidecar,
+      ExactResources requests) {
+    var scalar = requests.toResources(0).extended();
+    if (!scalar.isEmpty()) {
+      found.add(new io.kubesched.api.ContainerRequests(index, orEmpty(container.getName()), init, sidecar,
+          new ArrayList<>(new java.util.TreeSet<>(requests.names())), scalar));
+    }
+  }
+
   /** A container's requests as the API server defaults them: an unset request is the limit. */
   private static ExactResources specRequests(Container container, String object, String list) {
     var resources = container.getResources();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.kubesched.api.ContainerRequests;
 import io.kubesched.api.HostPort;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.Owner;
@@ -163,6 +164,37 @@ class PodAdapterTest {
     assertEquals(
         List.of(new HostPort("TCP", "0.0.0.0", 8081)),
         PodAdapter.toPodInfo(pod().initContainer(sidecar).build()).hostPorts());
+  }
+
+  @Test
+  void the_containers_requesting_scalar_resources_are_kept_numbered_init_containers_first() {
+    var pod = pod()
+        .initContainer("setup", "example.com/gpu", "2")
+        .sidecar("proxy", "cpu", "100m")
+        .container("main", "cpu", "1", "example.com/gpu", "1", "memory", "1Gi")
+        .container("idle", "example.com/gpu", "0")
+        .build();
+
+    assertEquals(
+        List.of(
+            new ContainerRequests(0, "setup", true, false, List.of("example.com/gpu"), Map.of("example.com/gpu", 2L)),
+            new ContainerRequests(2, "main", false, false, List.of("cpu", "example.com/gpu", "memory"),
+                Map.of("example.com/gpu", 1L))),
+        PodAdapter.toPodInfo(pod).containerRequests());
+  }
+
+  @Test
+  void a_sidecar_requesting_a_scalar_resource_is_marked_as_one() {
+    var pod = pod().sidecar("proxy", "example.com/nic", "1").container("main", "cpu", "1").build();
+
+    assertEquals(
+        List.of(new ContainerRequests(0, "proxy", true, true, List.of("example.com/nic"), Map.of("example.com/nic", 1L))),
+        PodAdapter.toPodInfo(pod).containerRequests());
+  }
+
+  @Test
+  void a_pod_without_scalar_requests_keeps_no_container() {
+    assertEquals(List.of(), PodAdapter.toPodInfo(pod().container("main", "cpu", "1").build()).containerRequests());
   }
 
   @Test

@@ -14,6 +14,36 @@ import org.jspecify.annotations.Nullable;
  * @param name the claim's name
  * @param uid the claim's uid
  * @param allocation the new allocation; {@code null} when the claim is already allocated
+ * @param create for the claim the scheduler creates for the pod's extended resources, what to create; {@code null}
+ *     for a claim of the pod's spec. Until it is created its name is {@link ExtendedResourceClaim#NAME_BEFORE_CREATION}
+ *     and its uid a placeholder ({@link #toCreate()}); once created, {@link #created} gives its name and uid
  */
 @API(status = EXPERIMENTAL, since = "0.1.0")
-public record ClaimAllocation(String namespace, String name, String uid, @Nullable AllocationResult allocation) {}
+public record ClaimAllocation(
+    String namespace,
+    String name,
+    String uid,
+    @Nullable AllocationResult allocation,
+    @Nullable ExtendedResourceClaim create) {
+
+  /** What to write to a claim of the pod's spec. */
+  public ClaimAllocation(String namespace, String name, String uid, @Nullable AllocationResult allocation) {
+    this(namespace, name, uid, allocation, null);
+  }
+
+  /** @return whether this is the claim for extended resources, not created yet */
+  public boolean toCreate() {
+    return create != null && name.equals(ExtendedResourceClaim.NAME_BEFORE_CREATION);
+  }
+
+  /**
+   * @return this entry for the claim for extended resources once created as {@code name} with {@code uid}
+   * @throws IllegalStateException if this is not a claim to create
+   */
+  public ClaimAllocation created(String name, String uid) {
+    if (!toCreate()) {
+      throw new IllegalStateException("claim " + namespace + "/" + this.name + " is not one to create");
+    }
+    return new ClaimAllocation(namespace, name, uid, allocation, create);
+  }
+}

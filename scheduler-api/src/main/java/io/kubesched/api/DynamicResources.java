@@ -69,6 +69,8 @@ public final class DynamicResources {
    * The view after the scheduler's Reserve of {@code allocations} for one pod: each claim named shows its new
    * allocation (when one is given and the claim shows none yet) and the pod in its {@code reservedFor}. What a pod group's trial hands to the next
    * member, and what the loop shows until the watch has the writes. A claim not found (or of another uid) is left out.
+   * A claim to create ({@link ClaimAllocation#create()}) with an allocation is added, under its name before creation,
+   * controlled by the pod, so its devices show taken.
    *
    * @param pod the consumer the claims are reserved for
    * @param allocations what the decision writes to the pod's claims
@@ -88,6 +90,16 @@ public final class DynamicResources {
         continue;
       }
       next.add(claim.reservedBy(pod, allocation));
+    }
+    for (var allocation : allocations) {
+      var create = allocation.create();
+      if (create != null && allocation.toCreate() && allocation.allocation() != null) {
+        next.add(new ResourceClaim(
+            allocation.namespace(), allocation.name(), allocation.uid(), "",
+            new Owner("Pod", create.podName(), create.podUid()),
+            Map.of(ExtendedResourceClaim.ANNOTATION, "true"), create.requests(), List.of(), List.of(),
+            allocation.allocation(), List.of(pod), false));
+      }
     }
     return new DynamicResources(slices, classes, List.copyOf(next), taintRules);
   }

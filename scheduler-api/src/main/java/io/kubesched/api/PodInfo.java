@@ -58,6 +58,9 @@ import org.jspecify.annotations.Nullable;
  *     {@value SchedulingConstants#POD_GROUP_LABEL}); {@code null} if none: see {@link #podGroup()}
  * @param runtime what the pod's spec asks of its node's runtime (host network, user namespaces, container restart
  *     rules, bind mount options): what decides the features its node must declare
+ * @param containerRequests the containers (init containers first) that request a scalar resource, each with its own
+ *     requests: what the claim kube-scheduler creates for extended resources backed by a DeviceClass is built from;
+ *     empty for a pod that requests none
  */
 @API(status = STABLE, since = "0.1.0")
 public record PodInfo(
@@ -90,7 +93,8 @@ public record PodInfo(
     String nominatedNodeName,
     boolean preemptedByScheduler,
     @Nullable PodGroupRef podGroupRef,
-    PodRuntime runtime) {
+    PodRuntime runtime,
+    List<ContainerRequests> containerRequests) {
 
   /** Millicores kube-scheduler's scores count for a container that requests no CPU. */
   public static final long DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -110,9 +114,13 @@ public record PodInfo(
     persistentVolumeClaims = List.copyOf(persistentVolumeClaims);
     ephemeralVolumeClaims = List.copyOf(ephemeralVolumeClaims);
     resourceClaims = List.copyOf(resourceClaims);
+    containerRequests = List.copyOf(containerRequests);
   }
 
-  /** A pod that asks nothing of its node's runtime ({@link PodRuntime#NONE}): the components before it was added. */
+  /**
+   * A pod that asks nothing of its node's runtime ({@link PodRuntime#NONE}) and requests no scalar resource per
+   * container: the components before those two were added.
+   */
   public PodInfo(
       String namespace,
       String name,
@@ -147,7 +155,7 @@ public record PodInfo(
         nodeSelector, affinity, tolerations, hostPorts, volumes, images, podAffinity, podAntiAffinity,
         topologySpreadConstraints, schedulingGates, persistentVolumeClaims, ephemeralVolumeClaims, resourceClaims,
         terminating, preemptionPolicy, startTime, nominatedNodeName, preemptedByScheduler, podGroupRef,
-        PodRuntime.NONE);
+        PodRuntime.NONE, List.of());
   }
 
   /**
@@ -217,6 +225,7 @@ public record PodInfo(
     b.preemptedByScheduler = preemptedByScheduler;
     b.podGroup = podGroupRef;
     b.runtime = runtime;
+    b.containerRequests = containerRequests;
     return b;
   }
 
@@ -257,6 +266,7 @@ public record PodInfo(
     private boolean preemptedByScheduler;
     private @Nullable PodGroupRef podGroup;
     private PodRuntime runtime = PodRuntime.NONE;
+    private List<ContainerRequests> containerRequests = List.of();
 
     private Builder(String namespace, String name) {
       this.namespace = namespace;
@@ -413,6 +423,12 @@ public record PodInfo(
       return this;
     }
 
+    /** @param containerRequests the containers that request a scalar resource, with their own requests */
+    public Builder containerRequests(List<ContainerRequests> containerRequests) {
+      this.containerRequests = containerRequests;
+      return this;
+    }
+
     public PodInfo build() {
       var nonZero =
           nonZeroRequests != null
@@ -453,7 +469,8 @@ public record PodInfo(
           nominatedNodeName,
           preemptedByScheduler,
           podGroup,
-          runtime);
+          runtime,
+          containerRequests);
     }
   }
 }

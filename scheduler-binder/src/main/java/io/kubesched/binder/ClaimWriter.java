@@ -1,5 +1,6 @@
 package io.kubesched.binder;
 
+import io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReferenceBuilder;
@@ -11,6 +12,7 @@ import java.time.Clock;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -74,8 +76,8 @@ public final class ClaimWriter {
     try {
       for (int attempt = 1; ; attempt++) {
         writes.acquire();
-        var claim = claims.withName(name).get();
-        if (claim == null || !claimUid.equals(claim.getMetadata().getUid())) {
+        var claim = current(claims.withName(name).get(), claimUid);
+        if (claim == null) {
           return failed(what, namespace, name, "resourceclaims.resource.k8s.io \"" + name + "\" not found");
         }
         if (claim.getMetadata().getDeletionTimestamp() != null) {
@@ -134,6 +136,117 @@ public final class ClaimWriter {
     }
   }
 
+  /**
+   * Creates the claim for a pod's extended resources backed by DRA (kube's {@code createExtendedResourceClaimInAPI}),
+   * as {@code claim} describes it: {@code generateName}, the pod as controlling owner, the annotation, the requests;
+   * no status (the allocation is written by {@link #reserve} next).
+   *
+   * @return {@link ClaimOutcome.Created} with the generated name and uid; {@link ClaimOutcome.Failed} with kube's
+   *     message otherwise
+   * @throws InterruptedException if the thread is interrupted while it waits for a token
+   */
+  public ClaimOutcome create(ResourceClaim claim) throws InterruptedException {
+    var namespace = claim.getMetadata().getNamespace();
+    writes.acquire();
+    try {
+      var created = client.resources(ResourceClaim.class).inNamespace(namespace).resource(claim).create();
+      LOG.debug("Created resourceclaim {}/{} for extended resources", namespace, created.getMetadata().getName());
+      return new ClaimOutcome.Created(created.getMetadata().getName(), created.getMetadata().getUid());
+    } catch (KubernetesClientException e) {
+      return new ClaimOutcome.Failed("create claim for extended resources " + namespace + "/: " + describe(e));
+    }
+  }
+
+  /**
+   * Deletes a claim this scheduler created for a pod whose attempt failed (kube's {@code deleteClaim}): the
+   * delete-protection finalizer is taken off first (an update, tried again on a conflict), then the claim is
+   * deleted (the uid checked just before). Best effort: a failure is logged.
+   *
+   * @throws InterruptedException if the thread is interrupted while it waits for a token
+   */
+  public void delete(String namespace, String name, String claimUid) throws InterruptedException {
+    var claims = client.resources(ResourceClaim.class).inNamespace(namespace);
+    try {
+      for (int attempt = 1; ; attempt++) {
+        writes.acquire();
+        var claim = current(claims.withName(name).get(), claimUid);
+        if (claim == null) {
+          return; // gone already
+        }
+        if (!claim.getMetadata().getFinalizers().contains(FINALIZER)) {
+          break;
+        }
+        claim.getMetadata().getFinalizers().remove(FINALIZER);
+        try {
+          writes.acquire();
+          claims.resource(claim).update();
+          break;
+        } catch (KubernetesClientException e) {
+          if (e.getCode() != 409 || attempt == ATTEMPTS) {
+            throw e;
+          }
+        }
+      }
+      writes.acquire();
+      claims.withName(name).delete(); // the uid was checked just before; a claim made again meanwhile is rare
+      LOG.debug("Deleted resourceclaim {}/{}", namespace, name);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        LOG.warn("Could not delete resourceclaim {}/{} created for a pod's extended resources: {}", namespace, name,
+            describe(e));
+      }
+    }
+  }
+
+  /**
+   * Writes the pod's {@code status.extendedResourceClaimStatus} (kube's {@code patchPodExtendedResourceClaimStatus}):
+   * the claim created for its extended resources and which request serves which container, with a strategic merge
+   * merge patch of {@code pods/status} (the list replaced whole) conditioned on the pod's uid.
+   *
+   * @return {@link ClaimOutcome.Written}, or {@link ClaimOutcome.Failed} with kube's message
+   * @throws InterruptedException if the thread is interrupted while it waits for a token
+   */
+  public ClaimOutcome writeExtendedResourceClaimStatus(
+      String namespace, String podName, String podUid, String claimName,
+      List<ContainerExtendedResourceRequest> mappings) throws InterruptedException {
+    if (mappings.isEmpty()) {
+      return new ClaimOutcome.Failed("nil or empty request mappings, no update of pod " + namespace + "/" + podName
+          + " ExtendedResourceClaimStatus");
+    }
+    var json = new StringBuilder("{\"metadata\":{\"uid\":").append(quoted(podUid))
+        .append("},\"status\":{\"extendedResourceClaimStatus\":{\"requestMappings\":[");
+    for (int i = 0; i < mappings.size(); i++) {
+      var m = mappings.get(i);
+      json.append(i == 0 ? "" : ",").append("{\"containerName\":").append(quoted(m.getContainerName()))
+          .append(",\"resourceName\":").append(quoted(m.getResourceName()))
+          .append(",\"requestName\":").append(quoted(m.getRequestName())).append('}');
+    }
+    json.append("],\"resourceClaimName\":").append(quoted(claimName)).append("}}}");
+    writes.acquire();
+    try {
+      client.pods().inNamespace(namespace).withName(podName).subresource("status")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), json.toString());
+      return new ClaimOutcome.Written();
+    } catch (KubernetesClientException e) {
+      return new ClaimOutcome.Failed(
+          "update pod " + namespace + "/" + podName + " ExtendedResourceClaimStatus: " + describe(e));
+    }
+  }
+
+  private static String quoted(@Nullable String text) {
+    var out = new StringBuilder("\"");
+    for (char c : String.valueOf(text).toCharArray()) {
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.append('"').toString();
+  }
+
   private void write(ResourceClaim claim, @Nullable AllocationResult allocation, String podName, String podUid) {
     var status = claim.getStatus();
     if (status == null) {
@@ -156,6 +269,11 @@ public final class ClaimWriter {
             .withUid(podUid)
             .build());
     status.setReservedFor(reserved);
+  }
+
+  /** @return {@code claim} if it is the one of uid {@code claimUid}; {@code null} if gone or replaced */
+  private static @Nullable ResourceClaim current(@Nullable ResourceClaim claim, String claimUid) {
+    return claim != null && claimUid.equals(claim.getMetadata().getUid()) ? claim : null;
   }
 
   private static boolean reservedFor(ResourceClaim claim, String podUid) {

@@ -168,4 +168,66 @@ class ClaimWriterTest {
         new ClaimOutcome.Written(), writer.reserve(NS, "gpu", created.getMetadata().getUid(), null, "p", "uid-p"));
     assertEquals(created.getMetadata().getResourceVersion(), stored().getMetadata().getResourceVersion());
   }
+
+  @Test
+  @DisplayName("the claim for extended resources is created with a generated name, and deleted again without its finalizer")
+  void createThenDelete() throws InterruptedException {
+    var writer = writer();
+    var claim = new ResourceClaimBuilder().withNewMetadata().withNamespace(NS).withGenerateName("p-extended-resources-")
+        .addToAnnotations("resource.kubernetes.io/extended-resource-claim", "true").endMetadata()
+        .withNewSpec().withNewDevices().addNewRequest().withName("container-0-request-0").withNewExactly()
+        .withDeviceClassName("gpu.example.com").withAllocationMode("ExactCount").withCount(1L).endExactly().endRequest()
+        .endDevices().endSpec().build();
+
+    var created = assertInstanceOf(ClaimOutcome.Created.class, writer.create(claim));
+    var stored = client.resources(ResourceClaim.class).inNamespace(NS).withName(created.name()).get();
+    assertEquals(created.uid(), stored.getMetadata().getUid());
+    assertEquals("true", stored.getMetadata().getAnnotations().get("resource.kubernetes.io/extended-resource-claim"));
+
+    assertEquals(new ClaimOutcome.Written(), writer.reserve(NS, created.name(), created.uid(), allocation("gpu-0"), "p", "uid-p"));
+    assertEquals(List.of(ClaimWriter.FINALIZER),
+        client.resources(ResourceClaim.class).inNamespace(NS).withName(created.name()).get().getMetadata().getFinalizers());
+
+    writer.delete(NS, created.name(), created.uid());
+    assertNull(client.resources(ResourceClaim.class).inNamespace(NS).withName(created.name()).get());
+  }
+
+  @Test
+  @DisplayName("a claim of another uid under the name is not deleted")
+  void deleteChecksTheUid() throws InterruptedException {
+    var writer = writer();
+    var existing = create(null);
+
+    writer.delete(NS, "gpu", "some-other-uid");
+
+    assertEquals(existing.getMetadata().getUid(),
+        client.resources(ResourceClaim.class).inNamespace(NS).withName("gpu").get().getMetadata().getUid());
+  }
+
+  @Test
+  @DisplayName("the pod's extendedResourceClaimStatus names the claim and the request mappings")
+  void podStatus() throws InterruptedException {
+    var writer = writer();
+    var pod = client.pods().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+        .withNamespace(NS).withName("p").endMetadata().withNewSpec().addNewContainer().withName("c").withImage("i")
+        .endContainer().endSpec().build()).create();
+    var mapping = new io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequestBuilder().withContainerName("c")
+        .withResourceName("example.com/gpu").withRequestName("container-0-request-0").build();
+
+    assertEquals(new ClaimOutcome.Written(), writer.writeExtendedResourceClaimStatus(
+        NS, "p", pod.getMetadata().getUid(), "p-extended-resources-abc", List.of(mapping)));
+
+    var status = client.pods().inNamespace(NS).withName("p").get().getStatus().getExtendedResourceClaimStatus();
+    assertEquals("p-extended-resources-abc", status.getResourceClaimName());
+    assertEquals(List.of(mapping), status.getRequestMappings());
+  }
+
+  @Test
+  @DisplayName("no mappings is kube's error, and nothing is written")
+  void noMappings() throws InterruptedException {
+    var writer = writer();
+    assertEquals(
+        new ClaimOutcome.Failed("nil or empty request mappings, no update of pod team-a/p ExtendedResourceClaimStatus"),
+        writer.writeExtendedResourceClaimStatus(NS, "p", "uid-p", "claim", List.of()));
+  }
 }

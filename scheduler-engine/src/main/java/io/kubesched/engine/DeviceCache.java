@@ -29,6 +29,10 @@ import org.jspecify.annotations.Nullable;
  * shows the claim gone (deleted, or replaced by a claim of the same name and another uid). Like kube's assume
  * cache, an allocation the watch shows wins over the one assumed.
  *
+ * <p>The claim the scheduler creates for a pod's extended resources backed by DRA is assumed before it exists: the
+ * view shows it under its name before creation, allocated, so its devices are taken; {@link #created} then holds it
+ * under the name the API server gave it, as any other claim.
+ *
  * <p>{@link #dynamicResources()} hands every decision the same immutable {@link DynamicResources} until an object
  * or an assumption changes.
  *
@@ -192,6 +196,37 @@ public final class DeviceCache {
     if (assumptions.remove(podUid) != null) {
       view = null;
     }
+  }
+
+  /**
+   * The claim for pod {@code podUid}'s extended resources that its assumption held to create ({@link
+   * ClaimAllocation#toCreate()}, uid {@code placeholderUid}) now exists as {@code name} with {@code uid}, its allocation
+   * written: from now the assumption holds it as any claim, until the watch shows it allocated (or it is forgotten),
+   * so its devices stay taken in between. A no-op when the pod holds no such assumption.
+   */
+  public synchronized void created(String podUid, String placeholderUid, String name, String uid) {
+    var held = assumptions.get(podUid);
+    if (held == null) {
+      return;
+    }
+    var kept = new ArrayList<ClaimAllocation>(held.size());
+    for (var allocation : held) {
+      if (allocation.toCreate() && allocation.uid().equals(placeholderUid)) {
+        var now = allocation.created(name, uid);
+        var seen = claims.get(now.namespace() + "/" + name);
+        if (seen == null || !seen.uid().equals(uid) || !shows(seen, podUid, now)) {
+          kept.add(now);
+        }
+      } else {
+        kept.add(allocation);
+      }
+    }
+    if (kept.isEmpty()) {
+      assumptions.remove(podUid);
+    } else {
+      assumptions.put(podUid, List.copyOf(kept));
+    }
+    view = null;
   }
 
   /** @return what pod {@code podUid} still holds assumed, in the order assumed; empty if nothing */

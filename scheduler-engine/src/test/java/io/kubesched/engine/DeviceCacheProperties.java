@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kubesched.api.ClaimAllocation;
 import io.kubesched.api.ConsumerRef;
 import io.kubesched.api.DeviceAllocation;
+import io.kubesched.api.ExtendedResourceClaim;
 import io.kubesched.api.ResourceClaim;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +38,9 @@ import net.jqwik.api.statistics.Statistics;
  * devices from what {@link DeviceCache#dynamicResources()} shows (as the allocator does), assume them, and are
  * forgotten or confirmed by the watch. After every step no device is shown in two claims' allocations, each pod
  * still holds exactly what the model says is pending, and a claim no pending assumption names shows exactly what
- * the watch showed; forgetting every pod restores the informer's view.
+ * the watch showed; forgetting every pod restores the informer's view. A pod may also allocate the claim for its
+ * extended resources, which does not exist yet: the binder then creates it ({@link DeviceCache#created}), the watch
+ * showing it before, after, or already allocated; its device stays taken throughout.
  *
  * <p>Small alphabets (three claims, two devices, three pods) so that claims compete for devices and share claims.
  */
@@ -73,7 +76,7 @@ class DeviceCacheProperties {
     }
 
     /** The allocator: for each claim the pod uses, a device free in what the cache shows, or the claim shared. */
-    void allocateAndAssume(String pod, List<String> claimNames, int preference) {
+    void allocateAndAssume(String pod, List<String> claimNames, int preference, boolean extended) {
       Statistics.label("action").collect("assume");
       var view = cache.dynamicResources();
       var taken = new HashSet<String>();
@@ -103,11 +106,56 @@ class DeviceCacheProperties {
         taken.add(free);
         allocations.add(assumed(shown, allocation(free)));
       }
+      if (extended) {
+        String free = DEVICES.stream().filter(d -> !taken.contains(d)).findFirst().orElse(null);
+        if (free == null) {
+          Statistics.label("assumed").collect("no device left");
+          return;
+        }
+        Statistics.label("assumed").collect("a claim to create");
+        allocations.add(new ClaimAllocation(NS, ExtendedResourceClaim.NAME_BEFORE_CREATION, "extended-" + pod,
+            allocation(free), new ExtendedResourceClaim(pod, pod, List.of(), List.of())));
+      }
       cache.assume(pod, allocations);
       pending.remove(pod);
       var kept = allocations.stream().filter(a -> !showsAlready(a, pod)).toList();
       if (!kept.isEmpty()) {
         Statistics.label("assumed").collect("allocated");
+        pending.put(pod, kept);
+      }
+    }
+
+    /**
+     * The binder creates the pod's claim for extended resources and writes its allocation; the watch shows it
+     * ({@code shown}) not yet (0), created unallocated (1), or already allocated (2) when {@code created} is called.
+     */
+    void create(String pod, int shown) {
+      var held = pending.get(pod);
+      var toCreate = held == null ? null : held.stream().filter(ClaimAllocation::toCreate).findFirst().orElse(null);
+      if (toCreate == null) {
+        return;
+      }
+      Statistics.label("action").collect("create, shown " + shown);
+      var name = "x-" + pod + "-" + generation;
+      var created = toCreate.created(name, "uid-" + name + "-" + generation++);
+      if (shown > 0) {
+        var claim = claim(name, created.uid());
+        var now = shown == 2 ? written(claim, java.util.Objects.requireNonNull(created.allocation()), pod) : claim;
+        cache.putClaim(now);
+        seen.put(name, now);
+      }
+      cache.created(pod, toCreate.uid(), name, created.uid());
+      var kept = new ArrayList<ClaimAllocation>();
+      for (var a : held) {
+        if (a != toCreate) {
+          kept.add(a);
+        } else if (!showsAlready(created, pod)) {
+          kept.add(created);
+        }
+      }
+      if (kept.isEmpty()) {
+        pending.remove(pod);
+      } else {
         pending.put(pod, kept);
       }
     }
@@ -126,6 +174,9 @@ class DeviceCacheProperties {
       }
       Statistics.label("action").collect("confirm");
       for (var a : List.copyOf(held)) {
+        if (a.toCreate()) {
+          continue; // not created yet: nothing to write
+        }
         var now = seen.get(a.name());
         if (now == null || !now.uid().equals(a.uid())) {
           continue;
@@ -187,10 +238,16 @@ class DeviceCacheProperties {
       var view = cache.dynamicResources();
       var claimsByDevice = new HashMap<String, Set<String>>();
       for (var shown : view.claims()) {
-        devices(shown).forEach(d -> claimsByDevice.computeIfAbsent(d, x -> new HashSet<>()).add(shown.name()));
+        devices(shown).forEach(d -> claimsByDevice.computeIfAbsent(d, x -> new HashSet<>()).add(shown.uid()));
       }
       claimsByDevice.forEach((device, holders) -> assertTrue(holders.size() <= 1, device + " shown in " + holders));
-      assertEquals(seen.keySet(), view.claims().stream().map(ResourceClaim::name).collect(Collectors.toSet()));
+      var toCreate = pending.values().stream().flatMap(List::stream).filter(ClaimAllocation::toCreate)
+          .map(ClaimAllocation::uid).collect(Collectors.toSet());
+      assertEquals(toCreate, view.claims().stream()
+          .filter(c -> c.name().equals(ExtendedResourceClaim.NAME_BEFORE_CREATION)).map(ResourceClaim::uid)
+          .collect(Collectors.toSet()), "a claim to create is shown, allocated, until created");
+      assertEquals(seen.keySet(), view.claims().stream().map(ResourceClaim::name)
+          .filter(n -> !n.equals(ExtendedResourceClaim.NAME_BEFORE_CREATION)).collect(Collectors.toSet()));
       var named = pending.values().stream().flatMap(List::stream).map(ClaimAllocation::name).collect(Collectors.toSet());
       for (var shown : view.claims()) {
         if (!named.contains(shown.name())) {
@@ -199,6 +256,9 @@ class DeviceCacheProperties {
       }
       for (var entry : pending.entrySet()) {
         for (var a : entry.getValue()) {
+          if (a.toCreate()) {
+            continue; // checked above
+          }
           var shown = view.claim(NS, a.name()).orElse(null);
           if (shown != null && shown.uid().equals(a.uid())) {
             if (a.allocation() != null && seen.get(a.name()).allocation() == null) {
@@ -226,14 +286,16 @@ class DeviceCacheProperties {
     Statistics.label("assumed")
         .coverage(
             coverage -> {
-              for (var outcome : List.of("allocated", "shared an allocated claim", "no device left")) {
+              for (var outcome : List.of("allocated", "shared an allocated claim", "no device left",
+                  "a claim to create")) {
                 coverage.check(outcome).count(n -> n > 0);
               }
             });
     Statistics.label("action")
         .coverage(
             coverage -> {
-              for (var action : List.of("replace claim", "remove claim", "confirm", "forget")) {
+              for (var action : List.of("replace claim", "remove claim", "confirm", "forget", "create, shown 0",
+                  "create, shown 1", "create, shown 2")) {
                 coverage.check(action).count(n -> n > 0);
               }
             });
@@ -248,9 +310,12 @@ class DeviceCacheProperties {
             .as((c, fresh) -> Transformer.mutate("put " + c + (fresh ? " new uid" : ""), h -> h.putClaim(c, fresh)))))
         .withAction(1, just(claimNames.map(c -> Transformer.mutate("remove " + c, h -> h.removeClaim(c)))))
         .withAction(6, just(Combinators.combine(pods, claimNames.set().ofMinSize(1).ofMaxSize(2),
-                Arbitraries.integers().between(0, 1))
-            .as((p, cs, pref) -> Transformer.mutate(
-                "assume " + p + " " + cs, h -> h.allocateAndAssume(p, cs.stream().sorted().toList(), pref)))))
+                Arbitraries.integers().between(0, 1), Arbitraries.of(false, false, true))
+            .as((p, cs, pref, ext) -> Transformer.mutate(
+                "assume " + p + " " + cs + (ext ? " and extended" : ""),
+                h -> h.allocateAndAssume(p, cs.stream().sorted().toList(), pref, ext)))))
+        .withAction(2, just(Combinators.combine(pods, Arbitraries.integers().between(0, 2))
+            .as((p, shown) -> Transformer.mutate("create " + p + " shown " + shown, h -> h.create(p, shown)))))
         .withAction(2, just(pods.map(p -> Transformer.mutate("forget " + p, h -> h.forget(p)))))
         .withAction(3, just(pods.map(p -> Transformer.mutate("confirm " + p, h -> h.confirm(p)))))
         .withAction(1, just(Arbitraries.just(Transformer.<Harness>mutate("sameInstance", Harness::sameInstance))))

@@ -12,7 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClaimAllocation;
 import io.kubesched.api.ConsumerRef;
+import io.kubesched.api.ExtendedResourceClaim;
 import io.kubesched.api.DeviceClass;
 import io.kubesched.api.DeviceTaint;
 import io.kubesched.api.DeviceTaintRule;
@@ -248,5 +250,61 @@ class DeviceCacheTest {
     assertEquals(List.of(assumed(c, allocation("g0"))), cache.assumed("pod1"));
     assertEquals(List.of(), cache.assumed("pod2"));
     assertEquals(allocation("g0"), cache.dynamicResources().claim(NS, "c").orElseThrow().allocation());
+  }
+
+  /** The claim for pod1's extended resources as its decision carries it: to create, with {@code g0} allocated. */
+  private static ClaimAllocation toCreate() {
+    var create = new ExtendedResourceClaim("pod-1", "pod1", List.of(), List.of());
+    return new ClaimAllocation(NS, ExtendedResourceClaim.NAME_BEFORE_CREATION, "extended-resources-pod1",
+        allocation("g0"), create);
+  }
+
+  private List<String> allocatedDevices() {
+    var devices = new java.util.ArrayList<String>();
+    for (var claim : cache.dynamicResources().claims()) {
+      var allocation = claim.allocation();
+      if (allocation != null) {
+        allocation.devices().forEach(d -> devices.add(claim.name() + ":" + d.device()));
+      }
+    }
+    return devices;
+  }
+
+  @Test
+  void a_claim_to_create_takes_its_devices_before_it_exists() {
+    cache.assume("pod1", List.of(toCreate()));
+
+    assertEquals(List.of("<extended-resources>:g0"), allocatedDevices());
+    var shown = cache.dynamicResources().claims().get(0);
+    assertEquals("pod1", java.util.Objects.requireNonNull(shown.controller()).uid());
+    assertEquals("true", shown.annotations().get(ExtendedResourceClaim.ANNOTATION));
+
+    cache.forget("pod1");
+    assertEquals(List.of(), allocatedDevices());
+  }
+
+  @Test
+  void once_created_the_claim_holds_its_devices_under_its_name_until_the_watch_shows_it_allocated() {
+    cache.assume("pod1", List.of(toCreate()));
+    cache.putClaim(claim("pod-1-extended-resources-x", "u9")); // the watch shows the claim created, not allocated yet
+
+    cache.created("pod1", "extended-resources-pod1", "pod-1-extended-resources-x", "u9");
+
+    assertEquals(List.of("pod-1-extended-resources-x:g0"), allocatedDevices(), "no gap, and no device twice");
+    cache.putClaim(written(claim("pod-1-extended-resources-x", "u9"), allocation("g0"), "pod1"));
+    assertEquals(List.of(), cache.assumed("pod1"), "the watch holds it now");
+    assertEquals(List.of("pod-1-extended-resources-x:g0"), allocatedDevices());
+  }
+
+  @Test
+  void a_claim_the_watch_shows_allocated_before_created_is_called_is_not_assumed_again() {
+    cache.assume("pod1", List.of(toCreate()));
+    cache.putClaim(written(claim("pod-1-extended-resources-x", "u9"), allocation("g0"), "pod1"));
+    assertEquals(2, allocatedDevices().size(), "until created is called both show; never fewer");
+
+    cache.created("pod1", "extended-resources-pod1", "pod-1-extended-resources-x", "u9");
+
+    assertEquals(List.of(), cache.assumed("pod1"));
+    assertEquals(List.of("pod-1-extended-resources-x:g0"), allocatedDevices());
   }
 }

@@ -13,6 +13,7 @@ import io.kubesched.api.SchedulingListener;
 import io.kubesched.api.AllocationResult;
 import io.kubesched.api.ClaimAllocation;
 import io.kubesched.api.DeviceAllocation;
+import io.kubesched.api.ExtendedResourceClaim;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.ClaimOutcome;
 import io.kubesched.engine.QueueDepths;
@@ -43,12 +44,20 @@ public class ClaimAllocationCycleTest {
 
   private ClaimAllocation gpu = new ClaimAllocation("default", "gpu", "uid-gpu", allocation("gpu-0"));
   private static final ClaimAllocation SHARED = new ClaimAllocation("default", "shared", "uid-shared", null);
+  /** The claim for the pod's extended resources, as the policy hands it out before it exists. */
+  private static final ClaimAllocation EXTENDED = new ClaimAllocation("default",
+      ExtendedResourceClaim.NAME_BEFORE_CREATION, "extended-resources-uid-p", allocation("gpu-1"),
+      new ExtendedResourceClaim("p", "uid-p", List.of(),
+          List.of(new ExtendedResourceClaim.RequestMapping("c", "example.com/gpu", "container-0-request-0"))));
+  private List<ClaimAllocation> decided = List.of(gpu, SHARED);
+  private ClaimOutcome creation = new ClaimOutcome.Created("p-extended-resources-x", "uid-x");
+  private ClaimOutcome statusWrite = new ClaimOutcome.Written();
 
   private final FinderFunc withClaims =
       new FinderFunc() {
         @Override
         public Decision find(PodInfo pod, List<NodeInfo> nodes) {
-          return new Decision.Bind("n1").withClaimAllocations(List.of(gpu, SHARED));
+          return new Decision.Bind("n1").withClaimAllocations(decided);
         }
 
         @Override
@@ -70,6 +79,23 @@ public class ClaimAllocationCycleTest {
         public void unreserve(ClaimAllocation claim, String podUid) {
           events.add("unreserve " + claim.name() + " for " + podUid);
         }
+
+        @Override
+        public ClaimOutcome create(ClaimAllocation claim) {
+          events.add("create the claim for " + java.util.Objects.requireNonNull(claim.create()).podName());
+          return creation;
+        }
+
+        @Override
+        public ClaimOutcome writePodStatus(ClaimAllocation created, String podName, String podUid) {
+          events.add("status of " + podName + " names " + created.name());
+          return statusWrite;
+        }
+
+        @Override
+        public void delete(ClaimAllocation created) {
+          events.add("delete " + created.name());
+        }
       };
 
   private final ClaimAssumptions assumptions =
@@ -82,6 +108,11 @@ public class ClaimAllocationCycleTest {
         @Override
         public void forget(String podUid) {
           events.add("forget " + podUid);
+        }
+
+        @Override
+        public void created(String podUid, String placeholderUid, ClaimAllocation created) {
+          events.add("assumed " + placeholderUid + " as " + created.name() + " for " + podUid);
         }
       };
 
@@ -162,6 +193,7 @@ public class ClaimAllocationCycleTest {
         List.of(new DeviceAllocation("gpu", "gpu.example.com", "n1", "gpu-0", false, List.of(), List.of("attached"),
             List.of(), null, Map.of())),
         List.of(), null, null));
+    decided = List.of(gpu, SHARED);
     var parts = parts();
 
     scheduleNext(parts);
@@ -186,5 +218,77 @@ public class ClaimAllocationCycleTest {
         events);
     assertFalse(parts.cache().isAssumed("uid-p"));
     assertTrue(heard.get(0).startsWith("failed default/p: binding pod default/p to node n1 failed"), heard.toString());
+  }
+
+  /** The events of a pod whose claim for extended resources was created and written, then {@code then}. */
+  private static List<String> createdAndWritten(String... then) {
+    var events = new ArrayList<>(List.of("assume [gpu, <extended-resources>] for uid-p",
+        "reserve gpu with allocation for p", "create the claim for p",
+        "reserve p-extended-resources-x with allocation for p",
+        "assumed extended-resources-uid-p as p-extended-resources-x for uid-p",
+        "status of p names p-extended-resources-x"));
+    events.addAll(List.of(then));
+    return events;
+  }
+
+  @Test
+  void the_claim_for_extended_resources_is_created_written_named_in_the_pod_s_status_then_the_pod_bound()
+      throws Exception {
+    decided = List.of(gpu, EXTENDED);
+    var parts = parts();
+
+    scheduleNext(parts);
+
+    assertEquals(
+        createdAndWritten("bind p to n1"),
+        events, "no forget: the created claim's devices stay assumed until the watch shows them");
+    assertEquals(List.of("bound p to n1"), heard);
+  }
+
+  @Test
+  void a_binding_that_fails_deletes_the_claim_created_for_extended_resources() throws Exception {
+    decided = List.of(gpu, EXTENDED);
+    bindOutcome = new BindOutcome.Failed("connection refused");
+    var parts = parts();
+
+    scheduleNext(parts);
+
+    assertEquals(
+        createdAndWritten("bind p to n1", "unreserve gpu for uid-p",
+            "delete p-extended-resources-x", "forget uid-p"),
+        events);
+  }
+
+  @Test
+  void a_pod_status_that_cannot_be_written_deletes_the_claim_and_requeues_the_pod() throws Exception {
+    decided = List.of(gpu, EXTENDED);
+    statusWrite = new ClaimOutcome.Failed("update pod default/p ExtendedResourceClaimStatus: pods \"p\" not found");
+    var parts = parts();
+
+    scheduleNext(parts);
+
+    assertEquals(
+        createdAndWritten("unreserve gpu for uid-p", "delete p-extended-resources-x",
+            "forget uid-p"),
+        events);
+    assertEquals(List.of("failed default/p: running PreBind plugin \"DynamicResources\": update pod default/p"
+        + " ExtendedResourceClaimStatus: pods \"p\" not found"), heard);
+    assertEquals(1, parts.queue().depths().backoff());
+  }
+
+  @Test
+  void a_claim_that_cannot_be_created_leaves_nothing_to_delete() throws Exception {
+    decided = List.of(gpu, EXTENDED);
+    creation = new ClaimOutcome.Failed("create claim for extended resources default/: forbidden");
+    var parts = parts();
+
+    scheduleNext(parts);
+
+    assertEquals(
+        List.of("assume [gpu, <extended-resources>] for uid-p", "reserve gpu with allocation for p",
+            "create the claim for p", "unreserve gpu for uid-p", "forget uid-p"),
+        events);
+    assertEquals(List.of("failed default/p: running PreBind plugin \"DynamicResources\": create claim for extended"
+        + " resources default/: forbidden"), heard);
   }
 }

@@ -93,6 +93,7 @@ public record SnapshotScenario(PodInfo pod, ClusterSnapshot snapshot) {
         pod.nominatedNodeName(),
         pod.preemptedByScheduler(),
         pod.podGroupRef(),
-        pod.runtime());
+        pod.runtime(),
+        pod.containerRequests());
   }
 }

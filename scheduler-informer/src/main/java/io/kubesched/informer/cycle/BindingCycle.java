@@ -339,32 +339,52 @@ public final class BindingCycle {
 
   /**
    * kube's DynamicResources PreBind: writes each claim's allocation (when the policy made one) and the pod into its
-   * {@code reservedFor}, in order. On the first failure the claims written so far give the pod up again (kube's
-   * Unreserve), the attempt is undone and the pod requeued after backoff.
+   * {@code reservedFor}, in order; the claim for the pod's extended resources is created first, and once written
+   * the pod's {@code status.extendedResourceClaimStatus} names it. On the first failure the claims written so far
+   * give the pod up again and a claim created is deleted (kube's Unreserve), the attempt is undone and the pod
+   * requeued after backoff.
    *
-   * @return whether every claim was written
+   * @return {@code assumed} with the claims as written (a created claim under its name); {@code null} on a failure
    */
-  private boolean reserveClaims(Assumed assumed) throws InterruptedException {
+  private @Nullable Assumed reserveClaims(Assumed assumed) throws InterruptedException {
     var waiting = withBindingConditions(assumed.claimAllocations());
     if (!waiting.isEmpty()) {
       // kube waits in PreBind until a driver reports such devices attached; that wait is not built yet, and binding
       // without it would start the pod before its device is ready: refused, before anything is written.
       preBindFailed(assumed, CLAIMS_PRE_BIND_FAILED, "device " + waiting
           + " has binding conditions, which kubesched does not wait for yet");
-      return false;
+      return null;
     }
     var info = assumed.attempt().info();
     var written = new ArrayList<ClaimAllocation>(assumed.claimAllocations().size());
-    for (var claim : assumed.claimAllocations()) {
+    for (var planned : assumed.claimAllocations()) {
+      var claim = planned;
+      if (planned.toCreate()) {
+        var made = claims.create(planned);
+        if (!(made instanceof ClaimOutcome.Created created)) {
+          unreserveClaims(written, info.uid());
+          preBindFailed(assumed, CLAIMS_PRE_BIND_FAILED,
+              made instanceof ClaimOutcome.Failed failed ? failed.detail() : "claim creation answered " + made);
+          return null;
+        }
+        claim = planned.created(created.name(), created.uid());
+        written.add(claim); // from here a failure deletes it
+      }
       var outcome = claims.reserve(claim, info.name(), info.uid());
+      if (outcome instanceof ClaimOutcome.Written && claim != planned) {
+        claimAssumptions.created(info.uid(), planned.uid(), claim);
+        outcome = claims.writePodStatus(claim, info.name(), info.uid());
+      }
       if (outcome instanceof ClaimOutcome.Failed failed) {
         unreserveClaims(written, info.uid());
         preBindFailed(assumed, CLAIMS_PRE_BIND_FAILED, failed.detail());
-        return false;
+        return null;
       }
-      written.add(claim);
+      if (claim == planned) {
+        written.add(claim);
+      }
     }
-    return true;
+    return assumed.withClaimAllocations(written);
   }
 
   /** @return the first newly allocated device that has binding conditions, as {@code driver/pool/device}; empty if none */
@@ -383,20 +403,28 @@ public final class BindingCycle {
     return "";
   }
 
-  /** kube's DynamicResources Unreserve for claims already written: the pod leaves their {@code reservedFor}. */
+  /**
+   * kube's DynamicResources Unreserve for claims already written: the pod leaves their {@code reservedFor}; the
+   * claim created for its extended resources is deleted; one never created has nothing to undo.
+   */
   private void unreserveClaims(List<ClaimAllocation> written, String podUid) throws InterruptedException {
     for (var claim : written) {
-      claims.unreserve(claim, podUid);
+      if (claim.create() == null) {
+        claims.unreserve(claim, podUid);
+      } else if (!claim.toCreate()) {
+        claims.delete(claim);
+      }
     }
   }
 
   private void bindPod(Assumed assumed) {
     var item = assumed.attempt().item();
     try {
-      if (!assumed.claimAllocations().isEmpty() && !reserveClaims(assumed)) {
+      var reserved = assumed.claimAllocations().isEmpty() ? assumed : reserveClaims(assumed);
+      if (reserved == null) {
         return;
       }
-      bind(assumed);
+      bind(reserved);
     } catch (InterruptedException e) {
       forgetAssumed(item.uid()); // shutting down: the pod stays pending for the next scheduler
       Thread.currentThread().interrupt();
@@ -425,13 +453,14 @@ public final class BindingCycle {
         queue.requeueAfterError(item);
         return;
       }
-      if (!member.claimAllocations().isEmpty() && !reserveClaims(member)) {
+      var reserved = member.claimAllocations().isEmpty() ? member : reserveClaims(member);
+      if (reserved == null) {
         group.release(); // its claims could not be written: the group cannot complete as placed
         return;
       }
-      var outcome = bindWithRetries(member, group);
+      var outcome = bindWithRetries(reserved, group);
       if (!(outcome instanceof BindOutcome.Bound)) {
-        unreserveClaims(member.claimAllocations(), item.uid());
+        unreserveClaims(reserved.claimAllocations(), item.uid());
       }
       bound = outcome instanceof BindOutcome.Bound || outcome instanceof BindOutcome.Conflict;
       if (!bound) {

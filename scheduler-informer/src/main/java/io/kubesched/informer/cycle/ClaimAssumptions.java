@@ -33,8 +33,19 @@ public interface ClaimAssumptions {
       public void forget(String podUid) {
         devices.forget(podUid);
       }
+
+      @Override
+      public void created(String podUid, String placeholderUid, ClaimAllocation created) {
+        devices.created(podUid, placeholderUid, created.name(), created.uid());
+      }
     };
   }
+
+  /**
+   * The claim to create for pod {@code podUid}'s extended resources (placeholder uid {@code placeholderUid}) exists
+   * now as {@code created}: held under its name from now, so its devices stay taken until the watch shows it.
+   */
+  default void created(String podUid, String placeholderUid, ClaimAllocation created) {}
 
   /** Shows {@code allocations} as made for pod {@code podUid} in every later snapshot (kube's Reserve). */
   void assume(String podUid, List<ClaimAllocation> allocations);

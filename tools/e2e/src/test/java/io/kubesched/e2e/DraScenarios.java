@@ -5,6 +5,7 @@ import static io.kubesched.facade.FakeClusterFixture.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -47,6 +48,8 @@ abstract class DraScenarios extends RealClusterTest {
 
   static final String DRIVER = "gpu.e2e.example.com";
   static final String CLASS = "e2e-gpu";
+  /** The extended resource {@value #CLASS} backs in the extended resource scenarios. */
+  static final String EXTENDED = "gpu.e2e.example.com/gpu";
   private static final Duration SOON = Duration.ofSeconds(30);
   /** kube-scheduler 1.37.2's message when no node has the devices a pod's claims need. */
   private static final String CANNOT_ALLOCATE = "0/2 nodes are available: 2 cannot allocate all claims."
@@ -242,7 +245,71 @@ abstract class DraScenarios extends RealClusterTest {
     assertPendingWith("p2", CANNOT_ALLOCATE);
   }
 
+  /**
+   * An extended resource backed by the class (its {@code extendedResourceName}), which no node offers through a
+   * device plugin: the scheduler creates a claim for the pod, allocates it, and names it in the pod's status.
+   */
+  @Test
+  void an_extended_resource_backed_by_a_class_is_allocated_through_a_claim_the_scheduler_creates() throws Exception {
+    extendedResourceName(CLASS, EXTENDED);
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    podRequesting("trainer", EXTENDED, "1");
+    start();
+
+    assertEquals("node-a", placed("trainer"));
+    var claims = admin.resources(ResourceClaim.class).inNamespace(namespace).list().getItems();
+    assertEquals(1, claims.size());
+    var claim = claims.get(0);
+    assertTrue(claim.getMetadata().getName().startsWith("trainer-extended-resources-"), claim.getMetadata().getName());
+    assertEquals("true", claim.getMetadata().getAnnotations().get("resource.kubernetes.io/extended-resource-claim"));
+    var owner = claim.getMetadata().getOwnerReferences().get(0);
+    assertEquals(List.of("Pod", "trainer", true), List.of(owner.getKind(), owner.getName(), owner.getController()));
+    // the resource is the second of the container's sorted request names (cpu, it, memory)
+    assertEquals(List.of("container-0-request-1"),
+        claim.getSpec().getDevices().getRequests().stream().map(r -> r.getName()).toList());
+    assertEquals(List.of("node-a/gpu-0"), devices(claim));
+    assertEquals(List.of("trainer"), reservedFor(claim));
+    eventually(WAIT, "the pod's status names the claim", () -> {
+      var status = admin.pods().inNamespace(namespace).withName("trainer").get().getStatus();
+      return status.getExtendedResourceClaimStatus() != null;
+    });
+    var status = admin.pods().inNamespace(namespace).withName("trainer").get().getStatus()
+        .getExtendedResourceClaimStatus();
+    assertEquals(claim.getMetadata().getName(), status.getResourceClaimName());
+    assertEquals(List.of("app " + EXTENDED + " container-0-request-1"),
+        status.getRequestMappings().stream()
+            .map(m -> m.getContainerName() + " " + m.getResourceName() + " " + m.getRequestName()).toList());
+  }
+
+  /** An extended resource backed by the class, more than any node's devices: pending with kube's message. */
+  @Test
+  void an_extended_resource_backed_by_a_class_with_too_few_devices_waits_with_kubes_message() throws Exception {
+    extendedResourceName(CLASS, EXTENDED);
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    slice("node-b", gpu("gpu-0", "a100", "40Gi"));
+    podRequesting("trainer", EXTENDED, "2");
+    start();
+
+    assertPendingWith("trainer", CANNOT_ALLOCATE);
+    assertEquals(List.of(), admin.resources(ResourceClaim.class).inNamespace(namespace).list().getItems());
+  }
+
   // ---------------------------------------------------------------- building the cluster
+
+  private void extendedResourceName(String deviceClass, String resource) {
+    admin.resources(DeviceClass.class).withName(deviceClass).edit(c -> {
+      c.getSpec().setExtendedResourceName(resource);
+      return c;
+    });
+  }
+
+  /** A pod whose one container requests (and is limited to) {@code amount} of the extended resource. */
+  private void podRequesting(String name, String resource, String amount) {
+    create(admin, new PodBuilder(FakeClusterFixture.pod(namespace, name, schedulerName(), "100m", "64Mi"))
+        .editSpec().editFirstContainer().editResources()
+        .addToRequests(resource, new Quantity(amount)).addToLimits(resource, new Quantity(amount))
+        .endResources().endContainer().endSpec().build());
+  }
 
   private void deviceClass(String name, String selector) {
     admin.resources(DeviceClass.class).resource(new DeviceClassBuilder().withNewMetadata().withName(name).endMetadata()

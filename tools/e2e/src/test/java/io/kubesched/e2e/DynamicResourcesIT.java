@@ -227,7 +227,6 @@ class DynamicResourcesIT extends RealClusterTest {
       // opened: the watch verb is granted
     }
 
-    // The claims are the users': the scheduler may not create one (nor delete one, below).
     var claims = scheduler.resources(ResourceClaim.class).inNamespace(namespace);
     var claim = JSON.unmarshal(
         """
@@ -235,15 +234,14 @@ class DynamicResourcesIT extends RealClusterTest {
          "spec": {"devices": {"requests": [{"name": "one", "exactly": {"deviceClassName": "%s"}}]}}}
         """.formatted(name("gpu")),
         ResourceClaim.class);
-    assertEquals(
-        403,
-        org.junit.jupiter.api.Assertions.assertThrows(
-            io.fabric8.kubernetes.client.KubernetesClientException.class,
-            () -> claims.resource(claim).create()).getCode());
     var created = admin.resources(ResourceClaim.class).inNamespace(namespace).resource(claim).create();
     var pod =
         admin.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName("user").endMetadata()
-            .withNewSpec().withSchedulerName("nobody").addNewContainer().withName("c").withImage("busybox").endContainer()
+            .withNewSpec().withSchedulerName("nobody").addNewContainer().withName("c").withImage("busybox")
+            .withNewResources()
+            .addToRequests("example.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+            .addToLimits("example.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+            .endResources().endContainer()
             .endSpec().build()).create();
     // PreBind: kube's finalizer (an update of the claim), then the allocation and reservedFor (of its status).
     created.getMetadata().setFinalizers(List.of("resource.kubernetes.io/delete-protection"));
@@ -270,16 +268,39 @@ class DynamicResourcesIT extends RealClusterTest {
     }
     assertEquals(List.of(), claims.withName("made").get().getStatus().getReservedFor());
 
-    assertEquals(
-        403,
-        org.junit.jupiter.api.Assertions.assertThrows(
-            io.fabric8.kubernetes.client.KubernetesClientException.class,
-            () -> claims.withName("made").delete()).getCode());
     admin.resources(ResourceClaim.class).inNamespace(namespace).withName("made")
         .edit(c -> {
           c.getMetadata().setFinalizers(List.of());
           return c;
         });
     admin.resources(ResourceClaim.class).inNamespace(namespace).withName("made").delete();
+
+    // The claim for a pod's extended resources: created (with a generated name), named in the pod's status, and
+    // deleted again after a failed binding, finalizer first.
+    var extended = new io.kubesched.api.ExtendedResourceClaim("user", pod.getMetadata().getUid(),
+        List.of(DeviceRequest.exactly("container-0-request-0", new DeviceRequirements(
+            name("gpu"), List.of(), AllocationMode.EXACT_COUNT, 1, false, List.of(), Map.of()))),
+        List.of(new io.kubesched.api.ExtendedResourceClaim.RequestMapping("c", "example.com/gpu",
+            "container-0-request-0")));
+    try {
+      var made = (io.kubesched.binder.ClaimOutcome.Created) claimWriter.create(
+          io.kubesched.adapter.ExtendedResourceClaims.toFabric8(namespace, extended));
+      org.junit.jupiter.api.Assertions.assertTrue(made.name().startsWith("user-extended-resources-"), made.name());
+      var stored = claims.withName(made.name()).get();
+      assertEquals("user", stored.getMetadata().getOwnerReferences().get(0).getName());
+      assertEquals(new io.kubesched.binder.ClaimOutcome.Written(), claimWriter.writeExtendedResourceClaimStatus(
+          namespace, "user", pod.getMetadata().getUid(), made.name(),
+          io.kubesched.adapter.ExtendedResourceClaims.mappings(extended)));
+      var status = admin.pods().inNamespace(namespace).withName("user").get().getStatus()
+          .getExtendedResourceClaimStatus();
+      assertEquals(made.name(), status.getResourceClaimName());
+      assertEquals("container-0-request-0", status.getRequestMappings().get(0).getRequestName());
+      stored.getMetadata().setFinalizers(List.of("resource.kubernetes.io/delete-protection"));
+      claims.resource(stored).update();
+      claimWriter.delete(namespace, made.name(), made.uid());
+      assertNull(admin.resources(ResourceClaim.class).inNamespace(namespace).withName(made.name()).get());
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
   }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * What a decision's {@link ClaimAllocation}s do to the claims once written (kube's Reserve, as its assume cache
  * shows it before PreBind), checked: {@link DynamicResources#withClaimAllocations}, refusing a decision that names a
- * claim the snapshot does not hold or allocates one already allocated (what the properties check decisions with).
+ * claim the snapshot does not hold (but the claim for extended resources it creates) or allocates one already allocated (what the properties check decisions with).
  * Pure.
  */
 public final class ClaimAllocations {
@@ -31,7 +31,11 @@ public final class ClaimAllocations {
       return resources;
     }
     var byKey = new HashMap<String, ClaimAllocation>();
-    allocations.forEach(a -> byKey.put(a.namespace() + "/" + a.name(), a));
+    for (var a : allocations) {
+      if (!a.toCreate()) { // a claim to create is not in the snapshot yet: withClaimAllocations adds it
+        byKey.put(a.namespace() + "/" + a.name(), a);
+      }
+    }
     int found = 0;
     for (var claim : resources.claims()) {
       var planned = byKey.get(claim.key());

@@ -6,6 +6,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.AllocationResult;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ExtendedResourceClaim;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.framework.ClaimAllocator;
 import io.kubesched.policy.framework.Filter;
@@ -45,10 +46,10 @@ import org.jspecify.annotations.Nullable;
  * reserved for other pods is used as it is.
  *
  * <p>Extended resources backed by DRA (a pod requests an extended resource a DeviceClass names, explicitly or as
- * {@code deviceclass.resource.kubernetes.io/<class>}): where the node offers the resource through a device plugin
- * (allocatable above 0) nothing is done, as in kube; elsewhere kube allocates it through a claim it creates, which
- * this library does not do yet, so such a node is rejected with a message naming the resource and the class, and
- * a pod for which no node offers it is turned away with that message before any node.
+ * {@code deviceclass.resource.kubernetes.io/<class>}), as kube's DRAExtendedResource: where the node offers the
+ * resource through a device plugin (allocatable above 0) nothing is done; elsewhere a claim for the pod is built for
+ * the node ({@link PodClaims#extendedClaimOn}) and allocated together with the pod's other claims; {@link
+ * #claimAllocations} then hands it out with {@link ClaimAllocation#create()} set, for the binding cycle to create.
  *
  * <p>Not modelled (the api has no field for them): devices' {@code skipNodeOperations} and claims' binding
  * condition statuses (kube's checks of both in Filter). Immutable and thread-safe; the prepared filters too.
@@ -123,42 +124,14 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
     if (claims.nothingToDo()) {
       return PreFilter.skip(NAME);
     }
-    if (!claims.draExtendedResources().isEmpty()) {
-      var offered = cluster.nodes().stream().anyMatch(n -> claims.extendedResourceNeedingDra(n) == null);
-      if (!offered) {
-        var resource = new java.util.TreeSet<>(claims.draExtendedResources().keySet()).first();
-        return PreFilter.rejectPod(NAME, FilterResult.unresolvable(unsupportedExtendedResource(claims, resource)));
-      }
-    }
     var toAllocate = claims.toAllocate();
-    return new Prepared(claims, toAllocate, toAllocate.isEmpty() ? null : allocators.create(resources));
-  }
-
-  private static ExtendedResourceViaClaim unsupportedExtendedResource(PodClaims claims, String resource) {
-    var deviceClass = claims.draExtendedResources().get(resource);
-    return new ExtendedResourceViaClaim(resource, deviceClass == null ? "" : deviceClass.name());
+    boolean allocates = !toAllocate.isEmpty() || !claims.draExtendedResources().isEmpty();
+    return new Prepared(pod, claims, toAllocate, allocates ? allocators.create(resources) : null);
   }
 
   @Override
   public String toString() {
     return NAME;
-  }
-
-  /**
-   * A node needs the pod's extended resource allocated through DRA (no device plugin offers it there), which kube
-   * does with a ResourceClaim it creates and this library does not do yet.
-   *
-   * @param resource the extended resource
-   * @param deviceClass the class backing it
-   */
-  public record ExtendedResourceViaClaim(String resource, String deviceClass)
-      implements io.kubesched.policy.framework.Reason {
-    @Override
-    public String message() {
-      return "extended resource " + resource + " is backed by DeviceClass " + deviceClass
-          + " (dynamic resource allocation through a claim the scheduler creates), which kubesched does not"
-          + " support yet";
-    }
   }
 
   /** The filter for a pod the plugin cannot decide for (kube's Error from PreFilter): every node is an error. */
@@ -175,16 +148,28 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
   }
 
   /**
-   * The filter prepared for one pod. It remembers each node's allocation (kube's {@code nodeAllocations}), so
-   * {@link #claimAllocations} hands out what the node was accepted with. Thread-safe.
+   * The filter prepared for one pod. It remembers each node's allocation (kube's {@code nodeAllocations}), with the
+   * claim for the pod's extended resources built for that node, so {@link #claimAllocations} hands out what the node
+   * was accepted with. Thread-safe.
    */
   static final class Prepared implements Filter, ClaimAllocator {
+    private final PodInfo pod;
     private final PodClaims claims;
     private final List<ResourceClaim> toAllocate;
     private final @Nullable NodeAllocator allocator;
-    private final ConcurrentHashMap<String, Allocator.Outcome> outcomes = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, NodeOutcome> outcomes = new ConcurrentHashMap<>();
 
-    Prepared(PodClaims claims, List<ResourceClaim> toAllocate, @Nullable NodeAllocator allocator) {
+    /**
+     * One node's result.
+     *
+     * @param extended what the pod's extended resources need there
+     * @param allocating how many claims went to the allocator (the pod's unallocated ones, and the extended one)
+     * @param outcome the allocator's outcome; {@code null} when {@code extended} rejected the node
+     */
+    private record NodeOutcome(PodClaims.OnNode extended, int allocating, Allocator.@Nullable Outcome outcome) {}
+
+    Prepared(PodInfo pod, PodClaims claims, List<ResourceClaim> toAllocate, @Nullable NodeAllocator allocator) {
+      this.pod = pod;
       this.claims = claims;
       this.toAllocate = toAllocate;
       this.allocator = allocator;
@@ -197,26 +182,24 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
 
     @Override
     public FilterResult filter(PodInfo pod, NodeInfo node) {
-      var resource = claims.extendedResourceNeedingDra(node);
-      if (resource != null) {
-        return FilterResult.unresolvable(unsupportedExtendedResource(claims, resource));
+      var decided = outcome(node);
+      if (decided.extended() instanceof PodClaims.OnNode.Rejected rejected) {
+        return FilterResult.unresolvable(new ClaimRejection(rejected.message()));
       }
-      if (claims.claims().isEmpty()) {
-        return FilterResult.fit();
+      if (claims.claims().isEmpty() && !(decided.extended() instanceof PodClaims.OnNode.Claim)) {
+        return FilterResult.fit(); // extended resources offered here by device plugins: NodeResourcesFit's to check
       }
-      if (allocator != null) {
-        var outcome = outcome(node);
-        if (outcome instanceof Allocator.Outcome.Failed failed) {
-          return FilterResult.error(failed.message());
-        }
-        if (outcome instanceof Allocator.Outcome.Unsuitable unsuitable && !unsuitable.message().isEmpty()) {
-          // kube's ErrFailedAllocationOnNode: unschedulable on this node with the allocator's reason
-          return FilterResult.unresolvable(new ClaimRejection(unsuitable.message()));
-        }
-        if (!(outcome instanceof Allocator.Outcome.Allocated allocated)
-            || allocated.results().size() != toAllocate.size()) {
-          return FilterResult.unresolvable(ClaimRejection.CANNOT_ALLOCATE);
-        }
+      var outcome = decided.outcome();
+      if (outcome instanceof Allocator.Outcome.Failed failed) {
+        return FilterResult.error(failed.message());
+      }
+      if (outcome instanceof Allocator.Outcome.Unsuitable unsuitable && !unsuitable.message().isEmpty()) {
+        // kube's ErrFailedAllocationOnNode: unschedulable on this node with the allocator's reason
+        return FilterResult.unresolvable(new ClaimRejection(unsuitable.message()));
+      }
+      if (!(outcome instanceof Allocator.Outcome.Allocated allocated)
+          || allocated.results().size() != decided.allocating()) {
+        return FilterResult.unresolvable(ClaimRejection.CANNOT_ALLOCATE);
       }
       if (!claims.allocatedClaimsReach(node)) {
         return FilterResult.unresolvable(ClaimRejection.NOT_AVAILABLE_ON_NODE);
@@ -226,23 +209,28 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
 
     /**
      * @return one entry per claim of the pod, in its order: the allocation found on {@code node} for a claim not
-     *     allocated, {@code null} for an allocated one; empty if the node failed
+     *     allocated, {@code null} for an allocated one; then, where the node allocates extended resources through
+     *     DRA, the claim to create with its allocation; empty if the node failed
      */
     @Override
     public List<ClaimAllocation> claimAllocations(NodeInfo node) {
-      List<AllocationResult> results = List.of();
-      if (allocator != null) {
-        if (!(outcome(node) instanceof Allocator.Outcome.Allocated allocated)
-            || allocated.results().size() != toAllocate.size()) {
-          return List.of();
-        }
-        results = allocated.results();
+      var decided = outcome(node);
+      if (!(decided.outcome() instanceof Allocator.Outcome.Allocated allocated)
+          || allocated.results().size() != decided.allocating()) {
+        return List.of();
       }
-      var planned = new ArrayList<ClaimAllocation>(claims.claims().size());
+      List<AllocationResult> results = allocated.results();
+      var planned = new ArrayList<ClaimAllocation>(claims.claims().size() + 1);
       int next = 0;
       for (var claim : claims.claims()) {
         var allocation = claim.allocation() == null ? results.get(next++) : null;
         planned.add(new ClaimAllocation(claim.namespace(), claim.name(), claim.uid(), allocation));
+      }
+      if (decided.extended() instanceof PodClaims.OnNode.Claim extended) {
+        var claim = extended.claim();
+        planned.add(new ClaimAllocation(
+            claim.namespace(), claim.name(), claim.uid(), results.get(next),
+            new ExtendedResourceClaim(pod.name(), pod.uid(), claim.requests(), extended.requests().mappings())));
       }
       return planned;
     }
@@ -252,12 +240,25 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
       return claims;
     }
 
-    private Allocator.Outcome outcome(NodeInfo node) {
-      var nodeAllocator = allocator;
-      if (nodeAllocator == null) {
-        return new Allocator.Outcome.Allocated(List.of());
+    private NodeOutcome outcome(NodeInfo node) {
+      return outcomes.computeIfAbsent(node.name(), n -> decide(node));
+    }
+
+    private NodeOutcome decide(NodeInfo node) {
+      var extended = claims.extendedClaimOn(pod, node);
+      if (extended instanceof PodClaims.OnNode.Rejected) {
+        return new NodeOutcome(extended, 0, null);
       }
-      return outcomes.computeIfAbsent(node.name(), n -> nodeAllocator.allocate(node, toAllocate));
+      var allocating = toAllocate;
+      if (extended instanceof PodClaims.OnNode.Claim claim) {
+        allocating = new ArrayList<>(toAllocate);
+        allocating.add(claim.claim());
+      }
+      var nodeAllocator = allocator;
+      Allocator.Outcome outcome = nodeAllocator == null || allocating.isEmpty()
+          ? new Allocator.Outcome.Allocated(List.of())
+          : nodeAllocator.allocate(node, allocating);
+      return new NodeOutcome(extended, allocating.size(), outcome);
     }
   }
 }

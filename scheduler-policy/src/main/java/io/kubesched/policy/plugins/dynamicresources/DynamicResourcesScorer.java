@@ -72,8 +72,8 @@ public final class DynamicResourcesScorer implements Scorer, PreScorer, ScoreNor
       return this;
     }
     var toAllocate = claims.toAllocate();
-    var allocator = toAllocate.isEmpty() ? null : allocators.create(resources);
-    return new Prepared(claims.claims(), toAllocate, allocator);
+    boolean allocates = !toAllocate.isEmpty() || !claims.draExtendedResources().isEmpty();
+    return new Prepared(claims, toAllocate, allocates ? allocators.create(resources) : null);
   }
 
   @Override
@@ -138,14 +138,18 @@ public final class DynamicResourcesScorer implements Scorer, PreScorer, ScoreNor
     return score;
   }
 
-  /** The scorer prepared for one pod with a prioritized list. */
+  /**
+   * The scorer prepared for one pod with a prioritized list. The claim for the pod's extended resources, where the
+   * node allocates them through DRA, is allocated with the others, as the filter allocated it, so the alternatives
+   * found are the same.
+   */
   static final class Prepared implements Scorer, ScoreNormalizer {
-    private final List<ResourceClaim> claims;
+    private final PodClaims claims;
     private final List<ResourceClaim> toAllocate;
     private final @org.jspecify.annotations.Nullable NodeAllocator allocator;
 
     Prepared(
-        List<ResourceClaim> claims,
+        PodClaims claims,
         List<ResourceClaim> toAllocate,
         @org.jspecify.annotations.Nullable NodeAllocator allocator) {
       this.claims = claims;
@@ -161,16 +165,21 @@ public final class DynamicResourcesScorer implements Scorer, PreScorer, ScoreNor
     @Override
     public long score(PodInfo pod, NodeInfo node) {
       List<AllocationResult> results = new ArrayList<>();
+      var allocating = toAllocate;
+      if (claims.extendedClaimOn(pod, node) instanceof PodClaims.OnNode.Claim extended) {
+        allocating = new ArrayList<>(toAllocate);
+        allocating.add(extended.claim());
+      }
       var nodeAllocator = allocator;
-      if (nodeAllocator != null) {
+      if (nodeAllocator != null && !allocating.isEmpty()) {
         // A feasible node's allocation succeeded in the filter; anything else scores 0, as kube's missing entry.
-        if (!(nodeAllocator.allocate(node, toAllocate) instanceof Allocator.Outcome.Allocated allocated)
-            || allocated.results().size() != toAllocate.size()) {
+        if (!(nodeAllocator.allocate(node, allocating) instanceof Allocator.Outcome.Allocated allocated)
+            || allocated.results().size() != allocating.size()) {
           return 0;
         }
         results = allocated.results();
       }
-      return computeScore(claims, results);
+      return computeScore(claims.claims(), results);
     }
 
     @Override

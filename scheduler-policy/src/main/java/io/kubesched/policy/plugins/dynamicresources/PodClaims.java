@@ -5,6 +5,9 @@ import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.DeviceClass;
 import io.kubesched.api.DeviceRequirements;
+import io.kubesched.api.ExtendedResourceClaim;
+import io.kubesched.api.Owner;
+import io.kubesched.policy.plugins.helper.ExtendedResources;
 import io.kubesched.api.DynamicResources;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.plugins.helper.NodeSelectors;
@@ -26,15 +29,25 @@ import org.jspecify.annotations.Nullable;
  * @param error kube's message when the plugin cannot decide (code Error); {@code null} otherwise
  * @param draExtendedResources the extended resources the pod requests that a DeviceClass backs, by name, with
  *     the class
+ * @param extendedClaim the claim created for the pod's extended resources in an earlier attempt (annotated {@value
+ *     ExtendedResourceClaim#ANNOTATION} and controlled by the pod), found only for a pod with {@code
+ *     draExtendedResources}; {@code null} if none
  */
 record PodClaims(
     List<ResourceClaim> claims,
     @Nullable String rejection,
     @Nullable String error,
-    Map<String, DeviceClass> draExtendedResources) {
+    Map<String, DeviceClass> draExtendedResources,
+    @Nullable ResourceClaim extendedClaim) {
 
   /** Kube's prefix of the extended resource name every DeviceClass backs implicitly. */
-  static final String IMPLICIT_EXTENDED_RESOURCE_PREFIX = "deviceclass.resource.kubernetes.io/";
+  static final String IMPLICIT_EXTENDED_RESOURCE_PREFIX = ExtendedResources.IMPLICIT_PREFIX;
+
+  /** kube's Filter message on every node for a pod whose claim for extended resources exists from an earlier try. */
+  static final String STALE_EXTENDED_CLAIM = "cannot schedule extended resource claim";
+
+  /** kube's Filter message for a node lacking an extended resource that no class backs. */
+  static final String CANNOT_FIT_RESOURCE = "cannot fit resource";
 
   PodClaims {
     claims = List.copyOf(claims);
@@ -42,11 +55,11 @@ record PodClaims(
   }
 
   private static PodClaims rejected(String message) {
-    return new PodClaims(List.of(), message, null, Map.of());
+    return new PodClaims(List.of(), message, null, Map.of(), null);
   }
 
   private static PodClaims failed(String message) {
-    return new PodClaims(List.of(), null, message, Map.of());
+    return new PodClaims(List.of(), null, message, Map.of(), null);
   }
 
   /**
@@ -112,7 +125,20 @@ record PodClaims(
         }
       }
     }
-    return new PodClaims(claims, null, null, extended);
+    return new PodClaims(claims, null, null, extended, extended.isEmpty() ? null : extendedClaim(pod, resources));
+  }
+
+  /** kube's {@code findExtendedResourceClaim}: the claim the scheduler created for the pod's extended resources. */
+  private static @Nullable ResourceClaim extendedClaim(PodInfo pod, DynamicResources resources) {
+    for (var claim : resources.claims()) {
+      var controller = claim.controller();
+      if ("true".equals(claim.annotations().get(ExtendedResourceClaim.ANNOTATION))
+          && !claim.name().equals(ExtendedResourceClaim.NAME_BEFORE_CREATION) // one the loop holds, being created
+          && controller != null && controller.uid().equals(pod.uid()) && controller.name().equals(pod.name())) {
+        return claim;
+      }
+    }
+    return null;
   }
 
   private static @Nullable PodClaims classProblem(
@@ -142,24 +168,9 @@ record PodClaims(
     return backed;
   }
 
-  /**
-   * kube's DeviceClass resolver for an extended resource: the class naming it as its {@code extendedResourceName}
-   * (of several, the first by name), else the class {@code X} for {@code deviceclass.resource.kubernetes.io/X}.
-   */
+  /** kube's DeviceClass resolver for an extended resource, see {@link ExtendedResources#deviceClassFor}. */
   static Optional<DeviceClass> deviceClassFor(String resource, DynamicResources resources) {
-    DeviceClass explicit = null;
-    for (var c : resources.deviceClasses()) {
-      if (resource.equals(c.extendedResourceName()) && (explicit == null || c.name().compareTo(explicit.name()) < 0)) {
-        explicit = c;
-      }
-    }
-    if (explicit != null) {
-      return Optional.of(explicit);
-    }
-    if (resource.startsWith(IMPLICIT_EXTENDED_RESOURCE_PREFIX)) {
-      return resources.deviceClass(resource.substring(IMPLICIT_EXTENDED_RESOURCE_PREFIX.length()));
-    }
-    return Optional.empty();
+    return ExtendedResources.deviceClassFor(resource, resources);
   }
 
   /** @return whether the pod has no claim and requests no extended resource a class backs (kube's Skip) */
@@ -193,15 +204,65 @@ record PodClaims(
   }
 
   /**
-   * @return the first extended resource (by name) a class backs that {@code node} does not offer through a device
-   *     plugin, so kube would allocate it through DRA there; {@code null} if none
+   * kube's {@code filterExtendedResources}: what the pod's extended resources backed by DRA need on {@code node}.
+   * A resource a class backs that the node does not offer (allocatable 0) is allocated through the claim the
+   * scheduler creates, its requests built for this node; a node lacking a requested extended resource that no class
+   * backs is {@value #CANNOT_FIT_RESOURCE}; a pod whose claim exists from an earlier try (with requests) is {@value
+   * #STALE_EXTENDED_CLAIM} everywhere, as kube leaves it to PostFilter to delete it.
    */
-  @Nullable String extendedResourceNeedingDra(NodeInfo node) {
-    for (var name : new TreeMap<>(draExtendedResources).keySet()) {
-      if (node.allocatable().extended(name) == 0) {
-        return name;
+  OnNode extendedClaimOn(PodInfo pod, NodeInfo node) {
+    if (draExtendedResources.isEmpty()) {
+      return OnNode.NONE;
+    }
+    var existing = extendedClaim;
+    if (existing != null && !existing.requests().isEmpty()) {
+      return new OnNode.Rejected(STALE_EXTENDED_CLAIM);
+    }
+    var classes = new TreeMap<String, String>();
+    for (var requested : pod.requests().extended().entrySet()) {
+      var name = requested.getKey();
+      if (requested.getValue() == 0 || !ExtendedResources.isDraExtendedResourceName(name)) {
+        continue;
+      }
+      var backing = draExtendedResources.get(name);
+      boolean offered = node.allocatable().extended(name) > 0;
+      if (backing != null && !offered) {
+        classes.put(name, backing.name());
+      } else if (!offered) {
+        return new OnNode.Rejected(CANNOT_FIT_RESOURCE);
       }
     }
-    return null;
+    if (classes.isEmpty() || existing != null) {
+      return OnNode.NONE;
+    }
+    var built = ExtendedResourceRequests.build(pod.containerRequests(), classes);
+    if (built.requests().isEmpty()) {
+      return OnNode.NONE;
+    }
+    var claim = new ResourceClaim(
+        pod.namespace(), ExtendedResourceClaim.NAME_BEFORE_CREATION, placeholderUid(pod), "",
+        new Owner("Pod", pod.name(), pod.uid()), Map.of(ExtendedResourceClaim.ANNOTATION, "true"),
+        built.requests(), List.of(), List.of(), null, List.of(), false);
+    return new OnNode.Claim(claim, built);
+  }
+
+  /** The uid the claim for {@code pod}'s extended resources has until it is created (kube makes a random one). */
+  static String placeholderUid(PodInfo pod) {
+    return "extended-resources-" + pod.uid();
+  }
+
+  /** What a pod's extended resources backed by DRA need on one node. */
+  sealed interface OnNode {
+    /** Nothing through DRA on this node (none backed, or the node offers them through a device plugin). */
+    OnNode NONE = new Nothing();
+
+    /** See {@link #NONE}. */
+    record Nothing() implements OnNode {}
+
+    /** The node is not suitable, with kube's message. */
+    record Rejected(String message) implements OnNode {}
+
+    /** The claim to allocate on this node with the pod's other claims, and its requests' mappings. */
+    record Claim(ResourceClaim claim, ExtendedResourceRequests requests) implements OnNode {}
   }
 }

@@ -7,6 +7,10 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.framework.Reason.InsufficientResource;
+import io.kubesched.policy.framework.PreFilter;
+import io.kubesched.policy.plugins.helper.ExtendedResources;
+import io.kubesched.api.ClusterSnapshot;
+import java.util.HashSet;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -40,13 +44,15 @@ import org.jspecify.annotations.Nullable;
  * as in Kubernetes they never skip CPU, memory, ephemeral storage, hugepages or {@code kubernetes.io}
  * resources. Immutable and thread-safe.
  */
-public final class NodeResourcesFitFilter implements Filter {
+public final class NodeResourcesFitFilter implements Filter, PreFilter {
 
   /** The kube-scheduler plugin name, {@value}. */
   public static final String NAME = "NodeResourcesFit";
 
   private final Set<String> ignoredResources;
   private final Set<String> ignoredResourceGroups;
+  /** The pod's extended resources a DeviceClass backs: left to DynamicResources on a node that does not offer them. */
+  private final Set<String> backedByDra;
 
   /** Creates the filter without ignored resources. */
   public NodeResourcesFitFilter() {
@@ -84,6 +90,37 @@ public final class NodeResourcesFitFilter implements Filter {
     }
     this.ignoredResources = Set.copyOf(ignoredResources);
     this.ignoredResourceGroups = Set.copyOf(ignoredResourceGroups);
+    this.backedByDra = Set.of();
+  }
+
+  private NodeResourcesFitFilter(NodeResourcesFitFilter filter, Set<String> backedByDra) {
+    this.ignoredResources = filter.ignoredResources;
+    this.ignoredResourceGroups = filter.ignoredResourceGroups;
+    this.backedByDra = Set.copyOf(backedByDra);
+  }
+
+  /**
+   * kube's DRAExtendedResource (on in 1.37): an extended resource the pod requests that a DeviceClass backs
+   * ({@code extendedResourceName}, or {@code deviceclass.resource.kubernetes.io/<class>}) is not checked on a node
+   * that does not offer it (allocatable 0): DynamicResources allocates it there through a claim. The classes are
+   * those of the snapshot, which holds them when the policy has DynamicResources (the loop watches them then).
+   *
+   * @return this filter for a pod requesting no such resource; else one that leaves them to DynamicResources
+   */
+  @Override
+  public Filter prepare(PodInfo pod, ClusterSnapshot cluster) {
+    var requested = pod.requests().extended();
+    var resources = cluster.dynamicResources();
+    if (requested.isEmpty() || resources.deviceClasses().isEmpty()) {
+      return this;
+    }
+    var backed = new HashSet<String>();
+    for (var resource : requested.keySet()) {
+      if (ExtendedResources.deviceClassFor(resource, resources).isPresent()) {
+        backed.add(resource);
+      }
+    }
+    return backed.isEmpty() ? this : new NodeResourcesFitFilter(this, backed);
   }
 
   /** @return the extended resources this filter does not check */
@@ -150,7 +187,7 @@ public final class NodeResourcesFitFilter implements Filter {
       return result == null ? List.of() : result; // no iterator over an empty set, per node examined
     }
     for (var resource : new TreeSet<>(request.extended().keySet())) {
-      if (isIgnored(resource)) {
+      if (isIgnored(resource) || (backedByDra.contains(resource) && allocatable.extended(resource) == 0)) {
         continue;
       }
       result =
@@ -210,11 +247,7 @@ public final class NodeResourcesFitFilter implements Filter {
    * starting with {@code requests.}, that is a qualified name once {@code requests.} is put in front.
    */
   static boolean isExtendedResourceName(String name) {
-    boolean isNative = !name.contains("/") || name.contains("kubernetes.io/");
-    if (isNative || name.startsWith("requests.")) {
-      return false;
-    }
-    return LabelSyntax.isQualifiedName("requests." + name);
+    return ExtendedResources.isExtendedResourceName(name);
   }
 
   @Override

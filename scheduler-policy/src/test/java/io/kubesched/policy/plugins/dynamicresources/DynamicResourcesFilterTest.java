@@ -16,6 +16,8 @@ import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.OTHER_CLA
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.PENDING_CLAIM;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.PENDING_CLAIM_WITH_PRIORITIZED_LIST;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_OWNER;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_NAME;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_UID;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_WITH_CLAIM_NAME;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_WITH_CLAIM_TEMPLATE;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_WITH_CLAIM_TEMPLATE_IN_STATUS;
@@ -45,6 +47,14 @@ import io.kubesched.api.PodResourceClaim;
 import io.kubesched.api.ClaimAllocation;
 import io.kubesched.api.DeviceClass;
 import io.kubesched.api.DeviceRequest;
+import io.kubesched.api.ContainerRequests;
+import io.kubesched.api.ExtendedResourceClaim;
+import io.kubesched.api.ExtendedResourceClaim.RequestMapping;
+import io.kubesched.api.Resources;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.api.ResourceSlice;
 import io.kubesched.policy.framework.ClaimAllocator;
@@ -394,30 +404,149 @@ class DynamicResourcesFilterTest {
     assertInstanceOf(PreFilter.Skipped.class, prepared, "no class backs it: NodeResourcesFit's to check");
   }
 
-  @Test
-  @DisplayName("extended-resource-name-no-resource: refused, naming the resource, where kube would create a claim")
-  void extendedResourceNameNoResource() {
-    var pod = podRequesting(EXTENDED_RESOURCE_NAME, 1);
-    assertRejectedPod(
-        prepare(pod, List.of(WORKER_NODE), List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
-            List.of(WORKER_NODE_SLICE)),
-        "extended resource example.com/gpu is backed by DeviceClass my-resource-class (dynamic resource allocation"
-            + " through a claim the scheduler creates), which kubesched does not support yet");
+  /** kube's {@code st.MakePod().Req(...)}: one container per map, {@code con0}, {@code con1}, ... */
+  @SafeVarargs
+  private static PodInfo podWithContainers(Map<String, Long>... containers) {
+    var total = new HashMap<String, Long>();
+    var requests = new ArrayList<ContainerRequests>();
+    for (int i = 0; i < containers.length; i++) {
+      containers[i].forEach((name, amount) -> total.merge(name, amount, Long::sum));
+      requests.add(new ContainerRequests(
+          i, "con" + i, false, false, List.copyOf(new TreeSet<>(containers[i].keySet())), containers[i]));
+    }
+    return PodInfo.builder(NAMESPACE, POD_NAME).uid(POD_UID)
+        .requests(new Resources(0, 0, 0, 1, total))
+        .containerRequests(requests)
+        .build();
+  }
+
+  /** The one claim to create in {@code planned}, after asserting it is the last entry. */
+  private static ClaimAllocation toCreate(List<ClaimAllocation> planned) {
+    var last = planned.get(planned.size() - 1);
+    assertEquals(ExtendedResourceClaim.NAME_BEFORE_CREATION, last.name());
+    assertEquals(NAMESPACE, last.namespace());
+    return last;
+  }
+
+  private static DeviceRequest exactRequest(String name, String className, long count) {
+    return DeviceRequest.exactly(name, DraFixtures.requirements(className, count));
   }
 
   @Test
-  @DisplayName("implicit-extended-resource-name: a node offering it elsewhere leaves only this node refused")
-  void implicitExtendedResourceName() {
-    var implicit = PodClaims.IMPLICIT_EXTENDED_RESOURCE_PREFIX + CLASS_NAME;
-    var pod = podRequesting(implicit, 1);
-    var offering = nodeWithExtended("worker-2", implicit, 1);
-    var prepared = prepare(pod, List.of(WORKER_NODE, offering), List.of(), List.of(DEVICE_CLASS), List.of());
+  @DisplayName("extended-resource-name-no-resource")
+  void extendedResourceNameNoResource() {
+    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var prepared = prepare(pod, List.of(WORKER_NODE), List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
+        List.of());
 
-    assertTrue(prepared.filter(pod, offering).fits());
-    assertRejected(prepared.filter(pod, WORKER_NODE),
-        "extended resource deviceclass.resource.kubernetes.io/my-resource-class is backed by DeviceClass"
-            + " my-resource-class (dynamic resource allocation through a claim the scheduler creates), which"
-            + " kubesched does not support yet");
+    assertRejected(prepared.filter(pod, WORKER_NODE), "cannot allocate all claims");
+  }
+
+  @Test
+  @DisplayName("extended-resource-name-with-resources")
+  void extendedResourceNameWithResources() {
+    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var prepared = prepare(pod, List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
+        List.of(WORKER_NODE_SLICE));
+
+    assertTrue(prepared.filter(pod, WORKER_NODE).fits());
+    var planned = planned(prepared, WORKER_NODE);
+    assertEquals(1, planned.size());
+    var claim = toCreate(planned);
+    var create = java.util.Objects.requireNonNull(claim.create());
+    assertEquals(new ExtendedResourceClaim(POD_NAME, POD_UID,
+            List.of(exactRequest("container-0-request-0", CLASS_NAME, 1)),
+            List.of(new RequestMapping("con0", EXTENDED_RESOURCE_NAME, "container-0-request-0"))),
+        create);
+    assertEquals("my-pod-extended-resources-", create.generateName());
+    assertEquals(1, java.util.Objects.requireNonNull(claim.allocation()).devices().size());
+  }
+
+  @Test
+  @DisplayName("extended-resource-name-with-zero-allocatable")
+  void extendedResourceNameWithZeroAllocatable() {
+    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var node = nodeWithExtended(NODE_NAME, EXTENDED_RESOURCE_NAME, 0);
+    var prepared = prepare(pod, List.of(node), List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
+        List.of(WORKER_NODE_SLICE));
+
+    assertTrue(prepared.filter(pod, node).fits());
+    assertEquals(List.of(exactRequest("container-0-request-0", CLASS_NAME, 1)),
+        java.util.Objects.requireNonNull(toCreate(planned(prepared, node)).create()).requests());
+  }
+
+  @Test
+  @DisplayName("extended-resource-one-device-plugin-one-dra")
+  void extendedResourceOneDevicePluginOneDra() {
+    var second = EXTENDED_RESOURCE_NAME + "2";
+    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L, second, 1L));
+    var node = nodeWithExtended(NODE_NAME, EXTENDED_RESOURCE_NAME, 1);
+    var class2 = new DeviceClass(CLASS_NAME + "2", List.of(), List.of(), second);
+    var prepared = prepare(pod, List.of(node), List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME, class2),
+        List.of(WORKER_NODE_SLICE));
+
+    assertTrue(prepared.filter(pod, node).fits());
+    var create = java.util.Objects.requireNonNull(toCreate(planned(prepared, node)).create());
+    assertEquals(List.of(exactRequest("container-0-request-1", CLASS_NAME + "2", 1)), create.requests(),
+        "only the resource no device plugin offers there");
+  }
+
+  @Test
+  @DisplayName("implicit-extended-resource-name-with-resources")
+  void implicitExtendedResourceNameWithResources() {
+    var implicit = PodClaims.IMPLICIT_EXTENDED_RESOURCE_PREFIX + CLASS_NAME;
+    var pod = podWithContainers(Map.of(implicit, 1L, EXTENDED_RESOURCE_NAME, 2L));
+    var prepared = prepare(pod, List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
+        List.of(DraFixtures.slice(NODE_NAME, "instance-1", "instance-2", "instance-3", "instance-4")));
+
+    assertTrue(prepared.filter(pod, WORKER_NODE).fits());
+    var claim = toCreate(planned(prepared, WORKER_NODE));
+    assertEquals(
+        List.of(exactRequest("container-0-request-0", CLASS_NAME, 1), exactRequest("container-0-request-1", CLASS_NAME, 2)),
+        java.util.Objects.requireNonNull(claim.create()).requests());
+    assertEquals(3, java.util.Objects.requireNonNull(claim.allocation()).devices().size());
+  }
+
+  @Test
+  @DisplayName("implicit-extended-resource-name-two-containers-with-resources")
+  void implicitExtendedResourceNameTwoContainersWithResources() {
+    var implicit = PodClaims.IMPLICIT_EXTENDED_RESOURCE_PREFIX + CLASS_NAME;
+    var pod = podWithContainers(Map.of(implicit, 1L), Map.of(EXTENDED_RESOURCE_NAME, 2L));
+    var prepared = prepare(pod, List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
+        List.of(DraFixtures.slice(NODE_NAME, "instance-1", "instance-2", "instance-3", "instance-4")));
+
+    assertTrue(prepared.filter(pod, WORKER_NODE).fits());
+    var create = java.util.Objects.requireNonNull(toCreate(planned(prepared, WORKER_NODE)).create());
+    assertEquals(
+        List.of(exactRequest("container-0-request-0", CLASS_NAME, 1), exactRequest("container-1-request-0", CLASS_NAME, 2)),
+        create.requests());
+    assertEquals(
+        List.of(new RequestMapping("con0", implicit, "container-0-request-0"),
+            new RequestMapping("con1", EXTENDED_RESOURCE_NAME, "container-1-request-0")),
+        create.requestMappings());
+  }
+
+  @Test
+  @DisplayName("extended-resource-name-with-resources-has-claim")
+  void extendedResourceNameWithResourcesHasClaim() {
+    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var existing = new ResourceClaim(NAMESPACE, "my-pod-extended-resources-0", "claim-uid", "1", POD_OWNER,
+        Map.of(ExtendedResourceClaim.ANNOTATION, "true"), List.of(exactRequest("container-0-request-0", CLASS_NAME, 1)),
+        List.of(), List.of(), DraFixtures.ALLOCATION_RESULT, List.of(), false);
+    var prepared = prepare(pod, List.of(existing), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
+        List.of(WORKER_NODE_SLICE));
+
+    assertRejected(prepared.filter(pod, WORKER_NODE), "cannot schedule extended resource claim");
+  }
+
+  @Test
+  @DisplayName("a node lacking an extended resource no class backs is kube's cannot fit resource")
+  void cannotFitResource() {
+    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L, "example.com/other", 1L));
+    var prepared = prepare(pod, List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
+        List.of(WORKER_NODE_SLICE));
+
+    assertRejected(prepared.filter(pod, WORKER_NODE), "cannot fit resource");
   }
 
   @Test

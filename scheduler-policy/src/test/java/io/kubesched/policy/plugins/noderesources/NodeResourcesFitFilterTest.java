@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.noderesources;
 
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static io.kubesched.policy.plugins.FilterFixtures.EXTENDED_A;
 import static io.kubesched.policy.plugins.FilterFixtures.EXTENDED_B;
 import static io.kubesched.policy.plugins.FilterFixtures.HUGEPAGES;
@@ -13,7 +14,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
+import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.DeviceClass;
+import io.kubesched.api.DynamicResources;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.policy.framework.FilterResult.Code;
@@ -36,8 +41,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>A pod here carries its effective requests, which the adapter computes (containers summed, the maximum
  * with each init container, sidecars added, overhead added, pod-level requests preferred): the cases about
  * init containers, overhead and pod-level resources are written with the requests kube-scheduler computes for
- * them. Two cases where kube-scheduler hands an extended resource to dynamic resource allocation are left out:
- * the domain model has no DRA.
+ * them. The cases where kube-scheduler hands an extended resource backed by a DeviceClass to DynamicResources run
+ * through {@code prepare} over a snapshot holding the class ({@link #backedByDra}); "not enabled" is a snapshot
+ * without classes (a policy without DynamicResources, whose loop does not watch them).
  */
 class NodeResourcesFitFilterTest {
 
@@ -84,6 +90,43 @@ class NodeResourcesFitFilterTest {
         nodeWith(ALLOCATABLE, existing),
         expected,
         List.of(insufficient));
+  }
+
+  private static final DeviceClass DRA_CLASS = new DeviceClass("device-class-name", List.of(), List.of(), DRA_RESOURCE);
+
+  private static FilterResult preparedFilter(Resources pod, NodeInfo node, DeviceClass... classes) {
+    var podInfo = requesting(pod);
+    var snapshot = ClusterSnapshot.of(List.of(node))
+        .withDynamicResources(DynamicResources.of(List.of(), List.of(classes), List.of(), List.of()));
+    return new NodeResourcesFitFilter().prepare(podInfo, snapshot).filter(podInfo, node);
+  }
+
+  @Test
+  void backedByDra() {
+    // kube's "extended resource backed by DRA": the node does not offer it, DynamicResources allocates it
+    assertTrue(preparedFilter(with(1, 1, DRA_RESOURCE, 1), nodeWith(ALLOCATABLE, NOTHING), DRA_CLASS).fits());
+  }
+
+  @Test
+  void backedByDraThroughTheImplicitName() {
+    var implicit = "deviceclass.resource.kubernetes.io/device-class-name";
+    var plain = new DeviceClass("device-class-name", List.of(), List.of(), null);
+    assertTrue(preparedFilter(with(1, 1, implicit, 1), nodeWith(ALLOCATABLE, NOTHING), plain).fits());
+  }
+
+  @Test
+  void backedByDraButOfferedByADevicePluginIsChecked() {
+    var node = nodeWith(new Resources(10, 20, 20, 32, Map.of(DRA_RESOURCE, 1L)), with(0, 0, DRA_RESOURCE, 1));
+    var result = preparedFilter(with(1, 1, DRA_RESOURCE, 1), node, DRA_CLASS);
+    assertEquals("Insufficient extended.resource.dra.io/something",
+        assertInstanceOf(FilterResult.Rejected.class, result).reasons().get(0).message());
+  }
+
+  @Test
+  void notBackedByDraIsCheckedThoughClassesExist() {
+    var result = preparedFilter(with(1, 1, EXTENDED_B, 1), nodeWith(ALLOCATABLE, NOTHING), DRA_CLASS);
+    assertEquals("Insufficient example.com/bbb",
+        assertInstanceOf(FilterResult.Rejected.class, result).reasons().get(0).message());
   }
 
   static Stream<Arguments> enoughRequests() {
