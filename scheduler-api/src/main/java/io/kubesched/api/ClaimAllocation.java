@@ -31,6 +31,23 @@ public record ClaimAllocation(
     this(namespace, name, uid, allocation, null);
   }
 
+  /**
+   * The claim this entry creates, as the scheduler shows it until the watch does: allocated and reserved for the
+   * pod, so its devices count as taken between the decision and the watch's event, whether it is created yet or not.
+   *
+   * @param pod the consumer it is reserved for
+   * @return the claim; {@code null} for an entry that creates none or carries no allocation
+   */
+  public @Nullable ResourceClaim assumedCreatedClaim(ConsumerRef pod) {
+    if (create == null || allocation == null) {
+      return null;
+    }
+    return new ResourceClaim(
+        namespace, name, uid, "", new Owner("Pod", create.podName(), create.podUid()),
+        java.util.Map.of(ExtendedResourceClaim.ANNOTATION, "true"), create.requests(), java.util.List.of(),
+        java.util.List.of(), allocation, java.util.List.of(pod), false);
+  }
+
   /** @return whether this is the claim for extended resources, not created yet */
   public boolean toCreate() {
     return create != null && name.equals(ExtendedResourceClaim.NAME_BEFORE_CREATION);

@@ -92,16 +92,17 @@ public final class DynamicResources {
       next.add(claim.reservedBy(pod, allocation));
     }
     for (var allocation : allocations) {
-      var create = allocation.create();
-      if (create != null && allocation.toCreate() && allocation.allocation() != null) {
-        next.add(new ResourceClaim(
-            allocation.namespace(), allocation.name(), allocation.uid(), "",
-            new Owner("Pod", create.podName(), create.podUid()),
-            Map.of(ExtendedResourceClaim.ANNOTATION, "true"), create.requests(), List.of(), List.of(),
-            allocation.allocation(), List.of(pod), false));
+      var created = allocation.assumedCreatedClaim(pod);
+      if (created != null && !contains(created)) {
+        next.add(created);
       }
     }
     return new DynamicResources(slices, classes, List.copyOf(next), taintRules);
+  }
+
+  private boolean contains(ResourceClaim claim) {
+    var known = indexes().claims.get(new ClaimKey(claim.namespace(), claim.name()));
+    return known != null && known.uid().equals(claim.uid());
   }
 
   /** @return every slice, in no particular order */

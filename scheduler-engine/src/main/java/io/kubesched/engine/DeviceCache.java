@@ -269,8 +269,14 @@ public final class DeviceCache {
       var positions = claims.positions();
       byClaim.forEach((key, assumed) -> {
         var position = positions.get(key);
-        if (position == null) {
-          return; // not seen (yet, or any more): nothing to lay over
+        if (position == null) { // not seen (yet, or any more): only a claim the scheduler creates is shown
+          for (var entry : assumed) {
+            var created = entry.getValue().assumedCreatedClaim(ConsumerRef.pod("", entry.getKey()));
+            if (created != null) {
+              laid.add(created);
+            }
+          }
+          return;
         }
         var claim = seen.get(position);
         var overlay = overlays.get(key);
