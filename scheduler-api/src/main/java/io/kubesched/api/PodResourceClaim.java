@@ -40,6 +40,14 @@ public record PodResourceClaim(
     return generatedClaimName == null || generatedClaimName.isEmpty() ? null : generatedClaimName;
   }
 
+  /**
+   * @return whether this entry names a template and the pod's status reports nothing for it yet: the resource claim
+   *     controller has not made the pod's claim (kube's DynamicResources PreEnqueue keeps such a pod from being tried)
+   */
+  public boolean awaitsGeneratedClaim() {
+    return resourceClaimName == null && generatedClaimName == null;
+  }
+
   /** @return whether the pod's status says no claim is needed for this template entry (kube skips such an entry) */
   public boolean notNeeded() {
     return resourceClaimName == null && generatedClaimName != null && generatedClaimName.isEmpty();

@@ -22,8 +22,11 @@ import org.jspecify.annotations.Nullable;
  * @param priority the pod's {@code spec.priority} (0 when it has none); higher is taken first
  * @param profile the scheduler profile the pod asks for ({@code spec.schedulerName}); opaque to the
  *     queue, carried for the scheduling cycle and for metrics; not null
- * @param gated whether the pod has {@code spec.schedulingGates}: kube-scheduler's {@code SchedulingGates}
- *     PreEnqueue plugin keeps such a pod out of the queues it is taken from until its last gate is removed
+ * @param gated whether the pod has {@code spec.schedulingGates}, or a {@code spec.resourceClaims} entry naming a
+ *     template whose claim its status does not name yet: kube-scheduler's {@code SchedulingGates} and {@code
+ *     DynamicResources} PreEnqueue plugins keep such a pod out of the queues it is taken from until its last gate is
+ *     removed, or the resource claim controller has made its claims and named them in its status (an update of the
+ *     pod either way, which ungates it without a backoff, as it was never tried)
  * @param info the pod as the policy sees it; null if it could not be read ({@code unreadable} says why), or
  *     where a test queues a pod by its identity only
  * @param unreadable why the pod could not be converted (a malformed quantity), or null
@@ -126,10 +129,24 @@ public record QueuedPod(
         info.name(),
         info.priority(),
         info.schedulerName(),
-        !info.schedulingGates().isEmpty(),
+        !info.schedulingGates().isEmpty() || awaitsGeneratedClaim(info),
         info,
         null,
         Progress.NONE);
+  }
+
+  /**
+   * Whether a claim of the pod is still to be made from its template. Before this gate such a pod was tried at once,
+   * found its claim missing and waited out a backoff (1 s at first) after the controller's status update; kube
+   * tries it only once the claim is named.
+   */
+  private static boolean awaitsGeneratedClaim(PodInfo info) {
+    for (var claim : info.resourceClaims()) {
+      if (claim.awaitsGeneratedClaim()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** @return this pod with the given progress */
