@@ -12,6 +12,7 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.api.AllocationResult;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ClaimDeallocation;
 import io.kubesched.api.DeviceAllocation;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.ClaimOutcome;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +42,7 @@ public class ClaimAllocationCycleTest {
   private final List<String> heard = new ArrayList<>();
   private final Map<String, ClaimOutcome> outcomes = new java.util.HashMap<>();
   private BindOutcome bindOutcome = new BindOutcome.Bound("n1", false);
+  private @Nullable Decision decision;
 
   private ClaimAllocation gpu = new ClaimAllocation("default", "gpu", "uid-gpu", allocation("gpu-0"));
   private static final ClaimAllocation SHARED = new ClaimAllocation("default", "shared", "uid-shared", null);
@@ -48,7 +51,7 @@ public class ClaimAllocationCycleTest {
       new FinderFunc() {
         @Override
         public Decision find(PodInfo pod, List<NodeInfo> nodes) {
-          return new Decision.Bind("n1").withClaimAllocations(List.of(gpu, SHARED));
+          return decision != null ? decision : new Decision.Bind("n1").withClaimAllocations(List.of(gpu, SHARED));
         }
 
         @Override
@@ -69,6 +72,12 @@ public class ClaimAllocationCycleTest {
         @Override
         public void unreserve(ClaimAllocation claim, String podUid) {
           events.add("unreserve " + claim.name() + " for " + podUid);
+        }
+
+        @Override
+        public boolean deallocate(ClaimDeallocation claim) {
+          events.add("deallocate " + claim.name() + " at version " + claim.resourceVersion());
+          return true;
         }
       };
 
@@ -95,6 +104,11 @@ public class ClaimAllocationCycleTest {
         @Override
         public void failed(String podKey, Exception error) {
           heard.add("failed " + podKey + ": " + error.getMessage());
+        }
+
+        @Override
+        public void unschedulable(PodInfo pod, String message) {
+          heard.add("unschedulable " + pod.name() + ": " + message);
         }
       };
 
@@ -186,5 +200,21 @@ public class ClaimAllocationCycleTest {
         events);
     assertFalse(parts.cache().isAssumed("uid-p"));
     assertTrue(heard.get(0).startsWith("failed default/p: binding pod default/p to node n1 failed"), heard.toString());
+  }
+
+  @Test
+  void a_claim_postfilter_hands_out_is_deallocated_and_the_pod_waits_for_the_claim_event() throws Exception {
+    decision = Decision.unschedulable(Map.of("n1", List.of("resourceclaim not available on the node")))
+        .withClaimDeallocations(List.of(new ClaimDeallocation("default", "gpu", "uid-gpu", "42")));
+    var parts = parts();
+
+    scheduleNext(parts);
+
+    assertEquals(List.of("deallocate gpu at version 42"), events, "nothing assumed, reserved or bound");
+    assertEquals(
+        List.of("unschedulable p: 0/1 nodes are available: 1 resourceclaim not available on the node. deallocation"
+            + " of ResourceClaim completed"),
+        heard);
+    assertEquals(1, parts.queue().depths().unschedulable(), "moved again by the claim's update event");
   }
 }

@@ -3,6 +3,7 @@ package io.kubesched.informer.cycle;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.adapter.AllocationResults;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ClaimDeallocation;
 import io.kubesched.binder.ClaimOutcome;
 import io.kubesched.binder.ClaimWriter;
 import io.kubesched.binder.TokenBucket;
@@ -10,8 +11,9 @@ import java.time.Clock;
 
 /**
  * Where the {@link BindingCycle} writes a pod's ResourceClaims before it binds the pod (kube's DynamicResources
- * PreBind) and takes the pod out of them again after a failure (its Unreserve): {@link #toApiServer} in
- * production, a fake in the loop's unit tests. Called on a binding thread, several at once.
+ * PreBind) and takes the pod out of them again after a failure (its Unreserve), and where {@link ClaimDeallocations}
+ * deallocates a claim no node can use (its PostFilter): {@link #toApiServer} in production, a fake in the loop's
+ * unit tests. Called on binding and preemption threads, several at once.
  */
 public interface ClaimPort {
 
@@ -29,6 +31,15 @@ public interface ClaimPort {
    */
   void unreserve(ClaimAllocation claim, String podUid) throws InterruptedException;
 
+  /**
+   * Clears {@code claim}'s allocation and reservations if it is still as the decision saw it (kube's
+   * DynamicResources PostFilter); best effort.
+   *
+   * @return whether the claim was deallocated
+   * @throws InterruptedException if the thread is interrupted (the loop is closing)
+   */
+  boolean deallocate(ClaimDeallocation claim) throws InterruptedException;
+
   /** @return the port that writes through a {@link ClaimWriter}, each write taking a token of {@code writes} */
   static ClaimPort toApiServer(KubernetesClient client, TokenBucket writes, Clock clock) {
     var writer = new ClaimWriter(client, writes, clock);
@@ -44,6 +55,11 @@ public interface ClaimPort {
       @Override
       public void unreserve(ClaimAllocation claim, String podUid) throws InterruptedException {
         writer.unreserve(claim.namespace(), claim.name(), claim.uid(), podUid);
+      }
+
+      @Override
+      public boolean deallocate(ClaimDeallocation claim) throws InterruptedException {
+        return writer.deallocate(claim.namespace(), claim.name(), claim.uid(), claim.resourceVersion());
       }
     };
   }

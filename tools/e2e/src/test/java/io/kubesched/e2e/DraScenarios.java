@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
@@ -20,6 +21,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumptionBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
@@ -242,7 +244,48 @@ abstract class DraScenarios extends RealClusterTest {
     assertPendingWith("p2", CANNOT_ALLOCATE);
   }
 
+  /**
+   * PostFilter: a claim allocated on {@code node-a}, reserved for no pod, while {@code node-a} has no room for the
+   * pod: kube deallocates it (and preemption finds no victim), and the pod's next attempt allocates it on {@code
+   * node-b}.
+   */
+  @Test
+  void an_idle_claim_allocated_where_the_pod_cannot_go_is_deallocated_and_allocated_where_it_can() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    slice("node-b", gpu("gpu-0", "a100", "40Gi"));
+    claim("idle", 1, List.of());
+    allocate("idle", "node-a", "gpu-0");
+    create(admin, new PodBuilder(FakeClusterFixture.pod(namespace, "hog", schedulerName(), "4", "64Mi"))
+        .editSpec().withNodeName("node-a").endSpec().build());
+    start();
+    pod("trainer", "idle");
+
+    assertEquals("node-b", placed("trainer"));
+    var claim = claimNamed("idle");
+    assertEquals(List.of("node-b/gpu-0"), devices(claim));
+    assertEquals(List.of("trainer"), reservedFor(claim));
+    eventually(SOON, "a FailedScheduling event for trainer", () -> !failedScheduling("trainer").isEmpty());
+    assertEquals(
+        List.of("0/2 nodes are available: 1 Insufficient cpu, 1 resourceclaim not available on the node."
+            + " deallocation of ResourceClaim completed, preemption: 0/2 nodes are available: 1 No preemption"
+            + " victims found for incoming pod, 1 Preemption is not helpful for scheduling."),
+        failedScheduling("trainer"));
+  }
+
   // ---------------------------------------------------------------- building the cluster
+
+  /** Allocates claim {@code name} to {@code device} of {@code node}'s pool as a driver's controller would. */
+  private void allocate(String name, String node, String device) {
+    var claim = claimNamed(name);
+    claim.setStatus(new ResourceClaimStatusBuilder().withNewAllocation()
+        .withNewDevices().addNewResult().withRequest("gpu").withDriver(DRIVER).withPool(node).withDevice(device)
+        .endResult().endDevices()
+        .withNodeSelector(new io.fabric8.kubernetes.api.model.NodeSelectorBuilder().addNewNodeSelectorTerm()
+            .addNewMatchField().withKey("metadata.name").withOperator("In").withValues(node).endMatchField()
+            .endNodeSelectorTerm().build())
+        .endAllocation().build());
+    admin.resources(ResourceClaim.class).inNamespace(namespace).resource(claim).updateStatus();
+  }
 
   private void deviceClass(String name, String selector) {
     admin.resources(DeviceClass.class).resource(new DeviceClassBuilder().withNewMetadata().withName(name).endMetadata()
@@ -355,6 +398,18 @@ abstract class DraScenarios extends RealClusterTest {
     }
     assertEquals(message, seen, pod + "'s PodScheduled message");
     assertEquals("", nodeOf(pod));
+  }
+
+  /** @return the notes of the pod's FailedScheduling events, oldest first, each once */
+  private List<String> failedScheduling(String pod) {
+    var notes = new ArrayList<String>();
+    eventsAbout(pod).stream()
+        .filter(e -> "FailedScheduling".equals(e.getReason()))
+        .sorted(java.util.Comparator.comparing((Event e) -> e.getMetadata().getCreationTimestamp()))
+        .map(Event::getNote)
+        .filter(n -> !notes.contains(n))
+        .forEach(notes::add);
+    return notes;
   }
 
   private static java.util.Optional<String> condition(Pod pod) {

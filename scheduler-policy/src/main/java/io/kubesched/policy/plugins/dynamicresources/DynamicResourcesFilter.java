@@ -6,8 +6,10 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.AllocationResult;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ClaimDeallocation;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.framework.ClaimAllocator;
+import io.kubesched.policy.framework.ClaimDeallocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PreFilter;
@@ -16,6 +18,7 @@ import io.kubesched.policy.plugins.dynamicresources.structured.Allocator;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -38,6 +41,10 @@ import org.jspecify.annotations.Nullable;
  * ErrFailedAllocationOnNode}); an allocator error (a CEL failure, say) makes the attempt an error;
  * then a node outside an allocated claim's node selector gets {@code resourceclaim not available on the node}.
  * Every rejection has code UnschedulableAndUnresolvable, as kube's, so preemption never evicts pods for devices.
+ *
+ * <p>PostFilter, as kube's: when no node fits, the first claim (in the pod's order) that was allocated, could not be
+ * used on some node, and is reserved for no pod but perhaps this one is handed out for deallocation
+ * ({@link ClaimDeallocator}), so the next attempt can allocate it where the pod fits.
  *
  * <p>Claims already allocated count as allocated whoever allocated them, including allocations the scheduler
  * assumed for pods being bound (the snapshot shows them so); a pod sharing such a claim is pinned to its nodes and
@@ -171,13 +178,16 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
 
   /**
    * The filter prepared for one pod. It remembers each node's allocation (kube's {@code nodeAllocations}), so
-   * {@link #claimAllocations} hands out what the node was accepted with. Thread-safe.
+   * {@link #claimAllocations} hands out what the node was accepted with, and the allocated claims a node could not
+   * use, so {@link #claimToDeallocate} can pick one when no node fits. Thread-safe.
    */
-  static final class Prepared implements Filter, ClaimAllocator {
+  static final class Prepared implements Filter, ClaimAllocator, ClaimDeallocator {
     private final PodClaims claims;
     private final List<ResourceClaim> toAllocate;
     private final @Nullable NodeAllocator allocator;
     private final ConcurrentHashMap<String, Allocator.Outcome> outcomes = new ConcurrentHashMap<>();
+    /** The keys of the allocated claims some node could not use (kube's {@code unavailableClaims}). */
+    private final Set<String> unavailableClaims = ConcurrentHashMap.newKeySet();
 
     Prepared(PodClaims claims, List<ResourceClaim> toAllocate, @Nullable NodeAllocator allocator) {
       this.claims = claims;
@@ -213,10 +223,36 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
           return FilterResult.unresolvable(ClaimRejection.CANNOT_ALLOCATE);
         }
       }
-      if (!claims.allocatedClaimsReach(node)) {
+      var unavailable = claims.allocatedClaimsNotReaching(node);
+      if (!unavailable.isEmpty()) {
+        unavailable.forEach(claim -> unavailableClaims.add(claim.key()));
         return FilterResult.unresolvable(ClaimRejection.NOT_AVAILABLE_ON_NODE);
       }
       return FilterResult.fit();
+    }
+
+    /**
+     * kube's PostFilter: of the claims some node found unavailable, the first in the pod's order that is reserved
+     * for no pod, or for this pod only, is deallocated (kube picks one of them at random). A claim reserved for
+     * another pod is never touched: that pod uses the allocation. Claims allocated now for this pod (by the
+     * allocator) are not among them, being allocated on no node yet.
+     */
+    @Override
+    public Optional<ClaimDeallocation> claimToDeallocate(PodInfo pod) {
+      if (unavailableClaims.isEmpty()) {
+        return Optional.empty();
+      }
+      for (var claim : claims.claims()) {
+        if (unavailableClaims.contains(claim.key()) && reservedForNoOtherPod(claim, pod)) {
+          return Optional.of(ClaimDeallocation.of(claim));
+        }
+      }
+      return Optional.empty();
+    }
+
+    private static boolean reservedForNoOtherPod(ResourceClaim claim, PodInfo pod) {
+      var reservedFor = claim.reservedFor();
+      return reservedFor.isEmpty() || (reservedFor.size() == 1 && reservedFor.get(0).uid().equals(pod.uid()));
     }
 
     /**

@@ -178,18 +178,25 @@ record PodClaims(
     return pending;
   }
 
-  /** @return whether every allocated claim's node selector admits {@code node} (a null selector admits all) */
-  boolean allocatedClaimsReach(NodeInfo node) {
+  /**
+   * @return the allocated claims whose node selector does not admit {@code node} (a null selector admits all), in
+   *     the pod's order: kube's unavailable claims
+   */
+  List<ResourceClaim> allocatedClaimsNotReaching(NodeInfo node) {
+    List<ResourceClaim> unavailable = List.of();
     for (var claim : claims) {
       var allocation = claim.allocation();
       if (allocation != null) {
         List<NodeSelectorTerm> terms = allocation.nodeSelector();
         if (terms != null && !NodeSelectors.matchesAny(terms, node)) {
-          return false;
+          if (unavailable.isEmpty()) {
+            unavailable = new ArrayList<>(claims.size());
+          }
+          unavailable.add(claim);
         }
       }
     }
-    return true;
+    return unavailable;
   }
 
   /**

@@ -34,6 +34,7 @@ import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.resources
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.snapshot;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.withController;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,16 +44,20 @@ import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PodResourceClaim;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ClaimDeallocation;
+import io.kubesched.api.ConsumerRef;
 import io.kubesched.api.DeviceClass;
 import io.kubesched.api.DeviceRequest;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.api.ResourceSlice;
 import io.kubesched.policy.framework.ClaimAllocator;
+import io.kubesched.policy.framework.ClaimDeallocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.plugins.dynamicresources.structured.Allocator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -88,6 +93,11 @@ class DynamicResourcesFilterTest {
     var rejected = assertInstanceOf(FilterResult.Rejected.class, result);
     assertEquals(FilterResult.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, rejected.code());
     assertEquals(message, rejected.reasons().get(0).message());
+  }
+
+  /** kube's PostFilter after the filter calls made so far: the claim it deallocates, if any. */
+  private static Optional<ClaimDeallocation> postFilter(Filter prepared, PodInfo pod) {
+    return assertInstanceOf(ClaimDeallocator.class, prepared).claimToDeallocate(pod);
   }
 
   private static List<ClaimAllocation> planned(Filter prepared, NodeInfo node) {
@@ -189,6 +199,7 @@ class DynamicResourcesFilterTest {
 
     assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "cannot allocate all claims");
     assertEquals(List.of(), planned(prepared, WORKER_NODE));
+    assertEquals(Optional.empty(), postFilter(prepared, POD_WITH_CLAIM_NAME), "kube's PostFilter: Unschedulable");
   }
 
   @Test
@@ -214,15 +225,16 @@ class DynamicResourcesFilterTest {
         POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM, otherAllocated), List.of(DEVICE_CLASS), List.of(WORKER_NODE_SLICE));
 
     assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "cannot allocate all claims");
+    assertEquals(Optional.empty(), postFilter(prepared, POD_WITH_CLAIM_NAME), "kube's PostFilter: Unschedulable");
   }
 
   @Test
   @DisplayName("missing-class")
   void missingClass() {
-    assertRejectedPod(
-        prepare(POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM), List.of(), List.of()),
-        "request req-1: device class my-resource-class does not exist");
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM), List.of(), List.of());
+    assertRejectedPod(prepared, "request req-1: device class my-resource-class does not exist");
     assertEquals(0, allocator.calls.get());
+    assertFalse(prepared instanceof ClaimDeallocator, "kube's PostFilter: Unschedulable, nothing deallocated");
   }
 
   @Test
@@ -231,6 +243,50 @@ class DynamicResourcesFilterTest {
     var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY), List.of(), List.of());
 
     assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    // PostFilter: the claim is deallocated.
+    assertEquals(Optional.of(ClaimDeallocation.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY)),
+        postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("wrong-topology, reserved for this pod only: PostFilter deallocates it too")
+  void wrongTopologyReservedForThePod() {
+    var reserved = ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY.withReservedFor(List.of(ConsumerRef.pod("my-pod", "1234")));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(reserved), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(reserved)), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("wrong-topology, reserved for another pod: PostFilter leaves it to that pod")
+  void wrongTopologyReservedForAnotherPod() {
+    var reserved = ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY.withReservedFor(List.of(ConsumerRef.pod("other", "5678")));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(reserved), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.empty(), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("wrong-topology, the node never filtered by DynamicResources: nothing to deallocate")
+  void wrongTopologyNotFiltered() {
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY), List.of(), List.of());
+
+    assertEquals(Optional.empty(), postFilter(prepared, POD_WITH_CLAIM_NAME),
+        "kube's unavailable claims are those a Filter call found so");
+  }
+
+  @Test
+  @DisplayName("mix of a pending claim and one allocated elsewhere: only the allocated one is deallocated")
+  void pendingAndWrongTopology() {
+    var pending = claim("pending", null, exact("req-1", CLASS_NAME, 1));
+    var pod = pod("my-pod", "1234", PodResourceClaim.ofClaim("a", CLAIM_NAME), PodResourceClaim.ofClaim("b", "pending"));
+    var prepared = prepare(pod, List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY, pending), List.of(DEVICE_CLASS),
+        List.of(WORKER_NODE_SLICE));
+
+    assertRejected(prepared.filter(pod, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY)), postFilter(prepared, pod));
   }
 
   @Test
