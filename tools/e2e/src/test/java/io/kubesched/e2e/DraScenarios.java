@@ -5,11 +5,13 @@ import static io.kubesched.facade.FakeClusterFixture.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatusBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSetBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
@@ -272,7 +274,103 @@ abstract class DraScenarios extends RealClusterTest {
         failedScheduling("trainer"));
   }
 
+  /**
+   * Binding conditions: the claim is allocated and reserved, then the binding waits (a {@code
+   * BindingConditionsPending} event) until the driver reports the device's condition {@code True} in the claim's
+   * {@code status.devices}; then the pod is bound.
+   */
+  @Test
+  void a_device_with_binding_conditions_is_bound_once_its_condition_is_true() throws Exception {
+    slice("node-a", fabricGpu("gpu-0"));
+    claim("fabric", 1, List.of());
+    start();
+    pod("trainer", "fabric");
+    eventually(SOON, "fabric reserved for trainer", () -> reservedForOrNone("fabric").contains("trainer"));
+    Thread.sleep(1_000);
+    assertEquals("", nodeOf("trainer"), "not bound while the device is not ready");
+
+    reportDevice("fabric", "node-a", "gpu-0", ATTACHED, "Attached", "attached to node-a");
+
+    assertEquals("node-a", placed("trainer"));
+    assertEquals(List.of("node-a/gpu-0"), devices(claimNamed("fabric")));
+    eventually(SOON, "a BindingConditionsPending event", () -> eventsAbout("trainer").stream()
+        .anyMatch(e -> "BindingConditionsPending".equals(e.getReason())
+            && "waiting for binding conditions for device on node node-a".equals(e.getNote())));
+  }
+
+  /**
+   * A binding failure condition: PreBind fails and the pod leaves the claim; its next attempt finds the claim
+   * unusable on every node, and PostFilter deallocates it. The device is gone by then (its slice deleted), so the
+   * pod stays pending and the claim unallocated.
+   */
+  @Test
+  void a_device_whose_binding_fails_is_not_bound_and_its_claim_is_deallocated() throws Exception {
+    slice("node-a", fabricGpu("gpu-0"));
+    claim("fabric", 1, List.of());
+    start();
+    pod("trainer", "fabric");
+    eventually(SOON, "fabric reserved for trainer", () -> reservedForOrNone("fabric").contains("trainer"));
+    admin.resources(ResourceSlice.class).delete();
+
+    reportDevice("fabric", "node-a", "gpu-0", FAILED, "LinkDown", "fabric link down");
+
+    assertPendingWith("trainer", CANNOT_ALLOCATE);
+    var claim = claimNamed("fabric");
+    assertNull(claim.getStatus() == null ? null : claim.getStatus().getAllocation(), "deallocated");
+    var preBindFailed = "running PreBind plugin \"DynamicResources\": device binding failed: claim=fabric,"
+        + " reason=LinkDown, message=\"fabric link down\"";
+    eventually(SOON, "the PreBind failure's FailedScheduling event", () -> failedScheduling("trainer").contains(
+        preBindFailed));
+    // kube-scheduler's event broadcaster folds a FailedScheduling event into the series of an earlier one about the
+    // same object reference (resourceVersion included) whatever its note, so which later notes are written depends
+    // on when the pod's status changed: each one written is one of these.
+    var expected = List.of(
+        preBindFailed,
+        "0/2 nodes are available: 2 resourceclaim not available on the node. deallocation of ResourceClaim"
+            + " completed, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        CANNOT_ALLOCATE);
+    var notes = failedScheduling("trainer");
+    assertTrue(expected.containsAll(notes), "FailedScheduling notes " + notes);
+  }
+
   // ---------------------------------------------------------------- building the cluster
+
+  private static final String ATTACHED = "attached";
+  private static final String FAILED = "failed";
+
+  /** A device that must be attached before use: binding condition {@value #ATTACHED}, failure {@value #FAILED}. */
+  private static Device fabricGpu(String name) {
+    return new DeviceBuilder(gpu(name, "a100", "40Gi"))
+        .withBindingConditions(ATTACHED).withBindingFailureConditions(FAILED).build();
+  }
+
+  /** Reports condition {@code type} True for {@code device} in the claim's {@code status.devices}, as a driver. */
+  private void reportDevice(String claimName, String node, String device, String type, String reason, String message) {
+    for (int attempt = 1; ; attempt++) {
+      var claim = claimNamed(claimName);
+      claim.getStatus().setDevices(List.of(new AllocatedDeviceStatusBuilder()
+          .withDriver(DRIVER).withPool(node).withDevice(device)
+          .withConditions(new io.fabric8.kubernetes.api.model.ConditionBuilder()
+              .withType(type).withStatus("True").withReason(reason).withMessage(message)
+              .withLastTransitionTime(
+                  java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString())
+              .build())
+          .build()));
+      try {
+        admin.resources(ResourceClaim.class).inNamespace(namespace).resource(claim).updateStatus();
+        return;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 5) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private List<String> reservedForOrNone(String claimName) {
+    var claim = claimNamed(claimName);
+    return claim.getStatus() == null ? List.of() : reservedFor(claim);
+  }
 
   /** Allocates claim {@code name} to {@code device} of {@code node}'s pool as a driver's controller would. */
   private void allocate(String name, String node, String device) {

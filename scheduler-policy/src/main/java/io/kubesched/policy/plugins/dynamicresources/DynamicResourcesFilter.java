@@ -39,7 +39,9 @@ import org.jspecify.annotations.Nullable;
  * per node (the result is kept for {@link ClaimAllocator#claimAllocations}); a node where it finds no devices for
  * all gets {@code cannot allocate all claims}, or the allocator's reason where it gives one (kube's {@code
  * ErrFailedAllocationOnNode}); an allocator error (a CEL failure, say) makes the attempt an error;
- * then a node outside an allocated claim's node selector gets {@code resourceclaim not available on the node}.
+ * then a node outside an allocated claim's node selector gets {@code resourceclaim not available on the node}, and so
+ * does every node for an allocated claim whose devices' binding failed (a binding failure condition {@code True}) or
+ * did not succeed within kube's binding timeout of its allocation (kube's checks with DRADeviceBindingConditions).
  * Every rejection has code UnschedulableAndUnresolvable, as kube's, so preemption never evicts pods for devices.
  *
  * <p>PostFilter, as kube's: when no node fits, the first claim (in the pod's order) that was allocated, could not be
@@ -57,8 +59,7 @@ import org.jspecify.annotations.Nullable;
  * this library does not do yet, so such a node is rejected with a message naming the resource and the class, and
  * a pod for which no node offers it is turned away with that message before any node.
  *
- * <p>Not modelled (the api has no field for them): devices' {@code skipNodeOperations} and claims' binding
- * condition statuses (kube's checks of both in Filter). Immutable and thread-safe; the prepared filters too.
+ * <p>Not modelled (the api has no field for it): devices' {@code skipNodeOperations} (kube's check in Filter). Immutable and thread-safe; the prepared filters too.
  */
 public final class DynamicResourcesFilter implements Filter, PreFilter {
 
@@ -72,14 +73,20 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
       ClusterData.DEVICE_TAINT_RULES);
 
   private final NodeAllocator.Factory allocators;
+  private final Clock clock;
 
-  /** Creates the filter with its own CEL cache and the system clock (allocation timestamps). */
+  /** Creates the filter with its own CEL cache and the system clock (allocation timestamps, binding timeouts). */
   public DynamicResourcesFilter() {
     this(NodeAllocator.Factory.structured(DeviceSelectors.create(), Clock.systemUTC()));
   }
 
   DynamicResourcesFilter(NodeAllocator.Factory allocators) {
+    this(allocators, Clock.systemUTC());
+  }
+
+  DynamicResourcesFilter(NodeAllocator.Factory allocators, Clock clock) {
     this.allocators = allocators;
+    this.clock = clock;
   }
 
   @Override
@@ -133,7 +140,8 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
       }
     }
     var toAllocate = claims.toAllocate();
-    return new Prepared(claims, toAllocate, toAllocate.isEmpty() ? null : allocators.create(resources));
+    return new Prepared(claims, toAllocate, toAllocate.isEmpty() ? null : allocators.create(resources),
+        claims.bindingUnavailable(clock.instant(), ResourceClaim.DEFAULT_BINDING_TIMEOUT));
   }
 
   private static ExtendedResourceViaClaim unsupportedExtendedResource(PodClaims claims, String resource) {
@@ -189,10 +197,16 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
     /** The keys of the allocated claims some node could not use (kube's {@code unavailableClaims}). */
     private final Set<String> unavailableClaims = ConcurrentHashMap.newKeySet();
 
-    Prepared(PodClaims claims, List<ResourceClaim> toAllocate, @Nullable NodeAllocator allocator) {
+    /** The allocated claims no node can use while their devices' binding failed or timed out. */
+    private final List<ResourceClaim> bindingUnavailable;
+
+    Prepared(
+        PodClaims claims, List<ResourceClaim> toAllocate, @Nullable NodeAllocator allocator,
+        List<ResourceClaim> bindingUnavailable) {
       this.claims = claims;
       this.toAllocate = toAllocate;
       this.allocator = allocator;
+      this.bindingUnavailable = bindingUnavailable;
     }
 
     @Override
@@ -224,8 +238,9 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
         }
       }
       var unavailable = claims.allocatedClaimsNotReaching(node);
-      if (!unavailable.isEmpty()) {
+      if (!unavailable.isEmpty() || !bindingUnavailable.isEmpty()) {
         unavailable.forEach(claim -> unavailableClaims.add(claim.key()));
+        bindingUnavailable.forEach(claim -> unavailableClaims.add(claim.key()));
         return FilterResult.unresolvable(ClaimRejection.NOT_AVAILABLE_ON_NODE);
       }
       return FilterResult.fit();

@@ -8,6 +8,8 @@ import io.kubesched.api.DeviceRequirements;
 import io.kubesched.api.DynamicResources;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.plugins.helper.NodeSelectors;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -176,6 +178,29 @@ record PodClaims(
       }
     }
     return pending;
+  }
+
+  /**
+   * @return the allocated claims whose devices cannot be used by a pod being bound on any node: a binding failure
+   *     condition is {@code True}, or the binding conditions are not met {@code timeout} after the allocation (kube's
+   *     {@code isClaimReadyForBinding} and {@code isClaimTimeout} in Filter), in the pod's order
+   */
+  List<ResourceClaim> bindingUnavailable(Instant now, Duration timeout) {
+    List<ResourceClaim> unavailable = List.of();
+    for (var claim : claims) {
+      if (!claim.hasBindingConditions()) {
+        continue;
+      }
+      var state = claim.bindingState();
+      if (state instanceof ResourceClaim.BindingState.Failed
+          || (state instanceof ResourceClaim.BindingState.Pending && claim.bindingTimedOut(now, timeout))) {
+        if (unavailable.isEmpty()) {
+          unavailable = new ArrayList<>(claims.size());
+        }
+        unavailable.add(claim);
+      }
+    }
+    return unavailable;
   }
 
   /**

@@ -21,7 +21,12 @@ import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_WITH_
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_WITH_CLAIM_TEMPLATE_IN_STATUS;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.WORKER_NODE;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.WORKER_NODE_SLICE;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_WITH_TWO_CLAIM_NAMES;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.allocation;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.boundClaim;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.boundClaim2;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.failedBindingClaim;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.failedBindingClaim2;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.claim;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.deleting;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.exact;
@@ -56,6 +61,7 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.plugins.dynamicresources.structured.Allocator;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -287,6 +293,90 @@ class DynamicResourcesFilterTest {
 
     assertRejected(prepared.filter(pod, WORKER_NODE), "resourceclaim not available on the node");
     assertEquals(Optional.of(ClaimDeallocation.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY)), postFilter(prepared, pod));
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-succeeded-binding-conditions")
+  void boundClaimWithSucceededBindingConditions() {
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(boundClaim()), List.of(), List.of());
+
+    assertTrue(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE).fits());
+    assertEquals(List.of(new ClaimAllocation(NAMESPACE, CLAIM_NAME, PENDING_CLAIM.uid(), null)),
+        planned(prepared, WORKER_NODE), "only reserved: PreBind then finds its conditions met");
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-failed-binding")
+  void boundClaimWithFailedBinding() {
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(failedBindingClaim()), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(failedBindingClaim())), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-timed-out-binding")
+  void boundClaimWithTimedOutBinding() {
+    var allocation = DraFixtures.allocationWithBindingConditions(DraFixtures.DRIVER, "req-1", "instance-1");
+    var claim = DraFixtures.withDeviceStatus(PENDING_CLAIM, new io.kubesched.api.AllocationResult(
+        allocation.devices(), allocation.config(), allocation.nodeSelector(), Instant.now().minusSeconds(600 + 1)));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(claim), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(claim)), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("a claim waiting for its binding conditions within the timeout is used (PreBind waits)")
+  void boundClaimWaitingWithinTheTimeout() {
+    var allocation = DraFixtures.allocationWithBindingConditions(DraFixtures.DRIVER, "req-1", "instance-1");
+    var claim = DraFixtures.withDeviceStatus(PENDING_CLAIM, new io.kubesched.api.AllocationResult(
+        allocation.devices(), allocation.config(), allocation.nodeSelector(), Instant.now().minusSeconds(60)),
+        DraFixtures.condition(DraFixtures.BINDING_CONDITION, false));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(claim), List.of(), List.of());
+
+    assertTrue(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE).fits());
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-mixed-binding-conditions")
+  void boundClaimWithMixedBindingConditions() {
+    var claim = DraFixtures.withDeviceStatus(PENDING_CLAIM,
+        DraFixtures.allocationWithBindingConditions(DraFixtures.DRIVER, "req-1", "instance-1"),
+        DraFixtures.condition("condition1", true), DraFixtures.condition("condition2", false));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(claim), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(claim)), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("bound-claim-without-binding-conditions")
+  void boundClaimWithoutBindingConditions() {
+    var prepared = prepare(POD_WITH_CLAIM_TEMPLATE_IN_STATUS, List.of(ALLOCATED_CLAIM, OTHER_CLAIM), List.of(),
+        List.of());
+
+    assertTrue(prepared.filter(POD_WITH_CLAIM_TEMPLATE_IN_STATUS, WORKER_NODE).fits());
+  }
+
+  @Test
+  @DisplayName("multi-claims-binding-conditions-all-success")
+  void multiClaimsBindingConditionsAllSuccess() {
+    var prepared = prepare(POD_WITH_TWO_CLAIM_NAMES, List.of(boundClaim(), boundClaim2()), List.of(DEVICE_CLASS),
+        List.of());
+
+    assertTrue(prepared.filter(POD_WITH_TWO_CLAIM_NAMES, WORKER_NODE).fits());
+  }
+
+  @Test
+  @DisplayName("multi-claims-binding-conditions-one-fail")
+  void multiClaimsBindingConditionsOneFail() {
+    var prepared = prepare(POD_WITH_TWO_CLAIM_NAMES, List.of(boundClaim(), failedBindingClaim2()),
+        List.of(DEVICE_CLASS), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_TWO_CLAIM_NAMES, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(failedBindingClaim2())),
+        postFilter(prepared, POD_WITH_TWO_CLAIM_NAMES));
   }
 
   @Test
