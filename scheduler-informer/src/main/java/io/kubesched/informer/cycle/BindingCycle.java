@@ -46,7 +46,12 @@ import org.slf4j.LoggerFactory;
  * reservedFor} ({@link ClaimPort}); a failure takes the pod out of the claims written so far, gives the assumed
  * allocations back ({@link ClaimAssumptions}) and requeues the pod ({@code running PreBind plugin
  * "DynamicResources": ...}). A binding that fails after that takes the pod out of its claims again, as kube's
- * Unreserve. Allocations written stay assumed until the watch shows them.
+ * Unreserve. Allocations written stay assumed until the watch shows them. When a device of its claims has binding
+ * conditions, the pod then waits as a pod waits for its volumes, until {@link #checkDeviceWaits} finds each such
+ * device's conditions {@code True} in its claim's {@code status.devices} (the pod is bound), a binding failure
+ * condition {@code True} or kube's binding timeout passed (the pod leaves its claims and is requeued: {@code running
+ * PreBind plugin "DynamicResources": device binding failed: ...}), or the pod gone. A pod group's member with such a
+ * device is refused before anything is written.
  *
  * <p>The wait holds neither a binding slot nor a thread. kube-scheduler's PreBind blocks a goroutine for up
  * to ten minutes, which costs Go little; a thread of the bounded pool blocked per pod waiting for a
@@ -60,7 +65,8 @@ import org.slf4j.LoggerFactory;
  * ...}). A pod deleted or bound elsewhere while it waits is dropped at the next check.
  *
  * <p>{@link #submit} is called from the scheduling thread and blocks while every slot is taken; the
- * bindings run on the {@code binders} executor; {@link #checkVolumeWaits} may be called from any thread.
+ * bindings run on the {@code binders} executor; {@link #checkVolumeWaits} and {@link #checkDeviceWaits} may be
+ * called from any thread (the loop calls both each second from its housekeeping thread).
  */
 public final class BindingCycle {
 
