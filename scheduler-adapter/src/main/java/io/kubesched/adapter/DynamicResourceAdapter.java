@@ -16,6 +16,7 @@ import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.NodeSelectorTerm;
 import io.kubesched.api.Owner;
 import io.kubesched.api.AllocationMode;
+import io.kubesched.api.AllocatedDeviceStatus;
 import io.kubesched.api.AllocationResult;
 import io.kubesched.api.ClaimConfig;
 import io.kubesched.api.ConsumerRef;
@@ -212,8 +213,14 @@ public final class DynamicResourceAdapter {
     var status = claim.getStatus();
     AllocationResult allocation = null;
     var reservedFor = new ArrayList<ConsumerRef>();
+    var deviceStatuses = new ArrayList<AllocatedDeviceStatus>();
     if (status != null) {
       allocation = allocation(status.getAllocation(), object, "status.allocation");
+      for (var device : orEmpty(status.getDevices())) {
+        if (device != null) {
+          deviceStatuses.add(deviceStatus(device));
+        }
+      }
       for (ResourceClaimConsumerReference consumer : orEmpty(status.getReservedFor())) {
         if (consumer != null) {
           reservedFor.add(
@@ -237,7 +244,23 @@ public final class DynamicResourceAdapter {
         config,
         allocation,
         reservedFor,
-        meta.getDeletionTimestamp() != null);
+        meta.getDeletionTimestamp() != null,
+        deviceStatuses);
+  }
+
+  /** A {@code status.devices} entry: the device and its conditions (what binding conditions are checked against). */
+  private static AllocatedDeviceStatus deviceStatus(io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatus device) {
+    var conditions = new ArrayList<AllocatedDeviceStatus.Condition>();
+    for (var condition : orEmpty(device.getConditions())) {
+      if (condition != null) {
+        conditions.add(new AllocatedDeviceStatus.Condition(
+            orEmpty(condition.getType()), orEmpty(condition.getStatus()), orEmpty(condition.getReason()),
+            orEmpty(condition.getMessage())));
+      }
+    }
+    return new AllocatedDeviceStatus(
+        orEmpty(device.getDriver()), orEmpty(device.getPool()), orEmpty(device.getDevice()),
+        emptyToNull(device.getShareID()), conditions);
   }
 
   /**

@@ -273,7 +273,11 @@ class DynamicResourceAdapterTest {
                       "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name",
                         "operator": "In", "values": ["n1"]}]}]},
                       "allocationTimestamp": "2026-01-01T00:00:01Z"},
-                    "reservedFor": [{"resource": "pods", "name": "web", "uid": "p1"}]}
+                    "reservedFor": [{"resource": "pods", "name": "web", "uid": "p1"}],
+                    "devices": [{"driver": "d", "pool": "p", "device": "g0", "shareID": "s1",
+                      "conditions": [{"type": "attached", "status": "True", "reason": "Attached",
+                        "message": "on n1", "lastTransitionTime": "2026-01-01T00:00:02Z"}],
+                      "data": {"ignored": true}}]}
                   """));
 
       var opaque = new OpaqueConfig("d", "{\"x\":1}");
@@ -312,7 +316,9 @@ class DynamicResourceAdapterTest {
                                   "metadata.name", NodeSelectorRequirement.Operator.IN, List.of("n1"))))),
                   Instant.parse("2026-01-01T00:00:01Z")),
               List.of(ConsumerRef.pod("web", "p1")),
-              true),
+              true,
+              List.of(new io.kubesched.api.AllocatedDeviceStatus("d", "p", "g0", "s1", List.of(
+                  new io.kubesched.api.AllocatedDeviceStatus.Condition("attached", "True", "Attached", "on n1"))))),
           read);
     }
 

@@ -41,7 +41,7 @@ public sealed interface Decision {
    * @return a decision that the pod fits nowhere now
    */
   static Unschedulable unschedulable(Map<String, List<String>> reasonsByNode) {
-    return new Unschedulable(reasonsByNode, "", Set.of(), "", Nomination.CLEAR);
+    return new Unschedulable(reasonsByNode, "", Set.of(), "", Nomination.CLEAR, List.of());
   }
 
   /**
@@ -51,7 +51,7 @@ public sealed interface Decision {
    * @return a decision that the pod fits nowhere now, for a reason of its own rather than of the nodes'
    */
   static Unschedulable unschedulable(Map<String, List<String>> reasonsByNode, String preFilterMessage) {
-    return new Unschedulable(reasonsByNode, preFilterMessage, Set.of(), "", Nomination.CLEAR);
+    return new Unschedulable(reasonsByNode, preFilterMessage, Set.of(), "", Nomination.CLEAR, List.of());
   }
 
   /**
@@ -107,13 +107,17 @@ public sealed interface Decision {
    *     pod.}); empty when nothing was tried
    * @param nomination what becomes of the pod's nomination: kept, cleared, or a node where room is made by
    *     evicting victims
+   * @param claimDeallocations the pod's claims whose allocation is cleared so that they can be allocated on a node
+   *     the pod can use (kube-scheduler's DynamicResources PostFilter, which clears at most one per attempt); empty
+   *     when none
    */
   record Unschedulable(
       Map<String, List<String>> reasonsByNode,
       String preFilterMessage,
       Set<String> unresolvableNodes,
       String postFilterMessage,
-      Nomination nomination)
+      Nomination nomination,
+      List<ClaimDeallocation> claimDeallocations)
       implements Decision {
 
     /** kube-scheduler's message when the cluster has no node. */
@@ -133,6 +137,17 @@ public sealed interface Decision {
     public Unschedulable {
       reasonsByNode = NodeReasons.copyOf(reasonsByNode);
       unresolvableNodes = NodeNames.copyOf(unresolvableNodes);
+      claimDeallocations = List.copyOf(claimDeallocations);
+    }
+
+    /** A decision that deallocates no claim. */
+    public Unschedulable(
+        Map<String, List<String>> reasonsByNode,
+        String preFilterMessage,
+        Set<String> unresolvableNodes,
+        String postFilterMessage,
+        Nomination nomination) {
+      this(reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, List.of());
     }
 
     /**
@@ -140,7 +155,8 @@ public sealed interface Decision {
      * @return this decision with those nodes marked so
      */
     public Unschedulable withUnresolvableNodes(Set<String> unresolvableNodes) {
-      return new Unschedulable(reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination);
+      return new Unschedulable(
+          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations);
     }
 
     /**
@@ -149,7 +165,18 @@ public sealed interface Decision {
      * @return this decision with the outcome of preemption
      */
     public Unschedulable withPostFilter(String postFilterMessage, Nomination nomination) {
-      return new Unschedulable(reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination);
+      return new Unschedulable(
+          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations);
+    }
+
+    /**
+     * @param claimDeallocations the pod's claims to deallocate
+     * @return this decision deallocating those claims
+     */
+    @API(status = EXPERIMENTAL, since = "0.1.0")
+    public Unschedulable withClaimDeallocations(List<ClaimDeallocation> claimDeallocations) {
+      return new Unschedulable(
+          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations);
     }
 
     /**
@@ -160,8 +187,9 @@ public sealed interface Decision {
      *
      * <p>With no node at all it is kube-scheduler's {@value #NO_NODES}. When the pod was turned away before
      * any node was looked at, the reason is stated once: {@code "0/6 nodes are available: persistentvolumeclaim
-     * \"data\" not found."}. A {@link #postFilterMessage} follows after a space, as kube-scheduler adds its
-     * PostFilter's status.
+     * \"data\" not found."}. The PostFilter's status follows after a space, as kube-scheduler adds it: {@value
+     * ClaimDeallocation#COMPLETED} when a claim is deallocated, then (after {@code ", "}) the {@link
+     * #postFilterMessage}, in the order of kube's default profile (DynamicResources before DefaultPreemption).
      *
      * @param nodeCount how many nodes the decision was made over
      */
@@ -186,7 +214,11 @@ public sealed interface Decision {
     }
 
     private String withPostFilter(String message) {
-      return postFilterMessage.isEmpty() ? message : message + " " + postFilterMessage;
+      var postFilter =
+          claimDeallocations.isEmpty() ? postFilterMessage
+              : postFilterMessage.isEmpty() ? ClaimDeallocation.COMPLETED
+              : ClaimDeallocation.COMPLETED + ", " + postFilterMessage;
+      return postFilter.isEmpty() ? message : message + " " + postFilter;
     }
 
     /** Orders strings as Go's {@code sort.Strings} does: by UTF-8 bytes, which is by code point. */

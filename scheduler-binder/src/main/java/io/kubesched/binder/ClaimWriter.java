@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * Unreserve} in the plugin's dynamicresources.go): a claim the scheduler allocated gets kube's delete-protection
  * finalizer (an update of the claim) and then its allocation; every claim of the pod gets the pod in {@code
  * status.reservedFor} and an {@code allocationTimestamp} if it has none (an update of the status). Unreserve
- * takes the pod out of {@code reservedFor} again with a strategic merge patch, which needs no fresh copy.
+ * takes the pod out of {@code reservedFor} again with a strategic merge patch, which needs no fresh copy. PostFilter's
+ * deallocation of a claim no node can use clears its status with a merge patch ({@link #deallocate}).
  *
  * <p>Each update carries the {@code resourceVersion} read, so a change made meanwhile is a conflict; as kube, a
  * conflict reads the claim again and tries again (at most {@value #ATTEMPTS} times), and a claim allocated
@@ -245,6 +246,34 @@ public final class ClaimWriter {
       }
     }
     return out.append('"').toString();
+  }
+
+  /**
+   * Deallocates claim {@code namespace/name} (kube's DynamicResources PostFilter): one JSON merge patch of the status
+   * that clears {@code allocation}, {@code reservedFor} and {@code devices}, conditioned on the claim's uid and on
+   * the {@code resourceVersion} the decision saw, as kube's status update of its cached copy is, so a claim changed
+   * since (reserved for a pod, allocated again, replaced) is left as it is. The finalizer stays: kube's resource
+   * claim controller owns it once the claim is not allocated. Best effort: a failure is logged, and the pod's next
+   * attempt finds the claim as it is and asks again.
+   *
+   * @return whether the claim was deallocated
+   * @throws InterruptedException if the thread is interrupted while it waits for a token
+   */
+  public boolean deallocate(String namespace, String name, String claimUid, String resourceVersion)
+      throws InterruptedException {
+    writes.acquire();
+    var patch =
+        "{\"metadata\":{\"uid\":\"" + claimUid + "\",\"resourceVersion\":\"" + resourceVersion + "\"},"
+            + "\"status\":{\"allocation\":null,\"reservedFor\":null,\"devices\":null}}";
+    try {
+      client.resources(ResourceClaim.class).inNamespace(namespace).withName(name).subresource("status")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+      LOG.debug("Deallocated resourceclaim {}/{}", namespace, name);
+      return true;
+    } catch (KubernetesClientException e) {
+      LOG.info("Did not deallocate resourceclaim {}/{}: {}", namespace, name, describe(e));
+      return false;
+    }
   }
 
   private void write(ResourceClaim claim, @Nullable AllocationResult allocation, String podName, String podUid) {

@@ -15,6 +15,7 @@ import io.kubesched.engine.Ticker;
 import io.kubesched.informer.cycle.BindPort;
 import io.kubesched.informer.cycle.BindingCycle;
 import io.kubesched.informer.cycle.ClaimAssumptions;
+import io.kubesched.informer.cycle.ClaimDeallocations;
 import io.kubesched.informer.cycle.ClaimPort;
 import io.kubesched.informer.cycle.GroupCycle;
 import io.kubesched.informer.cycle.GroupTracker;
@@ -61,7 +62,8 @@ record LoopParts(
   /**
    * What the loop is given from outside: clock, threads, ports.
    *
-   * @param preemptors runs the {@link PreemptionCycle}'s evictions, one task per preemptor
+   * @param preemptors runs the {@link PreemptionCycle}'s evictions, one task per preemptor, and the claims' PostFilter
+   *     deallocations ({@link ClaimDeallocations}), one task per decision
    * @param victims runs the deletions of a preemptor's victims but the last, one task per victim
    * @param groups the pod group objects the informers show, and which sources are honoured
    * @param groupReport tells a pod group's status and events
@@ -141,6 +143,7 @@ record LoopParts(
         new SchedulingCycle(
             profiles, queue, cache, storage, claims, injected.clusterSnapshot(), handlers::pendingPod, binding,
             preemption,
+            new ClaimDeallocations(injected.claimPort(), injected.preemptors()),
             groupCycle,
             injected.reporting(), metrics, leadership, ticker);
     return new LoopParts(

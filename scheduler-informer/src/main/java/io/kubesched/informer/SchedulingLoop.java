@@ -371,6 +371,7 @@ public final class SchedulingLoop implements AutoCloseable {
     housekeeping.scheduleWithFixedDelay(groupReports::flushSeries, 30, 30, TimeUnit.SECONDS);
     // kube's PreBind polls every second; claim and volume events may check sooner.
     housekeeping.scheduleWithFixedDelay(parts.binding()::checkVolumeWaits, 1, 1, TimeUnit.SECONDS);
+    housekeeping.scheduleWithFixedDelay(parts.binding()::checkDeviceWaits, 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(parts.preemption()::checkHeld, 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(parts.groups()::checkTimeouts, 1, 1, TimeUnit.SECONDS);
     var thread = new Thread(parts.scheduling(), "kubesched-" + settings.schedulerName());

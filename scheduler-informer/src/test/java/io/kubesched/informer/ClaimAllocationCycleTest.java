@@ -11,7 +11,10 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulingListener;
 import io.kubesched.api.AllocationResult;
+import io.kubesched.api.AllocatedDeviceStatus;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ResourceClaim;
+import io.kubesched.api.ClaimDeallocation;
 import io.kubesched.api.DeviceAllocation;
 import io.kubesched.api.ExtendedResourceClaim;
 import io.kubesched.binder.BindOutcome;
@@ -21,10 +24,14 @@ import io.kubesched.informer.cycle.BindPort;
 import io.kubesched.informer.cycle.ClaimAssumptions;
 import io.kubesched.informer.cycle.ClaimPort;
 import java.util.ArrayList;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +48,9 @@ public class ClaimAllocationCycleTest {
   private final List<String> heard = new ArrayList<>();
   private final Map<String, ClaimOutcome> outcomes = new java.util.HashMap<>();
   private BindOutcome bindOutcome = new BindOutcome.Bound("n1", false);
+  private @Nullable Decision decision;
+  /** The claims as the informers show them, by name (what the wait for binding conditions reads). */
+  private final Map<String, ResourceClaim> seen = new java.util.concurrent.ConcurrentHashMap<>();
 
   private ClaimAllocation gpu = new ClaimAllocation("default", "gpu", "uid-gpu", allocation("gpu-0"));
   private static final ClaimAllocation SHARED = new ClaimAllocation("default", "shared", "uid-shared", null);
@@ -57,7 +67,7 @@ public class ClaimAllocationCycleTest {
       new FinderFunc() {
         @Override
         public Decision find(PodInfo pod, List<NodeInfo> nodes) {
-          return new Decision.Bind("n1").withClaimAllocations(decided);
+          return decision != null ? decision : new Decision.Bind("n1").withClaimAllocations(decided);
         }
 
         @Override
@@ -96,6 +106,12 @@ public class ClaimAllocationCycleTest {
         public void delete(ClaimAllocation created) {
           events.add("delete " + created.name());
         }
+
+        @Override
+        public boolean deallocate(ClaimDeallocation claim) {
+          events.add("deallocate " + claim.name() + " at version " + claim.resourceVersion());
+          return true;
+        }
       };
 
   private final ClaimAssumptions assumptions =
@@ -114,6 +130,11 @@ public class ClaimAllocationCycleTest {
         public void created(String podUid, String placeholderUid, ClaimAllocation created) {
           events.add("assumed " + placeholderUid + " as " + created.name() + " for " + podUid);
         }
+
+        @Override
+        public Optional<ResourceClaim> current(String namespace, String name) {
+          return Optional.ofNullable(seen.get(name));
+        }
       };
 
   private final SchedulingListener listener =
@@ -126,6 +147,11 @@ public class ClaimAllocationCycleTest {
         @Override
         public void failed(String podKey, Exception error) {
           heard.add("failed " + podKey + ": " + error.getMessage());
+        }
+
+        @Override
+        public void unschedulable(PodInfo pod, String message) {
+          heard.add("unschedulable " + pod.name() + ": " + message);
         }
       };
 
@@ -187,22 +213,122 @@ public class ClaimAllocationCycleTest {
     assertEquals(1, parts.queue().depths().backoff(), "retried after backoff");
   }
 
-  @Test
-  void devices_with_binding_conditions_are_refused_before_anything_is_written() throws Exception {
-    gpu = new ClaimAllocation("default", "gpu", "uid-gpu", new AllocationResult(
-        List.of(new DeviceAllocation("gpu", "gpu.example.com", "n1", "gpu-0", false, List.of(), List.of("attached"),
-            List.of(), null, Map.of())),
-        List.of(), null, null));
+  /** kube's DynamicResources PreBind with binding conditions: the claims written, then the wait. */
+  private static final String CONDITION = "condition";
+  private static final String FAILED = "failed";
+
+  private static AllocationResult allocationWithBindingConditions(@Nullable Instant allocated) {
+    return new AllocationResult(
+        List.of(new DeviceAllocation("gpu", "gpu.example.com", "n1", "gpu-0", false, List.of(), List.of(CONDITION),
+            List.of(FAILED), null, Map.of())),
+        List.of(), null, allocated);
+  }
+
+  /** The claim {@code gpu} as the watch shows it once written, with {@code conditions} on its device. */
+  private void seenGpu(@Nullable Instant allocated, AllocatedDeviceStatus.Condition... conditions) {
+    seen.put("gpu", new ResourceClaim("default", "gpu", "uid-gpu", "2", null, Map.of(), List.of(), List.of(),
+        List.of(), allocationWithBindingConditions(allocated), List.of(), false,
+        conditions.length == 0 ? List.of()
+            : List.of(new AllocatedDeviceStatus("gpu.example.com", "n1", "gpu-0", null, List.of(conditions)))));
+    seen.put("shared", new ResourceClaim("default", "shared", "uid-shared", "2", null, Map.of(), List.of(),
+        List.of(), List.of(), allocation("other-0"), List.of(), false));
+  }
+
+  private static AllocatedDeviceStatus.Condition condition(String type, String status) {
+    return new AllocatedDeviceStatus.Condition(type, status, type.equals(FAILED) ? "NoLink" : "", "fabric down");
+  }
+
+  /** A pod whose claim {@code gpu} is allocated a device with binding conditions, seen with no status yet. */
+  private LoopParts partsWithBindingConditions() {
+    gpu = new ClaimAllocation("default", "gpu", "uid-gpu", allocationWithBindingConditions(null));
     decided = List.of(gpu, SHARED);
-    var parts = parts();
+    seenGpu(Instant.now());
+    return parts();
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-succeeded-binding-conditions: bound once the device's conditions are True")
+  void boundClaimWithSucceededBindingConditions() throws Exception {
+    var parts = partsWithBindingConditions();
 
     scheduleNext(parts);
 
-    assertEquals(List.of("assume [gpu, shared] for uid-p", "forget uid-p"), events);
-    assertEquals(
-        List.of("failed default/p: running PreBind plugin \"DynamicResources\": device gpu.example.com/n1/gpu-0 has"
-            + " binding conditions, which kubesched does not wait for yet"),
-        heard);
+    assertEquals(List.of("assume [gpu, shared] for uid-p", "reserve gpu with allocation for p", "reserve shared for p"),
+        events, "written, then waiting: not bound yet");
+    assertEquals(1, parts.binding().deviceWaits());
+    seenGpu(Instant.now(), condition(CONDITION, "False"), condition(FAILED, "False"));
+    parts.binding().checkDeviceWaits();
+    assertEquals(1, parts.binding().deviceWaits(), "a condition False: still waiting");
+
+    seenGpu(Instant.now(), condition(CONDITION, "True"), condition(FAILED, "False"));
+    parts.binding().checkDeviceWaits();
+
+    assertEquals("bind p to n1", events.get(events.size() - 1));
+    assertEquals(List.of("bound p to n1"), heard);
+    assertEquals(0, parts.binding().deviceWaits());
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-failed-binding: a failure condition True fails PreBind; the pod leaves its claims")
+  void boundClaimWithFailedBinding() throws Exception {
+    var parts = partsWithBindingConditions();
+    scheduleNext(parts);
+    events.clear();
+
+    seenGpu(Instant.now(), condition(CONDITION, "False"), condition(FAILED, "True"));
+    parts.binding().checkDeviceWaits();
+
+    assertEquals(List.of("unreserve gpu for uid-p", "unreserve shared for uid-p", "forget uid-p"), events,
+        "never bound; the allocation stays for the next attempt's PostFilter to deallocate");
+    assertEquals(List.of("failed default/p: running PreBind plugin \"DynamicResources\": device binding failed:"
+        + " claim=gpu, reason=NoLink, message=\"fabric down\""), heard);
+    assertEquals(1, parts.queue().depths().backoff(), "retried after backoff");
+    assertFalse(parts.cache().isAssumed("uid-p"));
+  }
+
+  @Test
+  @DisplayName("prebind-fail-with-binding-timeout: the claim's allocation is older than the binding timeout")
+  void prebindFailWithBindingTimeout() throws Exception {
+    var parts = partsWithBindingConditions();
+    scheduleNext(parts);
+    events.clear();
+
+    seenGpu(Instant.now().minus(ResourceClaim.DEFAULT_BINDING_TIMEOUT).minusSeconds(1),
+        condition(CONDITION, "False"), condition(FAILED, "False"));
+    parts.binding().checkDeviceWaits();
+
+    assertEquals(List.of("failed default/p: running PreBind plugin \"DynamicResources\": device binding timeout:"
+        + " claim=gpu"), heard);
+    assertEquals(List.of("unreserve gpu for uid-p", "unreserve shared for uid-p", "forget uid-p"), events);
+  }
+
+  @Test
+  @DisplayName("bind-claim-with-binding-conditions: no driver sets the conditions; the wait ends at the timeout")
+  void bindClaimWithBindingConditions() throws Exception {
+    var parts = partsWithBindingConditions();
+    scheduleNext(parts);
+    parts.binding().checkDeviceWaits();
+    assertEquals(1, parts.binding().deviceWaits(), "no status.devices entry yet: waiting");
+
+    clock.addAndGet(ResourceClaim.DEFAULT_BINDING_TIMEOUT.toNanos());
+    parts.binding().checkDeviceWaits();
+
+    assertEquals(List.of("failed default/p: running PreBind plugin \"DynamicResources\": device binding timeout:"
+        + " context deadline exceeded"), heard);
+    assertEquals(0, parts.binding().deviceWaits());
+  }
+
+  @Test
+  void a_pod_deleted_while_its_devices_are_awaited_leaves_its_claims_and_is_not_bound() throws Exception {
+    var parts = partsWithBindingConditions();
+    scheduleNext(parts);
+    events.clear();
+
+    parts.handlers().pods().onDelete(SchedulingLoopPartsTest.pod("p"), false);
+    parts.binding().checkDeviceWaits();
+
+    assertEquals(List.of("unreserve gpu for uid-p", "unreserve shared for uid-p", "forget uid-p"), events);
+    assertEquals(List.of(), heard);
   }
 
   @Test
@@ -290,5 +416,21 @@ public class ClaimAllocationCycleTest {
         events);
     assertEquals(List.of("failed default/p: running PreBind plugin \"DynamicResources\": create claim for extended"
         + " resources default/: forbidden"), heard);
+  }
+
+  @Test
+  void a_claim_postfilter_hands_out_is_deallocated_and_the_pod_waits_for_the_claim_event() throws Exception {
+    decision = Decision.unschedulable(Map.of("n1", List.of("resourceclaim not available on the node")))
+        .withClaimDeallocations(List.of(new ClaimDeallocation("default", "gpu", "uid-gpu", "42")));
+    var parts = parts();
+
+    scheduleNext(parts);
+
+    assertEquals(List.of("deallocate gpu at version 42"), events, "nothing assumed, reserved or bound");
+    assertEquals(
+        List.of("unschedulable p: 0/1 nodes are available: 1 resourceclaim not available on the node. deallocation"
+            + " of ResourceClaim completed"),
+        heard);
+    assertEquals(1, parts.queue().depths().unschedulable(), "moved again by the claim's update event");
   }
 }

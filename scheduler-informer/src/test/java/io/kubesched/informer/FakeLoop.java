@@ -16,6 +16,7 @@ import io.kubesched.informer.cycle.PreemptPort;
 import io.kubesched.informer.cycle.Profiles;
 import io.kubesched.informer.cycle.Reporting;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ClaimDeallocation;
 import io.kubesched.binder.ClaimOutcome;
 import io.kubesched.informer.cycle.ClaimAssumptions;
 import io.kubesched.informer.cycle.ClaimPort;
@@ -85,6 +86,11 @@ final class FakeLoop {
 
         @Override
         public void unreserve(ClaimAllocation claim, String podUid) {
+          throw new AssertionError("no claim write expected");
+        }
+
+        @Override
+        public boolean deallocate(ClaimDeallocation claim) {
           throw new AssertionError("no claim write expected");
         }
       };

@@ -229,11 +229,16 @@ public final class GroupPlacement {
     return nominations.nodeOf(pod.uid()).isEmpty() ? next : next.withNominations(nominations.without(pod.uid()));
   }
 
-  /** A member's own decision, never asking to preempt for it alone (the partial hold that deadlocks groups). */
+  /**
+   * A member's own decision, never asking to preempt for it alone (the partial hold that deadlocks groups) nor to
+   * deallocate a claim for it alone (kube runs no member's PostFilter in a pod group's cycle; its group-wide
+   * PodGroupPostFilter is not ported).
+   */
   private static Decision.Unschedulable withoutNomination(Decision.Unschedulable decision) {
-    return decision.nomination() instanceof Nomination.To
-        ? decision.withPostFilter("", Nomination.KEEP)
-        : decision;
+    var own = decision.claimDeallocations().isEmpty() ? decision : decision.withClaimDeallocations(List.of());
+    return own.nomination() instanceof Nomination.To
+        ? own.withPostFilter("", Nomination.KEEP)
+        : own;
   }
 
   /**

@@ -145,6 +145,22 @@ public final class SchedulingReporter {
   }
 
   /**
+   * Reports that the pod's binding waits for its devices' binding conditions (kube's DynamicResources PreBind): the
+   * {@code BindingConditionsPending} event.
+   *
+   * @param pod the pod as last seen; needs a namespace and a name
+   * @param nodeName the node it is to be bound to
+   * @return true if the event was written (or counted into a series); false if a request failed
+   * @throws IllegalArgumentException if the pod has no namespace or name
+   * @throws InterruptedException if interrupted while waiting for a token or for the server
+   */
+  public boolean bindingConditionsPending(Pod pod, String nodeName) throws InterruptedException {
+    return events.record(
+        regarding(pod), "Normal", "BindingConditionsPending", "Scheduling",
+        "waiting for binding conditions for device on node " + nodeName);
+  }
+
+  /**
    * Reports that no node fits the pod: the {@code FailedScheduling} event, and
    * {@code PodScheduled=False} with reason {@link #UNSCHEDULABLE}.
    *

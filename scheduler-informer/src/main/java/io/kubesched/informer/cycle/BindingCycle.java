@@ -6,6 +6,7 @@ import io.kubesched.api.SchedulerMetrics.Result;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.api.VolumeBinding;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ResourceClaim;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.binder.ClaimOutcome;
 import io.kubesched.binder.TokenBucket;
@@ -14,6 +15,7 @@ import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +46,12 @@ import org.slf4j.LoggerFactory;
  * reservedFor} ({@link ClaimPort}); a failure takes the pod out of the claims written so far, gives the assumed
  * allocations back ({@link ClaimAssumptions}) and requeues the pod ({@code running PreBind plugin
  * "DynamicResources": ...}). A binding that fails after that takes the pod out of its claims again, as kube's
- * Unreserve. Allocations written stay assumed until the watch shows them.
+ * Unreserve. Allocations written stay assumed until the watch shows them. When a device of its claims has binding
+ * conditions, the pod then waits as a pod waits for its volumes, until {@link #checkDeviceWaits} finds each such
+ * device's conditions {@code True} in its claim's {@code status.devices} (the pod is bound), a binding failure
+ * condition {@code True} or kube's binding timeout passed (the pod leaves its claims and is requeued: {@code running
+ * PreBind plugin "DynamicResources": device binding failed: ...}), or the pod gone. A pod group's member with such a
+ * device is refused before anything is written.
  *
  * <p>The wait holds neither a binding slot nor a thread. kube-scheduler's PreBind blocks a goroutine for up
  * to ten minutes, which costs Go little; a thread of the bounded pool blocked per pod waiting for a
@@ -58,7 +65,8 @@ import org.slf4j.LoggerFactory;
  * ...}). A pod deleted or bound elsewhere while it waits is dropped at the next check.
  *
  * <p>{@link #submit} is called from the scheduling thread and blocks while every slot is taken; the
- * bindings run on the {@code binders} executor; {@link #checkVolumeWaits} may be called from any thread.
+ * bindings run on the {@code binders} executor; {@link #checkVolumeWaits} and {@link #checkDeviceWaits} may be
+ * called from any thread (the loop calls both each second from its housekeeping thread).
  */
 public final class BindingCycle {
 
@@ -95,6 +103,18 @@ public final class BindingCycle {
   private final Ticker ticker;
   /** The pods whose volume bindings are written and awaited, by uid. */
   private final Map<String, VolumeWait> waiting = new ConcurrentHashMap<>();
+  /** The pods whose claims are written and whose devices' binding conditions are awaited, by uid. */
+  private final Map<String, DeviceWait> deviceWaits = new ConcurrentHashMap<>();
+  /** The wall clock the claims' allocation timestamps are compared with. */
+  private final Clock wallClock = Clock.systemUTC();
+
+  /** One pod waiting for its devices' binding conditions; checked by one thread at a time. */
+  private record DeviceWait(Assumed assumed, long deadlineNanos) {
+
+    String uid() {
+      return assumed.uid();
+    }
+  }
 
   /** One pod waiting for its volumes; checked by one thread at a time. */
   private record VolumeWait(Assumed assumed, long deadlineNanos, VolumeBindingCheck check) {
@@ -204,6 +224,32 @@ public final class BindingCycle {
   /** @return how many pods wait for their volumes to be bound */
   public int volumeWaits() {
     return waiting.size();
+  }
+
+  /** @return how many pods wait for their devices' binding conditions */
+  public int deviceWaits() {
+    return deviceWaits.size();
+  }
+
+  /**
+   * Checks every pod waiting for its devices' binding conditions (kube's DynamicResources PreBind poll): binds those
+   * whose claims' devices all meet them, and fails those whose binding failed or timed out, or that are gone (the
+   * claims are given up and the pod requeued, on a binding thread). Cheap (no API request: it reads the claims the
+   * informers show); callable from any thread, at any time.
+   */
+  public void checkDeviceWaits() {
+    for (var wait : deviceWaits.values()) {
+      try {
+        check(wait);
+      } catch (RuntimeException e) {
+        if (deviceWaits.remove(wait.uid(), wait)) {
+          forgetAssumed(wait.uid());
+          PodLog.of(LOG.atError(), wait.assumed()).setCause(e)
+              .log("Unexpected failure checking the devices of pod {}; it will be retried", wait.assumed().key());
+          queue.requeueAfterError(wait.assumed().attempt().item());
+        }
+      }
+    }
   }
 
   /**
@@ -347,14 +393,6 @@ public final class BindingCycle {
    * @return {@code assumed} with the claims as written (a created claim under its name); {@code null} on a failure
    */
   private @Nullable Assumed reserveClaims(Assumed assumed) throws InterruptedException {
-    var waiting = withBindingConditions(assumed.claimAllocations());
-    if (!waiting.isEmpty()) {
-      // kube waits in PreBind until a driver reports such devices attached; that wait is not built yet, and binding
-      // without it would start the pod before its device is ready: refused, before anything is written.
-      preBindFailed(assumed, CLAIMS_PRE_BIND_FAILED, "device " + waiting
-          + " has binding conditions, which kubesched does not wait for yet");
-      return null;
-    }
     var info = assumed.attempt().info();
     var written = new ArrayList<ClaimAllocation>(assumed.claimAllocations().size());
     for (var planned : assumed.claimAllocations()) {
@@ -387,17 +425,108 @@ public final class BindingCycle {
     return assumed.withClaimAllocations(written);
   }
 
-  /** @return the first newly allocated device that has binding conditions, as {@code driver/pool/device}; empty if none */
-  private static String withBindingConditions(List<ClaimAllocation> claims) {
-    for (var claim : claims) {
+  /**
+   * @return whether a claim of the pod has a device with binding conditions (kube's {@code hasBindingConditions}):
+   *     in the allocation made for it, or, for a claim allocated before, as the claim is seen now
+   */
+  private boolean hasBindingConditions(List<ClaimAllocation> allocations) {
+    for (var claim : allocations) {
       var allocation = claim.allocation();
-      if (allocation == null) {
-        continue;
-      }
-      for (var device : allocation.devices()) {
-        if (!device.bindingConditions().isEmpty()) {
-          return device.deviceId().toString();
+      if (allocation != null) {
+        if (allocation.devices().stream().anyMatch(d -> !d.bindingConditions().isEmpty())) {
+          return true;
         }
+      } else if (claimAssumptions.current(claim.namespace(), claim.name())
+          .filter(c -> c.uid().equals(claim.uid()) && c.hasBindingConditions()).isPresent()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The rest of kube's DynamicResources PreBind for a pod whose claims are written and one of whose devices has
+   * binding conditions: a {@code BindingConditionsPending} event, then the pod is parked (no slot, no thread held)
+   * until {@link #checkDeviceWaits} finds every such device's conditions {@code True} in its claim's {@code
+   * status.devices}, a failure condition {@code True}, or kube's binding timeout passed.
+   */
+  private void awaitBindingConditions(Assumed assumed) {
+    reporting.bindingConditionsPending(assumed);
+    var wait = new DeviceWait(assumed, ticker.nanoTime() + ResourceClaim.DEFAULT_BINDING_TIMEOUT.toNanos());
+    deviceWaits.put(assumed.uid(), wait);
+    PodLog.of(LOG.atDebug(), assumed)
+        .log("Waiting for the binding conditions of the devices of pod {} on node {}", assumed.key(),
+            assumed.nodeName());
+    check(wait);
+  }
+
+  private void check(DeviceWait wait) {
+    String failure;
+    boolean gone;
+    synchronized (wait) {
+      if (deviceWaits.get(wait.uid()) != wait) {
+        return; // finished by another thread
+      }
+      // After an asynchronous wait: whether the pod is still ours to bind, as the watch shows it now.
+      gone = pending.pendingPod(wait.uid()) == null;
+      failure = gone ? "" : bindingFailure(wait);
+      if (failure == null) {
+        return; // still waiting
+      }
+      deviceWaits.remove(wait.uid(), wait);
+    }
+    var assumed = wait.assumed();
+    try {
+      binders.execute(() -> {
+        try {
+          if (gone) {
+            unreserveClaims(assumed.claimAllocations(), assumed.uid());
+            forgetAssumed(assumed.uid());
+            queue.done(assumed.uid());
+            PodLog.of(LOG.atInfo(), assumed).log(
+                "Stopped waiting for the devices of pod {}: it was deleted or bound elsewhere", assumed.key());
+          } else if (failure.isEmpty()) {
+            PodLog.of(LOG.atDebug(), assumed).log("The devices of pod {} meet their binding conditions", assumed.key());
+            bindPodWithClaims(assumed);
+          } else {
+            // kube's PreBind error, then its Unreserve: the pod leaves its claims, which keep their allocation (the
+            // next attempt's PostFilter deallocates a claim whose binding failed or timed out).
+            unreserveClaims(assumed.claimAllocations(), assumed.uid());
+            preBindFailed(assumed, CLAIMS_PRE_BIND_FAILED, failure);
+          }
+        } catch (InterruptedException e) {
+          forgetAssumed(assumed.uid());
+          Thread.currentThread().interrupt();
+        }
+      });
+    } catch (RejectedExecutionException closing) {
+      forgetAssumed(wait.uid());
+    }
+  }
+
+  /**
+   * kube's {@code isPodReadyForBinding} over the claims as seen now, then its poll's own deadline.
+   *
+   * @return {@code null} while waiting; empty when every device is ready; else kube's error
+   */
+  private @Nullable String bindingFailure(DeviceWait wait) {
+    var now = wallClock.instant();
+    for (var planned : wait.assumed().claimAllocations()) {
+      var claim = claimAssumptions.current(planned.namespace(), planned.name())
+          .filter(c -> c.uid().equals(planned.uid())).orElse(null);
+      if (claim == null) {
+        return "claim " + planned.namespace() + "/" + planned.name() + " got deleted in the meantime";
+      }
+      var state = claim.bindingState();
+      if (state instanceof ResourceClaim.BindingState.Failed failed) {
+        return failed.message();
+      }
+      if (state instanceof ResourceClaim.BindingState.Pending) {
+        if (claim.bindingTimedOut(now, ResourceClaim.DEFAULT_BINDING_TIMEOUT)) {
+          return "device binding timeout: claim=" + claim.name();
+        }
+        return ticker.nanoTime() - wait.deadlineNanos() < 0 ? null
+            : "device binding timeout: context deadline exceeded";
       }
     }
     return "";
@@ -424,6 +553,10 @@ public final class BindingCycle {
       if (reserved == null) {
         return;
       }
+      if (hasBindingConditions(reserved.claimAllocations())) {
+        awaitBindingConditions(reserved);
+        return;
+      }
       bind(reserved);
     } catch (InterruptedException e) {
       forgetAssumed(item.uid()); // shutting down: the pod stays pending for the next scheduler
@@ -435,6 +568,18 @@ public final class BindingCycle {
     } finally {
       // Bound: the informers show its claims bound already (the wait saw them), the overlay is not needed.
       storage.release(item.uid());
+    }
+  }
+
+  /** Binds a pod whose claims were written and whose devices met their binding conditions. */
+  private void bindPodWithClaims(Assumed assumed) throws InterruptedException {
+    var item = assumed.attempt().item();
+    try {
+      bind(assumed);
+    } catch (RuntimeException e) {
+      forgetAssumed(item.uid());
+      PodLog.of(LOG.atError(), item).setCause(e).log("Unexpected failure binding pod {}; it will be retried", item.key());
+      queue.requeueAfterError(item);
     }
   }
 
@@ -453,7 +598,16 @@ public final class BindingCycle {
         queue.requeueAfterError(item);
         return;
       }
-      var reserved = member.claimAllocations().isEmpty() ? member : reserveClaims(member);
+      var claimed = member.claimAllocations();
+      if (!claimed.isEmpty() && hasBindingConditions(claimed)) {
+        // A group's members are bound together, without a wait between the claims and the binding: a device that
+        // must first be prepared is refused before anything is written rather than used before it is ready.
+        preBindFailed(member, CLAIMS_PRE_BIND_FAILED, "a claim of pod " + item.key() + " has devices with binding"
+            + " conditions, which kubesched does not wait for in a pod group yet");
+        group.release();
+        return;
+      }
+      var reserved = claimed.isEmpty() ? member : reserveClaims(member);
       if (reserved == null) {
         group.release(); // its claims could not be written: the group cannot complete as placed
         return;

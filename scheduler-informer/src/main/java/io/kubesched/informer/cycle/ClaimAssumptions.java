@@ -1,13 +1,16 @@
 package io.kubesched.informer.cycle;
 
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ResourceClaim;
 import io.kubesched.engine.DeviceCache;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The allocations the scheduling thread made for pods being bound, held where the next decisions see them (kube's
  * in-flight claim allocations in its assume cache), until the watch shows them written or the attempt gives them
- * back. Thread-safe: assumed on the scheduling thread, forgotten on a binding thread.
+ * back; and the claims as those decisions see them. Thread-safe: assumed on the scheduling thread, forgotten on a binding
+ * thread, read on any.
  */
 public interface ClaimAssumptions {
 
@@ -19,6 +22,11 @@ public interface ClaimAssumptions {
 
         @Override
         public void forget(String podUid) {}
+
+        @Override
+        public Optional<ResourceClaim> current(String namespace, String name) {
+          return Optional.empty();
+        }
       };
 
   /** @return the assumptions held in the loop's {@link DeviceCache}, where every snapshot's claims come from */
@@ -38,6 +46,11 @@ public interface ClaimAssumptions {
       public void created(String podUid, String placeholderUid, ClaimAllocation created) {
         devices.created(podUid, placeholderUid, created.name(), created.uid());
       }
+
+      @Override
+      public Optional<ResourceClaim> current(String namespace, String name) {
+        return devices.dynamicResources().claim(namespace, name);
+      }
     };
   }
 
@@ -52,4 +65,10 @@ public interface ClaimAssumptions {
 
   /** Gives pod {@code podUid}'s assumed allocations back (kube's Unreserve); a no-op when it holds none. */
   void forget(String podUid);
+
+  /**
+   * @return claim {@code namespace/name} as the next decision sees it: as the watch last showed it, with the
+   *     assumptions laid over it (kube's assume cache, which its PreBind reads while it waits for binding conditions)
+   */
+  Optional<ResourceClaim> current(String namespace, String name);
 }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.adapter.AllocationResults;
 import io.kubesched.adapter.ExtendedResourceClaims;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ClaimDeallocation;
 import io.kubesched.binder.ClaimOutcome;
 import io.kubesched.binder.ClaimWriter;
 import io.kubesched.binder.TokenBucket;
@@ -13,8 +14,9 @@ import java.util.Objects;
 /**
  * Where the {@link BindingCycle} writes a pod's ResourceClaims before it binds the pod (kube's DynamicResources
  * PreBind), creating first the claim for its extended resources backed by DRA, and takes the pod out of them again
- * after a failure (its Unreserve, which deletes the claim it created): {@link #toApiServer} in
- * production, a fake in the loop's unit tests. Called on a binding thread, several at once.
+ * after a failure (its Unreserve, which deletes the claim it created), and where {@link ClaimDeallocations}
+ * deallocates a claim no node can use (its PostFilter): {@link #toApiServer} in production, a fake in the loop's
+ * unit tests. Called on binding and preemption threads, several at once.
  */
 public interface ClaimPort {
 
@@ -59,6 +61,15 @@ public interface ClaimPort {
    */
   default void delete(ClaimAllocation created) throws InterruptedException {}
 
+  /**
+   * Clears {@code claim}'s allocation and reservations if it is still as the decision saw it (kube's
+   * DynamicResources PostFilter); best effort.
+   *
+   * @return whether the claim was deallocated
+   * @throws InterruptedException if the thread is interrupted (the loop is closing)
+   */
+  boolean deallocate(ClaimDeallocation claim) throws InterruptedException;
+
   /** @return the port that writes through a {@link ClaimWriter}, each write taking a token of {@code writes} */
   static ClaimPort toApiServer(KubernetesClient client, TokenBucket writes, Clock clock) {
     var writer = new ClaimWriter(client, writes, clock);
@@ -91,6 +102,11 @@ public interface ClaimPort {
       @Override
       public void delete(ClaimAllocation created) throws InterruptedException {
         writer.delete(created.namespace(), created.name(), created.uid());
+      }
+
+      @Override
+      public boolean deallocate(ClaimDeallocation claim) throws InterruptedException {
+        return writer.deallocate(claim.namespace(), claim.name(), claim.uid(), claim.resourceVersion());
       }
     };
   }

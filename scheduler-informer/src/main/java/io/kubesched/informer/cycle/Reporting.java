@@ -65,6 +65,12 @@ public final class Reporting {
     }
   }
 
+  /** The binding of {@code waiting} waits for its devices' binding conditions: kube's event saying so. */
+  void bindingConditionsPending(Assumed waiting) {
+    var attempt = waiting.attempt();
+    report(attempt.item().profile(), reporter -> reporter.bindingConditionsPending(attempt.pod(), waiting.nodeName()));
+  }
+
   /**
    * The attempt found no node, or refused the pod.
    *

@@ -60,6 +60,7 @@ public final class SchedulingCycle implements Runnable {
   private final PendingPodLookup pending;
   private final BindingCycle binding;
   private final PreemptionCycle preemption;
+  private final ClaimDeallocations deallocations;
   private final GroupCycle groups;
   private final Reporting reporting;
   private final SchedulerMetrics metrics;
@@ -76,6 +77,7 @@ public final class SchedulingCycle implements Runnable {
       PendingPodLookup pending,
       BindingCycle binding,
       PreemptionCycle preemption,
+      ClaimDeallocations deallocations,
       GroupCycle groups,
       Reporting reporting,
       SchedulerMetrics metrics,
@@ -90,6 +92,7 @@ public final class SchedulingCycle implements Runnable {
     this.pending = pending;
     this.binding = binding;
     this.preemption = preemption;
+    this.deallocations = deallocations;
     this.groups = groups;
     this.reporting = reporting;
     this.metrics = metrics;
@@ -227,9 +230,9 @@ public final class SchedulingCycle implements Runnable {
   }
 
   /**
-   * A decision that the pod fits nowhere now, with what becomes of its nomination (kube-scheduler's
-   * PostFilter outcome): nominated to a node where victims are evicted for it, its nomination cleared, or
-   * kept. The queue learns the nomination before the API server does, as kube-scheduler's nominator.
+   * A decision that the pod fits nowhere now, with kube-scheduler's PostFilter outcome: the claims to deallocate
+   * (written on another thread), and what becomes of its nomination: nominated to a node where victims are evicted
+   * for it, its nomination cleared, or kept. The queue learns the nomination before the API server does, as kube-scheduler's nominator.
    */
   private void unschedulable(
       Attempt attempt, long cycle, Decision.Unschedulable decision, Nominations nominations, int nodeCount) {
@@ -237,6 +240,7 @@ public final class SchedulingCycle implements Runnable {
     var info = attempt.info();
     var message = decision.message(nodeCount);
     var nomination = decision.nomination();
+    deallocations.deallocate(item.key(), decision.claimDeallocations());
     if (!decision.postFilterMessage().isEmpty()) {
       // Preemption ran (its message is never empty): kube counts every PostFilter run, victims or not.
       metrics.preemptionAttempt(nomination instanceof Nomination.To to ? to.victims().size() : 0);

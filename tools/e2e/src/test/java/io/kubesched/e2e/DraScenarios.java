@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatusBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Counter;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSetBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
@@ -21,6 +23,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumptionBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
@@ -294,6 +297,93 @@ abstract class DraScenarios extends RealClusterTest {
     assertEquals(List.of(), admin.resources(ResourceClaim.class).inNamespace(namespace).list().getItems());
   }
 
+  /**
+   * PostFilter: a claim allocated on {@code node-a}, reserved for no pod, while {@code node-a} has no room for the
+   * pod: kube deallocates it (and preemption finds no victim), and the pod's next attempt allocates it on {@code
+   * node-b}.
+   */
+  @Test
+  void an_idle_claim_allocated_where_the_pod_cannot_go_is_deallocated_and_allocated_where_it_can() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    slice("node-b", gpu("gpu-0", "a100", "40Gi"));
+    claim("idle", 1, List.of());
+    allocate("idle", "node-a", "gpu-0");
+    create(admin, new PodBuilder(FakeClusterFixture.pod(namespace, "hog", schedulerName(), "4", "64Mi"))
+        .editSpec().withNodeName("node-a").endSpec().build());
+    start();
+    pod("trainer", "idle");
+
+    assertEquals("node-b", placed("trainer"));
+    var claim = claimNamed("idle");
+    assertEquals(List.of("node-b/gpu-0"), devices(claim));
+    assertEquals(List.of("trainer"), reservedFor(claim));
+    eventually(SOON, "a FailedScheduling event for trainer", () -> !failedScheduling("trainer").isEmpty());
+    assertEquals(
+        List.of("0/2 nodes are available: 1 Insufficient cpu, 1 resourceclaim not available on the node."
+            + " deallocation of ResourceClaim completed, preemption: 0/2 nodes are available: 1 No preemption"
+            + " victims found for incoming pod, 1 Preemption is not helpful for scheduling."),
+        failedScheduling("trainer"));
+  }
+
+  /**
+   * Binding conditions: the claim is allocated and reserved, then the binding waits (a {@code
+   * BindingConditionsPending} event) until the driver reports the device's condition {@code True} in the claim's
+   * {@code status.devices}; then the pod is bound.
+   */
+  @Test
+  void a_device_with_binding_conditions_is_bound_once_its_condition_is_true() throws Exception {
+    slice("node-a", fabricGpu("gpu-0"));
+    claim("fabric", 1, List.of());
+    start();
+    pod("trainer", "fabric");
+    eventually(SOON, "fabric reserved for trainer", () -> reservedForOrNone("fabric").contains("trainer"));
+    Thread.sleep(1_000);
+    assertEquals("", nodeOf("trainer"), "not bound while the device is not ready");
+
+    reportDevice("fabric", "node-a", "gpu-0", ATTACHED, "Attached", "attached to node-a");
+
+    assertEquals("node-a", placed("trainer"));
+    assertEquals(List.of("node-a/gpu-0"), devices(claimNamed("fabric")));
+    eventually(SOON, "a BindingConditionsPending event", () -> eventsAbout("trainer").stream()
+        .anyMatch(e -> "BindingConditionsPending".equals(e.getReason())
+            && "waiting for binding conditions for device on node node-a".equals(e.getNote())));
+  }
+
+  /**
+   * A binding failure condition: PreBind fails and the pod leaves the claim; its next attempt finds the claim
+   * unusable on every node, and PostFilter deallocates it. The device is gone by then (its slice deleted), so the
+   * pod stays pending and the claim unallocated.
+   */
+  @Test
+  void a_device_whose_binding_fails_is_not_bound_and_its_claim_is_deallocated() throws Exception {
+    slice("node-a", fabricGpu("gpu-0"));
+    claim("fabric", 1, List.of());
+    start();
+    pod("trainer", "fabric");
+    eventually(SOON, "fabric reserved for trainer", () -> reservedForOrNone("fabric").contains("trainer"));
+    admin.resources(ResourceSlice.class).delete();
+
+    reportDevice("fabric", "node-a", "gpu-0", FAILED, "LinkDown", "fabric link down");
+
+    assertPendingWith("trainer", CANNOT_ALLOCATE);
+    var claim = claimNamed("fabric");
+    assertNull(claim.getStatus() == null ? null : claim.getStatus().getAllocation(), "deallocated");
+    var preBindFailed = "running PreBind plugin \"DynamicResources\": device binding failed: claim=fabric,"
+        + " reason=LinkDown, message=\"fabric link down\"";
+    eventually(SOON, "the PreBind failure's FailedScheduling event", () -> failedScheduling("trainer").contains(
+        preBindFailed));
+    // kube-scheduler's event broadcaster folds a FailedScheduling event into the series of an earlier one about the
+    // same object reference (resourceVersion included) whatever its note, so which later notes are written depends
+    // on when the pod's status changed: each one written is one of these.
+    var expected = List.of(
+        preBindFailed,
+        "0/2 nodes are available: 2 resourceclaim not available on the node. deallocation of ResourceClaim"
+            + " completed, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        CANNOT_ALLOCATE);
+    var notes = failedScheduling("trainer");
+    assertTrue(expected.containsAll(notes), "FailedScheduling notes " + notes);
+  }
+
   // ---------------------------------------------------------------- building the cluster
 
   private void extendedResourceName(String deviceClass, String resource) {
@@ -309,6 +399,56 @@ abstract class DraScenarios extends RealClusterTest {
         .editSpec().editFirstContainer().editResources()
         .addToRequests(resource, new Quantity(amount)).addToLimits(resource, new Quantity(amount))
         .endResources().endContainer().endSpec().build());
+  }
+
+  private static final String ATTACHED = "attached";
+  private static final String FAILED = "failed";
+
+  /** A device that must be attached before use: binding condition {@value #ATTACHED}, failure {@value #FAILED}. */
+  private static Device fabricGpu(String name) {
+    return new DeviceBuilder(gpu(name, "a100", "40Gi"))
+        .withBindingConditions(ATTACHED).withBindingFailureConditions(FAILED).build();
+  }
+
+  /** Reports condition {@code type} True for {@code device} in the claim's {@code status.devices}, as a driver. */
+  private void reportDevice(String claimName, String node, String device, String type, String reason, String message) {
+    for (int attempt = 1; ; attempt++) {
+      var claim = claimNamed(claimName);
+      claim.getStatus().setDevices(List.of(new AllocatedDeviceStatusBuilder()
+          .withDriver(DRIVER).withPool(node).withDevice(device)
+          .withConditions(new io.fabric8.kubernetes.api.model.ConditionBuilder()
+              .withType(type).withStatus("True").withReason(reason).withMessage(message)
+              .withLastTransitionTime(
+                  java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString())
+              .build())
+          .build()));
+      try {
+        admin.resources(ResourceClaim.class).inNamespace(namespace).resource(claim).updateStatus();
+        return;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 5) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private List<String> reservedForOrNone(String claimName) {
+    var claim = claimNamed(claimName);
+    return claim.getStatus() == null ? List.of() : reservedFor(claim);
+  }
+
+  /** Allocates claim {@code name} to {@code device} of {@code node}'s pool as a driver's controller would. */
+  private void allocate(String name, String node, String device) {
+    var claim = claimNamed(name);
+    claim.setStatus(new ResourceClaimStatusBuilder().withNewAllocation()
+        .withNewDevices().addNewResult().withRequest("gpu").withDriver(DRIVER).withPool(node).withDevice(device)
+        .endResult().endDevices()
+        .withNodeSelector(new io.fabric8.kubernetes.api.model.NodeSelectorBuilder().addNewNodeSelectorTerm()
+            .addNewMatchField().withKey("metadata.name").withOperator("In").withValues(node).endMatchField()
+            .endNodeSelectorTerm().build())
+        .endAllocation().build());
+    admin.resources(ResourceClaim.class).inNamespace(namespace).resource(claim).updateStatus();
   }
 
   private void deviceClass(String name, String selector) {
@@ -422,6 +562,18 @@ abstract class DraScenarios extends RealClusterTest {
     }
     assertEquals(message, seen, pod + "'s PodScheduled message");
     assertEquals("", nodeOf(pod));
+  }
+
+  /** @return the notes of the pod's FailedScheduling events, oldest first, each once */
+  private List<String> failedScheduling(String pod) {
+    var notes = new ArrayList<String>();
+    eventsAbout(pod).stream()
+        .filter(e -> "FailedScheduling".equals(e.getReason()))
+        .sorted(java.util.Comparator.comparing((Event e) -> e.getMetadata().getCreationTimestamp()))
+        .map(Event::getNote)
+        .filter(n -> !notes.contains(n))
+        .forEach(notes::add);
+    return notes;
   }
 
   private static java.util.Optional<String> condition(Pod pod) {

@@ -8,7 +8,9 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.VolumeBinding;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ClaimDeallocation;
 import io.kubesched.policy.framework.ClaimAllocator;
+import io.kubesched.policy.framework.ClaimDeallocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PreFilter;
@@ -222,11 +224,32 @@ public final class Evaluator {
       NodeStatuses statuses,
       Decision.Unschedulable decision,
       RandomGenerator offsets) {
+    var deallocations = claimDeallocations(pod, podFilters);
+    if (!deallocations.isEmpty()) {
+      decision = decision.withClaimDeallocations(deallocations);
+    }
     if (postFilter == null) {
       return new Evaluation(decision, 0);
     }
     var outcome = postFilter.evaluate(pod, cluster, podFilters, statuses, offsets);
     return new Evaluation(decision.withPostFilter(outcome.message(), outcome.nomination()), 0, outcome);
+  }
+
+  /**
+   * kube-scheduler's DynamicResources PostFilter, which its default profile runs before preemption: the claims
+   * the pod's prepared filters ask to deallocate.
+   */
+  private static List<ClaimDeallocation> claimDeallocations(PodInfo pod, List<Filter> podFilters) {
+    List<ClaimDeallocation> deallocations = List.of();
+    for (var filter : podFilters) {
+      if (filter instanceof ClaimDeallocator deallocator) {
+        var claim = deallocator.claimToDeallocate(pod);
+        if (claim.isPresent()) {
+          deallocations = deallocations.isEmpty() ? List.of(claim.get()) : concat(deallocations, List.of(claim.get()));
+        }
+      }
+    }
+    return deallocations;
   }
 
   /**

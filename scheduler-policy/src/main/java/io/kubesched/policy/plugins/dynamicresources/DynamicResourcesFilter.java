@@ -7,8 +7,10 @@ import io.kubesched.api.PodInfo;
 import io.kubesched.api.AllocationResult;
 import io.kubesched.api.ClaimAllocation;
 import io.kubesched.api.ExtendedResourceClaim;
+import io.kubesched.api.ClaimDeallocation;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.framework.ClaimAllocator;
+import io.kubesched.policy.framework.ClaimDeallocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PreFilter;
@@ -17,6 +19,7 @@ import io.kubesched.policy.plugins.dynamicresources.structured.Allocator;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -37,8 +40,14 @@ import org.jspecify.annotations.Nullable;
  * per node (the result is kept for {@link ClaimAllocator#claimAllocations}); a node where it finds no devices for
  * all gets {@code cannot allocate all claims}, or the allocator's reason where it gives one (kube's {@code
  * ErrFailedAllocationOnNode}); an allocator error (a CEL failure, say) makes the attempt an error;
- * then a node outside an allocated claim's node selector gets {@code resourceclaim not available on the node}.
+ * then a node outside an allocated claim's node selector gets {@code resourceclaim not available on the node}, and so
+ * does every node for an allocated claim whose devices' binding failed (a binding failure condition {@code True}) or
+ * did not succeed within kube's binding timeout of its allocation (kube's checks with DRADeviceBindingConditions).
  * Every rejection has code UnschedulableAndUnresolvable, as kube's, so preemption never evicts pods for devices.
+ *
+ * <p>PostFilter, as kube's: when no node fits, the first claim (in the pod's order) that was allocated, could not be
+ * used on some node, and is reserved for no pod but perhaps this one is handed out for deallocation
+ * ({@link ClaimDeallocator}), so the next attempt can allocate it where the pod fits.
  *
  * <p>Claims already allocated count as allocated whoever allocated them, including allocations the scheduler
  * assumed for pods being bound (the snapshot shows them so); a pod sharing such a claim is pinned to its nodes and
@@ -51,8 +60,7 @@ import org.jspecify.annotations.Nullable;
  * the node ({@link PodClaims#extendedClaimOn}) and allocated together with the pod's other claims; {@link
  * #claimAllocations} then hands it out with {@link ClaimAllocation#create()} set, for the binding cycle to create.
  *
- * <p>Not modelled (the api has no field for them): devices' {@code skipNodeOperations} and claims' binding
- * condition statuses (kube's checks of both in Filter). Immutable and thread-safe; the prepared filters too.
+ * <p>Not modelled (the api has no field for it): devices' {@code skipNodeOperations} (kube's check in Filter). Immutable and thread-safe; the prepared filters too.
  */
 public final class DynamicResourcesFilter implements Filter, PreFilter {
 
@@ -66,11 +74,12 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
       ClusterData.DEVICE_TAINT_RULES);
 
   private final NodeAllocator.Factory allocators;
+  private final Clock clock;
 
   /**
-   * Creates the filter with its own CEL cache and the system clock (allocation timestamps), and starts warming
-   * CEL up in the background ({@link DeviceSelectors#warmUpInBackground}), as a policy is built before the
-   * informers list the cluster.
+   * Creates the filter with its own CEL cache and the system clock (allocation timestamps, binding timeouts), and
+   * starts warming CEL up in the background ({@link DeviceSelectors#warmUpInBackground}), as a policy is built before
+   * the informers list the cluster.
    */
   public DynamicResourcesFilter() {
     this(NodeAllocator.Factory.structured(DeviceSelectors.create(), Clock.systemUTC()));
@@ -78,7 +87,12 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
   }
 
   DynamicResourcesFilter(NodeAllocator.Factory allocators) {
+    this(allocators, Clock.systemUTC());
+  }
+
+  DynamicResourcesFilter(NodeAllocator.Factory allocators, Clock clock) {
     this.allocators = allocators;
+    this.clock = clock;
   }
 
   @Override
@@ -126,7 +140,8 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
     }
     var toAllocate = claims.toAllocate();
     boolean allocates = !toAllocate.isEmpty() || !claims.draExtendedResources().isEmpty();
-    return new Prepared(pod, claims, toAllocate, allocates ? allocators.create(resources) : null);
+    return new Prepared(pod, claims, toAllocate, allocates ? allocators.create(resources) : null,
+        claims.bindingUnavailable(clock.instant(), ResourceClaim.DEFAULT_BINDING_TIMEOUT));
   }
 
   @Override
@@ -150,14 +165,20 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
   /**
    * The filter prepared for one pod. It remembers each node's allocation (kube's {@code nodeAllocations}), with the
    * claim for the pod's extended resources built for that node, so {@link #claimAllocations} hands out what the node
-   * was accepted with. Thread-safe.
+   * was accepted with, and the allocated claims a node could not use, so {@link #claimToDeallocate} can pick one
+   * when no node fits. Thread-safe.
    */
-  static final class Prepared implements Filter, ClaimAllocator {
+  static final class Prepared implements Filter, ClaimAllocator, ClaimDeallocator {
     private final PodInfo pod;
     private final PodClaims claims;
     private final List<ResourceClaim> toAllocate;
     private final @Nullable NodeAllocator allocator;
     private final ConcurrentHashMap<String, NodeOutcome> outcomes = new ConcurrentHashMap<>();
+    /** The keys of the allocated claims some node could not use (kube's {@code unavailableClaims}). */
+    private final Set<String> unavailableClaims = ConcurrentHashMap.newKeySet();
+
+    /** The allocated claims no node can use while their devices' binding failed or timed out. */
+    private final List<ResourceClaim> bindingUnavailable;
 
     /**
      * One node's result.
@@ -168,11 +189,14 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
      */
     private record NodeOutcome(PodClaims.OnNode extended, int allocating, Allocator.@Nullable Outcome outcome) {}
 
-    Prepared(PodInfo pod, PodClaims claims, List<ResourceClaim> toAllocate, @Nullable NodeAllocator allocator) {
+    Prepared(
+        PodInfo pod, PodClaims claims, List<ResourceClaim> toAllocate, @Nullable NodeAllocator allocator,
+        List<ResourceClaim> bindingUnavailable) {
       this.pod = pod;
       this.claims = claims;
       this.toAllocate = toAllocate;
       this.allocator = allocator;
+      this.bindingUnavailable = bindingUnavailable;
     }
 
     @Override
@@ -201,10 +225,37 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
           || allocated.results().size() != decided.allocating()) {
         return FilterResult.unresolvable(ClaimRejection.CANNOT_ALLOCATE);
       }
-      if (!claims.allocatedClaimsReach(node)) {
+      var unavailable = claims.allocatedClaimsNotReaching(node);
+      if (!unavailable.isEmpty() || !bindingUnavailable.isEmpty()) {
+        unavailable.forEach(claim -> unavailableClaims.add(claim.key()));
+        bindingUnavailable.forEach(claim -> unavailableClaims.add(claim.key()));
         return FilterResult.unresolvable(ClaimRejection.NOT_AVAILABLE_ON_NODE);
       }
       return FilterResult.fit();
+    }
+
+    /**
+     * kube's PostFilter: of the claims some node found unavailable, the first in the pod's order that is reserved
+     * for no pod, or for this pod only, is deallocated (kube picks one of them at random). A claim reserved for
+     * another pod is never touched: that pod uses the allocation. Claims allocated now for this pod (by the
+     * allocator) are not among them, being allocated on no node yet.
+     */
+    @Override
+    public Optional<ClaimDeallocation> claimToDeallocate(PodInfo pod) {
+      if (unavailableClaims.isEmpty()) {
+        return Optional.empty();
+      }
+      for (var claim : claims.claims()) {
+        if (unavailableClaims.contains(claim.key()) && reservedForNoOtherPod(claim, pod)) {
+          return Optional.of(ClaimDeallocation.of(claim));
+        }
+      }
+      return Optional.empty();
+    }
+
+    private static boolean reservedForNoOtherPod(ResourceClaim claim, PodInfo pod) {
+      var reservedFor = claim.reservedFor();
+      return reservedFor.isEmpty() || (reservedFor.size() == 1 && reservedFor.get(0).uid().equals(pod.uid()));
     }
 
     /**

@@ -11,6 +11,8 @@ import io.kubesched.policy.plugins.helper.ExtendedResources;
 import io.kubesched.api.DynamicResources;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.policy.plugins.helper.NodeSelectors;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -189,18 +191,48 @@ record PodClaims(
     return pending;
   }
 
-  /** @return whether every allocated claim's node selector admits {@code node} (a null selector admits all) */
-  boolean allocatedClaimsReach(NodeInfo node) {
+  /**
+   * @return the allocated claims whose devices cannot be used by a pod being bound on any node: a binding failure
+   *     condition is {@code True}, or the binding conditions are not met {@code timeout} after the allocation (kube's
+   *     {@code isClaimReadyForBinding} and {@code isClaimTimeout} in Filter), in the pod's order
+   */
+  List<ResourceClaim> bindingUnavailable(Instant now, Duration timeout) {
+    List<ResourceClaim> unavailable = List.of();
+    for (var claim : claims) {
+      if (!claim.hasBindingConditions()) {
+        continue;
+      }
+      var state = claim.bindingState();
+      if (state instanceof ResourceClaim.BindingState.Failed
+          || (state instanceof ResourceClaim.BindingState.Pending && claim.bindingTimedOut(now, timeout))) {
+        if (unavailable.isEmpty()) {
+          unavailable = new ArrayList<>(claims.size());
+        }
+        unavailable.add(claim);
+      }
+    }
+    return unavailable;
+  }
+
+  /**
+   * @return the allocated claims whose node selector does not admit {@code node} (a null selector admits all), in
+   *     the pod's order: kube's unavailable claims
+   */
+  List<ResourceClaim> allocatedClaimsNotReaching(NodeInfo node) {
+    List<ResourceClaim> unavailable = List.of();
     for (var claim : claims) {
       var allocation = claim.allocation();
       if (allocation != null) {
         List<NodeSelectorTerm> terms = allocation.nodeSelector();
         if (terms != null && !NodeSelectors.matchesAny(terms, node)) {
-          return false;
+          if (unavailable.isEmpty()) {
+            unavailable = new ArrayList<>(claims.size());
+          }
+          unavailable.add(claim);
         }
       }
     }
-    return true;
+    return unavailable;
   }
 
   /**

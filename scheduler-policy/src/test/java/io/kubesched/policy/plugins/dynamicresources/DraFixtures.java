@@ -8,6 +8,7 @@ import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PodResourceClaim;
 import io.kubesched.api.Resources;
+import io.kubesched.api.AllocatedDeviceStatus;
 import io.kubesched.api.AllocationMode;
 import io.kubesched.api.AllocationResult;
 import io.kubesched.api.ConsumerRef;
@@ -21,6 +22,7 @@ import io.kubesched.api.NodeSelection;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.api.ResourcePool;
 import io.kubesched.api.ResourceSlice;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +75,62 @@ final class DraFixtures {
   static final ResourceClaim PENDING_CLAIM_WITH_PRIORITIZED_LIST = claim(CLAIM_NAME, POD_OWNER,
       prioritized("req-1", new DeviceRequest.SubRequest("subreq-1", requirements(CLASS_NAME, 1))));
 
+  /** kube's {@code bindingConditions} and {@code bindingFailureConditions} of its fabric devices. */
+  static final String BINDING_CONDITION = "condition";
+  static final String BINDING_FAILURE_CONDITION = "failed";
+  static final String DRIVER2 = "some-driver-2";
+  /** kube's zero {@code metav1.Time} its binding-condition allocations carry: long past any binding timeout. */
+  static final Instant LONG_AGO = Instant.parse("0001-01-01T00:00:00Z");
+  static final PodInfo POD_WITH_TWO_CLAIM_NAMES = pod(POD_NAME, POD_UID,
+      PodResourceClaim.ofClaim(RESOURCE_NAME, CLAIM_NAME), PodResourceClaim.ofClaim(RESOURCE_NAME + "-2", CLAIM_NAME2));
+
   private DraFixtures() {}
+
+  /** kube's {@code allocationResultWithBindingConditions}: one device of {@code driver} that has binding conditions. */
+  static AllocationResult allocationWithBindingConditions(String driver, String request, String device) {
+    return new AllocationResult(
+        List.of(new DeviceAllocation(request, driver, NODE_NAME, device, false, List.of(), List.of(BINDING_CONDITION),
+            List.of(BINDING_FAILURE_CONDITION), null, Map.of())),
+        List.of(), List.of(nodeNameTerm(NODE_NAME)), LONG_AGO);
+  }
+
+  /** {@code claim} allocated {@code allocation}, its one device's {@code status.devices} entry with {@code conditions}. */
+  static ResourceClaim withDeviceStatus(
+      ResourceClaim claim, AllocationResult allocation, AllocatedDeviceStatus.Condition... conditions) {
+    var device = allocation.devices().get(0);
+    return new ResourceClaim(claim.namespace(), claim.name(), claim.uid(), claim.resourceVersion(), claim.controller(),
+        claim.annotations(), claim.requests(), claim.constraints(), claim.config(), allocation, claim.reservedFor(),
+        claim.deleting(), List.of(new AllocatedDeviceStatus(device.driver(), device.pool(), device.device(), null,
+            List.of(conditions))));
+  }
+
+  static AllocatedDeviceStatus.Condition condition(String type, boolean status) {
+    return new AllocatedDeviceStatus.Condition(type, status ? "True" : "False", "", "");
+  }
+
+  /** kube's {@code boundClaim}: its device's binding condition True, its failure condition False. */
+  static ResourceClaim boundClaim() {
+    return withDeviceStatus(PENDING_CLAIM, allocationWithBindingConditions(DRIVER, "req-1", "instance-1"),
+        condition(BINDING_CONDITION, true), condition(BINDING_FAILURE_CONDITION, false));
+  }
+
+  /** kube's {@code boundClaim2}, of the second claim and driver. */
+  static ResourceClaim boundClaim2() {
+    return withDeviceStatus(PENDING_CLAIM2, allocationWithBindingConditions(DRIVER2, "req-2", "instance-2"),
+        condition(BINDING_CONDITION, true), condition(BINDING_FAILURE_CONDITION, false));
+  }
+
+  /** kube's {@code failedBindingClaim}: its device's failure condition True. */
+  static ResourceClaim failedBindingClaim() {
+    return withDeviceStatus(PENDING_CLAIM, allocationWithBindingConditions(DRIVER, "req-1", "instance-1"),
+        condition(BINDING_CONDITION, false), condition(BINDING_FAILURE_CONDITION, true));
+  }
+
+  /** kube's {@code failedBindingClaim2}. */
+  static ResourceClaim failedBindingClaim2() {
+    return withDeviceStatus(PENDING_CLAIM2, allocationWithBindingConditions(DRIVER2, "req-2", "instance-2"),
+        condition(BINDING_CONDITION, false), condition(BINDING_FAILURE_CONDITION, true));
+  }
 
   static NodeInfo node(String name) {
     return NodeInfo.builder(name).labels(Map.of("kubernetes.io/hostname", name)).allocatable(4000, 8L << 30, 110)

@@ -23,7 +23,12 @@ import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_WITH_
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_WITH_CLAIM_TEMPLATE_IN_STATUS;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.WORKER_NODE;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.WORKER_NODE_SLICE;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.POD_WITH_TWO_CLAIM_NAMES;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.allocation;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.boundClaim;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.boundClaim2;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.failedBindingClaim;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.failedBindingClaim2;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.claim;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.deleting;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.exact;
@@ -36,6 +41,7 @@ import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.resources
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.snapshot;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.withController;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,6 +51,8 @@ import io.kubesched.api.Owner;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PodResourceClaim;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ClaimDeallocation;
+import io.kubesched.api.ConsumerRef;
 import io.kubesched.api.DeviceClass;
 import io.kubesched.api.DeviceRequest;
 import io.kubesched.api.ContainerRequests;
@@ -58,11 +66,14 @@ import java.util.TreeSet;
 import io.kubesched.api.ResourceClaim;
 import io.kubesched.api.ResourceSlice;
 import io.kubesched.policy.framework.ClaimAllocator;
+import io.kubesched.policy.framework.ClaimDeallocator;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.plugins.dynamicresources.structured.Allocator;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -98,6 +109,11 @@ class DynamicResourcesFilterTest {
     var rejected = assertInstanceOf(FilterResult.Rejected.class, result);
     assertEquals(FilterResult.Code.UNSCHEDULABLE_AND_UNRESOLVABLE, rejected.code());
     assertEquals(message, rejected.reasons().get(0).message());
+  }
+
+  /** kube's PostFilter after the filter calls made so far: the claim it deallocates, if any. */
+  private static Optional<ClaimDeallocation> postFilter(Filter prepared, PodInfo pod) {
+    return assertInstanceOf(ClaimDeallocator.class, prepared).claimToDeallocate(pod);
   }
 
   private static List<ClaimAllocation> planned(Filter prepared, NodeInfo node) {
@@ -199,6 +215,7 @@ class DynamicResourcesFilterTest {
 
     assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "cannot allocate all claims");
     assertEquals(List.of(), planned(prepared, WORKER_NODE));
+    assertEquals(Optional.empty(), postFilter(prepared, POD_WITH_CLAIM_NAME), "kube's PostFilter: Unschedulable");
   }
 
   @Test
@@ -224,15 +241,16 @@ class DynamicResourcesFilterTest {
         POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM, otherAllocated), List.of(DEVICE_CLASS), List.of(WORKER_NODE_SLICE));
 
     assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "cannot allocate all claims");
+    assertEquals(Optional.empty(), postFilter(prepared, POD_WITH_CLAIM_NAME), "kube's PostFilter: Unschedulable");
   }
 
   @Test
   @DisplayName("missing-class")
   void missingClass() {
-    assertRejectedPod(
-        prepare(POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM), List.of(), List.of()),
-        "request req-1: device class my-resource-class does not exist");
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(PENDING_CLAIM), List.of(), List.of());
+    assertRejectedPod(prepared, "request req-1: device class my-resource-class does not exist");
     assertEquals(0, allocator.calls.get());
+    assertFalse(prepared instanceof ClaimDeallocator, "kube's PostFilter: Unschedulable, nothing deallocated");
   }
 
   @Test
@@ -241,6 +259,134 @@ class DynamicResourcesFilterTest {
     var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY), List.of(), List.of());
 
     assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    // PostFilter: the claim is deallocated.
+    assertEquals(Optional.of(ClaimDeallocation.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY)),
+        postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("wrong-topology, reserved for this pod only: PostFilter deallocates it too")
+  void wrongTopologyReservedForThePod() {
+    var reserved = ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY.withReservedFor(List.of(ConsumerRef.pod("my-pod", "1234")));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(reserved), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(reserved)), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("wrong-topology, reserved for another pod: PostFilter leaves it to that pod")
+  void wrongTopologyReservedForAnotherPod() {
+    var reserved = ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY.withReservedFor(List.of(ConsumerRef.pod("other", "5678")));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(reserved), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.empty(), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("wrong-topology, the node never filtered by DynamicResources: nothing to deallocate")
+  void wrongTopologyNotFiltered() {
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY), List.of(), List.of());
+
+    assertEquals(Optional.empty(), postFilter(prepared, POD_WITH_CLAIM_NAME),
+        "kube's unavailable claims are those a Filter call found so");
+  }
+
+  @Test
+  @DisplayName("mix of a pending claim and one allocated elsewhere: only the allocated one is deallocated")
+  void pendingAndWrongTopology() {
+    var pending = claim("pending", null, exact("req-1", CLASS_NAME, 1));
+    var pod = pod("my-pod", "1234", PodResourceClaim.ofClaim("a", CLAIM_NAME), PodResourceClaim.ofClaim("b", "pending"));
+    var prepared = prepare(pod, List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY, pending), List.of(DEVICE_CLASS),
+        List.of(WORKER_NODE_SLICE));
+
+    assertRejected(prepared.filter(pod, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY)), postFilter(prepared, pod));
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-succeeded-binding-conditions")
+  void boundClaimWithSucceededBindingConditions() {
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(boundClaim()), List.of(), List.of());
+
+    assertTrue(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE).fits());
+    assertEquals(List.of(new ClaimAllocation(NAMESPACE, CLAIM_NAME, PENDING_CLAIM.uid(), null)),
+        planned(prepared, WORKER_NODE), "only reserved: PreBind then finds its conditions met");
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-failed-binding")
+  void boundClaimWithFailedBinding() {
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(failedBindingClaim()), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(failedBindingClaim())), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-timed-out-binding")
+  void boundClaimWithTimedOutBinding() {
+    var allocation = DraFixtures.allocationWithBindingConditions(DraFixtures.DRIVER, "req-1", "instance-1");
+    var claim = DraFixtures.withDeviceStatus(PENDING_CLAIM, new io.kubesched.api.AllocationResult(
+        allocation.devices(), allocation.config(), allocation.nodeSelector(), Instant.now().minusSeconds(600 + 1)));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(claim), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(claim)), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("a claim waiting for its binding conditions within the timeout is used (PreBind waits)")
+  void boundClaimWaitingWithinTheTimeout() {
+    var allocation = DraFixtures.allocationWithBindingConditions(DraFixtures.DRIVER, "req-1", "instance-1");
+    var claim = DraFixtures.withDeviceStatus(PENDING_CLAIM, new io.kubesched.api.AllocationResult(
+        allocation.devices(), allocation.config(), allocation.nodeSelector(), Instant.now().minusSeconds(60)),
+        DraFixtures.condition(DraFixtures.BINDING_CONDITION, false));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(claim), List.of(), List.of());
+
+    assertTrue(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE).fits());
+  }
+
+  @Test
+  @DisplayName("bound-claim-with-mixed-binding-conditions")
+  void boundClaimWithMixedBindingConditions() {
+    var claim = DraFixtures.withDeviceStatus(PENDING_CLAIM,
+        DraFixtures.allocationWithBindingConditions(DraFixtures.DRIVER, "req-1", "instance-1"),
+        DraFixtures.condition("condition1", true), DraFixtures.condition("condition2", false));
+    var prepared = prepare(POD_WITH_CLAIM_NAME, List.of(claim), List.of(), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_CLAIM_NAME, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(claim)), postFilter(prepared, POD_WITH_CLAIM_NAME));
+  }
+
+  @Test
+  @DisplayName("bound-claim-without-binding-conditions")
+  void boundClaimWithoutBindingConditions() {
+    var prepared = prepare(POD_WITH_CLAIM_TEMPLATE_IN_STATUS, List.of(ALLOCATED_CLAIM, OTHER_CLAIM), List.of(),
+        List.of());
+
+    assertTrue(prepared.filter(POD_WITH_CLAIM_TEMPLATE_IN_STATUS, WORKER_NODE).fits());
+  }
+
+  @Test
+  @DisplayName("multi-claims-binding-conditions-all-success")
+  void multiClaimsBindingConditionsAllSuccess() {
+    var prepared = prepare(POD_WITH_TWO_CLAIM_NAMES, List.of(boundClaim(), boundClaim2()), List.of(DEVICE_CLASS),
+        List.of());
+
+    assertTrue(prepared.filter(POD_WITH_TWO_CLAIM_NAMES, WORKER_NODE).fits());
+  }
+
+  @Test
+  @DisplayName("multi-claims-binding-conditions-one-fail")
+  void multiClaimsBindingConditionsOneFail() {
+    var prepared = prepare(POD_WITH_TWO_CLAIM_NAMES, List.of(boundClaim(), failedBindingClaim2()),
+        List.of(DEVICE_CLASS), List.of());
+
+    assertRejected(prepared.filter(POD_WITH_TWO_CLAIM_NAMES, WORKER_NODE), "resourceclaim not available on the node");
+    assertEquals(Optional.of(ClaimDeallocation.of(failedBindingClaim2())),
+        postFilter(prepared, POD_WITH_TWO_CLAIM_NAMES));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.kubesched.policy.plugins.dynamicresources;
 
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.ALLOCATED_CLAIM;
+import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.CLAIM_NAME;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.CLASS_NAME;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.DEVICE_CLASS;
@@ -27,6 +28,7 @@ import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodResourceClaim;
 import io.kubesched.api.ClaimAllocation;
+import io.kubesched.api.ClaimDeallocation;
 import io.kubesched.api.ConsumerRef;
 import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.policy.GroupDecision;
@@ -93,6 +95,35 @@ class DynamicResourcesPolicyTest {
     assertEquals("0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are available: 2"
         + " Preemption is not helpful for scheduling.", refused.message(2));
     assertEquals(java.util.Set.of(NODE_NAME, NODE2_NAME), refused.unresolvableNodes());
+  }
+
+  @Test
+  @DisplayName("a claim allocated where the pod cannot go is deallocated by PostFilter, before preemption")
+  void idleClaimElsewhereIsDeallocated() {
+    var cluster = snapshot(List.of(WORKER_NODE), resources(
+        List.of(), List.of(), List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY)));
+
+    var refused = assertInstanceOf(Decision.Unschedulable.class, policy().find(POD_WITH_CLAIM_NAME, cluster));
+
+    assertEquals(List.of(ClaimDeallocation.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY)), refused.claimDeallocations());
+    assertEquals("0/1 nodes are available: 1 resourceclaim not available on the node. deallocation of ResourceClaim"
+        + " completed, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+        refused.message(1));
+  }
+
+  @Test
+  @DisplayName("a pod group's member deallocates nothing on its own (kube's group cycle runs no per-pod PostFilter)")
+  void groupMemberDeallocatesNothing() {
+    var cluster = snapshot(List.of(WORKER_NODE), resources(
+        List.of(), List.of(), List.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY)));
+    var group = PodGroup.of(new PodGroupRef(PodGroupRef.Source.values()[0], NAMESPACE, "g"), 1);
+
+    var refused = assertInstanceOf(GroupDecision.Unschedulable.class,
+        GroupPlacement.place(group, List.of(POD_WITH_CLAIM_NAME), 0, cluster, policy()));
+
+    var member = refused.unfitted().get(POD_WITH_CLAIM_NAME.uid());
+    assertEquals(List.of(), member.claimDeallocations());
+    assertEquals("0/1 nodes are available: 1 resourceclaim not available on the node.", member.message(1));
   }
 
   @Test
