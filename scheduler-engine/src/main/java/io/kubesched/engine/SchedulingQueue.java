@@ -39,7 +39,8 @@ import org.jspecify.annotations.Nullable;
  *       #moveProfile}) or an update of the pod itself ({@link #add}) moves them to backoff if their backoff has
  *       not passed yet, else to active. A pod left there longer than {@code maxInUnschedulable} (kube's default
  *       is 5 min) is moved the same way at the next {@link #flush()}, whatever its hint.
- *   <li><b>gated</b>: pods with scheduling gates (kube's {@code SchedulingGates} PreEnqueue plugin): never
+ *   <li><b>gated</b>: pods with scheduling gates (kube's {@code SchedulingGates} PreEnqueue plugin), and pods whose
+ *       template's claim is not made yet (its {@code DynamicResources} PreEnqueue): never
  *       handed out, moved by no event and no timeout; the update that removes the last gate moves the pod
  *       to active at once (a pod created with gates was never tried, so it has no backoff to wait out).
  *       Shown with them: the pod group members parked by {@link #waitForGroup} until their group may be
