@@ -415,13 +415,15 @@ final class BenchmarkRun {
     private volatile boolean closed;
 
     ClaimWatches(KubernetesClient admin, ClaimCheck check) {
-      claims = admin.resources(ResourceClaim.class).inAnyNamespace().watch(check.claims());
-      pods =
-          admin.pods().inNamespace(workload.namespace()).watch(check.pods(pod -> {
-            if (workload.shape().deletesBound()) {
-              deleters.execute(() -> delete(admin, pod));
-            }
-          }));
+      claims = ResumingWatch.open(
+          admin.resources(ResourceClaim.class).inAnyNamespace(), check.claims(), check::claimsListed);
+      var podWatcher = check.pods(pod -> {
+        if (workload.shape().deletesBound()) {
+          deleters.execute(() -> delete(admin, pod));
+        }
+      });
+      pods = ResumingWatch.open(admin.pods().inNamespace(workload.namespace()), podWatcher,
+          listed -> listed.forEach(pod -> podWatcher.eventReceived(Watcher.Action.MODIFIED, pod)));
     }
 
     private void delete(KubernetesClient admin, Pod pod) {
@@ -576,7 +578,8 @@ final class BenchmarkRun {
   }
 
   private Watch watchRole(KubernetesClient admin, String role, Watcher<Pod> watcher) {
-    return admin.pods().inNamespace(workload.namespace()).withLabel(Workload.ROLE_LABEL, role).watch(watcher);
+    return ResumingWatch.open(admin.pods().inNamespace(workload.namespace()).withLabel(Workload.ROLE_LABEL, role),
+        watcher, listed -> listed.forEach(pod -> watcher.eventReceived(Watcher.Action.MODIFIED, pod)));
   }
 
   private void awaitBound(PodTimes times, int expected, Placer placer) throws InterruptedException, IOException {

@@ -106,6 +106,24 @@ final class ClaimCheck {
   }
 
   /**
+   * Brings the record up to {@code listed}, every claim as a list shows it after a watch was resumed ({@link
+   * ResumingWatch}): a claim known and not listed was deleted meanwhile, the others are seen as listed. A device
+   * allocated and freed again within the gap is not seen.
+   */
+  synchronized void claimsListed(List<ResourceClaim> listed) {
+    var keys = new java.util.HashSet<String>();
+    for (var claim : listed) {
+      keys.add(claim.getMetadata().getNamespace() + "/" + claim.getMetadata().getName());
+    }
+    for (var key : List.copyOf(current.keySet())) {
+      if (!keys.contains(key)) {
+        current.remove(key).devices().forEach(device -> holderByDevice.remove(device, key));
+      }
+    }
+    listed.forEach(claim -> claimEvent(false, claim));
+  }
+
+  /**
    * Records a pod the first time it is seen bound.
    *
    * @return whether this event is that first time

@@ -41,6 +41,18 @@ class ClaimCheckTest {
   }
 
   @Test
+  void a_list_after_a_resumed_watch_drops_the_claims_deleted_meanwhile_and_frees_their_devices() {
+    check.claimEvent(false, claim("a", "node-1", "basic-device-0"));
+    check.claimEvent(false, claim("b", "node-1", "basic-device-1"));
+
+    check.claimsListed(List.of(claim("b", "node-1", "basic-device-1"), claim("c", "node-1", "basic-device-0")));
+
+    assertEquals(0, check.result().sharedDevices(), "a's device went with a, so c holds it alone");
+    check.claimEvent(false, claim("d", "node-1", "basic-device-1"));
+    assertEquals(1, check.result().sharedDevices(), "b, listed, still holds its device");
+  }
+
+  @Test
   void a_pod_bound_before_its_claim_was_made_counts_as_unallocated() {
     // The bind ceiling binds pods as it sees them, before the resource claim controller names their claims.
     check.podEvent(pod("a", "node-1", null));
