@@ -85,8 +85,8 @@ final class ResumingWatch<T extends HasMetadata> implements Watch {
       var list = listable.list();
       resync.accept(list.getItems());
       if (!closed) {
-        current = watchable.watch(
-            new ListOptionsBuilder().withResourceVersion(list.getMetadata().getResourceVersion()).build(), relay());
+        swap(watchable.watch(
+            new ListOptionsBuilder().withResourceVersion(list.getMetadata().getResourceVersion()).build(), relay()));
       }
     } catch (RuntimeException e) {
       gone.addSuppressed(e);
@@ -94,8 +94,17 @@ final class ResumingWatch<T extends HasMetadata> implements Watch {
     }
   }
 
+  /** Keeps the watch resumed, or closes it if this watch was closed while it was being opened. */
+  private synchronized void swap(Watch next) {
+    if (closed) {
+      next.close();
+    } else {
+      current = next;
+    }
+  }
+
   @Override
-  public void close() {
+  public synchronized void close() {
     closed = true;
     var watch = current;
     if (watch != null) {
