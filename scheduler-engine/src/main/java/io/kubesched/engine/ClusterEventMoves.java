@@ -2,11 +2,12 @@ package io.kubesched.engine;
 
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the cluster events that only some waiting pods care about into targeted moves of the {@link
- * SchedulingQueue}, as the queueing hints of kube-scheduler's InterPodAffinity and PodTopologySpread
- * plugins do; each asks the pods' {@link QueueingHint}s. The events that can help any pod (a node added or
+ * SchedulingQueue}, as the queueing hints of kube-scheduler's InterPodAffinity, PodTopologySpread, volume and
+ * DynamicResources plugins do; each asks the pods' {@link QueueingHint}s. The events that can help any pod (a node added or
  * changed, a bound pod removed) still move every waiting pod, through {@link
  * SchedulingQueue#moveAllToActiveOrBackoff}.
  *
@@ -95,26 +96,49 @@ public final class ClusterEventMoves {
   }
 
   /**
-   * A ResourceClaim, ResourceSlice, DeviceClass or DeviceTaintRule changed, where the policy reads them. The events
-   * kube's DynamicResources plugin registers (claims added, updated or deleted; slices and classes added or
-   * updated; a taint rule's change, which kube hears as slice updates) move every unschedulable pod: kube's
-   * queueing hints for them, which pick the pods that use the claim, are not implemented yet. A slice or class
-   * deleted moves nothing, as in kube.
+   * A ResourceSlice, DeviceClass or DeviceTaintRule changed, where the policy reads them: the events kube's
+   * DynamicResources and NodeResourcesFit register (slices and classes added or updated; a taint rule's change,
+   * which kube hears as slice updates) move the unschedulable pods that {@linkplain QueueingHint#waitsForDevices()
+   * wait for devices}. A slice or class deleted moves nothing, as in kube.
    *
-   * @param event one of the dynamic resource constants of {@link ClusterEvent}
+   * @param event a slice, class or taint rule constant of {@link ClusterEvent}
    * @throws IllegalArgumentException for another event
    */
-  public void dynamicResourcesChanged(ClusterEvent event) {
+  public void deviceSupplyChanged(ClusterEvent event) {
     boolean registered =
         switch (event.resource()) {
-          case RESOURCE_CLAIM, DEVICE_TAINT_RULE -> event.actionType() != ClusterEvent.ActionType.ALL;
+          case DEVICE_TAINT_RULE -> event.actionType() != ClusterEvent.ActionType.ALL;
           case RESOURCE_SLICE, DEVICE_CLASS ->
               event.actionType() == ClusterEvent.ActionType.ADD || event.actionType() == ClusterEvent.ActionType.UPDATE;
-          default -> throw new IllegalArgumentException("not a dynamic resource event: " + event);
+          default -> throw new IllegalArgumentException("not a slice, class or taint rule event: " + event);
         };
     if (registered) {
-      queue.moveAllToActiveOrBackoff(event);
+      queue.moveUnschedulableIf(event, (pod, hint) -> hint.movedByDeviceSupplyChanged());
     }
+  }
+
+  /**
+   * A ResourceClaim was added, its status changed, or it was deleted, where the policy reads claims (kube's
+   * DynamicResources {@code isSchedulableAfterClaimChange}): it moves the unschedulable pods whose claim it is,
+   * unless deleted, and, when it freed devices, every pod that waits for devices ({@link
+   * QueueingHint#movedByDeviceClaimChanged}). An update that changed nothing of the claim's status (a finalizer
+   * added) is not an event here: the caller leaves it out.
+   *
+   * @param event {@link ClusterEvent#RESOURCE_CLAIM_ADD}, {@code _UPDATE} or {@code _DELETE}
+   * @param ownerUid the uid of the claim's controller, {@code null} if none
+   * @param freesDevices whether the event freed devices: the claim was deallocated, or deleted while allocated, or
+   *     deleted in a final state not known
+   * @throws IllegalArgumentException for another event
+   */
+  public void deviceClaimChanged(
+      ClusterEvent event, String namespace, String name, @Nullable String ownerUid, boolean freesDevices) {
+    if (event.resource() != ClusterEvent.Resource.RESOURCE_CLAIM || event.actionType() == ClusterEvent.ActionType.ALL) {
+      throw new IllegalArgumentException("not a claim added, updated or deleted: " + event);
+    }
+    boolean deleted = event.actionType() == ClusterEvent.ActionType.DELETE;
+    queue.moveUnschedulableIf(
+        event,
+        (pod, hint) -> hint.movedByDeviceClaimChanged(pod.uid(), namespace, name, ownerUid, freesDevices, deleted));
   }
 
   /** A namespace was added or relabelled, where the policy reads namespaces. */

@@ -36,6 +36,14 @@ import org.jspecify.annotations.Nullable;
  * moves it if it has claims or such volumes. Kube's finer hints (which class, which driver) are not
  * followed: such an event may move a pod it cannot help, never misses one.
  *
+ * <p>A pod with resource claims, or with requests of extended resources (which a DeviceClass may back), waits for
+ * dynamic resources ({@link #waitsForDevices()}), as kube's DynamicResources and NodeResourcesFit register and
+ * hint: a ResourceSlice, DeviceClass or DeviceTaintRule added or updated moves it; a ResourceClaim event moves it
+ * if the claim is one of its own (for a claim made from its template, one the pod owns) and was added or its
+ * status changed, or if the event freed devices (a claim deallocated, or deleted while allocated). Kube's finer
+ * checks (which class an extended resource maps to; whether the pod's other claims exist yet) are not followed:
+ * such an event may move a pod it cannot help, never misses one.
+ *
  * <p>Where kube's hint reads a namespace's labels (a term's {@code namespaceSelector}), this one does not
  * look them up and takes the namespace as matching: it may move a pod that could not be helped, never miss
  * one. Immutable.
@@ -51,6 +59,11 @@ import org.jspecify.annotations.Nullable;
  * @param claims the names of the persistent volume claims the pod's volumes use (in its namespace)
  * @param attachedVolumes whether the pod has inline volumes a CSI driver attaches: {@code csi} volumes, and
  *     GCE persistent disks and AWS EBS volumes, which Kubernetes migrates to CSI drivers
+ * @param devices whether the pod has resource claims or requests extended resources: whether dynamic resource
+ *     events may help it
+ * @param namedDeviceClaims the resource claims the pod names ({@code resourceClaimName}, in its namespace)
+ * @param generatedDeviceClaims the claims made for the pod from its templates, as its status reports them: each
+ *     is the pod's only if the pod owns it
  */
 public record QueueingHint(
     boolean clusterChanges,
@@ -59,7 +72,10 @@ public record QueueingHint(
     List<PodAffinityTerm> requiredAntiAffinity,
     List<TopologySpreadConstraint> hardSpread,
     List<String> claims,
-    boolean attachedVolumes) {
+    boolean attachedVolumes,
+    boolean devices,
+    List<String> namedDeviceClaims,
+    List<String> generatedDeviceClaims) {
 
   /** A pod that waits for the cluster to change: nodes, or pods removed. What an attempt sets by default. */
   public static final QueueingHint ANY_CHANGE = new QueueingHint(true, "", List.of(), List.of(), List.of());
@@ -76,6 +92,21 @@ public record QueueingHint(
     requiredAntiAffinity = List.copyOf(requiredAntiAffinity);
     hardSpread = List.copyOf(hardSpread);
     claims = List.copyOf(claims);
+    namedDeviceClaims = List.copyOf(namedDeviceClaims);
+    generatedDeviceClaims = List.copyOf(generatedDeviceClaims);
+  }
+
+  /** A hint without dynamic resources. */
+  public QueueingHint(
+      boolean clusterChanges,
+      String namespace,
+      List<PodAffinityTerm> requiredAffinity,
+      List<PodAffinityTerm> requiredAntiAffinity,
+      List<TopologySpreadConstraint> hardSpread,
+      List<String> claims,
+      boolean attachedVolumes) {
+    this(clusterChanges, namespace, requiredAffinity, requiredAntiAffinity, hardSpread, claims, attachedVolumes, false,
+        List.of(), List.of());
   }
 
   /** A hint without storage: no claims, no attached inline volumes. */
@@ -90,7 +121,8 @@ public record QueueingHint(
 
   /**
    * @return the hint of a pod that an attempt found no node for: {@link #ANY_CHANGE} unless it has required
-   *     pod (anti-)affinity, {@code DoNotSchedule} spread constraints, claims or attached inline volumes
+   *     pod (anti-)affinity, {@code DoNotSchedule} spread constraints, claims, attached inline volumes, resource
+   *     claims or extended resource requests
    */
   public static QueueingHint of(PodInfo pod) {
     var hard = new ArrayList<TopologySpreadConstraint>();
@@ -107,10 +139,70 @@ public record QueueingHint(
             .anyMatch(v -> v instanceof Volume.Csi
                 || v instanceof Volume.GcePersistentDisk
                 || v instanceof Volume.AwsElasticBlockStore);
-    if (hard.isEmpty() && affinity.isEmpty() && antiAffinity.isEmpty() && claims.isEmpty() && !attached) {
+    // containerRequests lists the containers that request a scalar resource: extended resources among them.
+    boolean devices = !pod.resourceClaims().isEmpty() || !pod.containerRequests().isEmpty();
+    if (hard.isEmpty() && affinity.isEmpty() && antiAffinity.isEmpty() && claims.isEmpty() && !attached
+        && !devices) {
       return ANY_CHANGE;
     }
-    return new QueueingHint(true, pod.namespace(), affinity, antiAffinity, hard, claims, attached);
+    var named = new ArrayList<String>();
+    var generated = new ArrayList<String>();
+    for (var claim : pod.resourceClaims()) {
+      if (claim.resourceClaimName() != null) {
+        named.add(claim.resourceClaimName());
+      } else if (claim.claimName() != null) {
+        generated.add(claim.claimName());
+      }
+    }
+    return new QueueingHint(
+        true, pod.namespace(), affinity, antiAffinity, hard, claims, attached, devices, named, generated);
+  }
+
+  /** @return whether dynamic resource events may move the pod: it has resource claims or extended resources */
+  public boolean waitsForDevices() {
+    return clusterChanges && devices;
+  }
+
+  /**
+   * A ResourceSlice, DeviceClass or DeviceTaintRule was added or updated (kube's DynamicResources and
+   * NodeResourcesFit register them without a finer hint): it may help a pod that {@linkplain #waitsForDevices()
+   * waits for devices}.
+   */
+  public boolean movedByDeviceSupplyChanged() {
+    return waitsForDevices();
+  }
+
+  /**
+   * A ResourceClaim was added, its status changed, or it was deleted (kube's DynamicResources {@code
+   * isSchedulableAfterClaimChange}): it helps a pod that waits for devices if it freed devices, or if it is one of
+   * the pod's claims and was not deleted.
+   *
+   * @param podUid the waiting pod's uid
+   * @param claimNamespace the claim's namespace
+   * @param claimName its name
+   * @param claimOwnerUid the uid of the claim's controller, {@code null} if none
+   * @param freesDevices whether the event freed devices: the claim was deallocated, or deleted while allocated (or
+   *     in a state not known)
+   * @param deleted whether the claim was deleted
+   */
+  public boolean movedByDeviceClaimChanged(
+      String podUid,
+      String claimNamespace,
+      String claimName,
+      @Nullable String claimOwnerUid,
+      boolean freesDevices,
+      boolean deleted) {
+    if (!waitsForDevices()) {
+      return false;
+    }
+    if (freesDevices) {
+      return true;
+    }
+    if (deleted || !namespace.equals(claimNamespace)) {
+      return false;
+    }
+    return namedDeviceClaims.contains(claimName)
+        || (generatedDeviceClaims.contains(claimName) && podUid.equals(claimOwnerUid));
   }
 
   /** @return whether storage objects changing may move the pod: it has claims or attached inline volumes */

@@ -87,32 +87,6 @@ class ClusterEventMovesTest {
   }
 
   @Test
-  void the_dynamic_resource_events_kube_registers_move_every_pod_that_waits_for_cluster_changes() {
-    moves.dynamicResourcesChanged(ClusterEvent.RESOURCE_CLAIM_DELETE);
-
-    // "claims" waits only for an update of itself (POD_UPDATE_ONLY).
-    assertEquals(
-        Map.of("affine", "backoff", "spread", "backoff", "plain", "backoff", "claims", "unschedulable"), places());
-  }
-
-  @Test
-  void a_slice_or_class_deleted_moves_nothing_as_kube_registers_neither() {
-    moves.dynamicResourcesChanged(ClusterEvent.RESOURCE_SLICE_DELETE);
-    moves.dynamicResourcesChanged(ClusterEvent.DEVICE_CLASS_DELETE);
-
-    assertEquals(
-        Map.of("affine", "unschedulable", "spread", "unschedulable", "plain", "unschedulable", "claims",
-            "unschedulable"),
-        places());
-  }
-
-  @Test
-  void a_storage_event_is_not_a_dynamic_resource_event() {
-    org.junit.jupiter.api.Assertions.assertThrows(
-        IllegalArgumentException.class, () -> moves.dynamicResourcesChanged(ClusterEvent.STORAGE_CLASS_ADD));
-  }
-
-  @Test
   void a_node_deleted_moves_the_pods_that_spread_over_its_domain() {
     moves.nodeDeleted(Map.of("zone", "a"));
 

@@ -56,6 +56,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -91,9 +92,10 @@ import org.slf4j.LoggerFactory;
  * updated in what the volume rules read, to {@link StorageEvents} (on the informer's thread), except during
  * the initial list of a start or restart, after which the controller moves every waiting pod anyway. Which
  * storage changes are reported follows kube-scheduler's volume plugins' {@code EventsToRegister}: adds and
- * updates, no CSIDriver add, no deletes. Every dynamic-resource change is reported to {@code dynamicResourcesChanged}
- * (adds, changes in what the allocator reads, deletes); {@link ClusterEventMoves#dynamicResourcesChanged} keeps
- * those kube's DynamicResources plugin registers. An object that cannot be read ({@link
+ * updates, no CSIDriver add, no deletes. Dynamic-resource changes are reported to {@link DeviceEvents}: a claim added,
+ * its status changed or deleted, with whether devices were freed; a slice, class or taint rule added, changed in
+ * what the allocator reads, or deleted; {@link ClusterEventMoves} keeps those kube's DynamicResources plugin
+ * registers. An object that cannot be read ({@link
  * io.kubesched.api.MalformedObjectException}) is left out of the snapshot, with a warning.
  *
  * <p>Lifecycle: {@link #start} once, {@link #restart} any number of times, {@link #close()} any number of
@@ -152,6 +154,37 @@ public final class ClusterDataInformers implements AutoCloseable {
     void storageChanged(ClusterEvent event);
   }
 
+  /**
+   * Hears of dynamic-resource objects changed, as {@link ClusterEventMoves} takes them; called on an informer's
+   * thread.
+   */
+  interface DeviceEvents {
+    /** Hears of nothing. */
+    DeviceEvents NONE =
+        new DeviceEvents() {
+          @Override
+          public void claimChanged(
+              ClusterEvent event, String namespace, String name, @Nullable String ownerUid, boolean freesDevices) {}
+
+          @Override
+          public void supplyChanged(ClusterEvent event) {}
+        };
+
+    /**
+     * A ResourceClaim was added, its status changed, or it was deleted (its other updates are not reported).
+     *
+     * @param event {@link ClusterEvent#RESOURCE_CLAIM_ADD}, {@code _UPDATE} or {@code _DELETE}
+     * @param ownerUid the uid of the claim's controller, {@code null} if none
+     * @param freesDevices whether devices were freed: the claim was deallocated, or deleted while allocated (as
+     *     last seen or as deleted) or in a final state not known
+     */
+    void claimChanged(ClusterEvent event, String namespace, String name, @Nullable String ownerUid,
+        boolean freesDevices);
+
+    /** A ResourceSlice, DeviceClass or DeviceTaintRule was added, changed in what the allocator reads, or deleted. */
+    void supplyChanged(ClusterEvent event);
+  }
+
   private final KubernetesClient client;
   private final Set<ClusterData> reads;
   private final boolean readsStorage;
@@ -159,7 +192,7 @@ public final class ClusterDataInformers implements AutoCloseable {
   private final StorageEvents storageEvents;
   private final StorageCache storage;
   private final boolean readsDevices;
-  private final Consumer<ClusterEvent> dynamicResourcesChanged;
+  private final DeviceEvents deviceEvents;
   private final DeviceCache devices;
   private volatile ClusterDataCache cache;
   private volatile List<SharedIndexInformer<?>> informers = List.of();
@@ -188,7 +221,8 @@ public final class ClusterDataInformers implements AutoCloseable {
   /**
    * The loop's informers, as {@link #ClusterDataInformers(KubernetesClient, Set, ClusterEventMoves, StorageCache,
    * Runnable)}, filling the loop's one {@code devices} cache too; a dynamic-resource change moves the pods kube's
-   * DynamicResources plugin would ({@link ClusterEventMoves#dynamicResourcesChanged}).
+   * DynamicResources plugin would ({@link ClusterEventMoves#deviceClaimChanged}, {@link
+   * ClusterEventMoves#deviceSupplyChanged}).
    *
    * @param devices the loop's one device cache, which these informers fill and the binding cycle assumes in
    */
@@ -217,7 +251,18 @@ public final class ClusterDataInformers implements AutoCloseable {
           }
         },
         storage,
-        moves::dynamicResourcesChanged,
+        new DeviceEvents() {
+          @Override
+          public void claimChanged(
+              ClusterEvent event, String namespace, String name, @Nullable String ownerUid, boolean freesDevices) {
+            moves.deviceClaimChanged(event, namespace, name, ownerUid, freesDevices);
+          }
+
+          @Override
+          public void supplyChanged(ClusterEvent event) {
+            moves.deviceSupplyChanged(event);
+          }
+        },
         devices);
   }
 
@@ -227,7 +272,8 @@ public final class ClusterDataInformers implements AutoCloseable {
    * @param namespaceChanged hears the name of a namespace added, or whose labels changed
    */
   ClusterDataInformers(KubernetesClient client, Set<ClusterData> reads, Consumer<String> namespaceChanged) {
-    this(client, reads, namespaceChanged, StorageEvents.NONE, new StorageCache(), event -> {}, new DeviceCache());
+    this(client, reads, namespaceChanged, StorageEvents.NONE, new StorageCache(), DeviceEvents.NONE,
+        new DeviceCache());
   }
 
   /**
@@ -241,21 +287,21 @@ public final class ClusterDataInformers implements AutoCloseable {
       Set<ClusterData> reads,
       Consumer<String> namespaceChanged,
       StorageEvents storageEvents) {
-    this(client, reads, namespaceChanged, storageEvents, new StorageCache(), event -> {}, new DeviceCache());
+    this(client, reads, namespaceChanged, storageEvents, new StorageCache(), DeviceEvents.NONE, new DeviceCache());
   }
 
   /**
    * @param client the client to watch with; not closed here
    * @param reads what the policy reads; nothing is watched for an empty set
-   * @param dynamicResourcesChanged hears of each dynamic-resource event (after the initial list)
+   * @param deviceEvents hears of the dynamic-resource events (after the initial list)
    * @param devices the device cache to fill
    */
   ClusterDataInformers(
       KubernetesClient client,
       Set<ClusterData> reads,
-      Consumer<ClusterEvent> dynamicResourcesChanged,
+      DeviceEvents deviceEvents,
       DeviceCache devices) {
-    this(client, reads, name -> {}, StorageEvents.NONE, new StorageCache(), dynamicResourcesChanged, devices);
+    this(client, reads, name -> {}, StorageEvents.NONE, new StorageCache(), deviceEvents, devices);
   }
 
   private ClusterDataInformers(
@@ -264,7 +310,7 @@ public final class ClusterDataInformers implements AutoCloseable {
       Consumer<String> namespaceChanged,
       StorageEvents storageEvents,
       StorageCache storage,
-      Consumer<ClusterEvent> dynamicResourcesChanged,
+      DeviceEvents deviceEvents,
       DeviceCache devices) {
     this.client = client;
     this.reads = Set.copyOf(reads);
@@ -273,7 +319,7 @@ public final class ClusterDataInformers implements AutoCloseable {
     this.namespaceChanged = namespaceChanged;
     this.storageEvents = storageEvents;
     this.storage = storage;
-    this.dynamicResourcesChanged = dynamicResourcesChanged;
+    this.deviceEvents = deviceEvents;
     this.devices = devices;
     this.cache = new ClusterDataCache(this.reads);
     this.feed = storageFeed();
@@ -687,21 +733,35 @@ public final class ClusterDataInformers implements AutoCloseable {
    * record), and every add, change the allocator reads, and delete is reported.
    */
   private void createDeviceInformers(Feed<DeviceCache> feed, List<SharedIndexInformer<?>> created) {
-    BiConsumer<ClusterEvent, Object> announce = (event, object) -> dynamicResourcesChanged.accept(event);
+    BiConsumer<ClusterEvent, Object> announce = (event, object) -> deviceEvents.supplyChanged(event);
     if (reads.contains(ClusterData.RESOURCE_CLAIMS)) {
       created.add(
-          nameOnlyInformer(
+          reportingInformer(
               client.resources(ResourceClaim.class).inAnyNamespace().withLimit(InformerSet.LIST_PAGE)
                   .runnableInformer(0),
               feed,
               "ResourceClaim",
               ResourceClaim::new,
-              (into, claim) -> into.putClaim(DynamicResourceAdapter.claim(claim)),
-              (into, claim) -> into.removeClaim(claim.getMetadata().getNamespace(), claim.getMetadata().getName()),
+              (into, object) -> {
+                var claim = DynamicResourceAdapter.claim(object);
+                var before = into.seenClaim(claim.namespace(), claim.name()).orElse(null);
+                into.putClaim(claim);
+                return ClaimSeen.changed(before, claim);
+              },
+              (into, object, finalStateUnknown) -> {
+                var namespace = object.getMetadata().getNamespace();
+                var name = object.getMetadata().getName();
+                var before = into.seenClaim(namespace, name).orElse(null);
+                into.removeClaim(namespace, name);
+                var status = object.getStatus();
+                return ClaimSeen.deleted(namespace, name, before,
+                    finalStateUnknown || (status != null && status.getAllocation() != null));
+              },
               ClusterEvent.RESOURCE_CLAIM_ADD,
               ClusterEvent.RESOURCE_CLAIM_UPDATE,
               ClusterEvent.RESOURCE_CLAIM_DELETE,
-              announce::accept));
+              (event, seen) ->
+                  deviceEvents.claimChanged(event, seen.namespace(), seen.name(), seen.ownerUid(), seen.freesDevices())));
     }
     if (reads.contains(ClusterData.RESOURCE_SLICES)) {
       created.add(
@@ -802,6 +862,47 @@ public final class ClusterDataInformers implements AutoCloseable {
       ClusterEvent updated,
       @Nullable ClusterEvent deleted,
       BiConsumer<ClusterEvent, T> announce) {
+    return reportingInformer(
+        informer,
+        feed,
+        kind,
+        empty,
+        (into, object) -> put.test(into, object) ? object : null,
+        (into, object, finalStateUnknown) -> {
+          remove.accept(into, object);
+          return object;
+        },
+        added,
+        updated,
+        deleted,
+        announce);
+  }
+
+  /** Forgets a deleted object, found by its kept name, and says what to report of it. */
+  @FunctionalInterface
+  private interface Removal<C, T, R> {
+    /**
+     * @param object the object as deleted, or as last kept (its name only) when its final state is not known
+     * @return what to report; {@code null} for nothing
+     */
+    @Nullable R remove(C into, T object, boolean finalStateUnknown);
+  }
+
+  /**
+   * As {@code nameOnlyInformer}, reporting what {@code put} and {@code remove} return: {@code put} returns {@code
+   * null} when the object changed nothing to report.
+   */
+  private static <C, T extends HasMetadata, R> SharedIndexInformer<T> reportingInformer(
+      SharedIndexInformer<T> informer,
+      Feed<C> feed,
+      String kind,
+      Supplier<T> empty,
+      BiFunction<C, T, @Nullable R> put,
+      Removal<C, T, R> remove,
+      @Nullable ClusterEvent added,
+      ClusterEvent updated,
+      @Nullable ClusterEvent deleted,
+      BiConsumer<ClusterEvent, R> announce) {
     informer.itemStore(InformerStores.nameOnly(empty));
     informer.addEventHandler(
         new ResourceEventHandler<>() {
@@ -817,29 +918,40 @@ public final class ClusterDataInformers implements AutoCloseable {
 
           @Override
           public void onDelete(T object, boolean deletedFinalStateUnknown) {
+            var report = new ArrayList<R>(1);
             boolean live = feed.write(into -> {
-              remove.accept(into, object);
+              var removed = remove.remove(into, object, deletedFinalStateUnknown);
+              if (removed != null) {
+                report.add(removed);
+              }
               return true;
             });
-            if (live && deleted != null) {
-              announce.accept(deleted, object);
+            if (live && deleted != null && !report.isEmpty()) {
+              announce.accept(deleted, report.get(0));
             }
           }
 
           private void put(T object, @Nullable ClusterEvent event) {
+            var report = new ArrayList<R>(1);
             boolean live;
             try {
-              live = feed.write(into -> put.test(into, object));
+              live = feed.write(into -> {
+                var changed = put.apply(into, object);
+                if (changed != null) {
+                  report.add(changed);
+                }
+                return changed != null;
+              });
             } catch (RuntimeException e) { // a handler that throws would stop fabric8's event delivery
               feed.write(into -> {
-                remove.accept(into, object);
+                remove.remove(into, object, false);
                 return false;
               });
               LOG.warn("Leaving {} {} out of the snapshot: {}", kind, Cache.metaNamespaceKeyFunc(object), e.toString());
               return;
             }
             if (live && event != null) {
-              announce.accept(event, object);
+              announce.accept(event, report.get(0));
             }
           }
         });

@@ -5,18 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kubesched.api.ClusterData;
-import io.kubesched.api.AllocationResult;
 import io.kubesched.api.ClaimAllocation;
 import io.kubesched.api.DeviceAllocation;
 import io.kubesched.api.DynamicResources;
+import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.DeviceCache;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,6 +58,7 @@ class DeviceInformersTest {
   private KubernetesMockServer server;
   private KubernetesClient client;
   private final List<String> heard = new CopyOnWriteArrayList<>();
+  private final List<String> claimEvents = new CopyOnWriteArrayList<>();
   private final DeviceCache devices = new DeviceCache();
 
   @BeforeEach
@@ -70,7 +74,23 @@ class DeviceInformersTest {
   }
 
   private ClusterDataInformers informers(Set<ClusterData> reads) {
-    return new ClusterDataInformers(client, reads, event -> heard.add(event.label()), devices);
+    return new ClusterDataInformers(
+        client,
+        reads,
+        new ClusterDataInformers.DeviceEvents() {
+          @Override
+          public void claimChanged(
+              ClusterEvent event, String namespace, String name, @Nullable String ownerUid, boolean freesDevices) {
+            heard.add(event.label());
+            claimEvents.add(event.label() + " " + namespace + "/" + name + (freesDevices ? " frees devices" : ""));
+          }
+
+          @Override
+          public void supplyChanged(ClusterEvent event) {
+            heard.add(event.label());
+          }
+        },
+        devices);
   }
 
   private Set<ClusterData> requested() throws InterruptedException {
@@ -139,7 +159,7 @@ class DeviceInformersTest {
       var claim = client.resources(ResourceClaim.class).inNamespace("ns").resource(claim("c2")).create();
       eventually(() -> informers.snapshot(List.of()).dynamicResources().claim("ns", "c2").isPresent());
       var allocation =
-          new AllocationResult(
+          new io.kubesched.api.AllocationResult(
               List.of(new DeviceAllocation("r", "d", "p", "g0", false, List.of(), List.of(), List.of(), null, Map.of())),
               List.of(), null, null);
       devices.assume("pod-1", List.of(new ClaimAllocation("ns", "c2", claim.getMetadata().getUid(), allocation)));
@@ -151,6 +171,58 @@ class DeviceInformersTest {
       assertEquals(allocation, relisted.claim("ns", "c2").orElseThrow().allocation(), "the assumption survives");
       assertEquals(2, relisted.slices().size());
       assertTrue(relisted.taintRules().isEmpty());
+    }
+  }
+
+  /**
+   * What the claims' informer tells the queue's hints (kube's {@code TestIsSchedulableAfterClaimChange}: metadata
+   * written, as a finalizer added, is no event; a status change is; deallocation and deletion while allocated free devices).
+   */
+  @Test
+  void claim_events_say_which_claim_and_whether_devices_were_freed() throws Exception {
+    try (var informers = informers(Set.of(ClusterData.RESOURCE_CLAIMS))) {
+      informers.start(SYNC);
+      var claims = client.resources(ResourceClaim.class).inNamespace("ns");
+
+      claims.resource(claim("c1")).create();
+      eventually(() -> claimEvents.size() == 1);
+      claims.withName("c1").edit(c -> {
+        c.getMetadata().setLabels(Map.of("driver", "seen")); // as a finalizer would: no status change
+        return c;
+      });
+      claims.withName("c1").editStatus(c -> {
+        c.setStatus(new ResourceClaimStatusBuilder()
+            .withAllocation(JSON.unmarshal(ALLOCATION, AllocationResult.class)).build());
+        return c;
+      });
+      eventually(() -> claimEvents.size() == 2);
+      claims.withName("c1").editStatus(c -> {
+        c.getStatus().setAllocation(null);
+        return c;
+      });
+      eventually(() -> claimEvents.size() == 3);
+      claims.resource(claim("c2")).create();
+      eventually(() -> claimEvents.size() == 4);
+      claims.withName("c2").editStatus(c -> {
+        c.setStatus(new ResourceClaimStatusBuilder()
+            .withAllocation(JSON.unmarshal(ALLOCATION, AllocationResult.class)).build());
+        return c;
+      });
+      eventually(() -> claimEvents.size() == 5);
+      claims.withName("c2").delete();
+      claims.withName("c1").delete();
+      eventually(() -> claimEvents.size() == 7);
+
+      assertEquals(
+          List.of(
+              "resource.k8s.io/ResourceClaimAdd ns/c1",
+              "resource.k8s.io/ResourceClaimUpdate ns/c1",
+              "resource.k8s.io/ResourceClaimUpdate ns/c1 frees devices",
+              "resource.k8s.io/ResourceClaimAdd ns/c2",
+              "resource.k8s.io/ResourceClaimUpdate ns/c2",
+              "resource.k8s.io/ResourceClaimDelete ns/c2 frees devices",
+              "resource.k8s.io/ResourceClaimDelete ns/c1"),
+          claimEvents);
     }
   }
 
@@ -186,6 +258,10 @@ class DeviceInformersTest {
             + " {\"model\": {\"string\": \"a\"}}, \"capacity\": {\"memory\": {\"value\": \"1Gi\"}}}]}}",
         ResourceSlice.class);
   }
+
+  private static final String ALLOCATION =
+      "{\"devices\": {\"results\": [{\"request\": \"r\", \"driver\": \"d\", \"pool\": \"p\","
+          + " \"device\": \"g0\"}]}}";
 
   private static ResourceClaim claim(String name) {
     return JSON.unmarshal(

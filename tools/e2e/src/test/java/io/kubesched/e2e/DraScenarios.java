@@ -166,6 +166,57 @@ abstract class DraScenarios extends RealClusterTest {
     assertNull(claimNamed("second").getStatus() == null ? null : claimNamed("second").getStatus().getAllocation());
   }
 
+  // Queueing hints: each event that may help a waiting pod retries it (kube's DynamicResources hints); were one
+  // missed, the pod would wait for the unschedulable timeout (5 minutes), past these tests' wait.
+
+  /** A ResourceSlice added with the devices a waiting pod needs: the pod is retried and placed. */
+  @Test
+  void a_waiting_pod_is_placed_once_a_slice_offers_the_devices_it_needs() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    claim("two", 2, List.of());
+    pod("trainer", "two");
+    start();
+    assertPendingWith("trainer", CANNOT_ALLOCATE);
+
+    slice("node-b", gpu("gpu-0", "a100", "40Gi"), gpu("gpu-1", "a100", "40Gi"));
+
+    assertEquals("node-b", placed("trainer"));
+  }
+
+  /** A claim holding the only device deleted (while allocated): the pod waiting for a device is placed. */
+  @Test
+  void a_waiting_pod_is_placed_once_the_claim_holding_its_device_is_deleted() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    claim("first", 1, List.of());
+    claim("second", 1, List.of());
+    pod("first", "first");
+    start();
+    assertEquals("node-a", placed("first"));
+    pod("second", "second");
+    assertPendingWith("second", CANNOT_ALLOCATE);
+
+    var first = claimNamed("first");
+    first.getMetadata().setFinalizers(List.of());
+    admin.resources(ResourceClaim.class).inNamespace(namespace).resource(first).update();
+    admin.resources(ResourceClaim.class).inNamespace(namespace).withName("first").delete();
+
+    assertEquals("node-a", placed("second"));
+    assertEquals(List.of("node-a/gpu-0"), devices(claimNamed("second")));
+  }
+
+  /** A pod naming a claim that does not exist yet is placed once the claim is created. */
+  @Test
+  void a_pod_naming_a_claim_not_created_yet_is_placed_once_it_is() throws Exception {
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"));
+    pod("early", "later");
+    start();
+    Thread.sleep(2_000); // the scheduler has seen the pod and set it aside
+
+    claim("later", 1, List.of());
+
+    assertEquals("node-a", placed("early"));
+  }
+
   /** Too few devices anywhere: the pod stays pending with kube's message and nothing is allocated. */
   @Test
   void too_few_devices_leave_the_pod_pending_with_kubes_message() throws Exception {
