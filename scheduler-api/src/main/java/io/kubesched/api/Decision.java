@@ -188,7 +188,8 @@ public sealed interface Decision {
      * <p>With no node at all it is kube-scheduler's {@value #NO_NODES}. When the pod was turned away before
      * any node was looked at, the reason is stated once: {@code "0/6 nodes are available: persistentvolumeclaim
      * \"data\" not found."}. The PostFilter's status follows after a space, as kube-scheduler adds it: {@value
-     * ClaimDeallocation#COMPLETED} when a claim is deallocated, then (after {@code ", "}) the {@link
+     * ClaimDeallocation#COMPLETED} when a claim is deallocated ({@value ClaimDeallocation#DELETION_COMPLETED} when
+     * deleted), then (after {@code ", "}) the {@link
      * #postFilterMessage}, in the order of kube's default profile (DynamicResources before DefaultPreemption).
      *
      * @param nodeCount how many nodes the decision was made over
@@ -214,10 +215,11 @@ public sealed interface Decision {
     }
 
     private String withPostFilter(String message) {
+      var released = claimDeallocations.isEmpty() ? "" : claimDeallocations.get(0).completed();
       var postFilter =
-          claimDeallocations.isEmpty() ? postFilterMessage
-              : postFilterMessage.isEmpty() ? ClaimDeallocation.COMPLETED
-              : ClaimDeallocation.COMPLETED + ", " + postFilterMessage;
+          released.isEmpty() ? postFilterMessage
+              : postFilterMessage.isEmpty() ? released
+              : released + ", " + postFilterMessage;
       return postFilter.isEmpty() ? message : message + " " + postFilter;
     }
 

@@ -161,18 +161,20 @@ public final class ClaimWriter {
   /**
    * Deletes a claim this scheduler created for a pod whose attempt failed (kube's {@code deleteClaim}): the
    * delete-protection finalizer is taken off first (an update, tried again on a conflict), then the claim is
-   * deleted (the uid checked just before). Best effort: a failure is logged.
+   * deleted (the uid checked just before). Best effort: a failure is logged. Kube's DynamicResources PostFilter
+   * deletes such a claim left from an earlier attempt the same way.
    *
+   * @return whether this call deleted the claim (false if it was gone, or replaced, already, or the write failed)
    * @throws InterruptedException if the thread is interrupted while it waits for a token
    */
-  public void delete(String namespace, String name, String claimUid) throws InterruptedException {
+  public boolean delete(String namespace, String name, String claimUid) throws InterruptedException {
     var claims = client.resources(ResourceClaim.class).inNamespace(namespace);
     try {
       for (int attempt = 1; ; attempt++) {
         writes.acquire();
         var claim = current(claims.withName(name).get(), claimUid);
         if (claim == null) {
-          return; // gone already
+          return false; // gone already
         }
         if (!claim.getMetadata().getFinalizers().contains(FINALIZER)) {
           break;
@@ -191,11 +193,13 @@ public final class ClaimWriter {
       writes.acquire();
       claims.withName(name).delete(); // the uid was checked just before; a claim made again meanwhile is rare
       LOG.debug("Deleted resourceclaim {}/{}", namespace, name);
+      return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {
         LOG.warn("Could not delete resourceclaim {}/{} created for a pod's extended resources: {}", namespace, name,
             describe(e));
       }
+      return false;
     }
   }
 

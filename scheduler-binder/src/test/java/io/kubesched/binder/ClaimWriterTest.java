@@ -1,6 +1,8 @@
 package io.kubesched.binder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -188,7 +190,7 @@ class ClaimWriterTest {
     assertEquals(List.of(ClaimWriter.FINALIZER),
         client.resources(ResourceClaim.class).inNamespace(NS).withName(created.name()).get().getMetadata().getFinalizers());
 
-    writer.delete(NS, created.name(), created.uid());
+    assertTrue(writer.delete(NS, created.name(), created.uid()));
     assertNull(client.resources(ResourceClaim.class).inNamespace(NS).withName(created.name()).get());
   }
 
@@ -198,7 +200,7 @@ class ClaimWriterTest {
     var writer = writer();
     var existing = create(null);
 
-    writer.delete(NS, "gpu", "some-other-uid");
+    assertFalse(writer.delete(NS, "gpu", "some-other-uid"));
 
     assertEquals(existing.getMetadata().getUid(),
         client.resources(ResourceClaim.class).inNamespace(NS).withName("gpu").get().getMetadata().getUid());

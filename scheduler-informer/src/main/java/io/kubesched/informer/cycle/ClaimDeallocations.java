@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The writes of kube-scheduler's DynamicResources PostFilter: a decision that the pod fits nowhere may name claims to
- * deallocate ({@link io.kubesched.api.Decision.Unschedulable#claimDeallocations()}); {@link #deallocate}, from the
+ * deallocate, or a claim for its extended resources to delete ({@link
+ * io.kubesched.api.Decision.Unschedulable#claimDeallocations()}); {@link #deallocate}, from the
  * scheduling thread, hands them to the {@code writers} executor (the preemption threads, where kube's other
  * PostFilter writes run) and returns at once, where kube writes synchronously in its scheduling cycle. The pod has
  * been requeued as unschedulable by then; the claim's update event moves it again (DynamicResources' queueing hint
@@ -48,7 +49,12 @@ public final class ClaimDeallocations {
     try {
       for (var claim : claims) {
         if (port.deallocate(claim)) {
-          LOG.info("Deallocated resourceclaim {} so that pod {} can use it on another node", claim.key(), podKey);
+          if (claim.delete()) {
+            LOG.info("Deleted resourceclaim {}, made for pod {}'s extended resources in an earlier attempt, so that"
+                + " its next attempt makes one where it fits", claim.key(), podKey);
+          } else {
+            LOG.info("Deallocated resourceclaim {} so that pod {} can use it on another node", claim.key(), podKey);
+          }
         }
       }
     } catch (InterruptedException e) {

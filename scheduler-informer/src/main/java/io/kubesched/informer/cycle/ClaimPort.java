@@ -62,10 +62,11 @@ public interface ClaimPort {
   default void delete(ClaimAllocation created) throws InterruptedException {}
 
   /**
-   * Clears {@code claim}'s allocation and reservations if it is still as the decision saw it (kube's
-   * DynamicResources PostFilter); best effort.
+   * Clears {@code claim}'s allocation and reservations if it is still as the decision saw it, or deletes it if it
+   * is {@linkplain ClaimDeallocation#delete() to be deleted} and still has its uid (kube's DynamicResources
+   * PostFilter); best effort.
    *
-   * @return whether the claim was deallocated
+   * @return whether the claim was deallocated or deleted
    * @throws InterruptedException if the thread is interrupted (the loop is closing)
    */
   boolean deallocate(ClaimDeallocation claim) throws InterruptedException;
@@ -106,7 +107,9 @@ public interface ClaimPort {
 
       @Override
       public boolean deallocate(ClaimDeallocation claim) throws InterruptedException {
-        return writer.deallocate(claim.namespace(), claim.name(), claim.uid(), claim.resourceVersion());
+        return claim.delete()
+            ? writer.delete(claim.namespace(), claim.name(), claim.uid())
+            : writer.deallocate(claim.namespace(), claim.name(), claim.uid(), claim.resourceVersion());
       }
     };
   }

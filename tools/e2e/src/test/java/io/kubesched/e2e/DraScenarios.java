@@ -335,6 +335,34 @@ abstract class DraScenarios extends RealClusterTest {
             .map(m -> m.getContainerName() + " " + m.getResourceName() + " " + m.getRequestName()).toList());
   }
 
+  /**
+   * A claim for the pod's extended resources left from an earlier attempt (allocated; its deletion failed then):
+   * PostFilter deletes it ({@code deletion of ResourceClaim completed}), and the pod is placed through a new one.
+   */
+  @Test
+  void a_claim_for_extended_resources_left_from_an_earlier_attempt_is_deleted_and_the_pod_placed() throws Exception {
+    extendedResourceName(CLASS, EXTENDED);
+    slice("node-a", gpu("gpu-0", "a100", "40Gi"), gpu("gpu-1", "a100", "40Gi"));
+    podRequesting("trainer", EXTENDED, "1");
+    var pod = admin.pods().inNamespace(namespace).withName("trainer").get();
+    admin.resources(ResourceClaim.class).inNamespace(namespace).resource(new ResourceClaimBuilder()
+        .withNewMetadata().withName("trainer-extended-resources-stale")
+        .addToAnnotations("resource.kubernetes.io/extended-resource-claim", "true")
+        .addNewOwnerReference().withApiVersion("v1").withKind("Pod").withName("trainer")
+        .withUid(pod.getMetadata().getUid()).withController(true).endOwnerReference().endMetadata()
+        .withNewSpec().withNewDevices().addNewRequest().withName("gpu").withNewExactly().withDeviceClassName(CLASS)
+        .withCount(1L).endExactly().endRequest().endDevices().endSpec().build()).create();
+    allocate("trainer-extended-resources-stale", "node-a", "gpu-1");
+    start();
+
+    assertEquals("node-a", placed("trainer"));
+    var claims = admin.resources(ResourceClaim.class).inNamespace(namespace).list().getItems();
+    assertEquals(1, claims.size());
+    assertTrue(claims.get(0).getMetadata().getName().startsWith("trainer-extended-resources-"));
+    assertTrue(!claims.get(0).getMetadata().getName().equals("trainer-extended-resources-stale"), "a new claim");
+    assertEquals(List.of("trainer"), reservedFor(claims.get(0)));
+  }
+
   /** An extended resource backed by the class, more than any node's devices: pending with kube's message. */
   @Test
   void an_extended_resource_backed_by_a_class_with_too_few_devices_waits_with_kubes_message() throws Exception {

@@ -47,7 +47,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>PostFilter, as kube's: when no node fits, the first claim (in the pod's order) that was allocated, could not be
  * used on some node, and is reserved for no pod but perhaps this one is handed out for deallocation
- * ({@link ClaimDeallocator}), so the next attempt can allocate it where the pod fits.
+ * ({@link ClaimDeallocator}), so the next attempt can allocate it where the pod fits; failing that, the claim the
+ * scheduler created for the pod's extended resources in an earlier attempt is handed out for deletion.
  *
  * <p>Claims already allocated count as allocated whoever allocated them, including allocations the scheduler
  * assumed for pods being bound (the snapshot shows them so); a pod sharing such a claim is pinned to its nodes and
@@ -238,19 +239,19 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
      * kube's PostFilter: of the claims some node found unavailable, the first in the pod's order that is reserved
      * for no pod, or for this pod only, is deallocated (kube picks one of them at random). A claim reserved for
      * another pod is never touched: that pod uses the allocation. Claims allocated now for this pod (by the
-     * allocator) are not among them, being allocated on no node yet.
+     * allocator) are not among them, being allocated on no node yet. Failing that, the claim the scheduler created
+     * for the pod's extended resources in an earlier attempt, if one exists, is deleted (kube's {@code deletion of
+     * ResourceClaim completed}), so that the next attempt creates one anew where the pod fits.
      */
     @Override
     public Optional<ClaimDeallocation> claimToDeallocate(PodInfo pod) {
-      if (unavailableClaims.isEmpty()) {
-        return Optional.empty();
-      }
       for (var claim : claims.claims()) {
         if (unavailableClaims.contains(claim.key()) && reservedForNoOtherPod(claim, pod)) {
           return Optional.of(ClaimDeallocation.of(claim));
         }
       }
-      return Optional.empty();
+      var stale = claims.extendedClaim();
+      return stale == null ? Optional.empty() : Optional.of(ClaimDeallocation.deletion(stale));
     }
 
     private static boolean reservedForNoOtherPod(ResourceClaim claim, PodInfo pod) {

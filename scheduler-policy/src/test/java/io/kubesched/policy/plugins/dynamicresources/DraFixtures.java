@@ -1,5 +1,8 @@
 package io.kubesched.policy.plugins.dynamicresources;
 
+import io.kubesched.api.ContainerRequests;
+import java.util.TreeSet;
+import java.util.HashMap;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.NodeSelectorRequirement;
@@ -217,5 +220,21 @@ final class DraFixtures {
 
   static ClusterSnapshot snapshot(List<NodeInfo> nodes, DynamicResources resources) {
     return ClusterSnapshot.of(nodes).withDynamicResources(resources);
+  }
+
+  /** kube's {@code st.MakePod().Req(...)}: one container per map, {@code con0}, {@code con1}, ... */
+  @SafeVarargs
+  static PodInfo podWithContainers(Map<String, Long>... containers) {
+    var total = new HashMap<String, Long>();
+    var requests = new ArrayList<ContainerRequests>();
+    for (int i = 0; i < containers.length; i++) {
+      containers[i].forEach((name, amount) -> total.merge(name, amount, Long::sum));
+      requests.add(new ContainerRequests(
+          i, "con" + i, false, false, List.copyOf(new TreeSet<>(containers[i].keySet())), containers[i]));
+    }
+    return PodInfo.builder(NAMESPACE, POD_NAME).uid(POD_UID)
+        .requests(new Resources(0, 0, 0, 1, total))
+        .containerRequests(requests)
+        .build();
   }
 }

@@ -550,22 +550,6 @@ class DynamicResourcesFilterTest {
     assertInstanceOf(PreFilter.Skipped.class, prepared, "no class backs it: NodeResourcesFit's to check");
   }
 
-  /** kube's {@code st.MakePod().Req(...)}: one container per map, {@code con0}, {@code con1}, ... */
-  @SafeVarargs
-  private static PodInfo podWithContainers(Map<String, Long>... containers) {
-    var total = new HashMap<String, Long>();
-    var requests = new ArrayList<ContainerRequests>();
-    for (int i = 0; i < containers.length; i++) {
-      containers[i].forEach((name, amount) -> total.merge(name, amount, Long::sum));
-      requests.add(new ContainerRequests(
-          i, "con" + i, false, false, List.copyOf(new TreeSet<>(containers[i].keySet())), containers[i]));
-    }
-    return PodInfo.builder(NAMESPACE, POD_NAME).uid(POD_UID)
-        .requests(new Resources(0, 0, 0, 1, total))
-        .containerRequests(requests)
-        .build();
-  }
-
   /** The one claim to create in {@code planned}, after asserting it is the last entry. */
   private static ClaimAllocation toCreate(List<ClaimAllocation> planned) {
     var last = planned.get(planned.size() - 1);
@@ -581,7 +565,7 @@ class DynamicResourcesFilterTest {
   @Test
   @DisplayName("extended-resource-name-no-resource")
   void extendedResourceNameNoResource() {
-    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var pod = DraFixtures.podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
     var prepared = prepare(pod, List.of(WORKER_NODE), List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
         List.of());
 
@@ -591,7 +575,7 @@ class DynamicResourcesFilterTest {
   @Test
   @DisplayName("extended-resource-name-with-resources")
   void extendedResourceNameWithResources() {
-    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var pod = DraFixtures.podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
     var prepared = prepare(pod, List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
         List.of(WORKER_NODE_SLICE));
 
@@ -611,7 +595,7 @@ class DynamicResourcesFilterTest {
   @Test
   @DisplayName("extended-resource-name-with-zero-allocatable")
   void extendedResourceNameWithZeroAllocatable() {
-    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var pod = DraFixtures.podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
     var node = nodeWithExtended(NODE_NAME, EXTENDED_RESOURCE_NAME, 0);
     var prepared = prepare(pod, List.of(node), List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
         List.of(WORKER_NODE_SLICE));
@@ -625,7 +609,7 @@ class DynamicResourcesFilterTest {
   @DisplayName("extended-resource-one-device-plugin-one-dra")
   void extendedResourceOneDevicePluginOneDra() {
     var second = EXTENDED_RESOURCE_NAME + "2";
-    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L, second, 1L));
+    var pod = DraFixtures.podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L, second, 1L));
     var node = nodeWithExtended(NODE_NAME, EXTENDED_RESOURCE_NAME, 1);
     var class2 = new DeviceClass(CLASS_NAME + "2", List.of(), List.of(), second);
     var prepared = prepare(pod, List.of(node), List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME, class2),
@@ -641,7 +625,7 @@ class DynamicResourcesFilterTest {
   @DisplayName("implicit-extended-resource-name-with-resources")
   void implicitExtendedResourceNameWithResources() {
     var implicit = PodClaims.IMPLICIT_EXTENDED_RESOURCE_PREFIX + CLASS_NAME;
-    var pod = podWithContainers(Map.of(implicit, 1L, EXTENDED_RESOURCE_NAME, 2L));
+    var pod = DraFixtures.podWithContainers(Map.of(implicit, 1L, EXTENDED_RESOURCE_NAME, 2L));
     var prepared = prepare(pod, List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
         List.of(DraFixtures.slice(NODE_NAME, "instance-1", "instance-2", "instance-3", "instance-4")));
 
@@ -657,7 +641,7 @@ class DynamicResourcesFilterTest {
   @DisplayName("implicit-extended-resource-name-two-containers-with-resources")
   void implicitExtendedResourceNameTwoContainersWithResources() {
     var implicit = PodClaims.IMPLICIT_EXTENDED_RESOURCE_PREFIX + CLASS_NAME;
-    var pod = podWithContainers(Map.of(implicit, 1L), Map.of(EXTENDED_RESOURCE_NAME, 2L));
+    var pod = DraFixtures.podWithContainers(Map.of(implicit, 1L), Map.of(EXTENDED_RESOURCE_NAME, 2L));
     var prepared = prepare(pod, List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
         List.of(DraFixtures.slice(NODE_NAME, "instance-1", "instance-2", "instance-3", "instance-4")));
 
@@ -675,7 +659,7 @@ class DynamicResourcesFilterTest {
   @Test
   @DisplayName("extended-resource-name-with-resources-has-claim")
   void extendedResourceNameWithResourcesHasClaim() {
-    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var pod = DraFixtures.podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
     var existing = new ResourceClaim(NAMESPACE, "my-pod-extended-resources-0", "claim-uid", "1", POD_OWNER,
         Map.of(ExtendedResourceClaim.ANNOTATION, "true"), List.of(exactRequest("container-0-request-0", CLASS_NAME, 1)),
         List.of(), List.of(), DraFixtures.ALLOCATION_RESULT, List.of(), false);
@@ -683,12 +667,39 @@ class DynamicResourcesFilterTest {
         List.of(WORKER_NODE_SLICE));
 
     assertRejected(prepared.filter(pod, WORKER_NODE), "cannot schedule extended resource claim");
+    var deletion = postFilter(prepared, pod).orElseThrow();
+    assertEquals(ClaimDeallocation.deletion(existing), deletion);
+    assertEquals("deletion of ResourceClaim completed", deletion.completed());
+  }
+
+  @Test
+  @DisplayName("extended-resource-name-with-resources-delete-claim")
+  void extendedResourceNameWithResourcesDeleteClaim() {
+    var pod = DraFixtures.podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var onNode2 = new ResourceClaim(NAMESPACE, "my-pod-extended-resources-0", "claim-uid", "1", POD_OWNER,
+        Map.of(ExtendedResourceClaim.ANNOTATION, "true"), List.of(exactRequest("container-0-request-0", CLASS_NAME, 1)),
+        List.of(), List.of(), DraFixtures.ALLOCATION_RESULT2, List.of(), false);
+    var prepared = prepare(pod, List.of(onNode2), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
+        List.of(WORKER_NODE_SLICE));
+
+    assertRejected(prepared.filter(pod, WORKER_NODE), "cannot schedule extended resource claim");
+    assertEquals(Optional.of(ClaimDeallocation.deletion(onNode2)), postFilter(prepared, pod));
+  }
+
+  @Test
+  @DisplayName("a pod without a claim for extended resources from an earlier attempt has none deleted")
+  void noStaleExtendedClaimNoDeletion() {
+    var pod = DraFixtures.podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L));
+    var prepared = prepare(pod, List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME), List.of());
+
+    assertRejected(prepared.filter(pod, WORKER_NODE), "cannot allocate all claims");
+    assertEquals(Optional.empty(), postFilter(prepared, pod));
   }
 
   @Test
   @DisplayName("a node lacking an extended resource no class backs is kube's cannot fit resource")
   void cannotFitResource() {
-    var pod = podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L, "example.com/other", 1L));
+    var pod = DraFixtures.podWithContainers(Map.of(EXTENDED_RESOURCE_NAME, 1L, "example.com/other", 1L));
     var prepared = prepare(pod, List.of(), List.of(DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
         List.of(WORKER_NODE_SLICE));
 

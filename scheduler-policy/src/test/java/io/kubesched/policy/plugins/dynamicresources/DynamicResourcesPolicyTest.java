@@ -1,5 +1,9 @@
 package io.kubesched.policy.plugins.dynamicresources;
 
+import java.util.Map;
+import io.kubesched.api.DeviceRequest;
+import io.kubesched.api.ExtendedResourceClaim;
+import io.kubesched.api.ResourceClaim;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.ALLOCATED_CLAIM;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY;
 import static io.kubesched.policy.plugins.dynamicresources.DraFixtures.CLAIM_NAME;
@@ -107,6 +111,26 @@ class DynamicResourcesPolicyTest {
 
     assertEquals(List.of(ClaimDeallocation.of(ALLOCATED_CLAIM_WITH_WRONG_TOPOLOGY)), refused.claimDeallocations());
     assertEquals("0/1 nodes are available: 1 resourceclaim not available on the node. deallocation of ResourceClaim"
+        + " completed, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+        refused.message(1));
+  }
+
+  @Test
+  @DisplayName("a claim for extended resources left from an earlier attempt is deleted by PostFilter")
+  void staleExtendedResourceClaimIsDeleted() {
+    var pod = DraFixtures.podWithContainers(Map.of(DraFixtures.EXTENDED_RESOURCE_NAME, 1L));
+    var stale = new ResourceClaim(NAMESPACE, "my-pod-extended-resources-0", "claim-uid", "1", DraFixtures.POD_OWNER,
+        Map.of(ExtendedResourceClaim.ANNOTATION, "true"),
+        List.of(DeviceRequest.exactly("container-0-request-0", DraFixtures.requirements(CLASS_NAME, 1))),
+        List.of(), List.of(), DraFixtures.ALLOCATION_RESULT, List.of(), false);
+    var cluster = snapshot(List.of(WORKER_NODE), resources(
+        List.of(slice(NODE_NAME, "instance-1")), List.of(DraFixtures.DEVICE_CLASS_WITH_EXTENDED_RESOURCE_NAME),
+        List.of(stale)));
+
+    var refused = assertInstanceOf(Decision.Unschedulable.class, policy().find(pod, cluster));
+
+    assertEquals(List.of(ClaimDeallocation.deletion(stale)), refused.claimDeallocations());
+    assertEquals("0/1 nodes are available: 1 cannot schedule extended resource claim. deletion of ResourceClaim"
         + " completed, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
         refused.message(1));
   }
