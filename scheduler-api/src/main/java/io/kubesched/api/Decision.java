@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -110,6 +111,12 @@ public sealed interface Decision {
    * @param claimDeallocations the pod's claims whose allocation is cleared so that they can be allocated on a node
    *     the pod can use (kube-scheduler's DynamicResources PostFilter, which clears at most one per attempt); empty
    *     when none
+   * @param rejectors the names of the filters that turned the pod away, on some node or before any (kube-scheduler's
+   *     {@code UnschedulablePlugins}); empty when not known (a {@link FinderFunc} of one's own, no node at all)
+   * @param retriedOn the cluster changes the scheduling queue retries the pod on: those its rejectors register
+   *     (kube-scheduler's queueing hints at the level of {@code EventsToRegister}); {@link ClusterChange#ALL} when
+   *     not known. Changes the pod waits for by its own spec (a claim of its own, a pod its affinity selects) are
+   *     not among them and move it anyway.
    */
   record Unschedulable(
       Map<String, List<String>> reasonsByNode,
@@ -117,7 +124,9 @@ public sealed interface Decision {
       Set<String> unresolvableNodes,
       String postFilterMessage,
       Nomination nomination,
-      List<ClaimDeallocation> claimDeallocations)
+      List<ClaimDeallocation> claimDeallocations,
+      @API(status = EXPERIMENTAL, since = "0.1.0") Set<String> rejectors,
+      @API(status = EXPERIMENTAL, since = "0.1.0") Set<ClusterChange> retriedOn)
       implements Decision {
 
     /** kube-scheduler's message when the cluster has no node. */
@@ -138,6 +147,20 @@ public sealed interface Decision {
       reasonsByNode = NodeReasons.copyOf(reasonsByNode);
       unresolvableNodes = NodeNames.copyOf(unresolvableNodes);
       claimDeallocations = List.copyOf(claimDeallocations);
+      rejectors = Set.copyOf(rejectors);
+      retriedOn = retriedOn.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(retriedOn));
+    }
+
+    /** A decision that names no rejecting filter: retried on every change. */
+    public Unschedulable(
+        Map<String, List<String>> reasonsByNode,
+        String preFilterMessage,
+        Set<String> unresolvableNodes,
+        String postFilterMessage,
+        Nomination nomination,
+        List<ClaimDeallocation> claimDeallocations) {
+      this(reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
+          Set.of(), ClusterChange.ALL);
     }
 
     /** A decision that deallocates no claim. */
@@ -156,7 +179,8 @@ public sealed interface Decision {
      */
     public Unschedulable withUnresolvableNodes(Set<String> unresolvableNodes) {
       return new Unschedulable(
-          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations);
+          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
+          rejectors, retriedOn);
     }
 
     /**
@@ -166,7 +190,8 @@ public sealed interface Decision {
      */
     public Unschedulable withPostFilter(String postFilterMessage, Nomination nomination) {
       return new Unschedulable(
-          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations);
+          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
+          rejectors, retriedOn);
     }
 
     /**
@@ -176,7 +201,20 @@ public sealed interface Decision {
     @API(status = EXPERIMENTAL, since = "0.1.0")
     public Unschedulable withClaimDeallocations(List<ClaimDeallocation> claimDeallocations) {
       return new Unschedulable(
-          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations);
+          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
+          rejectors, retriedOn);
+    }
+
+    /**
+     * @param rejectors the names of the filters that turned the pod away
+     * @param retriedOn the cluster changes they register
+     * @return this decision naming them
+     */
+    @API(status = EXPERIMENTAL, since = "0.1.0")
+    public Unschedulable withRejectors(Set<String> rejectors, Set<ClusterChange> retriedOn) {
+      return new Unschedulable(
+          reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
+          rejectors, retriedOn);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.kubesched.engine;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.LabelSelectorRequirement.Operator;
 import io.kubesched.api.LabelSelectorRequirement;
@@ -9,9 +10,12 @@ import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.Volume;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,8 +26,10 @@ import org.jspecify.annotations.Nullable;
  * pod's arrival moves only the pods it can help, never every waiting pod.
  *
  * <ul>
- *   <li>Every pod that is not {@link #POD_UPDATE_ONLY} is moved by the changes that can let any pod fit
- *       (a node added or changed, a pod removed): {@link #movedByClusterChange()}.
+ *   <li>Every pod that is not {@link #POD_UPDATE_ONLY} is moved by the node and bound-pod changes (a node added, its
+ *       allocatable, labels, taints or declared features changed, a bound pod removed) that one of the filters that
+ *       rejected it registers ({@link #retriedOn()}, kube's {@code EventsToRegister}): a pod only NodeResourcesFit
+ *       rejected is not moved by a node's new labels ({@link #movedByClusterChange(Set)}).
  *   <li>A pod with required pod affinity or anti-affinity, or a {@code DoNotSchedule} topology spread
  *       constraint, also {@linkplain #waitsForAssignedPods() waits for bound pods}: one added or relabelled
  *       moves it when the hint says so, and a node deleted moves it if it has spread constraints.
@@ -64,6 +70,8 @@ import org.jspecify.annotations.Nullable;
  * @param namedDeviceClaims the resource claims the pod names ({@code resourceClaimName}, in its namespace)
  * @param generatedDeviceClaims the claims made for the pod from its templates, as its status reports them: each
  *     is the pod's only if the pod owns it
+ * @param retriedOn the node and bound-pod changes that move the pod: those the filters that rejected it register
+ *     ({@link io.kubesched.api.Decision.Unschedulable#retriedOn()}); every change unless the attempt said otherwise
  */
 public record QueueingHint(
     boolean clusterChanges,
@@ -75,7 +83,8 @@ public record QueueingHint(
     boolean attachedVolumes,
     boolean devices,
     List<String> namedDeviceClaims,
-    List<String> generatedDeviceClaims) {
+    List<String> generatedDeviceClaims,
+    Set<ClusterChange> retriedOn) {
 
   /** A pod that waits for the cluster to change: nodes, or pods removed. What an attempt sets by default. */
   public static final QueueingHint ANY_CHANGE = new QueueingHint(true, "", List.of(), List.of(), List.of());
@@ -94,6 +103,23 @@ public record QueueingHint(
     claims = List.copyOf(claims);
     namedDeviceClaims = List.copyOf(namedDeviceClaims);
     generatedDeviceClaims = List.copyOf(generatedDeviceClaims);
+    retriedOn = retriedOn.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(retriedOn));
+  }
+
+  /** A hint retried on every node and bound-pod change. */
+  public QueueingHint(
+      boolean clusterChanges,
+      String namespace,
+      List<PodAffinityTerm> requiredAffinity,
+      List<PodAffinityTerm> requiredAntiAffinity,
+      List<TopologySpreadConstraint> hardSpread,
+      List<String> claims,
+      boolean attachedVolumes,
+      boolean devices,
+      List<String> namedDeviceClaims,
+      List<String> generatedDeviceClaims) {
+    this(clusterChanges, namespace, requiredAffinity, requiredAntiAffinity, hardSpread, claims, attachedVolumes,
+        devices, namedDeviceClaims, generatedDeviceClaims, ClusterChange.ALL);
   }
 
   /** A hint without dynamic resources. */
@@ -234,9 +260,35 @@ public record QueueingHint(
     return waitsForStorage();
   }
 
-  /** @return whether a node added or changed, or a pod removed, moves the pod */
+  /** @return whether a node added or changed, or a pod removed, may move the pod */
   public boolean movedByClusterChange() {
     return clusterChanges;
+  }
+
+  /**
+   * @param changes what a node or bound-pod event changed
+   * @return whether it moves the pod: one of the changes is one the pod is {@linkplain #retriedOn() retried on}
+   */
+  public boolean movedByClusterChange(Set<ClusterChange> changes) {
+    if (!clusterChanges) {
+      return false;
+    }
+    for (var change : changes) {
+      if (retriedOn.contains(change)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @param changes the node and bound-pod changes the filters that rejected the pod register
+   * @return this hint retried on those changes only
+   */
+  public QueueingHint withRetriedOn(Set<ClusterChange> changes) {
+    return changes.equals(retriedOn) ? this
+        : new QueueingHint(clusterChanges, namespace, requiredAffinity, requiredAntiAffinity, hardSpread, claims,
+            attachedVolumes, devices, namedDeviceClaims, generatedDeviceClaims, changes);
   }
 
   /** @return whether a pod bound, relabelled on its node, or a node deleted, may move the pod */

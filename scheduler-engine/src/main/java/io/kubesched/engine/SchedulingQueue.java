@@ -1,5 +1,6 @@
 package io.kubesched.engine;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.Nominations;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
@@ -7,6 +8,7 @@ import io.kubesched.api.SchedulerMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiPredicate;
@@ -284,6 +286,23 @@ public final class SchedulingQueue {
    */
   public int moveAllToActiveOrBackoff(ClusterEvent event) {
     return move(event, false, (pod, hint) -> hint.movedByClusterChange(), true);
+  }
+
+  /**
+   * A node or bound-pod event: every unschedulable pod whose hint is {@linkplain
+   * QueueingHint#movedByClusterChange(Set) moved by one of {@code changes}} (one of the filters that rejected it
+   * registers it) moves as in {@link #moveAllToActiveOrBackoff}, and the pods in flight remember it. Never blocks.
+   *
+   * @param event what happened
+   * @param changes what it changed; nothing moves when empty
+   * @return how many pods moved
+   */
+  public int moveOnClusterChange(ClusterEvent event, Set<ClusterChange> changes) {
+    Objects.requireNonNull(changes, "changes");
+    if (changes.isEmpty()) {
+      return 0;
+    }
+    return move(event, false, (pod, hint) -> hint.movedByClusterChange(changes), true);
   }
 
   /**

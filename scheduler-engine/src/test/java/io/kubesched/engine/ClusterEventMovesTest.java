@@ -3,6 +3,7 @@ package io.kubesched.engine;
 import static io.kubesched.engine.SchedulingQueueTest.where;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.PodAffinity;
 import io.kubesched.api.PodAffinityTerm;
@@ -12,6 +13,7 @@ import io.kubesched.api.TopologySpreadConstraint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -84,6 +86,39 @@ class ClusterEventMovesTest {
     assertEquals(
         Map.of("affine", "backoff", "spread", "backoff", "plain", "unschedulable", "claims", "unschedulable"),
         places());
+  }
+
+  @Test
+  void a_node_or_pod_change_moves_only_the_pods_whose_rejecting_filters_register_it() {
+    // "plain" was turned away by NodeResourcesFit alone (kube's Node Add|UpdateNodeAllocatable, AssignedPod Delete)
+    queue.delete("uid-plain");
+    park("plain", QueueingHint.of(PodInfo.builder("default", "plain").build()).withRetriedOn(ClusterChange.of(
+        ClusterChange.NODE_ADDED, ClusterChange.NODE_ALLOCATABLE, ClusterChange.ASSIGNED_POD_DELETED)));
+
+    queue.moveOnClusterChange(ClusterEvent.NODE_UPDATE, ClusterChange.of(ClusterChange.NODE_LABELS));
+    assertEquals(
+        Map.of("affine", "backoff", "spread", "backoff", "plain", "unschedulable", "claims", "unschedulable"),
+        places(), "a label patch: every other pod is retried on any change");
+
+    queue.moveOnClusterChange(ClusterEvent.NODE_UPDATE, Set.of());
+    assertEquals("unschedulable", where(queue, "plain"), "nothing changed, nothing moves");
+
+    queue.moveOnClusterChange(
+        ClusterEvent.NODE_UPDATE, ClusterChange.of(ClusterChange.NODE_LABELS, ClusterChange.NODE_ALLOCATABLE));
+    assertEquals("backoff", where(queue, "plain"));
+  }
+
+  @Test
+  void a_pod_deleted_moves_a_pod_its_filters_retry_on_it() {
+    queue.delete("uid-plain");
+    park("plain", QueueingHint.of(PodInfo.builder("default", "plain").build())
+        .withRetriedOn(ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_TAINTS)));
+
+    queue.moveOnClusterChange(ClusterEvent.ASSIGNED_POD_DELETE, ClusterChange.of(ClusterChange.ASSIGNED_POD_DELETED));
+    assertEquals("unschedulable", where(queue, "plain"), "TaintToleration registers no pod delete");
+
+    queue.moveOnClusterChange(ClusterEvent.NODE_ADD, ClusterChange.of(ClusterChange.NODE_ADDED));
+    assertEquals("backoff", where(queue, "plain"));
   }
 
   @Test

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.policy.plugins.Filters;
+import io.kubesched.api.Resources;
+import io.kubesched.api.TaintEffect;
+import io.kubesched.api.Taint;
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
@@ -184,6 +189,47 @@ class PolicyTest {
     assertEquals(decision, next);
     var explanation = policy.explain(POD, nodes(3));
     assertEquals(3, explanation.nodes().size(), "the explanation shows every node's rejection");
+  }
+
+  @Test
+  void an_unschedulable_decision_names_its_rejecting_filters_and_the_changes_they_retry_on() {
+    var policy = Policy.builder()
+        .filter(Filters.taintToleration())
+        .filter(Filters.resourcesFit())
+        .build();
+    var tainted = NodeInfo.builder("tainted").allocatable(4000, 1 << 30, 110)
+        .taints(List.of(new Taint("dedicated", "", TaintEffect.NO_SCHEDULE))).build();
+    var small = NodeInfo.builder("small").allocatable(100, 1 << 30, 110).build();
+    var pod = PodInfo.builder("default", "big").requests(Resources.of(1000, 0)).build();
+
+    var fitOnly = (Decision.Unschedulable) policy.find(pod, List.of(small));
+    assertEquals(Set.of("NodeResourcesFit"), fitOnly.rejectors());
+    assertEquals(
+        Set.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_ALLOCATABLE, ClusterChange.ASSIGNED_POD_DELETED),
+        fitOnly.retriedOn(), "kube's NodeResourcesFit: no label change can help");
+
+    var both = (Decision.Unschedulable) policy.find(pod, List.of(small, tainted));
+    assertEquals(Set.of("NodeResourcesFit", "TaintToleration"), both.rejectors());
+    assertEquals(
+        Set.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_ALLOCATABLE, ClusterChange.ASSIGNED_POD_DELETED,
+            ClusterChange.NODE_TAINTS),
+        both.retriedOn());
+  }
+
+  @Test
+  void a_filter_of_ones_own_a_pre_filter_rejection_and_no_node_at_all_retry_as_they_register() {
+    var own = (Decision.Unschedulable) Policy.builder().filter(new Rejecting("Cpu", "Insufficient cpu", "n0")).build()
+        .find(POD, nodes(1));
+    assertEquals(Set.of("Cpu"), own.rejectors());
+    assertEquals(ClusterChange.ALL, own.retriedOn(), "a filter of one's own registers every change by default");
+
+    var turnedAway = (Decision.Unschedulable) Policy.builder().filter(new TurningAway("Claims", "not found")).build()
+        .find(POD, nodes(2));
+    assertEquals(Set.of("Claims"), turnedAway.rejectors());
+
+    var none = (Decision.Unschedulable) Policy.builder().filter(Filters.resourcesFit()).build().find(POD, List.of());
+    assertEquals(Set.of(), none.rejectors());
+    assertEquals(ClusterChange.ALL, none.retriedOn());
   }
 
   /** A PreFilter that names the only nodes the pod can fit, as NodeAffinity does for a DaemonSet's pod. */

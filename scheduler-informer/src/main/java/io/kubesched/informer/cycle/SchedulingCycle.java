@@ -263,7 +263,8 @@ public final class SchedulingCycle implements Runnable {
     // Recorded before the listener hears of it, as for the other outcomes.
     metrics.attempt(item.profile(), Result.UNSCHEDULABLE, since(attempt));
     var progress = reporting.unschedulable(attempt, message, nominatedNodeName);
-    queue.requeueUnschedulable(item.withProgress(progress), cycle, QueueingHint.of(info));
+    queue.requeueUnschedulable(
+        item.withProgress(progress), cycle, QueueingHint.of(info).withRetriedOn(decision.retriedOn()));
   }
 
   private void unschedulable(Attempt attempt, long cycle, String message, QueueingHint hint) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.PodInfo;
 import io.kubesched.engine.ClusterEvent;
@@ -42,6 +43,8 @@ import org.slf4j.LoggerFactory;
 public final class EventHandlers {
 
   private static final Logger LOG = LoggerFactory.getLogger(EventHandlers.class);
+  private static final Set<ClusterChange> NODE_ADDED = ClusterChange.of(ClusterChange.NODE_ADDED);
+  private static final Set<ClusterChange> POD_DELETED = ClusterChange.of(ClusterChange.ASSIGNED_POD_DELETED);
 
   private final Set<String> profiles;
   private final SchedulingQueue queue;
@@ -132,15 +135,14 @@ public final class EventHandlers {
       @Override
       public void onAdd(Node node) {
         putNode(node);
-        queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_ADD);
+        queue.moveOnClusterChange(ClusterEvent.NODE_ADD, NODE_ADDED);
       }
 
       @Override
       public void onUpdate(Node oldNode, Node newNode) {
         putNode(newNode);
-        if (NodeChanges.mayLetPodsFit(oldNode, newNode)) {
-          queue.moveAllToActiveOrBackoff(ClusterEvent.NODE_UPDATE);
-        }
+        // only the pods one of whose rejecting filters registers what changed (kube's EventsToRegister)
+        queue.moveOnClusterChange(ClusterEvent.NODE_UPDATE, NodeChanges.changes(oldNode, newNode));
       }
 
       @Override
@@ -160,7 +162,7 @@ public final class EventHandlers {
       if (PodFilters.isTerminal(pod)) {
         cache.removePod(uid);
         if (oldPod != null && !PodFilters.isTerminal(oldPod)) {
-          queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_FINISHED); // it frees its node
+          queue.moveOnClusterChange(ClusterEvent.ASSIGNED_POD_FINISHED, POD_DELETED); // it frees its node
         }
         return;
       }
@@ -216,7 +218,7 @@ public final class EventHandlers {
     boundPodLeaving.accept(uid);
     queue.delete(uid);
     if (wasCounted || PodFilters.occupiesNode(pod)) {
-      queue.moveAllToActiveOrBackoff(ClusterEvent.ASSIGNED_POD_DELETE); // its node has room again
+      queue.moveOnClusterChange(ClusterEvent.ASSIGNED_POD_DELETE, POD_DELETED); // its node has room again
     }
   }
 

@@ -1,5 +1,6 @@
 package io.kubesched.informer.watch;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.PodResourceClaim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -470,8 +471,8 @@ class InformerStoresTest {
     var more = LineFields.with(node, "status", Map.of("declaredFeatures",
         List.of("RestartAllContainersOnContainerExits", "UserNamespacesHostNetworkSupport", "VolumeBindMountOptions")));
 
-    assertFalse(NodeChanges.mayLetPodsFit(kept, same));
-    assertTrue(NodeChanges.mayLetPodsFit(kept, more));
+    assertEquals(Set.of(), NodeChanges.changes(kept, same));
+    assertEquals(Set.of(ClusterChange.NODE_DECLARED_FEATURES), NodeChanges.changes(kept, more));
   }
 
   @Test
@@ -489,13 +490,13 @@ class InformerStoresTest {
             .endCondition()
             .endStatus()
             .build();
-    assertFalse(NodeChanges.mayLetPodsFit(kept, heartbeat));
+    assertEquals(Set.of(), NodeChanges.changes(kept, heartbeat));
     var relabelled =
         new NodeBuilder(node).editMetadata().addToLabels("example.com/gpu", "a100").endMetadata().build();
-    assertTrue(NodeChanges.mayLetPodsFit(kept, relabelled));
+    assertEquals(Set.of(ClusterChange.NODE_LABELS), NodeChanges.changes(kept, relabelled));
     var bigger =
         new NodeBuilder(node).editStatus().addToAllocatable("cpu", new Quantity("32")).endStatus().build();
-    assertTrue(NodeChanges.mayLetPodsFit(kept, bigger));
+    assertEquals(Set.of(ClusterChange.NODE_ALLOCATABLE), NodeChanges.changes(kept, bigger));
   }
 
   @Test

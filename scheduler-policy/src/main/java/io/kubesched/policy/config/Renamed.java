@@ -1,5 +1,6 @@
 package io.kubesched.policy.config;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
@@ -59,6 +60,11 @@ final class Renamed {
     public Set<ClusterData> reads() {
       return filter.reads();
     }
+
+    @Override
+    public Set<ClusterChange> retriedOn() {
+      return filter.retriedOn();
+    }
   }
 
   private record PreparingFilter(String name, Filter filter) implements Filter, PreFilter {
@@ -70,6 +76,11 @@ final class Renamed {
     @Override
     public Set<ClusterData> reads() {
       return filter.reads();
+    }
+
+    @Override
+    public Set<ClusterChange> retriedOn() {
+      return filter.retriedOn();
     }
 
     @Override

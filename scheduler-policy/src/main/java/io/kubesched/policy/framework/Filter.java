@@ -1,7 +1,9 @@
 package io.kubesched.policy.framework;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.apiguardian.api.API.Status.MAINTAINED;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -38,5 +40,18 @@ public interface Filter {
    */
   default Set<ClusterData> reads() {
     return Set.of();
+  }
+
+  /**
+   * The node and bound-pod changes that may let a pod this filter rejected fit (kube-scheduler's {@code
+   * EventsToRegister}): the queue retries such a pod on another change only if another filter that rejected it
+   * registers that one. A filter must register every change to what it reads of a node or its pods; a change it
+   * does not register is taken never to turn one of its rejections into a fit.
+   *
+   * @return the changes; {@link ClusterChange#ALL} by default, so a filter of one's own is retried on every change
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  default Set<ClusterChange> retriedOn() {
+    return ClusterChange.ALL;
   }
 }

@@ -8,9 +8,11 @@ import static io.kubesched.facade.FakeClusterFixture.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.kubesched.facade.Client;
+import io.kubesched.policy.DefaultPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -127,6 +129,56 @@ class UnschedulableIT extends RealClusterTest {
         attempts + " attempts made " + events.size() + " FailedScheduling events: " + events);
     events.forEach(e -> assertEquals("0/1 nodes are available: 1 Insufficient cpu.", e.getNote()));
     assertTrue(recorder.failed.isEmpty(), "failures: " + recorder.failed);
+  }
+
+  /**
+   * The label-patch flood of issue 46: pods only NodeResourcesFit turned away ({@code Insufficient cpu}; every node
+   * matches their node selector) are not retried when a node's labels change, as kube-scheduler's NodeResourcesFit
+   * registers no label change; a change of allocatable retries each of them. The attempts are counted, not timed.
+   */
+  @Test
+  void a_label_patch_retries_no_pod_waiting_for_cpu_and_more_allocatable_retries_them_all() throws Exception {
+    int pending = 300;
+    for (var name : List.of("small-0", "small-1")) {
+      create(admin, new NodeBuilder(node(name, "1", "8Gi", "110"))
+          .editMetadata().addToLabels("kubernetes.io/os", "linux").endMetadata().build());
+    }
+    try (var scheduler = scheduler();
+        var controller = scheduler.newPodController(DefaultPolicy.builder().seed(3).build(), recorder)) {
+      controller.start();
+      for (int i = 0; i < pending; i++) {
+        create(admin, new PodBuilder(pod(namespace, "big-" + i, SCHEDULER, "2", "64Mi"))
+            .editSpec().withNodeSelector(java.util.Map.of("kubernetes.io/os", "linux")).endSpec().build());
+      }
+      eventually(WAIT, "every pod tried once", () -> unschedulableAttempts() >= pending);
+      Thread.sleep(LONGER_THAN_MAX_BACKOFF.toMillis()); // every pod now waits as unschedulable
+      int before = unschedulableAttempts();
+
+      for (int patch = 0; patch < 5; patch++) {
+        int value = patch;
+        admin.nodes().withName("small-" + (patch % 2)).edit(n -> {
+          n.getMetadata().getLabels().put("example.com/patched", "p" + value);
+          return n;
+        });
+        Thread.sleep(500);
+      }
+      Thread.sleep(LONGER_THAN_MAX_BACKOFF.toMillis());
+      int afterLabels = unschedulableAttempts();
+      System.out.printf("label-patch flood: %d pending pods, 5 label patches, %d attempts more%n", pending,
+          afterLabels - before);
+      assertEquals(before, afterLabels, "attempts made by 5 label-only patches");
+
+      var small = admin.nodes().withName("small-0").get();
+      small.getStatus().getAllocatable().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("1500m"));
+      admin.nodes().resource(small).updateStatus();
+      eventually(WAIT, "every pod retried once after more allocatable",
+          () -> unschedulableAttempts() >= afterLabels + pending);
+    }
+    assertTrue(recorder.failed.isEmpty(), "failures: " + recorder.failed);
+  }
+
+  private int unschedulableAttempts() {
+    return (int) recorder.events.stream().filter(e -> e.startsWith("unschedulable ")).count();
   }
 
   private Optional<Event> failedScheduling(String pod) {

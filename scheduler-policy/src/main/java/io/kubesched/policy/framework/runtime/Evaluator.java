@@ -1,5 +1,6 @@
 package io.kubesched.policy.framework.runtime;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
@@ -18,10 +19,12 @@ import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.framework.VolumeBinder;
 import io.kubesched.policy.framework.WeightedScorer;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
@@ -126,11 +129,17 @@ public final class Evaluator {
     var podFilters = prepareFilters(pod, cluster);
     var turnedAway = rejectedPod(podFilters);
     var narrowing = turnedAway == null ? Narrowing.of(podFilters) : null;
+    boolean namedNoNode = false;
     if (turnedAway == null && narrowing != null) {
       turnedAway = narrowing.rejected();
+      namedNoNode = turnedAway != null;
     }
     if (turnedAway != null) {
       var decision = rejectEveryNode(pod, nodes, turnedAway, recorder);
+      if (namedNoNode) { // every filter that named nodes
+        var named = Set.copyOf(narrowing.filters());
+        decision = decision.withRejectors(named, retriedOn(named));
+      }
       return postFilter(pod, cluster, podFilters, NodeStatuses.everyNode(turnedAway.rejection()), decision, offsets);
     }
     var nominations = cluster.nominations();
@@ -168,10 +177,14 @@ public final class Evaluator {
           unresolvable.add(node);
         }
       });
-      if (narrowing != null) {
+      var rejectors = search.rejectors();
+      if (narrowing != null && nodes.size() > searchedCount) {
         narrowing.addAbsent(nodes, reasons, unresolvable);
+        rejectors = new HashSet<>(rejectors);
+        rejectors.addAll(narrowing.filters());
       }
-      var decision = Decision.unschedulable(reasons).withUnresolvableNodes(unresolvable);
+      var decision = Decision.unschedulable(reasons).withUnresolvableNodes(unresolvable)
+          .withRejectors(rejectors, retriedOn(rejectors));
       var evaluation = postFilter(pod, cluster, podFilters, NodeStatuses.of(rejections), decision, offsets);
       return new Evaluation(evaluation.decision(), processed, evaluation.postFilter());
     }
@@ -283,6 +296,31 @@ public final class Evaluator {
     return all;
   }
 
+  /**
+   * @return the cluster changes the filters named {@code rejectors} register ({@link Filter#retriedOn}); every change
+   *     when none is named, or one is not among this policy's filters
+   */
+  private Set<ClusterChange> retriedOn(Set<String> rejectors) {
+    if (rejectors.isEmpty()) {
+      return ClusterChange.ALL;
+    }
+    var changes = EnumSet.noneOf(ClusterChange.class);
+    for (var rejector : rejectors) {
+      Filter configured = null;
+      for (var filter : filters) {
+        if (filter.name().equals(rejector)) {
+          configured = filter;
+          break;
+        }
+      }
+      if (configured == null) {
+        return ClusterChange.ALL;
+      }
+      changes.addAll(configured.retriedOn());
+    }
+    return changes;
+  }
+
   /** @return the first prepared filter that turned the pod away before any node, in filter order; null if none */
   private static PreFilter.@Nullable PodRejected rejectedPod(List<Filter> podFilters) {
     for (var filter : podFilters) {
@@ -294,7 +332,7 @@ public final class Evaluator {
   }
 
   /** kube-scheduler's outcome of a PreFilter rejection: every node has its status, the message states it once. */
-  private static Decision.Unschedulable rejectEveryNode(
+  private Decision.Unschedulable rejectEveryNode(
       PodInfo pod, List<NodeInfo> nodes, PreFilter.PodRejected rejected, @Nullable Recorder recorder) {
     var messages = messages(rejected.rejection().reasons());
     Map<String, List<String>> reasons = new HashMap<>(nodes.size() * 4 / 3 + 1);
@@ -305,6 +343,7 @@ public final class Evaluator {
       }
     }
     var decision = Decision.unschedulable(reasons, rejected.message());
+    decision = decision.withRejectors(Set.of(rejected.name()), retriedOn(Set.of(rejected.name())));
     if (rejected.rejection().code() == FilterResult.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
       decision = decision.withUnresolvableNodes(reasons.keySet());
     }

@@ -8,8 +8,10 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -28,9 +30,11 @@ final class NodeSearch {
    *
    * @param feasible the feasible nodes, in examination order; at most the number to find
    * @param rejections the rejection of each node examined and rejected
+   * @param rejectors the names of the filters that rejected them
    * @param processed how many nodes were examined (what the round-robin start index moves by)
    */
-  record Search(List<NodeInfo> feasible, Map<String, FilterResult.Rejected> rejections, int processed) {}
+  record Search(
+      List<NodeInfo> feasible, Map<String, FilterResult.Rejected> rejections, Set<String> rejectors, int processed) {}
 
   /**
    * The search: the nodes from {@code start}, wrapping, filtered one after the other until {@code toFind} are
@@ -48,18 +52,20 @@ final class NodeSearch {
     Supplier<TrackedFilters> tracked = () -> TrackedFilters.of(podFilters);
     var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
     Map<String, FilterResult.Rejected> rejections = new HashMap<>();
+    var rejectors = new HashSet<String>();
     int processed = 0;
     for (int i = 0; i < nodeCount && feasible.size() < toFind; i++) {
       var node = nodes.get((start + i) % nodeCount);
       processed++;
-      var rejection = filter(podFilters, tracked, pod, node, nominations, recorder);
-      if (rejection == null) {
+      var stop = stop(podFilters, tracked, pod, node, nominations, recorder);
+      if (stop == null) {
         feasible.add(node);
       } else {
-        rejections.put(node.name(), rejection);
+        rejections.put(node.name(), (FilterResult.Rejected) stop.result());
+        rejectors.add(stop.filter());
       }
     }
-    return new Search(feasible, rejections, processed);
+    return new Search(feasible, rejections, rejectors, processed);
   }
 
   /** A node's outcome in the parallel search when every filter fits it. */
@@ -101,12 +107,12 @@ final class NodeSearch {
           for (int i = 0; i < results.length; i++) {
             var node = nodes.get((start + from + i) % nodeCount);
             try {
-              var rejection = filter(podFilters, tracked, pod, node, nominations, null);
-              if (rejection == null) {
+              var stop = stop(podFilters, tracked, pod, node, nominations, null);
+              if (stop == null) {
                 results[i] = FITS;
                 fits++;
               } else {
-                results[i] = rejection;
+                results[i] = stop;
               }
             } catch (Throwable thrown) { // carried to the calling thread, thrown there if the search gets here
               results[i] = new Thrown(thrown);
@@ -119,6 +125,7 @@ final class NodeSearch {
         });
     var feasible = new ArrayList<NodeInfo>(Math.min(toFind, nodeCount));
     Map<String, FilterResult.Rejected> rejections = new HashMap<>();
+    var rejectors = new HashSet<String>();
     int processed = 0;
     for (int i = 0; i < nodeCount && feasible.size() < toFind; i++) {
       var outcome = outcomes[i / chunkSize][i % chunkSize];
@@ -126,13 +133,14 @@ final class NodeSearch {
       processed++;
       if (outcome == FITS) {
         feasible.add(node);
-      } else if (outcome instanceof FilterResult.Rejected rejection) {
-        rejections.put(node.name(), rejection);
+      } else if (outcome instanceof Filtering.Stop stop) {
+        rejections.put(node.name(), (FilterResult.Rejected) stop.result());
+        rejectors.add(stop.filter());
       } else {
         throw rethrown(((Thrown) outcome).thrown());
       }
     }
-    return new Search(feasible, rejections, processed);
+    return new Search(feasible, rejections, rejectors, processed);
   }
 
   /** @return {@code thrown}, to throw as it is (a filter or scorer can throw only unchecked ones) */
@@ -160,15 +168,29 @@ final class NodeSearch {
       NodeInfo node,
       Nominations nominations,
       @Nullable Recorder recorder) {
+    var stop = stop(filters, tracked, pod, node, nominations, recorder);
+    return stop == null ? null : (FilterResult.Rejected) stop.result();
+  }
+
+  /**
+   * As {@link #filter}, naming the filter that rejected the node.
+   *
+   * @return the first filter that does not fit, with its rejection; null if all fit
+   * @throws SchedulerException if a filter fails
+   */
+  private static Filtering.@Nullable Stop stop(
+      List<Filter> filters,
+      Supplier<TrackedFilters> tracked,
+      PodInfo pod,
+      NodeInfo node,
+      Nominations nominations,
+      @Nullable Recorder recorder) {
     var stop = Filtering.runWithNominated(filters, tracked, pod, node, nominations, recorder);
-    if (stop == null) {
-      return null;
-    }
-    if (stop.result() instanceof FilterResult.Failed failed) {
+    if (stop != null && stop.result() instanceof FilterResult.Failed failed) {
       throw new SchedulerException(
           "filter " + stop.filter() + " failed for pod " + pod.key() + " on node " + node.name() + ": "
               + failed.message());
     }
-    return (FilterResult.Rejected) stop.result();
+    return stop;
   }
 }

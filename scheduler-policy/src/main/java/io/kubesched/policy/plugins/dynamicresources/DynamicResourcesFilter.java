@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.dynamicresources;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
@@ -99,6 +100,12 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add, UpdateNodeLabel and UpdateNodeAllocatable; claims, slices and classes move such a pod by its own hint. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS, ClusterChange.NODE_ALLOCATABLE);
   }
 
   /** @return ResourceClaims, ResourceSlices, DeviceClasses and DeviceTaintRules */

@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.interpodaffinity;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
@@ -97,6 +98,12 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeLabel, and AssignedPod Delete; a pod bound or relabelled moves such a pod by its own hint. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS, ClusterChange.ASSIGNED_POD_DELETED);
   }
 
   /** @return {@link ClusterData#NAMESPACES}: namespace selectors match namespaces' labels */

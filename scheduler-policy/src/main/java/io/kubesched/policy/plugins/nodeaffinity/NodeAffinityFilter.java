@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.nodeaffinity;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.NodeSelectorRequirement;
@@ -63,6 +64,12 @@ public final class NodeAffinityFilter implements Filter, PreFilter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeLabel. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS);
   }
 
   @Override

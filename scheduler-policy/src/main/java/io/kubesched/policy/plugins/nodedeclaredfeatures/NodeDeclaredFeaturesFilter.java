@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.nodedeclaredfeatures;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -51,6 +52,12 @@ public final class NodeDeclaredFeaturesFilter implements Filter, PreFilter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeDeclaredFeature. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_DECLARED_FEATURES);
   }
 
   /** Infers the pod's needs on every call: {@link #prepare} does it once per pod. */

@@ -1,11 +1,13 @@
 package io.kubesched.policy.plugins.nodelabel;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The former kube-scheduler predicate {@code CheckNodeLabelPresence}, configured in a scheduler Policy by the
@@ -58,6 +60,12 @@ public final class NodeLabelPresenceFilter implements Filter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: it reads a node's labels only. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS);
   }
 
   @Override

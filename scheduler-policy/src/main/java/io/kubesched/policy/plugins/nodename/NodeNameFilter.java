@@ -1,10 +1,12 @@
 package io.kubesched.policy.plugins.nodename;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
+import java.util.Set;
 
 /**
  * kube-scheduler's {@code NodeName} filter plugin (formerly the {@code PodFitsHost} predicate): a pod whose
@@ -25,6 +27,12 @@ public final class NodeNameFilter implements Filter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED);
   }
 
   @Override

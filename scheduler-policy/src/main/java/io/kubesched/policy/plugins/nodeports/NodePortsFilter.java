@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.nodeports;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.HostPort;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -7,6 +8,7 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
 import java.util.List;
+import java.util.Set;
 
 /**
  * kube-scheduler's {@code NodePorts} filter plugin (formerly the {@code PodFitsHostPorts} predicate): every
@@ -31,6 +33,12 @@ public final class NodePortsFilter implements Filter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and AssignedPod Delete. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.ASSIGNED_POD_DELETED);
   }
 
   @Override

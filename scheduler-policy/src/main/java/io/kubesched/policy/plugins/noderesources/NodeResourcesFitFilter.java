@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.noderesources;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.LabelSyntax;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -136,6 +137,12 @@ public final class NodeResourcesFitFilter implements Filter, PreFilter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeAllocatable, and AssignedPod Delete. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_ALLOCATABLE, ClusterChange.ASSIGNED_POD_DELETED);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.nodeunschedulable;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
@@ -7,6 +8,7 @@ import io.kubesched.api.TaintEffect;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
+import java.util.Set;
 
 /**
  * kube-scheduler's {@code NodeUnschedulable} filter plugin (formerly the {@code CheckNodeUnschedulable}
@@ -37,6 +39,12 @@ public final class NodeUnschedulableFilter implements Filter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeTaint, which covers {@code spec.unschedulable}. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_TAINTS);
   }
 
   @Override

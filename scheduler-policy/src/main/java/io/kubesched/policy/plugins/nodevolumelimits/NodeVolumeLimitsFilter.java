@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.nodevolumelimits;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.CsiNode;
@@ -148,6 +149,12 @@ public final class NodeVolumeLimitsFilter implements Filter, PreFilter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers AssignedPod Delete and no node event (a node's limits come with its CSINode, whose events move such a pod by its own hint); a node added is registered too, as the library may have seen its CSINode first. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.ASSIGNED_POD_DELETED);
   }
 
   /**

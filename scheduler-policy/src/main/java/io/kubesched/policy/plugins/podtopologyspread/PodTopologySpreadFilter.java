@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.podtopologyspread;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
@@ -124,6 +125,13 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add, UpdateNodeLabel and UpdateNodeTaint, and AssignedPod Delete; a node deleted, or a pod bound or relabelled, moves such a pod by its own hint. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS, ClusterChange.NODE_TAINTS,
+        ClusterChange.ASSIGNED_POD_DELETED);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.tainttoleration;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
@@ -8,6 +9,7 @@ import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.Reason;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,6 +32,12 @@ public final class TaintTolerationFilter implements Filter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeTaint. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_TAINTS);
   }
 
   @Override

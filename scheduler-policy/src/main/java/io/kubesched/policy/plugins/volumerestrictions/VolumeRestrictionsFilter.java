@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.volumerestrictions;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.AccessMode;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
@@ -91,6 +92,12 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and AssignedPod Delete. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.ASSIGNED_POD_DELETED);
   }
 
   /** @return the claims: their access modes decide the {@code ReadWriteOncePod} check */

@@ -1,5 +1,6 @@
 package io.kubesched.policy.plugins.volumezone;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
@@ -138,6 +139,12 @@ public final class VolumeZoneFilter implements Filter, PreFilter {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeLabel. */
+  @Override
+  public Set<ClusterChange> retriedOn() {
+    return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS);
   }
 
   /** @return the claims, volumes and storage classes: the filter reads all three */

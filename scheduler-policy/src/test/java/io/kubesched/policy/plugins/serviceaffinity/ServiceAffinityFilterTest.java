@@ -257,7 +257,10 @@ class ServiceAffinityFilterTest {
         Decision.unschedulable(
                 Map.of("machine1", affinity, "machine2", affinity, "machine3", label, "machine4", label,
                     "machine5", label))
-            .withUnresolvableNodes(Set.of("machine3", "machine4", "machine5")),
+            .withUnresolvableNodes(Set.of("machine3", "machine4", "machine5"))
+            .withRejectors(Set.of(ServiceAffinityFilter.NAME, NodeLabelPresenceFilter.NAME),
+                // ServiceAffinity registers every change; NodeLabel nodes added and labels
+                io.kubesched.api.ClusterChange.ALL),
         strict.find(pod, cluster));
   }
 
