@@ -74,7 +74,8 @@ final class SelectorEnvironment {
         new CelTypeProvider() {
           @Override
           public ImmutableCollection<CelType> types() {
-            return ImmutableList.of(DEVICE_TYPE, KubeLibraries.QUANTITY, KubeLibraries.SEMVER);
+            return ImmutableList.of(DEVICE_TYPE, KubeLibraries.QUANTITY, KubeLibraries.SEMVER, KubeNetwork.IP,
+                KubeNetwork.CIDR);
           }
 
           @Override
@@ -104,6 +105,8 @@ final class SelectorEnvironment {
         .addFunctionBindings(inMap(options))
         .addFunctionDeclarations(KubeLists.declarations())
         .addFunctionBindings(KubeLists.bindings(options))
+        .addFunctionDeclarations(KubeNetwork.declarations())
+        .addFunctionBindings(KubeNetwork.bindings())
         .build();
   }
 
