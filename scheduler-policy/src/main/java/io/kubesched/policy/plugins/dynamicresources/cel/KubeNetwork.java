@@ -1,12 +1,16 @@
 package io.kubesched.policy.plugins.dynamicresources.cel;
 
 import dev.cel.common.CelFunctionDecl;
+import dev.cel.common.CelOptions;
 import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
+import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
+import dev.cel.runtime.RuntimeEquality;
+import dev.cel.runtime.RuntimeHelpers;
 import java.util.List;
 
 /**
@@ -62,8 +66,15 @@ final class KubeNetwork {
         member("masked", "cidr_masked", CIDR, CIDR));
   }
 
-  static List<CelFunctionBinding> bindings() {
+  /**
+   * @param options the environment's options, for the equality of the values that are not addresses or networks
+   * @return the bindings of the functions, and of CEL's {@code ==} ({@code equals}), which the environment must
+   *     leave out of the standard functions
+   */
+  static List<CelFunctionBinding> bindings(CelOptions options) {
+    var equality = RuntimeEquality.create(RuntimeHelpers.create(), options);
     return List.of(
+        CelFunctionBinding.from("equals", Object.class, Object.class, (x, y) -> equal(equality, x, y)),
         CelFunctionBinding.from("string_to_ip", String.class, KubeNetwork::ip),
         CelFunctionBinding.from("is_ip", String.class, text -> parses(text, KubeNetwork::ip)),
         CelFunctionBinding.from("ip_is_canonical", String.class, text -> ip(text).toString().equals(text)),
@@ -86,6 +97,19 @@ final class KubeNetwork {
         CelFunctionBinding.from("cidr_prefix_length", IpPrefix.class, network -> (long) network.bits()),
         CelFunctionBinding.from("cidr_masked", IpPrefix.class, IpPrefix::masked),
         CelFunctionBinding.from("cidr_to_string", IpPrefix.class, IpPrefix::toString));
+  }
+
+  /**
+   * CEL's {@code ==} as cel-go evaluates it with kube's values: an address or a network on the left of a value of
+   * another type (through {@code dyn}) is an error, "no such overload", as kube's {@code Equal} answers; the
+   * reverse, and {@code !=}, are false and true as for any two types.
+   */
+  private static boolean equal(RuntimeEquality equality, Object x, Object y) throws CelEvaluationException {
+    if ((x instanceof IpAddress || x instanceof IpPrefix) && !(y instanceof NullValue)
+        && x.getClass() != y.getClass()) {
+      throw new CelEvaluationException("no such overload");
+    }
+    return equality.objectEquals(x, y);
   }
 
   /** kube's {@code parseIPAddr}, with its messages. */

@@ -227,6 +227,12 @@ class IpCidrLibraryTest {
         error("containsCIDR of a bad network", "cidr(\"10.0.0.0/8\").containsCIDR(\"10.0.0.0\")",
             cidrError.formatted("10.0.0.0", "no '/'")),
         value("string of a network", "string(cidr(\"2001:DB8::1/64\"))", "\"2001:db8::1/64\""),
+        error("an address equal to another type", "dyn(ip(\"10.0.0.1\")) == dyn(\"10.0.0.1\")", "no such overload"),
+        error("a network equal to another type", "dyn(cidr(\"10.0.0.0/8\")) == dyn(ip(\"10.0.0.0\"))",
+            "no such overload"),
+        value("another type equal to an address", "dyn(\"10.0.0.1\") == dyn(ip(\"10.0.0.1\"))", "false"),
+        value("an address not equal to another type", "dyn(ip(\"10.0.0.1\")) != dyn(1)", "true"),
+        value("an address equal to null", "dyn(ip(\"10.0.0.1\")) == null || null == dyn(cidr(\"::/0\"))", "false"),
         value("addresses in lists", "ip(\"10.0.0.1\") in [ip(\"10.0.0.2\"), ip(\"10.0.0.1\")]", "true"));
   }
 
