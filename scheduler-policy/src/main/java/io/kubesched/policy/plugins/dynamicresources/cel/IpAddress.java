@@ -2,13 +2,14 @@ package io.kubesched.policy.plugins.dynamicresources.cel;
 
 /**
  * An IP address as kube's CEL {@code net.IP} holds it (Go's {@code netip.Addr}): IPv4, or IPv6 without a zone.
- * Equal when the family and the bits are. Immutable.
+ * Equal when the family and the bits are. Immutable. The predicates treat an IPv4-mapped IPv6 address as IPv6
+ * (Go's unmap it first): {@link KubeNetwork} refuses those, so none reaches an expression.
  *
  * <p>{@link #parse} reads text exactly as {@code netip.ParseAddr} does, with its error messages. It is written
- * here rather than left to {@link java.net.InetAddress}, which accepts forms Go refuses ({@code 1.2.3}, {@code
- * 010.0.0.1} read as octal or decimal, {@code 1.2.3.4} with a zone, IPv6 groups of more than four digits in some
- * JDKs) and may resolve host names; a selector must evaluate as kube's does, or a device kube would allocate is
- * refused here or the other way round.
+ * here rather than left to {@link java.net.InetAddress}, which accepts forms Go refuses (the shorthands {@code
+ * 1.2.3} and {@code 1.2}, leading zeros as in {@code 010.0.0.1}, brackets as in {@code [::1]}), turns {@code
+ * ::ffff:1.2.3.4} into an IPv4 address, has none of Go's messages, and looks up whatever is not a literal: a
+ * selector must evaluate as kube's does, or a device kube would allocate is refused here or the other way round.
  *
  * @param v4 whether the address is IPv4 ({@code netip.Addr.Is4})
  * @param high the first 64 bits of an IPv6 address; 0 for IPv4
@@ -225,7 +226,7 @@ record IpAddress(boolean v4, long high, long low) {
   }
 
   /** @return whether this is in {@code 224.0.0.0/4} or {@code ff00::/8} */
-  boolean isMulticast() {
+  private boolean isMulticast() {
     return v4 ? (low >>> 28) == 0xE : high >>> 56 == 0xFF;
   }
 
@@ -260,14 +261,14 @@ record IpAddress(boolean v4, long high, long low) {
     return new IpAddress(false, high & highMask, low & lowMask);
   }
 
-  /** @return Go's {@code netip.Addr.String}: dotted decimal, or IPv6 as RFC 5952 writes it */
+  /**
+   * @return Go's {@code netip.Addr.String}: dotted decimal, or IPv6 as RFC 5952 writes it (IPv4-mapped addresses,
+   *     which kube refuses, are not written as Go writes them)
+   */
   @Override
   public String toString() {
     if (v4) {
       return (low >>> 24) + "." + (low >>> 16 & 0xFF) + "." + (low >>> 8 & 0xFF) + "." + (low & 0xFF);
-    }
-    if (is4In6()) {
-      return "::ffff:" + new IpAddress(true, 0, low & 0xFFFFFFFFL);
     }
     int[] groups = new int[8];
     for (int g = 0; g < 4; g++) {
