@@ -124,7 +124,10 @@ class IpCidrProperties {
     return String.join(":", groups);
   }
 
-  /** RFC 5952's text: lower case, no leading zeros, the longest run of two or more zero groups (the first of equal ones) as ::. */
+  /**
+   * RFC 5952's text: lower case, no leading zeros, and the longest run of two or more zero groups (the first of
+   * equally long ones) written as ::.
+   */
   private static String canonical(byte[] address) {
     String full = expanded(address);
     if (address.length == 4) {
@@ -204,7 +207,10 @@ class IpCidrProperties {
     return address;
   }
 
-  /** Addresses written in every form kube accepts, IPv4-mapped ones, and each with a few characters changed. */
+  /**
+   * Addresses in the forms kube accepts (upper and lower case, padded groups, :: anywhere, an IPv4 tail), octets
+   * above 255, IPv4-mapped addresses, and two in five with up to three characters inserted, deleted or replaced.
+   */
   @Provide
   Arbitrary<String> addressTexts() {
     Arbitrary<Integer> octet = Arbitraries.frequencyOf(
@@ -242,13 +248,14 @@ class IpCidrProperties {
         '-', 'é');
     Arbitrary<Integer> changes = Arbitraries.frequencyOf(
         Tuple.of(3, Arbitraries.just(0)), Tuple.of(2, Arbitraries.integers().between(1, 3)));
-    return Combinators.combine(valid, noise.list().ofMinSize(3).ofMaxSize(3), Arbitraries.integers().between(0, 2).list()
-        .ofSize(3), Arbitraries.integers().between(0, 40).list().ofSize(3), changes)
-        .as((text, chars, kinds, positions, count) -> {
+    Arbitrary<List<Integer>> kinds = Arbitraries.integers().between(0, 2).list().ofSize(3);
+    Arbitrary<List<Integer>> positions = Arbitraries.integers().between(0, 40).list().ofSize(3);
+    return Combinators.combine(valid, noise.list().ofSize(3), kinds, positions, changes)
+        .as((text, chars, kind, position, count) -> {
           var changed = new StringBuilder(text);
           for (int i = 0; i < count; i++) {
-            int at = positions.get(i) % (changed.length() + 1);
-            switch (kinds.get(i)) {
+            int at = position.get(i) % (changed.length() + 1);
+            switch (kind.get(i)) {
               case 0 -> changed.insert(at, chars.get(i));
               case 1 -> {
                 if (at < changed.length()) {
