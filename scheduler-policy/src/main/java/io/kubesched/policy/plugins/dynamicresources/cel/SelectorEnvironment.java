@@ -23,6 +23,7 @@ import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelStandardFunctions;
 import dev.cel.runtime.RuntimeEquality;
 import dev.cel.runtime.RuntimeHelpers;
+import dev.cel.runtime.standard.EqualsOperator;
 import dev.cel.runtime.standard.InOperator;
 import java.util.EnumSet;
 import java.util.Map;
@@ -74,7 +75,8 @@ final class SelectorEnvironment {
         new CelTypeProvider() {
           @Override
           public ImmutableCollection<CelType> types() {
-            return ImmutableList.of(DEVICE_TYPE, KubeLibraries.QUANTITY, KubeLibraries.SEMVER);
+            return ImmutableList.of(DEVICE_TYPE, KubeLibraries.QUANTITY, KubeLibraries.SEMVER, KubeNetwork.IP,
+                KubeNetwork.CIDR);
           }
 
           @Override
@@ -88,11 +90,13 @@ final class SelectorEnvironment {
         .setOptions(options)
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
         .setTypeProvider(types)
-        // in_map is bound below, so that "domain in device.attributes" sees the domains the device has.
+        // in_map is bound below, so that "domain in device.attributes" sees the domains the device has; equals by
+        // KubeNetwork, so that comparing an address with another type fails as in kube.
         .setStandardEnvironmentEnabled(false)
         .setStandardDeclarations(CelStandardDeclarations.newBuilder().build())
         .setStandardFunctions(CelStandardFunctions.newBuilder()
-            .filterFunctions((function, overload) -> overload != InOperator.InOverload.IN_MAP)
+            .filterFunctions((function, overload) -> overload != InOperator.InOverload.IN_MAP
+                && overload != EqualsOperator.EqualsOverload.EQUALS)
             .build())
         .addVar(DEVICE, DEVICE_TYPE)
         .addCompilerLibraries(CelExtensions.bindings(), strings, CelExtensions.sets(options),
@@ -104,6 +108,8 @@ final class SelectorEnvironment {
         .addFunctionBindings(inMap(options))
         .addFunctionDeclarations(KubeLists.declarations())
         .addFunctionBindings(KubeLists.bindings(options))
+        .addFunctionDeclarations(KubeNetwork.declarations())
+        .addFunctionBindings(KubeNetwork.bindings(options))
         .build();
   }
 

@@ -36,15 +36,24 @@
  *       strict parsing), regex ({@code find}, {@code findAll}), lists version 1 ({@code isSorted}, {@code min},
  *       {@code max} over int, uint, double, bool and string lists, {@code sum} over int, uint and double lists,
  *       {@code indexOf} and {@code lastIndexOf} on any list) and {@code includes}.
+ *   <li>Kubernetes' IP and CIDR libraries ({@code KubeNetwork}): {@code ip}, {@code isIP}, {@code ip.isCanonical},
+ *       {@code family}, {@code isUnspecified}, {@code isLoopback}, {@code isLinkLocalMulticast}, {@code
+ *       isLinkLocalUnicast}, {@code isGlobalUnicast}, {@code cidr}, {@code isCIDR}, {@code containsIP}, {@code
+ *       containsCIDR}, {@code ip()}, {@code masked}, {@code prefixLength}, {@code string} and {@code ==} of both,
+ *       {@code type(…) == net.IP}; text read exactly as Go's {@code netip} reads it, with kube's messages.
  * </ul>
  *
  * <h2>Gaps</h2>
  *
  * <ul>
- *   <li>Not provided: kube's URLs, IP, CIDR and format libraries, cel-go's {@code format} string function, and
+ *   <li>Not provided: kube's URLs and format libraries, cel-go's {@code format} string function, and
  *       the lists functions over durations, timestamps and bytes. An expression calling one fails to compile, and
  *       the message names the function and its library; none evaluates differently from kube. The authorizer libraries need a variable device
  *       selectors do not have.
+ *   <li>Addresses and networks compared with values of another type inside lists or maps ({@code [dyn(ip("::1"))]
+ *       == [dyn(1)]}) are unequal here, equal in cel-go, whose container equality takes its opaque values' "no
+ *       such overload" for a match (only {@code dyn} reaches this); an address or network used as a map key is
+ *       found here, while cel-go fails the look-up ({@code invalid qualifier type: cel.IP}).
  *   <li>Cost: cel-java tracks none. The run-time limit (kube's {@code CELSelectorExpressionMaxCost}, 1,000,000)
  *       is enforced over an approximation of cel-go's count ({@code CostTracker}): a runaway expression stops
  *       with kube's message, but one near the limit may stop at a somewhat different point. The compile-time
