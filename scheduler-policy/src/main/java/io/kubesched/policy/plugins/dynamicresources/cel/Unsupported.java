@@ -13,16 +13,11 @@ final class Unsupported {
 
   /** Each missing function by name, with the library kube has it from. */
   static final Map<String, String> FUNCTIONS = Map.ofEntries(
-      Map.entry("url", "URLs"), Map.entry("isURL", "URLs"), Map.entry("getScheme", "URLs"),
-      Map.entry("getHost", "URLs"), Map.entry("getHostname", "URLs"), Map.entry("getPort", "URLs"),
-      Map.entry("getEscapedPath", "URLs"), Map.entry("getQuery", "URLs"),
       Map.entry("ip", "IP"), Map.entry("isIP", "IP"), Map.entry("isCanonical", "IP"), Map.entry("family", "IP"),
       Map.entry("isUnspecified", "IP"), Map.entry("isLoopback", "IP"), Map.entry("isLinkLocalMulticast", "IP"),
       Map.entry("isLinkLocalUnicast", "IP"), Map.entry("isGlobalUnicast", "IP"),
       Map.entry("cidr", "CIDR"), Map.entry("isCIDR", "CIDR"), Map.entry("containsIP", "CIDR"),
       Map.entry("containsCIDR", "CIDR"), Map.entry("masked", "CIDR"), Map.entry("prefixLength", "CIDR"),
-      Map.entry("format", "format (and cel-go's strings extension's format)"),
-      Map.entry("validate", "format"),
       Map.entry("isSorted", "lists (over durations, timestamps and bytes)"),
       Map.entry("sum", "lists (over durations)"),
       Map.entry("min", "lists (over durations, timestamps and bytes)"),
