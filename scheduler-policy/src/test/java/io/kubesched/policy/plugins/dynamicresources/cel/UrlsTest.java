@@ -95,7 +95,10 @@ class UrlsTest {
         "!(url('http://x:80/') == url('http://x/'))",
         "type(url('http://x')) == type(url('http://y'))",
         "url('https://example.com:80/') == url('https://example.com:80/')",
-        "url('http://x?a=b#c').getQuery() == {'a': ['b']}"
+        "url('http://x?a=b#c').getQuery() == {'a': ['b']}",
+        // ParseRequestURI accepts what url()'s second reading, Parse, rejects: a fragment, an authority after "//".
+        "isURL('http://example.com?#%zz')",
+        "isURL('//[::1/x')",
   })
   void holds_as_in_kube(String expression) throws SelectorException {
     assertHolds(expression);
@@ -241,6 +244,10 @@ class UrlsTest {
 
   static Stream<Arguments> goErrors() {
     return Stream.of(
+        Arguments.of("url('http://example.com?#%zz')", "URL parse error during conversion from string: "
+            + "parse \"http://example.com?#%zz\": invalid URL escape \"%zz\""),
+        Arguments.of("url('//[::1/x')", "URL parse error during conversion from string: "
+            + "parse \"//[::1/x\": missing ']' in host"),
         Arguments.of("url('https://a:b:c/')",
             "URL parse error during conversion from string: parse \"https://a:b:c/\": invalid port \":b:c\" after"
             + " host"),
