@@ -26,7 +26,6 @@ import dev.cel.runtime.RuntimeHelpers;
 import dev.cel.runtime.standard.InOperator;
 import dev.cel.validator.CelValidator;
 import dev.cel.validator.CelValidatorFactory;
-import dev.cel.validator.validators.HomogeneousLiteralValidator;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -58,7 +57,7 @@ final class SelectorEnvironment {
    * which exempts the arguments of {@code format}) and string.format's literal calls.
    */
   private static final CelValidator VALIDATOR = CelValidatorFactory.standardCelValidatorBuilder(CEL)
-      .addAstValidators(HomogeneousLiteralValidator.newInstance("format"), StringFormat.VALIDATOR)
+      .addAstValidators(HomogeneousLiterals.INSTANCE, StringFormat.VALIDATOR)
       .build();
 
   private SelectorEnvironment() {}

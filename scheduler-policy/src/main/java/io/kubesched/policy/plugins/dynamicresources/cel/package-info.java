@@ -35,16 +35,25 @@
  *       {@code semver(s, true)}, {@code isSemver}, comparisons, {@code major}, {@code minor}, {@code patch}; blang's
  *       strict parsing), regex ({@code find}, {@code findAll}), lists version 1 ({@code isSorted}, {@code min},
  *       {@code max} over int, uint, double, bool and string lists, {@code sum} over int, uint and double lists,
- *       {@code indexOf} and {@code lastIndexOf} on any list) and {@code includes}.
+ *       {@code indexOf} and {@code lastIndexOf} on any list), {@code includes}, URLs ({@code url}, {@code isURL},
+ *       {@code getScheme}, {@code getHost}, {@code getHostname}, {@code getPort}, {@code getEscapedPath}, {@code
+ *       getQuery}; Go's net/url) and format ({@code format.dns1123Label()} and the other named formats, {@code
+ *       format.named}, {@code validate}).
+ *   <li>cel-go's {@code string.format} at strings version 2 ({@code "%s: %.2f".format([name, ratio])}), with
+ *       cel-go's compile-time check of a literal call, and kube's homogeneous-literal rule exempting its arguments.
  * </ul>
  *
  * <h2>Gaps</h2>
  *
  * <ul>
- *   <li>Not provided: kube's URLs, IP, CIDR and format libraries, cel-go's {@code format} string function, and
- *       the lists functions over durations, timestamps and bytes. An expression calling one fails to compile, and
- *       the message names the function and its library; none evaluates differently from kube. The authorizer libraries need a variable device
- *       selectors do not have.
+ *   <li>Not provided: kube's IP and CIDR libraries, and the lists functions over durations, timestamps and bytes.
+ *       An expression calling one fails to compile, and the message names the function and its library; none
+ *       evaluates differently from kube. The authorizer libraries need a variable device selectors do not have.
+ *   <li>{@code string.format} fails, naming the clause, where kube would print what cel-java cannot know or x/text
+ *       would truncate: a timestamp (cel-java keeps the instant, not the offset kube prints) and a {@code %f} or
+ *       {@code %e} precision above 255. URLs follow Go's net/url on UTF-8 bytes; an escape that unescapes to bytes
+ *       that are not UTF-8 reads back with U+FFFD where kube keeps the bytes. Go's quoting ({@code %q} in messages
+ *       and printed lists) judges printable runes by Java's Unicode tables.
  *   <li>Cost: cel-java tracks none. The run-time limit (kube's {@code CELSelectorExpressionMaxCost}, 1,000,000)
  *       is enforced over an approximation of cel-go's count ({@code CostTracker}): a runaway expression stops
  *       with kube's message, but one near the limit may stop at a somewhat different point. The compile-time
