@@ -34,7 +34,7 @@ class HomogeneousLiteralsTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {
       "'%d %s'.format([1, 'a']) == '1 a'",
-      "'%s'.format([[1, 'a', {'k': 1, 2: 'v'}]]) == '[1, \"a\", {2:\"v\", \"k\":1}]'",
+      "'%s'.format([[1, 'a', {'k': 1, 2: 'v'}]]) == '[1, \"a\", {\"k\":1, 2:\"v\"}]'",
       "[?optional.of(1), 2] != [1]",
       "{'a': 1, ?'b': optional.of(2)} == {'a': 1, 'b': 2}",
   })
