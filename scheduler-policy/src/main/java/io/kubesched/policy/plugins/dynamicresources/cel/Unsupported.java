@@ -17,11 +17,7 @@ final class Unsupported {
       Map.entry("isUnspecified", "IP"), Map.entry("isLoopback", "IP"), Map.entry("isLinkLocalMulticast", "IP"),
       Map.entry("isLinkLocalUnicast", "IP"), Map.entry("isGlobalUnicast", "IP"),
       Map.entry("cidr", "CIDR"), Map.entry("isCIDR", "CIDR"), Map.entry("containsIP", "CIDR"),
-      Map.entry("containsCIDR", "CIDR"), Map.entry("masked", "CIDR"), Map.entry("prefixLength", "CIDR"),
-      Map.entry("isSorted", "lists (over durations, timestamps and bytes)"),
-      Map.entry("sum", "lists (over durations)"),
-      Map.entry("min", "lists (over durations, timestamps and bytes)"),
-      Map.entry("max", "lists (over durations, timestamps and bytes)"));
+      Map.entry("containsCIDR", "CIDR"), Map.entry("masked", "CIDR"), Map.entry("prefixLength", "CIDR"));
 
   private static final Pattern NAMED =
       Pattern.compile("(?:undeclared reference to|found no matching overload for) '([A-Za-z_][A-Za-z0-9_]*)'");

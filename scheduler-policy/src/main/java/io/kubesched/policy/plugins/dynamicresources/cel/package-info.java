@@ -34,7 +34,8 @@
  *       {@code asInteger}, {@code isInteger}, {@code asApproximateFloat}), semver version 1 ({@code semver(s)},
  *       {@code semver(s, true)}, {@code isSemver}, comparisons, {@code major}, {@code minor}, {@code patch}; blang's
  *       strict parsing), regex ({@code find}, {@code findAll}), lists version 1 ({@code isSorted}, {@code min},
- *       {@code max} over int, uint, double, bool and string lists, {@code sum} over int, uint and double lists,
+ *       {@code max} over int, uint, double, bool, string, duration, timestamp and bytes lists, {@code sum} over int,
+ *       uint, double and duration lists,
  *       {@code indexOf} and {@code lastIndexOf} on any list), {@code includes}, URLs ({@code url}, {@code isURL},
  *       {@code getScheme}, {@code getHost}, {@code getHostname}, {@code getPort}, {@code getEscapedPath}, {@code
  *       getQuery}; Go's net/url) and format ({@code format.dns1123Label()} and the other named formats, {@code
@@ -46,9 +47,9 @@
  * <h2>Gaps</h2>
  *
  * <ul>
- *   <li>Not provided: kube's IP and CIDR libraries, and the lists functions over durations, timestamps and bytes.
- *       An expression calling one fails to compile, and the message names the function and its library; none
- *       evaluates differently from kube. The authorizer libraries need a variable device selectors do not have.
+ *   <li>Not provided: kube's IP and CIDR libraries. An expression calling one fails to compile, and the message
+ *       names the function and its library; none evaluates differently from kube. The authorizer libraries need a
+ *       variable device selectors do not have.
  *   <li>{@code string.format} fails, naming the clause, where kube would print what cel-java cannot know or x/text
  *       would truncate: a timestamp (cel-java keeps the instant, not the offset kube prints) and a {@code %f} or
  *       {@code %e} precision above 255. URLs follow Go's net/url on UTF-8 bytes; an escape that unescapes to bytes

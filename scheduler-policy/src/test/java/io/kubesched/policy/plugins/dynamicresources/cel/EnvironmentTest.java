@@ -92,7 +92,6 @@ class EnvironmentTest {
   @CsvSource(delimiter = '|', value = {
       "ip(\"10.0.0.1\").family() == 4|ip() is in Kubernetes' CEL IP library",
       "cidr(\"10.0.0.0/8\").containsIP(\"10.0.0.1\")|cidr() is in Kubernetes' CEL CIDR library",
-      "[duration(\"1s\")].isSorted()|isSorted() is in Kubernetes' CEL lists (over durations, timestamps and bytes)",
       "\"abc\".reverse() == \"cba\"|found no matching overload for 'reverse' applied to 'string.()'",
       "device.attributes[\"dra.example.com\"]|must evaluate to bool or the unknown type, not map(string, dyn)",
       "device.noSuchField|undefined field 'noSuchField'",
