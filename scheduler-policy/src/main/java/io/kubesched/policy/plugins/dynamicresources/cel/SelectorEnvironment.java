@@ -25,6 +25,8 @@ import dev.cel.runtime.RuntimeEquality;
 import dev.cel.runtime.RuntimeHelpers;
 import dev.cel.runtime.standard.EqualsOperator;
 import dev.cel.runtime.standard.InOperator;
+import dev.cel.validator.CelValidator;
+import dev.cel.validator.CelValidatorFactory;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -51,6 +53,14 @@ final class SelectorEnvironment {
 
   private static final Cel CEL = build();
 
+  /**
+   * What cel-go validates after checking, as kube has it: homogeneous aggregate literals (a validator in cel-go,
+   * which exempts the arguments of {@code format}) and string.format's literal calls.
+   */
+  private static final CelValidator VALIDATOR = CelValidatorFactory.standardCelValidatorBuilder(CEL)
+      .addAstValidators(HomogeneousLiterals.INSTANCE, StringFormat.VALIDATOR)
+      .build();
+
   private SelectorEnvironment() {}
 
   private static CelType fieldType(String field) {
@@ -66,7 +76,6 @@ final class SelectorEnvironment {
   private static Cel build() {
     var options =
         CelOptions.current()
-            .enableHomogeneousLiterals(true)
             .enableHeterogeneousNumericComparisons(true)
             .enableOptionalSyntax(true)
             .enableTimestampEpoch(true)
@@ -76,7 +85,7 @@ final class SelectorEnvironment {
           @Override
           public ImmutableCollection<CelType> types() {
             return ImmutableList.of(DEVICE_TYPE, KubeLibraries.QUANTITY, KubeLibraries.SEMVER, KubeNetwork.IP,
-                KubeNetwork.CIDR);
+                KubeNetwork.CIDR, KubeUrls.URL, KubeFormat.NAMED_FORMAT);
           }
 
           @Override
@@ -110,6 +119,12 @@ final class SelectorEnvironment {
         .addFunctionBindings(KubeLists.bindings(options))
         .addFunctionDeclarations(KubeNetwork.declarations())
         .addFunctionBindings(KubeNetwork.bindings(options))
+        .addFunctionDeclarations(KubeUrls.declarations())
+        .addFunctionBindings(KubeUrls.bindings())
+        .addFunctionDeclarations(KubeFormat.declarations())
+        .addFunctionBindings(KubeFormat.bindings())
+        .addFunctionDeclarations(StringFormat.declaration())
+        .addFunctionBindings(StringFormat.binding())
         .build();
   }
 
@@ -135,8 +150,9 @@ final class SelectorEnvironment {
     }
     try {
       ast = CEL.check(ast).getAst();
+      ast = VALIDATOR.validate(ast).getAst();
     } catch (CelValidationException e) {
-      throw new SelectorException("compilation failed: " + e.getMessage() + Unsupported.explain(e.getMessage()));
+      throw new SelectorException("compilation failed: " + e.getMessage());
     }
     CelType result = ast.getResultType();
     if (!result.equals(SimpleType.BOOL) && !result.equals(SimpleType.DYN)) {
