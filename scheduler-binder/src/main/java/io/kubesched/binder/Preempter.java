@@ -118,8 +118,8 @@ public final class Preempter {
    * request.
    *
    * @param pod the pod as last seen by the informer; needs a namespace and a name
-   * @return true if the pod had no nomination, has none now, or is gone (404); false if the patch failed
-   *     otherwise (logged at WARN)
+   * @return true if the pod had no nomination, has none now, or is gone (404, logged at DEBUG: not retried);
+   *     false if the patch failed otherwise (logged at WARN)
    * @throws IllegalArgumentException if the pod has no namespace or name
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
@@ -138,7 +138,8 @@ public final class Preempter {
       return true;
     } catch (KubernetesClientException e) {
       interruptedDuring("clearing the nomination of", key);
-      if (e.getCode() == 404) {
+      if (e.getCode() == 404) { // deleted meanwhile: churn, not a failure (see SchedulingReporter)
+        PodLog.of(LOG.atDebug(), pod).log("Not clearing the nomination of pod {}: it is gone", key);
         return true;
       }
       PodLog.of(LOG.atWarn(), pod).log("Clearing the nomination of pod {} failed: {}", key, ApiRequests.describe(e));

@@ -273,9 +273,12 @@ class PreempterTest {
     }
 
     @Test
-    @DisplayName("a pod gone before its nomination is cleared needs nothing more")
+    @DisplayName("a pod gone before its nomination is cleared needs nothing more: no warning, no second request")
     void goneNominatedPod() throws Exception {
-      assertTrue(preempter.clearNomination(nominated("node1")));
+      try (var warnings = WarnLines.capture()) {
+        assertTrue(preempter.clearNomination(nominated("node1")));
+        assertEquals(List.of(), warnings.lines());
+      }
       assertEquals(1, bucket.taken.get());
     }
 
@@ -448,13 +451,19 @@ class PreempterTest {
     }
 
     @Test
-    @DisplayName("a nomination that cannot be cleared is reported as false, not thrown")
+    @DisplayName("a nomination that cannot be cleared is reported as false, not thrown, and warned of")
     void clearingFails() throws Exception {
       server.expect().patch().withPath(STATUS_PATH).andReturn(500, status(500, "InternalError", "boom")).once();
       var pod = new PodBuilder(victim(VICTIM, VICTIM_UID)).editStatus().withNominatedNodeName(NODE).endStatus()
           .build();
 
-      assertFalse(preempter.clearNomination(pod));
+      try (var warnings = WarnLines.capture()) {
+        assertFalse(preempter.clearNomination(pod));
+        var lines = warnings.lines();
+        assertEquals(1, lines.size(), lines.toString());
+        assertTrue(lines.get(0).contains("Clearing the nomination of pod " + NS + "/" + VICTIM + " failed: 500: boom"),
+            lines.get(0));
+      }
     }
 
     @Test

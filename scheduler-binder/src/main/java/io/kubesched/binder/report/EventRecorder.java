@@ -35,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * {@link #FINISH_AFTER} (and then forgets it), refreshes a live series every {@link #REFRESH_EVERY}, and
  * forgets single events after {@link #FINISH_AFTER}. A repeat keeps the first event's note and name.
  *
+ * <p>An event's namespace that is gone (the API server answers 404 naming it) means that the object the event
+ * regards is gone with it: {@link ReportOutcome.PodGone}, logged at DEBUG, and the event is forgotten, so that no
+ * later series write asks again. client-go's recorder logs every refused event as an error and drops it; we drop
+ * it too, but a deleted namespace is churn, not a failure. Any other refusal is logged at WARN.
+ *
  * <p>The series is written as a JSON merge patch, where client-go sends a strategic-merge patch: for an
  * object field the two are the same, and fabric8's mock server refuses strategic-merge patches (415).
  *
@@ -89,9 +94,17 @@ final class EventRecorder {
   /** One request to make: the entry's event with {@code count} (1: no series) as of {@code observed}. */
   private record Write(EventKey key, Entry entry, int count, Instant observed, boolean finishing) {}
 
-  /** How one request ended: written, or refused with a status code (0: no answer). */
-  private record Outcome(boolean written, int code) {
-    static final Outcome WRITTEN = new Outcome(true, 0);
+  /** How one request ended, and the status code it was refused with (0: written or no answer). */
+  private record Outcome(ReportOutcome report, int code) {
+    static final Outcome WRITTEN = new Outcome(ReportOutcome.WRITTEN, 0);
+
+    boolean written() {
+      return report == ReportOutcome.WRITTEN;
+    }
+
+    boolean gone() {
+      return report instanceof ReportOutcome.PodGone;
+    }
   }
 
   EventRecorder(
@@ -113,7 +126,7 @@ final class EventRecorder {
    * @return as {@link #record(ObjectReference, ObjectReference, String, String, String, String)}
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  boolean record(ObjectReference regarding, String type, String reason, String action, String note)
+  ReportOutcome record(ObjectReference regarding, String type, String reason, String action, String note)
       throws InterruptedException {
     return record(regarding, null, type, reason, action, note);
   }
@@ -125,7 +138,7 @@ final class EventRecorder {
    * @return as {@link #record(ObjectReference, ObjectReference, String, String, String, String)}
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  boolean recordByNote(ObjectReference regarding, String type, String reason, String action, String note)
+  ReportOutcome recordByNote(ObjectReference regarding, String type, String reason, String action, String note)
       throws InterruptedException {
     return record(EventKey.of(type, action, reason, regarding, null).withNote(note), regarding, null, type, reason,
         action, note);
@@ -136,11 +149,12 @@ final class EventRecorder {
    *
    * @param related a second object the event concerns (the event's {@code related}), or null for none; it is
    *     part of what makes two events the same
-   * @return true if it was written, or counted into a series that {@link #flushSeries} writes; false if a
-   *     request failed (logged at WARN)
+   * @return {@link ReportOutcome#WRITTEN} if it was written, or counted into a series that {@link #flushSeries}
+   *     writes; {@link ReportOutcome.PodGone} if the event's namespace is gone (logged at DEBUG); {@link
+   *     ReportOutcome.Failed} if a request failed otherwise (logged at WARN)
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  boolean record(
+  ReportOutcome record(
       ObjectReference regarding,
       @Nullable ObjectReference related,
       String type,
@@ -151,7 +165,7 @@ final class EventRecorder {
     return record(EventKey.of(type, action, reason, regarding, related), regarding, related, type, reason, action, note);
   }
 
-  private boolean record(
+  private ReportOutcome record(
       EventKey key,
       ObjectReference regarding,
       @Nullable ObjectReference related,
@@ -172,12 +186,12 @@ final class EventRecorder {
         entry.count++;
         entry.lastObserved = now;
         if (entry.count > 2) {
-          return true;
+          return ReportOutcome.WRITTEN;
         }
         write = new Write(key, entry, 2, now, false);
       }
     }
-    return write(write).written();
+    return write(write).report();
   }
 
   /**
@@ -257,6 +271,10 @@ final class EventRecorder {
         entry.writtenCount = Math.max(entry.writtenCount, write.count());
         entry.lastWritten = clock.instant();
       }
+    } else if (outcome.gone()) {
+      synchronized (this) {
+        cache.remove(write.key(), entry);
+      }
     }
     return outcome;
   }
@@ -306,42 +324,61 @@ final class EventRecorder {
    */
   private Outcome failed(String doing, Event event, KubernetesClientException e, int handled)
       throws InterruptedException {
-    return failed(doing, event, e.getCode(), ApiRequests.describe(e), handled);
+    return failed(doing, event, e.getCode(), e.getStatus(), ApiRequests.describe(e), handled);
   }
 
   /** As {@link #failed(String, Event, KubernetesClientException, int)}, for a request sent as it is. */
   private Outcome failed(String doing, Event event, ApiRequests.Answer answer, int handled)
       throws InterruptedException {
     if (answer instanceof ApiRequests.Answer.Status status) {
-      return failed(doing, event, status.code(), status.code() + ": " + message(status.body()), handled);
+      var refusal = status(status.body());
+      var message = refusal != null && refusal.getMessage() != null
+          ? refusal.getMessage()
+          : ApiRequests.abbreviate(status.body());
+      return failed(doing, event, status.code(), refusal, status.code() + ": " + message, handled);
     }
-    return failed(doing, event, 0, ((ApiRequests.Answer.NoAnswer) answer).why(), handled);
+    return failed(doing, event, 0, null, ((ApiRequests.Answer.NoAnswer) answer).why(), handled);
   }
 
-  private Outcome failed(String doing, Event event, int code, String description, int handled)
+  /** @param refusal the Status the server answered with, if any */
+  private Outcome failed(
+      String doing, Event event, int code, @Nullable Status refusal, String description, int handled)
       throws InterruptedException {
     var which = namespace(event) + "/" + event.getMetadata().getName();
     if (Thread.interrupted()) {
       throw new InterruptedException("interrupted while " + doing + " event " + which);
     }
+    if (code == 404 && code != handled && namespaceGone(refusal, namespace(event))) {
+      var regarding = event.getRegarding().getKind() + " " + regardingName(event);
+      LOG.debug("Not {} event {} ({} {}): its namespace is gone", doing, which, event.getReason(), regarding);
+      return new Outcome(
+          new ReportOutcome.PodGone(regarding + " is gone: namespace " + namespace(event) + " not found (404)"), code);
+    }
     if (code != handled) {
       LOG.warn("{} event {} ({} {}) failed: {}", doing, which, event.getReason(), regardingName(event),
           description);
     }
-    return new Outcome(false, Math.max(0, code));
+    return new Outcome(
+        new ReportOutcome.Failed(doing + " event " + which + " failed: " + description), Math.max(0, code));
   }
 
-  /** The message of the Status an API server answers a refused request with, else the body as it is. */
-  private String message(String body) {
+  /**
+   * Whether a 404 is the namespace's: the API server's NamespaceLifecycle admission answers a write into a
+   * namespace that does not exist with the namespace's NotFound, whose details name it. Any other 404 (the
+   * events API not served, say) is not taken for a namespace gone.
+   */
+  private static boolean namespaceGone(@Nullable Status refusal, String namespace) {
+    var details = refusal == null ? null : refusal.getDetails();
+    return details != null && "namespaces".equals(details.getKind()) && namespace.equals(details.getName());
+  }
+
+  /** The Status an API server answers a refused request with, or null if the body is none. */
+  private @Nullable Status status(String body) {
     try {
-      var status = client.getKubernetesSerialization().unmarshal(body, Status.class);
-      if (status != null && status.getMessage() != null) {
-        return status.getMessage();
-      }
+      return client.getKubernetesSerialization().unmarshal(body, Status.class);
     } catch (RuntimeException e) {
-      // Not a Status (a proxy's page, an empty body): said as it is below.
+      return null; // not a Status: a proxy's page, an empty body
     }
-    return ApiRequests.abbreviate(body);
   }
 
   private static String namespace(Event event) {

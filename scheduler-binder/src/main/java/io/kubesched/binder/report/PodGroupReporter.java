@@ -335,7 +335,9 @@ public final class PodGroupReporter {
       throws InterruptedException {
     // The group object's resourceVersion is not known here (our own status writes change it between events):
     // a new message is a new event, a repeated one counts into its series.
-    return events.recordByNote(regarding(group), type, reason, action, SchedulingReporter.truncateNote(message));
+    var outcome =
+        events.recordByNote(regarding(group), type, reason, action, SchedulingReporter.truncateNote(message));
+    return outcome == ReportOutcome.WRITTEN;
   }
 
   /**
@@ -420,7 +422,10 @@ public final class PodGroupReporter {
     return object;
   }
 
-  /** @return 0 if patched, else the status code (-1: no answer); a failure other than 409 is logged */
+  /**
+   * @return 0 if patched, else the status code (-1: no answer); a 404 (the group deleted since it was read) is
+   *     logged at DEBUG, a failure other than 409 at WARN
+   */
   private int patchStatus(
       GroupObject group, GenericKubernetesResource object, PatchType type, Object patch, String doing)
       throws InterruptedException {
@@ -438,7 +443,9 @@ public final class PodGroupReporter {
       if (Thread.interrupted()) {
         throw new InterruptedException("interrupted while " + doing + " " + group);
       }
-      if (e.getCode() != 409) {
+      if (e.getCode() == 404) {
+        LOG.debug("{} is gone: not {} it", group, doing);
+      } else if (e.getCode() != 409) {
         LOG.warn("{} {} failed: {}", capitalized(doing), group, ApiRequests.describe(e));
       }
       return e.getCode() > 0 ? e.getCode() : -1;

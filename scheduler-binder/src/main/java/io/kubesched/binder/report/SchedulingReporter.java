@@ -59,9 +59,20 @@ import org.slf4j.LoggerFactory;
  * <p>RBAC: {@code events.k8s.io} {@code events}: create, patch; {@code ""} {@code pods/status}: patch;
  * {@code ""} {@code pods}: get (the re-read after a conflict; the scheduler can read pods anyway).
  *
+ * <p>A pod deleted while a report about it is in flight is an expected outcome, not a failure: the status
+ * patch answered 404, the pod read again after a conflict found missing or with another uid, or an event refused
+ * because the pod's namespace is gone, end in {@link ReportOutcome.PodGone}, logged at DEBUG with the pod named,
+ * and are never retried; a pod flood deleted at once thus leaves no warning behind. kube-scheduler 1.37
+ * ({@code handleSchedulingFailure}) logs a pod missing from its informer at Info, still records the event and
+ * calls {@code updatePod}, whose patch is retried on conflicts and server errors but not on a 404, and hands that
+ * 404 to {@code HandleError} ("Error updating pod"), an error line per pod; client-go's events broadcaster ({@code tools/events}' {@code recordEvent}) logs a refused event
+ * as an error and never retries it. The pod's deletion is its owner's decision and reaches the loop through the
+ * informer anyway, so a line above DEBUG would only say what the watch says. Any other failure is logged at
+ * WARN ({@link ReportOutcome.Failed}).
+ *
  * <p>Every request first takes a token from the {@link TokenBucket} given. The methods block (call them
  * from the reporting executor, not the scheduling thread), are thread-safe, and never throw for an API
- * error: they log it at WARN and return false. The caller should pass the pod as last seen by its
+ * error: they return it as a {@link ReportOutcome}. The caller should pass the pod as last seen by its
  * informer, as kube-scheduler does.
  */
 public final class SchedulingReporter {
@@ -133,11 +144,11 @@ public final class SchedulingReporter {
    *
    * @param pod the pod as last seen; needs a namespace and a name
    * @param nodeName the node it is bound to
-   * @return true if the event was written (or counted into a series); false if a request failed
+   * @return {@link ReportOutcome#WRITTEN} if the event was written (or counted into a series); else why not
    * @throws IllegalArgumentException if the pod has no namespace or name
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  public boolean scheduled(Pod pod, String nodeName) throws InterruptedException {
+  public ReportOutcome scheduled(Pod pod, String nodeName) throws InterruptedException {
     var ref = regarding(pod);
     return events.record(
         ref, "Normal", "Scheduled", "Binding",
@@ -150,11 +161,11 @@ public final class SchedulingReporter {
    *
    * @param pod the pod as last seen; needs a namespace and a name
    * @param nodeName the node it is to be bound to
-   * @return true if the event was written (or counted into a series); false if a request failed
+   * @return {@link ReportOutcome#WRITTEN} if the event was written (or counted into a series); else why not
    * @throws IllegalArgumentException if the pod has no namespace or name
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  public boolean bindingConditionsPending(Pod pod, String nodeName) throws InterruptedException {
+  public ReportOutcome bindingConditionsPending(Pod pod, String nodeName) throws InterruptedException {
     return events.record(
         regarding(pod), "Normal", "BindingConditionsPending", "Scheduling",
         "waiting for binding conditions for device on node " + nodeName);
@@ -166,11 +177,12 @@ public final class SchedulingReporter {
    *
    * @param pod the pod as last seen; needs a namespace and a name
    * @param message why, as kube-scheduler words it ("0/3 nodes are available: 3 Insufficient cpu.")
-   * @return true if both were written (or needed no write); false if a request failed
+   * @return {@link ReportOutcome#WRITTEN} if both were written (or needed no write); else why not: the first
+   *     of {@link ReportOutcome.Failed}, {@link ReportOutcome.PodGone}, {@link ReportOutcome.Bound} that applies
    * @throws IllegalArgumentException if the pod has no namespace or name
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  public boolean unschedulable(Pod pod, String message) throws InterruptedException {
+  public ReportOutcome unschedulable(Pod pod, String message) throws InterruptedException {
     return failed(pod, UNSCHEDULABLE, message, null);
   }
 
@@ -185,11 +197,12 @@ public final class SchedulingReporter {
    *     preempting 1 victims")
    * @param nominatedNodeName null to leave the pod's nomination as it is; {@code ""} to remove it (if the pod
    *     has one); else the node the pod is nominated to (set unless the pod names it already)
-   * @return true if both were written (or needed no write); false if a request failed
+   * @return {@link ReportOutcome#WRITTEN} if both were written (or needed no write); else why not: the first
+   *     of {@link ReportOutcome.Failed}, {@link ReportOutcome.PodGone}, {@link ReportOutcome.Bound} that applies
    * @throws IllegalArgumentException if the pod has no namespace or name
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  public boolean unschedulable(Pod pod, String message, @Nullable String nominatedNodeName)
+  public ReportOutcome unschedulable(Pod pod, String message, @Nullable String nominatedNodeName)
       throws InterruptedException {
     return failed(pod, UNSCHEDULABLE, message, nominatedNodeName);
   }
@@ -200,11 +213,12 @@ public final class SchedulingReporter {
    *
    * @param pod the pod as last seen; needs a namespace and a name
    * @param message what went wrong
-   * @return true if both were written (or needed no write); false if a request failed
+   * @return {@link ReportOutcome#WRITTEN} if both were written (or needed no write); else why not: the first
+   *     of {@link ReportOutcome.Failed}, {@link ReportOutcome.PodGone}, {@link ReportOutcome.Bound} that applies
    * @throws IllegalArgumentException if the pod has no namespace or name
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  public boolean schedulingError(Pod pod, String message) throws InterruptedException {
+  public ReportOutcome schedulingError(Pod pod, String message) throws InterruptedException {
     return failed(pod, SCHEDULER_ERROR, message, null);
   }
 
@@ -215,11 +229,12 @@ public final class SchedulingReporter {
    *
    * @param nominatedNodeName null to leave the pod's nomination as it is; {@code ""} to remove it (if the pod
    *     has one); else the node to nominate the pod to
-   * @return true if both were written (or needed no write); false if a request failed
+   * @return {@link ReportOutcome#WRITTEN} if both were written (or needed no write); else why not: the first
+   *     of {@link ReportOutcome.Failed}, {@link ReportOutcome.PodGone}, {@link ReportOutcome.Bound} that applies
    * @throws IllegalArgumentException if the pod has no namespace or name
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  public boolean schedulingError(Pod pod, String message, @Nullable String nominatedNodeName)
+  public ReportOutcome schedulingError(Pod pod, String message, @Nullable String nominatedNodeName)
       throws InterruptedException {
     return failed(pod, SCHEDULER_ERROR, message, nominatedNodeName);
   }
@@ -235,11 +250,11 @@ public final class SchedulingReporter {
    * @param preemptor the pod the room is made for, as last seen; needs a namespace and a name
    * @param nodeName the node the preemptor is nominated to
    * @param inMemory whether the victim was stopped in the scheduler's memory (it was still being bound)
-   * @return true if the event was written (or counted into a series); false if a request failed
+   * @return {@link ReportOutcome#WRITTEN} if the event was written (or counted into a series); else why not
    * @throws IllegalArgumentException if a pod has no namespace or name
    * @throws InterruptedException if interrupted while waiting for a token or for the server
    */
-  public boolean preempted(Pod victim, Pod preemptor, String nodeName, boolean inMemory)
+  public ReportOutcome preempted(Pod victim, Pod preemptor, String nodeName, boolean inMemory)
       throws InterruptedException {
     var about = regarding(victim);
     var related = regarding(preemptor);
@@ -269,16 +284,19 @@ public final class SchedulingReporter {
     return events.remembered();
   }
 
-  private boolean failed(Pod pod, String reason, String message, @Nullable String nominatedNodeName)
+  private ReportOutcome failed(Pod pod, String reason, String message, @Nullable String nominatedNodeName)
       throws InterruptedException {
     var ref = regarding(pod);
-    boolean event = events.record(ref, "Warning", "FailedScheduling", "Scheduling", truncateNote(message));
-    boolean status = writeStatus(pod, reason, message, nominatedNodeName);
-    return event && status;
+    var event = events.record(ref, "Warning", "FailedScheduling", "Scheduling", truncateNote(message));
+    if (event instanceof ReportOutcome.PodGone) {
+      return event; // its namespace is gone, and the pod with it: a status patch could only answer 404
+    }
+    var status = writeStatus(pod, reason, message, nominatedNodeName);
+    return event instanceof ReportOutcome.Failed ? event : status;
   }
 
   /** Writes the condition and the nomination in one status patch, if the pod does not show them. */
-  private boolean writeStatus(Pod pod, String reason, String message, @Nullable String nominatedNodeName)
+  private ReportOutcome writeStatus(Pod pod, String reason, String message, @Nullable String nominatedNodeName)
       throws InterruptedException {
     var generation = pod.getMetadata().getGeneration();
     PodCondition wanted =
@@ -296,7 +314,7 @@ public final class SchedulingReporter {
     for (int attempt = 1; ; attempt++) {
       var ops = statusPatch(seen, wanted, now, nominatedNodeName);
       if (ops.isEmpty()) {
-        return true;
+        return ReportOutcome.WRITTEN;
       }
       var patch = client.getKubernetesSerialization().asJson(ops);
       limiter.acquire();
@@ -308,30 +326,37 @@ public final class SchedulingReporter {
             .resource(seen)
             .subresource("status")
             .patch(PatchContext.of(PatchType.JSON), patch);
-        return true;
+        return ReportOutcome.WRITTEN;
       } catch (KubernetesClientException e) {
         if (Thread.interrupted()) {
           throw new InterruptedException("interrupted while patching the status of pod " + ns + "/" + name);
+        }
+        if (e.getCode() == 404) { // deleted while the report was in flight: see the class comment
+          PodLog.of(LOG.atDebug(), seen).log("Not setting PodScheduled=False ({}) on pod {}/{}: it is gone", reason, ns,
+              name);
+          return new ReportOutcome.PodGone("pod " + ns + "/" + name + " not found (404)");
         }
         // The pod changed since it was seen (409; 422 if the patch no longer fits it): read it once
         // more and decide again, as kube-scheduler retries a conflicting patch.
         if (attempt == 1 && (e.getCode() == 409 || e.getCode() == 422)) {
           var fresh = reread(pod);
-          if (fresh == null) {
-            return false;
+          var found = fresh.pod();
+          if (found == null) {
+            return fresh.otherwise();
           }
-          var node = fresh.getSpec() == null ? null : fresh.getSpec().getNodeName();
+          var node = found.getSpec() == null ? null : found.getSpec().getNodeName();
           if (node != null && !node.isEmpty()) { // placed meanwhile (a later attempt): nothing to report
-            PodLog.of(LOG.atDebug(), fresh, node)
+            PodLog.of(LOG.atDebug(), found, node)
                 .log("Not setting PodScheduled=False on pod {}/{}: it is bound to {} by now", ns, name, node);
-            return false;
+            return new ReportOutcome.Bound(node);
           }
-          seen = fresh;
+          seen = found;
           continue;
         }
-        PodLog.of(LOG.atWarn(), seen).log("Setting PodScheduled=False ({}) on pod {}/{} failed: {}", reason, ns, name,
-            ApiRequests.describe(e));
-        return false;
+        var detail = "setting PodScheduled=False (" + reason + ") on pod " + ns + "/" + name + " failed: "
+            + ApiRequests.describe(e);
+        PodLog.of(LOG.atWarn(), seen).log("{}", detail);
+        return new ReportOutcome.Failed(detail);
       }
     }
   }
@@ -380,27 +405,38 @@ public final class SchedulingReporter {
     return Map.of("op", "add", "path", NOMINATED_NODE_NAME, "value", wanted);
   }
 
-  /** @return the pod as the server has it now, or null (logged) if it cannot be read or was replaced */
-  private @Nullable Pod reread(Pod pod) throws InterruptedException {
+  /** A pod read again: as the server has it now, or, if there is none to patch, how the report ends. */
+  private record Reread(@Nullable Pod pod, ReportOutcome otherwise) {}
+
+  /**
+   * @return the pod as the server has it now; else {@link ReportOutcome.PodGone} if it is gone or was created
+   *     again (logged at DEBUG), {@link ReportOutcome.Failed} if it cannot be read (logged at WARN)
+   */
+  private Reread reread(Pod pod) throws InterruptedException {
     var meta = pod.getMetadata();
+    var key = meta.getNamespace() + "/" + meta.getName();
     limiter.acquire();
     Pod fresh;
     try {
       fresh = client.pods().inNamespace(meta.getNamespace()).withName(meta.getName()).get();
     } catch (KubernetesClientException e) {
       if (Thread.interrupted()) {
-        throw new InterruptedException("interrupted while reading pod " + meta.getNamespace() + "/" + meta.getName());
+        throw new InterruptedException("interrupted while reading pod " + key);
       }
-      PodLog.of(LOG.atWarn(), pod).log("Reading pod {}/{} again failed: {}", meta.getNamespace(), meta.getName(),
-          ApiRequests.describe(e));
-      return null;
+      var detail = "reading pod " + key + " again failed: " + ApiRequests.describe(e);
+      PodLog.of(LOG.atWarn(), pod).log("{}", detail);
+      return new Reread(null, new ReportOutcome.Failed(detail));
     }
-    if (fresh == null || (meta.getUid() != null && !meta.getUid().equals(fresh.getMetadata().getUid()))) {
-      PodLog.of(LOG.atWarn(), pod).log("Pod {}/{} is gone or was created again: its PodScheduled condition is not written",
-          meta.getNamespace(), meta.getName());
-      return null;
+    if (fresh == null) {
+      PodLog.of(LOG.atDebug(), pod).log("Pod {} is gone: its PodScheduled condition is not written", key);
+      return new Reread(null, new ReportOutcome.PodGone("pod " + key + " not found (404)"));
     }
-    return fresh;
+    if (meta.getUid() != null && !meta.getUid().equals(fresh.getMetadata().getUid())) {
+      PodLog.of(LOG.atDebug(), pod).log("Pod {} was created again: its PodScheduled condition is not written", key);
+      return new Reread(null, new ReportOutcome.PodGone(
+          "pod " + key + " was created again (uid " + fresh.getMetadata().getUid() + ")"));
+    }
+    return new Reread(fresh, ReportOutcome.WRITTEN);
   }
 
   /** The reference client-go builds for an object: kind, apiVersion, namespace, name, uid, resourceVersion. */

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kubesched.binder.BinderFixtures;
+import io.kubesched.binder.WarnLines;
 import io.kubesched.binder.report.PodGroupReporter.GroupObject;
 import io.kubesched.binder.SchedulingReporterFixtures.CountingBucket;
 import io.kubesched.binder.SchedulingReporterFixtures.MutableClock;
@@ -234,6 +235,36 @@ class PodGroupReporterTest {
     var older = new GroupObject(WORKLOAD, NS, "job-a", "uid-of-an-older-job-a", 1);
     assertFalse(reporter.condition(older, false, PodGroupReporter.UNSCHEDULABLE, NOT_SATISFIABLE));
     assertNull(status(group));
+  }
+
+  @Test
+  void a_group_deleted_between_its_read_and_its_status_patch_is_not_written_nor_warned_of() throws Exception {
+    var path = "/apis/scheduling.k8s.io/v1beta1/namespaces/" + NS + "/podgroups/job-c";
+    var answers = BinderFixtures.expectationsServer();
+    try (var answered = BinderFixtures.clientWithoutRetries(answers);
+        var warnings = WarnLines.capture()) {
+      var object = client.getKubernetesSerialization().unmarshal("""
+          {"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+           "metadata": {"namespace": "%s", "name": "job-c", "uid": "uid-c", "generation": 1, "resourceVersion": "7"}}
+          """.formatted(NS), GenericKubernetesResource.class);
+      answers.expect().get().withPath(path).andReturn(200, object).always();
+      answers.expect().patch().withPath(path + "/status")
+          .andReturn(404, "{\"kind\":\"Status\",\"code\":404,\"reason\":\"NotFound\"}").once();
+      answers.expect().patch().withPath(path + "/status")
+          .andReturn(500, "{\"kind\":\"Status\",\"code\":500,\"message\":\"etcd\"}").once();
+      var group = new GroupObject(WORKLOAD, NS, "job-c", "uid-c", 1);
+      var answeredReporter = new PodGroupReporter(answered, bucket, SCHEDULER, HOST, clock);
+
+      assertFalse(answeredReporter.condition(group, false, PodGroupReporter.UNSCHEDULABLE, NOT_SATISFIABLE));
+      assertEquals(List.of(), warnings.lines(), "a group gone is no failure");
+
+      assertFalse(answeredReporter.condition(group, false, PodGroupReporter.UNSCHEDULABLE, NOT_SATISFIABLE));
+      var lines = warnings.lines();
+      assertEquals(1, lines.size(), "any other refusal is: " + lines);
+      assertTrue(lines.get(0).contains("500: etcd"), lines.get(0));
+    } finally {
+      answers.destroy();
+    }
   }
 
   @Test

@@ -10,7 +10,7 @@ import static io.kubesched.binder.SchedulingReporterFixtures.SCHEDULER;
 import static io.kubesched.binder.SchedulingReporterFixtures.START;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -71,7 +71,7 @@ class SchedulingReporterTest {
   void a_bound_pod_gets_a_Scheduled_event_regarding_it() throws Exception {
     var stored = create(pod());
 
-    assertTrue(reporter.scheduled(stored, NODE));
+    assertEquals(ReportOutcome.WRITTEN, reporter.scheduled(stored, NODE));
 
     var event = onlyEvent();
     assertAll(
@@ -101,7 +101,7 @@ class SchedulingReporterTest {
     var stored = create(pod());
     assertEquals(1L, stored.getMetadata().getGeneration(), "the mock server gives a new pod generation 1");
 
-    assertTrue(reporter.unschedulable(stored, NO_FIT));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(stored, NO_FIT));
 
     var event = onlyEvent();
     assertAll(
@@ -124,7 +124,7 @@ class SchedulingReporterTest {
   void a_scheduling_error_sets_PodScheduled_false_with_reason_SchedulerError() throws Exception {
     var stored = create(pod());
 
-    assertTrue(reporter.schedulingError(stored, "running PreFilter plugin \"x\": boom"));
+    assertEquals(ReportOutcome.WRITTEN, reporter.schedulingError(stored, "running PreFilter plugin \"x\": boom"));
 
     assertEquals("FailedScheduling", onlyEvent().getReason());
     var condition = podScheduled(readBack());
@@ -141,7 +141,7 @@ class SchedulingReporterTest {
 
     clock.advance(Duration.ofSeconds(10));
     int before = server.getRequestCount();
-    assertTrue(reporter.scheduled(stored, NODE));
+    assertEquals(ReportOutcome.WRITTEN, reporter.scheduled(stored, NODE));
     assertEquals(1, server.getRequestCount() - before, "one patch");
 
     var series = onlyEvent();
@@ -152,9 +152,9 @@ class SchedulingReporterTest {
 
     before = server.getRequestCount();
     clock.advance(Duration.ofSeconds(10));
-    assertTrue(reporter.scheduled(stored, NODE));
+    assertEquals(ReportOutcome.WRITTEN, reporter.scheduled(stored, NODE));
     clock.advance(Duration.ofSeconds(10));
-    assertTrue(reporter.scheduled(stored, NODE));
+    assertEquals(ReportOutcome.WRITTEN, reporter.scheduled(stored, NODE));
     assertEquals(0, server.getRequestCount() - before, "counted, not written");
     assertEquals(2, onlyEvent().getSeries().getCount());
   }
@@ -246,7 +246,7 @@ class SchedulingReporterTest {
     reporter.scheduled(stored, NODE);
     client.events().v1().events().inNamespace(NS).withName(onlyEvent().getMetadata().getName()).delete();
 
-    assertTrue(reporter.scheduled(stored, NODE));
+    assertEquals(ReportOutcome.WRITTEN, reporter.scheduled(stored, NODE));
 
     var event = onlyEvent();
     assertEquals(2, event.getSeries().getCount());
@@ -306,18 +306,18 @@ class SchedulingReporterTest {
     var firstTransition = podScheduled(afterFirst).getLastTransitionTime();
 
     clock.advance(Duration.ofMinutes(1));
-    assertTrue(reporter.unschedulable(afterFirst, NO_FIT));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(afterFirst, NO_FIT));
     assertEquals(afterFirst.getMetadata().getResourceVersion(), readBack().getMetadata().getResourceVersion(),
         "the same condition is not written again");
 
     clock.advance(Duration.ofMinutes(1));
-    assertTrue(reporter.unschedulable(afterFirst, "0/4 nodes are available: 4 Insufficient cpu."));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(afterFirst, "0/4 nodes are available: 4 Insufficient cpu."));
     var afterMessage = readBack();
     assertEquals("0/4 nodes are available: 4 Insufficient cpu.", podScheduled(afterMessage).getMessage());
     assertEquals(firstTransition, podScheduled(afterMessage).getLastTransitionTime(),
         "the status stayed False, so the transition time stays");
 
-    assertTrue(reporter.schedulingError(afterMessage, "boom"));
+    assertEquals(ReportOutcome.WRITTEN, reporter.schedulingError(afterMessage, "boom"));
     var afterReason = podScheduled(readBack());
     assertEquals("SchedulerError", afterReason.getReason());
     assertEquals(firstTransition, afterReason.getLastTransitionTime());
@@ -331,7 +331,7 @@ class SchedulingReporterTest {
         .editStatus().addToConditions(condition("Other", "False", "2026-02-02T00:00:00Z")).endStatus()
         .build());
 
-    assertTrue(reporter.unschedulable(seen, NO_FIT));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(seen, NO_FIT));
 
     var conditions = readBack().getStatus().getConditions();
     assertEquals(List.of("Custom", "Other", "PodScheduled"),
@@ -344,7 +344,7 @@ class SchedulingReporterTest {
     client.pods().inNamespace(NS).withName(NAME).edit(p -> new PodBuilder(p)
         .editSpec().withNodeName("n1").endSpec().build());
 
-    assertFalse(reporter.unschedulable(seen, NO_FIT, "n2"));
+    assertEquals(new ReportOutcome.Bound("n1"), reporter.unschedulable(seen, NO_FIT, "n2"));
 
     var status = readBack().getStatus();
     assertTrue(status == null || status.getConditions() == null || status.getConditions().isEmpty());
@@ -359,7 +359,7 @@ class SchedulingReporterTest {
 
     int before = server.getRequestCount();
     int tokens = bucket.taken.get();
-    assertTrue(reporter.unschedulable(stale, NO_FIT));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(stale, NO_FIT));
 
     // The series patch, the refused status patch and the re-read; no second status write.
     assertEquals(3, server.getRequestCount() - before);
@@ -401,7 +401,7 @@ class SchedulingReporterTest {
     var stored = create(pod());
     int before = server.getRequestCount();
 
-    assertTrue(reporter.unschedulable(stored, PREEMPTING, NODE));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(stored, PREEMPTING, NODE));
 
     assertEquals(2, server.getRequestCount() - before, "the event, then one status patch");
     assertEquals(2, bucket.taken.get());
@@ -415,7 +415,7 @@ class SchedulingReporterTest {
   void a_null_nomination_leaves_the_pods_as_it_is() throws Exception {
     var stored = create(nominatedTo(pod(), OTHER_NODE));
 
-    assertTrue(reporter.unschedulable(stored, NO_FIT, null));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(stored, NO_FIT, null));
 
     var after = readBack();
     assertEquals(OTHER_NODE, after.getStatus().getNominatedNodeName());
@@ -426,7 +426,7 @@ class SchedulingReporterTest {
   void the_two_argument_form_leaves_the_nomination_as_it_is() throws Exception {
     var stored = create(nominatedTo(pod(), OTHER_NODE));
 
-    assertTrue(reporter.unschedulable(stored, NO_FIT));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(stored, NO_FIT));
 
     assertEquals(OTHER_NODE, readBack().getStatus().getNominatedNodeName());
   }
@@ -436,7 +436,7 @@ class SchedulingReporterTest {
     var stored = create(nominatedTo(pod(), OTHER_NODE));
     int before = server.getRequestCount();
 
-    assertTrue(reporter.unschedulable(stored, NO_FIT, ""));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(stored, NO_FIT, ""));
 
     assertEquals(2, server.getRequestCount() - before);
     var after = readBack();
@@ -448,7 +448,7 @@ class SchedulingReporterTest {
   void an_empty_nomination_on_a_pod_without_one_writes_the_condition_only() throws Exception {
     var stored = create(pod());
 
-    assertTrue(reporter.unschedulable(stored, NO_FIT, ""));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(stored, NO_FIT, ""));
 
     var after = readBack();
     assertNull(after.getStatus().getNominatedNodeName());
@@ -460,8 +460,8 @@ class SchedulingReporterTest {
     reporter.unschedulable(create(pod()), PREEMPTING, NODE);
     var written = readBack();
 
-    assertTrue(reporter.unschedulable(written, PREEMPTING, NODE));
-    assertTrue(reporter.unschedulable(written, PREEMPTING, null));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(written, PREEMPTING, NODE));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(written, PREEMPTING, null));
 
     assertEquals(written.getMetadata().getResourceVersion(), readBack().getMetadata().getResourceVersion());
   }
@@ -472,7 +472,7 @@ class SchedulingReporterTest {
     var written = readBack();
     clock.advance(Duration.ofMinutes(1));
 
-    assertTrue(reporter.unschedulable(written, PREEMPTING, OTHER_NODE));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(written, PREEMPTING, OTHER_NODE));
 
     var after = readBack();
     assertNotEquals(written.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
@@ -486,7 +486,7 @@ class SchedulingReporterTest {
     client.pods().inNamespace(NS).withName(NAME).edit(p -> new PodBuilder(p)
         .editMetadata().addToLabels("changed", "yes").endMetadata().build());
 
-    assertTrue(reporter.unschedulable(seen, PREEMPTING, NODE));
+    assertEquals(ReportOutcome.WRITTEN, reporter.unschedulable(seen, PREEMPTING, NODE));
 
     var after = readBack();
     assertEquals(NODE, after.getStatus().getNominatedNodeName());
@@ -497,7 +497,7 @@ class SchedulingReporterTest {
   void a_scheduling_error_can_clear_the_nomination_too() throws Exception {
     var stored = create(nominatedTo(pod(), OTHER_NODE));
 
-    assertTrue(reporter.schedulingError(stored, "boom", ""));
+    assertEquals(ReportOutcome.WRITTEN, reporter.schedulingError(stored, "boom", ""));
 
     var after = readBack();
     assertNull(after.getStatus().getNominatedNodeName());
@@ -511,7 +511,7 @@ class SchedulingReporterTest {
     var victim = create(pod());
     var preemptor = create(pod(NS, "high", "ignored"));
 
-    assertTrue(reporter.preempted(victim, preemptor, NODE, false));
+    assertEquals(ReportOutcome.WRITTEN, reporter.preempted(victim, preemptor, NODE, false));
 
     var event = onlyEvent();
     assertAll(
@@ -594,14 +594,15 @@ class SchedulingReporterTest {
   }
 
   @Test
-  void an_api_error_is_reported_as_false_not_thrown() throws Exception {
+  void an_api_error_is_returned_as_an_outcome_not_thrown() throws Exception {
     var missing = pod(); // never stored: the status patch answers 404
 
-    assertFalse(reporter.unschedulable(missing, NO_FIT));
+    assertEquals(new ReportOutcome.PodGone("pod " + NS + "/" + NAME + " not found (404)"),
+        reporter.unschedulable(missing, NO_FIT));
     assertEquals(1, events().size(), "the event itself was written");
 
     server.destroy(); // nothing answers now
-    assertFalse(reporter.scheduled(missing, NODE));
+    assertInstanceOf(ReportOutcome.Failed.class, reporter.scheduled(missing, NODE));
   }
 
   @Test

@@ -8,27 +8,30 @@ import dev.cel.common.types.CelType;
 import dev.cel.common.types.ListType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.TypeParamType;
+import dev.cel.common.values.CelByteString;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.RuntimeEquality;
 import dev.cel.runtime.RuntimeHelpers;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * kube's lists library ({@code k8s.io/apiserver/pkg/cel/library/lists.go}, version 1): {@code isSorted}, {@code
- * min}, {@code max} over lists of int, uint, double, bool and string, {@code sum} over int, uint and double, and
- * {@code indexOf} and {@code lastIndexOf} over any list, with kube's semantics and messages. Durations,
- * timestamps and bytes are not among the element types here: such a call fails to compile. Stateless.
+ * min}, {@code max} over lists of int, uint, double, bool, string, duration, timestamp and bytes, {@code sum} over
+ * int, uint, double and duration, and {@code indexOf} and {@code lastIndexOf} over any list, with kube's semantics
+ * and messages. Stateless.
  */
 final class KubeLists {
 
   private static final Map<String, CelType> COMPARABLE = Map.of(
       "int", SimpleType.INT, "uint", SimpleType.UINT, "double", SimpleType.DOUBLE, "bool", SimpleType.BOOL,
-      "string", SimpleType.STRING);
-  private static final Map<String, CelType> SUMMABLE =
-      Map.of("int", SimpleType.INT, "uint", SimpleType.UINT, "double", SimpleType.DOUBLE);
+      "string", SimpleType.STRING, "duration", SimpleType.DURATION, "timestamp", SimpleType.TIMESTAMP,
+      "bytes", SimpleType.BYTES);
+  private static final Map<String, CelType> SUMMABLE = Map.of(
+      "int", SimpleType.INT, "uint", SimpleType.UINT, "double", SimpleType.DOUBLE, "duration", SimpleType.DURATION);
 
   private KubeLists() {}
 
@@ -68,6 +71,7 @@ final class KubeLists {
     bindings.add(CelFunctionBinding.from("list_int_sum_int", List.class, KubeLists::sumInt));
     bindings.add(CelFunctionBinding.from("list_uint_sum_uint", List.class, KubeLists::sumUint));
     bindings.add(CelFunctionBinding.from("list_double_sum_double", List.class, KubeLists::sumDouble));
+    bindings.add(CelFunctionBinding.from("list_duration_sum_duration", List.class, KubeLists::sumDuration));
     bindings.add(CelFunctionBinding.from("list_a_index_of_int", List.class, Object.class, (list, item) -> {
       for (int i = 0; i < list.size(); i++) {
         if (equality.objectEquals(list.get(i), item)) {
@@ -89,6 +93,10 @@ final class KubeLists {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static int compare(Object a, Object b) {
+    if (a instanceof CelByteString x) {
+      // cel-go compares bytes as Go's bytes.Compare: unsigned, byte by byte.
+      return Integer.signum(CelByteString.unsignedLexicographicalComparator().compare(x, (CelByteString) b));
+    }
     return Integer.signum(((Comparable) a).compareTo(b));
   }
 
@@ -138,6 +146,19 @@ final class KubeLists {
       sum = total;
     }
     return UnsignedLong.fromLongBits(sum);
+  }
+
+  /** cel-go's durations are int64 nanoseconds: a sum beyond them overflows. */
+  private static Duration sumDuration(List<?> list) throws CelEvaluationException {
+    long nanos = 0;
+    for (Object value : list) {
+      try {
+        nanos = Math.addExact(nanos, ((Duration) value).toNanos());
+      } catch (ArithmeticException e) {
+        throw new CelEvaluationException("integer overflow", e);
+      }
+    }
+    return Duration.ofNanos(nanos);
   }
 
   private static double sumDouble(List<?> list) {

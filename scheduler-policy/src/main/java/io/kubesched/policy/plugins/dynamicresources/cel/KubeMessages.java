@@ -18,16 +18,18 @@ final class KubeMessages {
   private static final Pattern LOCATION = Pattern.compile("(ERROR: <input>:\\d+:\\d+: )");
 
   /** cel-go's Go type names ({@code %T}) of the values a device selector holds, by cel-java's class name. */
-  private static final Map<String, String> GO_TYPES = Map.of(
-      "Long", "types.Int",
-      "Boolean", "types.Bool",
-      "String", "types.String",
-      "Double", "types.Double",
-      "UnsignedLong", "types.Uint",
-      "Semver", "cel.Semver",
-      "Quantity", "cel.Quantity",
-      "NullValue", "types.Null",
-      "CelByteString", "types.Bytes");
+  private static final Map<String, String> GO_TYPES = Map.ofEntries(
+      Map.entry("Long", "types.Int"),
+      Map.entry("Boolean", "types.Bool"),
+      Map.entry("String", "types.String"),
+      Map.entry("Double", "types.Double"),
+      Map.entry("UnsignedLong", "types.Uint"),
+      Map.entry("Semver", "cel.Semver"),
+      Map.entry("Quantity", "cel.Quantity"),
+      Map.entry("NullValue", "types.Null"),
+      Map.entry("CelByteString", "types.Bytes"),
+      Map.entry("IpAddress", "cel.IP"),
+      Map.entry("IpPrefix", "cel.CIDR"));
 
   private KubeMessages() {}
 
@@ -92,6 +94,12 @@ final class KubeMessages {
     }
     if (value instanceof io.kubesched.api.Quantity) {
       return "kubernetes.Quantity";
+    }
+    if (value instanceof IpAddress) {
+      return "net.IP";
+    }
+    if (value instanceof IpPrefix) {
+      return "net.CIDR";
     }
     return value.getClass().getSimpleName();
   }

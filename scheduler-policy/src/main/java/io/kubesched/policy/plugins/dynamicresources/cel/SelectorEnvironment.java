@@ -23,7 +23,10 @@ import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelStandardFunctions;
 import dev.cel.runtime.RuntimeEquality;
 import dev.cel.runtime.RuntimeHelpers;
+import dev.cel.runtime.standard.EqualsOperator;
 import dev.cel.runtime.standard.InOperator;
+import dev.cel.validator.CelValidator;
+import dev.cel.validator.CelValidatorFactory;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -50,6 +53,14 @@ final class SelectorEnvironment {
 
   private static final Cel CEL = build();
 
+  /**
+   * What cel-go validates after checking, as kube has it: homogeneous aggregate literals (a validator in cel-go,
+   * which exempts the arguments of {@code format}) and string.format's literal calls.
+   */
+  private static final CelValidator VALIDATOR = CelValidatorFactory.standardCelValidatorBuilder(CEL)
+      .addAstValidators(HomogeneousLiterals.INSTANCE, StringFormat.VALIDATOR)
+      .build();
+
   private SelectorEnvironment() {}
 
   private static CelType fieldType(String field) {
@@ -65,7 +76,6 @@ final class SelectorEnvironment {
   private static Cel build() {
     var options =
         CelOptions.current()
-            .enableHomogeneousLiterals(true)
             .enableHeterogeneousNumericComparisons(true)
             .enableOptionalSyntax(true)
             .enableTimestampEpoch(true)
@@ -74,7 +84,8 @@ final class SelectorEnvironment {
         new CelTypeProvider() {
           @Override
           public ImmutableCollection<CelType> types() {
-            return ImmutableList.of(DEVICE_TYPE, KubeLibraries.QUANTITY, KubeLibraries.SEMVER);
+            return ImmutableList.of(DEVICE_TYPE, KubeLibraries.QUANTITY, KubeLibraries.SEMVER, KubeNetwork.IP,
+                KubeNetwork.CIDR, KubeUrls.URL, KubeFormat.NAMED_FORMAT);
           }
 
           @Override
@@ -88,11 +99,13 @@ final class SelectorEnvironment {
         .setOptions(options)
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
         .setTypeProvider(types)
-        // in_map is bound below, so that "domain in device.attributes" sees the domains the device has.
+        // in_map is bound below, so that "domain in device.attributes" sees the domains the device has; equals by
+        // KubeNetwork, so that comparing an address with another type fails as in kube.
         .setStandardEnvironmentEnabled(false)
         .setStandardDeclarations(CelStandardDeclarations.newBuilder().build())
         .setStandardFunctions(CelStandardFunctions.newBuilder()
-            .filterFunctions((function, overload) -> overload != InOperator.InOverload.IN_MAP)
+            .filterFunctions((function, overload) -> overload != InOperator.InOverload.IN_MAP
+                && overload != EqualsOperator.EqualsOverload.EQUALS)
             .build())
         .addVar(DEVICE, DEVICE_TYPE)
         .addCompilerLibraries(CelExtensions.bindings(), strings, CelExtensions.sets(options),
@@ -104,6 +117,14 @@ final class SelectorEnvironment {
         .addFunctionBindings(inMap(options))
         .addFunctionDeclarations(KubeLists.declarations())
         .addFunctionBindings(KubeLists.bindings(options))
+        .addFunctionDeclarations(KubeNetwork.declarations())
+        .addFunctionBindings(KubeNetwork.bindings(options))
+        .addFunctionDeclarations(KubeUrls.declarations())
+        .addFunctionBindings(KubeUrls.bindings())
+        .addFunctionDeclarations(KubeFormat.declarations())
+        .addFunctionBindings(KubeFormat.bindings())
+        .addFunctionDeclarations(StringFormat.declaration())
+        .addFunctionBindings(StringFormat.binding())
         .build();
   }
 
@@ -129,8 +150,9 @@ final class SelectorEnvironment {
     }
     try {
       ast = CEL.check(ast).getAst();
+      ast = VALIDATOR.validate(ast).getAst();
     } catch (CelValidationException e) {
-      throw new SelectorException("compilation failed: " + e.getMessage() + Unsupported.explain(e.getMessage()));
+      throw new SelectorException("compilation failed: " + e.getMessage());
     }
     CelType result = ast.getResultType();
     if (!result.equals(SimpleType.BOOL) && !result.equals(SimpleType.DYN)) {

@@ -34,17 +34,35 @@
  *       {@code asInteger}, {@code isInteger}, {@code asApproximateFloat}), semver version 1 ({@code semver(s)},
  *       {@code semver(s, true)}, {@code isSemver}, comparisons, {@code major}, {@code minor}, {@code patch}; blang's
  *       strict parsing), regex ({@code find}, {@code findAll}), lists version 1 ({@code isSorted}, {@code min},
- *       {@code max} over int, uint, double, bool and string lists, {@code sum} over int, uint and double lists,
- *       {@code indexOf} and {@code lastIndexOf} on any list) and {@code includes}.
+ *       {@code max} over int, uint, double, bool, string, duration, timestamp and bytes lists, {@code sum} over int,
+ *       uint, double and duration lists,
+ *       {@code indexOf} and {@code lastIndexOf} on any list), {@code includes}, URLs ({@code url}, {@code isURL},
+ *       {@code getScheme}, {@code getHost}, {@code getHostname}, {@code getPort}, {@code getEscapedPath}, {@code
+ *       getQuery}; Go's net/url) and format ({@code format.dns1123Label()} and the other named formats, {@code
+ *       format.named}, {@code validate}).
+ *   <li>Kubernetes' IP and CIDR libraries ({@code KubeNetwork}): {@code ip}, {@code isIP}, {@code ip.isCanonical},
+ *       {@code family}, {@code isUnspecified}, {@code isLoopback}, {@code isLinkLocalMulticast}, {@code
+ *       isLinkLocalUnicast}, {@code isGlobalUnicast}, {@code cidr}, {@code isCIDR}, {@code containsIP}, {@code
+ *       containsCIDR}, {@code ip()}, {@code masked}, {@code prefixLength}, {@code string} and {@code ==} of both,
+ *       {@code type(…) == net.IP}; text read exactly as Go's {@code netip} reads it, with kube's messages.
+ *   <li>cel-go's {@code string.format} at strings version 2 ({@code "%s: %.2f".format([name, ratio])}), with
+ *       cel-go's compile-time check of a literal call, and kube's homogeneous-literal rule exempting its arguments.
  * </ul>
  *
  * <h2>Gaps</h2>
  *
  * <ul>
- *   <li>Not provided: kube's URLs, IP, CIDR and format libraries, cel-go's {@code format} string function, and
- *       the lists functions over durations, timestamps and bytes. An expression calling one fails to compile, and
- *       the message names the function and its library; none evaluates differently from kube. The authorizer libraries need a variable device
- *       selectors do not have.
+ *   <li>Every function of kube's device selector environment is declared; the authorizer libraries need a variable
+ *       device selectors do not have.
+ *   <li>Addresses and networks compared with values of another type inside lists or maps ({@code [dyn(ip("::1"))]
+ *       == [dyn(1)]}) are unequal here, equal in cel-go, whose container equality takes its opaque values' "no
+ *       such overload" for a match (only {@code dyn} reaches this); an address or network used as a map key is
+ *       found here, while cel-go fails the look-up ({@code invalid qualifier type: cel.IP}).
+ *   <li>{@code string.format} fails, naming the clause, where kube would print what cel-java cannot know or x/text
+ *       would truncate: a timestamp (cel-java keeps the instant, not the offset kube prints) and a {@code %f} or
+ *       {@code %e} precision above 255. URLs follow Go's net/url on UTF-8 bytes; an escape that unescapes to bytes
+ *       that are not UTF-8 reads back with U+FFFD where kube keeps the bytes. Go's quoting ({@code %q} in messages
+ *       and printed lists) judges printable runes by Java's Unicode tables.
  *   <li>Cost: cel-java tracks none. The run-time limit (kube's {@code CELSelectorExpressionMaxCost}, 1,000,000)
  *       is enforced over an approximation of cel-go's count ({@code CostTracker}): a runaway expression stops
  *       with kube's message, but one near the limit may stop at a somewhat different point. The compile-time

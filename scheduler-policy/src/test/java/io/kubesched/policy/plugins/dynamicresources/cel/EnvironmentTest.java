@@ -90,11 +90,6 @@ class EnvironmentTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
-      "isURL(\"https://example.com\")|isURL() is in Kubernetes' CEL URLs library",
-      "ip(\"10.0.0.1\").family() == 4|ip() is in Kubernetes' CEL IP library",
-      "cidr(\"10.0.0.0/8\").containsIP(\"10.0.0.1\")|cidr() is in Kubernetes' CEL CIDR library",
-      "\"%d\".format([1]) == \"1\"|format() is in Kubernetes' CEL format",
-      "[duration(\"1s\")].isSorted()|isSorted() is in Kubernetes' CEL lists (over durations, timestamps and bytes)",
       "\"abc\".reverse() == \"cba\"|found no matching overload for 'reverse' applied to 'string.()'",
       "device.attributes[\"dra.example.com\"]|must evaluate to bool or the unknown type, not map(string, dyn)",
       "device.noSuchField|undefined field 'noSuchField'",
