@@ -98,4 +98,39 @@ class InformerStoresHandlersTest {
     assertTrue(cached("web").terminatingByPreemption(), "a victim being deleted still holds its room");
     assertEquals(1, cache.podCount());
   }
+
+  /**
+   * A node update as the node informer delivers it (the old node in the store's kept form) moves a pod only
+   * NodeResourcesFit turned away when its allocatable changes, not when its labels do (issue 46's flood).
+   */
+  @Test
+  void a_node_s_new_labels_leave_a_pod_waiting_for_cpu_and_more_allocatable_moves_it() {
+    var node = new io.fabric8.kubernetes.api.model.NodeBuilder()
+        .withNewMetadata().withName("n1").withResourceVersion("1").addToLabels("kubernetes.io/os", "linux")
+        .endMetadata()
+        .withNewStatus().addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("1"))
+        .addToAllocatable("memory", new io.fabric8.kubernetes.api.model.Quantity("8Gi"))
+        .addToAllocatable("pods", new io.fabric8.kubernetes.api.model.Quantity("110")).endStatus()
+        .build();
+    handlers.nodes().onAdd(node);
+    var waiting = new io.kubesched.engine.QueuedPod("uid-big", "default", "big", 0, OURS);
+    queue.add(waiting);
+    assertEquals("big", queue.poll().name());
+    queue.requeueUnschedulable(waiting, queue.schedulingCycle(),
+        io.kubesched.engine.QueueingHint.ANY_CHANGE.withRetriedOn(io.kubesched.api.ClusterChange.of(
+            io.kubesched.api.ClusterChange.NODE_ADDED, io.kubesched.api.ClusterChange.NODE_ALLOCATABLE,
+            io.kubesched.api.ClusterChange.ASSIGNED_POD_DELETED)));
+
+    var relabelled = new io.fabric8.kubernetes.api.model.NodeBuilder(node)
+        .editMetadata().withResourceVersion("2").addToLabels("example.com/patched", "p0").endMetadata().build();
+    handlers.nodes().onUpdate(InformerStoresTest.stored(node), relabelled);
+    assertEquals(1, queue.depths().unschedulable(), "a label patch leaves it waiting");
+
+    var bigger = new io.fabric8.kubernetes.api.model.NodeBuilder(relabelled)
+        .editMetadata().withResourceVersion("3").endMetadata()
+        .editStatus().addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("1500m")).endStatus()
+        .build();
+    handlers.nodes().onUpdate(InformerStoresTest.stored(relabelled), bigger);
+    assertEquals(0, queue.depths().unschedulable(), "more allocatable moves it");
+  }
 }

@@ -343,7 +343,12 @@ abstract class DraScenarios extends RealClusterTest {
   void a_claim_for_extended_resources_left_from_an_earlier_attempt_is_deleted_and_the_pod_placed() throws Exception {
     extendedResourceName(CLASS, EXTENDED);
     slice("node-a", gpu("gpu-0", "a100", "40Gi"), gpu("gpu-1", "a100", "40Gi"));
-    podRequesting("trainer", EXTENDED, "1");
+    // Gated while the claim is made, so that no scheduler tries the pod before it exists.
+    create(admin, new PodBuilder(FakeClusterFixture.pod(namespace, "trainer", schedulerName(), "100m", "64Mi"))
+        .editSpec().addNewSchedulingGate().withName("e2e.example.com/claim-first").endSchedulingGate()
+        .editFirstContainer().editResources()
+        .addToRequests(EXTENDED, new Quantity("1")).addToLimits(EXTENDED, new Quantity("1"))
+        .endResources().endContainer().endSpec().build());
     var pod = admin.pods().inNamespace(namespace).withName("trainer").get();
     admin.resources(ResourceClaim.class).inNamespace(namespace).resource(new ResourceClaimBuilder()
         .withNewMetadata().withName("trainer-extended-resources-stale")
@@ -354,8 +359,12 @@ abstract class DraScenarios extends RealClusterTest {
         .withCount(1L).endExactly().endRequest().endDevices().endSpec().build()).create();
     allocate("trainer-extended-resources-stale", "node-a", "gpu-1");
     start();
+    admin.pods().inNamespace(namespace).withName("trainer").edit(p -> new PodBuilder(p).editSpec()
+        .withSchedulingGates().endSpec().build());
 
     assertEquals("node-a", placed("trainer"));
+    eventually(WAIT, "the claim left from the earlier attempt is deleted", () -> admin.resources(ResourceClaim.class)
+        .inNamespace(namespace).withName("trainer-extended-resources-stale").get() == null);
     var claims = admin.resources(ResourceClaim.class).inNamespace(namespace).list().getItems();
     assertEquals(1, claims.size());
     assertTrue(claims.get(0).getMetadata().getName().startsWith("trainer-extended-resources-"));

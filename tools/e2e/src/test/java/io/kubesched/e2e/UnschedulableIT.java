@@ -16,6 +16,7 @@ import io.kubesched.policy.DefaultPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -140,7 +141,7 @@ class UnschedulableIT extends RealClusterTest {
   void a_label_patch_retries_no_pod_waiting_for_cpu_and_more_allocatable_retries_them_all() throws Exception {
     int pending = 300;
     for (var name : List.of("small-0", "small-1")) {
-      create(admin, new NodeBuilder(node(name, "1", "8Gi", "110"))
+      createReady(new NodeBuilder(node(name, "1", "8Gi", "110"))
           .editMetadata().addToLabels("kubernetes.io/os", "linux").endMetadata().build());
     }
     try (var scheduler = scheduler();
@@ -153,6 +154,9 @@ class UnschedulableIT extends RealClusterTest {
       eventually(WAIT, "every pod tried once", () -> unschedulableAttempts() >= pending);
       Thread.sleep(LONGER_THAN_MAX_BACKOFF.toMillis()); // every pod now waits as unschedulable
       int before = unschedulableAttempts();
+      assertTrue(recorder.unschedulable.values().stream()
+              .allMatch(m -> m.startsWith("0/2 nodes are available: 2 Insufficient cpu.")),
+          "NodeResourcesFit alone turned them away: " + Set.copyOf(recorder.unschedulable.values()));
 
       for (int patch = 0; patch < 5; patch++) {
         int value = patch;
@@ -173,6 +177,8 @@ class UnschedulableIT extends RealClusterTest {
       admin.nodes().resource(small).updateStatus();
       eventually(WAIT, "every pod retried once after more allocatable",
           () -> unschedulableAttempts() >= afterLabels + pending);
+      System.out.printf("label-patch flood: more allocatable, %d attempts more%n",
+          unschedulableAttempts() - afterLabels);
     }
     assertTrue(recorder.failed.isEmpty(), "failures: " + recorder.failed);
   }

@@ -228,149 +228,15 @@ record GoUrl(String scheme, String opaque, @Nullable Userinfo user, String host,
   }
 
   /**
-   * Go's {@code netip.ParseAddr}, as far as a bracketed host needs it: whether {@code text} is an IPv4 address.
+   * Go's {@code netip.ParseAddr} of a bracketed host: whether {@code text} is an IPv4 address.
    *
    * @throws IllegalArgumentException {@code invalid host: ParseAddr("…"): …} when it is no IP address at all
    */
   private static boolean isIpv4(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      switch (text.charAt(i)) {
-        case '.' -> {
-          parseIpv4Fields(text, text);
-          return true;
-        }
-        case ':' -> {
-          parseIpv6(text);
-          return false;
-        }
-        case '%' -> throw addrError(text, "missing IPv6 address", "");
-        default -> { }
-      }
-    }
-    throw addrError(text, "unable to parse IP", "");
-  }
-
-  private static IllegalArgumentException addrError(String in, String message, String at) {
-    return new IllegalArgumentException("invalid host: ParseAddr(" + GoText.quote(in) + "): " + message
-        + (at.isEmpty() ? "" : " (at " + GoText.quote(at) + ")"));
-  }
-
-  /** Checks the four decimal fields of {@code fields}, {@code in} or its end. */
-  private static void parseIpv4Fields(String in, String fields) {
-    int value = 0;
-    int digits = 0;
-    int dots = 0;
-    for (int i = 0; i < fields.length(); i++) {
-      char c = fields.charAt(i);
-      if (c >= '0' && c <= '9') {
-        if (digits == 1 && value == 0) {
-          throw addrError(in, "IPv4 field has octet with leading zero", "");
-        }
-        value = value * 10 + c - '0';
-        digits++;
-        if (value > 255) {
-          throw addrError(in, "IPv4 field has value >255", "");
-        }
-      } else if (c == '.') {
-        if (i == 0 || i == fields.length() - 1 || fields.charAt(i - 1) == '.') {
-          throw addrError(in, "IPv4 field must have at least one digit", fields.substring(i));
-        }
-        if (dots == 3) {
-          throw addrError(in, "IPv4 address too long", "");
-        }
-        dots++;
-        value = 0;
-        digits = 0;
-      } else {
-        throw addrError(in, "unexpected character", fields.substring(i));
-      }
-    }
-    if (dots < 3) {
-      throw addrError(in, "IPv4 address too short", "");
-    }
-  }
-
-  private static void parseIpv6(String in) {
-    String s = in;
-    String zone = "";
-    int percent = s.indexOf('%');
-    if (percent >= 0) {
-      zone = s.substring(percent + 1);
-      s = s.substring(0, percent);
-      if (zone.isEmpty()) {
-        throw addrError(in, "zone must be a non-empty string", "");
-      }
-    }
-    int ellipsis = -1;
-    if (s.startsWith("::")) {
-      ellipsis = 0;
-      s = s.substring(2);
-      if (s.isEmpty()) {
-        return;
-      }
-    }
-    int i = 0;
-    while (i < 16) {
-      int off = 0;
-      int acc = 0;
-      for (; off < s.length(); off++) {
-        int digit = Character.digit(s.charAt(off), 16);
-        if (digit < 0 || s.charAt(off) > 'f') {
-          break;
-        }
-        acc = (acc << 4) + digit;
-        if (off > 3) {
-          throw addrError(in, "each group must have 4 or less digits", s);
-        }
-        if (acc > 0xffff) {
-          throw addrError(in, "IPv6 field has value >=2^16", s);
-        }
-      }
-      if (off == 0) {
-        throw addrError(in, "each colon-separated field must have at least one digit", s);
-      }
-      if (off < s.length() && s.charAt(off) == '.') {
-        if (ellipsis < 0 && i != 12) {
-          throw addrError(in, "embedded IPv4 address must replace the final 2 fields of the address", s);
-        }
-        if (i + 4 > 16) {
-          throw addrError(in, "too many hex fields to fit an embedded IPv4 at the end of the address", s);
-        }
-        parseIpv4Fields(in, s);
-        s = "";
-        i += 4;
-        break;
-      }
-      i += 2;
-      s = s.substring(off);
-      if (s.isEmpty()) {
-        break;
-      }
-      if (s.charAt(0) != ':') {
-        throw addrError(in, "unexpected character, want colon", s);
-      } else if (s.length() == 1) {
-        throw addrError(in, "colon must be followed by more characters", s);
-      }
-      s = s.substring(1);
-      if (s.charAt(0) == ':') {
-        if (ellipsis >= 0) {
-          throw addrError(in, "multiple :: in address", s);
-        }
-        ellipsis = i;
-        s = s.substring(1);
-        if (s.isEmpty()) {
-          break;
-        }
-      }
-    }
-    if (!s.isEmpty()) {
-      throw addrError(in, "trailing garbage after address", s);
-    }
-    if (i < 16 && ellipsis < 0) {
-      throw addrError(in, "address string too short", "");
-    }
-    if (i >= 16 && ellipsis >= 0) {
-      throw addrError(in, "the :: must expand to at least one field of zeros", "");
+    try {
+      return IpAddress.parse(text).address().v4();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("invalid host: " + e.getMessage(), e);
     }
   }
 

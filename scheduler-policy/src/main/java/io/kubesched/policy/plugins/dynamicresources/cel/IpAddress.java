@@ -20,8 +20,6 @@ record IpAddress(boolean v4, long high, long low) {
   /** What {@code netip.ParseAddr} returns: an address, and the IPv6 zone after {@code %} ("" when none). */
   record Zoned(IpAddress address, String zone) {}
 
-  private static final String HEX = "0123456789abcdef";
-
   /** @return the number of bits of the address: 32 or 128 ({@code netip.Addr.BitLen}) */
   int bitLength() {
     return v4 ? 32 : 128;
@@ -207,7 +205,7 @@ record IpAddress(boolean v4, long high, long low) {
 
   private static IllegalArgumentException error(String in, String message, String at) {
     return new IllegalArgumentException(
-        "ParseAddr(" + quote(in) + "): " + message + (at.isEmpty() ? "" : " (at " + quote(at) + ")"));
+        "ParseAddr(" + GoText.quote(in) + "): " + message + (at.isEmpty() ? "" : " (at " + GoText.quote(at) + ")"));
   }
 
   /** @return whether this is an IPv4-mapped IPv6 address, in {@code ::ffff:0:0/96} ({@code netip.Addr.Is4In6}) */
@@ -301,55 +299,5 @@ record IpAddress(boolean v4, long high, long low) {
       text.append(Integer.toHexString(groups[g]));
     }
     return text.toString();
-  }
-
-  /**
-   * Go's {@code strconv.Quote} (and {@code %q}), with which Go's messages quote their input: double quotes,
-   * backslash escapes for {@code "}, {@code \} and the control characters, {@code \xNN}, {@code \\uNNNN} or {@code
-   * \UNNNNNNNN} for the other characters Go does not print (Java's Unicode categories stand in for Go's tables).
-   */
-  static String quote(String text) {
-    var quoted = new StringBuilder("\"");
-    text.codePoints().forEach(c -> {
-      switch (c) {
-        case '"', '\\' -> quoted.append('\\').appendCodePoint(c);
-        case 0x07 -> quoted.append("\\a");
-        case '\b' -> quoted.append("\\b");
-        case '\f' -> quoted.append("\\f");
-        case '\n' -> quoted.append("\\n");
-        case '\r' -> quoted.append("\\r");
-        case '\t' -> quoted.append("\\t");
-        case 0x0B -> quoted.append("\\v");
-        default -> {
-          if (printable(c)) {
-            quoted.appendCodePoint(c);
-          } else if (c < ' ' || c == 0x7F) {
-            quoted.append("\\x").append(HEX.charAt(c >> 4)).append(HEX.charAt(c & 0xF));
-          } else if (c < 0x10000) {
-            quoted.append(String.format("\\u%04x", c));
-          } else {
-            quoted.append(String.format("\\U%08x", c));
-          }
-        }
-      }
-    });
-    return quoted.append('"').toString();
-  }
-
-  /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-  private static boolean printable(int c) {
-    if (c == ' ') {
-      return true;
-    }
-    return switch (Character.getType(c)) {
-      case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
-          Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK, Character.ENCLOSING_MARK,
-          Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER, Character.LETTER_NUMBER,
-          Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION,
-          Character.START_PUNCTUATION, Character.END_PUNCTUATION, Character.INITIAL_QUOTE_PUNCTUATION,
-          Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL,
-          Character.CURRENCY_SYMBOL, Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> true;
-      default -> false;
-    };
   }
 }

@@ -37,7 +37,7 @@ record IpPrefix(IpAddress address, int bits) {
     // Go's Atoi refuses a sign, and a length beyond 64 bits, as malformed.
     if (!decimal(digits) || digits.length() > 1 && digits.charAt(0) == '0'
         || new BigInteger(digits).bitLength() > 63) {
-      throw error(text, "bad bits after slash: " + IpAddress.quote(digits));
+      throw error(text, "bad bits after slash: " + GoText.quote(digits));
     }
     long bits = Long.parseLong(digits);
     if (bits > zoned.address().bitLength()) {
@@ -51,7 +51,7 @@ record IpPrefix(IpAddress address, int bits) {
   }
 
   private static IllegalArgumentException error(String text, String message) {
-    return new IllegalArgumentException("netip.ParsePrefix(" + IpAddress.quote(text) + "): " + message);
+    return new IllegalArgumentException("netip.ParsePrefix(" + GoText.quote(text) + "): " + message);
   }
 
   /** @return the network in canonical form: the address's bits after the prefix cleared */

@@ -228,12 +228,14 @@ final class KubeLibraries {
     }
   }
 
-  private static CelFunctionDecl global(String name, String overload, CelType result, CelType... parameters) {
+  /** A function with one global overload. */
+  static CelFunctionDecl global(String name, String overload, CelType result, CelType... parameters) {
     return CelFunctionDecl.newFunctionDeclaration(
         name, CelOverloadDecl.newGlobalOverload(overload, result, parameters));
   }
 
-  private static CelFunctionDecl member(String name, String overload, CelType result, CelType... parameters) {
+  /** A function with one member overload: the receiver is the first parameter. */
+  static CelFunctionDecl member(String name, String overload, CelType result, CelType... parameters) {
     return CelFunctionDecl.newFunctionDeclaration(
         name, CelOverloadDecl.newMemberOverload(overload, result, parameters));
   }

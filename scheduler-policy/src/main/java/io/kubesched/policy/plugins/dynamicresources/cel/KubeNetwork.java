@@ -43,27 +43,27 @@ final class KubeNetwork {
         CelFunctionDecl.newFunctionDeclaration("ip",
             CelOverloadDecl.newGlobalOverload("string_to_ip", IP, STRING),
             CelOverloadDecl.newMemberOverload("cidr_ip", IP, CIDR)),
-        global("isIP", "is_ip", BOOL, STRING),
-        global("ip.isCanonical", "ip_is_canonical", BOOL, STRING),
-        member("family", "ip_family", INT, IP),
-        member("isUnspecified", "ip_is_unspecified", BOOL, IP),
-        member("isLoopback", "ip_is_loopback", BOOL, IP),
-        member("isLinkLocalMulticast", "ip_is_link_local_multicast", BOOL, IP),
-        member("isLinkLocalUnicast", "ip_is_link_local_unicast", BOOL, IP),
-        member("isGlobalUnicast", "ip_is_global_unicast", BOOL, IP),
+        KubeLibraries.global("isIP", "is_ip", BOOL, STRING),
+        KubeLibraries.global("ip.isCanonical", "ip_is_canonical", BOOL, STRING),
+        KubeLibraries.member("family", "ip_family", INT, IP),
+        KubeLibraries.member("isUnspecified", "ip_is_unspecified", BOOL, IP),
+        KubeLibraries.member("isLoopback", "ip_is_loopback", BOOL, IP),
+        KubeLibraries.member("isLinkLocalMulticast", "ip_is_link_local_multicast", BOOL, IP),
+        KubeLibraries.member("isLinkLocalUnicast", "ip_is_link_local_unicast", BOOL, IP),
+        KubeLibraries.member("isGlobalUnicast", "ip_is_global_unicast", BOOL, IP),
         CelFunctionDecl.newFunctionDeclaration("string",
             CelOverloadDecl.newGlobalOverload("ip_to_string", STRING, IP),
             CelOverloadDecl.newGlobalOverload("cidr_to_string", STRING, CIDR)),
-        global("cidr", "string_to_cidr", CIDR, STRING),
-        global("isCIDR", "is_cidr", BOOL, STRING),
+        KubeLibraries.global("cidr", "string_to_cidr", CIDR, STRING),
+        KubeLibraries.global("isCIDR", "is_cidr", BOOL, STRING),
         CelFunctionDecl.newFunctionDeclaration("containsIP",
             CelOverloadDecl.newMemberOverload("cidr_contains_ip_string", BOOL, CIDR, STRING),
             CelOverloadDecl.newMemberOverload("cidr_contains_ip_ip", BOOL, CIDR, IP)),
         CelFunctionDecl.newFunctionDeclaration("containsCIDR",
             CelOverloadDecl.newMemberOverload("cidr_contains_cidr_string", BOOL, CIDR, STRING),
             CelOverloadDecl.newMemberOverload("cidr_contains_cidr", BOOL, CIDR, CIDR)),
-        member("prefixLength", "cidr_prefix_length", INT, CIDR),
-        member("masked", "cidr_masked", CIDR, CIDR));
+        KubeLibraries.member("prefixLength", "cidr_prefix_length", INT, CIDR),
+        KubeLibraries.member("masked", "cidr_masked", CIDR, CIDR));
   }
 
   /**
@@ -119,13 +119,13 @@ final class KubeNetwork {
       parsed = IpAddress.parse(text);
     } catch (IllegalArgumentException e) {
       throw new CelEvaluationException(
-          "IP Address " + IpAddress.quote(text) + " parse error during conversion from string: " + e.getMessage(), e);
+          "IP Address " + GoText.quote(text) + " parse error during conversion from string: " + e.getMessage(), e);
     }
     if (!parsed.zone().isEmpty()) {
-      throw new CelEvaluationException("IP address " + IpAddress.quote(text) + " with zone value is not allowed");
+      throw new CelEvaluationException("IP address " + GoText.quote(text) + " with zone value is not allowed");
     }
     if (parsed.address().is4In6()) {
-      throw new CelEvaluationException("IPv4-mapped IPv6 address " + IpAddress.quote(text) + " is not allowed");
+      throw new CelEvaluationException("IPv4-mapped IPv6 address " + GoText.quote(text) + " is not allowed");
     }
     return parsed.address();
   }
@@ -140,7 +140,7 @@ final class KubeNetwork {
       throw new CelEvaluationException(prefix + prefix + e.getMessage(), e);
     }
     if (network.address().is4In6()) {
-      throw new CelEvaluationException(prefix + "IPv4-mapped IPv6 address " + IpAddress.quote(text)
+      throw new CelEvaluationException(prefix + "IPv4-mapped IPv6 address " + GoText.quote(text)
           + " is not allowed");
     }
     return network;
@@ -171,15 +171,5 @@ final class KubeNetwork {
     } catch (CelEvaluationException e) {
       return false;
     }
-  }
-
-  private static CelFunctionDecl global(String name, String overload, CelType result, CelType... parameters) {
-    return CelFunctionDecl.newFunctionDeclaration(
-        name, CelOverloadDecl.newGlobalOverload(overload, result, parameters));
-  }
-
-  private static CelFunctionDecl member(String name, String overload, CelType result, CelType... parameters) {
-    return CelFunctionDecl.newFunctionDeclaration(
-        name, CelOverloadDecl.newMemberOverload(overload, result, parameters));
   }
 }

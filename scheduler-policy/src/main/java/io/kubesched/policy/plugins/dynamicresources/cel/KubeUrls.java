@@ -1,7 +1,6 @@
 package io.kubesched.policy.plugins.dynamicresources.cel;
 
 import dev.cel.common.CelFunctionDecl;
-import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.ListType;
 import dev.cel.common.types.MapType;
@@ -28,14 +27,14 @@ final class KubeUrls {
 
   static List<CelFunctionDecl> declarations() {
     return List.of(
-        global("url", "string_to_url", URL, STRING),
-        global("isURL", "is_url_string", SimpleType.BOOL, STRING),
-        member("getScheme", "url_get_scheme", STRING),
-        member("getHost", "url_get_host", STRING),
-        member("getHostname", "url_get_hostname", STRING),
-        member("getPort", "url_get_port", STRING),
-        member("getEscapedPath", "url_get_escaped_path", STRING),
-        member("getQuery", "url_get_query", MapType.create(STRING, ListType.create(STRING))));
+        KubeLibraries.global("url", "string_to_url", URL, STRING),
+        KubeLibraries.global("isURL", "is_url_string", SimpleType.BOOL, STRING),
+        KubeLibraries.member("getScheme", "url_get_scheme", STRING, URL),
+        KubeLibraries.member("getHost", "url_get_host", STRING, URL),
+        KubeLibraries.member("getHostname", "url_get_hostname", STRING, URL),
+        KubeLibraries.member("getPort", "url_get_port", STRING, URL),
+        KubeLibraries.member("getEscapedPath", "url_get_escaped_path", STRING, URL),
+        KubeLibraries.member("getQuery", "url_get_query", MapType.create(STRING, ListType.create(STRING)), URL));
   }
 
   static List<CelFunctionBinding> bindings() {
@@ -67,15 +66,5 @@ final class KubeUrls {
     } catch (GoUrl.UrlException e) {
       return false;
     }
-  }
-
-  private static CelFunctionDecl global(String name, String overload, CelType result, CelType parameter) {
-    return CelFunctionDecl.newFunctionDeclaration(
-        name, CelOverloadDecl.newGlobalOverload(overload, result, parameter));
-  }
-
-  private static CelFunctionDecl member(String name, String overload, CelType result) {
-    return CelFunctionDecl.newFunctionDeclaration(
-        name, CelOverloadDecl.newMemberOverload(overload, result, URL));
   }
 }
