@@ -117,6 +117,8 @@ public sealed interface Decision {
    *     (kube-scheduler's queueing hints at the level of {@code EventsToRegister}); {@link ClusterChange#ALL} when
    *     not known. Changes the pod waits for by its own spec (a claim of its own, a pod its affinity selects) are
    *     not among them and move it anyway.
+   * @param retryHint whether a change of a kind in {@code retriedOn} may let the pod fit: what its rejectors' hints
+   *     answer (kube-scheduler's queueing hint functions); {@link RetryHint#ALWAYS} when not known
    */
   record Unschedulable(
       Map<String, List<String>> reasonsByNode,
@@ -126,7 +128,8 @@ public sealed interface Decision {
       Nomination nomination,
       List<ClaimDeallocation> claimDeallocations,
       @API(status = EXPERIMENTAL, since = "0.1.0") Set<String> rejectors,
-      @API(status = EXPERIMENTAL, since = "0.1.0") Set<ClusterChange> retriedOn)
+      @API(status = EXPERIMENTAL, since = "0.1.0") Set<ClusterChange> retriedOn,
+      @API(status = EXPERIMENTAL, since = "0.1.0") RetryHint retryHint)
       implements Decision {
 
     /** kube-scheduler's message when the cluster has no node. */
@@ -149,6 +152,21 @@ public sealed interface Decision {
       claimDeallocations = List.copyOf(claimDeallocations);
       rejectors = Set.copyOf(rejectors);
       retriedOn = retriedOn.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(retriedOn));
+      Objects.requireNonNull(retryHint, "retryHint");
+    }
+
+    /** A decision whose rejectors give no hint finer than the changes they register. */
+    public Unschedulable(
+        Map<String, List<String>> reasonsByNode,
+        String preFilterMessage,
+        Set<String> unresolvableNodes,
+        String postFilterMessage,
+        Nomination nomination,
+        List<ClaimDeallocation> claimDeallocations,
+        Set<String> rejectors,
+        Set<ClusterChange> retriedOn) {
+      this(reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
+          rejectors, retriedOn, RetryHint.ALWAYS);
     }
 
     /** A decision that names no rejecting filter: retried on every change. */
@@ -180,7 +198,7 @@ public sealed interface Decision {
     public Unschedulable withUnresolvableNodes(Set<String> unresolvableNodes) {
       return new Unschedulable(
           reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
-          rejectors, retriedOn);
+          rejectors, retriedOn, retryHint);
     }
 
     /**
@@ -191,7 +209,7 @@ public sealed interface Decision {
     public Unschedulable withPostFilter(String postFilterMessage, Nomination nomination) {
       return new Unschedulable(
           reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
-          rejectors, retriedOn);
+          rejectors, retriedOn, retryHint);
     }
 
     /**
@@ -202,19 +220,20 @@ public sealed interface Decision {
     public Unschedulable withClaimDeallocations(List<ClaimDeallocation> claimDeallocations) {
       return new Unschedulable(
           reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
-          rejectors, retriedOn);
+          rejectors, retriedOn, retryHint);
     }
 
     /**
      * @param rejectors the names of the filters that turned the pod away
      * @param retriedOn the cluster changes they register
+     * @param retryHint whether a change of those kinds may let the pod fit
      * @return this decision naming them
      */
     @API(status = EXPERIMENTAL, since = "0.1.0")
-    public Unschedulable withRejectors(Set<String> rejectors, Set<ClusterChange> retriedOn) {
+    public Unschedulable withRejectors(Set<String> rejectors, Set<ClusterChange> retriedOn, RetryHint retryHint) {
       return new Unschedulable(
           reasonsByNode, preFilterMessage, unresolvableNodes, postFilterMessage, nomination, claimDeallocations,
-          rejectors, retriedOn);
+          rejectors, retriedOn, retryHint);
     }
 
     /**

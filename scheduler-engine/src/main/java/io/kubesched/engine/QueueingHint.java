@@ -1,11 +1,13 @@
 package io.kubesched.engine;
 
 import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.LabelSelectorRequirement.Operator;
 import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.RetryHint;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.Volume;
@@ -72,6 +74,9 @@ import org.jspecify.annotations.Nullable;
  *     is the pod's only if the pod owns it
  * @param retriedOn the node and bound-pod changes that move the pod: those the filters that rejected it register
  *     ({@link io.kubesched.api.Decision.Unschedulable#retriedOn()}); every change unless the attempt said otherwise
+ * @param retryHint whether a change of those kinds may let the pod fit: what the filters that rejected it answer
+ *     ({@link io.kubesched.api.Decision.Unschedulable#retryHint()}); {@link RetryHint#ALWAYS} unless the attempt
+ *     said otherwise
  */
 public record QueueingHint(
     boolean clusterChanges,
@@ -84,7 +89,8 @@ public record QueueingHint(
     boolean devices,
     List<String> namedDeviceClaims,
     List<String> generatedDeviceClaims,
-    Set<ClusterChange> retriedOn) {
+    Set<ClusterChange> retriedOn,
+    RetryHint retryHint) {
 
   /** A pod that waits for the cluster to change: nodes, or pods removed. What an attempt sets by default. */
   public static final QueueingHint ANY_CHANGE = new QueueingHint(true, "", List.of(), List.of(), List.of());
@@ -104,6 +110,7 @@ public record QueueingHint(
     namedDeviceClaims = List.copyOf(namedDeviceClaims);
     generatedDeviceClaims = List.copyOf(generatedDeviceClaims);
     retriedOn = retriedOn.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(retriedOn));
+    Objects.requireNonNull(retryHint, "retryHint");
   }
 
   /** A hint retried on every node and bound-pod change. */
@@ -119,7 +126,7 @@ public record QueueingHint(
       List<String> namedDeviceClaims,
       List<String> generatedDeviceClaims) {
     this(clusterChanges, namespace, requiredAffinity, requiredAntiAffinity, hardSpread, claims, attachedVolumes,
-        devices, namedDeviceClaims, generatedDeviceClaims, ClusterChange.ALL);
+        devices, namedDeviceClaims, generatedDeviceClaims, ClusterChange.ALL, RetryHint.ALWAYS);
   }
 
   /** A hint without dynamic resources. */
@@ -266,7 +273,7 @@ public record QueueingHint(
   }
 
   /**
-   * @param changes what a node or bound-pod event changed
+   * @param changes what a node or bound-pod event changed, for an event the hint cannot be asked about
    * @return whether it moves the pod: one of the changes is one the pod is {@linkplain #retriedOn() retried on}
    */
   public boolean movedByClusterChange(Set<ClusterChange> changes) {
@@ -282,13 +289,30 @@ public record QueueingHint(
   }
 
   /**
-   * @param changes the node and bound-pod changes the filters that rejected the pod register
-   * @return this hint retried on those changes only
+   * @param update a node or bound-pod change
+   * @return whether it moves the pod: one of its changes is one the pod is {@linkplain #retriedOn() retried on},
+   *     and the {@linkplain #retryHint() hint} says it may help (or throws: a hint that fails never loses a pod)
    */
-  public QueueingHint withRetriedOn(Set<ClusterChange> changes) {
-    return changes.equals(retriedOn) ? this
+  public boolean movedByClusterChange(ClusterUpdate update) {
+    if (!movedByClusterChange(update.changes())) {
+      return false;
+    }
+    try {
+      return retryHint.mayHelp(update);
+    } catch (RuntimeException e) {
+      return true;
+    }
+  }
+
+  /**
+   * @param changes the node and bound-pod changes the filters that rejected the pod register
+   * @param hint whether a change of those kinds may let the pod fit
+   * @return this hint retried on those changes only, when the hint says so
+   */
+  public QueueingHint withRetriedOn(Set<ClusterChange> changes, RetryHint hint) {
+    return changes.equals(retriedOn) && hint.equals(retryHint) ? this
         : new QueueingHint(clusterChanges, namespace, requiredAffinity, requiredAntiAffinity, hardSpread, claims,
-            attachedVolumes, devices, namedDeviceClaims, generatedDeviceClaims, changes);
+            attachedVolumes, devices, namedDeviceClaims, generatedDeviceClaims, changes, hint);
   }
 
   /** @return whether a pod bound, relabelled on its node, or a node deleted, may move the pod */

@@ -1,6 +1,7 @@
 package io.kubesched.engine;
 
 import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.Nominations;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
@@ -289,9 +290,10 @@ public final class SchedulingQueue {
   }
 
   /**
-   * A node or bound-pod event: every unschedulable pod whose hint is {@linkplain
+   * A node or bound-pod event whose objects are not at hand: every unschedulable pod whose hint is {@linkplain
    * QueueingHint#movedByClusterChange(Set) moved by one of {@code changes}} (one of the filters that rejected it
-   * registers it) moves as in {@link #moveAllToActiveOrBackoff}, and the pods in flight remember it. Never blocks.
+   * registers it, whatever its hint would say) moves as in {@link #moveAllToActiveOrBackoff}, and the pods in
+   * flight remember it. Never blocks.
    *
    * @param event what happened
    * @param changes what it changed; nothing moves when empty
@@ -303,6 +305,22 @@ public final class SchedulingQueue {
       return 0;
     }
     return move(event, false, (pod, hint) -> hint.movedByClusterChange(changes), true);
+  }
+
+  /**
+   * A node or bound-pod change: every unschedulable pod whose hint is {@linkplain
+   * QueueingHint#movedByClusterChange(ClusterUpdate) moved by it} (one of the filters that rejected the pod
+   * registers one of its changes and says it may help, kube's {@code Queue}) moves as in {@link
+   * #moveAllToActiveOrBackoff}, and the pods in flight remember it. The hints are asked under the queue's lock.
+   * Never blocks.
+   *
+   * @param event what happened
+   * @param update what changed
+   * @return how many pods moved
+   */
+  public int moveOnClusterChange(ClusterEvent event, ClusterUpdate update) {
+    Objects.requireNonNull(update, "update");
+    return move(event, false, (pod, hint) -> hint.movedByClusterChange(update), true);
   }
 
   /**

@@ -4,10 +4,13 @@ import static io.kubesched.engine.SchedulingQueueTest.where;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.PodAffinity;
 import io.kubesched.api.PodAffinityTerm;
+import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.RetryHint;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.api.TopologySpreadConstraint;
 import java.time.Duration;
@@ -93,7 +96,8 @@ class ClusterEventMovesTest {
     // "plain" was turned away by NodeResourcesFit alone (kube's Node Add|UpdateNodeAllocatable, AssignedPod Delete)
     queue.delete("uid-plain");
     park("plain", QueueingHint.of(PodInfo.builder("default", "plain").build()).withRetriedOn(ClusterChange.of(
-        ClusterChange.NODE_ADDED, ClusterChange.NODE_ALLOCATABLE, ClusterChange.ASSIGNED_POD_DELETED)));
+        ClusterChange.NODE_ADDED, ClusterChange.NODE_ALLOCATABLE, ClusterChange.ASSIGNED_POD_DELETED),
+        RetryHint.ALWAYS));
 
     queue.moveOnClusterChange(ClusterEvent.NODE_UPDATE, ClusterChange.of(ClusterChange.NODE_LABELS));
     assertEquals(
@@ -112,13 +116,48 @@ class ClusterEventMovesTest {
   void a_pod_deleted_moves_a_pod_its_filters_retry_on_it() {
     queue.delete("uid-plain");
     park("plain", QueueingHint.of(PodInfo.builder("default", "plain").build())
-        .withRetriedOn(ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_TAINTS)));
+        .withRetriedOn(ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_TAINTS), RetryHint.ALWAYS));
 
     queue.moveOnClusterChange(ClusterEvent.ASSIGNED_POD_DELETE, ClusterChange.of(ClusterChange.ASSIGNED_POD_DELETED));
     assertEquals("unschedulable", where(queue, "plain"), "TaintToleration registers no pod delete");
 
     queue.moveOnClusterChange(ClusterEvent.NODE_ADD, ClusterChange.of(ClusterChange.NODE_ADDED));
     assertEquals("backoff", where(queue, "plain"));
+  }
+
+  @Test
+  void a_change_of_a_registered_kind_moves_a_pod_only_if_its_hint_says_it_may_help() {
+    queue.delete("uid-plain");
+    var asked = new java.util.ArrayList<ClusterUpdate>();
+    park("plain", QueueingHint.of(PodInfo.builder("default", "plain").build())
+        .withRetriedOn(ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_ALLOCATABLE), update -> {
+          asked.add(update);
+          return update instanceof ClusterUpdate.NodeAdded added && added.node().name().equals("big");
+        }));
+
+    var small = NodeInfo.builder("small").build();
+    var relabelled = NodeInfo.builder("small").labels(Map.of("zone", "a")).build();
+    queue.moveOnClusterChange(ClusterEvent.NODE_UPDATE,
+        new ClusterUpdate.NodeUpdated(small, relabelled, ClusterChange.of(ClusterChange.NODE_LABELS)));
+    assertEquals(List.of(), asked, "a kind no rejector registers: the hint is not asked");
+    queue.moveOnClusterChange(ClusterEvent.NODE_ADD, new ClusterUpdate.NodeAdded(small));
+    assertEquals("unschedulable", where(queue, "plain"), "the hint says this node cannot help");
+    assertEquals(1, asked.size());
+
+    queue.moveOnClusterChange(ClusterEvent.NODE_ADD, new ClusterUpdate.NodeAdded(NodeInfo.builder("big").build()));
+    assertEquals("backoff", where(queue, "plain"));
+  }
+
+  @Test
+  void a_hint_that_throws_moves_the_pod() {
+    queue.delete("uid-plain");
+    park("plain", QueueingHint.of(PodInfo.builder("default", "plain").build())
+        .withRetriedOn(ClusterChange.of(ClusterChange.NODE_ADDED), update -> {
+          throw new IllegalStateException("a filter of one's own that fails");
+        }));
+
+    queue.moveOnClusterChange(ClusterEvent.NODE_ADD, new ClusterUpdate.NodeAdded(NodeInfo.builder("n").build()));
+    assertEquals("backoff", where(queue, "plain"), "never lost for a failing hint");
   }
 
   @Test

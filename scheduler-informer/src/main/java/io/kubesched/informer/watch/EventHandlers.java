@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.MalformedObjectException;
+import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.ClusterEventMoves;
@@ -43,7 +45,6 @@ import org.slf4j.LoggerFactory;
 public final class EventHandlers {
 
   private static final Logger LOG = LoggerFactory.getLogger(EventHandlers.class);
-  private static final Set<ClusterChange> NODE_ADDED = ClusterChange.of(ClusterChange.NODE_ADDED);
   private static final Set<ClusterChange> POD_DELETED = ClusterChange.of(ClusterChange.ASSIGNED_POD_DELETED);
 
   private final Set<String> profiles;
@@ -134,15 +135,25 @@ public final class EventHandlers {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(Node node) {
-        putNode(node);
-        queue.moveOnClusterChange(ClusterEvent.NODE_ADD, NODE_ADDED);
+        var added = putNode(node);
+        if (added != null) { // a node left out helps nobody
+          queue.moveOnClusterChange(ClusterEvent.NODE_ADD, new ClusterUpdate.NodeAdded(added));
+        }
       }
 
       @Override
       public void onUpdate(Node oldNode, Node newNode) {
-        putNode(newNode);
-        // only the pods one of whose rejecting filters registers what changed (kube's EventsToRegister)
-        queue.moveOnClusterChange(ClusterEvent.NODE_UPDATE, NodeChanges.changes(oldNode, newNode));
+        var after = putNode(newNode);
+        var changes = NodeChanges.changes(oldNode, newNode);
+        if (after == null || changes.isEmpty()) {
+          return;
+        }
+        // only the pods one of whose rejecting filters registers what changed (kube's EventsToRegister) and
+        // says the change may help (its queueing hint)
+        var before = nodeInfo(oldNode);
+        queue.moveOnClusterChange(ClusterEvent.NODE_UPDATE, before == null
+            ? new ClusterUpdate.NodeAdded(after) // it was left out: it is new to the scheduler
+            : new ClusterUpdate.NodeUpdated(before, after, changes));
       }
 
       @Override
@@ -160,9 +171,10 @@ public final class EventHandlers {
       storage.release(uid); // its volumes are bound (by us) or no longer wait for it (bound elsewhere)
       var queued = queue.delete(uid); // bound, by us or anyone: nothing left to schedule
       if (PodFilters.isTerminal(pod)) {
+        var counted = cache.pod(uid);
         cache.removePod(uid);
         if (oldPod != null && !PodFilters.isTerminal(oldPod)) {
-          queue.moveOnClusterChange(ClusterEvent.ASSIGNED_POD_FINISHED, POD_DELETED); // it frees its node
+          assignedPodGone(ClusterEvent.ASSIGNED_POD_FINISHED, counted, pod); // it frees its node
         }
         return;
       }
@@ -214,12 +226,30 @@ public final class EventHandlers {
     var uid = NodeListing.uid(pod);
     pending.remove(uid);
     storage.release(uid);
+    var counted = cache.pod(uid);
     boolean wasCounted = cache.removePod(uid);
     boundPodLeaving.accept(uid);
     queue.delete(uid);
     if (wasCounted || PodFilters.occupiesNode(pod)) {
-      queue.moveOnClusterChange(ClusterEvent.ASSIGNED_POD_DELETE, POD_DELETED); // its node has room again
+      assignedPodGone(ClusterEvent.ASSIGNED_POD_DELETE, counted, pod); // its node has room again
     }
+  }
+
+  /**
+   * Moves the pods a bound pod's leaving may help, asking their hints about it as the cache counted it (or as the
+   * watch shows it); by the kind of change alone when it cannot be read.
+   */
+  private void assignedPodGone(ClusterEvent event, @Nullable PodInfo counted, Pod pod) {
+    var gone = counted;
+    if (gone == null) {
+      try {
+        gone = PodAdapter.toPodInfo(pod);
+      } catch (MalformedObjectException e) {
+        queue.moveOnClusterChange(event, POD_DELETED);
+        return;
+      }
+    }
+    queue.moveOnClusterChange(event, new ClusterUpdate.AssignedPodDeleted(gone));
   }
 
   private static @Nullable String nominatedNodeName(Pod pod) {
@@ -252,12 +282,25 @@ public final class EventHandlers {
     }
   }
 
-  private void putNode(Node node) {
+  /** @return the node as put; null when it cannot be read and was left out */
+  private @Nullable NodeInfo putNode(Node node) {
     try {
-      cache.putNode(NodeAdapter.toNodeInfo(node, List.of()));
+      var info = NodeAdapter.toNodeInfo(node, List.of());
+      cache.putNode(info);
+      return info;
     } catch (MalformedObjectException e) {
       cache.removeNode(node.getMetadata().getName());
       LOG.warn("Leaving node out of the node list: {}", e.getMessage());
+      return null;
+    }
+  }
+
+  /** @return the node as the cache had it before an update; null when it could not be read (it was left out) */
+  private static @Nullable NodeInfo nodeInfo(Node node) {
+    try {
+      return NodeAdapter.toNodeInfo(node, List.of());
+    } catch (MalformedObjectException e) {
+      return null;
     }
   }
 

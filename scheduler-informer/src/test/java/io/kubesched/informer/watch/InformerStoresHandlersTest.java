@@ -119,18 +119,29 @@ class InformerStoresHandlersTest {
     queue.requeueUnschedulable(waiting, queue.schedulingCycle(),
         io.kubesched.engine.QueueingHint.ANY_CHANGE.withRetriedOn(io.kubesched.api.ClusterChange.of(
             io.kubesched.api.ClusterChange.NODE_ADDED, io.kubesched.api.ClusterChange.NODE_ALLOCATABLE,
-            io.kubesched.api.ClusterChange.ASSIGNED_POD_DELETED)));
+            io.kubesched.api.ClusterChange.ASSIGNED_POD_DELETED),
+            // as NodeResourcesFit's hint for a pod asking for 1200m: the node before and after, as the cache has it
+            update -> update instanceof io.kubesched.api.ClusterUpdate.NodeUpdated updated
+                && updated.after().allocatable().milliCpu() >= 1200
+                && updated.after().allocatable().milliCpu() > updated.before().allocatable().milliCpu()));
 
     var relabelled = new io.fabric8.kubernetes.api.model.NodeBuilder(node)
         .editMetadata().withResourceVersion("2").addToLabels("example.com/patched", "p0").endMetadata().build();
     handlers.nodes().onUpdate(InformerStoresTest.stored(node), relabelled);
     assertEquals(1, queue.depths().unschedulable(), "a label patch leaves it waiting");
 
-    var bigger = new io.fabric8.kubernetes.api.model.NodeBuilder(relabelled)
+    var little = new io.fabric8.kubernetes.api.model.NodeBuilder(relabelled)
         .editMetadata().withResourceVersion("3").endMetadata()
+        .editStatus().addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("1100m")).endStatus()
+        .build();
+    handlers.nodes().onUpdate(InformerStoresTest.stored(relabelled), little);
+    assertEquals(1, queue.depths().unschedulable(), "more allocatable, still too little: the hint says no");
+
+    var bigger = new io.fabric8.kubernetes.api.model.NodeBuilder(little)
+        .editMetadata().withResourceVersion("4").endMetadata()
         .editStatus().addToAllocatable("cpu", new io.fabric8.kubernetes.api.model.Quantity("1500m")).endStatus()
         .build();
-    handlers.nodes().onUpdate(InformerStoresTest.stored(relabelled), bigger);
+    handlers.nodes().onUpdate(InformerStoresTest.stored(little), bigger);
     assertEquals(0, queue.depths().unschedulable(), "more allocatable moves it");
   }
 }

@@ -2,6 +2,7 @@ package io.kubesched.policy.config;
 
 import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -65,6 +66,11 @@ final class Renamed {
     public Set<ClusterChange> retriedOn() {
       return filter.retriedOn();
     }
+
+    @Override
+    public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+      return filter.isSchedulableAfter(pod, update);
+    }
   }
 
   private record PreparingFilter(String name, Filter filter) implements Filter, PreFilter {
@@ -81,6 +87,11 @@ final class Renamed {
     @Override
     public Set<ClusterChange> retriedOn() {
       return filter.retriedOn();
+    }
+
+    @Override
+    public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+      return filter.isSchedulableAfter(pod, update);
     }
 
     @Override

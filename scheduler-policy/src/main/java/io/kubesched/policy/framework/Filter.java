@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.MAINTAINED;
 
 import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import java.util.Set;
@@ -53,5 +54,25 @@ public interface Filter {
   @API(status = EXPERIMENTAL, since = "0.1.0")
   default Set<ClusterChange> retriedOn() {
     return ClusterChange.ALL;
+  }
+
+  /**
+   * Whether a change this filter {@linkplain #retriedOn() registers} may let a pod it rejected fit now
+   * (kube-scheduler's queueing hint function: {@code Queue} or {@code QueueSkip}). The scheduling queue asks it
+   * only about a change of a kind this filter registers, and moves the pod if one of the filters that rejected it
+   * says so. Kube's built-in plugins answer as kube 1.37's do: NodeResourcesFit says no to a node whose allocatable
+   * cannot hold the pod, NodeAffinity to a node relabelled that matched before or matches not now.
+   *
+   * <p>Called on an informer thread under the queue's lock, on this filter as configured (never on one {@link
+   * PreFilter#prepare} returned): it must be quick, pure and must not block. One that throws is taken to say yes.
+   *
+   * @param pod the waiting pod, which this filter rejected on some node or before any
+   * @param update the change, of a kind this filter registers
+   * @return false only if the change cannot turn one of this filter's rejections of {@code pod} into a fit; true by
+   *     default, so a filter of one's own is retried on every change it registers
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  default boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    return true;
   }
 }

@@ -6,6 +6,7 @@ import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nominations;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.RetryHint;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.VolumeBinding;
 import io.kubesched.api.ClaimAllocation;
@@ -138,7 +139,7 @@ public final class Evaluator {
       var decision = rejectEveryNode(pod, nodes, turnedAway, recorder);
       if (namedNoNode) { // every filter that named nodes
         var named = Set.copyOf(narrowing.filters());
-        decision = decision.withRejectors(named, retriedOn(named));
+        decision = rejectedBy(decision, pod, named);
       }
       return postFilter(pod, cluster, podFilters, NodeStatuses.everyNode(turnedAway.rejection()), decision, offsets);
     }
@@ -183,8 +184,7 @@ public final class Evaluator {
         rejectors = new HashSet<>(rejectors);
         rejectors.addAll(narrowing.filters());
       }
-      var decision = Decision.unschedulable(reasons).withUnresolvableNodes(unresolvable)
-          .withRejectors(rejectors, retriedOn(rejectors));
+      var decision = rejectedBy(Decision.unschedulable(reasons).withUnresolvableNodes(unresolvable), pod, rejectors);
       var evaluation = postFilter(pod, cluster, podFilters, NodeStatuses.of(rejections), decision, offsets);
       return new Evaluation(evaluation.decision(), processed, evaluation.postFilter());
     }
@@ -297,28 +297,23 @@ public final class Evaluator {
   }
 
   /**
-   * @return the cluster changes the filters named {@code rejectors} register ({@link Filter#retriedOn}); every change
-   *     when none is named, or one is not among this policy's filters
+   * @return {@code decision} naming {@code rejectors}, retried on the cluster changes they register ({@link
+   *     Filter#retriedOn}) when their hints ({@link Filter#isSchedulableAfter}) say a change may help; on every
+   *     change when none is named, or one is not among this policy's filters
    */
-  private Set<ClusterChange> retriedOn(Set<String> rejectors) {
-    if (rejectors.isEmpty()) {
-      return ClusterChange.ALL;
-    }
+  private Decision.Unschedulable rejectedBy(Decision.Unschedulable decision, PodInfo pod, Set<String> rejectors) {
+    var rejecting = new ArrayList<Filter>(rejectors.size());
     var changes = EnumSet.noneOf(ClusterChange.class);
-    for (var rejector : rejectors) {
-      Filter configured = null;
-      for (var filter : filters) {
-        if (filter.name().equals(rejector)) {
-          configured = filter;
-          break;
-        }
+    for (var filter : filters) { // in the policy's order, so that two decisions for one pod are equal
+      if (rejectors.contains(filter.name())) {
+        rejecting.add(filter);
+        changes.addAll(filter.retriedOn());
       }
-      if (configured == null) {
-        return ClusterChange.ALL;
-      }
-      changes.addAll(configured.retriedOn());
     }
-    return changes;
+    if (rejecting.isEmpty() || rejecting.size() < rejectors.size()) {
+      return decision.withRejectors(rejectors, ClusterChange.ALL, RetryHint.ALWAYS);
+    }
+    return decision.withRejectors(rejectors, changes, new FilterHints(pod, rejecting));
   }
 
   /** @return the first prepared filter that turned the pod away before any node, in filter order; null if none */
@@ -343,7 +338,7 @@ public final class Evaluator {
       }
     }
     var decision = Decision.unschedulable(reasons, rejected.message());
-    decision = decision.withRejectors(Set.of(rejected.name()), retriedOn(Set.of(rejected.name())));
+    decision = rejectedBy(decision, pod, Set.of(rejected.name()));
     if (rejected.rejection().code() == FilterResult.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
       decision = decision.withUnresolvableNodes(reasons.keySet());
     }

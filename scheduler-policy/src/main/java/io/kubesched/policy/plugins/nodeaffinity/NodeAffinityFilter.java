@@ -1,6 +1,7 @@
 package io.kubesched.policy.plugins.nodeaffinity;
 
 import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.NodeSelectorRequirement;
@@ -70,6 +71,21 @@ public final class NodeAffinityFilter implements Filter, PreFilter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hint: a node added that matches the added affinity and the pod's node selector and
+   * required terms; a node relabelled that matches them now and did not match the pod's own before.
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    if (update instanceof ClusterUpdate.NodeAdded added) {
+      return filter(pod, added.node()).fits();
+    }
+    if (update instanceof ClusterUpdate.NodeUpdated updated) {
+      return filter(pod, updated.after()).fits() && !NodeSelectors.matchesRequired(pod, updated.before());
+    }
+    return true;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.kubesched.policy.plugins.nodeports;
 
 import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.HostPort;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
@@ -39,6 +40,28 @@ public final class NodePortsFilter implements Filter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.ASSIGNED_POD_DELETED);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hint: a pod deleted helps if it was bound or nominated and freed a host port that
+   * conflicts with one the pod wants. Any node added may help (kube registers it without a hint).
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    if (!(update instanceof ClusterUpdate.AssignedPodDeleted deleted)) {
+      return true;
+    }
+    if (!deleted.heldRoom()) {
+      return false;
+    }
+    for (var wanted : pod.hostPorts()) {
+      for (var freed : deleted.pod().hostPorts()) {
+        if (conflict(wanted, freed)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   @Override

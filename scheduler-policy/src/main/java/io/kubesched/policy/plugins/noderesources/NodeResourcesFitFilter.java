@@ -11,6 +11,7 @@ import io.kubesched.policy.framework.Reason.InsufficientResource;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.plugins.helper.ExtendedResources;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import java.util.HashSet;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -143,6 +144,59 @@ public final class NodeResourcesFitFilter implements Filter, PreFilter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_ALLOCATABLE, ClusterChange.ASSIGNED_POD_DELETED);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hints: a pod's deletion helps if it was bound or nominated. A node added or whose allocatable changed helps only if the
+   * pod's requests fit into its allocatable with no pod on it, and, for an update, the node now offers more pods or
+   * more of a resource the pod requests. An extended resource the node does not offer at all is taken to fit and to
+   * have grown: a DeviceClass may back it (kube's DRAExtendedResource), which a hint cannot see.
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    if (update instanceof ClusterUpdate.NodeAdded added) {
+      return fitsEmpty(pod, added.node());
+    }
+    if (update instanceof ClusterUpdate.NodeUpdated updated) {
+      return fitsEmpty(pod, updated.after()) && offersMore(pod, updated.before(), updated.after());
+    }
+    return !(update instanceof ClusterUpdate.AssignedPodDeleted deleted) || deleted.heldRoom();
+  }
+
+  /** kube's {@code isFit}: the pod's requests fit into the node's allocatable, with no pod on it. */
+  private boolean fitsEmpty(PodInfo pod, NodeInfo node) {
+    for (var shortage : insufficientResources(pod, NodeInfo.builder(node.name()).allocatable(node.allocatable()).build())) {
+      if (!mayBeBackedByDevices(shortage.resource(), node)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** kube's {@code haveAnyRequestedResourcesIncreased}. */
+  private boolean offersMore(PodInfo pod, NodeInfo before, NodeInfo after) {
+    var was = before.allocatable();
+    var is = after.allocatable();
+    if (is.pods() > was.pods()) {
+      return true;
+    }
+    var request = pod.requests();
+    if ((request.milliCpu() > 0 && is.milliCpu() > was.milliCpu())
+        || (request.memory() > 0 && is.memory() > was.memory())
+        || (request.ephemeralStorage() > 0 && is.ephemeralStorage() > was.ephemeralStorage())) {
+      return true;
+    }
+    for (var resource : request.extended().keySet()) {
+      if (request.extended(resource) > 0
+          && (is.extended(resource) > was.extended(resource) || mayBeBackedByDevices(resource, after))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean mayBeBackedByDevices(String resource, NodeInfo node) {
+    return isExtendedResourceName(resource) && node.allocatable().extended(resource) == 0;
   }
 
   @Override

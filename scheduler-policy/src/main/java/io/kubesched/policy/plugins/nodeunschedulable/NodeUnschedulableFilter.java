@@ -1,6 +1,7 @@
 package io.kubesched.policy.plugins.nodeunschedulable;
 
 import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
@@ -45,6 +46,21 @@ public final class NodeUnschedulableFilter implements Filter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_TAINTS);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hint: a node added that is not cordoned, or a node uncordoned. Other taint changes
+   * cannot help: kube's hint does not look at the pod's tolerations either.
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    if (update instanceof ClusterUpdate.NodeAdded added) {
+      return !added.node().unschedulable();
+    }
+    if (update instanceof ClusterUpdate.NodeUpdated updated) {
+      return updated.before().unschedulable() && !updated.after().unschedulable();
+    }
+    return true;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.kubesched.policy.plugins.tainttoleration;
 
 import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Taint;
@@ -38,6 +39,21 @@ public final class TaintTolerationFilter implements Filter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_TAINTS);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hint: a node added whose {@code NoSchedule} and {@code NoExecute} taints the pod
+   * tolerates, or a node whose taints changed from some the pod does not tolerate to none.
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    if (update instanceof ClusterUpdate.NodeAdded added) {
+      return untolerated(pod, added.node()) == null;
+    }
+    if (update instanceof ClusterUpdate.NodeUpdated updated) {
+      return untolerated(pod, updated.after()) == null && untolerated(pod, updated.before()) != null;
+    }
+    return true;
   }
 
   @Override

@@ -253,6 +253,7 @@ class ServiceAffinityFilterTest {
             .build();
     var affinity = List.of("node(s) didn't match service affinity");
     var label = List.of("node(s) didn't have the requested labels");
+    var decided = (Decision.Unschedulable) strict.find(pod, cluster);
     assertEquals(
         Decision.unschedulable(
                 Map.of("machine1", affinity, "machine2", affinity, "machine3", label, "machine4", label,
@@ -260,8 +261,10 @@ class ServiceAffinityFilterTest {
             .withUnresolvableNodes(Set.of("machine3", "machine4", "machine5"))
             .withRejectors(Set.of(ServiceAffinityFilter.NAME, NodeLabelPresenceFilter.NAME),
                 // ServiceAffinity registers every change; NodeLabel nodes added and labels
-                io.kubesched.api.ClusterChange.ALL),
-        strict.find(pod, cluster));
+                io.kubesched.api.ClusterChange.ALL, decided.retryHint()),
+        decided);
+    // both rejectors are asked, in the policy's order
+    assertEquals("FilterHints[ServiceAffinity, NodeLabel]", decided.retryHint().toString());
   }
 
   @Test
