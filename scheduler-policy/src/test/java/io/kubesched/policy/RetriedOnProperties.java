@@ -3,8 +3,10 @@ package io.kubesched.policy;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.Decision;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.api.Taint;
 import io.kubesched.api.TaintEffect;
@@ -22,9 +24,10 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * The queueing hints never lose a pod: when the filters that turned a pod away register none of what a change of
- * one node (labels, taints, {@code spec.unschedulable}, allocatable, declared features) or the deletion of one bound
- * pod changed, the queue does not retry the pod, and the default policy indeed still finds no node for it after the
- * change ({@link Decision.Unschedulable#retriedOn()}).
+ * one node (labels, taints, {@code spec.unschedulable}, allocatable, declared features), a node's addition or the
+ * deletion of one bound pod changed ({@link Decision.Unschedulable#retriedOn()}), or their hints say the change
+ * cannot help ({@link Decision.Unschedulable#retryHint()}), the queue does not retry the pod, and the default policy
+ * indeed still finds no node for it after the change.
  */
 class RetriedOnProperties {
 
@@ -40,7 +43,9 @@ class RetriedOnProperties {
     ALLOCATABLE_DOUBLED(ClusterChange.NODE_ALLOCATABLE),
     ALLOCATABLE_HALVED(ClusterChange.NODE_ALLOCATABLE),
     FEATURE_DECLARED(ClusterChange.NODE_DECLARED_FEATURES),
-    POD_DELETED(ClusterChange.ASSIGNED_POD_DELETED);
+    POD_DELETED(ClusterChange.ASSIGNED_POD_DELETED),
+    /** A node like this one added, with no pod and one label more or less. */
+    NODE_ADDED(ClusterChange.NODE_ADDED);
 
     final ClusterChange change;
 
@@ -89,16 +94,32 @@ class RetriedOnProperties {
         }
         case POD_DELETED -> node.pods().isEmpty() ? node
             : node.withoutPod(node.pods().get(pick % node.pods().size()).uid());
+        case NODE_ADDED -> {
+          var relabelled = (pick % 2 == 0 ? LABEL_ADDED : LABEL_REMOVED).apply(node, pick / 2);
+          yield bare(with(relabelled, relabelled.labels(), node.taints(), node.unschedulable(), node.allocatable(),
+              node.declaredFeatures()), "added-" + node.name());
+        }
+      };
+    }
+
+    /** @return the change as the queue hands it to the hints */
+    ClusterUpdate update(NodeInfo before, NodeInfo after) {
+      return switch (this) {
+        case NODE_ADDED -> new ClusterUpdate.NodeAdded(after);
+        case POD_DELETED -> new ClusterUpdate.AssignedPodDeleted(deletedPod(before, after));
+        default -> new ClusterUpdate.NodeUpdated(
+            bare(before, before.name()), bare(after, after.name()), ClusterChange.of(change));
       };
     }
   }
 
   @Property(tries = 1500)
-  void a_change_no_rejecting_filter_registers_never_lets_the_pod_fit(
+  void a_change_the_rejecting_filters_skip_never_lets_the_pod_fit(
       @ForAll("scenarios") SnapshotScenario scenario, @ForAll Edit edit, @ForAll("picks") int pick) {
     Statistics.label("retried").coverage(cov -> {
       cov.check("retried").count(n -> n > 20);
       cov.check("skipped").count(n -> n > 100);
+      cov.check("skipped by a hint").count(n -> n > 50);
     });
     var nodes = scenario.nodes();
     var decision = POLICY.find(scenario.pod(), scenario.snapshot());
@@ -112,18 +133,24 @@ class RetriedOnProperties {
       Statistics.label("retried").collect("nothing changed");
       return;
     }
-    boolean retried = refused.retriedOn().contains(edit.change);
-    Statistics.label("retried").collect(retried ? "retried" : "skipped");
-    Statistics.label("skipped by").collect(retried ? "-" : edit.name());
+    boolean registered = refused.retriedOn().contains(edit.change);
+    boolean retried = registered && refused.retryHint().mayHelp(edit.update(nodes.get(index), edited));
+    Statistics.label("retried").collect(retried ? "retried" : registered ? "skipped by a hint" : "skipped");
+    Statistics.label("skipped by").collect(retried ? "-" : edit.name() + (registered ? " (hint)" : ""));
     if (retried) {
       return;
     }
     var changed = new ArrayList<>(nodes);
-    changed.set(index, edited);
+    if (edit == Edit.NODE_ADDED) {
+      changed.add(edited);
+    } else {
+      changed.set(index, edited);
+    }
     var after = POLICY.find(scenario.pod(), scenario.snapshot().withNodes(changed));
     assertInstanceOf(Decision.Unschedulable.class, after,
         () -> edit + " on " + edited.name() + " let the pod fit, but its rejectors " + refused.rejectors()
-            + " register only " + refused.retriedOn());
+            + (registered ? " said it could not help: " + refused.retryHint()
+                : " register only " + refused.retriedOn()));
   }
 
   @Provide
@@ -146,6 +173,23 @@ class RetriedOnProperties {
       List<String> declaredFeatures) {
     return new NodeInfo(node.name(), labels, taints, unschedulable, allocatable, node.requested(),
         node.nonZeroRequested(), node.images(), node.pods(), declaredFeatures);
+  }
+
+  /** @return the node without its pods, named {@code name}, as the informers hand nodes to the hints */
+  private static NodeInfo bare(NodeInfo node, String name) {
+    var none = Resources.of(0, 0);
+    return new NodeInfo(name, node.labels(), node.taints(), node.unschedulable(), node.allocatable(), none, none,
+        node.images(), List.of(), node.declaredFeatures());
+  }
+
+  /** @return the pod {@code before} has and {@code after} has not */
+  private static PodInfo deletedPod(NodeInfo before, NodeInfo after) {
+    for (var pod : before.pods()) {
+      if (!after.pods().contains(pod)) {
+        return pod;
+      }
+    }
+    throw new IllegalArgumentException("no pod deleted from " + before.name());
   }
 
   private static Resources scaled(Resources resources, long times, long divided) {
