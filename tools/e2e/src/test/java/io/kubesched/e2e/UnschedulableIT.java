@@ -135,10 +135,11 @@ class UnschedulableIT extends RealClusterTest {
   /**
    * The label-patch flood of issue 46: pods only NodeResourcesFit turned away ({@code Insufficient cpu}; every node
    * matches their node selector) are not retried when a node's labels change, as kube-scheduler's NodeResourcesFit
-   * registers no label change; a change of allocatable retries each of them. The attempts are counted, not timed.
+   * registers no label change; nor when a node's allocatable grows but still cannot hold them (its hint); enough
+   * allocatable retries each of them. The attempts are counted, not timed.
    */
   @Test
-  void a_label_patch_retries_no_pod_waiting_for_cpu_and_more_allocatable_retries_them_all() throws Exception {
+  void a_label_patch_retries_no_pod_waiting_for_cpu_and_enough_allocatable_retries_them_all() throws Exception {
     int pending = 300;
     for (var name : List.of("small-0", "small-1")) {
       createReady(new NodeBuilder(node(name, "1", "8Gi", "110"))
@@ -172,15 +173,26 @@ class UnschedulableIT extends RealClusterTest {
           afterLabels - before);
       assertEquals(before, afterLabels, "attempts made by 5 label-only patches");
 
-      var small = admin.nodes().withName("small-0").get();
-      small.getStatus().getAllocatable().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("1500m"));
-      admin.nodes().resource(small).updateStatus();
-      eventually(WAIT, "every pod retried once after more allocatable",
-          () -> unschedulableAttempts() >= afterLabels + pending);
-      System.out.printf("label-patch flood: more allocatable, %d attempts more%n",
-          unschedulableAttempts() - afterLabels);
+      setAllocatableCpu("small-0", "1500m");
+      Thread.sleep(LONGER_THAN_MAX_BACKOFF.toMillis());
+      int afterTooLittle = unschedulableAttempts();
+      System.out.printf("label-patch flood: more allocatable but still too little, %d attempts more%n",
+          afterTooLittle - afterLabels);
+      assertEquals(afterLabels, afterTooLittle, "NodeResourcesFit's hint: 1500m cannot hold a 2-CPU pod");
+
+      setAllocatableCpu("small-0", "2500m");
+      eventually(WAIT, "every pod retried once after enough allocatable, one of them bound",
+          () -> unschedulableAttempts() >= afterTooLittle + pending - 1 && recorder.bound.size() == 1);
+      System.out.printf("label-patch flood: enough allocatable, %d attempts more, %d bound%n",
+          unschedulableAttempts() - afterTooLittle, recorder.bound.size());
     }
     assertTrue(recorder.failed.isEmpty(), "failures: " + recorder.failed);
+  }
+
+  private void setAllocatableCpu(String nodeName, String cpu) {
+    var node = admin.nodes().withName(nodeName).get();
+    node.getStatus().getAllocatable().put("cpu", new io.fabric8.kubernetes.api.model.Quantity(cpu));
+    admin.nodes().resource(node).updateStatus();
   }
 
   private int unschedulableAttempts() {
