@@ -259,11 +259,7 @@ final class QueueEntries {
     if (closed) {
       return 0;
     }
-    if (clusterChange) {
-      moveRequests.clusterChange(activeQ.schedulingCycle());
-    } else {
-      moveRequests.podEvent(activeQ.schedulingCycle());
-    }
+    moveRequests.event(activeQ.schedulingCycle(), onlyWaitingForPods, clusterChange, helps);
     return moveWaiting(event, onlyWaitingForPods, helps);
   }
 

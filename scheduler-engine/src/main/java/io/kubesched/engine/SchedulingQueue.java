@@ -68,11 +68,12 @@ import org.jspecify.annotations.Nullable;
  * see it, or set in memory by {@link #nominate} before the API write. {@link #nominations()} hands out
  * the current immutable value.
  *
- * <p>Move request cycle: every {@link #take()} starts a scheduling cycle. When a cluster event arrives
- * while a pod is in flight, a failure of that pod's attempt sends it to backoff instead of unschedulable,
- * because the attempt may have missed what the event changed. An update of the pod while it is in flight
- * counts as such an event for that pod. Which events count depends on the hint the attempt returns the pod
- * with: see {@link #requeueUnschedulable(QueuedPod, long, QueueingHint)}.
+ * <p>In-flight events: every {@link #take()} starts a scheduling cycle. When an event arrives while a pod is in
+ * flight that would have moved the pod had it been waiting with the hint its attempt returns it with (kube's
+ * in-flight events and {@code determineSchedulingHintForInFlightPod}), a failure of that attempt sends it to
+ * backoff instead of unschedulable, because the attempt may have missed what the event changed; an event its
+ * hint skips does not. An update of the pod while it is in flight counts as such an event for that pod. See
+ * {@link #requeueUnschedulable(QueuedPod, long, QueueingHint)}.
  *
  * <p>Time comes only from the {@link Ticker}; nothing runs on a timer: {@link #take()} and {@link #poll()}
  * first move what is due, and a waiting {@link #take()} wakes exactly when the next backoff or
@@ -212,10 +213,11 @@ public final class SchedulingQueue {
 
   /**
    * Returns an in-flight pod whose attempt found no node: it goes to unschedulable, or to backoff if an
-   * event that its hint says may help arrived, or the pod was updated, since it was taken, so that the
-   * change is not lost (any cluster change counts unless the hint is {@link QueueingHint#POD_UPDATE_ONLY};
-   * an event about bound pods counts if the hint {@linkplain QueueingHint#waitsForAssignedPods() waits for
-   * them}). A pod updated to carry scheduling gates meanwhile goes to gated. A pod
+   * event that would have moved it with {@code hint}, had it been waiting, arrived since it was taken, or the pod
+   * was updated, so that the change is not lost (a node update its rejecting filters skip does not count). Of
+   * more than the last {@value MoveRequests#KEPT} events, those dropped count as before events were kept: any
+   * cluster change unless the hint is {@link QueueingHint#POD_UPDATE_ONLY}, an event about bound pods if the hint
+   * {@linkplain QueueingHint#waitsForAssignedPods() waits for them}. A pod updated to carry scheduling gates meanwhile goes to gated. A pod
    * {@linkplain #holdForPreemption held} for preemption goes to unschedulable in any case (a move to
    * backoff is remembered for when the mark is lifted). Its unschedulable attempts count one more and its
    * consecutive errors are forgotten.

@@ -149,6 +149,49 @@ class ClusterEventMovesTest {
   }
 
   @Test
+  void an_event_during_an_attempt_sends_the_pod_to_backoff_only_if_it_would_have_moved_it_waiting() {
+    var pod = new QueuedPod("uid-busy", "default", "busy", 0, "s");
+    var waitsForCpu = QueueingHint.of(PodInfo.builder("default", "busy").build()).withRetriedOn(
+        ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_ALLOCATABLE), RetryHint.ALWAYS);
+    var before = NodeInfo.builder("n").build();
+    var relabelled = NodeInfo.builder("n").labels(Map.of("zone", "a")).build();
+
+    queue.add(pod);
+    queue.poll();
+    long cycle = queue.schedulingCycle();
+    queue.moveOnClusterChange(ClusterEvent.NODE_UPDATE,
+        new ClusterUpdate.NodeUpdated(before, relabelled, ClusterChange.of(ClusterChange.NODE_LABELS)));
+    queue.requeueUnschedulable(pod, cycle, waitsForCpu);
+    assertEquals("unschedulable", where(queue, "busy"), "a label patch during its attempt cannot help it");
+
+    queue.delete("uid-busy");
+    queue.add(pod);
+    queue.poll();
+    long next = queue.schedulingCycle();
+    queue.moveOnClusterChange(ClusterEvent.NODE_ADD, new ClusterUpdate.NodeAdded(before));
+    queue.requeueUnschedulable(pod, next, waitsForCpu);
+    assertEquals("backoff", where(queue, "busy"), "a node added during its attempt may help it");
+  }
+
+  @Test
+  void an_attempt_older_than_the_events_kept_counts_any_change_dropped_since() {
+    var pod = new QueuedPod("uid-slow", "default", "slow", 0, "s");
+    var waitsForCpu = QueueingHint.of(PodInfo.builder("default", "slow").build()).withRetriedOn(
+        ClusterChange.of(ClusterChange.NODE_ALLOCATABLE), RetryHint.ALWAYS);
+    var before = NodeInfo.builder("n").build();
+    var relabelled = NodeInfo.builder("n").labels(Map.of("zone", "a")).build();
+    queue.add(pod);
+    queue.poll();
+    long cycle = queue.schedulingCycle();
+    for (int i = 0; i <= MoveRequests.KEPT; i++) { // one more than kept: the first is dropped
+      queue.moveOnClusterChange(ClusterEvent.NODE_UPDATE,
+          new ClusterUpdate.NodeUpdated(before, relabelled, ClusterChange.of(ClusterChange.NODE_LABELS)));
+    }
+    queue.requeueUnschedulable(pod, cycle, waitsForCpu);
+    assertEquals("backoff", where(queue, "slow"), "a change dropped unseen may have helped it");
+  }
+
+  @Test
   void a_hint_that_throws_moves_the_pod() {
     queue.delete("uid-plain");
     park("plain", QueueingHint.of(PodInfo.builder("default", "plain").build())
