@@ -2,6 +2,7 @@ package io.kubesched.engine;
 
 import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterUpdate;
+import io.kubesched.api.Decision;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.LabelSelectorRequirement.Operator;
 import io.kubesched.api.LabelSelectorRequirement;
@@ -12,6 +13,7 @@ import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.Volume;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -313,6 +315,38 @@ public record QueueingHint(
     return changes.equals(retriedOn) && hint.equals(retryHint) ? this
         : new QueueingHint(clusterChanges, namespace, requiredAffinity, requiredAntiAffinity, hardSpread, claims,
             attachedVolumes, devices, namedDeviceClaims, generatedDeviceClaims, changes, hint);
+  }
+
+  /**
+   * @param decision the decision of the attempt that found no node for the pod
+   * @return this hint retried on the changes the decision's rejectors register, when their hints say so
+   */
+  public QueueingHint withRetriedOn(Decision.Unschedulable decision) {
+    return withRetriedOn(decision.retriedOn(), decision.retryHint());
+  }
+
+  /**
+   * For the members of a pod group none of whose members fitted, each decided alone on the same snapshot: the
+   * group may fit only once one of them may, so a change moves the member if it may help one of them.
+   *
+   * @param decisions the members' decisions; not empty
+   * @return this hint retried on a change one of {@code decisions} is retried on and whose hint says may help
+   */
+  public QueueingHint withRetriedOnAnyOf(Collection<Decision.Unschedulable> decisions) {
+    var each = List.copyOf(decisions);
+    if (each.isEmpty()) {
+      throw new IllegalArgumentException("no decision to retry on");
+    }
+    var changes = EnumSet.noneOf(ClusterChange.class);
+    each.forEach(decision -> changes.addAll(decision.retriedOn()));
+    return withRetriedOn(changes, update -> {
+      for (var decision : each) {
+        if (!Collections.disjoint(decision.retriedOn(), update.changes()) && decision.retryHint().mayHelp(update)) {
+          return true;
+        }
+      }
+      return false;
+    });
   }
 
   /** @return whether a pod bound, relabelled on its node, or a node deleted, may move the pod */

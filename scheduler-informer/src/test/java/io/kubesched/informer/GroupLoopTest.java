@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.kubesched.api.ClusterChange;
+import io.kubesched.api.ClusterUpdate;
+import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
@@ -22,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -151,6 +157,38 @@ class GroupLoopTest {
             || reports.stream().anyMatch(r -> r.startsWith("unschedulable b: minCount (3) cannot be satisfied")),
         reports.toString());
     assertTrue(reports.contains("placed a 3"), reports.toString());
+  }
+
+  @Test
+  void a_group_none_of_whose_members_fits_waits_for_a_change_that_may_help_one_of_them() throws Exception {
+    // Every member is turned away by one filter that registers allocatable changes only and says a node
+    // helps once it allows more than 150 pods.
+    FinderFunc full = (pod, nodes) -> Decision.unschedulable(Map.of("n1", List.of("Too many pods")))
+        .withRejectors(Set.of("Slots"), ClusterChange.of(ClusterChange.NODE_ALLOCATABLE),
+            update -> update instanceof ClusterUpdate.NodeUpdated node && node.after().allocatable().pods() > 150);
+    var parts = FakeLoop.of(TestSettings.forFakeCluster(NAME), full, clock::get, (pod, node) -> null)
+        .groups(lookup, report).create();
+    var node = SchedulingLoopPartsTest.node("n1");
+    parts.handlers().nodes().onAdd(node);
+    group("g", 2);
+    add(parts, member("g1", "g"), member("g2", "g"));
+    scheduleAll(parts);
+    assertEquals(2, parts.queue().depths().unschedulable());
+
+    var relabelled = new NodeBuilder(node).editMetadata().addToLabels("zone", "a").endMetadata().build();
+    parts.handlers().nodes().onUpdate(node, relabelled);
+    var more = new NodeBuilder(relabelled).editStatus().addToAllocatable("pods", new Quantity("111")).endStatus()
+        .build();
+    parts.handlers().nodes().onUpdate(relabelled, more);
+    var other = new NodeBuilder(SchedulingLoopPartsTest.node("n2")).build();
+    parts.handlers().nodes().onAdd(other);
+    assertEquals(2, parts.queue().depths().unschedulable(), "a label, a node added: no member's filter registers "
+        + "them; 111 pods: its hint says no");
+
+    var enough = new NodeBuilder(more).editStatus().addToAllocatable("pods", new Quantity("200")).endStatus()
+        .build();
+    parts.handlers().nodes().onUpdate(more, enough);
+    assertEquals(0, parts.queue().depths().unschedulable(), "a change that may help one member moves the group");
   }
 
   @Test

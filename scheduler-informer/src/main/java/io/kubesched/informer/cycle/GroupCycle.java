@@ -202,11 +202,20 @@ public final class GroupCycle {
     }
     var unschedulable = (GroupDecision.Unschedulable) decision;
     var message = unschedulable.message();
+    // With no member fitting, the trial stopped once the members not tried could not reach the minimum even if all
+    // fitted: the group fits only once one of the members tried may. They wait for what may help one of those
+    // (the ones not tried carry the group's message). Else any change may: a fitted member moving elsewhere may
+    // make room for another.
+    var triedAndUnfit = unschedulable.unfitted().values().stream()
+        .filter(own -> !own.preFilterMessage().equals(message))
+        .toList();
+    boolean noneFitted = unschedulable.fitted().isEmpty() && refused.isEmpty() && !triedAndUnfit.isEmpty();
     for (var m : members) {
       var uid = m.info().uid();
       var own = unschedulable.unfitted().get(uid);
       var why = refused.containsKey(uid) ? refused.get(uid) : own != null ? memberMessage(own, nodes.size()) : message;
-      requeueUnschedulable(m, cycle, why);
+      var hint = QueueingHint.of(m.info());
+      requeueUnschedulable(m, cycle, why, noneFitted ? hint.withRetriedOnAnyOf(triedAndUnfit) : hint);
     }
     tracker.failed(group, profile, message, placed);
     metrics.groupAttempt(profile, Result.UNSCHEDULABLE, since(startedNanos));
@@ -244,8 +253,10 @@ public final class GroupCycle {
     }
     LOG.info(
         "Pod group {}: {} members placed ({} already), binding them", group.key(), assumed.size(), placed);
-    for (var entry : decision.unfitted().entrySet()) {
-      requeueUnschedulable(byUid.get(entry.getKey()), cycle, memberMessage(entry.getValue(), nodeCount));
+    for (var entry : decision.unfitted().entrySet()) { // the group is placed: each waits for its own chance
+      var m = byUid.get(entry.getKey());
+      requeueUnschedulable(m, cycle, memberMessage(entry.getValue(), nodeCount),
+          QueueingHint.of(m.info()).withRetriedOn(entry.getValue()));
     }
     refused.forEach((uid, why) -> requeueUnschedulable(byUid.get(uid), cycle, why));
     tracker.placed(group.ref());
@@ -318,9 +329,13 @@ public final class GroupCycle {
   }
 
   private void requeueUnschedulable(Attempt m, long cycle, String message) {
+    requeueUnschedulable(m, cycle, message, QueueingHint.of(m.info()));
+  }
+
+  private void requeueUnschedulable(Attempt m, long cycle, String message, QueueingHint hint) {
     metrics.attempt(m.item().profile(), Result.UNSCHEDULABLE, since(m.startedNanos()));
     var progress = reporting.unschedulable(m, message);
-    queue.requeueUnschedulable(m.item().withProgress(progress), cycle, QueueingHint.of(m.info()));
+    queue.requeueUnschedulable(m.item().withProgress(progress), cycle, hint);
   }
 
   private void failMember(Attempt m, SchedulerException error) {

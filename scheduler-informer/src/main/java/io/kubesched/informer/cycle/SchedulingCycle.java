@@ -264,7 +264,7 @@ public final class SchedulingCycle implements Runnable {
     metrics.attempt(item.profile(), Result.UNSCHEDULABLE, since(attempt));
     var progress = reporting.unschedulable(attempt, message, nominatedNodeName);
     queue.requeueUnschedulable(
-        item.withProgress(progress), cycle, QueueingHint.of(info).withRetriedOn(decision.retriedOn(), decision.retryHint()));
+        item.withProgress(progress), cycle, QueueingHint.of(info).withRetriedOn(decision));
   }
 
   private void unschedulable(Attempt attempt, long cycle, String message, QueueingHint hint) {
