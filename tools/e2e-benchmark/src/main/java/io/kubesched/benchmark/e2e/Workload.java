@@ -45,7 +45,9 @@ import org.jspecify.annotations.Nullable;
  * {@link PodShape#PREEMPTION}, the initial pods' size and the preemptors of a {@link PodShape}; for the DRA
  * shapes ({@link #DRA}: {@code SchedulingWithResourceClaimTemplate/5000pods_500nodes} and {@code
  * SteadyStateClusterResourceClaimTemplate/empty_500nodes} of its dra/performance-config.yaml), also each node's
- * ResourceSlice, the DeviceClass, the ResourceClaimTemplate and the claims allocated beforehand.
+ * ResourceSlice, the DeviceClass, the ResourceClaimTemplate and the claims allocated beforehand; for the shapes
+ * with pods that fit no node ({@link #NEVER_FITTING}: {@code Unschedulable}, {@code SchedulingWithMixedChurn} and
+ * the label-patch flood), those pods ({@link #neverFittingPod}) and the mixed churn's nodes and Services.
  *
  * <p>Every phase of a run (warm-up, stream, backlog) creates measured-shape pods, so warm-up, stream and
  * backlog together must fit beside the initial pods, and beside the preemptors, each of which takes a node
