@@ -370,9 +370,12 @@ final class BenchmarkRun {
   private RunResult.NeverFitting flood(KubernetesClient admin, Creators creators, Placer placer)
       throws InterruptedException, ExecutionException, IOException {
     int pods = workload.floodPods();
+    var created = placer.attempts();
     creators.run(pods, i -> create(admin, workload.neverFittingPod(i, contestant.schedulerName())));
-    var before = awaitTried(placer, pods);
-    progress("flood: %d pods that fit no node created; %.0f unschedulable attempts so far", pods, before.unschedulable());
+    var before = awaitTried(placer, created, pods);
+    progress(
+        "flood: %d pods that fit no node created; %.0f unschedulable attempts since", pods,
+        before.since(created).unschedulable());
     var node = Workload.nodeName(0);
     for (int k = 1; k <= PodShape.FLOOD_PATCHES; k++) {
       var value = Integer.toString(k);
@@ -389,12 +392,13 @@ final class BenchmarkRun {
   }
 
   /**
-   * Waits until the placer has made at least {@code pods} unschedulable attempts and its counts have then stayed
-   * still for {@link #FLOOD_QUIET}, or none has changed for the stall time.
+   * Waits until the placer has made at least {@code pods} unschedulable attempts since {@code since} and its counts
+   * have then stayed still for {@link #FLOOD_QUIET}, or none has changed for the stall time.
    *
    * @return its counts then; {@link RunResult.Attempts#NONE} at once for a placer that does not count
    */
-  private RunResult.Attempts awaitTried(Placer placer, int pods) throws IOException, InterruptedException {
+  private RunResult.Attempts awaitTried(Placer placer, RunResult.Attempts since, int pods)
+      throws IOException, InterruptedException {
     var last = placer.attempts();
     if (Double.isNaN(last.total())) {
       return last;
@@ -408,11 +412,11 @@ final class BenchmarkRun {
       if (!now.equals(last)) {
         last = now;
         changed = at;
-      } else if (now.unschedulable() >= pods && at - changed > FLOOD_QUIET.toNanos()) {
+      } else if (now.since(since).unschedulable() >= pods && at - changed > FLOOD_QUIET.toNanos()) {
         return now;
       } else if (at - changed > settings.stall().toNanos()) {
         progress("flood: no attempt for %d s with %.0f of %d pods tried; patching anyway", settings.stall().toSeconds(),
-            now.unschedulable(), pods);
+            now.since(since).unschedulable(), pods);
         return now;
       }
     }
