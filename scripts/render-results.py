@@ -176,7 +176,7 @@ def measured_attempts(r):
 
 def render_e2e_never_fitting(d):
     if d is None:
-        return [f"No run yet. `{NEVER_FITTING_COMMAND}` makes one (roughly half an hour on 2 CPUs); then "
+        return [f"No run yet. `{NEVER_FITTING_COMMAND}` makes one (about 40 minutes on 2 CPUs); then "
                 "`python3 scripts/render-results.py` renders it here."]
     only = dict(d, workloads={w: d["workloads"][w] for w in never_fitting_workloads(d)})
     only["runs"] = [r for r in d["runs"] if r["workload"] in only["workloads"]]

@@ -192,13 +192,14 @@ record Workload(
           new Workload("smoke-dra-steady-state", 30, 0, 40, 60, PodShape.DRA_STEADY_STATE));
 
   /**
-   * The shapes with pods that fit no node in a few seconds: 50 nodes, a stream of 100 (two seconds, two churn
-   * ticks of {@link PodShape#MIXED_CHURN}) and a backlog of 100; 50 pods in the flood.
+   * The shapes with pods that fit no node in a few seconds: 50 nodes, a stream of 100 and a backlog of 100; for
+   * {@link PodShape#MIXED_CHURN} a stream of 250 (five seconds: its objects created, deleted and created again);
+   * 50 pods in the flood.
    */
   static final List<Workload> SMOKE_NEVER_FITTING =
       List.of(
           new Workload("smoke-unschedulable", 50, 5, 100, 100, PodShape.UNSCHEDULABLE),
-          new Workload("smoke-mixed-churn", 50, 0, 100, 100, PodShape.MIXED_CHURN),
+          new Workload("smoke-mixed-churn", 50, 0, 250, 100, PodShape.MIXED_CHURN),
           flood("smoke-label-patch-flood", 50, 50, 100, 100, 50));
 
   /** The workloads {@code --workloads} knows besides {@link #ALL}: quick checks, not in the table. */
