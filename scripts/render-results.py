@@ -292,8 +292,9 @@ def render_e2e(d):
             checks.append(f"{label} bound {whole} of {groups} groups whole, {early} members before their group")
         never = [r["neverFitting"] for r in schedulers if r["contestant"] == key and r.get("neverFitting")]
         if never:
-            checks.append(f"{label} bound {sum(n['bound'] for n in never)} of {sum(n['created'] for n in never):,} "
-                          f"pods that fit no node")
+            bound = sum(n['bound'] for n in never)
+            text = f"{label} bound {bound} of {sum(n['created'] for n in never):,} pods that fit no node"
+            checks.append(text if bound == 0 else f"**{text}**")
         claims = [r["claims"] for r in schedulers if r["contestant"] == key and r.get("claims")]
         if claims:
             broken = sum(c["unallocated"] + c["elsewhere"] + c["sharedDevices"] for c in claims)

@@ -161,7 +161,8 @@ class NeverFittingRun(unittest.TestCase):
         self.assertIn("| unschedulable | kubesched | 1.00 | 290 | 300 | 1 | – |", text)
         self.assertIn("| label-patch-flood | kubesched | 1.00 | 300 | 300 | 0 | 5,035 (5 patches, 1,000 pods pending) |",
                       text)
-        self.assertIn("kubesched bound 1 of 600 pods that fit no node", text)
+        self.assertIn("kube-scheduler bound 0 of 600 pods that fit no node;", text)
+        self.assertIn("**kubesched bound 1 of 600 pods that fit no node**", text)
 
 
 class Pages(unittest.TestCase):
