@@ -15,6 +15,8 @@ so that a figure in the docs is always one of the data's. Which file is current:
   --workloads and in which both kube-scheduler and kubesched ran: a partial run never replaces the table.
 - e2e-dra: the newest file in which both kube-scheduler and kubesched ran a DRA workload (one whose shape has
   devicesPerNode; they run only when named); until there is one, the block gives the command that makes it.
+- e2e-never-fitting: the same for the workloads with pods that fit no node (whose shape has neverFitting:
+  unschedulable, mixed-churn, label-patch-flood), with each scheduler's attempts.
 - drills: per fault, the newest file that ran it (the drills are run fault by fault).
 - soak: the newest file.
 
@@ -52,6 +54,8 @@ SHORT = {
     "5000-nodes-gangs": "gangs",
     "500-nodes-dra-template": "claim template",
     "500-nodes-dra-steady-state": "steady state",
+    "mixed-churn": "mixed churn",
+    "label-patch-flood": "label-patch flood",
 }
 VIOLATIONS = [
     ("LOST", "lost"), ("MOVED", "moved"), ("BOUND_TWICE", "bound twice"), ("REPORTED_TWICE", "reported twice"),
@@ -148,6 +152,61 @@ def render_e2e_dra(d):
         "fast this API server takes the bindings beside the same claims, not a bound on allocating them."]
 
 
+NEVER_FITTING_COMMAND = ("scripts/e2e-benchmark.sh --workloads unschedulable,mixed-churn,label-patch-flood --reps 3 "
+                         "--contestants kube-scheduler,kubesched")
+
+
+def never_fitting_workloads(d):
+    return [w for w, shape in d["workloads"].items() if shape.get("neverFitting")]
+
+
+def current_e2e_never_fitting(data):
+    """The newest run in which kube-scheduler and kubesched both ran a workload with pods that fit no node, or None."""
+    ran = [d for d in data
+           if {"kube-scheduler", "kubesched"}
+           <= {r["contestant"] for r in d["runs"] if r["workload"] in never_fitting_workloads(d)}]
+    return ran[-1] if ran else None
+
+
+def measured_attempts(r):
+    """A run's attempts on the measured pods (scheduled and error), or None where not counted."""
+    a = r["attempts"]
+    return None if a["scheduled"] is None else a["scheduled"] + a["error"]
+
+
+def render_e2e_never_fitting(d):
+    if d is None:
+        return [f"No run yet. `{NEVER_FITTING_COMMAND}` makes one (about 40 minutes on 2 CPUs); then "
+                "`python3 scripts/render-results.py` renders it here."]
+    only = dict(d, workloads={w: d["workloads"][w] for w in never_fitting_workloads(d)})
+    only["runs"] = [r for r in d["runs"] if r["workload"] in only["workloads"]]
+    out = render_e2e(only) + [
+        "", "Scheduling attempts over the stream and the backlog, as each scheduler counts them (kube-scheduler's "
+        "`scheduler_schedule_attempts_total`), medians: per measured pod bound, its `scheduled` and `error` attempts; "
+        "on the pods that fit no node, its `unschedulable` ones (the measured pods always fit). For the flood, the "
+        "attempts of any pod from its first label patch to 15 s after the last. Pods that fit no node bound: the "
+        "worst run.", "",
+        "| workload | contestant | attempts per measured pod | attempts on pods that fit no node | pods that fit no "
+        "node | bound | attempts by the label patches |",
+        "|---|---|---:|---:|---:|---:|---:|"]
+    for w in only["workloads"]:
+        shape = only["workloads"][w]
+        for key, label in CONTESTANTS[:3]:
+            rows = runs_of(only, w, key)
+            if not rows:
+                continue
+            per_pod = median([measured_attempts(r) / r["bound"] for r in rows
+                              if measured_attempts(r) is not None and r["bound"]])
+            patches = (f"{f0(med(rows, 'patchAttempts', 'neverFitting'))} ({shape['labelPatches']} patches, "
+                       f"{shape['floodPods']:,} pods pending)" if shape.get("floodPods") else "–")
+            out.append(
+                f"| {w} | {label} | {'–' if per_pod is None else f'{per_pod:.2f}'} | "
+                f"{f0(median([r['attempts']['unschedulable'] for r in rows]))} | "
+                f"{f0(med(rows, 'created', 'neverFitting'))} | {max(r['neverFitting']['bound'] for r in rows)} | "
+                f"{patches} |")
+    return out
+
+
 def runs_of(d, workload, contestant):
     rows = [r for r in d["runs"] if r["workload"] == workload and r["contestant"] == contestant]
     if contestant != "ceiling" or not rows:
@@ -231,6 +290,11 @@ def render_e2e(d):
             whole, groups = sum(g["whole"] for g in gangs), sum(g["groups"] for g in gangs)
             early = sum(g["boundEarly"] for g in gangs)
             checks.append(f"{label} bound {whole} of {groups} groups whole, {early} members before their group")
+        never = [r["neverFitting"] for r in schedulers if r["contestant"] == key and r.get("neverFitting")]
+        if never:
+            bound = sum(n['bound'] for n in never)
+            text = f"{label} bound {bound} of {sum(n['created'] for n in never):,} pods that fit no node"
+            checks.append(text if bound == 0 else f"**{text}**")
         claims = [r["claims"] for r in schedulers if r["contestant"] == key and r.get("claims")]
         if claims:
             broken = sum(c["unallocated"] + c["elsewhere"] + c["sharedDevices"] for c in claims)
@@ -416,6 +480,8 @@ def main(argv):
     pages = {
         "docs/performance.md": [("e2e-benchmark", render_e2e(current_e2e(load("e2e-benchmark")))),
                                 ("e2e-dra", render_e2e_dra(current_e2e_dra(load("e2e-benchmark")))),
+                                ("e2e-never-fitting",
+                                 render_e2e_never_fitting(current_e2e_never_fitting(load("e2e-benchmark")))),
                                 ("jmh", render_jmh(load("jmh")))],
         "docs/reliability.md": [("drills", render_drills(load("drills"))), ("soak", render_soak(load("soak")))],
     }

@@ -116,6 +116,55 @@ class DraRun(unittest.TestCase):
         self.assertIn("kubesched allocated 100 claims of 100 pods, **2 unallocated", text)
 
 
+def never_fitting(name, command, runs):
+    d = e2e(name, command, runs)
+    d["workloads"] = {"unschedulable": {"nodes": 5000, "neverFitting": True, "churnIntervalMs": 200},
+                      "label-patch-flood": {"nodes": 500, "neverFitting": True, "floodPods": 1000, "labelPatches": 5}}
+    return d
+
+
+def never_fitting_run(workload, contestant, rate, scheduled=100, unschedulable=300, bound=0, patch_attempts=None):
+    r = run(workload, contestant, rate)
+    r["attempts"] = {"scheduled": scheduled, "unschedulable": unschedulable, "error": 0}
+    r["neverFitting"] = {"created": 300, "bound": bound, "labelPatches": 5 if patch_attempts is not None else 0,
+                         "patchAttempts": patch_attempts}
+    return r
+
+
+class NeverFittingRun(unittest.TestCase):
+
+    def test_without_a_run_the_block_gives_the_command_that_makes_one(self):
+        full = e2e("2026-11-30", "x", [run("500-nodes", "kube-scheduler", 400), run("500-nodes", "kubesched", 600)])
+        self.assertIsNone(render.current_e2e_never_fitting([full]))
+        self.assertIn(render.NEVER_FITTING_COMMAND, "\n".join(render.render_e2e_never_fitting(None)))
+
+    def test_the_newest_run_with_both_schedulers_is_current_and_a_full_run_ignores_it(self):
+        older = never_fitting("2026-12-01", "x --workloads unschedulable",
+                              [never_fitting_run("unschedulable", "kube-scheduler", 300),
+                               never_fitting_run("unschedulable", "kubesched", 600)])
+        alone = never_fitting("2026-12-02", "x --workloads unschedulable --contestants kubesched",
+                              [never_fitting_run("unschedulable", "kubesched", 1)])
+        full = e2e("2026-12-03", "x", [run("500-nodes", "kube-scheduler", 400), run("500-nodes", "kubesched", 600)])
+        self.assertIs(older, render.current_e2e_never_fitting([older, alone, full]))
+        self.assertIs(full, render.current_e2e([older, alone, full]))
+
+    def test_the_table_has_the_ratios_the_attempts_and_a_bound_pod_that_fits_no_node(self):
+        d = never_fitting("2026-12-01", "x --workloads unschedulable,label-patch-flood",
+                          [never_fitting_run("unschedulable", "kube-scheduler", 300, scheduled=110),
+                           never_fitting_run("unschedulable", "kubesched", 600, unschedulable=290, bound=1),
+                           never_fitting_run("label-patch-flood", "kube-scheduler", 400, patch_attempts=0),
+                           never_fitting_run("label-patch-flood", "kubesched", 500, patch_attempts=5035)])
+        text = "\n".join(render.render_e2e_never_fitting(d))
+        self.assertIn("| | unschedulable | label-patch flood |", text)
+        self.assertIn("| throughput | 2.00× (600 against 300 pods/s) | 1.25× (500 against 400 pods/s) |", text)
+        self.assertIn("| unschedulable | kube-scheduler | 1.10 | 300 | 300 | 0 | – |", text)
+        self.assertIn("| unschedulable | kubesched | 1.00 | 290 | 300 | 1 | – |", text)
+        self.assertIn("| label-patch-flood | kubesched | 1.00 | 300 | 300 | 0 | 5,035 (5 patches, 1,000 pods pending) |",
+                      text)
+        self.assertIn("kube-scheduler bound 0 of 600 pods that fit no node;", text)
+        self.assertIn("**kubesched bound 1 of 600 pods that fit no node**", text)
+
+
 class Pages(unittest.TestCase):
 
     def test_splice_replaces_only_between_the_markers_and_refuses_a_page_without_them(self):
@@ -131,7 +180,8 @@ class Pages(unittest.TestCase):
             root = Path(tmp)
             for page in ("docs/performance.md", "docs/reliability.md"):
                 (root / page).parent.mkdir(parents=True, exist_ok=True)
-                names = ["e2e-benchmark", "e2e-dra", "jmh"] if "performance" in page else ["drills", "soak"]
+                names = (["e2e-benchmark", "e2e-dra", "e2e-never-fitting", "jmh"] if "performance" in page
+                         else ["drills", "soak"])
                 (root / page).write_text("".join(
                     f"<!-- rendered by scripts/render-results.py: {n} -->\nstale\n<!-- end of rendered: {n} -->\n"
                     for n in names))

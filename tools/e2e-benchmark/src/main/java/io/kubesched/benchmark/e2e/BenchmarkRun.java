@@ -2,6 +2,7 @@ package io.kubesched.benchmark.e2e;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -52,6 +53,12 @@ import org.jspecify.annotations.Nullable;
  * <p>For a {@link PodShape#GANG} workload the stream's and the backlog's pods are members of pod groups, each
  * phase's PodGroups created before its pods, the members interleaved across groups ({@link Workload#member});
  * a {@link GangTimes} on the same watch adds the groups' figures.
+ *
+ * <p>For a workload with pods that fit no node ({@link PodShape#neverFits}) the contestant counts its scheduling
+ * attempts ({@link ScheduleAttempts}), read after the warm-up and after the backlog; a {@link Churn} creates
+ * such pods (and for {@link PodShape#MIXED_CHURN} nodes and Services) from the stream's start to the backlog's
+ * end, as {@link Preemptors} do; for {@link PodShape#LABEL_PATCH_FLOOD}, the flood comes between the warm-up and
+ * the stream ({@link #flood}). None of those pods may be bound.
  */
 final class BenchmarkRun {
 
@@ -71,6 +78,22 @@ final class BenchmarkRun {
    * every backlog pod pending.
    */
   static final Duration GANG_BACKLOG_STALL = Duration.ofMinutes(5);
+
+  /**
+   * How long after the flood's last label patch the run waits before it reads the attempts again: longer than
+   * kube-scheduler's longest backoff (10 s), so that a pod a patch had moved to the backoff queue would have been
+   * tried by then.
+   */
+  static final Duration PATCH_SETTLE = Duration.ofSeconds(15);
+
+  /** The time between two of the flood's label patches. */
+  private static final Duration PATCH_INTERVAL = Duration.ofSeconds(1);
+
+  /**
+   * How long the attempt counts must stay still before the flood's patches: the flood's pods have each been tried
+   * and set aside by then.
+   */
+  private static final Duration FLOOD_QUIET = Duration.ofSeconds(3);
 
   /** Pods created one at a time at the placer's start and again at the end of the run ({@link RunResult.Start}). */
   static final int ONE_BY_ONE = 10;
@@ -153,6 +176,9 @@ final class BenchmarkRun {
           var placer = startPlacer(cluster);
           var preemptors = workload.shape().preempts()
               ? new Preemptors(admin, workload, contestant.schedulerName())
+              : null;
+          var churn = workload.shape().churnInterval().isPresent()
+              ? new Churn(admin, workload, contestant.schedulerName())
               : null) {
         cold = oneByOne(admin, placer, Workload.COLD);
         double firstBoundSeconds = (cold.firstBoundNanos() - placerStart) / 1e9;
@@ -160,10 +186,15 @@ final class BenchmarkRun {
             firstBoundSeconds, PodTimes.percentile(cold.latenciesMillis(), 50));
         var warmup = phase(admin, creators, placer, Workload.WARMUP, settings.warmupPods(), 0, null);
         progress("warmed up: %d pods bound", warmup.boundCount());
+        var flood = workload.floodPods() > 0 ? flood(admin, creators, placer) : RunResult.NeverFitting.NONE;
         double cpuAtStart = placer.cpuSeconds();
+        var attemptsAtStart = placer.attempts();
 
         if (preemptors != null) {
           preemptors.resume();
+        }
+        if (churn != null) {
+          churn.resume();
         }
         var streamGangs = gangTimes();
         createGroups(admin, creators, Workload.STREAM);
@@ -180,6 +211,9 @@ final class BenchmarkRun {
         if (preemptors != null) {
           preemptors.pause();
         }
+        if (churn != null) {
+          churn.pause();
+        }
         placer.pause();
         var backlogGangs = gangTimes();
         var backlog = backlogGangs != null ? backlogGangs.pods() : new PodTimes();
@@ -194,6 +228,9 @@ final class BenchmarkRun {
           if (preemptors != null) {
             preemptors.resume();
           }
+          if (churn != null) {
+            churn.resume();
+          }
           var stall = settings.stall();
           if (workload.shape().gangs() && stall.compareTo(GANG_BACKLOG_STALL) < 0) {
             stall = GANG_BACKLOG_STALL;
@@ -203,6 +240,10 @@ final class BenchmarkRun {
         double backlogSeconds = (backlog.lastBoundNanos(resumed) - resumed) / 1e9;
         var gangs = gangs(streamGangs, backlogGangs, resumed);
         double cpu = placer.cpuSeconds();
+        var attempts = workload.shape().neverFits() ? placer.attempts().since(attemptsAtStart) : RunResult.Attempts.NONE;
+        if (churn != null) {
+          churn.pause();
+        }
         var preemption = preemptors == null ? RunResult.Preemption.NONE : awaitPreemptors(preemptors, placer);
         if (stalled) {
           // The run's measure is taken; a placer still retrying what it could not bind may keep the API server
@@ -212,6 +253,7 @@ final class BenchmarkRun {
         }
         var spread = spreadOf(admin);
         spread.constraint().ifPresent(check -> progress("placement: %s", check));
+        var neverFitting = neverFitting(churn, flood, spread, attempts, stream.boundCount() + backlog.boundCount());
         if (preemptors != null) {
           int measuredCreated = ONE_BY_ONE + settings.warmupPods() + workload.streamPods() + workload.pods();
           preemption =
@@ -255,7 +297,9 @@ final class BenchmarkRun {
                 preemption,
                 gangs,
                 new RunResult.Start(firstBoundSeconds, PodTimes.percentile(cold.latenciesMillis(), 50), warmP50),
-                claims);
+                claims,
+                attempts,
+                neverFitting);
         progress(
             "backlog: %.0f pods/s; %d pending; CPU %.1f s (process %.1f s), peak RSS %.0f MiB; run took %.0f s",
             result.podsPerSecond(), result.pending(), result.cpuSeconds(), result.processCpuSeconds(),
@@ -314,6 +358,98 @@ final class BenchmarkRun {
         created, times.boundCount(), PodTimes.percentile(latencies, 50), PodTimes.percentile(latencies, 99), 0, 0);
   }
 
+  /**
+   * The label-patch flood, between the warm-up and the stream: {@link Workload#floodPods} pods that fit no node
+   * created at once; once the contestant has tried each (as many {@code unschedulable} attempts) and its counts
+   * have stayed still for {@link #FLOOD_QUIET}, {@value PodShape#FLOOD_PATCHES} label-only patches of node 0,
+   * {@link #PATCH_INTERVAL} apart; then {@link #PATCH_SETTLE}, and the attempts made since the first patch. The
+   * bind ceiling counts no attempts: its flood is created, patched and left, unmeasured.
+   *
+   * @return the flood's figures, its pods' bindings left to the end of the run ({@link #neverFitting})
+   */
+  private RunResult.NeverFitting flood(KubernetesClient admin, Creators creators, Placer placer)
+      throws InterruptedException, ExecutionException, IOException {
+    int pods = workload.floodPods();
+    var created = placer.attempts();
+    creators.run(pods, i -> create(admin, workload.neverFittingPod(i, contestant.schedulerName())));
+    var before = awaitTried(placer, created, pods);
+    progress(
+        "flood: %d pods that fit no node created; %.0f unschedulable attempts since", pods,
+        before.since(created).unschedulable());
+    var node = Workload.nodeName(0);
+    for (int k = 1; k <= PodShape.FLOOD_PATCHES; k++) {
+      var value = Integer.toString(k);
+      admin.nodes().withName(node).edit(
+          n -> new NodeBuilder(n).editMetadata().addToLabels(PodShape.PATCHED_LABEL, value).endMetadata().build());
+      Thread.sleep(k < PodShape.FLOOD_PATCHES ? PATCH_INTERVAL.toMillis() : PATCH_SETTLE.toMillis());
+    }
+    var patchAttempts = placer.attempts().since(before);
+    progress(
+        "flood: %d label patches of %s cost %.0f attempts (%.0f unschedulable, %.0f scheduled, %.0f error)",
+        PodShape.FLOOD_PATCHES, node, patchAttempts.total(), patchAttempts.unschedulable(), patchAttempts.scheduled(),
+        patchAttempts.error());
+    return new RunResult.NeverFitting(pods, 0, PodShape.FLOOD_PATCHES, patchAttempts.total());
+  }
+
+  /**
+   * Waits until the placer has made at least {@code pods} unschedulable attempts since {@code since} and its counts
+   * have then stayed still for {@link #FLOOD_QUIET}, or none has changed for the stall time.
+   *
+   * @return its counts then; {@link RunResult.Attempts#NONE} at once for a placer that does not count
+   */
+  private RunResult.Attempts awaitTried(Placer placer, RunResult.Attempts since, int pods)
+      throws IOException, InterruptedException {
+    var last = placer.attempts();
+    if (Double.isNaN(last.total())) {
+      return last;
+    }
+    long changed = System.nanoTime();
+    while (true) {
+      placer.check();
+      Thread.sleep(200);
+      var now = placer.attempts();
+      long at = System.nanoTime();
+      if (!now.equals(last)) {
+        last = now;
+        changed = at;
+      } else if (now.since(since).unschedulable() >= pods && at - changed > FLOOD_QUIET.toNanos()) {
+        return now;
+      } else if (at - changed > settings.stall().toNanos()) {
+        progress("flood: no attempt for %d s with %.0f of %d pods tried; patching anyway", settings.stall().toSeconds(),
+            now.since(since).unschedulable(), pods);
+        return now;
+      }
+    }
+  }
+
+  /**
+   * The figures of the pods that fit no node, logged: those the churn's watch saw (created and bound), or the flood's
+   * (bound: seen so in the listing at the end); for a scheduler, the attempts per measured pod and on those pods.
+   */
+  private RunResult.NeverFitting neverFitting(
+      @Nullable Churn churn, RunResult.NeverFitting flood, Spread spread, RunResult.Attempts attempts,
+      int measuredBound) {
+    if (!workload.shape().neverFits()) {
+      return RunResult.NeverFitting.NONE;
+    }
+    if (churn != null && churn.failed() > 0) {
+      progress("%d churn requests were refused by the API server; the last: %s", churn.failed(), churn.lastFailure());
+    }
+    var result =
+        churn != null
+            ? new RunResult.NeverFitting(
+                churn.times().seenCount(), Math.max(churn.times().boundCount(), spread.neverFittingBound()), 0,
+                Double.NaN)
+            : new RunResult.NeverFitting(flood.created(), spread.neverFittingBound(), flood.patches(),
+                flood.patchAttempts());
+    progress(
+        "pods that fit no node: %d created, %d bound%s; attempts over stream and backlog: %.0f scheduled, %.0f error"
+            + " (%.2f per measured pod), %.0f unschedulable",
+        result.created(), result.bound(), result.bound() > 0 && contestant != Contestant.CEILING ? " (A BUG)" : "",
+        attempts.scheduled(), attempts.error(), attempts.measured() / measuredBound, attempts.unschedulable());
+    return result;
+  }
+
   /** A {@link GangTimes} for a phase of a gang workload, else null. */
   private @Nullable GangTimes gangTimes() {
     return workload.shape().gangs() ? new GangTimes(workload.groupSize(), new PodTimes()) : null;
@@ -357,6 +493,9 @@ final class BenchmarkRun {
     }
     if (workload.shape().preempts()) {
       admin.resource(Workload.preemptorPriorityClass()).create();
+    }
+    if (workload.shape().churnInterval().isPresent()) {
+      admin.resource(Workload.churnPriorityClass()).create();
     }
     creators.run(workload.nodes(), i -> admin.nodes().resource(workload.node(i)).create());
     creators.run(workload.initialPods(), i -> create(admin, workload.initialPod(i)));
@@ -483,10 +622,11 @@ final class BenchmarkRun {
     return switch (contestant) {
       case KUBE_SCHEDULER, KUBE_SCHEDULER_SAME_PLUGINS -> SchedulerProcess.kubeScheduler(
           settings.kubeScheduler(), kubeSchedulerConfig(contestant, workload, cluster.adminKubeconfig(), settings),
-          workload.shape().kubeSchedulerFlags(), settings.workDir(), name);
+          workload.shape().kubeSchedulerFlags(), workload.shape().neverFits(), settings.workDir(), name);
       case KUBESCHED -> SchedulerProcess.kubesched(
           settings.jar(), cluster.adminKubeconfig(), contestant.schedulerName(), settings.qps(),
-          settings.burst(), workload.shape().gangs(), settings.kubeschedJvmFlags(), settings.jfrDir(),
+          settings.burst(), workload.shape().gangs(), settings.kubeschedJvmFlags(), workload.shape().neverFits(),
+          settings.jfrDir(),
           settings.workDir(), name);
       case CEILING ->
           new CeilingBinder(cluster.adminKubeconfig(), workload.nodes(), workload.namespace(), ceilingThreads);
@@ -655,6 +795,7 @@ final class BenchmarkRun {
    * @param initialLeft initial pods still there (terminating or not)
    * @param measuredLeft warm-up, stream and backlog pods still there (terminating or not)
    * @param terminating pods of the workload's namespaces with a deletion timestamp
+   * @param neverFittingBound pods that fit no node ({@value PodShape#NEVER_FITS}) bound to a node
    */
   record Spread(
       double cpu,
@@ -663,17 +804,21 @@ final class BenchmarkRun {
       Optional<String> constraint,
       int initialLeft,
       int measuredLeft,
-      int terminating) {
+      int terminating,
+      int neverFittingBound) {
 
     static Spread of(KubernetesClient admin, Workload workload) {
       var allocatable = new HashMap<String, long[]>();
       var zones = new HashMap<String, String>();
       for (Node node : admin.nodes().list().getItems()) {
+        var a = node.getStatus().getAllocatable();
+        if (a == null || !a.containsKey("cpu")) {
+          continue; // a churn node: no room for any pod
+        }
         var labels = node.getMetadata().getLabels();
         if (labels != null && labels.containsKey(PodShape.ZONE)) {
           zones.put(node.getMetadata().getName(), labels.get(PodShape.ZONE));
         }
-        var a = node.getStatus().getAllocatable();
         allocatable.put(node.getMetadata().getName(), new long[] {milli(a.get("cpu")), units(a.get("memory"))});
       }
       var requested = new HashMap<String, long[]>();
@@ -681,6 +826,7 @@ final class BenchmarkRun {
       int initialLeft = 0;
       int measuredLeft = 0;
       int terminating = 0;
+      int neverFittingBound = 0;
       var pods = new ArrayList<Pod>();
       for (var namespace : workload.namespaces()) {
         pods.addAll(admin.pods().inNamespace(namespace).list().getItems());
@@ -690,7 +836,7 @@ final class BenchmarkRun {
         var role = labels == null ? null : labels.get(Workload.ROLE_LABEL);
         if (role == null) {
           initialLeft++;
-        } else if (!role.equals(PodShape.PREEMPTOR)) {
+        } else if (!role.equals(PodShape.PREEMPTOR) && !role.equals(PodShape.NEVER_FITS)) {
           measuredLeft++;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -701,6 +847,7 @@ final class BenchmarkRun {
           pending += Workload.STREAM.equals(role) || Workload.BACKLOG.equals(role) ? 1 : 0;
           continue;
         }
+        neverFittingBound += PodShape.NEVER_FITS.equals(role) ? 1 : 0;
         var sum = requested.computeIfAbsent(node, n -> new long[2]);
         for (var container : pod.getSpec().getContainers()) {
           var resources = container.getResources();
@@ -719,7 +866,7 @@ final class BenchmarkRun {
       }
       return new Spread(
           stddev(cpu), stddev(memory), pending, workload.shape().placementCheck(zones, pods), initialLeft,
-          measuredLeft, terminating);
+          measuredLeft, terminating, neverFittingBound);
     }
 
     private static long milli(Quantity q) {

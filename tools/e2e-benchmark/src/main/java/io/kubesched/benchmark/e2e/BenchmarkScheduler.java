@@ -1,6 +1,7 @@
 package io.kubesched.benchmark.e2e;
 
 import io.kubesched.api.PodGroupRef;
+import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.facade.Client;
 import io.kubesched.facade.Options;
 import io.kubesched.policy.DefaultPolicy;
@@ -33,6 +34,13 @@ public final class BenchmarkScheduler {
    */
   static final String PARALLELISM = "kubesched.benchmark.parallelism";
 
+  /**
+   * The system property naming the loopback port where the process serves its scheduling attempts as
+   * kube-scheduler's {@code scheduler_schedule_attempts_total} ({@link ScheduleAttempts.Counter}); unset, it
+   * serves nothing.
+   */
+  static final String METRICS_PORT = "kubesched.benchmark.metricsPort";
+
   /** The optional last argument: pod groups from {@code scheduling.k8s.io/v1beta1} only. */
   static final String WORKLOAD_API = "workload-api";
 
@@ -57,9 +65,17 @@ public final class BenchmarkScheduler {
     }
     var pathTimesFile = System.getProperty(PATH_TIMES);
     var pathTimes = pathTimesFile == null ? null : new PathTimes();
-    if (pathTimes != null) {
+    var metricsPort = Integer.getInteger(METRICS_PORT);
+    var counter =
+        metricsPort == null
+            ? null
+            : new ScheduleAttempts.Counter(pathTimes != null ? pathTimes : SchedulerMetrics.NONE);
+    if (counter != null) {
+      builder.metrics(counter);
+    } else if (pathTimes != null) {
       builder.metrics(pathTimes);
     }
+    var server = counter == null ? null : counter.serve(metricsPort, args[1]);
     var options = builder.build();
     try (var client = Client.create(options);
         var controller = client.newPodController(DefaultPolicy.create())) {
@@ -68,6 +84,9 @@ public final class BenchmarkScheduler {
               new Thread(
                   () -> {
                     controller.close();
+                    if (server != null) {
+                      server.stop(0);
+                    }
                     if (pathTimes != null) {
                       try {
                         pathTimes.write(Path.of(pathTimesFile));

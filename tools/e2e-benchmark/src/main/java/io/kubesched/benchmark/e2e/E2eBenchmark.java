@@ -39,8 +39,8 @@ public final class E2eBenchmark {
         --workloads    default: the published table's, %s;
                        the scale shapes, run only when named: %s;
                        scheduler_perf's DRA shapes, run only when named (a table of their own): %s;
-                       quick checks: smoke, smoke-preemption, smoke-gangs, smoke-dra-template,
-                       smoke-dra-steady-state
+                       pods that fit no node, run only when named (a table of their own): %s;
+                       quick checks: %s
         --reps         repetitions of each workload (default 3)
         --contestants  kube-scheduler (its default profile), kube-scheduler-same-plugins (a generated
                        profile with DefaultPolicy's plugins and weights), kubesched, ceiling (default: all)
@@ -65,7 +65,9 @@ public final class E2eBenchmark {
     return USAGE.formatted(
         Workload.ALL.stream().map(Workload::name).collect(Collectors.joining(", ")),
         Workload.SCALE.stream().map(Workload::name).collect(Collectors.joining(", ")),
-        Workload.DRA.stream().map(Workload::name).collect(Collectors.joining(", ")));
+        Workload.DRA.stream().map(Workload::name).collect(Collectors.joining(", ")),
+        Workload.NEVER_FITTING.stream().map(Workload::name).collect(Collectors.joining(", ")),
+        Workload.SMOKES.stream().map(Workload::name).collect(Collectors.joining(", ")));
   }
 
   public static void main(String[] args) throws Exception {

@@ -19,6 +19,16 @@ interface Placer extends AutoCloseable {
   /** The peak resident set so far, in MiB; NaN when it runs inside the runner. */
   double peakRssMiB() throws IOException;
 
+  /**
+   * Its scheduling attempts so far, by result ({@link ScheduleAttempts}); {@link RunResult.Attempts#NONE} when it
+   * does not count them (the bind ceiling, a scheduler started without its metrics).
+   *
+   * @throws IOException if a scheduler that counts them does not say
+   */
+  default RunResult.Attempts attempts() throws IOException {
+    return RunResult.Attempts.NONE;
+  }
+
   /** The end of its log, for error messages; empty if it has none. */
   String tail() throws IOException;
 

@@ -107,7 +107,35 @@ enum PodShape {
    */
   DRA_STEADY_STATE(
       " each claiming one of 10 devices per node through a ResourceClaimTemplate and deleted once bound (steady"
-          + " state)");
+          + " state)"),
+  /**
+   * {@code Unschedulable} (default_preemption/performance-config.yaml): initial and measured pods are plain
+   * ({@code pod-default.yaml}) in {@value #NAMESPACE}, nodes unlabelled; and while the scheduler runs, one
+   * {@linkplain Workload#neverFittingPod pod that fits no node} ({@code pod-high-priority-large-cpu.yaml}: 9 CPU,
+   * 500Mi, a container port, priority 10) is created every {@link #UNSCHEDULABLE_INTERVAL} in {@value #CHURN} and
+   * left there (scheduler_perf's {@code churn} op in {@code create} mode, no bound): they pile up in the
+   * scheduler's queue beside the measured pods, each tried and, with its priority, preemption tried for it.
+   */
+  UNSCHEDULABLE(" with a pod that fits no node (9 CPU, priority 10) created every 200 ms"),
+  /**
+   * {@code SchedulingWithMixedChurn} (misc/performance-config.yaml): measured pods plain, no initial pods; and
+   * while the scheduler runs, every {@link #MIXED_CHURN_INTERVAL} in turn either three objects are created or
+   * the three last created are deleted (the {@code churn} op in {@code recreate} mode, {@code number: 1}): a
+   * node of no pod capacity ({@code churn/node-default.yaml}: {@code pods: "0"}, Ready), a {@linkplain
+   * Workload#neverFittingPod pod that fits no node} ({@code pod-high-priority-large-cpu.yaml}) and a Service
+   * ({@code churn/service-default.yaml}), the pod and the Service in {@value #CHURN}. Each node added or deleted
+   * is a cluster event a scheduler may retry pending pods on.
+   */
+  MIXED_CHURN(" with a node, a pod that fits no node and a service created, then deleted, in turn every second"),
+  /**
+   * The label-patch flood (no scheduler_perf counterpart): measured and initial pods plain, every node labelled
+   * {@value #FLOOD_LABEL}; before the stream, {@link Workload#floodPods} pods that fit no node (9 CPU, a node
+   * selector every node matches) are created in {@value #CHURN} and left pending, then one node's labels are
+   * patched {@value #FLOOD_PATCHES} times (a label no pod selects). A label change cannot make a pod that is too
+   * large fit, so a scheduler that retries pods only on the changes their rejecting filter registers (kube's
+   * {@code EventsToRegister} and queueing hints) makes no attempt for them.
+   */
+  LABEL_PATCH_FLOOD(" beside pods that fit no node (9 CPU), pending, and 5 label-only patches of one node");
 
   /** The namespace of {@link #PLAIN} and {@link #NODE_AFFINITY} pods, initial and measured. */
   static final String NAMESPACE = "bench";
@@ -152,6 +180,27 @@ enum PodShape {
   static final int DEVICES_PER_NODE = 10;
   /** The namespace of {@link #DRA_CLAIM_TEMPLATE}'s claims allocated beforehand (scheduler_perf's {@code init}). */
   static final String DRA_INITIAL = "bench-init";
+
+  /** The namespace of the pods that fit no node ({@link #neverFits}): scheduler_perf's churn namespace. */
+  static final String CHURN = "bench-churn";
+  /** The {@value Workload#ROLE_LABEL} of the pods that fit no node. */
+  static final String NEVER_FITS = "never-fits";
+  /** {@code pod-high-priority-large-cpu.yaml}'s CPU request, in millicores: more than any node's 4 CPU. */
+  static final int NEVER_FITTING_MILLI_CPU = 9_000;
+  /** The PriorityClass of {@link #UNSCHEDULABLE}'s and {@link #MIXED_CHURN}'s pods that fit no node. */
+  static final String CHURN_PRIORITY_CLASS = "kubesched-benchmark-churn";
+  /** {@code pod-high-priority-large-cpu.yaml}'s {@code priority: 10}. */
+  static final int CHURN_PRIORITY = 10;
+  /** {@link #UNSCHEDULABLE}'s churn interval ({@code intervalMilliseconds: 200}). */
+  static final Duration UNSCHEDULABLE_INTERVAL = Duration.ofMillis(200);
+  /** {@link #MIXED_CHURN}'s churn interval ({@code intervalMilliseconds: 1000}). */
+  static final Duration MIXED_CHURN_INTERVAL = Duration.ofMillis(1_000);
+  /** The label of every {@link #LABEL_PATCH_FLOOD} node, which its pods that fit no node select. */
+  static final String FLOOD_LABEL = "kubesched.io/flood";
+  /** The label {@link #LABEL_PATCH_FLOOD}'s patches set on one node, to a new value each time; no pod selects it. */
+  static final String PATCHED_LABEL = "kubesched.io/patched";
+  /** How many times {@link #LABEL_PATCH_FLOOD} patches one node's labels (the 5). */
+  static final int FLOOD_PATCHES = 5;
 
   /** The pods {@link #DAEMONSET}'s one target node holds ({@code node-with-name.yaml}'s capacity). */
   static final int DAEMONSET_NODE_PODS = 90_000;
@@ -255,6 +304,27 @@ enum PodShape {
     return this == GANG ? List.of("--feature-gates=GenericWorkload=true") : List.of();
   }
 
+  /**
+   * Whether a run of this shape creates pods that fit no node ({@link Workload#neverFittingPod}), counts the
+   * contestant's scheduling attempts, and checks that no such pod is bound: {@link #UNSCHEDULABLE}, {@link
+   * #MIXED_CHURN}, {@link #LABEL_PATCH_FLOOD}.
+   */
+  boolean neverFits() {
+    return this == UNSCHEDULABLE || this == MIXED_CHURN || this == LABEL_PATCH_FLOOD;
+  }
+
+  /**
+   * How often a churn shape's ticker acts while the scheduler runs ({@link Churn}): {@link
+   * #UNSCHEDULABLE_INTERVAL} or {@link #MIXED_CHURN_INTERVAL}; empty for a shape without churn.
+   */
+  Optional<Duration> churnInterval() {
+    return switch (this) {
+      case UNSCHEDULABLE -> Optional.of(UNSCHEDULABLE_INTERVAL);
+      case MIXED_CHURN -> Optional.of(MIXED_CHURN_INTERVAL);
+      default -> Optional.empty();
+    };
+  }
+
   /** Whether a run of this shape creates preemptors while the scheduler runs. */
   boolean preempts() {
     return this == PREEMPTION;
@@ -263,7 +333,8 @@ enum PodShape {
   /** The namespace of the initial pods. */
   String initialNamespace() {
     return switch (this) {
-      case PLAIN, NODE_AFFINITY, GANG, DAEMONSET, DRA_STEADY_STATE -> NAMESPACE;
+      case PLAIN, NODE_AFFINITY, GANG, DAEMONSET, DRA_STEADY_STATE, UNSCHEDULABLE, MIXED_CHURN, LABEL_PATCH_FLOOD ->
+          NAMESPACE;
       case DRA_CLAIM_TEMPLATE -> DRA_INITIAL;
       case POD_ANTI_AFFINITY -> ANTI_AFFINITY_INITIAL;
       case TOPOLOGY_SPREADING -> SPREADING_INITIAL;
@@ -279,7 +350,8 @@ enum PodShape {
   /** The labels of node {@code index}, named {@code name}. */
   Map<String, String> nodeLabels(int index, String name) {
     return switch (this) {
-      case PLAIN, PREEMPTION, GANG, DRA_CLAIM_TEMPLATE, DRA_STEADY_STATE -> Map.of();
+      case PLAIN, PREEMPTION, GANG, DRA_CLAIM_TEMPLATE, DRA_STEADY_STATE, UNSCHEDULABLE, MIXED_CHURN -> Map.of();
+      case LABEL_PATCH_FLOOD -> Map.of(FLOOD_LABEL, "true");
       case NODE_AFFINITY -> Map.of(ZONE, "zone1");
       case POD_ANTI_AFFINITY, DAEMONSET -> Map.of(HOSTNAME, name);
       case TOPOLOGY_SPREADING -> Map.of(HOSTNAME, name, ZONE, SPREAD_ZONES.get(index % SPREAD_ZONES.size()));
@@ -295,7 +367,8 @@ enum PodShape {
   Map<String, String> podLabels(boolean measured, Map<String, String> extra) {
     var own =
         switch (this) {
-          case PLAIN, NODE_AFFINITY, PREEMPTION, GANG, DAEMONSET, DRA_CLAIM_TEMPLATE, DRA_STEADY_STATE ->
+          case PLAIN, NODE_AFFINITY, PREEMPTION, GANG, DAEMONSET, DRA_CLAIM_TEMPLATE, DRA_STEADY_STATE, UNSCHEDULABLE,
+              MIXED_CHURN, LABEL_PATCH_FLOOD ->
               Map.<String, String>of();
           case POD_ANTI_AFFINITY -> GREEN;
           case TOPOLOGY_SPREADING -> measured ? BLUE : Map.<String, String>of();
@@ -362,7 +435,7 @@ enum PodShape {
    */
   void constrain(PodBuilder pod, boolean measured) {
     switch (this) {
-      case PLAIN, GANG -> {}
+      case PLAIN, GANG, UNSCHEDULABLE, MIXED_CHURN, LABEL_PATCH_FLOOD -> {}
       case DRA_CLAIM_TEMPLATE, DRA_STEADY_STATE -> {
         if (measured) {
           pod.editSpec()

@@ -46,6 +46,11 @@ final class PodTimes implements Watcher<Pod> {
     return createdNanos;
   }
 
+  /** How many pods it has seen, bound or not. */
+  int seenCount() {
+    return created.size();
+  }
+
   int boundCount() {
     if (closedWith != null) {
       throw new IllegalStateException("the benchmark's pod watch closed", closedWith);

@@ -41,7 +41,8 @@ final class Report {
                       ? String.format(
                           " of %d (gang minCount %d), members created interleaved across groups",
                           workload.groupSize(), workload.groupSize())
-                      : "")));
+                      : "")
+                  + (workload.floodPods() > 0 ? String.format("; %,d such pods", workload.floodPods()) : "")));
       out.append("| | backlog pods/s | p50 ms | p90 ms | p99 ms | CPU s | peak RSS MiB | CPU spread | memory spread | pending |\n");
       out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (var contestant : Contestant.values()) {
@@ -79,17 +80,23 @@ final class Report {
       if (workload.shape().claims()) {
         claims(out, rows);
       }
+      if (workload.shape().neverFits()) {
+        attempts(out, rows, workload);
+      }
     }
     out.append("## Every run\n\n");
     boolean preempting = results.stream().anyMatch(r -> r.workload().shape().preempts());
     boolean grouped = results.stream().anyMatch(r -> r.workload().shape().gangs());
+    boolean neverFitting = results.stream().anyMatch(r -> r.workload().shape().neverFits());
     out.append("| workload | # | contestant | bound | pending | backlog pods/s | stream pods/s | created/s | p50 ms | p90 ms | p99 ms | CPU s | process CPU s | peak RSS MiB | CPU spread | memory spread |")
         .append(preempting ? " preemptors bound / created | victims deleted |" : "")
         .append(grouped ? " groups whole / created | groups/s | partly bound at end (most at once) | bound early |" : "")
+        .append(neverFitting ? " attempts scheduled / error / unschedulable | never fitting created / bound | patch attempts |" : "")
         .append('\n');
     out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         .append(preempting ? "---:|---:|" : "")
         .append(grouped ? "---:|---:|---:|---:|" : "")
+        .append(neverFitting ? "---:|---:|---:|" : "")
         .append('\n');
     for (var r : results) {
       out.append(
@@ -117,6 +124,16 @@ final class Report {
                     Locale.ROOT, " %d / %d | %s | %d (%d) | %d |", g.whole(), g.groups(), f1(g.groupsPerSecond()),
                     g.partlyBound(), g.mostPartlyBound(), g.boundEarly())
                 : " – | – | – | – |");
+      }
+      if (neverFitting) {
+        var a = r.attempts();
+        var n = r.neverFitting();
+        out.append(
+            r.workload().shape().neverFits()
+                ? String.format(
+                    Locale.ROOT, " %s / %s / %s | %d / %d | %s |", f0(a.scheduled()), f0(a.error()),
+                    f0(a.unschedulable()), n.created(), n.bound(), n.patches() > 0 ? f0(n.patchAttempts()) : "–")
+                : " – | – | – |");
       }
       out.append('\n');
     }
@@ -188,6 +205,43 @@ final class Report {
         f0(max(mine, r -> r.claims().unallocated())),
         f0(max(mine, r -> r.claims().elsewhere())),
         f0(max(mine, r -> r.claims().sharedDevices()))));
+    out.append('\n');
+  }
+
+  /**
+   * The attempts' table of a workload with pods that fit no node: medians of each scheduler's attempts per
+   * measured pod ({@code scheduled} and {@code error} over the measured pods bound) and on the pods that fit no
+   * node ({@code unschedulable}), over the stream and the backlog; the pods that fit no node created and, the
+   * worst run, bound (0 for a scheduler); for the flood, the attempts its label patches cost.
+   */
+  private static void attempts(StringBuilder out, List<RunResult> rows, Workload workload) {
+    out.append("Scheduling attempts over the stream and the backlog, as each scheduler counts them (kube-scheduler's ")
+        .append("`scheduler_schedule_attempts_total`): per measured pod bound, its `scheduled` and `error` attempts; ")
+        .append("on the pods that fit no node, its `unschedulable` ones (the measured pods always fit). Those pods ")
+        .append("created, and bound (the worst run; 0 for a scheduler)")
+        .append(workload.floodPods() > 0
+            ? "; the label patches of one node while the flood was pending, and the attempts they cost (of any pod,"
+                + " from the first patch to " + BenchmarkRun.PATCH_SETTLE.toSeconds() + " s after the last)"
+            : "")
+        .append(":\n\n");
+    out.append("| | measured pods bound | attempts per measured pod | attempts on pods that fit no node | ")
+        .append("pods that fit no node | bound |")
+        .append(workload.floodPods() > 0 ? " label patches | attempts by the patches |" : "")
+        .append('\n');
+    out.append("|---|---:|---:|---:|---:|---:|").append(workload.floodPods() > 0 ? "---:|---:|" : "").append('\n');
+    perContestant(out, rows, mine -> {
+      var cells = new ArrayList<>(List.of(
+          f0(median(mine, r -> r.bound())),
+          f2(median(mine, r -> r.attempts().measured() / r.bound())),
+          f0(median(mine, r -> r.attempts().unschedulable())),
+          f0(median(mine, r -> r.neverFitting().created())),
+          f0(max(mine, r -> r.neverFitting().bound()))));
+      if (workload.floodPods() > 0) {
+        cells.add(f0(median(mine, r -> r.neverFitting().patches())));
+        cells.add(f0(median(mine, r -> r.neverFitting().patchAttempts())));
+      }
+      return cells;
+    });
     out.append('\n');
   }
 

@@ -52,6 +52,14 @@ final class RunData {
       if (w.shape().gangs()) {
         shape.put("groupSize", w.groupSize());
       }
+      if (w.shape().neverFits()) {
+        shape.put("neverFitting", true);
+        w.shape().churnInterval().ifPresent(interval -> shape.put("churnIntervalMs", interval.toMillis()));
+      }
+      if (w.floodPods() > 0) {
+        shape.put("floodPods", w.floodPods());
+        shape.put("labelPatches", PodShape.FLOOD_PATCHES);
+      }
       if (w.shape().claims()) {
         shape.put("devicesPerNode", PodShape.DEVICES_PER_NODE);
         shape.put("initialClaims", w.initialClaims());
@@ -111,6 +119,21 @@ final class RunData {
       gm.put("p50Ms", number(g.p50Millis()));
       gm.put("p99Ms", number(g.p99Millis()));
       m.put("gangs", gm);
+    }
+    if (r.workload().shape().neverFits()) {
+      var a = r.attempts();
+      var am = new LinkedHashMap<String, Object>();
+      am.put("scheduled", number(a.scheduled()));
+      am.put("unschedulable", number(a.unschedulable()));
+      am.put("error", number(a.error()));
+      m.put("attempts", am);
+      var n = r.neverFitting();
+      var nm = new LinkedHashMap<String, Object>();
+      nm.put("created", n.created());
+      nm.put("bound", n.bound());
+      nm.put("labelPatches", n.patches());
+      nm.put("patchAttempts", number(n.patchAttempts()));
+      m.put("neverFitting", nm);
     }
     if (r.workload().shape().claims()) {
       var c = r.claims();

@@ -22,6 +22,9 @@ package io.kubesched.benchmark.e2e;
  * @param start how quick the placer was just after it started, beside the same at the end of the run
  * @param claims for a DRA workload, whether the placement kept its claims ({@link ClaimCheck}); {@link Claims#NONE}
  *     for the others
+ * @param attempts for a workload with pods that fit no node ({@link PodShape#neverFits}), the scheduler's
+ *     scheduling attempts over the stream and the backlog; {@link Attempts#NONE} for the others and the bind ceiling
+ * @param neverFitting what became of those pods; {@link NeverFitting#NONE} for the other workloads
  */
 record RunResult(
     Workload workload,
@@ -44,7 +47,9 @@ record RunResult(
     Preemption preemption,
     Gangs gangs,
     Start start,
-    Claims claims) {
+    Claims claims,
+    Attempts attempts,
+    NeverFitting neverFitting) {
 
   /** The figures of a run of a workload without claims. */
   RunResult(
@@ -56,6 +61,63 @@ record RunResult(
         workload, contestant, repetition, ceilingThreads, bound, pending, podsPerSecond, streamPodsPerSecond,
         createdPerSecond, p50Millis, p90Millis, p99Millis, cpuSeconds, processCpuSeconds, peakRssMiB, cpuSpread,
         memorySpread, preemption, gangs, start, Claims.NONE);
+  }
+
+  /** The figures of a run of a workload without pods that fit no node. */
+  RunResult(
+      Workload workload, Contestant contestant, int repetition, int ceilingThreads, int bound, int pending,
+      double podsPerSecond, double streamPodsPerSecond, double createdPerSecond, double p50Millis, double p90Millis,
+      double p99Millis, double cpuSeconds, double processCpuSeconds, double peakRssMiB, double cpuSpread,
+      double memorySpread, Preemption preemption, Gangs gangs, Start start, Claims claims) {
+    this(
+        workload, contestant, repetition, ceilingThreads, bound, pending, podsPerSecond, streamPodsPerSecond,
+        createdPerSecond, p50Millis, p90Millis, p99Millis, cpuSeconds, processCpuSeconds, peakRssMiB, cpuSpread,
+        memorySpread, preemption, gangs, start, claims, Attempts.NONE, NeverFitting.NONE);
+  }
+
+  /**
+   * A scheduler's scheduling attempts by result, as kube-scheduler's {@code scheduler_schedule_attempts_total}
+   * counts them ({@link ScheduleAttempts}); NaN where not counted. In the workloads that count them the measured
+   * pods always fit and the pods that fit no node never do, so the result tells whose attempt it was: {@code
+   * scheduled} and {@code error} are the measured pods', {@code unschedulable} the others'.
+   */
+  record Attempts(double scheduled, double unschedulable, double error) {
+
+    /** Not counted. */
+    static final Attempts NONE = new Attempts(Double.NaN, Double.NaN, Double.NaN);
+
+    /** The attempts made since {@code earlier}, a reading of the same counter. */
+    Attempts since(Attempts earlier) {
+      return new Attempts(scheduled - earlier.scheduled, unschedulable - earlier.unschedulable, error - earlier.error);
+    }
+
+    /** Every attempt, whatever its result. */
+    double total() {
+      return scheduled + unschedulable + error;
+    }
+
+    /** The measured pods' attempts: {@code scheduled} and {@code error}. */
+    double measured() {
+      return scheduled + error;
+    }
+  }
+
+  /**
+   * What became of the pods that fit no node of a {@link PodShape#neverFits} run, and for the label-patch flood,
+   * what its patches cost.
+   *
+   * @param created pods that fit no node created (the churn's from the stream's start to the backlog's end, or the
+   *     flood's)
+   * @param bound of those, how many were seen bound: 0 for a scheduler (the bind ceiling places only the measured
+   *     pods)
+   * @param patches label-only patches of one node made while the flood's pods were pending; 0 for the others
+   * @param patchAttempts the scheduler's attempts, of any pod, from the first patch to {@link
+   *     BenchmarkRun#PATCH_SETTLE} after the last; NaN without patches or for the bind ceiling
+   */
+  record NeverFitting(int created, int bound, int patches, double patchAttempts) {
+
+    /** For a workload without such pods. */
+    static final NeverFitting NONE = new NeverFitting(0, 0, 0, Double.NaN);
   }
 
   /**

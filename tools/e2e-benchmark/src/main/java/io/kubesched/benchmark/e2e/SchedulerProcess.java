@@ -1,6 +1,7 @@
 package io.kubesched.benchmark.e2e;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,18 +20,23 @@ final class SchedulerProcess implements Placer {
 
   private final Process process;
   private final Path log;
+  private final @Nullable URI metrics;
 
-  private SchedulerProcess(Process process, Path log) {
+  private SchedulerProcess(Process process, Path log, @Nullable URI metrics) {
     this.process = process;
     this.log = log;
+    this.metrics = metrics;
   }
 
   /**
    * kube-scheduler's command-line flags besides {@code --config} and a workload's feature gates: {@code
-   * --secure-port=0}, no serving endpoint (nothing scrapes it here, and it would need authn delegation); {@code
-   * --v=1}.
+   * --secure-port=0}, no serving endpoint (nothing scrapes it, unless a workload counts attempts: {@link
+   * #kubeScheduler}); {@code --v=1}.
    */
   static final List<String> KUBE_SCHEDULER_FLAGS = List.of("--secure-port=0", "--v=1");
+
+  /** {@link #KUBE_SCHEDULER_FLAGS} without the secure port, for a kube-scheduler that serves its metrics. */
+  private static final List<String> SERVING_KUBE_SCHEDULER_FLAGS = List.of("--v=1");
 
   /**
    * The JVM flags of this library's scheduler process, {@code --kubesched-jvm-flags}'s default: the flags the
@@ -56,15 +62,32 @@ final class SchedulerProcess implements Placer {
    *
    * @param config the configuration file's text
    * @param flags more command-line flags (a workload's feature gates), possibly none
+   * @param countAttempts whether to serve its metrics for {@link #attempts}: then its secure port is a free one of
+   *     the loopback instead of none, with a self-signed certificate and {@code /metrics} open to anyone (no
+   *     authentication delegation: the runner scrapes it without credentials)
    */
-  static SchedulerProcess kubeScheduler(Path binary, String config, List<String> flags, Path logDir, String run)
+  static SchedulerProcess kubeScheduler(
+      Path binary, String config, List<String> flags, boolean countAttempts, Path logDir, String run)
       throws IOException {
     var file = logDir.resolve(run + "-kube-scheduler.yaml");
     Files.writeString(file, config);
     var command = new ArrayList<>(List.of(binary.toString(), "--config=" + file));
-    command.addAll(KUBE_SCHEDULER_FLAGS);
+    URI metrics = null;
+    if (countAttempts) {
+      int port = ScheduleAttempts.freePort();
+      command.addAll(
+          List.of(
+              "--secure-port=" + port,
+              "--bind-address=127.0.0.1",
+              "--cert-dir=" + logDir.resolve(run + "-certs"),
+              "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics"));
+      command.addAll(SERVING_KUBE_SCHEDULER_FLAGS);
+      metrics = URI.create("https://127.0.0.1:" + port + "/metrics");
+    } else {
+      command.addAll(KUBE_SCHEDULER_FLAGS);
+    }
     command.addAll(flags);
-    return start(command, logDir, run);
+    return start(command, logDir, run, metrics);
   }
 
   /**
@@ -73,10 +96,13 @@ final class SchedulerProcess implements Placer {
    * @param workloadApi whether it watches only the Workload API's pod groups ({@code scheduling.k8s.io/v1beta1})
    *     rather than the library's default sources
    * @param jvmFlags the JVM's flags ({@link #KUBESCHED_JVM_FLAGS} unless {@code --kubesched-jvm-flags} says)
+   * @param countAttempts whether it serves its attempts for {@link #attempts} ({@link ScheduleAttempts.Counter}),
+   *     on a free port of the loopback
    */
   static SchedulerProcess kubesched(
       Path jar, Path kubeconfig, String schedulerName, double qps, int burst, boolean workloadApi,
-      List<String> jvmFlags, @Nullable Path jfrDir, Path logDir, String run) throws IOException {
+      List<String> jvmFlags, boolean countAttempts, @Nullable Path jfrDir, Path logDir, String run)
+      throws IOException {
     var java = ProcessHandle.current().info().command().orElse("java");
     var command = new ArrayList<>(List.of(java));
     command.addAll(jvmFlags);
@@ -84,6 +110,12 @@ final class SchedulerProcess implements Placer {
       command.add(
           "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
               + jfrDir.resolve(run + ".jfr"));
+    }
+    URI metrics = null;
+    if (countAttempts) {
+      int port = ScheduleAttempts.freePort();
+      command.add("-D" + BenchmarkScheduler.METRICS_PORT + "=" + port);
+      metrics = URI.create("http://127.0.0.1:" + port + "/metrics");
     }
     command.addAll(
         List.of(
@@ -99,7 +131,7 @@ final class SchedulerProcess implements Placer {
     if (workloadApi) {
       command.add(BenchmarkScheduler.WORKLOAD_API);
     }
-    return start(command, logDir, run);
+    return start(command, logDir, run, metrics);
   }
 
   /** Where {@link #kubesched}'s process writes its {@link PathTimes} once terminated. */
@@ -107,10 +139,17 @@ final class SchedulerProcess implements Placer {
     return logDir.resolve(run + "-path-times.txt");
   }
 
-  private static SchedulerProcess start(List<String> command, Path logDir, String run) throws IOException {
+  private static SchedulerProcess start(List<String> command, Path logDir, String run, @Nullable URI metrics)
+      throws IOException {
     var log = logDir.resolve(run + "-scheduler.log");
     var process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    return new SchedulerProcess(process, log);
+    return new SchedulerProcess(process, log, metrics);
+  }
+
+  /** Read from its metrics while it runs (not while {@linkplain #pause paused}: it would not answer). */
+  @Override
+  public RunResult.Attempts attempts() throws IOException {
+    return metrics == null ? RunResult.Attempts.NONE : ScheduleAttempts.scrape(metrics);
   }
 
   /** SIGSTOP: the process keeps its state and connections but runs no more until {@link #resume}. */

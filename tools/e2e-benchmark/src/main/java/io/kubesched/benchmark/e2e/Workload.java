@@ -1,12 +1,15 @@
 package io.kubesched.benchmark.e2e;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
@@ -42,7 +45,9 @@ import org.jspecify.annotations.Nullable;
  * {@link PodShape#PREEMPTION}, the initial pods' size and the preemptors of a {@link PodShape}; for the DRA
  * shapes ({@link #DRA}: {@code SchedulingWithResourceClaimTemplate/5000pods_500nodes} and {@code
  * SteadyStateClusterResourceClaimTemplate/empty_500nodes} of its dra/performance-config.yaml), also each node's
- * ResourceSlice, the DeviceClass, the ResourceClaimTemplate and the claims allocated beforehand.
+ * ResourceSlice, the DeviceClass, the ResourceClaimTemplate and the claims allocated beforehand; for the shapes
+ * with pods that fit no node ({@link #NEVER_FITTING}: {@code Unschedulable}, {@code SchedulingWithMixedChurn} and
+ * the label-patch flood), those pods ({@link #neverFittingPod}) and the mixed churn's nodes and Services.
  *
  * <p>Every phase of a run (warm-up, stream, backlog) creates measured-shape pods, so warm-up, stream and
  * backlog together must fit beside the initial pods, and beside the preemptors, each of which takes a node
@@ -62,12 +67,23 @@ import org.jspecify.annotations.Nullable;
  * @param shape what nodes and pods carry
  * @param groupSize for {@link PodShape#GANG}, the members of each pod group (its gang {@code minCount}); the
  *     stream and the backlog are whole groups; 0 for the other shapes
+ * @param floodPods for {@link PodShape#LABEL_PATCH_FLOOD}, the pods that fit no node created before the stream
+ *     ({@link #neverFittingPod}); 0 for the other shapes
  * @throws IllegalArgumentException if the initial pods do not fit the nodes round-robin, the stream and
  *     backlog do not fit beside them and the preemptors, a shape without preemption is given preemptors, or
- *     the gang shape is not given a group size that divides the stream and the backlog (or another shape is)
+ *     the gang shape is not given a group size that divides the stream and the backlog (or another shape is), or
+ *     the flood shape is not given flood pods (or another shape is)
  */
 record Workload(
-    String name, int nodes, int initialPods, int streamPods, int pods, int preemptors, PodShape shape, int groupSize) {
+    String name,
+    int nodes,
+    int initialPods,
+    int streamPods,
+    int pods,
+    int preemptors,
+    PodShape shape,
+    int groupSize,
+    int floodPods) {
 
   /**
    * The label that tells the pods of each phase apart: {@value #COLD}, {@value #WARMUP}, {@value #STREAM},
@@ -136,6 +152,24 @@ record Workload(
           // each pod deleted once bound; kube's threshold 64 pods/s.
           new Workload("500-nodes-dra-steady-state", 500, 0, 500, 2_500, PodShape.DRA_STEADY_STATE));
 
+  /**
+   * Shapes with pods that fit no node ({@link PodShape#neverFits}), run only when named: their figures, with each
+   * contestant's scheduling attempts, are a table of their own in docs/performance.md, rendered from the newest
+   * run that has them.
+   */
+  static final List<Workload> NEVER_FITTING =
+      List.of(
+          // Unschedulable/5kNodes/100Init/10kPods (default_preemption/performance-config.yaml): initNodes 5000,
+          // initPods 100, measurePods 10000, a pod-high-priority-large-cpu.yaml every 200 ms; kube's threshold
+          // 590 pods/s.
+          new Workload("unschedulable", 5_000, 100, 1_000, 10_000, PodShape.UNSCHEDULABLE),
+          // SchedulingWithMixedChurn/5000Nodes_10000Pods (misc/performance-config.yaml): initNodes 5000,
+          // measurePods 10000, a node, a large pod and a service recreated every 1000 ms; kube's threshold 710.
+          new Workload("mixed-churn", 5_000, 0, 1_000, 10_000, PodShape.MIXED_CHURN),
+          // The label-patch flood: 1 000 pods that fit no node pending, 5 label patches of one node; the
+          // measured pods as 500-nodes'.
+          flood("label-patch-flood", 500, 500, 1_000, 1_000, 1_000));
+
   /** A few seconds' run that shows the runner works end to end (CI runs it). */
   static final Workload SMOKE = new Workload("smoke", 20, 20, 50, 100, PodShape.PLAIN);
 
@@ -157,9 +191,22 @@ record Workload(
           new Workload("smoke-dra-template", 30, 0, 40, 60, PodShape.DRA_CLAIM_TEMPLATE),
           new Workload("smoke-dra-steady-state", 30, 0, 40, 60, PodShape.DRA_STEADY_STATE));
 
+  /**
+   * The shapes with pods that fit no node in a few seconds: 50 nodes, a stream of 100 and a backlog of 100; for
+   * {@link PodShape#MIXED_CHURN} a stream of 250 (five seconds: its objects created, deleted and created again);
+   * 50 pods in the flood.
+   */
+  static final List<Workload> SMOKE_NEVER_FITTING =
+      List.of(
+          new Workload("smoke-unschedulable", 50, 5, 100, 100, PodShape.UNSCHEDULABLE),
+          new Workload("smoke-mixed-churn", 50, 0, 250, 100, PodShape.MIXED_CHURN),
+          flood("smoke-label-patch-flood", 50, 50, 100, 100, 50));
+
   /** The workloads {@code --workloads} knows besides {@link #ALL}: quick checks, not in the table. */
   static final List<Workload> SMOKES =
-      List.of(SMOKE, SMOKE_PREEMPTION, SMOKE_GANGS, SMOKE_DRA.get(0), SMOKE_DRA.get(1));
+      Stream.of(List.of(SMOKE, SMOKE_PREEMPTION, SMOKE_GANGS), SMOKE_DRA, SMOKE_NEVER_FITTING)
+          .flatMap(List::stream)
+          .toList();
 
   Workload {
     if (nodes < 1 || initialPods < 0 || streamPods < 0 || pods < 0 || preemptors < 0) {
@@ -170,6 +217,9 @@ record Workload(
     }
     if (shape.gangs() != groupSize > 0 || groupSize < 0) {
       throw new IllegalArgumentException(name + ": the gang shape, and only it, has a positive group size");
+    }
+    if (shape == PodShape.LABEL_PATCH_FLOOD != floodPods > 0 || floodPods < 0) {
+      throw new IllegalArgumentException(name + ": the flood shape, and only it, has a positive number of flood pods");
     }
     if (groupSize > 0 && (streamPods % groupSize != 0 || pods % groupSize != 0)) {
       throw new IllegalArgumentException(
@@ -202,6 +252,18 @@ record Workload(
   /** A workload of a shape without groups. */
   Workload(String name, int nodes, int initialPods, int streamPods, int pods, int preemptors, PodShape shape) {
     this(name, nodes, initialPods, streamPods, pods, preemptors, shape, 0);
+  }
+
+  /** A workload without flood pods. */
+  Workload(
+      String name, int nodes, int initialPods, int streamPods, int pods, int preemptors, PodShape shape,
+      int groupSize) {
+    this(name, nodes, initialPods, streamPods, pods, preemptors, shape, groupSize, 0);
+  }
+
+  /** A {@link PodShape#LABEL_PATCH_FLOOD} workload of {@code floodPods} pods that fit no node. */
+  static Workload flood(String name, int nodes, int initialPods, int streamPods, int pods, int floodPods) {
+    return new Workload(name, nodes, initialPods, streamPods, pods, 0, PodShape.LABEL_PATCH_FLOOD, 0, floodPods);
   }
 
   /** A {@link PodShape#GANG} workload: a stream of {@code streamGroups} and a backlog of {@code groups}. */
@@ -495,8 +557,8 @@ record Workload(
   }
 
   /**
-   * @return the namespaces of the initial and the measured pods and of the preemptors (one, two or three), to
-   *     create before the pods
+   * @return the namespaces of the initial and the measured pods, of the preemptors and of the pods that fit no
+   *     node (one, two or three), to create before the pods
    */
   List<String> namespaces() {
     var all = new ArrayList<String>();
@@ -506,6 +568,9 @@ record Workload(
     }
     if (shape.preempts()) {
       all.add(PodShape.PREEMPTION_HIGH);
+    }
+    if (shape.neverFits()) {
+      all.add(PodShape.CHURN);
     }
     return List.copyOf(all);
   }
@@ -523,7 +588,7 @@ record Workload(
   }
 
   private static Stream<Workload> known() {
-    return Stream.of(ALL, SCALE, DRA, SMOKES).flatMap(List::stream);
+    return Stream.of(ALL, SCALE, DRA, NEVER_FITTING, SMOKES).flatMap(List::stream);
   }
 
   static String nodeName(int i) {
@@ -619,6 +684,102 @@ record Workload(
         .withValue(PodShape.PREEMPTOR_PRIORITY)
         .withGlobalDefault(false)
         .withDescription("scheduler_perf's pod-high-priority.yaml: the end-to-end benchmark's preemptors")
+        .build();
+  }
+
+  /**
+   * Pod {@code i} that fits no node, pending, in {@value PodShape#CHURN}, labelled {@value PodShape#NEVER_FITS}:
+   * scheduler_perf's {@code pod-high-priority-large-cpu.yaml} (9 CPU and 500Mi requested, no limits, a container
+   * port) with its priority 10 given by {@link #churnPriorityClass()}; for {@link PodShape#LABEL_PATCH_FLOOD},
+   * no priority and a node selector every node matches ({@value PodShape#FLOOD_LABEL}), so that the resources
+   * alone turn it away.
+   *
+   * @throws IllegalStateException if the shape has no such pods
+   */
+  Pod neverFittingPod(int i, String schedulerName) {
+    if (!shape.neverFits()) {
+      throw new IllegalStateException(name + " has no pods that fit no node");
+    }
+    var pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(String.format("%s-%05d", PodShape.NEVER_FITS, i))
+            .withNamespace(PodShape.CHURN)
+            .withLabels(Map.of(ROLE_LABEL, PodShape.NEVER_FITS))
+            .endMetadata()
+            .withNewSpec()
+            .withSchedulerName(schedulerName)
+            .addNewContainer()
+            .withName("pause")
+            .withImage("pause:3.10.2")
+            .addNewPort()
+            .withContainerPort(80)
+            .endPort()
+            .withNewResources()
+            .withRequests(
+                Map.of("cpu", new Quantity(PodShape.NEVER_FITTING_MILLI_CPU + "m"), "memory", new Quantity("500Mi")))
+            .endResources()
+            .endContainer()
+            .endSpec();
+    if (shape == PodShape.LABEL_PATCH_FLOOD) {
+      pod.editSpec().withNodeSelector(Map.of(PodShape.FLOOD_LABEL, "true")).endSpec();
+    } else {
+      pod.editSpec().withPriorityClassName(PodShape.CHURN_PRIORITY_CLASS).endSpec();
+    }
+    return pod.build();
+  }
+
+  /** The PriorityClass of the churn's pods that fit no node: value {@value PodShape#CHURN_PRIORITY}. */
+  static PriorityClass churnPriorityClass() {
+    return new PriorityClassBuilder()
+        .withNewMetadata()
+        .withName(PodShape.CHURN_PRIORITY_CLASS)
+        .endMetadata()
+        .withValue(PodShape.CHURN_PRIORITY)
+        .withGlobalDefault(false)
+        .withDescription("scheduler_perf's pod-high-priority-large-cpu.yaml: the end-to-end benchmark's churn")
+        .build();
+  }
+
+  /**
+   * {@link PodShape#MIXED_CHURN}'s node {@code i}: {@code churn/node-default.yaml}, named {@code node-churn-00003},
+   * Ready, with a capacity of no pods (and nothing else), so that no pod ever fits it.
+   */
+  static Node churnNode(int i) {
+    var resources = Map.of("pods", new Quantity("0"));
+    return new NodeBuilder()
+        .withNewMetadata()
+        .withName(String.format("node-churn-%05d", i))
+        .endMetadata()
+        .withNewStatus()
+        .withCapacity(resources)
+        .withAllocatable(resources)
+        .addNewCondition()
+        .withType("Ready")
+        .withStatus("True")
+        .endCondition()
+        .endStatus()
+        .build();
+  }
+
+  /**
+   * {@link PodShape#MIXED_CHURN}'s Service {@code i} in {@value PodShape#CHURN}: {@code
+   * churn/service-default.yaml}, selecting {@code app: foo}, TCP port 8080 to 8080.
+   */
+  static Service churnService(int i) {
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withName(String.format("service-churn-%05d", i))
+        .withNamespace(PodShape.CHURN)
+        .endMetadata()
+        .withNewSpec()
+        .withSelector(Map.of("app", "foo"))
+        .addNewPort()
+        .withProtocol("TCP")
+        .withPort(8080)
+        .withTargetPort(new IntOrString(8080))
+        .endPort()
+        .endSpec()
         .build();
   }
 

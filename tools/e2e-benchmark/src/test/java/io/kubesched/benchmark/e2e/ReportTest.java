@@ -109,8 +109,9 @@ class ReportTest {
     assertTrue(
         unknown.getMessage().endsWith(
             "5000-nodes-gangs, 5000-nodes-50000-pods, 15000-nodes-daemonset, 500-nodes-dra-template,"
-                + " 500-nodes-dra-steady-state, smoke, smoke-preemption, smoke-gangs, smoke-dra-template,"
-                + " smoke-dra-steady-state"),
+                + " 500-nodes-dra-steady-state, unschedulable, mixed-churn, label-patch-flood, smoke,"
+                + " smoke-preemption, smoke-gangs, smoke-dra-template, smoke-dra-steady-state, smoke-unschedulable,"
+                + " smoke-mixed-churn, smoke-label-patch-flood"),
         unknown.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Contestant.parse("volcano"));
   }
