@@ -3,7 +3,9 @@ package io.kubesched.policy.plugins.interpodaffinity;
 import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
@@ -104,6 +106,67 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS, ClusterChange.ASSIGNED_POD_DELETED);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hints. A node added or relabelled helps if it now has the topology key of one of
+   * the pod's required affinity terms with a value it did not have; if the pod has required anti-affinity terms,
+   * any node added helps, and a node relabelled helps if it lost one of their topology keys or has another value of
+   * it. A pod's deletion helps if the pod was bound or nominated and one of the waiting pod's required
+   * anti-affinity terms selects it, or one of its own selects the waiting pod. A term with a non-empty namespace
+   * selector is taken to select whatever its label selector selects: a hint cannot see namespaces' labels. As
+   * kube's, it looks neither at other pods' anti-affinity terms on a node change nor, on a deletion, at the first
+   * pod of a group with affinity to itself, which may go anywhere once no pod matches all its terms.
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    var affinity = pod.podAffinity().required();
+    var antiAffinity = pod.podAntiAffinity().required();
+    if (update instanceof ClusterUpdate.NodeAdded added) {
+      return !antiAffinity.isEmpty() || anyTopologyKeyOf(affinity, added.node());
+    }
+    if (update instanceof ClusterUpdate.NodeUpdated updated) {
+      var before = updated.before().labels();
+      var after = updated.after().labels();
+      for (var term : affinity) {
+        var value = after.get(term.topologyKey());
+        if (value != null && !value.equals(before.get(term.topologyKey()))) {
+          return true;
+        }
+      }
+      for (var term : antiAffinity) {
+        var value = before.get(term.topologyKey());
+        if (value != null && !value.equals(after.get(term.topologyKey()))) {
+          return true;
+        }
+      }
+      return false;
+    }
+    var deleted = (ClusterUpdate.AssignedPodDeleted) update;
+    if (!deleted.heldRoom()) {
+      return false;
+    }
+    var gone = deleted.pod();
+    for (var term : antiAffinity) {
+      if (InterPodAffinityTerms.mayMatch(term, pod, gone)) {
+        return true;
+      }
+    }
+    for (var term : gone.podAntiAffinity().required()) {
+      if (InterPodAffinityTerms.mayMatch(term, gone, pod)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean anyTopologyKeyOf(List<PodAffinityTerm> terms, NodeInfo node) {
+    for (var term : terms) {
+      if (node.labels().containsKey(term.topologyKey())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** @return {@link ClusterData#NAMESPACES}: namespace selectors match namespaces' labels */
