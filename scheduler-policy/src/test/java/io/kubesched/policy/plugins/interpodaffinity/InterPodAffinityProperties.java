@@ -2,9 +2,12 @@ package io.kubesched.policy.plugins.interpodaffinity;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.LabelSelectorRequirement.Operator;
@@ -34,7 +37,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The prepared InterPodAffinity filter and scorer against brute-force references that look at every pod of
- * every node for every node, written from kube-scheduler's rules rather than from its counting. Clusters are
+ * every node for every node, written from kube-scheduler's rules rather than from its counting; the queueing hint
+ * against the filter's verdicts before and after the change it skips. Clusters are
  * small and drawn from small alphabets (three topology keys that nodes may lack, two apps, three namespaces
  * of which one is unknown to the snapshot), so that matches, misses and missing keys are all frequent.
  */
@@ -199,6 +203,155 @@ class InterPodAffinityProperties {
         : term.namespaces().contains(target.namespace())
             || (nsSelector != null && nsSelector.matches(cluster.namespaceLabels(target.namespace())));
     return inNamespace && term.labelSelector() != null && term.labelSelector().matches(target.labels());
+  }
+
+  // ---------------------------------------------------------------- the queueing hint
+
+  /**
+   * A hint that says no to a deletion is right: no node turns from rejected to fitting without the pod. Pods that
+   * match all their own affinity terms are left out: kube's hint does not see that the last pod a group's first pod
+   * waits for may be deleted, after which it may go anywhere.
+   */
+  @Property
+  @Label("when the hint skips a bound pod's deletion, no node turns from rejected to fitting")
+  void hintSkipsOnlyDeletionsThatCannotHelp(
+      @ForAll("scenarios") Scenario scenario, @ForAll("picks") int nodePick, @ForAll("picks") int podPick) {
+    var pod = scenario.pod();
+    var before = scenario.cluster();
+    var nodes = before.nodes();
+    var from = nodes.get(nodePick % nodes.size());
+    if (from.pods().isEmpty()
+        || ((InterPodAffinityFilter.Prepared) filter.prepare(pod, before)).matchesOwnAffinity()) {
+      Statistics.label("hint").collect("not asked");
+      return;
+    }
+    var gone = from.pods().get(podPick % from.pods().size());
+    var remaining = new ArrayList<>(from.pods());
+    remaining.remove(gone);
+    var after = replaced(before, from, NodeInfo.builder(from.name()).labels(from.labels()).pods(remaining).build());
+
+    boolean hint = filter.isSchedulableAfter(pod, new ClusterUpdate.AssignedPodDeleted(gone));
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    var preparedBefore = filter.prepare(pod, before);
+    var preparedAfter = filter.prepare(pod, after);
+    for (int i = 0; i < nodes.size(); i++) {
+      var node = nodes.get(i);
+      boolean rejected = !preparedBefore.filter(pod, node).fits();
+      boolean fits = preparedAfter.filter(pod, after.nodes().get(i)).fits();
+      Statistics.label("node turned from rejected to fitting").collect(rejected && fits);
+      if (!hint) {
+        Statistics.label("rejected node, hint skips").collect(rejected);
+        assertFalse(rejected && fits, () -> "node " + node.name() + " after deleting " + gone);
+      }
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("node turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected node, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  /**
+   * A hint that says no to a node's relabelling is right: the node does not turn from rejected to fitting. Existing
+   * pods have no required anti-affinity here: kube's hint looks only at the waiting pod's own terms.
+   */
+  @Property
+  @Label("when the hint skips a node's relabelling, that node does not turn from rejected to fitting")
+  void hintSkipsOnlyRelabellingsThatCannotHelp(
+      @ForAll("scenarios") Scenario scenario, @ForAll("picks") int nodePick,
+      @ForAll("labelSets") Map<String, String> labels) {
+    var pod = scenario.pod();
+    var before = withoutExistingAntiAffinity(scenario.cluster());
+    var node = before.nodes().get(nodePick % before.nodes().size());
+    var relabelled = NodeInfo.builder(node.name()).labels(hostnamed(labels, node.name())).pods(node.pods()).build();
+    var after = replaced(before, node, relabelled);
+
+    boolean hint = filter.isSchedulableAfter(
+        pod, new ClusterUpdate.NodeUpdated(node, relabelled, Set.of(ClusterChange.NODE_LABELS)));
+    boolean rejected = !filter.prepare(pod, before).filter(pod, node).fits();
+    boolean fits = filter.prepare(pod, after).filter(pod, relabelled).fits();
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    Statistics.label("turned from rejected to fitting").collect(rejected && fits);
+    if (!hint) {
+      Statistics.label("rejected, hint skips").collect(rejected);
+      assertFalse(rejected && fits, () -> "node " + node.labels() + " relabelled " + relabelled.labels());
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  /**
+   * A hint that says no to a node's addition is right: a pod the filter rejected somewhere is rejected on the new
+   * node too. Existing pods have no required anti-affinity, as above.
+   */
+  @Property
+  @Label("when the hint skips a node's addition, the new node does not take a pod the filter rejected")
+  void hintSkipsOnlyAdditionsThatCannotHelp(
+      @ForAll("scenarios") Scenario scenario, @ForAll("labelSets") Map<String, String> labels) {
+    var pod = scenario.pod();
+    var before = withoutExistingAntiAffinity(scenario.cluster());
+    var added = NodeInfo.builder("added").labels(hostnamed(labels, "added")).build();
+    var nodes = new ArrayList<>(before.nodes());
+    nodes.add(added);
+    var after = ClusterSnapshot.of(nodes, NAMESPACES, List.of());
+
+    var preparedBefore = filter.prepare(pod, before);
+    boolean rejectedSomewhere = before.nodes().stream().anyMatch(n -> !preparedBefore.filter(pod, n).fits());
+    boolean hint = filter.isSchedulableAfter(pod, new ClusterUpdate.NodeAdded(added));
+    boolean fits = filter.prepare(pod, after).filter(pod, added).fits();
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    Statistics.label("rejected somewhere, new node fits").collect(rejectedSomewhere && fits);
+    if (!hint) {
+      Statistics.label("rejected somewhere, hint skips").collect(rejectedSomewhere);
+      assertFalse(rejectedSomewhere && fits, () -> "added " + added.labels());
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("rejected somewhere, new node fits").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected somewhere, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  @Provide
+  Arbitrary<Integer> picks() {
+    return Arbitraries.integers().between(0, 11);
+  }
+
+  @Provide
+  Arbitrary<Map<String, String>> labelSets() {
+    return nodeLabels();
+  }
+
+  /** @return {@code labels} with the hostname label, where present, set to {@code name}, as scenarios do */
+  private static Map<String, String> hostnamed(Map<String, String> labels, String name) {
+    var named = new HashMap<>(labels);
+    named.computeIfPresent("host", (k, v) -> name);
+    return named;
+  }
+
+  private static ClusterSnapshot replaced(ClusterSnapshot cluster, NodeInfo old, NodeInfo replacement) {
+    var nodes = cluster.nodes().stream().map(n -> n == old ? replacement : n).toList();
+    return ClusterSnapshot.of(nodes, NAMESPACES, List.of());
+  }
+
+  private static ClusterSnapshot withoutExistingAntiAffinity(ClusterSnapshot cluster) {
+    var nodes = cluster.nodes().stream()
+        .map(node -> NodeInfo.builder(node.name())
+            .labels(node.labels())
+            .pods(node.pods().stream()
+                .map(p -> p.toBuilder()
+                    .podAntiAffinity(new PodAffinity(List.of(), p.podAntiAffinity().preferred()))
+                    .build())
+                .toList())
+            .build())
+        .toList();
+    return ClusterSnapshot.of(nodes, NAMESPACES, List.of());
   }
 
   // ---------------------------------------------------------------- the scorer
