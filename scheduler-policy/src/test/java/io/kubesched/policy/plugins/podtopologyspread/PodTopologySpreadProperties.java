@@ -1,9 +1,12 @@
 package io.kubesched.policy.plugins.podtopologyspread;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.NodeInfo;
@@ -23,6 +26,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -229,6 +233,122 @@ class PodTopologySpreadProperties {
     return pod.toBuilder().topologySpreadConstraints(constraints).build();
   }
 
+  // ---------------------------------------------------------------- the queueing hint
+
+  @Property
+  @Label("when the hint skips a bound pod's deletion, no node turns from rejected to fitting")
+  void hintSkipsOnlyDeletionsThatCannotHelp(
+      @ForAll("clusters") List<NodeInfo> nodes, @ForAll("incomingPods") PodInfo pod,
+      @ForAll("picks") int nodePick, @ForAll("picks") int podPick) {
+    var from = nodes.get(nodePick % nodes.size());
+    if (from.pods().isEmpty()) {
+      Statistics.label("hint").collect("not asked");
+      return;
+    }
+    var gone = from.pods().get(podPick % from.pods().size());
+    var remaining = new ArrayList<>(from.pods());
+    remaining.remove(gone);
+    var after = nodes.stream()
+        .map(n -> n == from ? NodeInfo.builder(n.name()).labels(n.labels()).taints(n.taints())
+            .allocatable(n.allocatable()).pods(remaining).build() : n)
+        .toList();
+
+    var filter = new PodTopologySpreadFilter();
+    boolean hint = filter.isSchedulableAfter(pod, new ClusterUpdate.AssignedPodDeleted(gone));
+    var preparedBefore = filter.prepare(pod, ClusterSnapshot.of(nodes));
+    var preparedAfter = filter.prepare(pod, ClusterSnapshot.of(after));
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    for (int i = 0; i < nodes.size(); i++) {
+      var node = nodes.get(i);
+      boolean rejected = !preparedBefore.filter(pod, node).fits();
+      boolean fits = preparedAfter.filter(pod, after.get(i)).fits();
+      Statistics.label("node turned from rejected to fitting").collect(rejected && fits);
+      if (!hint) {
+        Statistics.label("rejected node, hint skips").collect(rejected);
+        assertFalse(rejected && fits, () -> "node " + node.name() + " after deleting " + gone);
+      }
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("node turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected node, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  /**
+   * A hint that says no to a node's update is right: the node does not turn from rejected to fitting. The pod has
+   * no node selector here: kube's hint does not see that relabelling a node changes whether the pod's node
+   * affinity admits it, and so which nodes the constraints count ({@code nodeAffinityPolicy: Honor}).
+   */
+  @Property
+  @Label("when the hint skips a node's update, that node does not turn from rejected to fitting")
+  void hintSkipsOnlyNodeUpdatesThatCannotHelp(
+      @ForAll("clusters") List<NodeInfo> nodes, @ForAll("incomingPods") PodInfo incoming,
+      @ForAll("picks") int nodePick, @ForAll("shapes") NodeShape shape) {
+    var pod = incoming.toBuilder().nodeSelector(Map.of()).build();
+    var node = nodes.get(nodePick % nodes.size());
+    var updated = node(shape, node.name(), node.pods());
+    var after = nodes.stream().map(n -> n == node ? updated : n).toList();
+
+    var filter = new PodTopologySpreadFilter();
+    boolean hint = filter.isSchedulableAfter(pod,
+        new ClusterUpdate.NodeUpdated(node, updated, Set.of(ClusterChange.NODE_LABELS, ClusterChange.NODE_TAINTS)));
+    boolean rejected = !filter.prepare(pod, ClusterSnapshot.of(nodes)).filter(pod, node).fits();
+    boolean fits = filter.prepare(pod, ClusterSnapshot.of(after)).filter(pod, updated).fits();
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    Statistics.label("turned from rejected to fitting").collect(rejected && fits);
+    if (!hint) {
+      Statistics.label("rejected, hint skips").collect(rejected);
+      assertFalse(rejected && fits, () -> node.labels() + " " + node.taints() + " to " + updated.labels() + " "
+          + updated.taints());
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  @Property
+  @Label("when the hint skips a node's addition, the new node does not take a pod the filter rejected")
+  void hintSkipsOnlyAdditionsThatCannotHelp(
+      @ForAll("clusters") List<NodeInfo> nodes, @ForAll("incomingPods") PodInfo pod,
+      @ForAll("shapes") NodeShape shape) {
+    var added = node(shape, "added", List.of());
+    var after = new ArrayList<>(nodes);
+    after.add(added);
+
+    var filter = new PodTopologySpreadFilter();
+    var preparedBefore = filter.prepare(pod, ClusterSnapshot.of(nodes));
+    boolean rejectedSomewhere = nodes.stream().anyMatch(n -> !preparedBefore.filter(pod, n).fits());
+    boolean hint = filter.isSchedulableAfter(pod, new ClusterUpdate.NodeAdded(added));
+    boolean fits = filter.prepare(pod, ClusterSnapshot.of(after)).filter(pod, added).fits();
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    Statistics.label("rejected somewhere, new node fits").collect(rejectedSomewhere && fits);
+    if (!hint) {
+      Statistics.label("rejected somewhere, hint skips").collect(rejectedSomewhere);
+      assertFalse(rejectedSomewhere && fits, () -> "added " + added.labels());
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("rejected somewhere, new node fits").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected somewhere, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  @Provide
+  Arbitrary<Integer> picks() {
+    return Arbitraries.integers().between(0, 11);
+  }
+
+  @Provide
+  Arbitrary<NodeShape> shapes() {
+    return nodeShapes();
+  }
+
   // ---------------------------------------------------------------- generators
 
   @Provide
@@ -254,7 +374,7 @@ class PodTopologySpreadProperties {
   }
 
   /** A node's labels and taints. */
-  private record NodeShape(@Nullable String zone, boolean hostname, String tier, boolean tainted) {}
+  record NodeShape(@Nullable String zone, boolean hostname, String tier, boolean tainted) {}
 
   private static Arbitrary<NodeShape> nodeShapes() {
     return Combinators.combine(
@@ -268,23 +388,27 @@ class PodTopologySpreadProperties {
   private static List<NodeInfo> build(List<NodeShape> shapes, List<List<PodInfo>> pods) {
     var nodes = new ArrayList<NodeInfo>();
     for (int i = 0; i < shapes.size(); i++) {
-      var shape = shapes.get(i);
       var name = "n" + i;
-      var labels = new LinkedHashMap<String, String>();
-      if (shape.zone() != null) {
-        labels.put(ZONE, shape.zone());
-      }
-      if (shape.hostname()) {
-        labels.put(HOST, name);
-      }
-      labels.put("tier", shape.tier());
       var placed = i < pods.size()
           ? pods.get(i).stream().map(p -> p.toBuilder().uid(name + "/" + p.name()).nodeName(name).build()).toList()
           : List.<PodInfo>of();
-      nodes.add(NodeInfo.builder(name).labels(labels).taints(shape.tainted() ? List.of(TAINT) : List.of())
-          .allocatable(1000, 1L << 30, 110).pods(placed).build());
+      nodes.add(node(shapes.get(i), name, placed));
     }
     return nodes;
+  }
+
+  /** @return the node {@code name} of {@code shape} with {@code pods}, already placed on it */
+  private static NodeInfo node(NodeShape shape, String name, List<PodInfo> pods) {
+    var labels = new LinkedHashMap<String, String>();
+    if (shape.zone() != null) {
+      labels.put(ZONE, shape.zone());
+    }
+    if (shape.hostname()) {
+      labels.put(HOST, name);
+    }
+    labels.put("tier", shape.tier());
+    return NodeInfo.builder(name).labels(labels).taints(shape.tainted() ? List.of(TAINT) : List.of())
+        .allocatable(1000, 1L << 30, 110).pods(pods).build();
   }
 
   private static Arbitrary<PodInfo> placedPods() {
