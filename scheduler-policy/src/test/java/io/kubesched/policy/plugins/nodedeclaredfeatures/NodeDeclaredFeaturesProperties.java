@@ -102,7 +102,8 @@ class NodeDeclaredFeaturesProperties {
   /** Declared features, in any order, among kube's registered ones (those a pod may need among them). */
   @Provide
   Arbitrary<List<String>> declared() {
-    return Arbitraries.subsetOf(FeatureRegistry.DEFAULT.names()).flatMap(names -> Arbitraries.shuffle(List.copyOf(names)));
+    return Arbitraries.subsetOf(FeatureRegistry.DEFAULT.names())
+        .flatMap(names -> Arbitraries.shuffle(List.copyOf(names)));
   }
 
   @Provide

@@ -53,7 +53,8 @@ class NodeVolumeLimitsHintsTest {
 
   @Test
   void anyNodeAddedMayHelp() {
-    assertTrue(filter.isSchedulableAfter(podWithClaims("c"), new ClusterUpdate.NodeAdded(NodeInfo.builder(NODE).build())));
+    var added = new ClusterUpdate.NodeAdded(NodeInfo.builder(NODE).build());
+    assertTrue(filter.isSchedulableAfter(podWithClaims("c"), added));
   }
 
   private static PodInfo bound(PodInfo pod) {
