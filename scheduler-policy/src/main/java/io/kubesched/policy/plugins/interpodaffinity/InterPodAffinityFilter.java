@@ -109,21 +109,32 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
   }
 
   /**
-   * {@inheritDoc} As kube 1.37's hints. A node added or relabelled helps if it now has the topology key of one of
-   * the pod's required affinity terms with a value it did not have; if the pod has required anti-affinity terms,
-   * any node added helps, and a node relabelled helps if it lost one of their topology keys or has another value of
-   * it. A pod's deletion helps if the pod was bound or nominated and one of the waiting pod's required
-   * anti-affinity terms selects it, or one of its own selects the waiting pod. A term with a non-empty namespace
-   * selector is taken to select whatever its label selector selects: a hint cannot see namespaces' labels. As
-   * kube's, it looks neither at other pods' anti-affinity terms on a node change nor, on a deletion, at the first
-   * pod of a group with affinity to itself, which may go anywhere once no pod matches all its terms.
+   * {@inheritDoc} As kube 1.37's hints, widened where kube's would lose a pod that other pods' terms turned away,
+   * which a hint cannot see.
+   *
+   * <ul>
+   *   <li>A node added helps if it has the topology key of one of the pod's required affinity terms, or the pod has
+   *       required anti-affinity terms (kube's); or the pod has no required affinity term: existing pods'
+   *       anti-affinity, which kube's hint does not look at, spares a node outside their domains.
+   *   <li>A node relabelled helps if it gained the topology key of one of the pod's required affinity terms or has
+   *       another value of it (kube's), or lost a label or has another value of one: kube's hint asks this only of
+   *       the topology keys of the pod's anti-affinity terms, but the node's pods may be what an existing pod's
+   *       anti-affinity term, under any key, turned the pod away for, and they leave that domain with it.
+   *   <li>A pod's deletion helps if the pod was bound or nominated and one of the waiting pod's required
+   *       anti-affinity terms selects it, or one of its own selects the waiting pod (kube's); or it matched all the
+   *       waiting pod's affinity terms and so does the waiting pod: the first pod of a group with affinity to itself
+   *       may go anywhere once no pod matches all its terms, which kube's hint does not see.
+   * </ul>
+   *
+   * A term with a non-empty namespace selector is taken to select whatever its label selector selects: a hint cannot
+   * see namespaces' labels.
    */
   @Override
   public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
     var affinity = pod.podAffinity().required();
     var antiAffinity = pod.podAntiAffinity().required();
     if (update instanceof ClusterUpdate.NodeAdded added) {
-      return !antiAffinity.isEmpty() || anyTopologyKeyOf(affinity, added.node());
+      return affinity.isEmpty() || !antiAffinity.isEmpty() || anyTopologyKeyOf(affinity, added.node());
     }
     if (update instanceof ClusterUpdate.NodeUpdated updated) {
       var before = updated.before().labels();
@@ -134,9 +145,8 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
           return true;
         }
       }
-      for (var term : antiAffinity) {
-        var value = before.get(term.topologyKey());
-        if (value != null && !value.equals(after.get(term.topologyKey()))) {
+      for (var label : before.entrySet()) {
+        if (!label.getValue().equals(after.get(label.getKey()))) {
           return true;
         }
       }
@@ -157,7 +167,20 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
         return true;
       }
     }
-    return false;
+    return mayMatchAll(affinity, pod, gone) && mayMatchAll(affinity, pod, pod);
+  }
+
+  /** @return whether {@code terms}, of {@code owner}, are not empty and may all select {@code target} */
+  private static boolean mayMatchAll(List<PodAffinityTerm> terms, PodInfo owner, PodInfo target) {
+    if (terms.isEmpty()) {
+      return false;
+    }
+    for (var term : terms) {
+      if (!InterPodAffinityTerms.mayMatch(term, owner, target)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean anyTopologyKeyOf(List<PodAffinityTerm> terms, NodeInfo node) {

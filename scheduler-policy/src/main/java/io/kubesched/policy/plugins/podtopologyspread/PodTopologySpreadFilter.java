@@ -6,6 +6,7 @@ import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.TopologySpreadConstraint.InclusionPolicy;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
@@ -13,6 +14,7 @@ import io.kubesched.policy.framework.PodTracking;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.helper.NodeSelectors;
 import io.kubesched.policy.plugins.podtopologyspread.TopologySpreading.Constraint;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -142,8 +144,10 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
    * another value of one of them or other taints. A pod's deletion helps if the pod was bound or nominated, is in
    * the waiting pod's namespace and a constraint's selector selects it. A pod without constraints of its own whose
    * default constraints apply is retried on every such change: the selector of those comes from the cluster's
-   * Services and controllers, which a hint cannot see. As kube's, it does not look at which nodes a relabelling lets
-   * the pod's node affinity admit ({@code nodeAffinityPolicy: Honor}), although that changes the domains counted.
+   * Services and controllers, which a hint cannot see. Beyond kube's hint, a node updated that has every topology
+   * key also helps if the pod's node selector and required node affinity admit it now and did not before or the
+   * other way round, under a constraint whose {@code nodeAffinityPolicy} is {@code Honor}: its pods then count, or no
+   * longer count, in its domains, which kube's hint does not see.
    */
   @Override
   public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
@@ -170,7 +174,9 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
         return true;
       }
       return matches
-          && (topologyValueChanged(before, after, constraints) || !before.taints().equals(after.taints()));
+          && (topologyValueChanged(before, after, constraints)
+              || !before.taints().equals(after.taints())
+              || admissionChanged(pod, before, after, constraints));
     }
     var deleted = (ClusterUpdate.AssignedPodDeleted) update;
     var gone = deleted.pod();
@@ -180,6 +186,19 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
     for (var constraint : constraints) {
       if (constraint.selects(gone.labels())) {
         return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @return whether a constraint honours the pod's node affinity and it admits one of {@code before} and {@code
+   *     after} only
+   */
+  private static boolean admissionChanged(PodInfo pod, NodeInfo before, NodeInfo after, List<Constraint> constraints) {
+    for (var constraint : constraints) {
+      if (constraint.nodeAffinityPolicy() == InclusionPolicy.HONOR) {
+        return NodeSelectors.matchesRequired(pod, before) != NodeSelectors.matchesRequired(pod, after);
       }
     }
     return false;

@@ -102,11 +102,11 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
   }
 
   /**
-   * {@inheritDoc} As kube 1.37's hint: a pod's deletion helps if the pod was in the waiting pod's namespace and had
-   * a volume that conflicts with one of the waiting pod's, or named one of its claims in a {@code
-   * persistentVolumeClaim} volume (whether the claim is {@code ReadWriteOncePod} is not looked up, as in kube). As
-   * kube's, it skips the deletion of a pod of another namespace, although disks conflict across namespaces. Any
-   * node added may help (kube registers it without a hint).
+   * {@inheritDoc} As kube 1.37's hint: a pod's deletion helps if the pod had a volume that conflicts with one of the
+   * waiting pod's, or was in its namespace and named one of its claims in a {@code persistentVolumeClaim} volume
+   * (whether the claim is {@code ReadWriteOncePod} is not looked up, as in kube). Kube's hint skips a pod of
+   * another namespace altogether; this one does not for a disk, which conflicts across namespaces. Any node added
+   * may help (kube registers it without a hint).
    */
   @Override
   public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
@@ -114,13 +114,13 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
       return true;
     }
     var gone = deleted.pod();
-    if (!gone.namespace().equals(pod.namespace())) {
-      return false;
-    }
     for (var volume : pod.volumes()) {
       if (conflictsWithAny(volume, gone.volumes())) {
         return true;
       }
+    }
+    if (!gone.namespace().equals(pod.namespace())) {
+      return false;
     }
     var claims = PodVolumeClaims.direct(pod);
     for (var claim : PodVolumeClaims.direct(gone)) {

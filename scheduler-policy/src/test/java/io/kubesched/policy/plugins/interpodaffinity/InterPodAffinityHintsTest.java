@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * deletions of {@code Test_isSchedulableAfterAssignedPodChange} and every case of {@code
  * Test_isSchedulableAfterNodeChange}. Left out: that test's additions and updates of bound pods (a pod bound or
  * relabelled moves the waiting pod by its own hint, not through {@link InterPodAffinityFilter#isSchedulableAfter})
- * and {@code Test_isSchedulableAfterTargetPodUpdateLabel} (the waiting pod's own update, likewise).
+ * and {@code Test_isSchedulableAfterTargetPodUpdateLabel} (the waiting pod's own update, likewise). Two node
+ * updates kube skips are retried here, as the filter's Javadoc says why; the cases say so.
  */
 class InterPodAffinityHintsTest {
 
@@ -91,6 +92,12 @@ class InterPodAffinityHintsTest {
         argumentSet("a pod of another namespace than the anti-affinity term's own",
             pod().name("p").antiAffinityIn("service", "region", "securityscan"),
             bound().namespace("other").label("service", "securityscan").build(), false),
+        argumentSet("the last pod of a group the pending pod, matching its own affinity, would be the first of",
+            pod().name("p").label("app", "web").affinityIn("app", "zone", "web"),
+            bound().label("app", "web").build(), true),
+        argumentSet("a pod matching the affinity of a pending pod that does not match it itself",
+            pod().name("p").label("app", "db").affinityIn("app", "zone", "web"),
+            bound().label("app", "web").build(), false),
         argumentSet("a pod whose anti-affinity term with a namespace selector may select the pending pod",
             pod().name("p").namespace("other").label("service", "securityscan"),
             bound().antiAffinity(term(selector(InterPodAffinityFixtures.in("service", "securityscan")), "region",
@@ -125,8 +132,10 @@ class InterPodAffinityHintsTest {
         argumentSet("add a new node without matched topologyKey",
             pod().name("p").affinityIn("service", "region", "securityscan", "value2"),
             null, node(Map.of("zone", "zone1")), false),
+        // kube: QueueSkip; a label with another value may take the node's pods out of an existing pod's
+        // anti-affinity domain, which the hint cannot see
         argumentSet("update node label but not topologyKey",
-            affinityZone, node(Map.of("aaa", "a")), node(Map.of("aaa", "b")), false),
+            affinityZone, node(Map.of("aaa", "a")), node(Map.of("aaa", "b")), true),
         argumentSet("update node label that isn't related to the pod affinity",
             affinityZone, node(Map.of("zone", "zone1")),
             node(Map.of("zone", "zone1", "unrelated-label", "unrelated")), false),
@@ -144,8 +153,9 @@ class InterPodAffinityHintsTest {
             node(Map.of("zone", "zone1", "unrelated-label", "unrelated")), false),
         argumentSet("update node with different anti-affinity topologyKey value",
             antiAffinityZone, node(Map.of("zone", "zone1")), node(Map.of("zone", "zone2")), true),
+        // kube: QueueSkip; the label the node lost may be an existing pod's anti-affinity topology key
         argumentSet("update node to have the anti-affinity topology label",
-            antiAffinityZone, node(Map.of("aaa", "a")), node(Map.of("zone", "zone1")), false),
+            antiAffinityZone, node(Map.of("aaa", "a")), node(Map.of("zone", "zone1")), true),
         argumentSet("update node label not to have anti-affinity topology label",
             antiAffinityZone, node(Map.of("zone", "zone1")), node(Map.of("aaa", "a")), true));
   }
@@ -157,6 +167,24 @@ class InterPodAffinityHintsTest {
         ? new ClusterUpdate.NodeAdded(after)
         : new ClusterUpdate.NodeUpdated(before, after, Set.of(ClusterChange.NODE_LABELS));
     assertEquals(queue, filter.isSchedulableAfter(pending.build(), update));
+  }
+
+  static Stream<Arguments> nodeChangesWithoutKubeCase() {
+    var unconstrained = pod().name("p");
+    return Stream.of(
+        argumentSet("a node added, for a pod without terms of its own that existing pods' anti-affinity rejected",
+            unconstrained, null, node(Map.of("zone", "zone1")), true),
+        argumentSet("a node only given labels, for a pod without terms of its own",
+            unconstrained, node(Map.of("zone", "zone1")), node(Map.of("zone", "zone1", "aaa", "a")), false),
+        argumentSet("a node that lost a label, for a pod without terms of its own",
+            unconstrained, node(Map.of("zone", "zone1")), node(Map.of()), true));
+  }
+
+  @ParameterizedTest
+  @MethodSource("nodeChangesWithoutKubeCase")
+  void isSchedulableAfterNodeChangeBeyondKubeCases(
+      Pod pending, @Nullable NodeInfo before, NodeInfo after, boolean queue) {
+    isSchedulableAfterNodeChange(pending, before, after, queue);
   }
 
   private static NodeInfo node(Map<String, String> labels) {

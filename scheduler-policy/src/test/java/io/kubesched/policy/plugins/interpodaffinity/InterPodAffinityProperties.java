@@ -207,21 +207,13 @@ class InterPodAffinityProperties {
 
   // ---------------------------------------------------------------- the queueing hint
 
-  /**
-   * A hint that says no to a deletion is right: no node turns from rejected to fitting without the pod. Pods that
-   * match all their own affinity terms are left out: kube's hint does not see that the last pod a group's first pod
-   * waits for may be deleted, after which it may go anywhere.
-   */
   @Property
   @Label("when the hint skips a bound pod's deletion, no node turns from rejected to fitting")
   void hintSkipsOnlyDeletionsThatCannotHelp(
       @ForAll("scenarios") Scenario scenario, @ForAll("picks") int nodePick, @ForAll("picks") int podPick) {
-    var pod = scenario.pod();
     var before = scenario.cluster();
-    var nodes = before.nodes();
-    var from = nodes.get(nodePick % nodes.size());
-    if (from.pods().isEmpty()
-        || ((InterPodAffinityFilter.Prepared) filter.prepare(pod, before)).matchesOwnAffinity()) {
+    var from = before.nodes().get(nodePick % before.nodes().size());
+    if (from.pods().isEmpty()) {
       Statistics.label("hint").collect("not asked");
       return;
     }
@@ -229,19 +221,57 @@ class InterPodAffinityProperties {
     var remaining = new ArrayList<>(from.pods());
     remaining.remove(gone);
     var after = replaced(before, from, NodeInfo.builder(from.name()).labels(from.labels()).pods(remaining).build());
+    checkSkipped(scenario.pod(), before, after, new ClusterUpdate.AssignedPodDeleted(gone));
+  }
 
-    boolean hint = filter.isSchedulableAfter(pod, new ClusterUpdate.AssignedPodDeleted(gone));
+  @Property
+  @Label("when the hint skips a node's relabelling, no node turns from rejected to fitting")
+  void hintSkipsOnlyRelabellingsThatCannotHelp(
+      @ForAll("scenarios") Scenario scenario, @ForAll("picks") int nodePick,
+      @ForAll("labelSets") Map<String, String> labels) {
+    var before = scenario.cluster();
+    var node = before.nodes().get(nodePick % before.nodes().size());
+    var relabelled = NodeInfo.builder(node.name()).labels(hostnamed(labels, node.name())).pods(node.pods()).build();
+    var after = replaced(before, node, relabelled);
+    checkSkipped(scenario.pod(), before, after, new ClusterUpdate.NodeUpdated(
+        bare(node), bare(relabelled), Set.of(ClusterChange.NODE_LABELS)));
+  }
+
+  @Property
+  @Label("when the hint skips a node's addition, no node turns from rejected to fitting, nor does the new one take "
+      + "a pod rejected anywhere")
+  void hintSkipsOnlyAdditionsThatCannotHelp(
+      @ForAll("scenarios") Scenario scenario, @ForAll("labelSets") Map<String, String> labels) {
+    var before = scenario.cluster();
+    var added = NodeInfo.builder("added").labels(hostnamed(labels, "added")).build();
+    var nodes = new ArrayList<>(before.nodes());
+    nodes.add(added);
+    checkSkipped(scenario.pod(), before, ClusterSnapshot.of(nodes, NAMESPACES, List.of()),
+        new ClusterUpdate.NodeAdded(added));
+  }
+
+  /**
+   * Asserts that, if the hint skips {@code update}, which turned {@code before} into {@code after} (the same nodes in
+   * the same order, and perhaps one more), no node of {@code before} turns from rejected to fitting, and a node added
+   * does not fit a pod rejected on some node before.
+   */
+  private void checkSkipped(PodInfo pod, ClusterSnapshot before, ClusterSnapshot after, ClusterUpdate update) {
+    boolean hint = filter.isSchedulableAfter(pod, update);
     Statistics.label("hint").collect(hint ? "queue" : "skip");
     var preparedBefore = filter.prepare(pod, before);
     var preparedAfter = filter.prepare(pod, after);
-    for (int i = 0; i < nodes.size(); i++) {
-      var node = nodes.get(i);
-      boolean rejected = !preparedBefore.filter(pod, node).fits();
-      boolean fits = preparedAfter.filter(pod, after.nodes().get(i)).fits();
+    boolean rejectedSomewhere = false;
+    for (int i = 0; i < after.nodes().size(); i++) {
+      var node = after.nodes().get(i);
+      boolean rejected = i < before.nodes().size()
+          ? !preparedBefore.filter(pod, before.nodes().get(i)).fits()
+          : rejectedSomewhere;
+      rejectedSomewhere |= rejected;
+      boolean fits = preparedAfter.filter(pod, node).fits();
       Statistics.label("node turned from rejected to fitting").collect(rejected && fits);
       if (!hint) {
         Statistics.label("rejected node, hint skips").collect(rejected);
-        assertFalse(rejected && fits, () -> "node " + node.name() + " after deleting " + gone);
+        assertFalse(rejected && fits, () -> "node " + node.name() + " after " + update);
       }
     }
     Statistics.label("hint").coverage(c -> {
@@ -250,72 +280,6 @@ class InterPodAffinityProperties {
     });
     Statistics.label("node turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
     Statistics.label("rejected node, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
-  }
-
-  /**
-   * A hint that says no to a node's relabelling is right: the node does not turn from rejected to fitting. Existing
-   * pods have no required anti-affinity here: kube's hint looks only at the waiting pod's own terms.
-   */
-  @Property
-  @Label("when the hint skips a node's relabelling, that node does not turn from rejected to fitting")
-  void hintSkipsOnlyRelabellingsThatCannotHelp(
-      @ForAll("scenarios") Scenario scenario, @ForAll("picks") int nodePick,
-      @ForAll("labelSets") Map<String, String> labels) {
-    var pod = scenario.pod();
-    var before = withoutExistingAntiAffinity(scenario.cluster());
-    var node = before.nodes().get(nodePick % before.nodes().size());
-    var relabelled = NodeInfo.builder(node.name()).labels(hostnamed(labels, node.name())).pods(node.pods()).build();
-    var after = replaced(before, node, relabelled);
-
-    boolean hint = filter.isSchedulableAfter(
-        pod, new ClusterUpdate.NodeUpdated(node, relabelled, Set.of(ClusterChange.NODE_LABELS)));
-    boolean rejected = !filter.prepare(pod, before).filter(pod, node).fits();
-    boolean fits = filter.prepare(pod, after).filter(pod, relabelled).fits();
-    Statistics.label("hint").collect(hint ? "queue" : "skip");
-    Statistics.label("turned from rejected to fitting").collect(rejected && fits);
-    if (!hint) {
-      Statistics.label("rejected, hint skips").collect(rejected);
-      assertFalse(rejected && fits, () -> "node " + node.labels() + " relabelled " + relabelled.labels());
-    }
-    Statistics.label("hint").coverage(c -> {
-      c.check("queue").count(n -> n > 0);
-      c.check("skip").count(n -> n > 0);
-    });
-    Statistics.label("turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
-    Statistics.label("rejected, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
-  }
-
-  /**
-   * A hint that says no to a node's addition is right: a pod the filter rejected somewhere is rejected on the new
-   * node too. Existing pods have no required anti-affinity, as above.
-   */
-  @Property
-  @Label("when the hint skips a node's addition, the new node does not take a pod the filter rejected")
-  void hintSkipsOnlyAdditionsThatCannotHelp(
-      @ForAll("scenarios") Scenario scenario, @ForAll("labelSets") Map<String, String> labels) {
-    var pod = scenario.pod();
-    var before = withoutExistingAntiAffinity(scenario.cluster());
-    var added = NodeInfo.builder("added").labels(hostnamed(labels, "added")).build();
-    var nodes = new ArrayList<>(before.nodes());
-    nodes.add(added);
-    var after = ClusterSnapshot.of(nodes, NAMESPACES, List.of());
-
-    var preparedBefore = filter.prepare(pod, before);
-    boolean rejectedSomewhere = before.nodes().stream().anyMatch(n -> !preparedBefore.filter(pod, n).fits());
-    boolean hint = filter.isSchedulableAfter(pod, new ClusterUpdate.NodeAdded(added));
-    boolean fits = filter.prepare(pod, after).filter(pod, added).fits();
-    Statistics.label("hint").collect(hint ? "queue" : "skip");
-    Statistics.label("rejected somewhere, new node fits").collect(rejectedSomewhere && fits);
-    if (!hint) {
-      Statistics.label("rejected somewhere, hint skips").collect(rejectedSomewhere);
-      assertFalse(rejectedSomewhere && fits, () -> "added " + added.labels());
-    }
-    Statistics.label("hint").coverage(c -> {
-      c.check("queue").count(n -> n > 0);
-      c.check("skip").count(n -> n > 0);
-    });
-    Statistics.label("rejected somewhere, new node fits").coverage(c -> c.check(true).count(n -> n > 0));
-    Statistics.label("rejected somewhere, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
   }
 
   @Provide
@@ -335,22 +299,13 @@ class InterPodAffinityProperties {
     return named;
   }
 
-  private static ClusterSnapshot replaced(ClusterSnapshot cluster, NodeInfo old, NodeInfo replacement) {
-    var nodes = cluster.nodes().stream().map(n -> n == old ? replacement : n).toList();
-    return ClusterSnapshot.of(nodes, NAMESPACES, List.of());
+  /** @return the node without its pods, as the queue hands nodes to the hints */
+  private static NodeInfo bare(NodeInfo node) {
+    return NodeInfo.builder(node.name()).labels(node.labels()).build();
   }
 
-  private static ClusterSnapshot withoutExistingAntiAffinity(ClusterSnapshot cluster) {
-    var nodes = cluster.nodes().stream()
-        .map(node -> NodeInfo.builder(node.name())
-            .labels(node.labels())
-            .pods(node.pods().stream()
-                .map(p -> p.toBuilder()
-                    .podAntiAffinity(new PodAffinity(List.of(), p.podAntiAffinity().preferred()))
-                    .build())
-                .toList())
-            .build())
-        .toList();
+  private static ClusterSnapshot replaced(ClusterSnapshot cluster, NodeInfo old, NodeInfo replacement) {
+    var nodes = cluster.nodes().stream().map(n -> n == old ? replacement : n).toList();
     return ClusterSnapshot.of(nodes, NAMESPACES, List.of());
   }
 

@@ -20,6 +20,7 @@ import io.kubesched.api.TaintEffect;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -149,6 +150,20 @@ class PodTopologySpreadHintsTest {
         new ClusterUpdate.NodeAdded(makeNode().name("node-a").label("zone", "zone1").obj())));
     assertFalse(filter.isSchedulableAfter(pod, new ClusterUpdate.AssignedPodDeleted(
         makePod().name("p2").node("fake-node").label("bar", "").obj())));
+  }
+
+  @Test
+  void aNodeNowAdmittedOrNoLongerAdmittedByTheNodeSelectorMayHelpUnderHonor() {
+    var honoring = makePod().name("p").nodeSelector(Map.of("tier", "a"))
+        .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, null, null, null).obj();
+    var ignoring = makePod().name("p").nodeSelector(Map.of("tier", "a"))
+        .spreadConstraint(1, "zone", DO_NOT_SCHEDULE, fooSelector, null, PodTopologySpreadFixtures.IGNORE, null, null)
+        .obj();
+    var before = makeNode().name("node-a").label("zone", "zone1").label("tier", "a").obj();
+    var after = makeNode().name("node-a").label("zone", "zone1").label("tier", "b").obj();
+    var update = new ClusterUpdate.NodeUpdated(before, after, Set.of(ClusterChange.NODE_LABELS));
+    assertTrue(filter.isSchedulableAfter(honoring, update));
+    assertFalse(filter.isSchedulableAfter(ignoring, update));
   }
 
   @Test

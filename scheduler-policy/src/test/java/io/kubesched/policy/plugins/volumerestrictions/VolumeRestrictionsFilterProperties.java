@@ -230,10 +230,6 @@ class VolumeRestrictionsFilterProperties {
         .ofMaxSize(8);
   }
 
-  /**
-   * A hint that says no to a deletion is right: no node turns from rejected to fitting without the pod. A pod of
-   * another namespace with disks is left out: kube's hint skips it, although its disks conflict with the pod's.
-   */
   @Property
   @Label("when the hint skips a bound pod's deletion, no node turns from rejected to fitting")
   void hintSkipsOnlyDeletionsThatCannotHelp(
@@ -249,7 +245,7 @@ class VolumeRestrictionsFilterProperties {
     }
     var from = nodes.get(nodePick % nodes.size());
     var gone = from.pods().isEmpty() ? null : from.pods().get(podPick % from.pods().size());
-    if (gone == null || (!gone.namespace().equals(pod.namespace()) && !gone.volumes().isEmpty())) {
+    if (gone == null) {
       Statistics.label("hint").collect("not asked");
       return;
     }

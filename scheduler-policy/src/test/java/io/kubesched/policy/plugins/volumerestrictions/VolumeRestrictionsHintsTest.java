@@ -60,11 +60,12 @@ class VolumeRestrictionsHintsTest {
   }
 
   @Test
-  void aPodOfAnotherNamespaceDeletedIsSkippedAsKubeDoes() {
-    var deleted = PodInfo.builder("other", "q").volumes(List.of(GCE)).persistentVolumeClaims(List.of("c")).build();
-    assertFalse(filter.isSchedulableAfter(
-        pod().volumes(List.of(GCE)).persistentVolumeClaims(List.of("c")).build(),
-        new ClusterUpdate.AssignedPodDeleted(deleted)));
+  void aPodOfAnotherNamespaceHelpsWithItsDisksNotWithAClaimOfTheSameName() {
+    var pod = pod().volumes(List.of(GCE)).persistentVolumeClaims(List.of("c")).build();
+    var withDisk = PodInfo.builder("other", "q").nodeName("node").volumes(List.of(GCE)).build();
+    var withClaim = PodInfo.builder("other", "q").nodeName("node").persistentVolumeClaims(List.of("c")).build();
+    assertTrue(filter.isSchedulableAfter(pod, new ClusterUpdate.AssignedPodDeleted(withDisk)));
+    assertFalse(filter.isSchedulableAfter(pod, new ClusterUpdate.AssignedPodDeleted(withClaim)));
   }
 
   @Test
