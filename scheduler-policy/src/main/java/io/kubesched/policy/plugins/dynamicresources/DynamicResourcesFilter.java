@@ -102,7 +102,10 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
     return NAME;
   }
 
-  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add, UpdateNodeLabel and UpdateNodeAllocatable; claims, slices and classes move such a pod by its own hint. */
+  /**
+   * {@inheritDoc} As kube-scheduler's: kube registers Node Add, UpdateNodeLabel and UpdateNodeAllocatable without a
+   * hint, so any such change may help; claims, slices and classes move such a pod by its own hint.
+   */
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS, ClusterChange.NODE_ALLOCATABLE);

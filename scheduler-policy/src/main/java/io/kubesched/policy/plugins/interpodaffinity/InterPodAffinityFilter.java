@@ -3,7 +3,9 @@ package io.kubesched.policy.plugins.interpodaffinity;
 import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
@@ -104,6 +106,90 @@ public final class InterPodAffinityFilter implements Filter, PreFilter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS, ClusterChange.ASSIGNED_POD_DELETED);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hints, widened where kube's would lose a pod that other pods' terms turned away,
+   * which a hint cannot see.
+   *
+   * <ul>
+   *   <li>A node added helps if it has the topology key of one of the pod's required affinity terms, or the pod has
+   *       required anti-affinity terms (kube's); or the pod has no required affinity term: existing pods'
+   *       anti-affinity, which kube's hint does not look at, spares a node outside their domains.
+   *   <li>A node relabelled helps if it gained the topology key of one of the pod's required affinity terms or has
+   *       another value of it (kube's), or lost a label or has another value of one: kube's hint asks this only of
+   *       the topology keys of the pod's anti-affinity terms, but the node's pods may be what an existing pod's
+   *       anti-affinity term, under any key, turned the pod away for, and they leave that domain with it.
+   *   <li>A pod's deletion helps if the pod was bound or nominated and one of the waiting pod's required
+   *       anti-affinity terms selects it, or one of its own selects the waiting pod (kube's); or it matched all the
+   *       waiting pod's affinity terms and so does the waiting pod: the first pod of a group with affinity to itself
+   *       may go anywhere once no pod matches all its terms, which kube's hint does not see.
+   * </ul>
+   *
+   * A term with a non-empty namespace selector is taken to select whatever its label selector selects: a hint cannot
+   * see namespaces' labels.
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    var affinity = pod.podAffinity().required();
+    var antiAffinity = pod.podAntiAffinity().required();
+    if (update instanceof ClusterUpdate.NodeAdded added) {
+      return affinity.isEmpty() || !antiAffinity.isEmpty() || anyTopologyKeyOf(affinity, added.node());
+    }
+    if (update instanceof ClusterUpdate.NodeUpdated updated) {
+      var before = updated.before().labels();
+      var after = updated.after().labels();
+      for (var term : affinity) {
+        var value = after.get(term.topologyKey());
+        if (value != null && !value.equals(before.get(term.topologyKey()))) {
+          return true;
+        }
+      }
+      for (var label : before.entrySet()) {
+        if (!label.getValue().equals(after.get(label.getKey()))) {
+          return true;
+        }
+      }
+      return false;
+    }
+    var deleted = (ClusterUpdate.AssignedPodDeleted) update;
+    if (!deleted.heldRoom()) {
+      return false;
+    }
+    var gone = deleted.pod();
+    for (var term : antiAffinity) {
+      if (InterPodAffinityTerms.mayMatch(term, pod, gone)) {
+        return true;
+      }
+    }
+    for (var term : gone.podAntiAffinity().required()) {
+      if (InterPodAffinityTerms.mayMatch(term, gone, pod)) {
+        return true;
+      }
+    }
+    return mayMatchAll(affinity, pod, gone) && mayMatchAll(affinity, pod, pod);
+  }
+
+  /** @return whether {@code terms}, of {@code owner}, are not empty and may all select {@code target} */
+  private static boolean mayMatchAll(List<PodAffinityTerm> terms, PodInfo owner, PodInfo target) {
+    if (terms.isEmpty()) {
+      return false;
+    }
+    for (var term : terms) {
+      if (!InterPodAffinityTerms.mayMatch(term, owner, target)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean anyTopologyKeyOf(List<PodAffinityTerm> terms, NodeInfo node) {
+    for (var term : terms) {
+      if (node.labels().containsKey(term.topologyKey())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** @return {@link ClusterData#NAMESPACES}: namespace selectors match namespaces' labels */

@@ -149,6 +149,20 @@ final class InterPodAffinityTerms {
   }
 
   /**
+   * Whether {@code term}, a term of {@code owner}, may select {@code target} when the labels of namespaces are not
+   * known (a queueing hint): as {@link #matches(PodAffinityTerm, PodInfo, PodInfo, Map)}, except that a non-empty
+   * namespace selector is taken to select {@code target}'s namespace.
+   */
+  static boolean mayMatch(PodAffinityTerm term, PodInfo owner, PodInfo target) {
+    var nsSelector = term.namespaceSelector();
+    if (nsSelector != null && !nsSelector.isEmpty()) {
+      var selector = term.labelSelector();
+      return selector != null && selector.matches(target.labels());
+    }
+    return matches(term, owner, target, Map.of());
+  }
+
+  /**
    * The existing pods' terms asked, over one walk, whether they select one incoming pod ({@link
    * #matches(PodAffinityTerm, PodInfo, PodInfo, Map)}), remembering the {@linkplain RecentAnswers recent
    * answers} by term and owner's namespace: the pods of one workload share one term instance. Mutable, and

@@ -2,6 +2,7 @@ package io.kubesched.policy.plugins.nodedeclaredfeatures;
 
 import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.framework.Filter;
@@ -58,6 +59,16 @@ public final class NodeDeclaredFeaturesFilter implements Filter, PreFilter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_DECLARED_FEATURES);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hint: any node added; a node updated only if its declared features changed (as a
+   * list, in order).
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    return !(update instanceof ClusterUpdate.NodeUpdated updated)
+        || !updated.before().declaredFeatures().equals(updated.after().declaredFeatures());
   }
 
   /** Infers the pod's needs on every call: {@link #prepare} does it once per pod. */

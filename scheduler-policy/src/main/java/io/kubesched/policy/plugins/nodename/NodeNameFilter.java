@@ -29,7 +29,7 @@ public final class NodeNameFilter implements Filter {
     return NAME;
   }
 
-  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add. */
+  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add without a hint, so any node added may help. */
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED);

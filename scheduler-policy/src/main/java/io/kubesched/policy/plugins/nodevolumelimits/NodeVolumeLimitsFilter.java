@@ -3,6 +3,7 @@ package io.kubesched.policy.plugins.nodevolumelimits;
 import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.CsiNode;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PersistentVolumeClaim;
@@ -155,6 +156,23 @@ public final class NodeVolumeLimitsFilter implements Filter, PreFilter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.ASSIGNED_POD_DELETED);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hint: a pod's deletion helps if the pod was bound or nominated and had a volume
+   * this filter counts: a claim (of a {@code persistentVolumeClaim} or generic ephemeral volume) or an inline GCE
+   * persistent disk or AWS EBS volume. Any node added may help (kube registers no node event; its CSINode's
+   * addition, which kube registers without a hint, comes with it).
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    if (!(update instanceof ClusterUpdate.AssignedPodDeleted deleted)) {
+      return true;
+    }
+    var gone = deleted.pod();
+    return deleted.heldRoom()
+        && (!gone.persistentVolumeClaims().isEmpty()
+            || gone.volumes().stream().anyMatch(NodeVolumeLimitsFilter::isInlineMigratable));
   }
 
   /**

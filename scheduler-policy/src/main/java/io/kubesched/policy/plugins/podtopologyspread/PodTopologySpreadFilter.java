@@ -3,8 +3,10 @@ package io.kubesched.policy.plugins.podtopologyspread;
 import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.TopologySpreadConstraint.InclusionPolicy;
 import io.kubesched.api.TopologySpreadConstraint.WhenUnsatisfiable;
 import io.kubesched.policy.framework.Filter;
 import io.kubesched.policy.framework.FilterResult;
@@ -12,11 +14,13 @@ import io.kubesched.policy.framework.PodTracking;
 import io.kubesched.policy.framework.PreFilter;
 import io.kubesched.policy.framework.Reason;
 import io.kubesched.policy.plugins.args.PodTopologySpreadArgs;
+import io.kubesched.policy.plugins.helper.NodeSelectors;
 import io.kubesched.policy.plugins.podtopologyspread.TopologySpreading.Constraint;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -54,8 +58,8 @@ import java.util.TreeMap;
  * <p>Deviations from kube: a pod's controller is found by kind and name, as the model's {@link
  * io.kubesched.api.Owner} has no API version (kube also requires {@code v1} for a ReplicationController and
  * {@code apps/v1} for a ReplicaSet or StatefulSet); a selector kube cannot parse (an {@code In} without values)
- * is matched as written rather than failing the pod; queueing hints, pod signatures and the skip for pods with a
- * deferred resize are not part of this model.
+ * is matched as written rather than failing the pod; pod signatures and the skip for pods with a deferred resize
+ * are not part of this model.
  *
  * <p>The filter {@link #prepare} returns is {@link PodTracking}, for preemption: its {@linkplain
  * Prepared#track() trackers} follow the pods added and removed as kube's PreFilter extensions {@code
@@ -132,6 +136,83 @@ public final class PodTopologySpreadFilter implements Filter, PreFilter {
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS, ClusterChange.NODE_TAINTS,
         ClusterChange.ASSIGNED_POD_DELETED);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hint, over the pod's {@code DoNotSchedule} constraints. A node added helps if it has
+   * every constraint's topology key; a node updated helps if it gained or lost having them all, or has them all and
+   * another value of one of them or other taints. A pod's deletion helps if the pod was bound or nominated, is in
+   * the waiting pod's namespace and a constraint's selector selects it. A pod without constraints of its own whose
+   * default constraints apply is retried on every such change: the selector of those comes from the cluster's
+   * Services and controllers, which a hint cannot see. Beyond kube's hint, a node updated that has every topology
+   * key also helps if the pod's node selector and required node affinity admit it now and did not before or the
+   * other way round, under a constraint whose {@code nodeAffinityPolicy} is {@code Honor}: its pods then count, or no
+   * longer count, in its domains, which kube's hint does not see.
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    List<Constraint> constraints;
+    if (pod.topologySpreadConstraints().isEmpty()) {
+      constraints =
+          TopologySpreading.select(args.effectiveConstraints(), pod.labels(), WhenUnsatisfiable.DO_NOT_SCHEDULE);
+      if (!constraints.isEmpty()) {
+        return true;
+      }
+    } else {
+      constraints =
+          TopologySpreading.select(pod.topologySpreadConstraints(), pod.labels(), WhenUnsatisfiable.DO_NOT_SCHEDULE);
+    }
+    if (update instanceof ClusterUpdate.NodeAdded added) {
+      return TopologySpreading.hasAllTopologyKeys(added.node().labels(), constraints);
+    }
+    if (update instanceof ClusterUpdate.NodeUpdated updated) {
+      var before = updated.before();
+      var after = updated.after();
+      boolean matched = TopologySpreading.hasAllTopologyKeys(before.labels(), constraints);
+      boolean matches = TopologySpreading.hasAllTopologyKeys(after.labels(), constraints);
+      if (matched != matches) {
+        return true;
+      }
+      return matches
+          && (topologyValueChanged(before, after, constraints)
+              || !before.taints().equals(after.taints())
+              || admissionChanged(pod, before, after, constraints));
+    }
+    var deleted = (ClusterUpdate.AssignedPodDeleted) update;
+    var gone = deleted.pod();
+    if (!deleted.heldRoom() || !gone.namespace().equals(pod.namespace())) {
+      return false;
+    }
+    for (var constraint : constraints) {
+      if (constraint.selects(gone.labels())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * @return whether a constraint honours the pod's node affinity and it admits one of {@code before} and {@code
+   *     after} only
+   */
+  private static boolean admissionChanged(PodInfo pod, NodeInfo before, NodeInfo after, List<Constraint> constraints) {
+    for (var constraint : constraints) {
+      if (constraint.nodeAffinityPolicy() == InclusionPolicy.HONOR) {
+        return NodeSelectors.matchesRequired(pod, before) != NodeSelectors.matchesRequired(pod, after);
+      }
+    }
+    return false;
+  }
+
+  /** Kube's {@code checkTopologyKeyLabelsChanged}. */
+  private static boolean topologyValueChanged(NodeInfo before, NodeInfo after, List<Constraint> constraints) {
+    for (var constraint : constraints) {
+      var key = constraint.topologyKey();
+      if (!Objects.equals(before.labels().get(key), after.labels().get(key))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -102,7 +102,10 @@ public final class VolumeBindingFilter implements Filter, PreFilter {
     return NAME;
   }
 
-  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeLabel; storage objects move such a pod by its own hint. */
+  /**
+   * {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeLabel without a hint, so any such change
+   * may help; storage objects move such a pod by its own hint.
+   */
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS);

@@ -4,6 +4,7 @@ import io.kubesched.api.ClusterChange;
 import io.kubesched.api.AccessMode;
 import io.kubesched.api.ClusterData;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Volume;
@@ -98,6 +99,36 @@ public final class VolumeRestrictionsFilter implements Filter, PreFilter {
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.ASSIGNED_POD_DELETED);
+  }
+
+  /**
+   * {@inheritDoc} As kube 1.37's hint: a pod's deletion helps if the pod had a volume that conflicts with one of the
+   * waiting pod's, or was in its namespace and named one of its claims in a {@code persistentVolumeClaim} volume
+   * (whether the claim is {@code ReadWriteOncePod} is not looked up, as in kube). Kube's hint skips a pod of
+   * another namespace altogether; this one does not for a disk, which conflicts across namespaces. Any node added
+   * may help (kube registers it without a hint).
+   */
+  @Override
+  public boolean isSchedulableAfter(PodInfo pod, ClusterUpdate update) {
+    if (!(update instanceof ClusterUpdate.AssignedPodDeleted deleted)) {
+      return true;
+    }
+    var gone = deleted.pod();
+    for (var volume : pod.volumes()) {
+      if (conflictsWithAny(volume, gone.volumes())) {
+        return true;
+      }
+    }
+    if (!gone.namespace().equals(pod.namespace())) {
+      return false;
+    }
+    var claims = PodVolumeClaims.direct(pod);
+    for (var claim : PodVolumeClaims.direct(gone)) {
+      if (claims.contains(claim)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** @return the claims: their access modes decide the {@code ReadWriteOncePod} check */

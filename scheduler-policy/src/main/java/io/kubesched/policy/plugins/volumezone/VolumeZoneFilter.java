@@ -141,7 +141,10 @@ public final class VolumeZoneFilter implements Filter, PreFilter {
     return NAME;
   }
 
-  /** {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeLabel. */
+  /**
+   * {@inheritDoc} As kube-scheduler's: kube registers Node Add and UpdateNodeLabel without a hint, so any such change
+   * may help.
+   */
   @Override
   public Set<ClusterChange> retriedOn() {
     return ClusterChange.of(ClusterChange.NODE_ADDED, ClusterChange.NODE_LABELS);

@@ -2,9 +2,12 @@ package io.kubesched.policy.plugins.interpodaffinity;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.LabelSelectorRequirement.Operator;
@@ -34,7 +37,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The prepared InterPodAffinity filter and scorer against brute-force references that look at every pod of
- * every node for every node, written from kube-scheduler's rules rather than from its counting. Clusters are
+ * every node for every node, written from kube-scheduler's rules rather than from its counting; the queueing hint
+ * against the filter's verdicts before and after the change it skips. Clusters are
  * small and drawn from small alphabets (three topology keys that nodes may lack, two apps, three namespaces
  * of which one is unknown to the snapshot), so that matches, misses and missing keys are all frequent.
  */
@@ -199,6 +203,110 @@ class InterPodAffinityProperties {
         : term.namespaces().contains(target.namespace())
             || (nsSelector != null && nsSelector.matches(cluster.namespaceLabels(target.namespace())));
     return inNamespace && term.labelSelector() != null && term.labelSelector().matches(target.labels());
+  }
+
+  // ---------------------------------------------------------------- the queueing hint
+
+  @Property
+  @Label("when the hint skips a bound pod's deletion, no node turns from rejected to fitting")
+  void hintSkipsOnlyDeletionsThatCannotHelp(
+      @ForAll("scenarios") Scenario scenario, @ForAll("picks") int nodePick, @ForAll("picks") int podPick) {
+    var before = scenario.cluster();
+    var from = before.nodes().get(nodePick % before.nodes().size());
+    if (from.pods().isEmpty()) {
+      Statistics.label("hint").collect("not asked");
+      return;
+    }
+    var gone = from.pods().get(podPick % from.pods().size());
+    var remaining = new ArrayList<>(from.pods());
+    remaining.remove(gone);
+    var after = replaced(before, from, NodeInfo.builder(from.name()).labels(from.labels()).pods(remaining).build());
+    checkSkipped(scenario.pod(), before, after, new ClusterUpdate.AssignedPodDeleted(gone));
+  }
+
+  @Property
+  @Label("when the hint skips a node's relabelling, no node turns from rejected to fitting")
+  void hintSkipsOnlyRelabellingsThatCannotHelp(
+      @ForAll("scenarios") Scenario scenario, @ForAll("picks") int nodePick,
+      @ForAll("labelSets") Map<String, String> labels) {
+    var before = scenario.cluster();
+    var node = before.nodes().get(nodePick % before.nodes().size());
+    var relabelled = NodeInfo.builder(node.name()).labels(hostnamed(labels, node.name())).pods(node.pods()).build();
+    var after = replaced(before, node, relabelled);
+    checkSkipped(scenario.pod(), before, after, new ClusterUpdate.NodeUpdated(
+        bare(node), bare(relabelled), Set.of(ClusterChange.NODE_LABELS)));
+  }
+
+  @Property
+  @Label("when the hint skips a node's addition, no node turns from rejected to fitting, nor does the new one take "
+      + "a pod rejected anywhere")
+  void hintSkipsOnlyAdditionsThatCannotHelp(
+      @ForAll("scenarios") Scenario scenario, @ForAll("labelSets") Map<String, String> labels) {
+    var before = scenario.cluster();
+    var added = NodeInfo.builder("added").labels(hostnamed(labels, "added")).build();
+    var nodes = new ArrayList<>(before.nodes());
+    nodes.add(added);
+    checkSkipped(scenario.pod(), before, ClusterSnapshot.of(nodes, NAMESPACES, List.of()),
+        new ClusterUpdate.NodeAdded(added));
+  }
+
+  /**
+   * Asserts that, if the hint skips {@code update}, which turned {@code before} into {@code after} (the same nodes in
+   * the same order, and perhaps one more), no node of {@code before} turns from rejected to fitting, and a node added
+   * does not fit a pod rejected on some node before.
+   */
+  private void checkSkipped(PodInfo pod, ClusterSnapshot before, ClusterSnapshot after, ClusterUpdate update) {
+    boolean hint = filter.isSchedulableAfter(pod, update);
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    var preparedBefore = filter.prepare(pod, before);
+    var preparedAfter = filter.prepare(pod, after);
+    boolean rejectedSomewhere = false;
+    for (int i = 0; i < after.nodes().size(); i++) {
+      var node = after.nodes().get(i);
+      boolean rejected = i < before.nodes().size()
+          ? !preparedBefore.filter(pod, before.nodes().get(i)).fits()
+          : rejectedSomewhere;
+      rejectedSomewhere |= rejected;
+      boolean fits = preparedAfter.filter(pod, node).fits();
+      Statistics.label("node turned from rejected to fitting").collect(rejected && fits);
+      if (!hint) {
+        Statistics.label("rejected node, hint skips").collect(rejected);
+        assertFalse(rejected && fits, () -> "node " + node.name() + " after " + update);
+      }
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("node turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected node, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  @Provide
+  Arbitrary<Integer> picks() {
+    return Arbitraries.integers().between(0, 11);
+  }
+
+  @Provide
+  Arbitrary<Map<String, String>> labelSets() {
+    return nodeLabels();
+  }
+
+  /** @return {@code labels} with the hostname label, where present, set to {@code name}, as scenarios do */
+  private static Map<String, String> hostnamed(Map<String, String> labels, String name) {
+    var named = new HashMap<>(labels);
+    named.computeIfPresent("host", (k, v) -> name);
+    return named;
+  }
+
+  /** @return the node without its pods, as the queue hands nodes to the hints */
+  private static NodeInfo bare(NodeInfo node) {
+    return NodeInfo.builder(node.name()).labels(node.labels()).build();
+  }
+
+  private static ClusterSnapshot replaced(ClusterSnapshot cluster, NodeInfo old, NodeInfo replacement) {
+    var nodes = cluster.nodes().stream().map(n -> n == old ? replacement : n).toList();
+    return ClusterSnapshot.of(nodes, NAMESPACES, List.of());
   }
 
   // ---------------------------------------------------------------- the scorer

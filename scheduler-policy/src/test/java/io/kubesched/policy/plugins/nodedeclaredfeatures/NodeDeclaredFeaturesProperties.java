@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.PodRuntime;
@@ -68,6 +70,40 @@ class NodeDeclaredFeaturesProperties {
               c.check("needs nothing").count(n -> n > 0);
             });
     Statistics.label("needs").coverage(c -> c.check(3).count(n -> n > 0));
+  }
+
+  @Property(tries = 1000)
+  @Label("when the hint skips a node's update, the node's verdict for the pod does not change")
+  void hintSkipsOnlyUpdatesThatCannotHelp(
+      @ForAll("pods") PodInfo pod,
+      @ForAll("declared") List<String> before,
+      @ForAll("declared") List<String> changed,
+      @ForAll boolean unchanged) {
+    var after = unchanged ? before : changed;
+    var old = NodeInfo.builder("n").declaredFeatures(before).build();
+    var updated = NodeInfo.builder("n").declaredFeatures(after).build();
+
+    boolean hint = FILTER.isSchedulableAfter(
+        pod, new ClusterUpdate.NodeUpdated(old, updated, Set.of(ClusterChange.NODE_DECLARED_FEATURES)));
+    boolean rejected = !FILTER.filter(pod, old).fits();
+    boolean fits = FILTER.filter(pod, updated).fits();
+    if (!hint) {
+      assertEquals(rejected, !fits, () -> before + " to " + after);
+    }
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    Statistics.label("turned from rejected to fitting").collect(rejected && fits);
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  /** Declared features, in any order, among kube's registered ones (those a pod may need among them). */
+  @Provide
+  Arbitrary<List<String>> declared() {
+    return Arbitraries.subsetOf(FeatureRegistry.DEFAULT.names())
+        .flatMap(names -> Arbitraries.shuffle(List.copyOf(names)));
   }
 
   @Provide

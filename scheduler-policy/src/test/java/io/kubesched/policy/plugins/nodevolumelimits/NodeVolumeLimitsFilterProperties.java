@@ -8,16 +8,20 @@ import static io.kubesched.policy.plugins.nodevolumelimits.VolumeLimitsFixtures.
 import static io.kubesched.policy.plugins.nodevolumelimits.VolumeLimitsFixtures.storageClass;
 import static io.kubesched.policy.plugins.nodevolumelimits.VolumeLimitsFixtures.volume;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.CsiNode;
 import io.kubesched.api.PersistentVolume;
 import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Storage;
 import io.kubesched.api.StorageClass;
+import io.kubesched.api.Volume;
 import io.kubesched.policy.framework.FilterResult;
 import io.kubesched.policy.framework.FilterResult.Code;
+import io.kubesched.policy.plugins.FilterFixtures;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -219,6 +223,56 @@ class NodeVolumeLimitsFilterProperties {
       c.check("exceeded").percentage(p -> p > 5);
     });
     Statistics.label("a new volume already on the node").coverage(c -> c.check(true).percentage(p -> p > 5));
+  }
+
+  @Property
+  @Label("when the hint skips a bound pod's deletion, its node does not turn from rejected to fitting")
+  void hintSkipsOnlyDeletionsThatCannotHelp(
+      @ForAll("worlds") World world, @ForAll("picks") int pick, @ForAll("inlineVolumes") List<Volume> inline) {
+    if (world.existingPods().isEmpty()) {
+      Statistics.label("hint").collect("not asked");
+      return;
+    }
+    var existing = new ArrayList<PodInfo>();
+    for (int i = 0; i < world.existingPods().size(); i++) {
+      existing.add(pod("existing-" + i, world.existingPods().get(i)).toBuilder().nodeName(NODE).build());
+    }
+    int gone = pick % existing.size();
+    existing.set(gone, existing.get(gone).toBuilder().volumes(inline).build());
+    var deleted = existing.get(gone);
+    var remaining = new ArrayList<>(existing);
+    remaining.remove(gone);
+    var newPod = pod("new", world.newPod());
+
+    var filter = new NodeVolumeLimitsFilter();
+    boolean hint = filter.isSchedulableAfter(newPod, new ClusterUpdate.AssignedPodDeleted(deleted));
+    var prepared = filter.prepare(newPod, snapshot(world.storage()));
+    boolean rejected = !prepared.filter(newPod, node(NODE, existing)).fits();
+    boolean fits = prepared.filter(newPod, node(NODE, remaining)).fits();
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    Statistics.label("turned from rejected to fitting").collect(rejected && fits);
+    if (!hint) {
+      Statistics.label("rejected, hint skips").collect(rejected);
+      assertFalse(rejected && fits, () -> "after deleting " + deleted);
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  @Provide
+  Arbitrary<Integer> picks() {
+    return Arbitraries.integers().between(0, 11);
+  }
+
+  /** @return inline volumes of the deleted pod: none mostly, else of a kind this filter counts or not */
+  @Provide
+  Arbitrary<List<Volume>> inlineVolumes() {
+    Arbitrary<Volume> csi = Arbitraries.of("a", "b").map(name -> new Volume.Csi("d1", name, false));
+    return Arbitraries.oneOf(FilterFixtures.volumes(), csi).list().ofMaxSize(1);
   }
 
   @Provide

@@ -1,9 +1,12 @@
 package io.kubesched.policy.plugins.podtopologyspread;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kubesched.api.ClusterChange;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.LabelSelector;
 import io.kubesched.api.LabelSelectorRequirement;
 import io.kubesched.api.NodeInfo;
@@ -23,6 +26,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -229,6 +233,89 @@ class PodTopologySpreadProperties {
     return pod.toBuilder().topologySpreadConstraints(constraints).build();
   }
 
+  // ---------------------------------------------------------------- the queueing hint
+
+  @Property
+  @Label("when the hint skips a bound pod's deletion, no node turns from rejected to fitting")
+  void hintSkipsOnlyDeletionsThatCannotHelp(
+      @ForAll("clusters") List<NodeInfo> nodes, @ForAll("incomingPods") PodInfo pod,
+      @ForAll("picks") int nodePick, @ForAll("picks") int podPick) {
+    var from = nodes.get(nodePick % nodes.size());
+    if (from.pods().isEmpty()) {
+      Statistics.label("hint").collect("not asked");
+      return;
+    }
+    var gone = from.pods().get(podPick % from.pods().size());
+    var after = nodes.stream().map(n -> n == from ? n.withoutPod(gone.uid()) : n).toList();
+    checkSkipped(pod, nodes, after, new ClusterUpdate.AssignedPodDeleted(gone));
+  }
+
+  @Property
+  @Label("when the hint skips a node's update, no node turns from rejected to fitting")
+  void hintSkipsOnlyNodeUpdatesThatCannotHelp(
+      @ForAll("clusters") List<NodeInfo> nodes, @ForAll("incomingPods") PodInfo pod,
+      @ForAll("picks") int nodePick, @ForAll("shapes") NodeShape shape) {
+    var node = nodes.get(nodePick % nodes.size());
+    var updated = node(shape, node.name(), node.pods());
+    var after = nodes.stream().map(n -> n == node ? updated : n).toList();
+    checkSkipped(pod, nodes, after, new ClusterUpdate.NodeUpdated(
+        node(shape(node), node.name(), List.of()), node(shape, node.name(), List.of()),
+        Set.of(ClusterChange.NODE_LABELS, ClusterChange.NODE_TAINTS)));
+  }
+
+  @Property
+  @Label("when the hint skips a node's addition, no node turns from rejected to fitting, nor does the new one take "
+      + "a pod rejected anywhere")
+  void hintSkipsOnlyAdditionsThatCannotHelp(
+      @ForAll("clusters") List<NodeInfo> nodes, @ForAll("incomingPods") PodInfo pod,
+      @ForAll("shapes") NodeShape shape) {
+    var added = node(shape, "added", List.of());
+    var after = new ArrayList<>(nodes);
+    after.add(added);
+    checkSkipped(pod, nodes, after, new ClusterUpdate.NodeAdded(added));
+  }
+
+  /**
+   * Asserts that, if the hint skips {@code update}, which turned {@code before} into {@code after} (the same nodes in
+   * the same order, and perhaps one more), no node of {@code before} turns from rejected to fitting, and a node added
+   * does not fit a pod rejected on some node before.
+   */
+  private static void checkSkipped(PodInfo pod, List<NodeInfo> before, List<NodeInfo> after, ClusterUpdate update) {
+    var filter = new PodTopologySpreadFilter();
+    boolean hint = filter.isSchedulableAfter(pod, update);
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    var preparedBefore = filter.prepare(pod, ClusterSnapshot.of(before));
+    var preparedAfter = filter.prepare(pod, ClusterSnapshot.of(after));
+    boolean rejectedSomewhere = false;
+    for (int i = 0; i < after.size(); i++) {
+      var node = after.get(i);
+      boolean rejected = i < before.size() ? !preparedBefore.filter(pod, before.get(i)).fits() : rejectedSomewhere;
+      rejectedSomewhere |= rejected;
+      boolean fits = preparedAfter.filter(pod, node).fits();
+      Statistics.label("node turned from rejected to fitting").collect(rejected && fits);
+      if (!hint) {
+        Statistics.label("rejected node, hint skips").collect(rejected);
+        assertFalse(rejected && fits, () -> "node " + node.name() + " after " + update);
+      }
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("node turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected node, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  @Provide
+  Arbitrary<Integer> picks() {
+    return Arbitraries.integers().between(0, 11);
+  }
+
+  @Provide
+  Arbitrary<NodeShape> shapes() {
+    return nodeShapes();
+  }
+
   // ---------------------------------------------------------------- generators
 
   @Provide
@@ -254,7 +341,7 @@ class PodTopologySpreadProperties {
   }
 
   /** A node's labels and taints. */
-  private record NodeShape(@Nullable String zone, boolean hostname, String tier, boolean tainted) {}
+  record NodeShape(@Nullable String zone, boolean hostname, String tier, boolean tainted) {}
 
   private static Arbitrary<NodeShape> nodeShapes() {
     return Combinators.combine(
@@ -268,23 +355,33 @@ class PodTopologySpreadProperties {
   private static List<NodeInfo> build(List<NodeShape> shapes, List<List<PodInfo>> pods) {
     var nodes = new ArrayList<NodeInfo>();
     for (int i = 0; i < shapes.size(); i++) {
-      var shape = shapes.get(i);
       var name = "n" + i;
-      var labels = new LinkedHashMap<String, String>();
-      if (shape.zone() != null) {
-        labels.put(ZONE, shape.zone());
-      }
-      if (shape.hostname()) {
-        labels.put(HOST, name);
-      }
-      labels.put("tier", shape.tier());
       var placed = i < pods.size()
           ? pods.get(i).stream().map(p -> p.toBuilder().uid(name + "/" + p.name()).nodeName(name).build()).toList()
           : List.<PodInfo>of();
-      nodes.add(NodeInfo.builder(name).labels(labels).taints(shape.tainted() ? List.of(TAINT) : List.of())
-          .allocatable(1000, 1L << 30, 110).pods(placed).build());
+      nodes.add(node(shapes.get(i), name, placed));
     }
     return nodes;
+  }
+
+  /** @return the shape of a node {@link #node(NodeShape, String, List)} built */
+  private static NodeShape shape(NodeInfo node) {
+    return new NodeShape(node.labels().get(ZONE), node.labels().containsKey(HOST), node.labels().get("tier"),
+        !node.taints().isEmpty());
+  }
+
+  /** @return the node {@code name} of {@code shape} with {@code pods}, already placed on it */
+  private static NodeInfo node(NodeShape shape, String name, List<PodInfo> pods) {
+    var labels = new LinkedHashMap<String, String>();
+    if (shape.zone() != null) {
+      labels.put(ZONE, shape.zone());
+    }
+    if (shape.hostname()) {
+      labels.put(HOST, name);
+    }
+    labels.put("tier", shape.tier());
+    return NodeInfo.builder(name).labels(labels).taints(shape.tainted() ? List.of(TAINT) : List.of())
+        .allocatable(1000, 1L << 30, 110).pods(pods).build();
   }
 
   private static Arbitrary<PodInfo> placedPods() {

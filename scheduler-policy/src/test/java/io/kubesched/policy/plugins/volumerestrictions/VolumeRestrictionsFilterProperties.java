@@ -4,10 +4,12 @@ import static io.kubesched.policy.plugins.FilterFixtures.node;
 import static io.kubesched.policy.plugins.FilterFixtures.nodeWith;
 import static io.kubesched.policy.plugins.FilterFixtures.pod;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubesched.api.AccessMode;
 import io.kubesched.api.ClusterSnapshot;
+import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.PersistentVolumeClaim;
 import io.kubesched.api.PodInfo;
@@ -226,6 +228,80 @@ class VolumeRestrictionsFilterProperties {
         .list()
         .ofMinSize(1)
         .ofMaxSize(8);
+  }
+
+  @Property
+  @Label("when the hint skips a bound pod's deletion, no node turns from rejected to fitting")
+  void hintSkipsOnlyDeletionsThatCannotHelp(
+      @ForAll("pendingPods") PodInfo pod,
+      @ForAll("existingPods") List<List<PodInfo>> placed,
+      @ForAll("picks") int nodePick,
+      @ForAll("picks") int podPick) {
+    var nodes = new ArrayList<NodeInfo>();
+    for (int i = 0; i < placed.size(); i++) {
+      var name = NODE_NAMES.get(i);
+      nodes.add(node(name).pods(placed.get(i).stream().map(p -> p.toBuilder().nodeName(name).build()).toList())
+          .build());
+    }
+    var from = nodes.get(nodePick % nodes.size());
+    var gone = from.pods().isEmpty() ? null : from.pods().get(podPick % from.pods().size());
+    if (gone == null) {
+      Statistics.label("hint").collect("not asked");
+      return;
+    }
+    var remaining = new ArrayList<>(from.pods());
+    remaining.remove(gone);
+    var after = nodes.stream().map(n -> n == from ? node(n.name()).pods(remaining).build() : n).toList();
+    var storage = StorageFixtures.storage(claims(), List.of(), List.of());
+
+    boolean hint = filter.isSchedulableAfter(pod, new ClusterUpdate.AssignedPodDeleted(gone));
+    var preparedBefore = filter.prepare(pod, ClusterSnapshot.of(nodes).withStorage(storage));
+    var preparedAfter = filter.prepare(pod, ClusterSnapshot.of(after).withStorage(storage));
+    Statistics.label("hint").collect(hint ? "queue" : "skip");
+    for (int i = 0; i < nodes.size(); i++) {
+      var node = nodes.get(i);
+      boolean rejected = !preparedBefore.filter(pod, node).fits();
+      boolean fits = preparedAfter.filter(pod, after.get(i)).fits();
+      Statistics.label("node turned from rejected to fitting").collect(rejected && fits);
+      if (!hint) {
+        Statistics.label("rejected node, hint skips").collect(rejected);
+        assertFalse(rejected && fits, () -> "node " + node.name() + " after deleting " + gone);
+      }
+    }
+    Statistics.label("hint").coverage(c -> {
+      c.check("queue").count(n -> n > 0);
+      c.check("skip").count(n -> n > 0);
+    });
+    Statistics.label("node turned from rejected to fitting").coverage(c -> c.check(true).count(n -> n > 0));
+    Statistics.label("rejected node, hint skips").coverage(c -> c.check(true).count(n -> n > 0));
+  }
+
+  @Provide
+  Arbitrary<PodInfo> pendingPods() {
+    return pods("default");
+  }
+
+  /** @return up to two pods on each of one to three nodes, of either namespace */
+  @Provide
+  Arbitrary<List<List<PodInfo>>> existingPods() {
+    return Arbitraries.of(NAMESPACES).flatMap(VolumeRestrictionsFilterProperties::pods)
+        .list().ofMaxSize(2).list().ofMinSize(1).ofMaxSize(NODE_NAMES.size());
+  }
+
+  @Provide
+  Arbitrary<Integer> picks() {
+    return Arbitraries.integers().between(0, 5);
+  }
+
+  private static Arbitrary<PodInfo> pods(String namespace) {
+    return Combinators.combine(
+            FilterFixtures.volumes().list().ofMaxSize(2),
+            Arbitraries.of("r1", "r2", "x").list().ofMaxSize(1),
+            Arbitraries.integers().between(0, 99))
+        .as((volumes, claims, id) -> PodInfo.builder(namespace, "q" + id)
+            .volumes(volumes)
+            .persistentVolumeClaims(claims)
+            .build());
   }
 
   private static Set<String> ebsIds(List<Volume> volumes) {
