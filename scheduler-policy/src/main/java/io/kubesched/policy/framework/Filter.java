@@ -60,8 +60,9 @@ public interface Filter {
    * Whether a change this filter {@linkplain #retriedOn() registers} may let a pod it rejected fit now
    * (kube-scheduler's queueing hint function: {@code Queue} or {@code QueueSkip}). The scheduling queue asks it
    * only about a change of a kind this filter registers, and moves the pod if one of the filters that rejected it
-   * says so. Kube's built-in plugins answer as kube 1.37's do: NodeResourcesFit says no to a node whose allocatable
-   * cannot hold the pod, NodeAffinity to a node relabelled that matched before or matches not now.
+   * says so. Kube's built-in plugins answer as kube 1.37's do (NodeResourcesFit says no to a node whose allocatable
+   * cannot hold the pod, NodeAffinity to a node relabelled that matched before or matches not now), or say yes
+   * where kube's hint would leave a pod waiting that the change lets fit (docs/policy.md lists where).
    *
    * <p>Called on an informer thread under the queue's lock, on this filter as configured (never on one {@link
    * PreFilter#prepare} returned): it must be quick, pure and must not block. One that throws is taken to say yes.
