@@ -2,24 +2,21 @@ package io.kubesched.benchmark.e2e;
 
 import com.sun.net.httpserver.HttpServer;
 import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.testcluster.InsecureHttps;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
-import javax.net.ssl.HttpsURLConnection;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * Both contestants' scheduling attempts as kube-scheduler counts them: its counter {@value #METRIC}, labelled by
@@ -79,54 +76,27 @@ final class ScheduleAttempts {
    * @throws IOException if it does not answer 200 within {@link #TIMEOUT}
    */
   static RunResult.Attempts scrape(URI metrics) throws IOException {
-    var connection = (HttpURLConnection) metrics.toURL().openConnection();
-    if (connection instanceof HttpsURLConnection https) {
-      https.setSSLSocketFactory(TRUST_ANY.getSocketFactory());
-      https.setHostnameVerifier((host, session) -> true);
-    }
-    connection.setConnectTimeout((int) TIMEOUT.toMillis());
-    connection.setReadTimeout((int) TIMEOUT.toMillis());
+    var request = HttpRequest.newBuilder(metrics).timeout(TIMEOUT).GET().build();
+    HttpResponse<String> response;
     try {
-      if (connection.getResponseCode() != 200) {
-        throw new IOException(metrics + " answered " + connection.getResponseCode());
-      }
-      try (var body = connection.getInputStream()) {
-        return parse(new String(body.readAllBytes(), StandardCharsets.UTF_8));
-      }
-    } finally {
-      connection.disconnect();
+      response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while reading " + metrics, e);
     }
+    if (response.statusCode() != 200) {
+      throw new IOException(metrics + " answered " + response.statusCode());
+    }
+    return parse(response.body());
   }
+
+  /** Trusts any certificate: the runner reads only processes it started itself, on the loopback. */
+  private static final HttpClient CLIENT = InsecureHttps.client();
 
   /** A TCP port of the loopback free now, for a scheduler process to serve its metrics on. */
   static int freePort() throws IOException {
     try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
-    }
-  }
-
-  private static final SSLContext TRUST_ANY = trustAny();
-
-  private static SSLContext trustAny() {
-    var any =
-        new X509TrustManager() {
-          @Override
-          public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-          @Override
-          public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-          @Override
-          public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-          }
-        };
-    try {
-      var context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {any}, null);
-      return context;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("no TLS context", e);
     }
   }
 
