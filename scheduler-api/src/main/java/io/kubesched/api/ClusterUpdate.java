@@ -37,12 +37,12 @@ public sealed interface ClusterUpdate {
   }
 
   /**
-   * A node changed what placement reads of it.
+   * A node changed what placement reads of it. The constructor throws {@link IllegalArgumentException} when
+   * {@code changes} is empty or names an addition or a pod's deletion.
    *
    * @param before the node as it was, without pods
    * @param after the node as it is now, without pods
    * @param changes what changed from {@code before} to {@code after}
-   * @throws IllegalArgumentException if {@code changes} is empty or names an addition or a pod's deletion
    */
   record NodeUpdated(NodeInfo before, NodeInfo after, Set<ClusterChange> changes) implements ClusterUpdate {
     public NodeUpdated {
