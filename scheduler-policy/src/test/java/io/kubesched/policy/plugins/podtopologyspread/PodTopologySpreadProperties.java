@@ -356,9 +356,13 @@ class PodTopologySpreadProperties {
     var nodes = new ArrayList<NodeInfo>();
     for (int i = 0; i < shapes.size(); i++) {
       var name = "n" + i;
-      var placed = i < pods.size()
-          ? pods.get(i).stream().map(p -> p.toBuilder().uid(name + "/" + p.name()).nodeName(name).build()).toList()
-          : List.<PodInfo>of();
+      var placed = new ArrayList<PodInfo>();
+      if (i < pods.size()) {
+        // uids unique as the API server's are: two pods of one name in two namespaces are two pods
+        for (var p : pods.get(i)) {
+          placed.add(p.toBuilder().uid(name + "/" + placed.size()).nodeName(name).build());
+        }
+      }
       nodes.add(node(shapes.get(i), name, placed));
     }
     return nodes;
