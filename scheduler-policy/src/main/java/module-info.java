@@ -21,6 +21,9 @@ module io.kubesched.policy {
   exports io.kubesched.policy.plugins.args;
   // The Policy file and KubeSchedulerConfiguration readers.
   exports io.kubesched.policy.config;
+  // To the informers only: the first DeviceClass listed starts CEL's warm-up (DeviceSelectors.warmUpInBackground).
+  exports io.kubesched.policy.plugins.dynamicresources.cel to
+      io.kubesched.informer;
   // Not exported: io.kubesched.policy.framework.runtime (the engine Policy runs), io.kubesched.policy.plugins.helper
   // and one package per built-in plugin (io.kubesched.policy.plugins.noderesources, ...).
 }

@@ -46,6 +46,7 @@ import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.ClusterEventMoves;
 import io.kubesched.engine.DeviceCache;
 import io.kubesched.engine.StorageCache;
+import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -784,7 +785,12 @@ public final class ClusterDataInformers implements AutoCloseable {
               feed,
               "DeviceClass",
               DeviceClass::new,
-              (into, deviceClass) -> into.putDeviceClass(DynamicResourceAdapter.deviceClass(deviceClass)),
+              (into, deviceClass) -> {
+                // A pod can use devices only through a class: the first one listed or added starts CEL's first
+                // compile in the background, which a cluster without DRA never pays for.
+                DeviceSelectors.warmUpInBackground();
+                return into.putDeviceClass(DynamicResourceAdapter.deviceClass(deviceClass));
+              },
               (into, deviceClass) -> into.removeDeviceClass(deviceClass.getMetadata().getName()),
               ClusterEvent.DEVICE_CLASS_ADD,
               ClusterEvent.DEVICE_CLASS_UPDATE,

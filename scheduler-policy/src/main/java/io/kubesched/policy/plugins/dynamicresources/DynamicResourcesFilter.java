@@ -79,13 +79,11 @@ public final class DynamicResourcesFilter implements Filter, PreFilter {
   private final Clock clock;
 
   /**
-   * Creates the filter with its own CEL cache and the system clock (allocation timestamps, binding timeouts), and
-   * starts warming CEL up in the background ({@link DeviceSelectors#warmUpInBackground}), as a policy is built before
-   * the informers list the cluster.
+   * Creates the filter with its own CEL cache and the system clock (allocation timestamps, binding timeouts). CEL is
+   * warmed up by the informers, at the first DeviceClass ({@link DeviceSelectors#warmUpInBackground}).
    */
   public DynamicResourcesFilter() {
     this(NodeAllocator.Factory.structured(DeviceSelectors.create(), Clock.systemUTC()));
-    DeviceSelectors.warmUpInBackground();
   }
 
   DynamicResourcesFilter(NodeAllocator.Factory allocators) {
