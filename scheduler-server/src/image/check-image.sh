@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the image that `-Pimage` built, without a container runtime: unpacks its layers into a directory, checks
-# its OCI labels and SBOM, and runs its entrypoint there with chroot (and /proc mounted, as a container has
-# it), as its user, with its environment only. Checks that the usage is printed,
+# its OCI labels and SBOM, and runs its entrypoint there as a container runtime would (chroot into it, /proc
+# mounted, its working directory, its user, its environment only). Checks that the usage is printed,
 # that a bad configuration exits 1 with one line, and that a server pointed at an unreachable cluster serves
 # /healthz (200) and /readyz (503) and exits 0 on SIGTERM.
 #
@@ -20,7 +20,6 @@ cleanup() {
   mountpoint -q "$root/proc" || rm -rf "$work" # never remove through a mounted /proc
 }
 trap cleanup EXIT
-chroot=$(command -v chroot)
 mkdir -p "$root" "$work/image"
 tar -xf "$tarball" -C "$work/image"
 
@@ -37,6 +36,8 @@ elif what == "entrypoint":
     print("\0".join(config["Entrypoint"]), end="")
 elif what == "user":
     print(config["User"])
+elif what == "workdir":
+    print(config.get("WorkingDir") or "/")
 elif what == "labels":
     print("\n".join(f"{k}={v}" for k, v in sorted(config.get("Labels", {}).items()) if "\n" not in v))
 else:
@@ -50,6 +51,7 @@ done < <(read_config layers)
 mapfile -d '' entrypoint < <(read_config entrypoint)
 mapfile -d '' environment < <(read_config env)
 user=$(read_config user)
+workdir=$(read_config workdir)
 [ "$user" = 65532:65532 ] || { echo "the image runs as '$user', not nonroot 65532:65532" >&2; exit 1; }
 [ -x "$root${entrypoint[0]}" ] || { echo "the entrypoint ${entrypoint[0]} is not an executable in the image" >&2; exit 1; }
 echo "ok    the image's layers unpack; it runs ${entrypoint[0]} as $user"
@@ -67,17 +69,38 @@ if [ "$(id -u)" != 0 ] || ! mount -t proc proc "$root/proc" 2>/dev/null; then
   exit 0
 fi
 
+# chroot(8) starts in the new root's /; a container runtime starts in the image's working directory, which the
+# entrypoint's class path is relative to (app-cds.sh). So the image is entered as a runtime does: chroot, chdir,
+# the user's ids, exec.
+python=$(python3 -c 'import sys; print(sys.executable)') # the interpreter itself, not a shim that needs a PATH
+# shellcheck disable=SC2016
+enter='import os, sys
+root, workdir, user = sys.argv[1:4]
+uid, gid = (int(i) for i in user.split(":"))
+os.chroot(root)
+os.chdir(workdir)
+os.setgroups([])
+os.setgid(gid)
+os.setuid(uid)
+os.execv(sys.argv[4], sys.argv[4:])'
 run() { # runs the entrypoint with ARGS in the image's root, as its user, with its environment only
-  env -i "${environment[@]}" "$chroot" --userspec="$user" "$root" "${entrypoint[@]}" "$@"
+  env -i "${environment[@]}" "$python" -c "$enter" "$root" "$workdir" "$user" "${entrypoint[@]}" "$@"
 }
-run_in_background() { # as run, in the background, with $server the server's own pid (env and chroot exec)
-  (exec env -i "${environment[@]}" "$chroot" --userspec="$user" "$root" "${entrypoint[@]}" "$@") &
+run_in_background() { # as run, in the background, with $server the server's own pid (env and python exec)
+  (exec env -i "${environment[@]}" "$python" -c "$enter" "$root" "$workdir" "$user" "${entrypoint[@]}" "$@") &
   server=$!
 }
 
 out=$(run --help 2>&1) || { echo "--help failed: $out" >&2; exit 1; }
 grep -q '^usage: kubesched-server --config FILE' <<<"$out" || { echo "no usage from --help: $out" >&2; exit 1; }
 echo "ok    --help prints the usage"
+
+# -Xshare:on makes a JVM that cannot map its archive exit instead of running without it.
+out=$(env -i "${environment[@]}" JAVA_TOOL_OPTIONS=-Xshare:on "$python" -c "$enter" "$root" "$workdir" "$user" \
+  "${entrypoint[@]}" --help 2>&1) \
+  || { echo "the image's class-data-sharing archive does not map (-Xshare:on): $out" >&2; exit 1; }
+grep -q '^usage: kubesched-server --config FILE' <<<"$out" || { echo "no usage with -Xshare:on: $out" >&2; exit 1; }
+echo "ok    the class-data-sharing archive maps (-Xshare:on) from the working directory $workdir"
 
 printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n  - schedulerName: a\n    plugins: {score: {enabled: [{name: NoSuchPlugin}]}}\n' >"$root/tmp/bad.yaml"
 status=0

@@ -76,6 +76,13 @@ class ServerIT extends RealClusterTest {
   /** The profile that packs: most allocated. */
   static final String MOST = "kubesched-packing";
 
+  /**
+   * The system property naming a directory where each server started writes the classes it loaded ({@code
+   * -XX:DumpLoadedClassList}), one file per process: what {@code scheduler-server/src/image/class-list.sh} merges
+   * into the image's class-data-sharing list. Unset in CI.
+   */
+  static final String CLASS_LISTS = "kubesched.classLists";
+
   /** The ConfigMap whose {@code config.yaml} the server runs with. */
   static final String DEPLOYED_CONFIG = "deploy/03-config.yaml";
 
@@ -320,8 +327,12 @@ class ServerIT extends RealClusterTest {
     var log = logs.resolve(namespace + "-" + name + ".log");
     var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     int port = freePort();
-    var process = new ProcessBuilder(
-        java,
+    var command = new ArrayList<>(List.of(java));
+    var classLists = System.getProperty(CLASS_LISTS);
+    if (classLists != null) {
+      command.add("-XX:DumpLoadedClassList=" + Path.of(classLists).resolve(namespace + "-" + name + ".classlist"));
+    }
+    command.addAll(List.of(
         "-jar", jar.toString(),
         "-v=4", // DecisionLog's and the binder's lines, which the tests read
         "--config", config.toString(),
@@ -329,7 +340,8 @@ class ServerIT extends RealClusterTest {
         "--authentication-kubeconfig", cluster.schedulerKubeconfig().toString(),
         "--authorization-kubeconfig", cluster.schedulerKubeconfig().toString(),
         "--bind-address", "127.0.0.1",
-        "--secure-port", String.valueOf(port))
+        "--secure-port", String.valueOf(port)));
+    var process = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
