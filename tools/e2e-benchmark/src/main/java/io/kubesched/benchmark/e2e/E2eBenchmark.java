@@ -47,7 +47,8 @@ public final class E2eBenchmark {
         --ceiling-threads  the bind ceiling's binding threads to search, one run each, 16 per client
                        (default 16,32,64,128); the table shows the best
         --kubesched-jvm-flags  this library's scheduler's JVM flags, space-separated (default: the image's,
-                       with -XX:MaxRAM=1g for its memory limit)
+                       with -XX:MaxRAM=1g for its memory limit, and a class-data-sharing archive of the
+                       image's class list made at start, as the image has one)
         --qps/--burst  client write limits of both schedulers (default 5000/5000, as scheduler_perf)
         --jfr DIR      record a JFR profile of each kubesched run into DIR
         --stall        end a run when no pod was bound for this long (default 60)
@@ -94,6 +95,7 @@ public final class E2eBenchmark {
     double streamRate = 50;
     List<Integer> ceilingThreads = CeilingBinder.DEFAULT_THREADS;
     List<String> jvmFlags = SchedulerProcess.KUBESCHED_JVM_FLAGS;
+    boolean imageFlags = true;
     for (int i = 0; i < args.length; i++) {
       var flag = args[i];
       if (flag.equals("--help")) {
@@ -123,7 +125,10 @@ public final class E2eBenchmark {
         case "--warmup" -> warmup = Integer.parseInt(value);
         case "--stream-rate" -> streamRate = Double.parseDouble(value);
         case "--ceiling-threads" -> ceilingThreads = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
-        case "--kubesched-jvm-flags" -> jvmFlags = value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
+        case "--kubesched-jvm-flags" -> {
+          jvmFlags = value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
+          imageFlags = false;
+        }
         default -> {
           log.print("unknown option " + flag + "\n" + usage());
           return 2;
@@ -156,6 +161,14 @@ public final class E2eBenchmark {
       Files.createDirectories(jfr);
     }
     var jar = Path.of(E2eBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    if (imageFlags && contestants.contains(Contestant.KUBESCHED)) {
+      // The image starts with its class-data-sharing archive: so does the scheduler here.
+      var archive = ClassDataSharing.archive(project, jar, jvmFlags, work, log);
+      if (archive != null) {
+        jvmFlags = new ArrayList<>(jvmFlags);
+        jvmFlags.add(archive);
+      }
+    }
     var settings =
         new BenchmarkRun.Settings(
             project.toAbsolutePath(), kubeScheduler, jar, qps, burst, jfr, work, Duration.ofSeconds(stall), warmup,
