@@ -17,6 +17,8 @@ so that a figure in the docs is always one of the data's. Which file is current:
   devicesPerNode; they run only when named); until there is one, the block gives the command that makes it.
 - e2e-never-fitting: the same for the workloads with pods that fit no node (whose shape has neverFitting:
   unschedulable, mixed-churn, label-patch-flood), with each scheduler's attempts.
+- e2e-start: the newest file in which kube-scheduler and kubesched both started on 500-nodes, with the time to
+  their first binding.
 - drills: per fault, the newest file that ran it (the drills are run fault by fault).
 - soak: the newest file.
 
@@ -204,6 +206,46 @@ def render_e2e_never_fitting(d):
                 f"{f0(median([r['attempts']['unschedulable'] for r in rows]))} | "
                 f"{f0(med(rows, 'created', 'neverFitting'))} | {max(r['neverFitting']['bound'] for r in rows)} | "
                 f"{patches} |")
+    return out
+
+
+START_WORKLOAD = "500-nodes"
+START_COMMAND = "scripts/e2e-benchmark.sh --workloads 500-nodes --reps 3 --contestants kube-scheduler,kubesched"
+
+
+def current_e2e_start(data):
+    """The newest run in which kube-scheduler and kubesched both started on 500-nodes (a full run or its own)."""
+    ran = [d for d in data
+           if {"kube-scheduler", "kubesched"}
+           <= {r["contestant"] for r in d["runs"]
+               if r["workload"] == START_WORKLOAD and (r.get("start") or {}).get("firstBoundSeconds") is not None}]
+    return ran[-1] if ran else None
+
+
+def render_e2e_start(d):
+    if d is None:
+        return [f"No run yet. `{START_COMMAND}` makes one; then `python3 scripts/render-results.py` renders it here."]
+    flags = d["settings"]["kubeschedJvmFlags"]
+    cds = any(f.startswith("-XX:SharedArchiveFile=") for f in flags)
+    out = [f"Measured {date_of(d)} with the code of `{d['revision']}` on {machine_text(d['machine'])}: "
+           f"`{d['command']}`. Data: {link(d)}. Kubesched "
+           + ("with" if cds else "without") + " the image's class-data-sharing archive.", "",
+           f"{START_WORKLOAD}: from the process's launch to the first pod bound, and the one-by-one latency (created "
+           "to bound) of the next 9 pods, each created once the one before is bound, and of 9 such pods at the end "
+           "of the run; medians over the repetitions, the range in brackets:", "",
+           "| contestant | first pod bound, s after launch | one by one after the start, p50 ms | at the end, p50 ms | "
+           "after the start / at the end |",
+           "|---|---:|---:|---:|---:|"]
+    for key, label in CONTESTANTS[:3]:
+        rows = runs_of(d, START_WORKLOAD, key)
+        rows = [r for r in rows if (r.get("start") or {}).get("firstBoundSeconds") is not None]
+        if not rows:
+            continue
+        first = [r["start"]["firstBoundSeconds"] for r in rows]
+        after = med(rows, "afterStartP50Ms", "start")
+        end = med(rows, "atEndP50Ms", "start")
+        out.append(f"| {label} | {median(first):.2f} ({min(first):.2f}–{max(first):.2f}) | {f1(after)} | {f1(end)} | "
+                   f"{ratio(after, end)} |")
     return out
 
 
@@ -482,6 +524,7 @@ def main(argv):
                                 ("e2e-dra", render_e2e_dra(current_e2e_dra(load("e2e-benchmark")))),
                                 ("e2e-never-fitting",
                                  render_e2e_never_fitting(current_e2e_never_fitting(load("e2e-benchmark")))),
+                                ("e2e-start", render_e2e_start(current_e2e_start(load("e2e-benchmark")))),
                                 ("jmh", render_jmh(load("jmh")))],
         "docs/reliability.md": [("drills", render_drills(load("drills"))), ("soak", render_soak(load("soak")))],
     }

@@ -165,6 +165,39 @@ class NeverFittingRun(unittest.TestCase):
         self.assertIn("**kubesched bound 1 of 600 pods that fit no node**", text)
 
 
+def started(workload, contestant, first, after=6.0, end=5.0):
+    r = run(workload, contestant, 100)
+    r["start"] = {"firstBoundSeconds": first, "afterStartP50Ms": after, "atEndP50Ms": end}
+    return r
+
+
+class StartUp(unittest.TestCase):
+
+    def test_without_a_run_the_block_gives_the_command_that_makes_one(self):
+        self.assertIsNone(render.current_e2e_start([e2e("2026-12-01", "x", [started("500-nodes", "kubesched", 2.0)])]))
+        self.assertIn(render.START_COMMAND, render.render_e2e_start(None)[0])
+
+    def test_the_newest_run_where_both_started_on_500_nodes_is_current(self):
+        both = e2e("2026-12-01", "x", [started("500-nodes", "kube-scheduler", 0.2),
+                                       started("500-nodes", "kubesched", 2.0)])
+        alone = e2e("2026-12-02", "x", [started("500-nodes", "kubesched", 1.0)])
+        unmeasured = e2e("2026-12-03", "x", [run("500-nodes", "kube-scheduler", 1), run("500-nodes", "kubesched", 1)])
+        self.assertIs(both, render.current_e2e_start([both, alone, unmeasured]))
+
+    def test_the_table_has_medians_ranges_and_the_archive(self):
+        d = e2e("2026-12-01", "x", [started("500-nodes", "kube-scheduler", 0.2, 5.0, 4.0),
+                                    started("500-nodes", "kubesched", 2.5, 9.0, 6.0),
+                                    started("500-nodes", "kubesched", 1.5, 9.0, 6.0),
+                                    started("500-nodes", "kubesched", 1.8, 9.0, 6.0)])
+        d["settings"] = {"kubeschedJvmFlags": ["-XX:+UseSerialGC", "-XX:SharedArchiveFile=/tmp/k.jsa"]}
+        text = "\n".join(render.render_e2e_start(d))
+        self.assertIn("Kubesched with the image's class-data-sharing archive.", text)
+        self.assertIn("| kube-scheduler | 0.20 (0.20–0.20) | 5.0 | 4.0 | 1.25× |", text)
+        self.assertIn("| kubesched | 1.80 (1.50–2.50) | 9.0 | 6.0 | 1.50× |", text)
+        d["settings"] = {"kubeschedJvmFlags": ["-XX:+UseSerialGC"]}
+        self.assertIn("Kubesched without the image's", "\n".join(render.render_e2e_start(d)))
+
+
 class Pages(unittest.TestCase):
 
     def test_splice_replaces_only_between_the_markers_and_refuses_a_page_without_them(self):
@@ -180,7 +213,7 @@ class Pages(unittest.TestCase):
             root = Path(tmp)
             for page in ("docs/performance.md", "docs/reliability.md"):
                 (root / page).parent.mkdir(parents=True, exist_ok=True)
-                names = (["e2e-benchmark", "e2e-dra", "e2e-never-fitting", "jmh"] if "performance" in page
+                names = (["e2e-benchmark", "e2e-dra", "e2e-never-fitting", "e2e-start", "jmh"] if "performance" in page
                          else ["drills", "soak"])
                 (root / page).write_text("".join(
                     f"<!-- rendered by scripts/render-results.py: {n} -->\nstale\n<!-- end of rendered: {n} -->\n"
