@@ -132,15 +132,20 @@ DRA_COMMAND = ("scripts/e2e-benchmark.sh --workloads 500-nodes-dra-template,500-
                "--stream-rate 20 --contestants kube-scheduler,kubesched")
 
 
+def newest_where_both_ran(data, counts):
+    """The newest run in which kube-scheduler and kubesched both have a run that counts(d, run) accepts, or None."""
+    ran = [d for d in data
+           if {"kube-scheduler", "kubesched"} <= {r["contestant"] for r in d["runs"] if counts(d, r)}]
+    return ran[-1] if ran else None
+
+
 def dra_workloads(d):
     return [w for w, shape in d["workloads"].items() if "devicesPerNode" in shape]
 
 
 def current_e2e_dra(data):
     """The newest run in which kube-scheduler and kubesched both ran a DRA workload, or None."""
-    ran = [d for d in data
-           if {"kube-scheduler", "kubesched"} <= {r["contestant"] for r in d["runs"] if r["workload"] in dra_workloads(d)}]
-    return ran[-1] if ran else None
+    return newest_where_both_ran(data, lambda d, r: r["workload"] in dra_workloads(d))
 
 
 def render_e2e_dra(d):
@@ -164,10 +169,7 @@ def never_fitting_workloads(d):
 
 def current_e2e_never_fitting(data):
     """The newest run in which kube-scheduler and kubesched both ran a workload with pods that fit no node, or None."""
-    ran = [d for d in data
-           if {"kube-scheduler", "kubesched"}
-           <= {r["contestant"] for r in d["runs"] if r["workload"] in never_fitting_workloads(d)}]
-    return ran[-1] if ran else None
+    return newest_where_both_ran(data, lambda d, r: r["workload"] in never_fitting_workloads(d))
 
 
 def measured_attempts(r):
@@ -215,11 +217,12 @@ START_COMMAND = "scripts/e2e-benchmark.sh --workloads 500-nodes --reps 3 --conte
 
 def current_e2e_start(data):
     """The newest run in which kube-scheduler and kubesched both started on 500-nodes (a full run or its own)."""
-    ran = [d for d in data
-           if {"kube-scheduler", "kubesched"}
-           <= {r["contestant"] for r in d["runs"]
-               if r["workload"] == START_WORKLOAD and (r.get("start") or {}).get("firstBoundSeconds") is not None}]
-    return ran[-1] if ran else None
+    return newest_where_both_ran(data, lambda d, r: r["workload"] == START_WORKLOAD and started(r))
+
+
+def started(r):
+    """Whether the run measured its start (older data files have none)."""
+    return (r.get("start") or {}).get("firstBoundSeconds") is not None
 
 
 def render_e2e_start(d):
@@ -237,8 +240,7 @@ def render_e2e_start(d):
            "after the start / at the end |",
            "|---|---:|---:|---:|---:|"]
     for key, label in CONTESTANTS[:3]:
-        rows = runs_of(d, START_WORKLOAD, key)
-        rows = [r for r in rows if (r.get("start") or {}).get("firstBoundSeconds") is not None]
+        rows = [r for r in runs_of(d, START_WORKLOAD, key) if started(r)]
         if not rows:
             continue
         first = [r["start"]["firstBoundSeconds"] for r in rows]

@@ -83,8 +83,10 @@ os.setgroups([])
 os.setgid(gid)
 os.setuid(uid)
 os.execv(sys.argv[4], sys.argv[4:])'
-run() { # runs the entrypoint with ARGS in the image's root, as its user, with its environment only
-  env -i "${environment[@]}" "$python" -c "$enter" "$root" "$workdir" "$user" "${entrypoint[@]}" "$@"
+extra_environment=()
+run() { # runs the entrypoint with ARGS in the image's root, as its user, with its environment only (and extra_environment)
+  env -i "${environment[@]}" ${extra_environment[@]+"${extra_environment[@]}"} \
+    "$python" -c "$enter" "$root" "$workdir" "$user" "${entrypoint[@]}" "$@"
 }
 run_in_background() { # as run, in the background, with $server the server's own pid (env and python exec)
   (exec env -i "${environment[@]}" "$python" -c "$enter" "$root" "$workdir" "$user" "${entrypoint[@]}" "$@") &
@@ -96,8 +98,7 @@ grep -q '^usage: kubesched-server --config FILE' <<<"$out" || { echo "no usage f
 echo "ok    --help prints the usage"
 
 # -Xshare:on makes a JVM that cannot map its archive exit instead of running without it.
-out=$(env -i "${environment[@]}" JAVA_TOOL_OPTIONS=-Xshare:on "$python" -c "$enter" "$root" "$workdir" "$user" \
-  "${entrypoint[@]}" --help 2>&1) \
+out=$(extra_environment=(JAVA_TOOL_OPTIONS=-Xshare:on) && run --help 2>&1) \
   || { echo "the image's class-data-sharing archive does not map (-Xshare:on): $out" >&2; exit 1; }
 grep -q '^usage: kubesched-server --config FILE' <<<"$out" || { echo "no usage with -Xshare:on: $out" >&2; exit 1; }
 echo "ok    the class-data-sharing archive maps (-Xshare:on) from the working directory $workdir"
