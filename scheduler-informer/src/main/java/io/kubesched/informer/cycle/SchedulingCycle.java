@@ -1,18 +1,15 @@
 package io.kubesched.informer.cycle;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.kubesched.api.ClusterSnapshot;
-import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nomination;
 import io.kubesched.api.Nominations;
-import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.Result;
 import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.engine.DecisionStep;
 import io.kubesched.engine.QueuedPod;
-import io.kubesched.engine.QueueingHint;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
@@ -36,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * {@link BindingCycle}, going on with the next pod while bindings are in flight. A reservation refused (a
  * volume taken meanwhile) forgets the assumption and requeues the pod after backoff, as kube's Reserve
  * failure does. It reads the pod only from its queued item and the {@link PendingPodLookup}' kept object, never
- * from an informer's store.
+ * from an informer's store. The decision and the bookkeeping in the queue and the cache are the {@link
+ * DecisionStep} a what-if simulation runs too; this class adds what touches the cluster: bindings, evictions,
+ * reports.
  *
  * <p>A member of a pod group goes to the {@link GroupCycle}, which places its whole group in this cycle.
  *
@@ -54,9 +53,7 @@ public final class SchedulingCycle implements Runnable {
   private final Profiles profiles;
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
-  private final StorageCache storage;
-  private final ClaimAssumptions claims;
-  private final BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot;
+  private final DecisionStep step;
   private final PendingPodLookup pending;
   private final BindingCycle binding;
   private final PreemptionCycle preemption;
@@ -86,9 +83,7 @@ public final class SchedulingCycle implements Runnable {
     this.profiles = profiles;
     this.queue = queue;
     this.cache = cache;
-    this.storage = storage;
-    this.claims = claims;
-    this.clusterSnapshot = clusterSnapshot;
+    this.step = new DecisionStep(queue, cache, storage, claims::assume, clusterSnapshot, metrics, ticker);
     this.pending = pending;
     this.binding = binding;
     this.preemption = preemption;
@@ -164,114 +159,54 @@ public final class SchedulingCycle implements Runnable {
       groups.schedule(attempt, group, cycle);
       return;
     }
-    var refusal = UnsupportedFeatures.refusal(info, profile.reads());
-    if (refusal.isPresent()) { // never given to the policy, which would place it as if it had no claims
-      unschedulable(attempt, cycle, refusal.get(), QueueingHint.POD_UPDATE_ONLY);
-      return;
-    }
-    var nodes = cache.nodes();
-    var nominations = queue.nominations();
-    // The queue's nomination is the one that counts: our own status write of it does not update the queued pod.
-    var nominated = nominations.nodeOf(info.uid());
-    if (!nominated.equals(info.nominatedNodeName())) {
-      attempt = attempt.withInfo(info.toBuilder().nominatedNodeName(nominated).build());
-    }
-    var snapshot = clusterSnapshot.apply(nodes, nominations);
-    Decision decision;
-    long algorithmStart = ticker.nanoTime();
-    try {
-      decision =
-          Objects.requireNonNull(profile.finder().find(attempt.info(), snapshot), "FinderFunc returned null");
-    } catch (RuntimeException e) {
-      metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
-      fail(attempt, new SchedulerException("FinderFunc failed for pod " + item.key() + ": " + e, e));
-      return;
-    }
-    metrics.algorithm(Duration.ofNanos(ticker.nanoTime() - algorithmStart));
-    if (decision instanceof Decision.Unschedulable unschedulable) {
-      unschedulable(attempt, cycle, unschedulable, snapshot.nominations(), nodes.size());
-      return;
-    }
-    var bind = (Decision.Bind) decision;
-    var nodeName = bind.nodeName();
-    if (!nodes.hasNode(nodeName)) {
-      fail(
-          attempt,
-          new SchedulerException(
-              "FinderFunc chose node '" + nodeName + "' for pod " + item.key()
-                  + ", which is not among the " + nodes.size() + " nodes it was given"));
-      return;
-    }
-    try {
-      cache.assume(attempt.info(), nodeName);
-    } catch (IllegalStateException boundMeanwhile) {
+    var outcome = step.decide(item.key(), info, profile.finder(), profile.reads());
+    if (outcome instanceof DecisionStep.Outcome.Assumed assumed) {
+      var bind = assumed.bind();
+      binding.submit(
+          attempt.withInfo(assumed.pod()).on(bind.nodeName()).withClaimAllocations(bind.claimAllocations()),
+          bind.volumeBindings());
+    } else if (outcome instanceof DecisionStep.Outcome.Unschedulable unschedulable) {
+      unschedulable(attempt.withInfo(unschedulable.pod()), cycle, unschedulable);
+    } else if (outcome instanceof DecisionStep.Outcome.Failed failed) {
+      fail(attempt.withInfo(failed.pod()), failed.error());
+    } else {
       // Someone bound it between the event we queued and now, and the watch already shows it: routine.
+      var meanwhile = (DecisionStep.Outcome.BoundMeanwhile) outcome;
       PodLog.of(LOG.atInfo(), item)
-          .log("Pod {} was bound while it was being scheduled ({}); leaving it", item.key(), boundMeanwhile.getMessage());
+          .log("Pod {} was bound while it was being scheduled ({}); leaving it", item.key(), meanwhile.message());
       queue.done(item.uid());
-      return;
     }
-    queue.clearNomination(item.uid()); // it has a node: the room held for it elsewhere is free again
-    var volumeBindings = bind.volumeBindings();
-    if (!volumeBindings.isEmpty()) {
-      var refused = storage.reserve(item.uid(), nodeName, volumeBindings);
-      if (refused.isPresent()) {
-        cache.forget(item.uid());
-        var error = new SchedulerException("running Reserve plugin \"VolumeBinding\": " + refused.get());
-        fail(attempt, error);
-        return;
-      }
-    }
-    var claimAllocations = bind.claimAllocations();
-    if (!claimAllocations.isEmpty()) {
-      claims.assume(item.uid(), claimAllocations); // kube's DynamicResources Reserve: the next decision sees them
-    }
-    binding.submit(attempt.on(nodeName).withClaimAllocations(claimAllocations), volumeBindings);
   }
 
   /**
-   * A decision that the pod fits nowhere now, with kube-scheduler's PostFilter outcome: the claims to deallocate
-   * (written on another thread), and what becomes of its nomination: nominated to a node where victims are evicted
-   * for it, its nomination cleared, or kept. The queue learns the nomination before the API server does, as kube-scheduler's nominator.
+   * A decision that the pod fits nowhere now (or a pod the library refuses), with kube-scheduler's PostFilter
+   * outcome: the claims to deallocate (written on another thread), and what becomes of its nomination: nominated to
+   * a node where victims are evicted for it, its nomination cleared, or kept. The queue learns the nomination before
+   * the API server does, as kube-scheduler's nominator.
    */
-  private void unschedulable(
-      Attempt attempt, long cycle, Decision.Unschedulable decision, Nominations nominations, int nodeCount) {
+  private void unschedulable(Attempt attempt, long cycle, DecisionStep.Outcome.Unschedulable outcome) {
     var item = attempt.item();
-    var info = attempt.info();
-    var message = decision.message(nodeCount);
-    var nomination = decision.nomination();
+    var decision = outcome.decision();
+    if (outcome.refused()) {
+      metrics.attempt(item.profile(), Result.UNSCHEDULABLE, since(attempt));
+      var progress = reporting.unschedulable(attempt, outcome.message());
+      step.requeueUnschedulable(item.withProgress(progress), cycle, outcome);
+      return;
+    }
     deallocations.deallocate(item.key(), decision.claimDeallocations());
     if (!decision.postFilterMessage().isEmpty()) {
       // Preemption ran (its message is never empty): kube counts every PostFilter run, victims or not.
+      var nomination = decision.nomination();
       metrics.preemptionAttempt(nomination instanceof Nomination.To to ? to.victims().size() : 0);
     }
-    String nominatedNodeName;
-    if (nomination instanceof Nomination.To to) {
-      nominatedNodeName = to.nodeName();
-      var preemptor = attempt.withInfo(info.toBuilder().nominatedNodeName(nominatedNodeName).build());
-      queue.nominate(preemptor.info(), nominatedNodeName);
-      var lowerNominated = nominations.on(nominatedNodeName).stream()
-          .filter(p -> p.priority() < info.priority() && !p.uid().equals(info.uid()))
-          .toList();
-      preemption.preempt(preemptor, nominatedNodeName, to.victims(), lowerNominated);
-    } else if (nomination instanceof Nomination.Clear) {
-      queue.clearNomination(item.uid());
-      nominatedNodeName = ""; // written only if the pod has one
-    } else {
-      nominatedNodeName = null;
+    var nominated = step.nominate(outcome);
+    if (decision.nomination() instanceof Nomination.To to) {
+      preemption.preempt(attempt.withInfo(nominated.pod()), to.nodeName(), nominated.victims(), nominated.lowerNominated());
     }
     // Recorded before the listener hears of it, as for the other outcomes.
     metrics.attempt(item.profile(), Result.UNSCHEDULABLE, since(attempt));
-    var progress = reporting.unschedulable(attempt, message, nominatedNodeName);
-    queue.requeueUnschedulable(
-        item.withProgress(progress), cycle, QueueingHint.of(info).withRetriedOn(decision));
-  }
-
-  private void unschedulable(Attempt attempt, long cycle, String message, QueueingHint hint) {
-    var item = attempt.item();
-    metrics.attempt(item.profile(), Result.UNSCHEDULABLE, since(attempt));
-    var progress = reporting.unschedulable(attempt, message);
-    queue.requeueUnschedulable(item.withProgress(progress), cycle, hint);
+    var progress = reporting.unschedulable(attempt, outcome.message(), nominated.nodeName());
+    step.requeueUnschedulable(item.withProgress(progress), cycle, outcome);
   }
 
   private void fail(Attempt attempt, SchedulerException error) {
