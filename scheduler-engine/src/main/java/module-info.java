@@ -8,5 +8,6 @@ module io.kubesched.engine {
   requires transitive io.kubesched.api;
 
   exports io.kubesched.engine to
-      io.kubesched.informer;
+      io.kubesched.informer,
+      io.kubesched.simulation;
 }

@@ -237,7 +237,7 @@ public record PodInfo(
    */
   public static final class Builder {
     private final String namespace;
-    private final String name;
+    private String name;
     private String uid;
     private String schedulerName = SchedulingConstants.KUBE_SCHEDULER_NAME;
     private int priority;
@@ -276,6 +276,15 @@ public record PodInfo(
 
     public Builder uid(String uid) {
       this.uid = uid;
+      return this;
+    }
+
+    /**
+     * Renames the pod, in the same namespace and with the same uid (set {@link #uid} too for a pod of its own): a
+     * copy of a template, say.
+     */
+    public Builder name(String name) {
+      this.name = name;
       return this;
     }
 
