@@ -3,9 +3,11 @@ package io.kubesched.facade;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import static org.apiguardian.api.API.Status.STABLE;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import java.util.List;
 import java.util.Optional;
@@ -117,6 +119,39 @@ public interface Controller extends AutoCloseable {
   @API(status = EXPERIMENTAL, since = "0.1.0")
   default Optional<PodExplanation> explain(String namespace, String name) {
     throw new UnsupportedOperationException(getClass().getName() + " does not explain pods");
+  }
+
+  /**
+   * The cluster as this controller's next decision would see it, for a what-if simulation ({@code
+   * io.kubesched.simulation.Simulation}, module {@code scheduler-simulation}): {@link #nodes()} with the pods placed
+   * on each, the nodes preemption nominated pods to, and what the profiles' policies read (namespaces' labels,
+   * Services' and workloads' selectors, storage and device objects, PodDisruptionBudgets). An immutable value; callable
+   * from any thread while running.
+   *
+   * <p>The default implementation throws {@link UnsupportedOperationException}; the controllers a {@link Client}
+   * makes implement it.
+   *
+   * @throws IllegalStateException if not started
+   * @throws UnsupportedOperationException if this controller does not offer it
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  default ClusterSnapshot snapshot() {
+    throw new UnsupportedOperationException(getClass().getName() + " does not offer snapshots");
+  }
+
+  /**
+   * The pods this controller has yet to place, as its queue holds them (not those being bound): what a simulation
+   * of "what happens to the pending pods" places. Highest priority first. Callable from any thread while running.
+   *
+   * <p>The default implementation throws {@link UnsupportedOperationException}; the controllers a {@link Client}
+   * makes implement it.
+   *
+   * @throws IllegalStateException if not started
+   * @throws UnsupportedOperationException if this controller does not offer it
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  default List<PodInfo> pendingPods() {
+    throw new UnsupportedOperationException(getClass().getName() + " does not list pending pods");
   }
 
   /**

@@ -1,7 +1,9 @@
 package io.kubesched.facade;
 
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodInfo;
 import io.kubesched.informer.LoopExplanation;
 import io.kubesched.informer.SchedulingLoop;
 import java.util.List;
@@ -67,6 +69,16 @@ final class DefaultController implements Controller {
   @Override
   public List<NodeInfo> nodes() {
     return delegate.nodes();
+  }
+
+  @Override
+  public ClusterSnapshot snapshot() {
+    return delegate.snapshot();
+  }
+
+  @Override
+  public List<PodInfo> pendingPods() {
+    return delegate.pendingPods();
   }
 
   @Override

@@ -3,7 +3,10 @@ package io.kubesched.informer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
+import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.Nominations;
+import io.kubesched.api.PodInfo;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.SchedulerException;
@@ -41,7 +44,10 @@ import io.kubesched.informer.watch.PodGroupSources;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -126,6 +132,7 @@ public final class SchedulingLoop implements AutoCloseable {
   private final GroupReports groupReports;
   private final InformerSet informers;
   private final Explainer explainer;
+  private final BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> snapshots;
   private final @Nullable LeaderElection election;
   private final String masterUrl;
   private @Nullable Thread worker;
@@ -233,6 +240,7 @@ public final class SchedulingLoop implements AutoCloseable {
     this.parts = LoopParts.create(
         settings, policies, this.metrics, election == null && !settings.externalLeadership(), storage,
         ClaimAssumptions.in(devices), injected);
+    this.snapshots = injected.clusterSnapshot();
     this.explainer =
         new Explainer(
             policies, parts.queue(), parts.cache(), injected.clusterSnapshot(), parts.handlers()::pendingPod,
@@ -480,6 +488,42 @@ public final class SchedulingLoop implements AutoCloseable {
     }
     var pod = informers.pod(namespace, name);
     return pod == null ? Optional.empty() : Optional.ofNullable(explainer.explain(pod));
+  }
+
+  /**
+   * @return the cluster as the next decision would see it: {@link #nodes()}, the nominations of preemption, and
+   *     what the profiles' policies read (namespaces, workloads, storage, devices, budgets)
+   * @throws IllegalStateException if not started
+   */
+  public ClusterSnapshot snapshot() {
+    if (!informers.isStarted()) {
+      throw new IllegalStateException("controller is not started");
+    }
+    return snapshots.apply(parts.cache().nodes(), parts.queue().nominations());
+  }
+
+  /**
+   * @return the pods this loop has yet to place, wherever they wait in its queue or are being decided (not those
+   *     being bound, nor those that cannot be read), highest priority first; among equals, those ready first,
+   *     then those in backoff, waiting for a change, gated, and being decided
+   * @throws IllegalStateException if not started
+   */
+  public List<PodInfo> pendingPods() {
+    if (!informers.isStarted()) {
+      throw new IllegalStateException("controller is not started");
+    }
+    var contents = parts.queue().contents();
+    var pods = new ArrayList<PodInfo>();
+    for (var part : List.of(contents.active(), contents.backoff(), contents.unschedulable(), contents.gated(),
+        contents.inFlight())) {
+      part.forEach(item -> {
+        if (item.info() != null && !parts.cache().isAssumed(item.uid())) {
+          pods.add(item.info());
+        }
+      });
+    }
+    pods.sort(Comparator.comparingInt(PodInfo::priority).reversed());
+    return List.copyOf(pods);
   }
 
   /**
