@@ -34,6 +34,7 @@ final class ArchitectureRules {
         theFabric8SeamSeesOnlyFabric8AndTheApi(root),
         policyAndTestkitSeeOnlyTheApi(root),
         engineSeesOnlyTheApi(root),
+        simulationIsPure(root),
         theLoopIsLayered(root),
         thePolicyIsLayered(root),
         noPackageCycles(root),
@@ -115,6 +116,22 @@ final class ArchitectureRules {
             root + ".k8s..",
             root + ".facade..")
         .as("policies and the testkit are pure: they see the api, never a Kubernetes client");
+  }
+
+  static ArchRule simulationIsPure(String root) {
+    return noClasses()
+        .that()
+        .resideInAPackage(root + ".simulation..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.fabric8..",
+            root + ".adapter..",
+            root + ".binder..",
+            root + ".informer..",
+            root + ".k8s..",
+            root + ".facade..")
+        .as("the simulation is pure: the api, the policies and the engine, never a Kubernetes client or the loop");
   }
 
   static ArchRule engineSeesOnlyTheApi(String root) {

@@ -35,6 +35,7 @@ class ArchitectureRulesTest {
         Arguments.of(rule(ArchitectureRules::theFabric8SeamSeesOnlyFabric8AndTheApi), "ReachesTheEngine"),
         Arguments.of(rule(ArchitectureRules::policyAndTestkitSeeOnlyTheApi), "ReadsPods"),
         Arguments.of(rule(ArchitectureRules::engineSeesOnlyTheApi), "QueuesNodes"),
+        Arguments.of(rule(ArchitectureRules::simulationIsPure), "SimulatesNodes"),
         Arguments.of(rule(ArchitectureRules::theLoopIsLayered), "ReachesIntoTheCycle"),
         Arguments.of(rule(ArchitectureRules::thePolicyIsLayered), "RunsAPlugin"),
         Arguments.of(rule(ArchitectureRules::noPackageCycles), "cycle.a.A"),

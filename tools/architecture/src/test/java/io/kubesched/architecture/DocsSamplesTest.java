@@ -44,7 +44,7 @@ class DocsSamplesTest {
   private static final List<String> IMPORTS = List.of(
       "io.kubesched.api.*", "io.kubesched.facade.*", "io.kubesched.policy.*", "io.kubesched.policy.framework.*",
       "io.kubesched.policy.plugins.*", "io.kubesched.policy.config.*", "io.kubesched.testkit.*",
-      "io.kubesched.micrometer.*", "io.kubesched.crd.*", "io.kubesched.spring.*", "net.jqwik.api.*", "java.util.*", "java.time.*", "java.nio.file.*");
+      "io.kubesched.micrometer.*", "io.kubesched.simulation.*", "io.kubesched.crd.*", "io.kubesched.spring.*", "net.jqwik.api.*", "java.util.*", "java.time.*", "java.nio.file.*");
 
   private static final Pattern BLOCK = Pattern.compile("(?:<!-- ([a-z]+): ([^\\n]*?) -->\\n[ \\t]*)?```java\\n(.*?)```",
       Pattern.DOTALL);
