@@ -86,8 +86,8 @@ break_rule "scheduler-engine depends on the binder" validate "scheduler-engine i
   add_dependency scheduler-engine io.kubesched scheduler-binder
 break_rule "scheduler-policy depends on fabric8" validate "scheduler-policy is pure" \
   add_dependency scheduler-policy io.fabric8 kubernetes-model-core
-break_rule "scheduler-simulation depends on the informer" validate "scheduler-simulation is pure" \
-  add_dependency scheduler-simulation io.kubesched scheduler-informer
+break_rule "scheduler-simulation depends on fabric8" validate "scheduler-simulation is pure" \
+  add_dependency scheduler-simulation io.fabric8 kubernetes-model-core
 break_rule "a plugin without a version" validate "Every Maven plugin must have a pinned version" \
   unpinned_plugin
 break_rule "examples reach into scheduler-k8s" "compile -pl examples -am" "which does not export it to module io.kubesched.examples" \
