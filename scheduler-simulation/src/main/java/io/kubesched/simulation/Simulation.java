@@ -40,7 +40,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Not simulated, and said so in the pod's outcome: pod groups (their members are left pending), and the
  * ResourceClaims that DynamicResources' PostFilter would deallocate.
  *
- * <p>A builder is not thread-safe; the {@link SimulationResult} is immutable. {@link #run} runs on the calling
+ * <p>A builder is not thread-safe; the {@link SimulationResult} is immutable. {@link Builder#run} runs on the calling
  * thread, and a policy shared with a running controller is copied first, so a simulation never disturbs it.
  */
 @API(status = EXPERIMENTAL, since = "0.1.0")
