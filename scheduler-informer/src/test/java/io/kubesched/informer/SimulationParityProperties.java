@@ -88,11 +88,12 @@ class SimulationParityProperties {
     assertEquals(live, simulated);
     long placed = live.values().stream().filter(n -> !n.isEmpty()).count();
     Statistics.label("pending").collect(placed == live.size() ? "none" : placed == 0 ? "all" : "some");
+    // Counts well below what a run reaches (about 140, 60 and 36 of 300), so that chance never fails them.
     Statistics.label("pending").coverage(c -> {
-      c.check("some").percentage(p -> p > 20);
-      c.check("none").percentage(p -> p > 10);
+      c.check("some").count(n -> n > 30);
+      c.check("none").count(n -> n > 10);
     });
-    Statistics.label("a pod placed after a change helped it").coverage(c -> c.check(true).percentage(p -> p > 5));
+    Statistics.label("a pod placed after a change helped it").coverage(c -> c.check(true).count(n -> n > 5));
   }
 
   /** @return where each pod ends, by name: its node, or "" when pending */
