@@ -3,8 +3,8 @@
 # JMH with the given options and keeps the figures as data, with the machine, the code's revision and the
 # command, in results/jmh/DATE-REVISION.json, from which scripts/render-results.py renders the page's table.
 #
-#   scripts/jmh.sh                                   the published table: PolicyBenchmark, PodConstraintsBenchmark and
-#                                                    DynamicResourcesBenchmark, -f 1 -wi 3 -i 5 -w 3s -r 3s -prof gc
+#   scripts/jmh.sh                                   the published table: PolicyBenchmark, PodConstraintsBenchmark,
+#                                                    DynamicResourcesBenchmark and SimulationBenchmark, -f 1 -wi 3 -i 5 -w 3s -r 3s -prof gc
 #                                                    (about 7 minutes)
 #   scripts/jmh.sh 'PolicyBenchmark.podThatFits$' -p nodes=5000 -f 1 -wi 2 -i 3 -w 2s -r 2s -prof gc
 set -euo pipefail
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 ./mvnw -q -B -pl tools/benchmarks -am package -DskipTests
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then
-  args=('^io.kubesched.benchmarks.(PolicyBenchmark|PodConstraintsBenchmark|DynamicResourcesBenchmark)\.' -f 1 -wi 3 -i 5 -w 3s -r 3s -prof gc)
+  args=('^io.kubesched.benchmarks.(PolicyBenchmark|PodConstraintsBenchmark|DynamicResourcesBenchmark|SimulationBenchmark)\.' -f 1 -wi 3 -i 5 -w 3s -r 3s -prof gc)
 fi
 . scripts/run-stamp.sh
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)

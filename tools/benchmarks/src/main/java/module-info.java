@@ -10,6 +10,7 @@
 module io.kubesched.benchmarks {
   requires static org.jspecify;
   requires io.kubesched.policy;
+  requires io.kubesched.simulation; // SimulationBenchmark
   requires jmh.core;
   // HeapMeasurement: informer caches filled with parsed fabric8 objects.
   requires io.kubesched.adapter;
