@@ -9,6 +9,7 @@ import io.kubesched.api.Nomination;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.engine.ClusterDataCache;
 import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.ClusterEventMoves;
 import io.kubesched.engine.DecisionStep;
@@ -92,13 +93,19 @@ final class Replay {
     dra.deviceClasses().forEach(devices::putDeviceClass);
     dra.claims().forEach(devices::putClaim);
     dra.taintRules().forEach(devices::putTaintRule);
+    // The live loop's ClusterDataCache: each decision's snapshot is derived from the one before, so what that one
+    // found out about unchanged nodes is reused (one step per node placed on, not per node of the cluster).
+    var data = new ClusterDataCache(reads);
+    cluster.namespaces().forEach(data::putNamespace);
+    var workloads = cluster.workloads();
+    for (int i = 0; i < workloads.size(); i++) {
+      data.putWorkload("workload-" + i, workloads.get(i));
+    }
+    cluster.disruptionBudgets().forEach(b -> data.putDisruptionBudget(b.namespace() + "/" + b.name(), b));
     this.step =
         new DecisionStep(
             queue, cache, storage, devices::assume,
-            (nodes, nominations) -> cluster.withNodes(nodes)
-                .withStorage(storage.storage())
-                .withDynamicResources(devices.dynamicResources())
-                .withNominations(nominations),
+            (nodes, nominations) -> data.snapshot(nodes, storage.storage(), devices.dynamicResources(), nominations),
             SchedulerMetrics.NONE, ticker);
   }
 
