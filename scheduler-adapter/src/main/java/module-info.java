@@ -17,7 +17,9 @@ module io.kubesched.adapter {
   requires kubernetes.model.common;
   requires io.kubesched.fabric8;
 
-  // Internal: the loop converts with it; users never see fabric8 types here.
+  // Internal: the loop converts with it, and the facade's PodInfos for what-if simulations; users never see
+  // fabric8 types here.
   exports io.kubesched.adapter to
-      io.kubesched.informer;
+      io.kubesched.informer,
+      io.kubesched.facade;
 }

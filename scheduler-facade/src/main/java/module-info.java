@@ -10,6 +10,7 @@ module io.kubesched.facade {
   requires transitive io.kubesched.policy; // SchedulerSetup takes a KubeSchedulerConfiguration
   requires io.kubesched.k8s;
   requires io.kubesched.informer;
+  requires io.kubesched.adapter; // PodInfos: a fabric8 Pod as the scheduler reads it
   requires io.kubesched.binder;
   requires io.kubesched.fabric8;
   requires org.slf4j;

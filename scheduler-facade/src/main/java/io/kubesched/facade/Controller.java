@@ -155,6 +155,23 @@ public interface Controller extends AutoCloseable {
   }
 
   /**
+   * The policy the profile {@code schedulerName}'s next attempt uses: the one it was made with, or the latest
+   * {@link #replacePolicy} gave it (given the controller's node workers). What a what-if simulation of that
+   * profile's pods places them with. Callable from any thread, before or after {@link #start()}.
+   *
+   * <p>The default implementation throws {@link UnsupportedOperationException}; the controllers a {@link Client}
+   * makes implement it.
+   *
+   * @throws ConfigurationException if {@code schedulerName} is not one of this controller's profiles (the message
+   *     lists them)
+   * @throws UnsupportedOperationException if this controller does not offer it
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  default FinderFunc policy(String schedulerName) {
+    throw new UnsupportedOperationException(getClass().getName() + " does not show its policies");
+  }
+
+  /**
    * Stops scheduling and gives up leadership, waits for the bindings in flight (up to {@link
    * Options.Builder#shutdownTimeout(java.time.Duration)}), then stops the watches and every thread the
    * controller started. Idempotent; callable from any thread, including a listener.

@@ -82,6 +82,11 @@ final class DefaultController implements Controller {
   }
 
   @Override
+  public FinderFunc policy(String schedulerName) {
+    return delegate.policy(Objects.requireNonNull(schedulerName, "schedulerName"));
+  }
+
+  @Override
   public Optional<PodExplanation> explain(String namespace, String name) {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");

@@ -321,6 +321,21 @@ public final class SchedulingLoop implements AutoCloseable {
   }
 
   /**
+   * @return the policy the profile {@code schedulerName}'s next attempt uses (given the loop's node workers)
+   * @throws ConfigurationException if {@code schedulerName} is not one of this loop's profiles (the message lists
+   *     them)
+   */
+  public FinderFunc policy(String schedulerName) {
+    var profile = parts.profiles().get(schedulerName);
+    if (profile == null) {
+      throw new ConfigurationException(
+          "schedulerName '" + schedulerName + "' is not a profile of this controller; its profiles are "
+              + parts.profiles().names());
+    }
+    return profile.finder();
+  }
+
+  /**
    * Starts the informers, waits until they have listed every node and pod, then starts the scheduling
    * thread (and, with leader election, campaigns: the loop schedules only while it leads).
    *
