@@ -9,6 +9,7 @@ module io.kubesched.server {
   requires io.kubesched.crd;
   requires io.kubesched.facade;
   requires io.kubesched.micrometer;
+  requires io.kubesched.simulation; // simulate and /debug/whatif
   requires transitive io.kubesched.policy; // KubeschedServer's signatures: PluginRegistry, Filter, Scorer
   requires info.picocli;
   requires kubernetes.model.admissionregistration; // TokenReview, SubjectAccessReview

@@ -120,7 +120,8 @@ final class ExplainRoute implements Route {
     return false;
   }
 
-  private static Response error(boolean json, int status, String message) {
+  /** @return a one-line error, as text or as JSON {@code {"error": ...}} */
+  static Response error(boolean json, int status, String message) {
     return json
         ? new Response(status, JSON, Json.write(Map.of("error", message)) + "\n")
         : new Response(status, TEXT, message + "\n");

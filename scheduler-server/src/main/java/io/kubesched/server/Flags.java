@@ -422,7 +422,8 @@ record Flags(
     return spec;
   }
 
-  private static OptionSpec text(String label, String description, String... names) {
+  /** @return an option of one value, a string picocli does not check (the caller does, naming the flag) */
+  static OptionSpec text(String label, String description, String... names) {
     return OptionSpec.builder(names).arity("1").type(String.class).paramLabel(label).description(description)
         .build();
   }

@@ -46,4 +46,16 @@ final class Logging {
     }
     LogSetup.apply(context, chosen, new Verbosity(verbosity));
   }
+
+  /** Leaves only warnings and errors in the log (a command whose answer is its output: {@code simulate}). */
+  static void warningsOnly() {
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      context.getLoggerList().forEach(logger -> {
+        if (logger.getLevel() != null) {
+          logger.setLevel(ch.qos.logback.classic.Level.WARN);
+        }
+      });
+      context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(ch.qos.logback.classic.Level.WARN);
+    }
+  }
 }

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The scheduler as a program: {@code kubesched-server --config FILE [flags]}, with kube-scheduler's flags (see
  * {@link Flags}); {@code --version} prints one line on standard output and exits; {@code --write-config-to FILE}
- * writes the effective configuration and exits without connecting.
+ * writes the effective configuration and exits without connecting; {@code kubesched-server simulate ...} asks a
+ * what-if question of the cluster and exits ({@link SimulateCommand}).
  *
  * <p>Exit status: 0 after SIGTERM or SIGINT once everything stopped (bindings in flight finished, lease
  * released), and after {@code --help}, {@code --version} or {@code --write-config-to}; 1 on a bad configuration file, a connection that cannot be set up, a port that cannot be bound
@@ -75,6 +76,9 @@ public final class Main {
   static int run(
       List<String> args, Map<String, String> env, PrintStream out, PrintStream err, PluginRegistry plugins)
       throws InterruptedException {
+    if (!args.isEmpty() && args.get(0).equals(SimulateCommand.NAME)) {
+      return SimulateCommand.run(args.subList(1, args.size()), env, out, err, plugins);
+    }
     if (Flags.wantsHelp(args)) {
       err.println(Flags.usage());
       return 0;

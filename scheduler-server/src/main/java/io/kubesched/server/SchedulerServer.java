@@ -79,7 +79,7 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
    * @param watchPolicies whether SchedulingPolicy custom resources replace the profiles' policies
    * @param serving where and how to serve the endpoints ({@code securePort} 0: not at all)
    * @param routes the further endpoints served to authorized requests, by path, besides {@value
-   *     ExplainRoute#PATH}, which every server answers
+   *     ExplainRoute#PATH} and {@code /debug/whatif/*} ({@link WhatIfRoute}), which every server answers
    * @param env the process's environment (whether it runs in a pod)
    * @param registry what {@code /metrics} shows
    */
@@ -118,10 +118,16 @@ final class SchedulerServer implements Endpoints.Probes, AutoCloseable {
     this.serving = serving;
     var all = new java.util.HashMap<>(routes);
     all.put(ExplainRoute.PATH, ExplainRoute.of(this::controller));
+    all.putAll(WhatIfRoute.all(this::controller, profiles.keySet()));
     this.routes = Map.copyOf(all);
     this.env = Map.copyOf(env);
     this.registry = registry;
     this.anyFreePort = anyFreePort;
+  }
+
+  /** @return every route the endpoints serve to authorized requests, by path */
+  Map<String, Route> routes() {
+    return routes;
   }
 
   /**
