@@ -24,6 +24,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -200,13 +201,13 @@ final class SimulateCommand {
     if (asked.isPresent()) {
       if (!profiles.containsKey(asked.get())) {
         throw new ConfigurationException("--profile " + asked.get() + " is not a profile of " + source
-            + "; its profiles are " + new java.util.TreeSet<>(profiles.keySet()));
+            + "; its profiles are " + new TreeSet<>(profiles.keySet()));
       }
       return asked.get();
     }
     if (profiles.size() != 1) {
       throw new ConfigurationException(source + " has " + profiles.size() + " profiles "
-          + new java.util.TreeSet<>(profiles.keySet()) + ": name one with --profile");
+          + new TreeSet<>(profiles.keySet()) + ": name one with --profile");
     }
     return profiles.keySet().iterator().next();
   }

@@ -12,10 +12,12 @@ import io.kubesched.simulation.PolicyComparison;
 import io.kubesched.simulation.Simulation;
 import io.kubesched.simulation.SimulationResult;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,7 +51,7 @@ final class WhatIf {
   record Answer(String table, Map<String, Object> json) {
     Answer {
       Objects.requireNonNull(table, "table");
-      json = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(json));
+      json = Collections.unmodifiableMap(new LinkedHashMap<>(json));
     }
   }
 
@@ -149,7 +151,7 @@ final class WhatIf {
     var rows = new ArrayList<List<String>>();
     rows.add(List.of("POD", "CURRENT", "CANDIDATE", ""));
     var differences = new ArrayList<Object>();
-    var changed = comparison.differences().stream().map(d -> d.pod().uid()).collect(java.util.stream.Collectors.toSet());
+    var changed = comparison.differences().stream().map(d -> d.pod().uid()).collect(Collectors.toSet());
     for (var current : comparison.current().pods()) {
       var candidateOutcome = comparison.candidate().outcome(current.pod()).orElseThrow();
       boolean differs = changed.contains(current.pod().uid());

@@ -2,6 +2,7 @@ package io.kubesched.server;
 
 import io.kubesched.api.PodInfo;
 import io.kubesched.facade.Controller;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -9,6 +10,7 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +58,7 @@ final class WhatIfRoute implements Route {
     Objects.requireNonNull(controller, "controller");
     var names = new TreeSet<String>();
     profiles.forEach(names::add);
-    var sorted = java.util.Collections.unmodifiableSortedSet(names);
+    var sorted = Collections.unmodifiableSortedSet(names);
     return Map.of(
         CAPACITY, new WhatIfRoute(CAPACITY, controller, sorted),
         DRAIN, new WhatIfRoute(DRAIN, controller, sorted),
@@ -76,8 +78,8 @@ final class WhatIfRoute implements Route {
     } catch (IllegalStateException notStarted) {
       return ExplainRoute.error(json, 503,
           "the scheduler has not listed the cluster yet; try again once /readyz answers 200");
-    } catch (IllegalArgumentException e) { // the simulation's refusal: an unknown node, a bad pod
-      return ExplainRoute.error(json, e.getMessage().startsWith("no node named") ? 404 : 400, e.getMessage());
+    } catch (IllegalArgumentException e) { // the simulation's refusal of what it is given
+      return ExplainRoute.error(json, 400, e.getMessage());
     } catch (RuntimeException e) {
       LOG.warn("{} failed", path, e);
       return ExplainRoute.error(json, 500, path + " failed: " + e.getClass().getSimpleName());
@@ -114,6 +116,12 @@ final class WhatIfRoute implements Route {
           throw new Refused(400, "missing query parameter node: ask for " + DRAIN + "?node=NAME (repeat it for "
               + "several nodes)");
         }
+        for (var node : nodes) {
+          if (cluster.node(node).isEmpty()) {
+            throw new Refused(404, "no node " + node + " among the " + cluster.nodes().size()
+                + " nodes this scheduler sees");
+          }
+        }
         yield WhatIf.drain(view, nodes);
       }
       default -> {
@@ -143,9 +151,8 @@ final class WhatIfRoute implements Route {
     return profiles.first();
   }
 
-  private static Optional<PodInfo> find(
-      PodKey key, java.util.stream.Stream<PodInfo> placed, List<PodInfo> pending) {
-    return java.util.stream.Stream.concat(placed, pending.stream())
+  private static Optional<PodInfo> find(PodKey key, Stream<PodInfo> placed, List<PodInfo> pending) {
+    return Stream.concat(placed, pending.stream())
         .filter(p -> p.namespace().equals(key.namespace()) && p.name().equals(key.name()))
         .findFirst();
   }
