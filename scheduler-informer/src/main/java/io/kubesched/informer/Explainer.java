@@ -15,9 +15,9 @@ import io.kubesched.engine.UnsupportedFeatures;
 import io.kubesched.informer.cycle.PendingPodLookup;
 import io.kubesched.informer.cycle.PodGroupLookup;
 import io.kubesched.informer.cycle.Profiles;
+import io.kubesched.policy.GroupPlacement;
 import io.kubesched.policy.Policy;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -167,7 +167,7 @@ final class Explainer {
               + group.minMember() + " members (" + placed + " placed); it waits for the others");
     }
     // The order GroupCycle tries them in.
-    members.sort(Comparator.comparing(PodInfo::name).thenComparing(PodInfo::uid));
+    members.sort(GroupPlacement.TRIAL_ORDER);
     var tried = new ArrayList<PodInfo>();
     var groupNotes = new ArrayList<>(notes);
     for (var member : members) {

@@ -10,15 +10,18 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nomination;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.Resources;
 import io.kubesched.policy.GroupExplanation.Outcome;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * All or nothing for a pod group (kube-scheduler 1.37's pod group cycle, {@code scheduleOnePodGroup}): the
@@ -62,6 +65,80 @@ public final class GroupPlacement {
   public static final String VOLUMES_NOT_SUPPORTED = "binding volumes for pod group members is not supported yet";
 
   private GroupPlacement() {}
+
+  /**
+   * The order a group's pending members are tried in: by name, then uid. Fixed, so that the same cluster gives the
+   * same placement (kube tries them in queue order). The live loop, its explanation and the what-if simulation use
+   * it alike.
+   */
+  public static final Comparator<PodInfo> TRIAL_ORDER =
+      Comparator.comparing(PodInfo::name).thenComparing(PodInfo::uid);
+
+  /**
+   * kube's {@code validatePodGroup}: one scheduler name, the group's priority on every member (the first member's
+   * when the group has none), one preemption policy.
+   *
+   * @param members the members to try, in {@link #TRIAL_ORDER}; at least one
+   * @return why the group cannot be scheduled as it is, as kube-scheduler words it; null when it can
+   */
+  public static @Nullable String validate(PodGroup group, List<PodInfo> members) {
+    var first = members.get(0);
+    var groupPriority = group.priority() != null ? group.priority().intValue() : first.priority();
+    for (var info : members) {
+      if (!info.schedulerName().equals(first.schedulerName())) {
+        return "all pods in a single pod group should have the same .spec.schedulerName set, got: \""
+            + info.schedulerName() + "\" and \"" + first.schedulerName() + "\"";
+      }
+      if (info.priority() != groupPriority) {
+        return "all pods in a single pod group should have the same priority as the pod group's priority, got "
+            + info.priority() + " and " + groupPriority;
+      }
+      if (info.preemptionPolicy() != first.preemptionPolicy()) {
+        return "all pods in a single pod group should have the same preemption policy, got "
+            + apiValue(info.preemptionPolicy()) + " and " + apiValue(first.preemptionPolicy());
+      }
+    }
+    return null;
+  }
+
+  private static String apiValue(PreemptionPolicy policy) {
+    return policy == PreemptionPolicy.NEVER ? "Never" : "PreemptLowerPriority";
+  }
+
+  /**
+   * @return a member's own reason: its fit error over the nodes, or, for a member turned away before any node was
+   *     looked at (not tried after the group could no longer fit, a resource gap, volumes), that reason alone, as
+   *     kube-scheduler words it
+   */
+  public static String memberMessage(Decision.Unschedulable own, int nodeCount) {
+    return own.reasonsByNode().isEmpty() ? own.preFilterMessage() : own.message(nodeCount);
+  }
+
+  /**
+   * @return what member {@code uid} of a group that does not fit is told: its own reason if it did not fit, the
+   *     group's message if it fitted in the trial
+   */
+  public static String memberMessage(GroupDecision.Unschedulable decision, String uid, int nodeCount) {
+    var own = decision.unfitted().get(uid);
+    return own != null ? memberMessage(own, nodeCount) : decision.message();
+  }
+
+  /**
+   * Which change may make a group that does not fit schedulable. With no member fitting (and none refused), the
+   * trial stopped once the members not tried could not reach the minimum even if all fitted: the group fits only
+   * once one of the members tried and unfit may, so the members wait for what may help one of those (whose
+   * decisions this returns). Else any change may: a fitted member moving elsewhere may make room for another, and
+   * this returns nothing.
+   *
+   * @param someRefused whether a member was refused before the trial (it counts as not fitting)
+   */
+  public static List<Decision.Unschedulable> retriedOnAnyOf(GroupDecision.Unschedulable decision, boolean someRefused) {
+    var triedAndUnfit = decision.unfitted().values().stream()
+        .filter(own -> !own.preFilterMessage().equals(decision.message()))
+        .toList();
+    boolean noneFitted = decision.fitted().isEmpty() && !someRefused && !triedAndUnfit.isEmpty();
+    return noneFitted ? triedAndUnfit : List.of();
+  }
 
   /**
    * Decides whether the group's pending members fit now, as the class describes. Called on the scheduling

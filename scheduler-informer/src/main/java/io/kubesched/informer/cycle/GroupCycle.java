@@ -9,7 +9,6 @@ import io.kubesched.api.Nominations;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
-import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.Result;
 import io.kubesched.api.SchedulerMetrics;
@@ -126,7 +125,7 @@ public final class GroupCycle {
       }
     }
     // A fixed order, so the same cluster gives the same placement; kube tries them in queue order.
-    members.sort(Comparator.comparing((Attempt m) -> m.info().name()).thenComparing(m -> m.info().uid()));
+    members.sort(Comparator.comparing(Attempt::info, GroupPlacement.TRIAL_ORDER));
     var group = groups.group(ref);
     if (group == null) {
       var invalid = groups.invalid(ref);
@@ -148,7 +147,7 @@ public final class GroupCycle {
       report.waiting(group, members.size() + placed);
       return;
     }
-    var mismatch = validate(group, members);
+    var mismatch = GroupPlacement.validate(group, members.stream().map(Attempt::info).toList());
     if (mismatch != null) {
       var error = new SchedulerException(mismatch);
       LOG.warn("Cannot schedule pod group {}: {}", ref.key(), mismatch);
@@ -202,20 +201,13 @@ public final class GroupCycle {
     }
     var unschedulable = (GroupDecision.Unschedulable) decision;
     var message = unschedulable.message();
-    // With no member fitting, the trial stopped once the members not tried could not reach the minimum even if all
-    // fitted: the group fits only once one of the members tried may. They wait for what may help one of those
-    // (the ones not tried carry the group's message). Else any change may: a fitted member moving elsewhere may
-    // make room for another.
-    var triedAndUnfit = unschedulable.unfitted().values().stream()
-        .filter(own -> !own.preFilterMessage().equals(message))
-        .toList();
-    boolean noneFitted = unschedulable.fitted().isEmpty() && refused.isEmpty() && !triedAndUnfit.isEmpty();
+    var retriedOn = GroupPlacement.retriedOnAnyOf(unschedulable, !refused.isEmpty()); // empty: any change may help
     for (var m : members) {
       var uid = m.info().uid();
-      var own = unschedulable.unfitted().get(uid);
-      var why = refused.containsKey(uid) ? refused.get(uid) : own != null ? memberMessage(own, nodes.size()) : message;
+      var why = refused.containsKey(uid)
+          ? refused.get(uid) : GroupPlacement.memberMessage(unschedulable, uid, nodes.size());
       var hint = QueueingHint.of(m.info());
-      requeueUnschedulable(m, cycle, why, noneFitted ? hint.withRetriedOnAnyOf(triedAndUnfit) : hint);
+      requeueUnschedulable(m, cycle, why, retriedOn.isEmpty() ? hint : hint.withRetriedOnAnyOf(retriedOn));
     }
     tracker.failed(group, profile, message, placed);
     metrics.groupAttempt(profile, Result.UNSCHEDULABLE, since(startedNanos));
@@ -255,7 +247,7 @@ public final class GroupCycle {
         "Pod group {}: {} members placed ({} already), binding them", group.key(), assumed.size(), placed);
     for (var entry : decision.unfitted().entrySet()) { // the group is placed: each waits for its own chance
       var m = byUid.get(entry.getKey());
-      requeueUnschedulable(m, cycle, memberMessage(entry.getValue(), nodeCount),
+      requeueUnschedulable(m, cycle, GroupPlacement.memberMessage(entry.getValue(), nodeCount),
           QueueingHint.of(m.info()).withRetriedOn(entry.getValue()));
     }
     refused.forEach((uid, why) -> requeueUnschedulable(byUid.get(uid), cycle, why));
@@ -268,41 +260,6 @@ public final class GroupCycle {
     for (var a : assumed) {
       binding.submit(a, groupBinding);
     }
-  }
-
-  /** kube's {@code validatePodGroup}: one scheduler name, and the group's priority on every member. */
-  private static @Nullable String validate(PodGroup group, List<Attempt> members) {
-    var first = members.get(0).info();
-    var groupPriority = group.priority() != null ? group.priority().intValue() : first.priority();
-    for (var m : members) {
-      var info = m.info();
-      if (!info.schedulerName().equals(first.schedulerName())) {
-        return "all pods in a single pod group should have the same .spec.schedulerName set, got: \""
-            + info.schedulerName() + "\" and \"" + first.schedulerName() + "\"";
-      }
-      if (info.priority() != groupPriority) {
-        return "all pods in a single pod group should have the same priority as the pod group's priority, got "
-            + info.priority() + " and " + groupPriority;
-      }
-      if (info.preemptionPolicy() != first.preemptionPolicy()) {
-        return "all pods in a single pod group should have the same preemption policy, got "
-            + apiValue(info.preemptionPolicy()) + " and " + apiValue(first.preemptionPolicy());
-      }
-    }
-    return null;
-  }
-
-  /**
-   * @return a member's own reason: its fit error over the nodes, or, for a member turned away before any node
-   *     was looked at (not tried after the group could no longer fit, a resource gap, volumes), that reason
-   *     alone, as kube-scheduler words it
-   */
-  private static String memberMessage(Decision.Unschedulable decision, int nodeCount) {
-    return decision.reasonsByNode().isEmpty() ? decision.preFilterMessage() : decision.message(nodeCount);
-  }
-
-  private static String apiValue(PreemptionPolicy policy) {
-    return policy == PreemptionPolicy.NEVER ? "Never" : "PreemptLowerPriority";
   }
 
   /**
