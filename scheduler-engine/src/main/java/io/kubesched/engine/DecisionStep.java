@@ -146,6 +146,21 @@ public final class DecisionStep {
               "FinderFunc chose node '" + nodeName + "' for pod " + key + ", which is not among the " + nodes.size()
                   + " nodes it was given"));
     }
+    return assume(pod, bind);
+  }
+
+  /**
+   * Assumes {@code pod} where {@code bind} places it, as a decision does once the node is known: the cache counts it
+   * there, its nomination is cleared, its volumes are reserved and its devices assumed. A pod group's members are
+   * assumed this way, one by one, once their group is placed.
+   *
+   * @param pod the pod, with the queue's nomination
+   * @param bind a node among the cache's, with the volume bindings and claim allocations it needs
+   * @return {@link Outcome.Assumed}; {@link Outcome.BoundMeanwhile} if someone bound the pod meanwhile; {@link
+   *     Outcome.Failed} (nothing assumed) if a volume it binds was taken meanwhile
+   */
+  public Outcome assume(PodInfo pod, Decision.Bind bind) {
+    var nodeName = bind.nodeName();
     try {
       cache.assume(pod, nodeName);
     } catch (IllegalStateException boundMeanwhile) {
@@ -166,6 +181,11 @@ public final class DecisionStep {
       assumeClaims.accept(pod.uid(), bind.claimAllocations()); // kube's DynamicResources Reserve
     }
     return new Outcome.Assumed(pod, bind);
+  }
+
+  /** @return the cluster as the next decision sees it: the cache's nodes and the queue's nominations */
+  public ClusterSnapshot snapshot() {
+    return snapshots.apply(cache.nodes(), queue.nominations());
   }
 
   /**
