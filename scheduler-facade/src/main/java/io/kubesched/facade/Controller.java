@@ -7,10 +7,13 @@ import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodGroup;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -152,6 +155,38 @@ public interface Controller extends AutoCloseable {
   @API(status = EXPERIMENTAL, since = "0.1.0")
   default List<PodInfo> pendingPods() {
     throw new UnsupportedOperationException(getClass().getName() + " does not list pending pods");
+  }
+
+  /**
+   * The pod group objects this controller knows, for a what-if simulation of their members ({@code
+   * Simulation.Builder.podGroups}): those it can read, of the sources it watches ({@link #podGroupSources()}),
+   * ordered by source, namespace and name. Callable from any thread while running.
+   *
+   * <p>The default implementation throws {@link UnsupportedOperationException}; the controllers a {@link Client}
+   * makes implement it.
+   *
+   * @throws IllegalStateException if not started
+   * @throws UnsupportedOperationException if this controller does not offer it
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  default List<PodGroup> podGroups() {
+    throw new UnsupportedOperationException(getClass().getName() + " does not list pod groups");
+  }
+
+  /**
+   * The sources of pod groups this controller watches: those {@link Options.Builder#podGroupSources} asks for that
+   * the API server serves. It schedules the members of a group of another source one by one, and so should a
+   * simulation ({@code Simulation.Builder.podGroupSources}). Callable from any thread while running.
+   *
+   * <p>The default implementation throws {@link UnsupportedOperationException}; the controllers a {@link Client}
+   * makes implement it.
+   *
+   * @throws IllegalStateException if not started
+   * @throws UnsupportedOperationException if this controller does not offer it
+   */
+  @API(status = EXPERIMENTAL, since = "0.1.0")
+  default Set<PodGroupRef.Source> podGroupSources() {
+    throw new UnsupportedOperationException(getClass().getName() + " does not list pod group sources");
   }
 
   /**

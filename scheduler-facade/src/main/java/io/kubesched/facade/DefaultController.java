@@ -3,12 +3,15 @@ package io.kubesched.facade;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodGroup;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.informer.LoopExplanation;
 import io.kubesched.informer.SchedulingLoop;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /** {@link Controller} over the informer's {@link SchedulingLoop}. */
@@ -79,6 +82,16 @@ final class DefaultController implements Controller {
   @Override
   public List<PodInfo> pendingPods() {
     return delegate.pendingPods();
+  }
+
+  @Override
+  public List<PodGroup> podGroups() {
+    return delegate.podGroups();
+  }
+
+  @Override
+  public Set<PodGroupRef.Source> podGroupSources() {
+    return delegate.podGroupSources();
   }
 
   @Override

@@ -51,6 +51,7 @@ import java.util.function.BiFunction;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -318,6 +319,30 @@ public final class SchedulingLoop implements AutoCloseable {
    */
   public void replacePolicy(String schedulerName, FinderFunc finder) {
     parts.replacePolicy(schedulerName, finder);
+  }
+
+  /**
+   * @return the pod group objects this loop knows and can read, of the sources it watches, ordered by source,
+   *     namespace and name
+   * @throws IllegalStateException if not started
+   */
+  public List<PodGroup> podGroups() {
+    if (!informers.isStarted()) {
+      throw new IllegalStateException("controller is not started");
+    }
+    return groupSources.groups();
+  }
+
+  /**
+   * @return the sources of pod groups this loop watches (asked for, and served by the API server): members of a
+   *     group of another source are scheduled one by one
+   * @throws IllegalStateException if not started
+   */
+  public Set<PodGroupRef.Source> podGroupSources() {
+    if (!informers.isStarted()) {
+      throw new IllegalStateException("controller is not started");
+    }
+    return groupSources.served();
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.kubesched.informer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -13,9 +14,13 @@ import io.kubesched.adapter.NodeAdapter;
 import io.kubesched.adapter.PodAdapter;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodGroup;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulingConstants;
 import io.kubesched.binder.BindOutcome;
 import io.kubesched.informer.cycle.BindPort;
+import io.kubesched.informer.report.GroupReportPort;
 import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.simulation.PodOutcome;
 import io.kubesched.simulation.Simulation;
@@ -47,13 +52,29 @@ class SimulationParityProperties {
 
   private static final String NAME = "my-scheduler";
 
-  /** A pending pod's shape. */
+  /** A pending pod's shape; {@code group} is the index of its pod group, -1 for none. */
   record PodDraw(
       long milliCpu, int priority, String app, @Nullable String zoneSelector, boolean antiAffinity,
-      boolean affinityToDb) {}
+      boolean affinityToDb, int group) {
 
-  /** Nodes' CPU and zones, pods already bound (by node index), and the pending pods in arrival order. */
-  record Scenario(List<Long> nodeCpu, List<int[]> bound, List<PodDraw> pending, long seed) {}
+    PodDraw(long milliCpu, int priority, String app, @Nullable String zoneSelector, boolean antiAffinity,
+        boolean affinityToDb) {
+      this(milliCpu, priority, app, zoneSelector, antiAffinity, affinityToDb, -1);
+    }
+  }
+
+  /**
+   * Nodes' CPU and zones, pods already bound (node index, app, group index or -1), the pending pods in arrival
+   * order, and the pod groups' minimums (the last group's object unknown unless {@code lastGroupKnown}).
+   */
+  record Scenario(
+      List<Long> nodeCpu, List<int[]> bound, List<PodDraw> pending, long seed, List<Integer> groupMins,
+      boolean lastGroupKnown) {
+
+    Scenario(List<Long> nodeCpu, List<int[]> bound, List<PodDraw> pending, long seed) {
+      this(nodeCpu, bound, pending, seed, List.of(), true);
+    }
+  }
 
   @Provide
   Arbitrary<Scenario> scenarios() {
@@ -78,14 +99,8 @@ class SimulationParityProperties {
   @Property(tries = 300)
   void the_live_loop_and_the_simulation_place_every_pod_alike(@ForAll("scenarios") Scenario scenario)
       throws Exception {
-    var nodes = nodes(scenario);
-    var bound = boundPods(scenario, nodes);
-    var pending = pendingPods(scenario);
+    var live = placedAlike(scenario, Map.of());
 
-    var live = live(scenario.seed(), nodes, bound, pending);
-    var simulated = simulated(scenario.seed(), nodes, bound, pending);
-
-    assertEquals(live, simulated);
     long placed = live.values().stream().filter(n -> !n.isEmpty()).count();
     Statistics.label("pending").collect(placed == live.size() ? "none" : placed == 0 ? "all" : "some");
     // Counts well below what a run reaches (about 140, 60 and 36 of 300), so that chance never fails them.
@@ -96,8 +111,92 @@ class SimulationParityProperties {
     Statistics.label("a pod placed after a change helped it").coverage(c -> c.check(true).count(n -> n > 5));
   }
 
+  /**
+   * Pending pods of which some belong to one of two pod groups (coscheduling's label, the group's priority), with
+   * bound members counting toward a minimum, and sometimes a group object neither side knows.
+   */
+  @Provide
+  Arbitrary<Scenario> scenariosWithGroups() {
+    var pods = Combinators.combine(
+            Arbitraries.of(250L, 500L, 1000L, 2000L),
+            Arbitraries.of(0, 0, 5),
+            Arbitraries.of("web", "db", "cache"),
+            Arbitraries.of("a", "b").injectNull(0.8),
+            Arbitraries.integers().between(0, 5).map(i -> i == 0),
+            Arbitraries.integers().between(0, 7).map(i -> i == 0),
+            Arbitraries.of(-1, 0, 0, 1))
+        .as(PodDraw::new);
+    var bound = Combinators.combine(Arbitraries.integers().between(0, 4), Arbitraries.integers().between(0, 2),
+            Arbitraries.of(-1, -1, -1, 0))
+        .as((node, app, group) -> new int[] {node, app, group});
+    return Combinators.combine(
+            Arbitraries.of(1000L, 2000L, 4000L).list().ofMinSize(1).ofMaxSize(4),
+            bound.list().ofMaxSize(3),
+            pods.list().ofMinSize(1).ofMaxSize(10),
+            Arbitraries.longs(),
+            Arbitraries.integers().between(1, 4).list().ofSize(2),
+            Arbitraries.of(true, true, false))
+        .as(Scenario::new);
+  }
+
+  @Property(tries = 200)
+  void the_live_loop_and_the_simulation_place_pod_groups_alike(@ForAll("scenariosWithGroups") Scenario scenario)
+      throws Exception {
+    var groups = new LinkedHashMap<PodGroupRef, PodGroup>();
+    for (int i = 0; i < scenario.groupMins().size(); i++) {
+      if (i < scenario.groupMins().size() - 1 || scenario.lastGroupKnown()) {
+        var ref = groupRef(i);
+        groups.put(ref, PodGroup.of(ref, scenario.groupMins().get(i)));
+      }
+    }
+
+    var live = placedAlike(scenario, groups);
+
+    var pending = pendingPods(scenario);
+    for (int i = 0; i < scenario.groupMins().size(); i++) {
+      int group = i;
+      long boundMembers = scenario.bound().stream().filter(b -> b[2] == group).count();
+      long placedMembers = pending.stream()
+          .filter(p -> groupRef(group).name().equals(p.getMetadata().getLabels().get(SchedulingConstants.POD_GROUP_LABEL))
+              && !live.get(p.getMetadata().getName()).isEmpty())
+          .count();
+      assertTrue(placedMembers == 0 || placedMembers + boundMembers >= scenario.groupMins().get(i),
+          "group " + i + " is placed in part: " + placedMembers + " + " + boundMembers + " bound < "
+              + scenario.groupMins().get(i));
+      if (pending.stream().anyMatch(p -> groupRef(group).name()
+          .equals(p.getMetadata().getLabels().get(SchedulingConstants.POD_GROUP_LABEL)))) {
+        Statistics.label("a group with members pending").collect(placedMembers > 0 ? "placed" : "not placed");
+      }
+    }
+    // Counts well below what a run reaches, so that chance never fails them.
+    Statistics.label("a group with members pending").coverage(c -> {
+      c.check("placed").count(n -> n > 20);
+      c.check("not placed").count(n -> n > 20);
+    });
+  }
+
+  /**
+   * Runs the scenario through the live loop and through a simulation, and checks that every pod ends alike.
+   *
+   * @return where each pod ends, by name: its node, or "" when pending
+   */
+  private static Map<String, String> placedAlike(Scenario scenario, Map<PodGroupRef, PodGroup> groups)
+      throws Exception {
+    var nodes = nodes(scenario);
+    var bound = boundPods(scenario, nodes);
+    var pending = pendingPods(scenario);
+    var live = live(scenario.seed(), nodes, bound, pending, groups);
+    assertEquals(live, simulated(scenario.seed(), nodes, bound, pending, groups));
+    return live;
+  }
+
+  private static PodGroupRef groupRef(int index) {
+    return new PodGroupRef(PodGroupRef.Source.COSCHEDULING, "default", "group-" + index);
+  }
+
   /** @return where each pod ends, by name: its node, or "" when pending */
-  private static Map<String, String> live(long seed, List<Node> nodes, List<Pod> bound, List<Pod> pending)
+  private static Map<String, String> live(
+      long seed, List<Node> nodes, List<Pod> bound, List<Pod> pending, Map<PodGroupRef, PodGroup> groups)
       throws InterruptedException {
     var clock = new AtomicLong(1_000_000_000L);
     var bindings = new ArrayList<String[]>();
@@ -106,7 +205,11 @@ class SimulationParityProperties {
       return new BindOutcome.Bound(node, false);
     };
     var policy = DefaultPolicy.builder().noPreemption().seed(seed).build();
-    var parts = FakeLoop.of(TestSettings.forFakeCluster(NAME), policy, clock::get, bindPort).create();
+    var loop = FakeLoop.of(TestSettings.forFakeCluster(NAME), policy, clock::get, bindPort);
+    if (!groups.isEmpty()) {
+      loop.groups(GroupFixtures.lookup(groups, () -> true), GroupReportPort.NONE);
+    }
+    var parts = loop.create();
     nodes.forEach(parts.handlers().nodes()::onAdd);
     bound.forEach(parts.handlers().pods()::onAdd);
     var byName = new HashMap<String, Pod>();
@@ -114,7 +217,10 @@ class SimulationParityProperties {
       byName.put(pod.getMetadata().getName(), pod);
       parts.handlers().pods().onAdd(pod);
     }
-    while (true) {
+    for (int polls = 0; ; polls++) {
+      if (polls > 10_000) {
+        throw new AssertionError("the live loop did not settle after 10 000 attempts");
+      }
       var item = parts.queue().poll();
       if (item == null) {
         if (parts.queue().depths().backoff() == 0) {
@@ -140,7 +246,8 @@ class SimulationParityProperties {
     return placed;
   }
 
-  private static Map<String, String> simulated(long seed, List<Node> nodes, List<Pod> bound, List<Pod> pending)
+  private static Map<String, String> simulated(
+      long seed, List<Node> nodes, List<Pod> bound, List<Pod> pending, Map<PodGroupRef, PodGroup> groups)
       throws Exception {
     var podsOn = new LinkedHashMap<String, List<PodInfo>>();
     nodes.forEach(n -> podsOn.put(n.getMetadata().getName(), new ArrayList<>()));
@@ -157,6 +264,7 @@ class SimulationParityProperties {
     }
     var result = Simulation.of(ClusterSnapshot.of(infos), DefaultPolicy.builder().seed(seed).build())
         .withoutPreemption()
+        .podGroups(groups.values())
         .pods(pods)
         .run();
     Statistics.label("a pod placed after a change helped it")
@@ -192,6 +300,9 @@ class SimulationParityProperties {
       var draw = scenario.bound().get(i);
       var node = nodes.get(draw[0] % nodes.size()).getMetadata().getName();
       var pod = pod("bound-" + i, 500, 0, apps.get(draw[1]));
+      if (draw.length > 2 && draw[2] >= 0) {
+        pod = member(pod, draw[2]);
+      }
       pods.add(SchedulingLoopPartsTest.boundTo(pod, node));
     }
     return pods;
@@ -201,7 +312,10 @@ class SimulationParityProperties {
     var pods = new ArrayList<Pod>();
     for (int i = 0; i < scenario.pending().size(); i++) {
       var draw = scenario.pending().get(i);
-      var builder = new PodBuilder(pod("p" + i, draw.milliCpu(), draw.priority(), draw.app()));
+      var pod = draw.group() < 0
+          ? pod("p" + i, draw.milliCpu(), draw.priority(), draw.app())
+          : member(pod("p" + i, draw.milliCpu(), 0, draw.app()), draw.group()); // the group's priority
+      var builder = new PodBuilder(pod);
       if (draw.zoneSelector() != null) {
         builder.editSpec().addToNodeSelector("zone", draw.zoneSelector()).endSpec();
       }
@@ -222,6 +336,11 @@ class SimulationParityProperties {
       pods.add(builder.build());
     }
     return pods;
+  }
+
+  private static Pod member(Pod pod, int group) {
+    return new PodBuilder(pod).editMetadata()
+        .addToLabels(SchedulingConstants.POD_GROUP_LABEL, groupRef(group).name()).endMetadata().build();
   }
 
   private static io.fabric8.kubernetes.api.model.PodAffinityTerm term(String app, String topologyKey) {

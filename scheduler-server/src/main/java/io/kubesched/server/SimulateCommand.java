@@ -179,7 +179,7 @@ final class SimulateCommand {
         case "capacity" -> WhatIf.capacity(view, template.orElseThrow(), args.limit());
         case "drain" -> WhatIf.drain(view, args.nodes());
         default -> {
-          var asked = args.pending() ? view : new WhatIf.View(view.cluster(), List.of(), profile, view.policy());
+          var asked = args.pending() ? view : view.withoutPending();
           yield candidate.isPresent()
               ? WhatIf.compare(asked, added, candidate.get(), args.preemption())
               : WhatIf.pods(asked, added, args.preemption());
@@ -192,8 +192,7 @@ final class SimulateCommand {
   private static WhatIf.View view(Client client, Map<String, FinderFunc> profiles, String profile) {
     try (var controller = client.newPodController(profiles, SchedulingListener.NONE)) {
       controller.start();
-      var pending = controller.pendingPods().stream().filter(p -> p.schedulerName().equals(profile)).toList();
-      return new WhatIf.View(controller.snapshot(), pending, profile, profiles.get(profile));
+      return WhatIf.View.of(controller, profile);
     }
   }
 

@@ -2,8 +2,11 @@ package io.kubesched.server;
 
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.FinderFunc;
+import io.kubesched.api.PodGroup;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
+import io.kubesched.facade.Controller;
 import io.kubesched.simulation.Capacity;
 import io.kubesched.simulation.Drain;
 import io.kubesched.simulation.NodeUsage;
@@ -17,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -37,13 +41,31 @@ final class WhatIf {
    * @param pending the profile's pods that wait to be placed, in queue order
    * @param profile the scheduler name whose policy places the pods
    * @param policy that profile's policy
+   * @param groups the pod group objects the scheduler knows
+   * @param groupSources the sources of pod groups it watches (members of others are placed one by one)
    */
-  record View(ClusterSnapshot cluster, List<PodInfo> pending, String profile, FinderFunc policy) {
+  record View(
+      ClusterSnapshot cluster, List<PodInfo> pending, String profile, FinderFunc policy, List<PodGroup> groups,
+      Set<PodGroupRef.Source> groupSources) {
     View {
       Objects.requireNonNull(cluster, "cluster");
       pending = List.copyOf(pending);
       Objects.requireNonNull(profile, "profile");
       Objects.requireNonNull(policy, "policy");
+      groups = List.copyOf(groups);
+      groupSources = Set.copyOf(groupSources);
+    }
+
+    /** @return a running controller's view of the profile {@code profile}: its pending pods, its policy now */
+    static View of(Controller controller, String profile) {
+      var pending = controller.pendingPods().stream().filter(p -> p.schedulerName().equals(profile)).toList();
+      return new View(controller.snapshot(), pending, profile, controller.policy(profile), controller.podGroups(),
+          controller.podGroupSources());
+    }
+
+    /** @return this view with no pending pods */
+    View withoutPending() {
+      return new View(cluster, List.of(), profile, policy, groups, groupSources);
     }
   }
 
@@ -180,7 +202,10 @@ final class WhatIf {
   private static Simulation.Builder simulation(View view, List<PodInfo> added, boolean preemption) {
     var all = new ArrayList<PodInfo>(view.pending());
     all.addAll(added);
-    var simulation = Simulation.of(view.cluster(), view.policy()).pods(all);
+    var simulation = Simulation.of(view.cluster(), view.policy())
+        .podGroups(view.groups())
+        .podGroupSources(view.groupSources())
+        .pods(all);
     return preemption ? simulation : simulation.withoutPreemption();
   }
 

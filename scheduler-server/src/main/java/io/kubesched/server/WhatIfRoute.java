@@ -89,10 +89,8 @@ final class WhatIfRoute implements Route {
   private WhatIf.Answer answer(Request request) {
     var profile = profile(request.parameter("profile"), "profile");
     var live = controller.get();
-    var cluster = live.snapshot();
-    var pending = live.pendingPods();
-    var view = new WhatIf.View(cluster,
-        pending.stream().filter(p -> p.schedulerName().equals(profile)).toList(), profile, live.policy(profile));
+    var view = WhatIf.View.of(live, profile);
+    var cluster = view.cluster();
     return switch (path) {
       case CAPACITY -> {
         var key = request.parameter("pod")
@@ -104,7 +102,7 @@ final class WhatIfRoute implements Route {
         } catch (IllegalArgumentException e) {
           throw new Refused(400, e.getMessage());
         }
-        var template = find(pod, cluster.nodes().stream().flatMap(n -> n.pods().stream()), pending)
+        var template = find(pod, cluster.nodes().stream().flatMap(n -> n.pods().stream()), live.pendingPods())
             .orElseThrow(() -> new Refused(404, "no pod " + pod + " among the pods this scheduler sees: those on "
                 + "nodes, and the pending pods of its profiles"));
         int limit = number(request.parameter("limit"), "limit").orElse(SimulateCommand.DEFAULT_LIMIT);

@@ -98,7 +98,9 @@ public record Drain(List<String> nodes, List<Move> moves, SimulationResult resul
       }
       nodes.add(Simulation.cordon(staying));
     }
-    var result = Replay.run(cluster.withNodes(nodes), finder, evicted);
+    var replay = new Replay(cluster.withNodes(nodes), finder);
+    replay.place(evicted);
+    var result = replay.result();
     var moves = new ArrayList<Move>(order.size());
     for (var pod : order) {
       var move = refused.get(pod.uid());

@@ -6,6 +6,8 @@ import io.kubesched.api.ClusterUpdate;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nomination;
+import io.kubesched.api.PodGroup;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.api.SchedulerMetrics;
@@ -15,12 +17,18 @@ import io.kubesched.engine.ClusterEventMoves;
 import io.kubesched.engine.DecisionStep;
 import io.kubesched.engine.DeviceCache;
 import io.kubesched.engine.QueuedPod;
+import io.kubesched.engine.QueueingHint;
 import io.kubesched.engine.SchedulerCache;
 import io.kubesched.engine.SchedulingQueue;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.engine.Ticker;
+import io.kubesched.engine.UnsupportedFeatures;
+import io.kubesched.policy.GroupDecision;
+import io.kubesched.policy.GroupPlacement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,6 +67,8 @@ final class Replay {
   private final ClusterEventMoves moves = new ClusterEventMoves(queue);
   private final DecisionStep step;
   private final FinderFunc finder;
+  private final Map<PodGroupRef, PodGroup> groups;
+  private final Set<PodGroupRef.Source> honoured;
   private final Set<ClusterData> reads;
   private final List<String> nodeOrder = new ArrayList<>();
   private final Map<String, PodOutcome> outcomes = new LinkedHashMap<>();
@@ -73,7 +83,20 @@ final class Replay {
    * @param finder the policy, used as it is (the caller gives a fresh copy of one that keeps state)
    */
   Replay(ClusterSnapshot cluster, FinderFunc finder) {
+    this(cluster, finder, Map.of(), EnumSet.allOf(PodGroupRef.Source.class));
+  }
+
+  /**
+   * @param cluster the nodes with their pods, and whatever else the policy reads
+   * @param finder the policy, used as it is (the caller gives a fresh copy of one that keeps state)
+   * @param groups the pod group objects, by reference: a member of a group not among them waits for it
+   * @param honoured the sources of pod groups honoured: a member of a group of another source is placed alone
+   */
+  Replay(ClusterSnapshot cluster, FinderFunc finder, Map<PodGroupRef, PodGroup> groups,
+      Set<PodGroupRef.Source> honoured) {
     this.finder = finder;
+    this.groups = Map.copyOf(groups);
+    this.honoured = Set.copyOf(honoured);
     this.reads = finder.reads();
     for (var node : cluster.nodes()) {
       nodeOrder.add(node.name());
@@ -110,8 +133,10 @@ final class Replay {
   }
 
   /** @return what {@code finder} does with {@code pods} on {@code cluster}, in one run */
-  static SimulationResult run(ClusterSnapshot cluster, FinderFunc finder, List<PodInfo> pods) {
-    var replay = new Replay(cluster, finder);
+  static SimulationResult run(
+      ClusterSnapshot cluster, FinderFunc finder, List<PodInfo> pods, Map<PodGroupRef, PodGroup> groups,
+      Set<PodGroupRef.Source> honoured) {
+    var replay = new Replay(cluster, finder, groups, honoured);
     replay.place(pods);
     return replay.result();
   }
@@ -156,28 +181,15 @@ final class Replay {
         now[0] += MAX_BACKOFF.toNanos() + 1; // every backoff has passed
         continue;
       }
-      attempts++;
+      if (!attempted(item)) {
+        continue;
+      }
       var pod = given.get(item.uid());
       var info = item.info();
-      if (pod == null || info == null) { // only pods of ours are queued, each with its PodInfo
-        queue.done(item.uid());
-        continue;
-      }
-      int attempt = attemptsOf.merge(item.uid(), 1, Integer::sum);
-      if (attempt > MAX_ATTEMPTS_PER_POD) {
-        var last = outcomes.get(item.uid());
-        var why = last instanceof PodOutcome.Pending p ? p.message() : "";
-        outcomes.put(item.uid(), new PodOutcome.Pending(
-            pod, "not placed after " + MAX_ATTEMPTS_PER_POD + " attempts; the last said: " + why, ""));
-        queue.done(item.uid());
-        continue;
-      }
       long cycle = queue.schedulingCycle();
-      if (info.podGroupRef() != null) {
-        outcomes.put(item.uid(), new PodOutcome.Pending(pod,
-            "pod " + info.key() + " belongs to pod group " + info.podGroupRef().key()
-                + ": the simulation does not place pod groups yet", ""));
-        queue.done(item.uid());
+      var ref = info.podGroupRef();
+      if (ref != null && honoured.contains(ref.source())) {
+        placeGroup(item, ref, cycle);
         continue;
       }
       var outcome = step.decide(item.key(), info, finder, reads);
@@ -192,6 +204,140 @@ final class Replay {
         throw new IllegalStateException("pod " + item.key() + " was bound outside the simulation: " + outcome);
       }
     }
+  }
+
+  /**
+   * Counts an attempt of a pod taken off the queue.
+   *
+   * @return whether to try it: false (and it is done) if it is not one of the simulation's, or it was tried too
+   *     often (then it is left pending with its last message)
+   */
+  private boolean attempted(QueuedPod item) {
+    attempts++;
+    var pod = given.get(item.uid());
+    if (pod == null || item.info() == null) { // only pods of ours are queued, each with its PodInfo
+      queue.done(item.uid());
+      return false;
+    }
+    int attempt = attemptsOf.merge(item.uid(), 1, Integer::sum);
+    if (attempt > MAX_ATTEMPTS_PER_POD) {
+      var last = outcomes.get(item.uid());
+      var why = last instanceof PodOutcome.Pending p ? p.message() : "";
+      outcomes.put(item.uid(), new PodOutcome.Pending(
+          pod, "not placed after " + MAX_ATTEMPTS_PER_POD + " attempts; the last said: " + why, ""));
+      queue.done(item.uid());
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * One attempt of the group of a member just taken off the queue, as the live loop's {@code GroupCycle} makes it:
+   * the members waiting are taken with it; if the group is unknown or short of its minimum they wait for it; else
+   * they are checked ({@link GroupPlacement#validate}), tried together ({@link GroupPlacement#place}, without
+   * preemption), and either at least the minimum fit and are assumed and bound at once, the others waiting on their
+   * own, or none is assumed and all wait for what may help.
+   */
+  private void placeGroup(QueuedPod taken, PodGroupRef ref, long takenCycle) {
+    var members = new ArrayList<QueuedPod>();
+    members.add(taken);
+    var others = queue.takeGroupMembers(ref);
+    // Taking them began a cycle, as in the live loop: an event from now on may have been missed by every member.
+    long cycle = others.isEmpty() ? takenCycle : queue.schedulingCycle();
+    for (var other : others) {
+      if (attempted(other)) {
+        members.add(other);
+      }
+    }
+    members.sort(Comparator.comparing(QueuedPod::info, GroupPlacement.TRIAL_ORDER));
+    var group = groups.get(ref);
+    if (group == null) {
+      for (var m : members) {
+        pending(m, "waiting for pod group " + ref.key() + ", which the simulation was not given"
+            + " (Simulation.Builder#podGroups)");
+        queue.waitForGroup(m);
+      }
+      return;
+    }
+    int placed = cache.placedMembers(ref);
+    if (members.size() + placed < group.minMember()) {
+      for (var m : members) {
+        pending(m, "its pod group " + ref.key() + " has " + (members.size() + placed) + " of its minimum of "
+            + group.minMember() + " members (" + placed + " placed); it waits for the others");
+        queue.waitForGroup(m);
+      }
+      return;
+    }
+    var infos = members.stream().map(QueuedPod::info).toList();
+    var mismatch = GroupPlacement.validate(group, infos);
+    if (mismatch != null) { // the live loop retries after backoff, and fails alike each time
+      for (var m : members) {
+        pending(m, mismatch);
+        queue.done(m.uid());
+      }
+      return;
+    }
+    var refused = new HashMap<String, String>();
+    var tried = new ArrayList<PodInfo>();
+    for (var info : infos) {
+      UnsupportedFeatures.refusal(info, reads)
+          .ifPresentOrElse(why -> refused.put(info.uid(), why), () -> tried.add(info));
+    }
+    if (tried.isEmpty()) {
+      for (var m : members) {
+        requeue(m, cycle, refused.get(m.uid()), QueueingHint.of(m.info()));
+      }
+      return;
+    }
+    var snapshot = step.snapshot();
+    GroupDecision decision;
+    try {
+      decision = GroupPlacement.place(group, tried, placed, snapshot, finder);
+    } catch (RuntimeException e) {
+      for (var m : members) {
+        pending(m, "FinderFunc failed for pod group " + group.key() + ": " + e);
+        queue.done(m.uid());
+      }
+      return;
+    }
+    int nodeCount = snapshot.nodes().size();
+    var byUid = new HashMap<String, QueuedPod>();
+    members.forEach(m -> byUid.put(m.uid(), m));
+    if (decision instanceof GroupDecision.Placed placedDecision) {
+      var assumed = new ArrayList<DecisionStep.Outcome.Assumed>();
+      for (var fitted : placedDecision.fitted()) {
+        var outcome = step.assume(fitted.pod(), fitted.bind());
+        if (!(outcome instanceof DecisionStep.Outcome.Assumed a)) { // no one else binds in a simulation
+          throw new IllegalStateException("pod group " + group.key() + " member " + fitted.pod().key()
+              + " could not be assumed: " + outcome);
+        }
+        assumed.add(a);
+      }
+      // The live loop requeues the others before it binds; the watch shows the bindings after.
+      placedDecision.unfitted().forEach((uid, own) -> requeue(byUid.get(uid), cycle,
+          GroupPlacement.memberMessage(own, nodeCount), QueueingHint.of(byUid.get(uid).info()).withRetriedOn(own)));
+      refused.forEach((uid, why) -> requeue(byUid.get(uid), cycle, why, QueueingHint.of(byUid.get(uid).info())));
+      assumed.forEach(a -> bound(given.get(a.pod().uid()), a));
+      return;
+    }
+    var unschedulable = (GroupDecision.Unschedulable) decision;
+    var retriedOn = GroupPlacement.retriedOnAnyOf(unschedulable, !refused.isEmpty());
+    for (var m : members) {
+      var why = refused.containsKey(m.uid())
+          ? refused.get(m.uid()) : GroupPlacement.memberMessage(unschedulable, m.uid(), nodeCount);
+      var hint = QueueingHint.of(m.info());
+      requeue(m, cycle, why, retriedOn.isEmpty() ? hint : hint.withRetriedOnAnyOf(retriedOn));
+    }
+  }
+
+  private void pending(QueuedPod member, String why) {
+    var pod = given.get(member.uid());
+    outcomes.put(member.uid(), new PodOutcome.Pending(pod, why, pendingNomination(pod)));
+  }
+
+  private void requeue(QueuedPod member, long cycle, String why, QueueingHint hint) {
+    pending(member, why);
+    queue.requeueUnschedulable(member, cycle, hint);
   }
 
   /** The binding done at once: the cache counts the pod as the watch would show it, and its watchers move. */

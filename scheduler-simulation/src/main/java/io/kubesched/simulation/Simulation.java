@@ -5,13 +5,18 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.NodeInfo;
+import io.kubesched.api.PodGroup;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.Policy;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apiguardian.api.API;
@@ -37,8 +42,9 @@ import org.jspecify.annotations.Nullable;
  * that cluster with that policy and seed when the API server accepts every write. A {@link FinderFunc} of one's own
  * is called as the controller calls it, and is as deterministic as it is.
  *
- * <p>Not simulated, and said so in the pod's outcome: pod groups (their members are left pending), and the
- * ResourceClaims that DynamicResources' PostFilter would deallocate.
+ * <p>Pod groups are placed as the live loop places them, all or nothing, from the group objects given ({@link
+ * Builder#podGroups}). Not simulated, and said so in the pod's outcome: the ResourceClaims that DynamicResources'
+ * PostFilter would deallocate.
  *
  * <p>A builder is not thread-safe; the {@link SimulationResult} is immutable. {@link Builder#run} runs on the calling
  * thread, and a policy shared with a running controller is copied first, so a simulation never disturbs it.
@@ -124,6 +130,8 @@ public final class Simulation {
     private final List<NodeInfo> addedNodes = new ArrayList<>();
     private final Set<String> removed = new LinkedHashSet<>();
     private final Set<String> cordoned = new LinkedHashSet<>();
+    private final Map<PodGroupRef, PodGroup> groups = new LinkedHashMap<>();
+    private Set<PodGroupRef.Source> groupSources = EnumSet.allOf(PodGroupRef.Source.class);
     private boolean preemption = true;
     private @Nullable Long seed;
 
@@ -231,6 +239,33 @@ public final class Simulation {
       return List.copyOf(nodeNames);
     }
 
+    /**
+     * Adds the pod group objects the pods' groups are read from (a pod names its group by {@link
+     * PodInfo#podGroupRef()}; a running controller gives those it knows: {@code Controller.podGroups()}). Their
+     * members are placed as the live loop places them: all together, at least the group's minimum, or none. A
+     * member of a group not given waits for it, as the live loop waits for a group object not created yet.
+     *
+     * @throws IllegalArgumentException if a group has the reference of one added before
+     */
+    public Builder podGroups(Collection<PodGroup> podGroups) {
+      for (var group : podGroups) {
+        if (groups.putIfAbsent(group.ref(), group) != null) {
+          throw new IllegalArgumentException("pod group " + group.key() + " was given twice");
+        }
+      }
+      return this;
+    }
+
+    /**
+     * Sets the sources of pod groups honoured (all by default, as a controller's options): the members of a group
+     * of another source are placed one by one, as a controller places them where the API server does not serve
+     * that source ({@code Controller.podGroupSources()} says which it watches).
+     */
+    public Builder podGroupSources(Set<PodGroupRef.Source> sources) {
+      this.groupSources = sources.isEmpty() ? Set.of() : Set.copyOf(sources);
+      return this;
+    }
+
     /** Places the pods without preemption: a pod that fits nowhere evicts no one. */
     public Builder withoutPreemption() {
       this.preemption = false;
@@ -259,7 +294,7 @@ public final class Simulation {
 
     private SimulationResult run(FinderFunc finder) {
       var copy = copyOf(finder, seed);
-      return Replay.run(changedCluster(), preemption ? copy : copy.withoutPreemption(), pods);
+      return Replay.run(changedCluster(), preemption ? copy : copy.withoutPreemption(), pods, groups, groupSources);
     }
 
     private ClusterSnapshot changedCluster() {

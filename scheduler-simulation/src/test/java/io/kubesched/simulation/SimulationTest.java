@@ -12,6 +12,7 @@ import io.kubesched.api.Owner;
 import io.kubesched.api.PodAffinity;
 import io.kubesched.api.PodAffinityTerm;
 import io.kubesched.api.PodDisruptionBudget;
+import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.policy.DefaultPolicy;
@@ -172,18 +173,101 @@ class SimulationTest {
     assertEquals(2, comparison.differences().size(), comparison.differences().toString());
   }
 
+  private static final PodGroupRef TRAIN = new PodGroupRef(PodGroupRef.Source.COSCHEDULING, "default", "train");
+
+  static PodInfo member(String name, long milliCpu) {
+    return pod(name, milliCpu).toBuilder().podGroup(TRAIN).build();
+  }
+
+  static List<PodInfo> members(int count, long milliCpu) {
+    return java.util.stream.IntStream.range(0, count).mapToObj(i -> member("worker-" + i, milliCpu)).toList();
+  }
+
   @Test
-  void pod_groups_are_left_pending_with_a_message_that_says_so() {
-    var cluster = ClusterSnapshot.of(List.of(node("n1", 4000)));
-    var member = pod("worker-0", 100).toBuilder()
-        .podGroup(new PodGroupRef(PodGroupRef.Source.COSCHEDULING, "default", "train")).build();
+  void a_pod_group_is_placed_whole_when_its_minimum_fits() {
+    var cluster = ClusterSnapshot.of(List.of(node("n1", 2000), node("n2", 2000)));
 
-    var result = Simulation.of(cluster, POLICY).pods(List.of(member)).run();
+    var result = Simulation.of(cluster, POLICY).podGroups(List.of(PodGroup.of(TRAIN, 3)))
+        .pods(members(3, 1000)).run();
 
-    var pending = assertInstanceOf(PodOutcome.Pending.class, result.outcome(member).orElseThrow());
-    assertEquals(
-        "pod default/worker-0 belongs to pod group default/train: the simulation does not place pod groups yet",
-        pending.message());
+    assertEquals(3, result.placed().size(), result.pods().toString());
+  }
+
+  @Test
+  void a_pod_group_whose_minimum_does_not_fit_places_no_member_and_each_says_why() {
+    var cluster = ClusterSnapshot.of(List.of(node("n1", 2000)));
+
+    var result = Simulation.of(cluster, POLICY).podGroups(List.of(PodGroup.of(TRAIN, 3)))
+        .pods(members(3, 1000)).run();
+
+    assertEquals(List.of(), result.placed(), "all or nothing");
+    assertEquals(0, result.nodes().get(0).requested().milliCpu(), "nothing stays assumed");
+    var messages = result.pending().stream().map(PodOutcome.Pending::message).toList();
+    assertEquals(List.of(
+        "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining",
+        "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining",
+        "0/1 nodes are available: 1 Insufficient cpu."), messages);
+  }
+
+  @Test
+  void a_pod_group_places_more_than_its_minimum_and_the_rest_wait_on_their_own() {
+    var cluster = ClusterSnapshot.of(List.of(node("n1", 2000)));
+
+    var result = Simulation.of(cluster, POLICY).podGroups(List.of(PodGroup.of(TRAIN, 2)))
+        .pods(members(3, 1000)).run();
+
+    assertEquals(List.of("default/worker-0", "default/worker-1"),
+        result.placed().stream().map(p -> p.pod().key()).toList());
+    assertEquals("0/1 nodes are available: 1 Insufficient cpu.", result.pending().get(0).message());
+  }
+
+  @Test
+  void members_wait_for_their_minimum_and_for_a_group_not_given() {
+    var cluster = ClusterSnapshot.of(List.of(node("n1", 8000)));
+    var replay = new Replay(cluster, Simulation.copyOf(POLICY, null), Map.of(TRAIN, PodGroup.of(TRAIN, 3)),
+        Set.of(PodGroupRef.Source.COSCHEDULING));
+
+    replay.place(members(2, 1000));
+
+    var waiting = assertInstanceOf(PodOutcome.Pending.class, replay.outcome("default/worker-0"));
+    assertEquals("its pod group default/train has 2 of its minimum of 3 members (0 placed); it waits for the others",
+        waiting.message());
+    replay.place(List.of(member("worker-2", 1000)));
+    assertEquals(3, replay.result().placed().size(), "the third member completes the group");
+
+    var ungiven = Simulation.of(cluster, POLICY).pods(members(1, 1000)).run();
+    assertEquals("waiting for pod group default/train, which the simulation was not given"
+        + " (Simulation.Builder#podGroups)", ungiven.pending().get(0).message());
+    var notWatched = Simulation.of(cluster, POLICY).podGroupSources(Set.of(PodGroupRef.Source.WORKLOAD_API))
+        .pods(members(1, 1000)).run();
+    assertEquals(1, notWatched.placed().size(), "a member of a source not watched is placed alone");
+  }
+
+  @Test
+  void members_placed_before_count_toward_the_minimum() {
+    var bound = member("worker-0", 1000).toBuilder().nodeName("n1").build();
+    var n1 = NodeInfo.builder("n1").labels(Map.of("kubernetes.io/hostname", "n1")).allocatable(4000, 8L << 30, 110)
+        .pods(List.of(bound)).build();
+    var cluster = ClusterSnapshot.of(List.of(n1));
+
+    var result = Simulation.of(cluster, POLICY).podGroups(List.of(PodGroup.of(TRAIN, 2)))
+        .pods(List.of(member("worker-1", 1000))).run();
+
+    assertEquals(1, result.placed().size(), result.pods().toString());
+  }
+
+  @Test
+  void a_pod_group_whose_members_differ_in_priority_is_refused_in_kubes_words() {
+    var cluster = ClusterSnapshot.of(List.of(node("n1", 8000)));
+    var members = List.of(member("worker-0", 100), member("worker-1", 100).toBuilder().priority(5).build());
+
+    var result = Simulation.of(cluster, POLICY).podGroups(List.of(PodGroup.of(TRAIN, 2))).pods(members).run();
+
+    assertEquals(List.of(), result.placed());
+    assertEquals("all pods in a single pod group should have the same priority as the pod group's priority, got 5"
+        + " and 0", result.pending().get(1).message());
+    assertThrows(IllegalArgumentException.class, () -> Simulation.of(cluster, POLICY)
+        .podGroups(List.of(PodGroup.of(TRAIN, 2), PodGroup.of(TRAIN, 3))));
   }
 
   @Test

@@ -12,9 +12,12 @@ import io.kubesched.api.MalformedObjectException;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.binder.ApiRequests;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -157,6 +160,23 @@ public final class PodGroupSources implements AutoCloseable {
   /** @return whether {@code source} is watched: wanted and served, as {@link #start} found */
   public boolean serves(PodGroupRef.Source source) {
     return served.contains(source);
+  }
+
+  /** @return the sources watched: wanted and served, as {@link #start} found */
+  public Set<PodGroupRef.Source> served() {
+    return served;
+  }
+
+  /** @return every readable group known, as last read, ordered by source, namespace and name */
+  public List<PodGroup> groups() {
+    var groups = new ArrayList<PodGroup>();
+    for (var entry : known.values()) {
+      if (entry instanceof Known.Readable readable) {
+        groups.add(readable.group());
+      }
+    }
+    groups.sort(Comparator.comparing((PodGroup g) -> g.ref().source()).thenComparing(PodGroup::key));
+    return List.copyOf(groups);
   }
 
   /** @return the group {@code ref} names, as last read; {@code null} if unknown, deleted or unreadable */
