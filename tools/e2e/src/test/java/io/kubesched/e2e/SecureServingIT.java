@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.kubesched.e2e.SecureServingFixture.Answer;
+import io.kubesched.facade.FakeClusterFixture;
 import io.kubesched.testcluster.InsecureHttps;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -130,6 +131,46 @@ class SecureServingIT extends RealClusterTest {
     assertEquals(200, configz.status());
     assertTrue(configz.body().startsWith("{\"componentconfig\":"), configz.body());
     assertTrue(configz.body().contains(SCHEDULER), configz.body());
+  }
+
+  /**
+   * The what-if routes (issue 47, item 3) on the real API server: refused until RBAC grants {@code /debug/whatif/*},
+   * then the capacity answer over the server's live view is what the server then places when that many copies, and
+   * one more, are created; and asking changes nothing.
+   */
+  @Test
+  void whatif_answers_a_caller_allowed_its_paths_and_the_server_then_places_as_many_copies_as_it_said()
+      throws Exception {
+    SecureServingFixture.grantReviews(admin);
+    var account = "whatif";
+    var token = SecureServingFixture.token(admin, namespace, account);
+    int port = startReady();
+    createReady(FakeClusterFixture.node("node-a", "2", "8Gi", "110"));
+    createReady(FakeClusterFixture.node("node-b", "1", "8Gi", "110"));
+    admin.pods().inNamespace(namespace).resource(pod(namespace, "web-1", SCHEDULER, "500m", "64Mi")).create();
+    eventually(WAIT, "web-1 is bound", () -> !nodeOf("web-1").isEmpty());
+    var capacity = "/debug/whatif/capacity?pod=" + namespace + "/web-1";
+    assertEquals(403, get(port, capacity, token).status());
+
+    bindings.add(SecureServingFixture.grantPaths(admin, namespace, account, "e2e-whatif", "/debug/whatif/*"));
+    eventually(WAIT, "/debug/whatif/capacity answers once the right is bound",
+        () -> get(port, capacity, token).status() == 200);
+    var answer = SecureServingFixture.get(http, port, capacity, token, "application/json");
+    record(capacity, "the token of " + account + ", get /debug/whatif/* bound", answer);
+    assertEquals(200, answer.status(), answer.body());
+    assertTrue(answer.body().contains("\"count\":5,"), answer.body());
+    var drain = get(port, "/debug/whatif/drain?node=node-b", token);
+    assertEquals(200, drain.status(), drain.body());
+    assertTrue(drain.body().startsWith("Node(s) node-b can be drained: 0 pods move"), drain.body());
+    assertEquals(404, get(port, "/debug/whatif/drain?node=node-x", token).status());
+    assertEquals(1, admin.pods().inNamespace(namespace).list().getItems().size(), "asking created nothing");
+
+    for (int i = 1; i <= 6; i++) {
+      admin.pods().inNamespace(namespace).resource(pod(namespace, "copy-" + i, SCHEDULER, "500m", "64Mi")).create();
+    }
+    eventually(WAIT, "every copy is bound or found no node", () -> pods("copy-").stream()
+        .allMatch(n -> !nodeOf(n).isEmpty() || podScheduled(n).map(c -> "False".equals(c.getStatus())).orElse(false)));
+    assertEquals(5, pods("copy-").stream().filter(n -> !nodeOf(n).isEmpty()).count());
   }
 
   /** {@link #start()}, then waits until {@code /readyz} answers 200 (failing if the server exits first). */

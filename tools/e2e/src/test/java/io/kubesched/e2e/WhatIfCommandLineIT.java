@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kubesched.facade.FakeClusterFixture;
+import io.kubesched.facade.SchedulerSetup;
+import io.kubesched.policy.config.SchedulerConfiguration;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,12 +34,14 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code kubesched-server simulate} (issue 47, item 3) on the real API server, run as the jar is run, as an identity
  * that may only get, list and watch (every write it tried would be refused): its capacity answer is what
- * kube-scheduler then places, and its drain answer is what the Eviction API and kube-scheduler then do. (No kubelet
+ * kube-scheduler then places, its drain answer is what the Eviction API and kube-scheduler then do, and its
+ * placements under a candidate configuration are what a scheduler with that configuration then does. (No kubelet
  * runs: pods stay in phase Pending unless a test sets their status.)
  */
 class WhatIfCommandLineIT extends RealClusterTest {
 
   private static final String READER = "whatif-reader";
+  private static final String CONFIG = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
 
   private Path dir;
   private Path kubeconfig;
@@ -156,6 +160,54 @@ class WhatIfCommandLineIT extends RealClusterTest {
       create(admin, new PodBuilder(pod(namespace, "mover-2", KubeSchedulerProcess.NAME, "600m", "128Mi")).build());
       eventually(WAIT, "mover's replacement is bound", () -> !nodeOf("mover-2").isEmpty());
       assertEquals("node-a", nodeOf("mover-2"));
+    }
+  }
+
+  /**
+   * Two nodes whose CPU and memory are in the same proportion (so that balanced allocation scores them alike): the
+   * default profile spreads two pods onto the larger node, a candidate scoring most allocated packs them onto the
+   * smaller. The command line sets the two side by side; then a controller with the candidate configuration places
+   * the pods where the candidate column said.
+   */
+  @Test
+  void a_candidate_policy_on_the_command_line_is_what_a_scheduler_with_it_then_does() throws Exception {
+    createReady(FakeClusterFixture.node("node-a", "8", "16Gi", "110"));
+    createReady(FakeClusterFixture.node("node-b", "2", "4Gi", "110"));
+    var current = Files.writeString(dir.resolve("current.yaml"), CONFIG + "profiles: [{schedulerName: " + SCHEDULER
+        + "}]\n");
+    var candidate = Files.writeString(dir.resolve("candidate.yaml"), CONFIG + "profiles:\n- schedulerName: "
+        + SCHEDULER + "\n  pluginConfig:\n  - name: NodeResourcesFit\n"
+        + "    args: {scoringStrategy: {type: MostAllocated}}\n");
+    var pods = List.of(pod(namespace, "batch-1", SCHEDULER, "500m", "1Gi"),
+        pod(namespace, "batch-2", SCHEDULER, "500m", "1Gi"));
+    var batch = dir.resolve("batch.yaml");
+    Files.writeString(batch, String.join("\n---\n",
+        pods.stream().map(p -> Serialization.asYaml(p).replaceFirst("^---\n", "")).toList()));
+
+    var answer = simulateJson("pods", "--no-pending", "-f", batch.toString(), "--config", current.toString(),
+        "--candidate-config", candidate.toString());
+
+    var simulated = new java.util.TreeMap<String, String>();
+    answer.get("candidate").get("pods").forEach(p -> simulated.put(p.get("pod").asString(), p.get("node").asString()));
+    var spread = new java.util.TreeMap<String, String>();
+    answer.get("current").get("pods").forEach(p -> spread.put(p.get("pod").asString(), p.get("node").asString()));
+    assertEquals(java.util.Map.of(namespace + "/batch-1", "node-a", namespace + "/batch-2", "node-a"), spread,
+        answer.toString());
+    assertEquals(java.util.Map.of(namespace + "/batch-1", "node-b", namespace + "/batch-2", "node-b"), simulated,
+        answer.toString());
+    assertEquals(2, answer.get("differences").size(), answer.toString());
+    var profiles = SchedulerSetup.of(SchedulerConfiguration.read(candidate), "candidate").profiles();
+    try (var controller = client.newPodController(profiles, recorder)) {
+      controller.start();
+      for (var pod : pods) {
+        create(admin, pod);
+        var name = pod.getMetadata().getName();
+        eventually(WAIT, name + " is bound", () -> !nodeOf(name).isEmpty());
+      }
+      for (var pod : pods) {
+        var name = pod.getMetadata().getName();
+        assertEquals(simulated.get(namespace + "/" + name), nodeOf(name), name);
+      }
     }
   }
 

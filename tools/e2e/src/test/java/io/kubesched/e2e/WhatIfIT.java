@@ -7,12 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
+import io.kubesched.api.SchedulingConstants;
 import io.kubesched.facade.FakeClusterFixture;
 import io.kubesched.policy.DefaultPolicy;
 import io.kubesched.simulation.PodOutcome;
 import io.kubesched.simulation.Simulation;
+import io.kubesched.simulation.SimulationResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -65,22 +70,81 @@ class WhatIfIT extends RealClusterTest {
 
       var simulated = Simulation.of(controller.snapshot(), policy).pods(pending).run();
 
-      var expected = new TreeMap<String, String>();
-      simulated.pods().forEach(o -> expected.put(o.pod().name(), o instanceof PodOutcome.Placed p ? p.nodeName() : ""));
       assertEquals(9, simulated.placed().size(), simulated.toString()); // 700m: 5 on node-a, 2 on node-b, 2 on node-c
-      for (var name : order) { // let them go, in the queue's order
-        admin.pods().inNamespace(namespace).withName(name)
-            .edit(p -> new PodBuilder(p).editSpec().withSchedulingGates(List.of()).endSpec().build());
+      releaseAndCompare(order, simulated);
+    }
+  }
+
+  /**
+   * Lifts the scheduling gate of the pods {@code order} names, in that order (the queue's), waits until each is
+   * bound or found no node, and checks that each is where {@code simulated} said, or pending with its message.
+   */
+  private void releaseAndCompare(List<String> order, SimulationResult simulated) {
+    var expected = new TreeMap<String, String>();
+    simulated.pods().forEach(o -> expected.put(o.pod().name(), o instanceof PodOutcome.Placed p ? p.nodeName() : ""));
+    for (var name : order) {
+      admin.pods().inNamespace(namespace).withName(name)
+          .edit(p -> new PodBuilder(p).editSpec().withSchedulingGates(List.of()).endSpec().build());
+    }
+    eventually(WAIT, "every pod is bound or found no node",
+        () -> order.stream().allMatch(n -> !nodeOf(n).isEmpty()
+            || podScheduled(n).map(c -> "False".equals(c.getStatus())).orElse(false)));
+    var actual = new TreeMap<String, String>();
+    order.forEach(n -> actual.put(n, nodeOf(n)));
+    assertEquals(expected, actual);
+    for (var outcome : simulated.pending()) {
+      assertEquals(outcome.message(), podScheduled(outcome.pod().name()).orElseThrow().getMessage());
+    }
+  }
+
+  /**
+   * Pod groups (coscheduling's PodGroup objects, as the controller watches them): train (minimum 3 of three 1-CPU
+   * members) fits, big (minimum 2 of two 3-CPU members) does not once train is placed. The simulation over the
+   * controller's view, with its groups, says so member by member; the controller then places train's members where
+   * the simulation did, and leaves big's pending with the simulated messages. The members are held by a scheduling
+   * gate until the simulation has run, then let go in the queue's order; a group is tried once all its members are
+   * there.
+   */
+  @Test
+  void the_controller_places_pod_groups_as_the_simulation_of_its_own_view_said() throws Exception {
+    createReady(FakeClusterFixture.node("node-a", "4", "8Gi", "110"));
+    createReady(FakeClusterFixture.node("node-b", "2", "8Gi", "110"));
+    var groups = admin.genericKubernetesResources(new ResourceDefinitionContext.Builder()
+        .withGroup("scheduling.x-k8s.io").withVersion("v1alpha1").withKind("PodGroup").withPlural("podgroups")
+        .withNamespaced(true).build()).inNamespace(namespace);
+    var names = new ArrayList<String>();
+    for (var group : List.of(new Object[] {"train", 3, "1"}, new Object[] {"big", 2, "3"})) {
+      var name = (String) group[0];
+      int size = (int) group[1];
+      groups.resource(new GenericKubernetesResourceBuilder().withApiVersion("scheduling.x-k8s.io/v1alpha1")
+          .withKind("PodGroup").withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+          .addToAdditionalProperties("spec", Map.of("minMember", size)).build()).create();
+      for (int i = 0; i < size; i++) {
+        names.add(name + "-" + i);
+        create(admin, new PodBuilder(pod(namespace, name + "-" + i, SCHEDULER, (String) group[2], "256Mi"))
+            .editMetadata().addToLabels(SchedulingConstants.POD_GROUP_LABEL, name).endMetadata()
+            .editSpec().addNewSchedulingGate(GATE).endSpec().build());
       }
-      eventually(WAIT, "every pod is bound or found no node",
-          () -> names.stream().allMatch(n -> !nodeOf(n).isEmpty()
-              || podScheduled(n).map(c -> "False".equals(c.getStatus())).orElse(false)));
-      var actual = new TreeMap<String, String>();
-      names.forEach(n -> actual.put(n, nodeOf(n)));
-      assertEquals(expected, actual);
-      for (var outcome : simulated.pending()) {
-        assertEquals(outcome.message(), podScheduled(outcome.pod().name()).orElseThrow().getMessage());
-      }
+    }
+    var policy = DefaultPolicy.builder().seed(SEED).build();
+    try (var controller = client.newPodController(DefaultPolicy.builder().seed(SEED).build(), recorder)) {
+      controller.start();
+      eventually(WAIT, "the controller sees both nodes, both groups and the five gated members",
+          () -> controller.snapshot().nodes().size() == 2 && controller.podGroups().size() == 2
+              && controller.pendingPods().size() == 5);
+      assertTrue(controller.podGroupSources().contains(PodGroupRef.Source.COSCHEDULING));
+      var pending = controller.pendingPods().stream()
+          .map(p -> p.toBuilder().schedulingGates(List.of()).build())
+          .toList();
+
+      var simulated = Simulation.of(controller.snapshot(), policy).podGroups(controller.podGroups())
+          .podGroupSources(controller.podGroupSources()).pods(pending).run();
+
+      assertEquals(List.of("train-0", "train-1", "train-2"),
+          simulated.placed().stream().map(p -> p.pod().name()).sorted().toList(), simulated.pods().toString());
+      var order = pending.stream().map(PodInfo::name).toList();
+      assertEquals(new TreeSet<>(names), new TreeSet<>(order));
+      releaseAndCompare(order, simulated);
     }
   }
 
