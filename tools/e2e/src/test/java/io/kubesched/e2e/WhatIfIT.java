@@ -86,9 +86,10 @@ class WhatIfIT extends RealClusterTest {
       admin.pods().inNamespace(namespace).withName(name)
           .edit(p -> new PodBuilder(p).editSpec().withSchedulingGates(List.of()).endSpec().build());
     }
+    // Unschedulable, not SchedulingGated: the condition the gate left must have been replaced by the scheduler's.
     eventually(WAIT, "every pod is bound or found no node",
         () -> order.stream().allMatch(n -> !nodeOf(n).isEmpty()
-            || podScheduled(n).map(c -> "False".equals(c.getStatus())).orElse(false)));
+            || podScheduled(n).map(c -> "Unschedulable".equals(c.getReason())).orElse(false)));
     var actual = new TreeMap<String, String>();
     order.forEach(n -> actual.put(n, nodeOf(n)));
     assertEquals(expected, actual);
