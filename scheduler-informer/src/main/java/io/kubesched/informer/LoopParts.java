@@ -6,6 +6,7 @@ import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nominations;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.binder.TokenBucket;
+import io.kubesched.engine.DecisionStep;
 import io.kubesched.engine.ClusterEvent;
 import io.kubesched.engine.ClusterEventMoves;
 import io.kubesched.engine.SchedulerCache;
@@ -135,13 +136,15 @@ record LoopParts(
             settings.parallelBindings(), settings.volumeBindingTimeout(), queue, cache, storage, handlers::pendingPod,
             injected.reporting(), metrics, ticker, injected.groupBindRetryDelay());
     var tracker = new GroupTracker(settings.podGroupTimeout(), injected.groupReport(), metrics, ticker);
+    // One decision step for single pods and pod groups alike (and the what-if simulation's Replay has its own).
+    var step = new DecisionStep(queue, cache, storage, claims::assume, injected.clusterSnapshot(), metrics, ticker);
     var groupCycle =
         new GroupCycle(
-            queue, cache, claims, injected.clusterSnapshot(), handlers::pendingPod, binding, injected.groups(), tracker,
+            queue, cache, step, handlers::pendingPod, binding, injected.groups(), tracker,
             injected.groupReport(), injected.reporting(), metrics, ticker);
     var scheduling =
         new SchedulingCycle(
-            profiles, queue, cache, storage, claims, injected.clusterSnapshot(), handlers::pendingPod, binding,
+            profiles, queue, cache, step, handlers::pendingPod, binding,
             preemption,
             new ClaimDeallocations(injected.claimPort(), injected.preemptors()),
             groupCycle,

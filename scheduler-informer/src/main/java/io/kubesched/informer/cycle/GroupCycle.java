@@ -1,17 +1,14 @@
 package io.kubesched.informer.cycle;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kubesched.api.ClusterSnapshot;
-import io.kubesched.api.Decision;
 import io.kubesched.api.FinderFunc;
-import io.kubesched.api.NodeInfo;
-import io.kubesched.api.Nominations;
 import io.kubesched.api.PodGroup;
 import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.Result;
 import io.kubesched.api.SchedulerMetrics;
+import io.kubesched.engine.DecisionStep;
 import io.kubesched.engine.QueuedPod;
 import io.kubesched.engine.QueueingHint;
 import io.kubesched.engine.SchedulerCache;
@@ -28,7 +25,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,8 +52,8 @@ public final class GroupCycle {
 
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
-  private final ClaimAssumptions claims;
-  private final BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot;
+  /** The decision step the scheduling cycle uses too: the snapshot, and each member's assume. */
+  private final DecisionStep step;
   private final PendingPodLookup pending;
   private final BindingCycle binding;
   private final PodGroupLookup groups;
@@ -70,8 +66,7 @@ public final class GroupCycle {
   public GroupCycle(
       SchedulingQueue queue,
       SchedulerCache cache,
-      ClaimAssumptions claims,
-      BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot,
+      DecisionStep step,
       PendingPodLookup pending,
       BindingCycle binding,
       PodGroupLookup groups,
@@ -82,8 +77,7 @@ public final class GroupCycle {
       Ticker ticker) {
     this.queue = queue;
     this.cache = cache;
-    this.claims = claims;
-    this.clusterSnapshot = clusterSnapshot;
+    this.step = step;
     this.pending = pending;
     this.binding = binding;
     this.groups = groups;
@@ -177,8 +171,8 @@ public final class GroupCycle {
       metrics.groupAttempt(profile, Result.UNSCHEDULABLE, since(startedNanos));
       return;
     }
-    var nodes = cache.nodes();
-    var snapshot = clusterSnapshot.apply(nodes, queue.nominations());
+    var snapshot = step.snapshot();
+    int nodeCount = snapshot.nodes().size();
     GroupDecision decision;
     long algorithmStart = ticker.nanoTime();
     try {
@@ -196,7 +190,7 @@ public final class GroupCycle {
     var byUid = new HashMap<String, Attempt>();
     members.forEach(m -> byUid.put(m.info().uid(), m));
     if (decision instanceof GroupDecision.Placed placedDecision) {
-      place(group, placedDecision, byUid, refused, placed, cycle, startedNanos, nodes.size());
+      place(group, placedDecision, byUid, refused, placed, cycle, startedNanos, nodeCount);
       return;
     }
     var unschedulable = (GroupDecision.Unschedulable) decision;
@@ -205,7 +199,7 @@ public final class GroupCycle {
     for (var m : members) {
       var uid = m.info().uid();
       var why = refused.containsKey(uid)
-          ? refused.get(uid) : GroupPlacement.memberMessage(unschedulable, uid, nodes.size());
+          ? refused.get(uid) : GroupPlacement.memberMessage(unschedulable, uid, nodeCount);
       var hint = QueueingHint.of(m.info());
       requeueUnschedulable(m, cycle, why, retriedOn.isEmpty() ? hint : hint.withRetriedOnAnyOf(retriedOn));
     }
@@ -227,21 +221,19 @@ public final class GroupCycle {
     var assumed = new ArrayList<Assumed>();
     for (var fitted : decision.fitted()) {
       var m = byUid.get(fitted.pod().uid());
-      var nodeName = fitted.bind().nodeName();
-      try {
-        cache.assume(m.info(), nodeName);
-      } catch (IllegalStateException boundMeanwhile) {
+      // As a single pod's: the cache counts it, its nomination is cleared, its devices assumed (kube's
+      // DynamicResources Reserve, member by member); a member never has volumes to bind (GroupPlacement).
+      var outcome = step.assume(m.info(), fitted.bind());
+      if (outcome instanceof DecisionStep.Outcome.BoundMeanwhile meanwhile) {
         PodLog.of(LOG.atInfo(), m.item()).log("Pod {} was bound while its group was being scheduled ({}); leaving it",
-            m.item().key(), boundMeanwhile.getMessage());
+            m.item().key(), meanwhile.message());
         queue.done(m.item().uid());
-        continue;
+      } else if (outcome instanceof DecisionStep.Outcome.Failed failed) {
+        failMember(m, failed.error());
+      } else {
+        var bind = ((DecisionStep.Outcome.Assumed) outcome).bind();
+        assumed.add(m.on(bind.nodeName()).withClaimAllocations(bind.claimAllocations()));
       }
-      queue.clearNomination(m.item().uid());
-      var claimAllocations = fitted.bind().claimAllocations();
-      if (!claimAllocations.isEmpty()) {
-        claims.assume(m.item().uid(), claimAllocations); // kube's DynamicResources Reserve, member by member
-      }
-      assumed.add(m.on(nodeName).withClaimAllocations(claimAllocations));
     }
     LOG.info(
         "Pod group {}: {} members placed ({} already), binding them", group.key(), assumed.size(), placed);

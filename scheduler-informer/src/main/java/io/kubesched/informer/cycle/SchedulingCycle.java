@@ -1,10 +1,7 @@
 package io.kubesched.informer.cycle;
 
-import io.kubesched.api.ClusterSnapshot;
 import io.kubesched.api.FinderFunc;
-import io.kubesched.api.NodeInfo;
 import io.kubesched.api.Nomination;
-import io.kubesched.api.Nominations;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.api.SchedulerMetrics.Result;
 import io.kubesched.api.SchedulerMetrics;
@@ -17,9 +14,7 @@ import io.kubesched.engine.Ticker;
 import io.kubesched.engine.UnsupportedFeatures;
 import io.kubesched.informer.leader.Leadership;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
-import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,9 +63,7 @@ public final class SchedulingCycle implements Runnable {
       Profiles profiles,
       SchedulingQueue queue,
       SchedulerCache cache,
-      StorageCache storage,
-      ClaimAssumptions claims,
-      BiFunction<List<NodeInfo>, Nominations, ClusterSnapshot> clusterSnapshot,
+      DecisionStep step,
       PendingPodLookup pending,
       BindingCycle binding,
       PreemptionCycle preemption,
@@ -83,7 +76,7 @@ public final class SchedulingCycle implements Runnable {
     this.profiles = profiles;
     this.queue = queue;
     this.cache = cache;
-    this.step = new DecisionStep(queue, cache, storage, claims::assume, clusterSnapshot, metrics, ticker);
+    this.step = step;
     this.pending = pending;
     this.binding = binding;
     this.preemption = preemption;
