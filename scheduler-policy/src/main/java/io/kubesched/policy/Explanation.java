@@ -146,25 +146,9 @@ public record Explanation(
       row.add(node.scores().isEmpty() ? "-" : String.valueOf(node.total()));
       rows.add(row);
     }
-    var widths = new int[header.size()];
-    rows.forEach(row -> {
-      for (int i = 0; i < row.size(); i++) {
-        widths[i] = Math.max(widths[i], row.get(i).length());
-      }
-    });
     var text = new StringBuilder();
     text.append("pod ").append(pod.key()).append(": ").append(describe(decision)).append('\n');
-    for (var row : rows) {
-      var line = new StringBuilder();
-      for (int i = 0; i < row.size(); i++) {
-        // Padded by hand: a column of empty cells (no node chosen) has width 0, which a format cannot take.
-        line.append(row.get(i)).append(" ".repeat(widths[i] - row.get(i).length()));
-        if (i < row.size() - 1) {
-          line.append("  ");
-        }
-      }
-      text.append(line.toString().stripTrailing()).append('\n');
-    }
+    text.append(Texts.table(rows));
     if (!note.isEmpty()) {
       text.append(note).append('\n');
     }

@@ -246,41 +246,21 @@ public record GroupExplanation(
   static String describe(Resources resources) {
     var parts = new ArrayList<String>();
     if (resources.milliCpu() != 0) {
-      parts.add("cpu " + cpu(resources.milliCpu()));
+      parts.add("cpu " + Texts.cpu(resources.milliCpu()));
     }
     if (resources.memory() != 0) {
-      parts.add("memory " + bytes(resources.memory()));
+      parts.add("memory " + Texts.bytes(resources.memory()));
     }
     if (resources.ephemeralStorage() != 0) {
-      parts.add("ephemeral-storage " + bytes(resources.ephemeralStorage()));
+      parts.add("ephemeral-storage " + Texts.bytes(resources.ephemeralStorage()));
     }
     if (resources.pods() != 0) {
       parts.add("pods " + resources.pods());
     }
     for (Map.Entry<String, Long> entry : new TreeMap<>(resources.extended()).entrySet()) {
-      var amount = entry.getKey().startsWith("hugepages-") ? bytes(entry.getValue()) : entry.getValue().toString();
+      var amount = entry.getKey().startsWith("hugepages-") ? Texts.bytes(entry.getValue()) : entry.getValue().toString();
       parts.add(entry.getKey() + " " + amount);
     }
     return parts.isEmpty() ? "nothing" : String.join(", ", parts);
-  }
-
-  private static String cpu(long milliCpu) {
-    return milliCpu % 1000 == 0 ? String.valueOf(milliCpu / 1000) : milliCpu + "m";
-  }
-
-  private static final String[] BINARY_SUFFIXES = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-
-  /** Bytes with the largest binary suffix that divides them exactly, as kube's canonical quantities. */
-  private static String bytes(long bytes) {
-    if (bytes == 0 || bytes == Long.MAX_VALUE) {
-      return String.valueOf(bytes);
-    }
-    int suffix = -1;
-    long amount = bytes;
-    while (suffix < BINARY_SUFFIXES.length - 1 && amount % 1024 == 0) {
-      amount /= 1024;
-      suffix++;
-    }
-    return suffix < 0 ? String.valueOf(amount) : amount + BINARY_SUFFIXES[suffix];
   }
 }

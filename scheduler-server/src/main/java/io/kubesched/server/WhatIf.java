@@ -7,6 +7,7 @@ import io.kubesched.api.PodGroupRef;
 import io.kubesched.api.PodInfo;
 import io.kubesched.api.Resources;
 import io.kubesched.facade.Controller;
+import io.kubesched.policy.Texts;
 import io.kubesched.simulation.Capacity;
 import io.kubesched.simulation.Drain;
 import io.kubesched.simulation.NodeUsage;
@@ -22,7 +23,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The what-if questions that {@code kubesched-server simulate} and {@code /debug/whatif/*} answer, over one view of
@@ -92,7 +92,7 @@ final class WhatIf {
     rows.add(List.of("NODE", "COPIES"));
     capacity.perNode().forEach((node, copies) -> rows.add(List.of(node, Integer.toString(copies))));
     if (capacity.count() > 0) {
-      table.append(columns(rows));
+      table.append(Texts.table(rows));
     }
     table.append(capacity.limitReached()
         ? "Stopped at the limit of " + limit + " copies; more may fit (--limit).\n"
@@ -136,7 +136,7 @@ final class WhatIf {
       moves.add(entry);
     }
     if (!drain.moves().isEmpty()) {
-      table.append(columns(rows));
+      table.append(Texts.table(rows));
     }
     var json = question("drain", view);
     json.put("nodes", List.copyOf(nodes));
@@ -157,7 +157,7 @@ final class WhatIf {
         .append(view.profile()).append(".\n");
     var used = usage(result);
     if (!used.isEmpty()) {
-      table.append('\n').append(columns(used));
+      table.append('\n').append(Texts.table(used));
     }
     var json = question("pods", view);
     json.putAll(result(result));
@@ -187,7 +187,7 @@ final class WhatIf {
       }
     }
     var table = new StringBuilder();
-    table.append(comparison.current().pods().isEmpty() ? "No pods to place.\n" : columns(rows));
+    table.append(comparison.current().pods().isEmpty() ? "No pods to place.\n" : Texts.table(rows));
     table.append(differences.size()).append(" of ").append(pods(comparison.current().pods().size()))
         .append(" placed differently (*). Current policy of profile ").append(view.profile()).append(": ")
         .append(summary(comparison.current())).append("; candidate: ").append(summary(comparison.candidate()))
@@ -235,7 +235,7 @@ final class WhatIf {
             "evicted for " + preempted.preemptor()));
       }
     }
-    return columns(rows);
+    return Texts.table(rows);
   }
 
   private static String summary(SimulationResult result) {
@@ -255,8 +255,9 @@ final class WhatIf {
     var rows = new ArrayList<List<String>>();
     for (var node : result.nodes()) {
       if (node.placed() > 0) {
-        rows.add(List.of(node.name(), cpu(node.requested().milliCpu()) + "/" + cpu(node.allocatable().milliCpu()),
-            bytes(node.requested().memory()) + "/" + bytes(node.allocatable().memory()),
+        rows.add(List.of(node.name(),
+            Texts.cpu(node.requested().milliCpu()) + "/" + Texts.cpu(node.allocatable().milliCpu()),
+            Texts.bytes(node.requested().memory()) + "/" + Texts.bytes(node.allocatable().memory()),
             node.pods() + "/" + node.allocatable().pods(), Integer.toString(node.placed())));
       }
     }
@@ -325,8 +326,8 @@ final class WhatIf {
 
   private static Map<String, Object> resources(Resources resources) {
     var json = new LinkedHashMap<String, Object>();
-    json.put("cpu", cpu(resources.milliCpu()));
-    json.put("memory", bytes(resources.memory()));
+    json.put("cpu", Texts.cpu(resources.milliCpu()));
+    json.put("memory", Texts.bytes(resources.memory()));
     json.put("pods", resources.pods());
     return json;
   }
@@ -340,50 +341,10 @@ final class WhatIf {
   }
 
   private static String requests(Resources requests) {
-    return "cpu " + cpu(requests.milliCpu()) + ", memory " + bytes(requests.memory());
+    return "cpu " + Texts.cpu(requests.milliCpu()) + ", memory " + Texts.bytes(requests.memory());
   }
 
   private static String pods(int count) {
     return count + (count == 1 ? " pod" : " pods");
-  }
-
-  /** @return kube's quantity: {@code 2} for whole cores, else millicores ({@code 500m}) */
-  static String cpu(long milliCpu) {
-    return milliCpu % 1000 == 0 ? Long.toString(milliCpu / 1000) : milliCpu + "m";
-  }
-
-  /** @return kube's quantity in the largest binary unit that divides it ({@code 256Mi}, {@code 4Gi}), else bytes */
-  static String bytes(long bytes) {
-    var units = List.of("Ki", "Mi", "Gi", "Ti", "Pi");
-    @Nullable String best = null;
-    long value = bytes;
-    for (var unit : units) {
-      if (value == 0 || value % 1024 != 0) {
-        break;
-      }
-      value /= 1024;
-      best = unit;
-    }
-    return best == null ? Long.toString(bytes) : value + best;
-  }
-
-  /** @return {@code rows} as left-aligned columns two spaces apart, the last column unpadded */
-  static String columns(List<List<String>> rows) {
-    var widths = new int[rows.get(0).size()];
-    for (var row : rows) {
-      for (int i = 0; i < row.size() - 1; i++) {
-        widths[i] = Math.max(widths[i], row.get(i).length());
-      }
-    }
-    var out = new StringBuilder();
-    for (var row : rows) {
-      var line = new StringBuilder();
-      for (int i = 0; i < row.size(); i++) {
-        var cell = row.get(i);
-        line.append(i < row.size() - 1 ? cell + " ".repeat(widths[i] - cell.length() + 2) : cell);
-      }
-      out.append(line.toString().stripTrailing()).append('\n');
-    }
-    return out.toString();
   }
 }
