@@ -207,7 +207,7 @@ public record GroupExplanation(
               : ((Decision.Bind) member.decision()).nodeName();
       rows.add(List.of(String.valueOf(i + 1), member.pod().key(), member.outcome().toString(), detail));
     }
-    appendAligned(rows, text);
+    text.append(Texts.table(rows));
     return text.toString();
   }
 
@@ -218,25 +218,6 @@ public record GroupExplanation(
       member.explanation().ifPresent(explanation -> text.append('\n').append(explanation.toTable()));
     }
     return text.toString();
-  }
-
-  private static void appendAligned(List<List<String>> rows, StringBuilder text) {
-    var widths = new int[rows.get(0).size()];
-    rows.forEach(row -> {
-      for (int i = 0; i < row.size(); i++) {
-        widths[i] = Math.max(widths[i], row.get(i).length());
-      }
-    });
-    for (var row : rows) {
-      var line = new StringBuilder();
-      for (int i = 0; i < row.size(); i++) {
-        line.append(row.get(i)).append(" ".repeat(widths[i] - row.get(i).length()));
-        if (i < row.size() - 1) {
-          line.append("  ");
-        }
-      }
-      text.append(line.toString().stripTrailing()).append('\n');
-    }
   }
 
   /**
