@@ -3,6 +3,8 @@ package io.kubesched.fabric8;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonParser;
@@ -44,6 +46,15 @@ final class WatchEventDeserializer extends ValueDeserializer<WatchEvent> {
     this.registered = registered;
   }
 
+  /**
+   * The mapper's root deserializer of each class an event's object was decoded into, found once. {@code
+   * DeserializationContext.readValue} finds it again on every call, and finding it introspects the class's
+   * annotations each time (for a type deserializer, which no fabric8 model class has): a fifth of decoding a
+   * watch event, by a profile of the 500-node backlog. Jackson's own {@code ObjectReader} keeps its root
+   * deserializer the same way. One instance serves one mapper ({@code LeanSerialization} makes one per mapper).
+   */
+  private final Map<Class<?>, ValueDeserializer<Object>> rootDeserializers = new ConcurrentHashMap<>();
+
   @Override
   public WatchEvent deserialize(JsonParser p, DeserializationContext ctxt) {
     if (!p.isExpectedStartObjectToken()) {
@@ -53,12 +64,33 @@ final class WatchEventDeserializer extends ValueDeserializer<WatchEvent> {
     for (var name = p.nextName(); name != null; name = p.nextName()) {
       var token = p.nextToken();
       switch (name) {
-        case "type" -> event.setType(token == JsonToken.VALUE_NULL ? null : ctxt.readValue(p, String.class));
+        case "type" -> event.setType(type(p, token, ctxt));
         case "object" -> event.setObject(token == JsonToken.VALUE_NULL ? null : object(p, ctxt));
         default -> event.setAdditionalProperty(name, ctxt.readValue(p, Object.class));
       }
     }
     return event;
+  }
+
+  /** The event's type, the parser on its token: a string read as it is, anything else Jackson's way. */
+  private static @Nullable String type(JsonParser p, @Nullable JsonToken token, DeserializationContext ctxt) {
+    if (token == JsonToken.VALUE_STRING) {
+      return p.getString();
+    }
+    return token == JsonToken.VALUE_NULL ? null : ctxt.readValue(p, String.class);
+  }
+
+  /** The root deserializer of {@code type}, found once and kept; {@code null} if the mapper has none. */
+  private @Nullable ValueDeserializer<Object> rootDeserializer(Class<?> type, DeserializationContext ctxt) {
+    var known = rootDeserializers.get(type);
+    if (known != null) {
+      return known;
+    }
+    var found = ctxt.findRootValueDeserializer(ctxt.constructType(type));
+    if (found != null) {
+      rootDeserializers.putIfAbsent(type, found);
+    }
+    return found;
   }
 
   /** The event's object, the parser on its first token; leaves the parser on its last. */
@@ -98,7 +130,8 @@ final class WatchEventDeserializer extends ValueDeserializer<WatchEvent> {
       }
       var rest = JsonParserSequence.createFlattened(false, head.asParser(ctxt, p), p);
       rest.nextToken();
-      return ctxt.readValue(rest, type);
+      var deserializer = rootDeserializer(type, ctxt);
+      return deserializer != null ? deserializer.deserialize(rest, ctxt) : ctxt.readValue(rest, type);
     }
     // The rest of the object as it is, then fabric8's deserializer over the whole.
     if (!ended) {
