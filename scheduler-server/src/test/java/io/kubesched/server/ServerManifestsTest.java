@@ -36,6 +36,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,6 +47,23 @@ import org.junit.jupiter.api.Test;
 class ServerManifestsTest {
 
   private static final Path ROOT = Path.of("..");
+
+  /**
+   * The cipher suites the image offers the API server, in its order (docs/operations.md#jvm-flags-and-sizing):
+   * ChaCha20-Poly1305 first, because the quick compiler has no AES-GCM intrinsics; then the JDK's other AEAD
+   * suites of TLS 1.3 and of TLS 1.2 with ECDHE.
+   */
+  static final List<String> TLS_CLIENT_CIPHER_SUITES =
+      List.of(
+          "TLS_CHACHA20_POLY1305_SHA256",
+          "TLS_AES_128_GCM_SHA256",
+          "TLS_AES_256_GCM_SHA384",
+          "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+          "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+          "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+          "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+          "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+          "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384");
   private static final Path DEPLOY = ROOT.resolve("deploy");
   /** The CRD fabric8's generator writes (scheduler-crd) and its copy here, for kubectl apply -f deploy/. */
   private static final Path GENERATED_CRD = ROOT.resolve("crds/schedulingpolicies.kubesched.io-v1.yml");
@@ -294,7 +312,8 @@ class ServerManifestsTest {
             "-XX:NewRatio=3",
             "-XX:TieredStopAtLevel=1",
             "-XX:+ExitOnOutOfMemoryError",
-            "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"),
+            "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
+            "-Djdk.tls.client.cipherSuites=" + String.join(",", TLS_CLIENT_CIPHER_SUITES)),
         flags);
 
     var container = only(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
@@ -304,6 +323,18 @@ class ServerManifestsTest {
             || container.getEnv().stream()
                 .noneMatch(env -> List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS").contains(env.getName())),
         "no JAVA_TOOL_OPTIONS or JDK_JAVA_OPTIONS beside the image's flags");
+  }
+
+  /**
+   * The JDK drops a cipher suite it does not know from {@code jdk.tls.client.cipherSuites} without a word, so
+   * each of the image's must be one this JDK supports, and enabled by default (none weaker than its defaults).
+   */
+  @Test
+  void the_images_cipher_suites_are_ones_the_jdk_enables_by_default() throws Exception {
+    var defaults = List.of(SSLContext.getDefault().getDefaultSSLParameters().getCipherSuites());
+    for (var suite : TLS_CLIENT_CIPHER_SUITES) {
+      assertTrue(defaults.contains(suite), () -> suite + " is not among the JDK's default cipher suites " + defaults);
+    }
   }
 
   private static String between(String text, String start, String end) {

@@ -22,10 +22,15 @@ public final class InsecureHttps {
 
   /** @return a client trusting every certificate, connecting within 2 s */
   public static HttpClient client() {
+    return HttpClient.newBuilder().sslContext(context()).connectTimeout(Duration.ofSeconds(2)).build();
+  }
+
+  /** @return a TLS context trusting every certificate for any host */
+  public static SSLContext context() {
     try {
       var context = SSLContext.getInstance("TLS");
       context.init(null, new TrustManager[] {new TrustAll()}, new SecureRandom());
-      return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(2)).build();
+      return context;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("no TLS in this JDK", e);
     }

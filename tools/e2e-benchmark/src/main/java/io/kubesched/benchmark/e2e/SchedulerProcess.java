@@ -42,7 +42,8 @@ final class SchedulerProcess implements Placer {
    * The JVM flags of this library's scheduler process, {@code --kubesched-jvm-flags}'s default: the flags the
    * runnable scheduler's image ships with ({@code scheduler-server}'s pom, {@code server.jvm.*}: heap 75 % of the
    * memory limit, the serial collector with a young generation of a quarter of the heap, the quick (C1) compiler
-   * only, exit on OutOfMemoryError, a common pool of two threads), with {@code -XX:MaxRAM=1g} standing for the
+   * only, exit on OutOfMemoryError, a common pool of two threads, ChaCha20-Poly1305 offered first to the API
+   * server), with {@code -XX:MaxRAM=1g} standing for the
    * 1 GiB memory limit of {@code deploy/}'s Deployment, since these processes run in no container. The one
    * place to change them.
    */
@@ -54,7 +55,11 @@ final class SchedulerProcess implements Placer {
           "-XX:NewRatio=3",
           "-XX:TieredStopAtLevel=1",
           "-XX:+ExitOnOutOfMemoryError",
-          "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2");
+          "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
+          "-Djdk.tls.client.cipherSuites=TLS_CHACHA20_POLY1305_SHA256,TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384,"
+              + "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,"
+              + "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,"
+              + "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384");
 
   /**
    * Starts kube-scheduler with one profile ({@link KubeSchedulerConfig#file}), leader election off, the given
