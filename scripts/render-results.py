@@ -148,13 +148,18 @@ def current_e2e_dra(data):
     return newest_where_both_ran(data, lambda d, r: r["workload"] in dra_workloads(d))
 
 
+def only_workloads(d, names):
+    """The run d with only the workloads named and their runs."""
+    only = dict(d, workloads={w: d["workloads"][w] for w in names})
+    only["runs"] = [r for r in d["runs"] if r["workload"] in only["workloads"]]
+    return only
+
+
 def render_e2e_dra(d):
     if d is None:
         return [f"No run yet. `{DRA_COMMAND}` makes one (about 25 minutes on 2 CPUs); then "
                 "`python3 scripts/render-results.py` renders it here."]
-    only = dict(d, workloads={w: d["workloads"][w] for w in dra_workloads(d)})
-    only["runs"] = [r for r in d["runs"] if r["workload"] in only["workloads"]]
-    return render_e2e(only) + [
+    return render_e2e(only_workloads(d, dra_workloads(d))) + [
         "", "The bind ceiling binds each pod without allocating its claim (it decides nothing), so its row is how "
         "fast this API server takes the bindings beside the same claims, not a bound on allocating them."]
 
@@ -182,8 +187,7 @@ def render_e2e_never_fitting(d):
     if d is None:
         return [f"No run yet. `{NEVER_FITTING_COMMAND}` makes one (about 40 minutes on 2 CPUs); then "
                 "`python3 scripts/render-results.py` renders it here."]
-    only = dict(d, workloads={w: d["workloads"][w] for w in never_fitting_workloads(d)})
-    only["runs"] = [r for r in d["runs"] if r["workload"] in only["workloads"]]
+    only = only_workloads(d, never_fitting_workloads(d))
     out = render_e2e(only) + [
         "", "Scheduling attempts over the stream and the backlog, as each scheduler counts them (kube-scheduler's "
         "`scheduler_schedule_attempts_total`), medians: per measured pod bound, its `scheduled` and `error` attempts; "
@@ -213,6 +217,17 @@ def render_e2e_never_fitting(d):
 
 START_WORKLOAD = "500-nodes"
 START_COMMAND = "scripts/e2e-benchmark.sh --workloads 500-nodes --reps 3 --contestants kube-scheduler,kubesched"
+
+
+def current_e2e_500(data):
+    """The newest run in which kube-scheduler and kubesched both ran 500-nodes (a full run or its own)."""
+    return newest_where_both_ran(data, lambda d, r: r["workload"] == START_WORKLOAD)
+
+
+def render_e2e_500(d):
+    if d is None:
+        return [f"No run yet. `{START_COMMAND}` makes one; then `python3 scripts/render-results.py` renders it here."]
+    return render_e2e(only_workloads(d, [START_WORKLOAD]))
 
 
 def current_e2e_start(data):
@@ -526,6 +541,7 @@ def main(argv):
                                 ("e2e-dra", render_e2e_dra(current_e2e_dra(load("e2e-benchmark")))),
                                 ("e2e-never-fitting",
                                  render_e2e_never_fitting(current_e2e_never_fitting(load("e2e-benchmark")))),
+                                ("e2e-500", render_e2e_500(current_e2e_500(load("e2e-benchmark")))),
                                 ("e2e-start", render_e2e_start(current_e2e_start(load("e2e-benchmark")))),
                                 ("jmh", render_jmh(load("jmh")))],
         "docs/reliability.md": [("drills", render_drills(load("drills"))), ("soak", render_soak(load("soak")))],

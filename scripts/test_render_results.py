@@ -198,6 +198,28 @@ class StartUp(unittest.TestCase):
         self.assertIn("Kubesched without the image's", "\n".join(render.render_e2e_start(d)))
 
 
+class FiveHundredNodes(unittest.TestCase):
+
+    def test_the_newest_run_where_both_ran_500_nodes_is_current_a_full_one_included(self):
+        full = e2e("2026-12-01", "scripts/e2e-benchmark.sh", [run("500-nodes", "kube-scheduler", 400),
+                                                              run("500-nodes", "kubesched", 500)])
+        alone = e2e("2026-12-02", "x", [run("500-nodes", "kubesched", 700)])
+        own = e2e("2026-12-03", render.START_COMMAND, [run("500-nodes", "kube-scheduler", 300),
+                                                       run("500-nodes", "kubesched", 600)])
+        self.assertIs(full, render.current_e2e_500([full, alone]))
+        self.assertIs(own, render.current_e2e_500([full, alone, own]))
+        self.assertIn(render.START_COMMAND, render.render_e2e_500(None)[0])
+
+    def test_the_table_has_only_500_nodes_and_its_ratios(self):
+        d = e2e("2026-12-03", render.START_COMMAND, [run("500-nodes", "kube-scheduler", 300),
+                                                     run("500-nodes", "kubesched", 600),
+                                                     run("5000-nodes", "kubesched", 900)])
+        d["workloads"]["5000-nodes"] = {"nodes": 5000}
+        text = "\n".join(render.render_e2e_500(d))
+        self.assertIn("2.00× (600 against 300 pods/s)", text)
+        self.assertNotIn("5000-nodes", text)
+
+
 class Pages(unittest.TestCase):
 
     def test_splice_replaces_only_between_the_markers_and_refuses_a_page_without_them(self):
@@ -213,7 +235,7 @@ class Pages(unittest.TestCase):
             root = Path(tmp)
             for page in ("docs/performance.md", "docs/reliability.md"):
                 (root / page).parent.mkdir(parents=True, exist_ok=True)
-                names = (["e2e-benchmark", "e2e-dra", "e2e-never-fitting", "e2e-start", "jmh"] if "performance" in page
+                names = (["e2e-benchmark", "e2e-dra", "e2e-never-fitting", "e2e-500", "e2e-start", "jmh"] if "performance" in page
                          else ["drills", "soak"])
                 (root / page).write_text("".join(
                     f"<!-- rendered by scripts/render-results.py: {n} -->\nstale\n<!-- end of rendered: {n} -->\n"
