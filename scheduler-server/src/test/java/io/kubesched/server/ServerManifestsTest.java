@@ -310,8 +310,6 @@ class ServerManifestsTest {
             "-XX:MaxRAMPercentage=75",
             "-XX:+UseSerialGC",
             "-XX:NewRatio=3",
-            "-XX:MinHeapFreeRatio=20",
-            "-XX:MaxHeapFreeRatio=40",
             "-XX:TieredStopAtLevel=1",
             "-XX:+ExitOnOutOfMemoryError",
             "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2",

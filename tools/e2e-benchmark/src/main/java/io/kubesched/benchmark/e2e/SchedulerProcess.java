@@ -41,9 +41,9 @@ final class SchedulerProcess implements Placer {
   /**
    * The JVM flags of this library's scheduler process, {@code --kubesched-jvm-flags}'s default: the flags the
    * runnable scheduler's image ships with ({@code scheduler-server}'s pom, {@code server.jvm.*}: heap 75 % of the
-   * memory limit, the serial collector with a young generation of a quarter of the heap and 20-40 % of the heap
-   * free after a full collection, the quick (C1) compiler only, exit on OutOfMemoryError, a common pool of two
-   * threads, ChaCha20-Poly1305 offered first to the API server), with {@code -XX:MaxRAM=1g} standing for the
+   * memory limit, the serial collector with a young generation of a quarter of the heap, the quick (C1) compiler
+   * only, exit on OutOfMemoryError, a common pool of two threads, ChaCha20-Poly1305 offered first to the API
+   * server), with {@code -XX:MaxRAM=1g} standing for the
    * 1 GiB memory limit of {@code deploy/}'s Deployment, since these processes run in no container. The one
    * place to change them.
    */
@@ -53,8 +53,6 @@ final class SchedulerProcess implements Placer {
           "-XX:MaxRAMPercentage=75",
           "-XX:+UseSerialGC",
           "-XX:NewRatio=3",
-          "-XX:MinHeapFreeRatio=20",
-          "-XX:MaxHeapFreeRatio=40",
           "-XX:TieredStopAtLevel=1",
           "-XX:+ExitOnOutOfMemoryError",
           "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
