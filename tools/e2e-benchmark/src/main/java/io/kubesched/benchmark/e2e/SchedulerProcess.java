@@ -43,9 +43,8 @@ final class SchedulerProcess implements Placer {
    * runnable scheduler's image ships with ({@code scheduler-server}'s pom, {@code server.jvm.*}: heap 75 % of the
    * memory limit, the serial collector with a young generation of a quarter of the heap, the quick (C1) compiler
    * only, exit on OutOfMemoryError, a common pool of two threads, ChaCha20-Poly1305 offered first to the API
-   * server), with {@code -XX:MaxRAM=1g} standing for the
-   * 1 GiB memory limit of {@code deploy/}'s Deployment, since these processes run in no container. The one
-   * place to change them.
+   * server), with {@code -XX:MaxRAM=1g} standing for the 1 GiB memory limit of {@code deploy/}'s Deployment,
+   * since these processes run in no container. The one place to change them.
    */
   static final List<String> KUBESCHED_JVM_FLAGS =
       List.of(
