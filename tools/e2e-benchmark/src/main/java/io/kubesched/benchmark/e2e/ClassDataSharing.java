@@ -36,6 +36,7 @@ final class ClassDataSharing {
       log.printf("no class list at %s: kubesched starts without a class-data-sharing archive%n", list);
       return null;
     }
+    Files.createDirectories(work); // --work may name one not made yet: the archive's log is its first file
     var archive = work.resolve("kubesched.jsa").toAbsolutePath();
     var output = work.resolve("kubesched-cds.log");
     var command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));

@@ -42,6 +42,14 @@ class ClassDataSharingTest {
   }
 
   @Test
+  void a_work_directory_not_made_yet_is_made() throws Exception {
+    classList("java/lang/Object");
+    var notYet = work.resolve("not/yet");
+    var flag = ClassDataSharing.archive(project, jar(), SchedulerProcess.KUBESCHED_JVM_FLAGS, notYet, log);
+    assertEquals("-XX:SharedArchiveFile=" + notYet.resolve("kubesched.jsa").toAbsolutePath(), flag, printed.toString());
+  }
+
+  @Test
   void without_a_class_list_the_scheduler_starts_without_an_archive_and_says_so() throws Exception {
     assertNull(ClassDataSharing.archive(project, jar(), SchedulerProcess.KUBESCHED_JVM_FLAGS, work, log));
     assertTrue(printed.toString().contains("no class list at "), printed.toString());
