@@ -374,9 +374,13 @@ public final class SchedulingLoop implements AutoCloseable {
     }
     int nodes;
     try {
-      groupSources.start(); // decides which sources are served before the first pod is taken
-      nodes = informers.startAndSync();
+      informers.start(); // every first list at once, as kube's informer factory starts them
+      groupSources.start(); // meanwhile: decides which sources are served before the first pod is taken
+      nodes = informers.awaitSync();
       awaitGroupSources();
+    } catch (RuntimeException e) {
+      close(); // the discovery of pod group sources failed: the informers listing meanwhile are stopped
+      throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       close();

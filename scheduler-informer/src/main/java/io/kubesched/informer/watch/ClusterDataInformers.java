@@ -47,14 +47,13 @@ import io.kubesched.engine.ClusterEventMoves;
 import io.kubesched.engine.DeviceCache;
 import io.kubesched.engine.StorageCache;
 import io.kubesched.policy.plugins.dynamicresources.cel.DeviceSelectors;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
@@ -99,8 +98,9 @@ import org.slf4j.LoggerFactory;
  * registers. An object that cannot be read ({@link
  * io.kubesched.api.MalformedObjectException}) is left out of the snapshot, with a warning.
  *
- * <p>Lifecycle: {@link #start} once, {@link #restart} any number of times, {@link #close()} any number of
- * times; they are called by one thread at a time (the controller's start, watchdog and close).
+ * <p>Lifecycle: {@link #start} once, {@link #restart} any number of times, each followed by its {@link
+ * Listing#await} (or {@link Listing#abort}), {@link #close()} any number of times; they are called by one thread
+ * at a time (the controller's start, watchdog and close).
  */
 public final class ClusterDataInformers implements AutoCloseable {
 
@@ -349,47 +349,84 @@ public final class ClusterDataInformers implements AutoCloseable {
   }
 
   /**
-   * Starts the informers and waits until each has listed.
-   *
-   * @throws ExecutionException if a list fails, TimeoutException if one takes longer than {@code timeout};
-   *     the informers started are stopped then
+   * Starts the informers' first lists, all at once, without waiting for them: {@link Listing#await} waits and
+   * then puts what they listed in place.
    */
-  void start(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
-    var fresh = new ClusterDataCache(reads);
-    var freshFeed = storageFeed();
-    var freshDeviceFeed = deviceFeed();
-    var started = startAndSync(fresh, freshFeed, freshDeviceFeed, timeout);
-    cache = fresh;
-    informers = started;
-    feed.close();
-    deviceFeed.close();
-    freshFeed.goLive();
-    freshDeviceFeed.goLive();
-    feed = freshFeed;
-    deviceFeed = freshDeviceFeed;
+  Listing start() {
+    return new Listing(false);
   }
 
   /**
-   * Lists everything again with new informers into a fresh cache, then swaps both in and stops the old
-   * informers.
-   *
-   * @throws ExecutionException or TimeoutException as {@link #start}; the old informers and cache stay then
+   * Starts new informers that list everything again into a fresh cache, without waiting: {@link Listing#await}
+   * waits, then swaps the fresh cache in and stops the old informers.
    */
-  void restart(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
-    var fresh = new ClusterDataCache(reads);
-    var freshFeed = storageFeed();
-    var freshDeviceFeed = deviceFeed();
-    var started = startAndSync(fresh, freshFeed, freshDeviceFeed, timeout);
-    var old = informers;
-    cache = fresh;
-    informers = started;
-    feed.close(); // what the old informers still hear is no longer written
-    deviceFeed.close();
-    freshFeed.goLive();
-    freshDeviceFeed.goLive();
-    feed = freshFeed;
-    deviceFeed = freshDeviceFeed;
-    old.forEach(SharedIndexInformer::stop);
+  Listing restart() {
+    return new Listing(true);
+  }
+
+  /**
+   * A {@link #start} or {@link #restart} under way: its informers listing into a fresh cache and staging feeds.
+   * Used by the thread that started it.
+   */
+  final class Listing {
+
+    private final boolean restart;
+    private final ClusterDataCache fresh = new ClusterDataCache(reads);
+    private final Feed<StorageCache> freshFeed = storageFeed();
+    private final Feed<DeviceCache> freshDeviceFeed = deviceFeed();
+    private final List<SharedIndexInformer<?>> created = new ArrayList<>();
+    private final List<CompletableFuture<Void>> lists = new ArrayList<>();
+
+    private Listing(boolean restart) {
+      this.restart = restart;
+      try {
+        createInformers(fresh, freshFeed, freshDeviceFeed, created);
+        for (var informer : created) {
+          lists.add(informer.start().toCompletableFuture());
+        }
+      } catch (RuntimeException e) {
+        abort();
+        throw e;
+      }
+    }
+
+    /**
+     * Waits until every informer has listed, then makes the fresh cache and feeds the live ones (and, for a
+     * restart, stops the old informers).
+     *
+     * @param deadline the {@link System#nanoTime} by which every list must be done
+     * @throws ExecutionException if a list fails, TimeoutException if one is not done by {@code deadline}: the
+     *     fresh informers are stopped then, and the old ones and their cache stay
+     */
+    void await(long deadline) throws InterruptedException, ExecutionException, TimeoutException {
+      try {
+        for (var list : lists) {
+          InformerSet.await(list, deadline);
+        }
+      } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
+        abort();
+        throw e;
+      }
+      var old = informers;
+      cache = fresh;
+      informers = List.copyOf(created);
+      feed.close(); // what the old informers still hear is no longer written
+      deviceFeed.close();
+      freshFeed.goLive();
+      freshDeviceFeed.goLive();
+      feed = freshFeed;
+      deviceFeed = freshDeviceFeed;
+      if (restart) {
+        old.forEach(SharedIndexInformer::stop);
+      }
+    }
+
+    /** Stops the fresh informers; the old ones and their cache stay. */
+    void abort() {
+      freshFeed.close();
+      freshDeviceFeed.close();
+      created.forEach(SharedIndexInformer::stop);
+    }
   }
 
   /** @return whether every informer says it is watching (true when there are none) */
@@ -432,10 +469,12 @@ public final class ClusterDataInformers implements AutoCloseable {
     informers.forEach(SharedIndexInformer::stop);
   }
 
-  private List<SharedIndexInformer<?>> startAndSync(
-      ClusterDataCache into, Feed<StorageCache> feed, Feed<DeviceCache> deviceFeed, Duration timeout)
-      throws InterruptedException, ExecutionException, TimeoutException {
-    var created = new ArrayList<SharedIndexInformer<?>>();
+  /** Creates, without starting them, the informers of what the policy reads, into {@code created}. */
+  private void createInformers(
+      ClusterDataCache into,
+      Feed<StorageCache> feed,
+      Feed<DeviceCache> deviceFeed,
+      List<SharedIndexInformer<?>> created) {
     createStorageInformers(feed, created);
     createDeviceInformers(deviceFeed, created);
     if (reads.contains(ClusterData.NAMESPACES)) {
@@ -504,17 +543,6 @@ public final class ClusterDataInformers implements AutoCloseable {
                       .endSpec()
                       .build()));
     }
-    try {
-      for (var informer : created) {
-        informer.start().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      }
-    } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
-      feed.close();
-      deviceFeed.close();
-      created.forEach(SharedIndexInformer::stop);
-      throw e;
-    }
-    return List.copyOf(created);
   }
 
   private SharedIndexInformer<Namespace> namespaces(ClusterDataCache into) {

@@ -12,10 +12,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * EventHandlers}), plus the {@link ClusterDataInformers} a policy reads. Starts them and waits for their first
  * list, and relists when the {@link InformerWatchdog} finds a watch lost.
  *
- * <p>{@link #startAndSync} and {@link #close} are called by the loop's lifecycle; relists run on the watchdog's
- * thread.
+ * <p>{@link #start}, {@link #awaitSync} and {@link #close} are called by the loop's lifecycle; relists run on
+ * the watchdog's thread.
  */
 public final class InformerSet implements AutoCloseable {
 
@@ -45,6 +49,8 @@ public final class InformerSet implements AutoCloseable {
   private final InformerWatchdog watchdog = new InformerWatchdog(this::relist);
   private volatile @Nullable SharedIndexInformer<Node> nodeInformer;
   private volatile @Nullable SharedIndexInformer<Pod> podInformer;
+  private @Nullable Lists starting;
+  private long startedAt;
 
   public InformerSet(
       KubernetesClient client,
@@ -64,36 +70,46 @@ public final class InformerSet implements AutoCloseable {
   }
 
   /**
-   * Creates the informers and waits until they have listed everything once.
-   *
-   * @return how many nodes were listed
+   * Creates the informers and starts their first lists, all at once as kube's informer factory does, without
+   * waiting for them: {@link #awaitSync} waits. Call once, then {@link #awaitSync}.
    */
-  public int startAndSync() throws InterruptedException, ExecutionException, TimeoutException {
-    var nodes = newNodeInformer();
-    var pods = newPodInformer();
-    nodeInformer = nodes;
-    podInformer = pods;
-    sync(nodes);
-    sync(pods);
-    clusterData.start(syncTimeout);
-    return nodes.getStore().list().size();
+  public void start() {
+    startedAt = System.nanoTime();
+    var lists = Lists.start(newNodeInformer(), newPodInformer(), clusterData::start);
+    nodeInformer = lists.nodes();
+    podInformer = lists.pods();
+    starting = lists;
   }
 
-  /** @return whether {@link #startAndSync} created the informers */
+  /**
+   * Waits until the informers {@link #start} started have listed everything once, within the sync timeout
+   * counted from that start.
+   *
+   * @return how many nodes were listed
+   * @throws ExecutionException if a list fails, TimeoutException if the lists take longer than the sync timeout:
+   *     every informer is stopped then
+   */
+  public int awaitSync() throws InterruptedException, ExecutionException, TimeoutException {
+    var lists = Objects.requireNonNull(starting, "awaitSync before start");
+    lists.await(startedAt + syncTimeout.toNanos());
+    return lists.nodes().getStore().list().size();
+  }
+
+  /** @return whether {@link #start} created the informers */
   public boolean isStarted() {
     return nodeInformer != null;
   }
 
   /**
    * @return the pod {@code namespace/name} as the pod informer's store holds it (in its kept form), if it is
-   *     there: every pod not finished; null if none, or before {@link #startAndSync}. Any thread; never blocks.
+   *     there: every pod not finished; null if none, or before {@link #start}. Any thread; never blocks.
    */
   public @Nullable Pod pod(String namespace, String name) {
     var pods = podInformer;
     return pods == null ? null : pods.getStore().getByKey(namespace + "/" + name);
   }
 
-  /** Starts the watchdog that relists when a watch is lost; after {@link #startAndSync}. */
+  /** Starts the watchdog that relists when a watch is lost; after {@link #awaitSync}. */
   public void watch(String schedulerName) {
     watchdog.start(
         "kubesched-watchdog-" + schedulerName,
@@ -135,9 +151,70 @@ public final class InformerSet implements AutoCloseable {
     return pods;
   }
 
-  private void sync(SharedIndexInformer<?> informer)
+  /**
+   * Waits for one informer's first list.
+   *
+   * @param deadline the {@link System#nanoTime} by which it must be done
+   */
+  static void await(CompletableFuture<?> list, long deadline)
       throws InterruptedException, ExecutionException, TimeoutException {
-    informer.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    list.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * The first lists of a start or relist, all under way at once: the node and pod informers' and the cluster
+   * data's. Used by the thread that started them.
+   */
+  private record Lists(
+      SharedIndexInformer<Node> nodes,
+      SharedIndexInformer<Pod> pods,
+      List<CompletableFuture<Void>> lists,
+      ClusterDataInformers.Listing clusterData) {
+
+    static Lists start(
+        SharedIndexInformer<Node> nodes,
+        SharedIndexInformer<Pod> pods,
+        Supplier<ClusterDataInformers.Listing> clusterData) {
+      try {
+        var lists = List.of(nodes.start().toCompletableFuture(), pods.start().toCompletableFuture());
+        return new Lists(nodes, pods, lists, clusterData.get());
+      } catch (RuntimeException e) {
+        nodes.stop();
+        pods.stop();
+        throw e;
+      }
+    }
+
+    /**
+     * Waits until every list is done, then puts the cluster data's in place ({@link
+     * ClusterDataInformers.Listing#await}).
+     *
+     * @param deadline the {@link System#nanoTime} by which every list must be done
+     * @throws ExecutionException if a list fails, TimeoutException if one is not done by {@code deadline}: every
+     *     informer of these lists is stopped then
+     */
+    void await(long deadline) throws InterruptedException, ExecutionException, TimeoutException {
+      try {
+        for (var list : lists) {
+          InformerSet.await(list, deadline);
+        }
+      } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
+        clusterData.abort();
+        stop();
+        throw e;
+      }
+      try {
+        clusterData.await(deadline);
+      } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
+        stop();
+        throw e;
+      }
+    }
+
+    private void stop() {
+      nodes.stop();
+      pods.stop();
+    }
   }
 
   private static @Nullable String version(@Nullable SharedIndexInformer<?> informer) {
@@ -159,15 +236,12 @@ public final class InformerSet implements AutoCloseable {
     }
     var oldNodes = nodeInformer;
     var oldPods = podInformer;
-    var nodes = newNodeInformer();
-    var pods = newPodInformer();
+    var lists = Lists.start(newNodeInformer(), newPodInformer(), clusterData::restart);
+    var nodes = lists.nodes();
+    var pods = lists.pods();
     try {
-      sync(nodes);
-      sync(pods);
-      clusterData.restart(syncTimeout);
+      lists.await(System.nanoTime() + syncTimeout.toNanos());
     } catch (ExecutionException | TimeoutException e) {
-      nodes.stop();
-      pods.stop();
       LOG.warn("Relisting nodes and pods failed ({}); trying again later", ApiRequests.describeFailure(e));
       return;
     }

@@ -139,7 +139,7 @@ class ClusterDataInformersTest {
     var changed = new CopyOnWriteArrayList<String>();
     try (var informers =
         new ClusterDataInformers(client, Set.of(ClusterData.NAMESPACES, ClusterData.SERVICES), changed::add)) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
       // The handlers fill the snapshot's maps just after the stores; on a loaded machine that is later.
       eventually(() -> informers.snapshot(List.of()).workloadsIn("before").size() == 1);
 
@@ -154,7 +154,7 @@ class ClusterDataInformersTest {
       client.services().inNamespace("before").withName("web").delete();
       eventually(() -> informers.snapshot(List.of()).workloads().isEmpty());
 
-      informers.restart(SYNC);
+      informers.restart().await(System.nanoTime() + SYNC.toNanos());
 
       assertEquals(2, changed.size(), "a restart's list tells nothing");
       assertEquals(Map.of("team", "z"), informers.snapshot(List.of()).namespaceLabels("before"));
@@ -169,7 +169,7 @@ class ClusterDataInformersTest {
     budgets.inNamespace("shop").resource(budget("web", "In", 1, "web-1")).create();
     budgets.inNamespace("shop").resource(budget("broken", "Near", 5)).create();
     try (var informers = new ClusterDataInformers(client, Set.of(ClusterData.POD_DISRUPTION_BUDGETS), name -> {})) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
       // The handler fills the snapshot's budgets just after the store; on a loaded machine that is later.
       eventually(() -> !informers.snapshot(List.of()).disruptionBudgets().isEmpty());
 
@@ -206,7 +206,7 @@ class ClusterDataInformersTest {
       budgets.inNamespace("shop").withName("broken").delete();
       eventually(() -> informers.snapshot(List.of()).disruptionBudgets().isEmpty());
       budgets.inNamespace("shop").resource(budget("later", "In", 2)).create();
-      informers.restart(SYNC);
+      informers.restart().await(System.nanoTime() + SYNC.toNanos());
       assertEquals(
           List.of("later"),
           informers.snapshot(List.of()).disruptionBudgets().stream().map(PodDisruptionBudget::name).toList());

@@ -111,7 +111,7 @@ class DeviceInformersTest {
   @Test
   void each_kind_is_watched_only_where_it_is_read() throws Exception {
     try (var informers = informers(Set.of(ClusterData.RESOURCE_CLAIMS, ClusterData.DEVICE_TAINT_RULES))) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
     }
     assertEquals(EnumSet.of(ClusterData.RESOURCE_CLAIMS, ClusterData.DEVICE_TAINT_RULES), requested());
   }
@@ -120,7 +120,7 @@ class DeviceInformersTest {
   void a_policy_that_reads_no_dynamic_resources_gets_none() throws Exception {
     client.resources(DeviceClass.class).resource(deviceClass("gpu")).create();
     try (var informers = informers(Set.of(ClusterData.NAMESPACES))) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
 
       assertSame(DynamicResources.empty(), informers.snapshot(List.of()).dynamicResources());
     }
@@ -133,7 +133,7 @@ class DeviceInformersTest {
     client.resources(ResourceClaim.class).inNamespace("ns").resource(claim("c1")).create();
     client.genericKubernetesResources(ClusterDataInformers.DEVICE_TAINT_RULES).resource(rule("r1")).create();
     try (var informers = informers(ALL)) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
 
       var read = informers.snapshot(List.of()).dynamicResources();
       assertTrue(read.deviceClass("gpu").isPresent());
@@ -164,7 +164,7 @@ class DeviceInformersTest {
               List.of(), null, null);
       devices.assume("pod-1", List.of(new ClaimAllocation("ns", "c2", claim.getMetadata().getUid(), allocation)));
 
-      informers.restart(SYNC);
+      informers.restart().await(System.nanoTime() + SYNC.toNanos());
 
       assertSame(devices, informers.devices(), "one DeviceCache across restarts");
       var relisted = informers.snapshot(List.of()).dynamicResources();
@@ -181,7 +181,7 @@ class DeviceInformersTest {
   @Test
   void claim_events_say_which_claim_and_whether_devices_were_freed() throws Exception {
     try (var informers = informers(Set.of(ClusterData.RESOURCE_CLAIMS))) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
       var claims = client.resources(ResourceClaim.class).inNamespace("ns");
 
       claims.resource(claim("c1")).create();
@@ -229,7 +229,7 @@ class DeviceInformersTest {
   @Test
   void a_malformed_object_is_left_out_and_the_informer_goes_on() throws Exception {
     try (var informers = informers(Set.of(ClusterData.RESOURCE_SLICES))) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
 
       var bad = slice("bad", "g0");
       bad.getSpec().setAllNodes(null); // selects no node

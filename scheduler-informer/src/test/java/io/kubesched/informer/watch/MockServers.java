@@ -17,9 +17,12 @@ public final class MockServers {
 
   /** @return a started mock API server that stores what is created, as an API server would (CRUD mode) */
   public static KubernetesMockServer crud() {
-    var server =
-        new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+    return crud(new KubernetesCrudDispatcher());
+  }
+
+  /** @return as {@link #crud()}, answering through {@code dispatcher} (a subclass that records or delays) */
+  public static KubernetesMockServer crud(KubernetesCrudDispatcher dispatcher) {
+    var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
     server.init();
     return server;
   }

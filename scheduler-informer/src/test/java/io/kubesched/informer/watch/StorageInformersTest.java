@@ -90,7 +90,7 @@ class StorageInformersTest {
   void each_storage_kind_is_watched_only_where_it_is_read() throws Exception {
     try (var informers = new ClusterDataInformers(
         client, Set.of(ClusterData.PERSISTENT_VOLUMES, ClusterData.CSI_DRIVERS), ignored -> {}, events)) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
     }
     assertEquals(EnumSet.of(ClusterData.PERSISTENT_VOLUMES, ClusterData.CSI_DRIVERS), requested());
   }
@@ -101,7 +101,7 @@ class StorageInformersTest {
         ClusterData.PERSISTENT_VOLUME_CLAIMS, ClusterData.PERSISTENT_VOLUMES, ClusterData.STORAGE_CLASSES,
         ClusterData.CSI_NODES, ClusterData.CSI_DRIVERS, ClusterData.CSI_STORAGE_CAPACITIES);
     try (var informers = new ClusterDataInformers(client, all, ignored -> {}, events)) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
       assertEquals(6, informers.versions().size());
     }
     assertEquals(all, requested());
@@ -111,7 +111,7 @@ class StorageInformersTest {
   void a_policy_that_reads_no_storage_gets_empty_storage() throws Exception {
     client.storage().v1().storageClasses().resource(storageClass("fast", "Immediate")).create();
     try (var informers = new ClusterDataInformers(client, Set.of(ClusterData.NAMESPACES), ignored -> {}, events)) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
 
       assertSame(Storage.empty(), informers.snapshot(List.of()).storage());
     }
@@ -127,7 +127,7 @@ class StorageInformersTest {
     var reads = Set.of(ClusterData.PERSISTENT_VOLUME_CLAIMS, ClusterData.STORAGE_CLASSES, ClusterData.CSI_DRIVERS);
     try (var informers = new ClusterDataInformers(client, reads, ignored -> {}, events)) {
       var cache = informers.storage();
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
 
       var storage = informers.snapshot(List.of()).storage();
       assertEquals("fast", storage.claim("ns", "data").orElseThrow().storageClassName());
@@ -157,7 +157,7 @@ class StorageInformersTest {
       client.persistentVolumeClaims().inNamespace("ns").withName("logs").delete();
       eventually(() -> informers.snapshot(List.of()).storage().claim("ns", "logs").isEmpty());
 
-      informers.restart(SYNC);
+      informers.restart().await(System.nanoTime() + SYNC.toNanos());
 
       assertSame(cache, informers.storage(), "one StorageCache across restarts");
       var relisted = informers.snapshot(List.of()).storage();
@@ -176,7 +176,7 @@ class StorageInformersTest {
   void an_object_that_cannot_be_read_is_left_out_and_the_informer_goes_on() throws Exception {
     try (var informers =
         new ClusterDataInformers(client, Set.of(ClusterData.PERSISTENT_VOLUMES), ignored -> {}, events)) {
-      informers.start(SYNC);
+      informers.start().await(System.nanoTime() + SYNC.toNanos());
 
       client.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName("bad").endMetadata()
           .withNewSpec().withVolumeMode("Raw").endSpec().build()).create();
