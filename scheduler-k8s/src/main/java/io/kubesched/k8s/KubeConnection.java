@@ -33,7 +33,7 @@ public record KubeConnection(
 
   /** A connection whose scheduling client, which also binds, is made from {@code client}, which it owns. */
   public KubeConnection(KubernetesClient client, boolean fake, Runnable onClose) {
-    this(client, SchedulingClients.siblingOf(client), fake, onClose);
+    this(client, SchedulingClients.siblingOf(client, SchedulingClients.serialization()), fake, onClose);
   }
 
   private KubeConnection(

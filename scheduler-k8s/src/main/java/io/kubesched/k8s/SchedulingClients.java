@@ -92,20 +92,26 @@ final class SchedulingClients {
 
   /**
    * @param client the user's client
-   * @return a client over {@code client}'s HTTP client and configuration with the lean serialization;
-   *     closing either client closes the HTTP client of both
+   * @param serialization the lean serialization ({@link #serialization()}), one per connection: its mapper keeps the
+   *     deserializers it built, so clients that share it build each kind's once
+   * @return a client over {@code client}'s HTTP client and configuration with {@code serialization}; closing
+   *     either client closes the HTTP client of both
    */
-  static KubernetesClient siblingOf(KubernetesClient client) {
+  static KubernetesClient siblingOf(KubernetesClient client, KubernetesSerialization serialization) {
     // What KubernetesClientBuilder.build() does, with a given HTTP client (its factory can only make new
     // ones) and no task executor supplier (fabric8's default).
-    return over(client.getHttpClient(), client.getConfiguration());
+    return over(client.getHttpClient(), client.getConfiguration(), serialization);
   }
 
-  /** A client over {@code http} with {@code config} and the lean serialization; closing it closes {@code http}. */
-  static KubernetesClient over(HttpClient http, Config config) {
-    return new KubernetesClientImpl(http, config, null, serialization());
+  /**
+   * A client over {@code http} with {@code config} and {@code serialization} (as {@link #siblingOf}); closing it
+   * closes {@code http}.
+   */
+  static KubernetesClient over(HttpClient http, Config config, KubernetesSerialization serialization) {
+    return new KubernetesClientImpl(http, config, null, serialization);
   }
 
+  /** @return a new lean serialization: its own mapper, which builds each kind's deserializer when first met */
   static KubernetesSerialization serialization() {
     return Fabric8Compat.get().leanSerialization(KINDS);
   }

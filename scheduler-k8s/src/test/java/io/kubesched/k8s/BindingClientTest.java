@@ -18,7 +18,7 @@ class BindingClientTest {
     try (var connection = KubeConnections.fake()) {
       var config = connection.client().getConfiguration();
       var http = new BlockingHttpClient.Factory(io.kubesched.fabric8.Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config).build();
-      try (var client = SchedulingClients.over(http, config)) {
+      try (var client = SchedulingClients.over(http, config, SchedulingClients.serialization())) {
         var pods = client.pods().inNamespace("default");
 
         var created =

@@ -76,7 +76,7 @@ class KubeConnectionsTest {
 
   @Test
   @DisplayName("a kubeconfig's connection binds through a blocking client of its own, with the same server and"
-      + " token and the lean serialization; closing the connection closes it")
+      + " token and the scheduling client's lean serialization; closing the connection closes it")
   void kubeconfigGivesABindingClient() throws IOException {
     var path = Files.writeString(dir.resolve("config"), KUBECONFIG);
 
@@ -93,6 +93,10 @@ class KubeConnectionsTest {
               io.fabric8.kubernetes.api.model.Pod.class);
       assertTrue(pod.getMetadata().getManagedFields().isEmpty(), "managedFields are not decoded");
       assertFalse(binding.getHttpClient() == connection.schedulingClient().getHttpClient());
+      assertSame(
+          connection.schedulingClient().getKubernetesSerialization(),
+          binding.getKubernetesSerialization(),
+          "one serialization: each kind's deserializers built once for both clients");
     }
     assertTrue(binding.getHttpClient().isClosed());
     assertTrue(connection.schedulingClient().getHttpClient().isClosed());

@@ -79,7 +79,7 @@ class RequestMetricsTest {
                   new BlockingHttpClient.Factory(Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config),
                   metrics)
               .build();
-      try (var client = SchedulingClients.over(http, config)) {
+      try (var client = SchedulingClients.over(http, config, SchedulingClients.serialization())) {
         client.pods().inNamespace("default").withName("none").get();
       }
       assertEquals(List.of("GET 404"), told.stream().map(r -> r.method() + " " + r.code()).toList());
