@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class InformerSetStartTest {
 
   /** How long the mock server holds the node list's answer back. */
-  private static final Duration NODE_LIST_DELAY = Duration.ofSeconds(2);
+  private static final Duration NODE_LIST_DELAY = Duration.ofSeconds(4);
 
   /**
    * The first read of each path (a kind's list, or the discovery of pod group sources), with when the mock server
