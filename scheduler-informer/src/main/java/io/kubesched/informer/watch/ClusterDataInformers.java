@@ -399,14 +399,7 @@ public final class ClusterDataInformers implements AutoCloseable {
      *     fresh informers are stopped then, and the old ones and their cache stay
      */
     void await(long deadline) throws InterruptedException, ExecutionException, TimeoutException {
-      try {
-        for (var list : lists) {
-          InformerSet.await(list, deadline);
-        }
-      } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
-        abort();
-        throw e;
-      }
+      InformerSet.awaitAll(lists, deadline, this::abort);
       var old = informers;
       cache = fresh;
       informers = List.copyOf(created);

@@ -152,13 +152,22 @@ public final class InformerSet implements AutoCloseable {
   }
 
   /**
-   * Waits for one informer's first list.
+   * Waits for informers' first lists, all by one deadline.
    *
-   * @param deadline the {@link System#nanoTime} by which it must be done
+   * @param deadline the {@link System#nanoTime} by which every list must be done
+   * @param onFailure run before the failure is thrown: the caller's informers stopped
+   * @throws ExecutionException if a list fails, TimeoutException if one is not done by {@code deadline}
    */
-  static void await(CompletableFuture<?> list, long deadline)
+  static void awaitAll(List<CompletableFuture<Void>> lists, long deadline, Runnable onFailure)
       throws InterruptedException, ExecutionException, TimeoutException {
-    list.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    try {
+      for (var list : lists) {
+        list.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
+    } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
+      onFailure.run();
+      throw e;
+    }
   }
 
   /**
@@ -194,15 +203,10 @@ public final class InformerSet implements AutoCloseable {
      *     informer of these lists is stopped then
      */
     void await(long deadline) throws InterruptedException, ExecutionException, TimeoutException {
-      try {
-        for (var list : lists) {
-          InformerSet.await(list, deadline);
-        }
-      } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
+      awaitAll(lists, deadline, () -> {
         clusterData.abort();
         stop();
-        throw e;
-      }
+      });
       try {
         clusterData.await(deadline);
       } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
