@@ -246,8 +246,9 @@ public final class KubeConnections {
       // One lean serialization for both: a kind's deserializers are built and kept once, not again by the binding
       // client at its first status write (a second mapper that decoded a pod: 22-50 ms on C1, 1.4 MB of heap).
       var lean = SchedulingClients.serialization();
+      var schedulingClient = SchedulingClients.siblingOf(client, lean);
       var bindingClient = SchedulingClients.over(bindingHttp, config, lean);
-      return new KubeConnection(client, SchedulingClients.siblingOf(client, lean), bindingClient, false, () -> {}, true);
+      return new KubeConnection(client, schedulingClient, bindingClient, false, () -> {}, true);
     } catch (RuntimeException e) {
       client.close();
       throw e;

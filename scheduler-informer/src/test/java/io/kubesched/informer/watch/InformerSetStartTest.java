@@ -45,6 +45,11 @@ class InformerSetStartTest {
    */
   private final Map<String, Long> listsAsked = new ConcurrentHashMap<>();
 
+  /** The Status the mock server answers a refused list with. */
+  private static final String REFUSAL =
+      "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Forbidden\","
+          + "\"code\":403,\"message\":\"refused by the test\"}";
+
   /** The path whose list the mock server refuses (403), if any. */
   private volatile String refused = "";
 
@@ -66,8 +71,7 @@ class InformerSetStartTest {
                 var kind = path.substring(0, path.indexOf('?') < 0 ? path.length() : path.indexOf('?'));
                 listsAsked.putIfAbsent(kind, System.nanoTime());
                 if (kind.equals(refused)) {
-                  return new MockResponse().setResponseCode(403).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-                      + "\"status\":\"Failure\",\"reason\":\"Forbidden\",\"code\":403,\"message\":\"refused by the test\"}");
+                  return new MockResponse().setResponseCode(403).setBody(REFUSAL);
                 }
                 return kind.equals("/api/v1/nodes") ? response.setBodyDelay(NODE_LIST_DELAY) : response;
               }
