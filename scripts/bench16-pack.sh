@@ -24,10 +24,10 @@ jlink --add-modules "$(jdeps --ignore-missing-deps --print-module-deps --multi-r
   --strip-debug --no-header-files --no-man-pages --output "$tmp/jre"
 tar -C "$tmp" -cf - jre | xz -T0 -9 > "$out/A/jre.tar.xz"
 cp "$jar" "$out/A/"
-# remote-unpack.sh extracts this tar in /tmp/kb; scripts/bench16-run.sh reads tools/test-cluster there, the runner
-# the image's class list (its class-data-sharing archive is made there, for the packed runtime).
+# remote-unpack.sh extracts this tar in /tmp/kb; scripts/bench16-run.sh reads tools/test-cluster there (the runner
+# makes kubesched's class-data-sharing archive there too, from a training run, for the packed runtime).
 tar -cf "$out/A/test-cluster.tar" tools/test-cluster/cluster.sh tools/test-cluster/go.mod tools/test-cluster/go.sum \
-  tools/test-cluster/tools.go tools/test-cluster/cmd scheduler-server/src/image/classes.lst
+  tools/test-cluster/tools.go tools/test-cluster/cmd
 for n in kube-scheduler:A kube-apiserver:B etcd:B clusterutil:B kube-controller-manager:B; do
   f=${n%%:*}; cp "$bin/$f" "$tmp/$f"; strip "$tmp/$f"; xz -T0 -9 -c "$tmp/$f" > "$out/${n##*:}/$f.xz"
 done

@@ -240,14 +240,22 @@ def started(r):
     return (r.get("start") or {}).get("firstBoundSeconds") is not None
 
 
+def archive_text(flags):
+    """Which class-data-sharing archive kubesched started with: the runner names a trained one kubesched-trained.jsa
+    (ClassDataSharing.java); older data files hold the image's list's."""
+    archives = [f for f in flags if f.startswith("-XX:SharedArchiveFile=")]
+    if not archives:
+        return "without a class-data-sharing archive"
+    if archives[0].endswith("/kubesched-trained.jsa"):
+        return "with a class-data-sharing archive of the classes it loaded in a training run"
+    return "with the image's class-data-sharing archive"
+
+
 def render_e2e_start(d):
     if d is None:
         return [f"No run yet. `{START_COMMAND}` makes one; then `python3 scripts/render-results.py` renders it here."]
-    flags = d["settings"]["kubeschedJvmFlags"]
-    cds = any(f.startswith("-XX:SharedArchiveFile=") for f in flags)
     out = [f"Measured {date_of(d)} with the code of `{d['revision']}` on {machine_text(d['machine'])}: "
-           f"`{d['command']}`. Data: {link(d)}. Kubesched "
-           + ("with" if cds else "without") + " the image's class-data-sharing archive.", "",
+           f"`{d['command']}`. Data: {link(d)}. Kubesched {archive_text(d['settings']['kubeschedJvmFlags'])}.", "",
            f"{START_WORKLOAD}: from the process's launch to the first pod bound, and the one-by-one latency (created "
            "to bound) of the next 9 pods, each created once the one before is bound, and of 9 such pods at the end "
            "of the run; medians over the repetitions, the range in brackets:", "",

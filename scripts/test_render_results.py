@@ -195,7 +195,10 @@ class StartUp(unittest.TestCase):
         self.assertIn("| kube-scheduler | 0.20 (0.20–0.20) | 5.0 | 4.0 | 1.25× |", text)
         self.assertIn("| kubesched | 1.80 (1.50–2.50) | 9.0 | 6.0 | 1.50× |", text)
         d["settings"] = {"kubeschedJvmFlags": ["-XX:+UseSerialGC"]}
-        self.assertIn("Kubesched without the image's", "\n".join(render.render_e2e_start(d)))
+        self.assertIn("Kubesched without a class-data-sharing archive.", "\n".join(render.render_e2e_start(d)))
+        d["settings"] = {"kubeschedJvmFlags": ["-XX:SharedArchiveFile=/tmp/w/kubesched-trained.jsa"]}
+        self.assertIn("Kubesched with a class-data-sharing archive of the classes it loaded in a training run.",
+                      "\n".join(render.render_e2e_start(d)))
 
 
 class FiveHundredNodes(unittest.TestCase):

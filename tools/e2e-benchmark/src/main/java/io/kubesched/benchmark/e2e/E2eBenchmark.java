@@ -48,7 +48,8 @@ public final class E2eBenchmark {
                        (default 16,32,64,128); the table shows the best
         --kubesched-jvm-flags  this library's scheduler's JVM flags, space-separated (default: the image's,
                        with -XX:MaxRAM=1g for its memory limit, and a class-data-sharing archive of the
-                       image's class list made at start, as the image has one)
+                       classes it loaded in a training run of the smoke workload, as the image has one of
+                       its server's)
         --qps/--burst  client write limits of both schedulers (default 5000/5000, as scheduler_perf)
         --jfr DIR      record a JFR profile of each kubesched run into DIR
         --stall        end a run when no pod was bound for this long (default 60)
@@ -161,18 +162,22 @@ public final class E2eBenchmark {
       Files.createDirectories(jfr);
     }
     var jar = Path.of(E2eBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    if (imageFlags && contestants.contains(Contestant.KUBESCHED)) {
-      // The image starts with its class-data-sharing archive: so does the scheduler here.
-      var archive = ClassDataSharing.archive(project, jar, jvmFlags, work, log);
-      if (archive != null) {
-        jvmFlags = new ArrayList<>(jvmFlags);
-        jvmFlags.add(archive);
-      }
-    }
     var settings =
         new BenchmarkRun.Settings(
             project.toAbsolutePath(), kubeScheduler, jar, qps, burst, jfr, work, Duration.ofSeconds(stall), warmup,
             streamRate, jvmFlags);
+    if (imageFlags && contestants.contains(Contestant.KUBESCHED)) {
+      // The image starts with an archive of the classes its server loads: the scheduler here with one of its own.
+      var archive = ClassDataSharing.trainAndArchive(settings, log);
+      if (archive != null) {
+        jvmFlags = new ArrayList<>(jvmFlags);
+        jvmFlags.add(archive);
+        settings =
+            new BenchmarkRun.Settings(
+                settings.projectDir(), kubeScheduler, jar, qps, burst, jfr, work, settings.stall(), warmup, streamRate,
+                jvmFlags);
+      }
+    }
     log.printf("logs and cluster state in %s%n", work);
     if (!ManagementFactory.getRuntimeMXBean().getInputArguments().contains(RUNNER_JIT)) {
       log.printf(
