@@ -282,6 +282,20 @@ class KubeConnectionsTest {
   }
 
   @Test
+  @DisplayName("a watch the API server ends is made again after 250 ms, unless the configuration set its own interval")
+  void watchesAreMadeAgainSoonerThanFabric8sDefault() {
+    var unset = new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:6443").build();
+    assertEquals(KubeConnections.FABRIC8_WATCH_RECONNECT_MS, unset.getWatchReconnectInterval(), "fabric8's default");
+    try (var client = KubeConnections.build(unset)) {
+      assertEquals(KubeConnections.WATCH_RECONNECT_MS, client.getConfiguration().getWatchReconnectInterval());
+    }
+    var set = new ConfigBuilder(unset).withWatchReconnectInterval(5_000).build();
+    try (var client = KubeConnections.build(set)) {
+      assertEquals(5_000, client.getConfiguration().getWatchReconnectInterval());
+    }
+  }
+
+  @Test
   @DisplayName("in-cluster configuration outside a pod is a ConfigurationException saying so")
   void inClusterOutsideAPodIsRefused() {
     assumeTrue(
