@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Not the image's list: that one names every class any of {@code ServerIT}'s servers loaded, about 1 300 of which
  * this process never loads (fabric8 kinds it does not read, the JMX beans of the server's metrics), and JDK 17
- * relocates the whole archive at start, so every archived class is resident, loaded or not: 9 MiB more peak RSS at
- * 500 nodes (151 and 155 against 142 and 144 MiB, two runs each, alternating, 2026-12-04).
+ * relocates the whole archive at start, so every archived class is resident, loaded or not: about 10 MiB more peak
+ * RSS at 500 nodes (151–155 against 141–145 MiB, five runs each, alternating, 2026-12-04).
  */
 final class ClassDataSharing {
 
