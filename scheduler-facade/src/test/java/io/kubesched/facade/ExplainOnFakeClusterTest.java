@@ -184,13 +184,17 @@ class ExplainOnFakeClusterTest {
     }
   }
 
-  /** The controller's watch may not have shown the pod yet: its explanation, once it is there. */
+  /**
+   * The controller's watch may not have shown the pod yet, nor its binding (the API server answers with the node
+   * before the watch tells the loop, which says "being bound" until then): its explanation, once that is settled.
+   */
   private static PodExplanation explainSoon(Controller controller, String name) {
     var found = new PodExplanation[1];
     eventually(WAIT, name + " is explained", () -> {
       var explained = controller.explain(NAMESPACE, name);
       if (explained.isEmpty()
-          || explained.get() instanceof PodExplanation.Unexplained u && u.reason().contains("not in this scheduler")) {
+          || explained.get() instanceof PodExplanation.Unexplained u
+              && (u.reason().contains("not in this scheduler") || u.reason().startsWith("it is being bound"))) {
         return false;
       }
       found[0] = explained.get();
