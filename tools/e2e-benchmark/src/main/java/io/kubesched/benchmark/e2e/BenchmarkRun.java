@@ -126,6 +126,21 @@ final class BenchmarkRun {
     Settings {
       kubeschedJvmFlags = List.copyOf(kubeschedJvmFlags);
     }
+
+    /** These settings with {@code flag} after the scheduler's JVM flags. */
+    Settings withKubeschedJvmFlag(String flag) {
+      var flags = new ArrayList<>(kubeschedJvmFlags);
+      flags.add(flag);
+      return new Settings(
+          projectDir, kubeScheduler, jar, qps, burst, jfrDir, workDir, stall, warmupPods, streamRate, flags);
+    }
+
+    /** These settings for a run that is not measured: its files in {@code dir}, no recording, at most this warm-up. */
+    Settings unmeasured(Path dir, int maxWarmupPods) {
+      return new Settings(
+          projectDir, kubeScheduler, jar, qps, burst, null, dir, stall, Math.min(warmupPods, maxWarmupPods), streamRate,
+          kubeschedJvmFlags);
+    }
   }
 
   private final Settings settings;

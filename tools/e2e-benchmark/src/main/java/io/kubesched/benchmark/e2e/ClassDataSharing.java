@@ -55,12 +55,8 @@ final class ClassDataSharing {
     var dir = settings.workDir().resolve("cds-training");
     Files.createDirectories(dir);
     var list = dir.resolve("kubesched.classlist").toAbsolutePath();
-    var flags = new ArrayList<>(settings.kubeschedJvmFlags());
-    flags.add("-XX:DumpLoadedClassList=" + list);
     var training =
-        new BenchmarkRun.Settings(
-            settings.projectDir(), settings.kubeScheduler(), settings.jar(), settings.qps(), settings.burst(), null, dir,
-            settings.stall(), Math.min(settings.warmupPods(), TRAINING_WARMUP), settings.streamRate(), flags);
+        settings.unmeasured(dir, TRAINING_WARMUP).withKubeschedJvmFlag("-XX:DumpLoadedClassList=" + list);
     log.printf(
         "class-data-sharing training: the %s workload once, unmeasured, kubesched's loaded classes into %s%n",
         Workload.SMOKE.name(), list);

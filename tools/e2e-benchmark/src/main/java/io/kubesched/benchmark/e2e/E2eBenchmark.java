@@ -170,12 +170,7 @@ public final class E2eBenchmark {
       // The image starts with an archive of the classes its server loads: the scheduler here with one of its own.
       var archive = ClassDataSharing.trainAndArchive(settings, log);
       if (archive != null) {
-        jvmFlags = new ArrayList<>(jvmFlags);
-        jvmFlags.add(archive);
-        settings =
-            new BenchmarkRun.Settings(
-                settings.projectDir(), kubeScheduler, jar, qps, burst, jfr, work, settings.stall(), warmup, streamRate,
-                jvmFlags);
+        settings = settings.withKubeschedJvmFlag(archive);
       }
     }
     log.printf("logs and cluster state in %s%n", work);
@@ -208,7 +203,8 @@ public final class E2eBenchmark {
             // Written after every run, so that an interrupted run of an hour keeps what it measured.
             Files.writeString(
                 out,
-                Report.markdown(machine(kubeVersion, qps, burst, jvmFlags), command(args), results, workloads));
+                Report.markdown(
+                    machine(kubeVersion, qps, burst, settings.kubeschedJvmFlags()), command(args), results, workloads));
             RunRecord.write(
                 data,
                 RunData.record(revision, command(args), kubeVersion, settings, started, Instant.now(), results, workloads));
