@@ -93,6 +93,10 @@ def f1(v):
     return "–" if v is None else f"{v:.1f}"
 
 
+def percent(share):
+    return "–" if share is None else f"{100 * share:.0f} %"
+
+
 def ratio(a, b):
     return "–" if a is None or b is None or b == 0 else f"{a / b:.2f}×"
 
@@ -327,6 +331,10 @@ def render_e2e(d):
     row("CPU", versus("cpuSeconds", " s", f1))
     row("of the bind ceiling", lambda w: ratio(med(runs_of(d, w, "kubesched"), "backlogPodsPerSecond"),
                                                med(runs_of(d, w, "ceiling"), "backlogPodsPerSecond")))
+    if any(r.get("hostSteal") is not None for r in d["runs"]):
+        # Not a ratio: how much of the machine was elsewhere while each placed its backlogs (HostSteal.java).
+        row("host steal in the backlog", lambda w: f"{percent(med(runs_of(d, w, 'kubesched'), 'hostSteal'))} "
+                                                   f"against {percent(med(runs_of(d, w, 'kube-scheduler'), 'hostSteal'))}")
     out += ["", "Medians per workload and contestant (backlog pods/s; stream latency from created to bound; the "
             "scheduler's CPU over stream and backlog; peak resident set; pods left pending, the worst run):", "",
             "| workload | contestant | backlog pods/s | p50 ms | p99 ms | CPU s | peak RSS MiB | pending |",

@@ -221,6 +221,13 @@ class FiveHundredNodes(unittest.TestCase):
         text = "\n".join(render.render_e2e_500(d))
         self.assertIn("2.00× (600 against 300 pods/s)", text)
         self.assertNotIn("5000-nodes", text)
+        self.assertNotIn("host steal", text, "older data files have no steal")
+
+    def test_the_hosts_steal_in_the_backlogs_shows_beside_the_ratios(self):
+        ours, kube = run("500-nodes", "kubesched", 600), run("500-nodes", "kube-scheduler", 300)
+        ours["hostSteal"], kube["hostSteal"] = 0.02, 0.184
+        text = "\n".join(render.render_e2e_500(e2e("2026-12-04", render.START_COMMAND, [kube, ours])))
+        self.assertIn("| host steal in the backlog | 2 % against 18 % |", text)
 
 
 class Pages(unittest.TestCase):

@@ -233,12 +233,14 @@ final class BenchmarkRun {
         var backlogGangs = gangTimes();
         var backlog = backlogGangs != null ? backlogGangs.pods() : new PodTimes();
         long resumed;
+        HostSteal.Reading stealAtResumption;
         boolean stalled;
         createGroups(admin, creators, Workload.BACKLOG);
         try (var watch = watchRole(admin, Workload.BACKLOG, backlogGangs != null ? backlogGangs : backlog)) {
           creators.run(workload.pods(), i -> create(admin, pod(Workload.BACKLOG, i)));
           progress("backlog of %d pods created; resuming", workload.pods());
           resumed = System.nanoTime();
+          stealAtResumption = HostSteal.read();
           placer.resume();
           if (preemptors != null) {
             preemptors.resume();
@@ -252,6 +254,7 @@ final class BenchmarkRun {
           }
           stalled = !awaitBound(backlog, workload.pods(), placer, stall);
         }
+        double hostSteal = HostSteal.read().shareSince(stealAtResumption);
         double backlogSeconds = (backlog.lastBoundNanos(resumed) - resumed) / 1e9;
         var gangs = gangs(streamGangs, backlogGangs, resumed);
         double cpu = placer.cpuSeconds();
@@ -314,11 +317,13 @@ final class BenchmarkRun {
                 new RunResult.Start(firstBoundSeconds, PodTimes.percentile(cold.latenciesMillis(), 50), warmP50),
                 claims,
                 attempts,
-                neverFitting);
+                neverFitting,
+                hostSteal);
         progress(
-            "backlog: %.0f pods/s; %d pending; CPU %.1f s (process %.1f s), peak RSS %.0f MiB; run took %.0f s",
-            result.podsPerSecond(), result.pending(), result.cpuSeconds(), result.processCpuSeconds(),
-            result.peakRssMiB(), (System.nanoTime() - start) / 1e9);
+            "backlog: %.0f pods/s (host steal %.0f %%); %d pending; CPU %.1f s (process %.1f s), peak RSS %.0f MiB;"
+                + " run took %.0f s",
+            result.podsPerSecond(), 100 * result.hostSteal(), result.pending(), result.cpuSeconds(),
+            result.processCpuSeconds(), result.peakRssMiB(), (System.nanoTime() - start) / 1e9);
       }
       if (contestant == Contestant.KUBESCHED) {
         // Each one-by-one phase without its first pod, as in the table (after the start, it waited for the start-up).

@@ -88,12 +88,12 @@ final class Report {
     boolean preempting = results.stream().anyMatch(r -> r.workload().shape().preempts());
     boolean grouped = results.stream().anyMatch(r -> r.workload().shape().gangs());
     boolean neverFitting = results.stream().anyMatch(r -> r.workload().shape().neverFits());
-    out.append("| workload | # | contestant | bound | pending | backlog pods/s | stream pods/s | created/s | p50 ms | p90 ms | p99 ms | CPU s | process CPU s | peak RSS MiB | CPU spread | memory spread |")
+    out.append("| workload | # | contestant | bound | pending | backlog pods/s | host steal % | stream pods/s | created/s | p50 ms | p90 ms | p99 ms | CPU s | process CPU s | peak RSS MiB | CPU spread | memory spread |")
         .append(preempting ? " preemptors bound / created | victims deleted |" : "")
         .append(grouped ? " groups whole / created | groups/s | partly bound at end (most at once) | bound early |" : "")
         .append(neverFitting ? " attempts scheduled / error / unschedulable | never fitting created / bound | patch attempts |" : "")
         .append('\n');
-    out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    out.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         .append(preempting ? "---:|---:|" : "")
         .append(grouped ? "---:|---:|---:|---:|" : "")
         .append(neverFitting ? "---:|---:|---:|" : "")
@@ -102,11 +102,11 @@ final class Report {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+              "| %s | %d | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
               r.workload().name(), r.repetition(),
               r.contestant().label() + (r.ceilingThreads() > 0 ? " (" + r.ceilingThreads() + " threads)" : ""),
               r.bound(), r.pending(),
-              f0(r.podsPerSecond()), f0(r.streamPodsPerSecond()), f0(r.createdPerSecond()), f0(r.p50Millis()), f0(r.p90Millis()),
+              f0(r.podsPerSecond()), f0(100 * r.hostSteal()), f0(r.streamPodsPerSecond()), f0(r.createdPerSecond()), f0(r.p50Millis()), f0(r.p90Millis()),
               f0(r.p99Millis()), f1(r.cpuSeconds()), f1(r.processCpuSeconds()), f0(r.peakRssMiB()),
               f2(r.cpuSpread()), f2(r.memorySpread())));
       if (preempting) {

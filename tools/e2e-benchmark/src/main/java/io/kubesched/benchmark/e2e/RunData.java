@@ -81,6 +81,7 @@ final class RunData {
     m.put("bound", r.bound());
     m.put("pending", r.pending());
     m.put("backlogPodsPerSecond", number(r.podsPerSecond()));
+    m.put("hostSteal", number(r.hostSteal()));
     m.put("streamPodsPerSecond", number(r.streamPodsPerSecond()));
     m.put("createdPerSecond", number(r.createdPerSecond()));
     m.put("p50Ms", number(r.p50Millis()));

@@ -25,6 +25,9 @@ package io.kubesched.benchmark.e2e;
  * @param attempts for a workload with pods that fit no node ({@link PodShape#neverFits}), the scheduler's
  *     scheduling attempts over the stream and the backlog; {@link Attempts#NONE} for the others and the bind ceiling
  * @param neverFitting what became of those pods; {@link NeverFitting#NONE} for the other workloads
+ * @param hostSteal the share of the machine's CPU time its hypervisor gave to other guests ({@link HostSteal}) from
+ *     the placer's resumption to the backlog's last pod seen bound, the span of {@code podsPerSecond}; NaN where the
+ *     kernel does not count it
  */
 record RunResult(
     Workload workload,
@@ -49,7 +52,8 @@ record RunResult(
     Start start,
     Claims claims,
     Attempts attempts,
-    NeverFitting neverFitting) {
+    NeverFitting neverFitting,
+    double hostSteal) {
 
   /** The figures of a run of a workload without claims. */
   RunResult(
@@ -72,7 +76,7 @@ record RunResult(
     this(
         workload, contestant, repetition, ceilingThreads, bound, pending, podsPerSecond, streamPodsPerSecond,
         createdPerSecond, p50Millis, p90Millis, p99Millis, cpuSeconds, processCpuSeconds, peakRssMiB, cpuSpread,
-        memorySpread, preemption, gangs, start, claims, Attempts.NONE, NeverFitting.NONE);
+        memorySpread, preemption, gangs, start, claims, Attempts.NONE, NeverFitting.NONE, Double.NaN);
   }
 
   /**

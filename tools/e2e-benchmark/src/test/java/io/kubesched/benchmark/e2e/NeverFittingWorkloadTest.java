@@ -175,7 +175,7 @@ class NeverFittingWorkloadTest {
     return new RunResult(
         workload, contestant, 1, contestant == Contestant.CEILING ? 16 : 0, 200, 0, 300, 50, 50, 5, 8, 12, 2, 3,
         150, 0, 0, RunResult.Preemption.NONE, RunResult.Gangs.NONE, RunResult.Start.NONE, RunResult.Claims.NONE,
-        attempts, neverFitting);
+        attempts, neverFitting, Double.NaN);
   }
 
   private static long milliCpu(Pod pod) {

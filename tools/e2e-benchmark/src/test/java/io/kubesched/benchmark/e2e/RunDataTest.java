@@ -52,6 +52,7 @@ class RunDataTest {
     assertEquals("kubesched", ours.get("contestant").asString());
     assertEquals(321.457, ours.get("backlogPodsPerSecond").asDouble());
     assertEquals(2.5, ours.get("start").get("firstBoundSeconds").asDouble());
+    assertTrue(ours.get("hostSteal").isNull(), "a steal the kernel did not count is null: " + ours);
     assertFalse(ours.has("preemption"), "a workload without preemptors has no preemption figures: " + ours);
     var ceiling = runs.get(1);
     assertEquals("ceiling", ceiling.get("contestant").asString());
