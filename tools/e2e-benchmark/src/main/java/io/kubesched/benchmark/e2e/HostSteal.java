@@ -8,10 +8,11 @@ import java.util.List;
 
 /**
  * How much of this machine's CPU time its hypervisor gave to other guests: the {@code steal} of the first line of
- * {@code /proc/stat} (proc(5)). On a shared virtual machine it moves a run's figures as much as a change to the
- * code does: on 2026-12-04, {@code vmstat} showed 12–21 % steal in the busy seconds of one 500-node repetition and
- * 0–7 % in the next, and repetitions of one jar placed their backlogs at 245 to 454 pods/s. A run's {@link
- * RunResult#hostSteal} says which repetitions ran on a machine that was partly elsewhere.
+ * {@code /proc/stat} (proc(5)). On a shared virtual machine it can move a run's figures as much as a change to the
+ * code: on 2026-12-04, {@code vmstat} showed 12–21 % steal in the busy seconds of one 500-node repetition and 0–7 %
+ * in the next. It is not the only cause of a slow repetition: six repetitions later that day placed their backlogs
+ * at 292 to 454 pods/s with under 1 % steal. A run's {@link RunResult#hostSteal} says which repetitions ran on a
+ * machine that was partly elsewhere, so that those are not read as the code's.
  */
 final class HostSteal {
 
