@@ -21,7 +21,9 @@ module io.kubesched.fabric8 {
       io.kubesched.http,
       io.kubesched.k8s,
       io.kubesched.informer,
-      io.kubesched.facade;
+      io.kubesched.facade,
+      io.kubesched.crd,
+      io.kubesched.server;
   // The mix-in's annotation is read by Jackson.
   opens io.kubesched.fabric8 to
       tools.jackson.databind;

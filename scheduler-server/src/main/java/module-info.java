@@ -8,6 +8,7 @@ module io.kubesched.server {
   requires static org.apiguardian.api; // @API statuses on the exported types
   requires io.kubesched.crd;
   requires io.kubesched.facade;
+  requires io.kubesched.fabric8; // Kubeconfigs: the review clients' kubeconfigs, read as the scheduler's is
   requires io.kubesched.micrometer;
   requires io.kubesched.simulation; // simulate and /debug/whatif
   requires transitive io.kubesched.policy; // KubeschedServer's signatures: PluginRegistry, Filter, Scorer

@@ -1,26 +1,21 @@
 package io.kubesched.k8s;
 
-import io.fabric8.kubernetes.api.model.NamedAuthInfo;
-import io.fabric8.kubernetes.api.model.NamedCluster;
-import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.fabric8.Fabric8Compat;
+import io.kubesched.fabric8.Kubeconfigs;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.http.BlockingHttpClient;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,15 +30,6 @@ public final class KubeConnections {
 
   /** Where a pod finds its service account token. */
   static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
-
-  /**
-   * The keys under which fabric8's kubeconfig parser (8.0.0) notes the file each context, cluster and user
-   * came from (its {@code KubeConfigUtils} reads them back).
-   */
-  private static final String CONTEXT_FILE_KEY = "KUBERNETES_CONFIG_CONTEXT_FILE_KEY";
-
-  private static final String CLUSTER_FILE_KEY = "KUBERNETES_CONFIG_CLUSTER_FILE_KEY";
-  private static final String USER_FILE_KEY = "KUBERNETES_CONFIG_AUTH_INFO_FILE_KEY";
 
   /** fabric8's watch reconnect interval when the configuration sets none (its {@code Config}'s default). */
   static final int FABRIC8_WATCH_RECONNECT_MS = 1_000;
@@ -81,7 +67,7 @@ public final class KubeConnections {
         resolveKubeconfig(explicitPath, System.getenv(), Path.of(System.getProperty("user.home")));
     Config config;
     try {
-      config = readKubeconfig(path);
+      config = Kubeconfigs.read(path);
     } catch (IOException | RuntimeException e) {
       // fabric8 lets YAML parser and null-pointer errors through as they are
       throw new ConfigurationException("kubeconfig " + path + " cannot be read: " + e, e);
@@ -205,41 +191,6 @@ public final class KubeConnections {
           "KUBECONFIG is '" + fromEnv.get() + "' but none of its files exists");
     }
     return requireFile(home.resolve(".kube").resolve("config"), "default kubeconfig");
-  }
-
-  /**
-   * What {@code Config.fromKubeconfig(File)} returns, without its cost: fabric8 parses a kubeconfig with its
-   * static default serialization, whose resolver of polymorphic objects (a kubeconfig's extensions) loads
-   * every {@code KubernetesResource} class the model jars list as services on first use: about 500 classes
-   * a scheduler never sees (gateway API, certificates, …), 9 MiB of a 500-node benchmark run's peak RSS.
-   * Here the same model is parsed by a serialization that searches no class path, each context, cluster and
-   * user is tagged with the file it came from as fabric8's parser does (relative certificate and key paths
-   * resolve against it), and fabric8 merges the model into a client configuration. {@code
-   * KubeConnectionsTest} checks that the two configurations agree.
-   */
-  static Config readKubeconfig(Path path) throws IOException {
-    io.fabric8.kubernetes.api.model.Config kubeconfig;
-    try (var in = Files.newInputStream(path)) {
-      kubeconfig =
-          Fabric8Compat.get().plainSerialization().unmarshal(in, io.fabric8.kubernetes.api.model.Config.class);
-    }
-    if (kubeconfig == null) {
-      throw new IllegalArgumentException("the file is empty");
-    }
-    var file = path.toFile();
-    tagWithFile(kubeconfig.getContexts(), NamedContext::getAdditionalProperties, CONTEXT_FILE_KEY, file);
-    tagWithFile(kubeconfig.getClusters(), NamedCluster::getAdditionalProperties, CLUSTER_FILE_KEY, file);
-    tagWithFile(kubeconfig.getUsers(), NamedAuthInfo::getAdditionalProperties, USER_FILE_KEY, file);
-    var config = Config.empty();
-    KubeConfigUtils.merge(config, null, kubeconfig);
-    return config;
-  }
-
-  private static <T> void tagWithFile(
-      @Nullable List<T> entries, Function<T, Map<String, Object>> properties, String key, File file) {
-    if (entries != null) {
-      entries.forEach(entry -> properties.apply(entry).put(key, file));
-    }
   }
 
   private static Path requireFile(Path path, String what) {

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kubesched.api.ConfigurationException;
+import io.kubesched.fabric8.Kubeconfigs;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -185,8 +187,9 @@ final class ReviewClients implements AutoCloseable {
         throw new ConfigurationException(flag + " " + file + " does not exist or cannot be read");
       }
       try {
-        config = Config.fromKubeconfig(file.toFile());
-      } catch (RuntimeException e) {
+        // Not Config.fromKubeconfig: its parser loads every model class of fabric8's (Kubeconfigs).
+        config = Kubeconfigs.read(file);
+      } catch (IOException | RuntimeException e) {
         throw new ConfigurationException(flag + " " + file + " cannot be read: " + e.getMessage(), e);
       }
       if (config.getCurrentContext() == null) {
