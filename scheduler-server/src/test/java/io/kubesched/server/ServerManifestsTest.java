@@ -309,7 +309,7 @@ class ServerManifestsTest {
         List.of(
             "-XX:MaxRAMPercentage=75",
             "-XX:+UseSerialGC",
-            "-XX:NewRatio=5",
+            "-XX:NewRatio=3",
             "-XX:TieredStopAtLevel=1",
             "-XX:+ExitOnOutOfMemoryError",
             "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2",

@@ -41,7 +41,7 @@ final class SchedulerProcess implements Placer {
   /**
    * The JVM flags of this library's scheduler process, {@code --kubesched-jvm-flags}'s default: the flags the
    * runnable scheduler's image ships with ({@code scheduler-server}'s pom, {@code server.jvm.*}: heap 75 % of the
-   * memory limit, the serial collector with a young generation of a sixth of the heap, the quick (C1) compiler
+   * memory limit, the serial collector with a young generation of a quarter of the heap, the quick (C1) compiler
    * only, exit on OutOfMemoryError, a common pool of two threads, ChaCha20-Poly1305 offered first to the API
    * server), with {@code -XX:MaxRAM=1g} standing for the 1 GiB memory limit of {@code deploy/}'s Deployment,
    * since these processes run in no container. The one place to change them.
@@ -51,7 +51,7 @@ final class SchedulerProcess implements Placer {
           "-XX:MaxRAM=1g",
           "-XX:MaxRAMPercentage=75",
           "-XX:+UseSerialGC",
-          "-XX:NewRatio=5",
+          "-XX:NewRatio=3",
           "-XX:TieredStopAtLevel=1",
           "-XX:+ExitOnOutOfMemoryError",
           "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
