@@ -15,8 +15,7 @@ module io.kubesched.crd {
   requires transitive kubernetes.model.core;
   requires kubernetes.model.events;
   requires io.kubesched.policy;
-  requires io.kubesched.fabric8; // the lean serialization the SchedulingPolicy informer watches with
-  requires kubernetes.client; // KubernetesClientImpl: a client over the caller's HTTP client
+  requires io.kubesched.fabric8; // the lean serialization and sibling client the SchedulingPolicy informer watches with
   requires transitive com.fasterxml.jackson.annotation;
   requires org.slf4j;
 

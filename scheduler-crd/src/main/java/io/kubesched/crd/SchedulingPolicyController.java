@@ -9,13 +9,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.api.FinderFunc;
 import io.kubesched.api.SchedulerException;
 import io.kubesched.fabric8.Fabric8Compat;
+import io.kubesched.fabric8.SiblingClients;
 import io.kubesched.facade.Controller;
 import io.kubesched.policy.Policy;
 import io.kubesched.policy.config.PluginRegistry;
@@ -238,7 +238,7 @@ public final class SchedulingPolicyController implements AutoCloseable {
    */
   private static KubernetesClient watching(KubernetesClient client) {
     var serialization = Fabric8Compat.get().leanSerialization(List.of(Status.class, SchedulingPolicy.class));
-    return new KubernetesClientImpl(client.getHttpClient(), client.getConfiguration(), null, serialization);
+    return SiblingClients.of(client, serialization);
   }
 
   /** Stops watching and stops the worker. Policies in force stay in force. Idempotent; callable from any thread. */

@@ -1,6 +1,7 @@
 package io.kubesched.k8s;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kubesched.fabric8.SiblingClients;
 
 /**
  * A client and what it talks to.
@@ -33,7 +34,7 @@ public record KubeConnection(
 
   /** A connection whose scheduling client, which also binds, is made from {@code client}, which it owns. */
   public KubeConnection(KubernetesClient client, boolean fake, Runnable onClose) {
-    this(client, SchedulingClients.siblingOf(client, SchedulingClients.serialization()), fake, onClose);
+    this(client, SiblingClients.of(client, SchedulingClients.serialization()), fake, onClose);
   }
 
   private KubeConnection(

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kubesched.api.ConfigurationException;
 import io.kubesched.fabric8.Fabric8Compat;
 import io.kubesched.fabric8.Kubeconfigs;
+import io.kubesched.fabric8.SiblingClients;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.http.BlockingHttpClient;
 import java.io.File;
@@ -212,8 +213,8 @@ public final class KubeConnections {
       // One lean serialization for both: a kind's deserializers are built and kept once, not again by the binding
       // client at its first status write (a second mapper that decoded a pod: 22-50 ms on C1, 1.4 MB of heap).
       var lean = SchedulingClients.serialization();
-      var schedulingClient = SchedulingClients.siblingOf(client, lean);
-      var bindingClient = SchedulingClients.over(bindingHttp, config, lean);
+      var schedulingClient = SiblingClients.of(client, lean);
+      var bindingClient = SiblingClients.over(bindingHttp, config, lean);
       return new KubeConnection(client, schedulingClient, bindingClient, false, () -> {}, true);
     } catch (RuntimeException e) {
       client.close();

@@ -21,10 +21,6 @@ import io.fabric8.kubernetes.api.model.storage.CSIDriver;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.api.model.storage.CSIStorageCapacity;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kubesched.fabric8.Fabric8Compat;
 import java.util.List;
@@ -89,27 +85,6 @@ final class SchedulingClients {
           Lease.class);
 
   private SchedulingClients() {}
-
-  /**
-   * @param client the user's client
-   * @param serialization the lean serialization ({@link #serialization()}), one per connection: its mapper keeps the
-   *     deserializers it built, so clients that share it build each kind's once
-   * @return a client over {@code client}'s HTTP client and configuration with {@code serialization}; closing
-   *     either client closes the HTTP client of both
-   */
-  static KubernetesClient siblingOf(KubernetesClient client, KubernetesSerialization serialization) {
-    // What KubernetesClientBuilder.build() does, with a given HTTP client (its factory can only make new
-    // ones) and no task executor supplier (fabric8's default).
-    return over(client.getHttpClient(), client.getConfiguration(), serialization);
-  }
-
-  /**
-   * A client over {@code http} with {@code config} and {@code serialization} (as {@link #siblingOf}); closing it
-   * closes {@code http}.
-   */
-  static KubernetesClient over(HttpClient http, Config config, KubernetesSerialization serialization) {
-    return new KubernetesClientImpl(http, config, null, serialization);
-  }
 
   /** @return a new lean serialization: its own mapper, which builds each kind's deserializer when first met */
   static KubernetesSerialization serialization() {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kubesched.fabric8.SiblingClients;
 import io.kubesched.http.BlockingHttpClient;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class BindingClientTest {
     try (var connection = KubeConnections.fake()) {
       var config = connection.client().getConfiguration();
       var http = new BlockingHttpClient.Factory(io.kubesched.fabric8.Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config).build();
-      try (var client = SchedulingClients.over(http, config, SchedulingClients.serialization())) {
+      try (var client = SiblingClients.over(http, config, SchedulingClients.serialization())) {
         var pods = client.pods().inNamespace("default");
 
         var created =

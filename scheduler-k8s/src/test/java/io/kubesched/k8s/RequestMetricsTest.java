@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.kubesched.api.SchedulerMetrics;
 import io.kubesched.fabric8.Fabric8Compat;
+import io.kubesched.fabric8.SiblingClients;
 import io.kubesched.http.BlockingHttpClient;
 import java.time.Duration;
 import java.util.List;
@@ -79,7 +80,7 @@ class RequestMetricsTest {
                   new BlockingHttpClient.Factory(Fabric8Compat.get().inlineJdkHttpClientFactory()).newBuilder(config),
                   metrics)
               .build();
-      try (var client = SchedulingClients.over(http, config, SchedulingClients.serialization())) {
+      try (var client = SiblingClients.over(http, config, SchedulingClients.serialization())) {
         client.pods().inNamespace("default").withName("none").get();
       }
       assertEquals(List.of("GET 404"), told.stream().map(r -> r.method() + " " + r.code()).toList());

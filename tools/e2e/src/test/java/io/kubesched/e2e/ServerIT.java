@@ -79,7 +79,8 @@ class ServerIT extends RealClusterTest {
   /**
    * The system property naming a directory where each server started writes the classes it loaded ({@code
    * -XX:DumpLoadedClassList}), one file per process: what {@code scheduler-server/src/image/class-list.sh} merges
-   * into the image's class-data-sharing list. Unset in CI.
+   * into the image's class-data-sharing list. Unset (in CI), the lists go beside the logs; either way each is checked
+   * when its server has stopped ({@link #assertNoModelRegistry}).
    */
   static final String CLASS_LISTS = "kubesched.classLists";
 
@@ -135,12 +136,35 @@ class ServerIT extends RealClusterTest {
   }
 
   @AfterEach
-  void stopServers() throws InterruptedException {
+  void stopServers() throws InterruptedException, IOException {
     for (var server : servers) {
       server.close();
     }
     admin.resources(SchedulingPolicy.class).withName(POLICY).delete();
     admin.rbac().clusterRoleBindings().withName(metricsBinding).delete();
+    for (var server : servers) {
+      assertNoModelRegistry(server);
+    }
+  }
+
+  /**
+   * Checks that {@code server}, now stopped, never loaded fabric8's model registry: its default serialization loads
+   * every model class its jars list as services (about 500) the first time it decodes an object whose kind it must
+   * look up, and a server that reads its kubeconfigs or watches through a lean serialization never does. The gateway
+   * API's classes stand for the registry: nothing in a scheduler reads them. They were in every server's list until
+   * the review clients' kubeconfigs and the SchedulingPolicy watch stopped using the default serialization, and
+   * the image's class-data-sharing list is made from these servers' lists.
+   */
+  private static void assertNoModelRegistry(Server server) throws IOException {
+    var loaded = Files.readAllLines(server.classList, StandardCharsets.UTF_8);
+    assertTrue(loaded.stream().anyMatch(line -> line.startsWith("io/kubesched/server/")),
+        server + " listed no class of the server in " + server.classList);
+    var registry = loaded.stream()
+        .filter(line -> line.startsWith("io/fabric8/kubernetes/api/model/gatewayapi/"))
+        .map(line -> line.split(" ", 2)[0])
+        .toList();
+    assertTrue(registry.isEmpty(), () -> server + " loaded fabric8's model registry (" + registry.size()
+        + " gateway API classes, the first " + registry.get(0) + "; " + server.classList + ")");
   }
 
   @Test
@@ -327,11 +351,9 @@ class ServerIT extends RealClusterTest {
     var log = logs.resolve(namespace + "-" + name + ".log");
     var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     int port = freePort();
-    var command = new ArrayList<>(List.of(java));
     var classLists = System.getProperty(CLASS_LISTS);
-    if (classLists != null) {
-      command.add("-XX:DumpLoadedClassList=" + Path.of(classLists).resolve(namespace + "-" + name + ".classlist"));
-    }
+    var classList = (classLists == null ? logs : Path.of(classLists)).resolve(namespace + "-" + name + ".classlist");
+    var command = new ArrayList<>(List.of(java, "-XX:DumpLoadedClassList=" + classList));
     command.addAll(List.of(
         "-jar", jar.toString(),
         "-v=4", // DecisionLog's and the binder's lines, which the tests read
@@ -345,7 +367,7 @@ class ServerIT extends RealClusterTest {
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
-    var server = new Server(name, process, log, port);
+    var server = new Server(name, process, log, classList, port);
     servers.add(server);
     return server;
   }
@@ -412,12 +434,15 @@ class ServerIT extends RealClusterTest {
     final String name;
     final Process process;
     final Path log;
+    /** The classes it loaded, written as it loads them ({@code -XX:DumpLoadedClassList}), complete once it exits. */
+    final Path classList;
     final int port;
 
-    Server(String name, Process process, Path log, int port) {
+    Server(String name, Process process, Path log, Path classList, int port) {
       this.name = name;
       this.process = process;
       this.log = log;
+      this.classList = classList;
       this.port = port;
     }
 
