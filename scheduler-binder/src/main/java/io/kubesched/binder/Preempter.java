@@ -30,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * {@code UpdatePodCondition} rule, see {@link PodConditionUpdate}). Like the {@code PodScheduled} condition of
  * {@link SchedulingReporter}, the patch is locked to the resourceVersion seen (kube-scheduler sends a
  * strategic-merge patch, which fabric8's mock server refuses); a pod changed meanwhile (409, or 422 if the
- * patch no longer fits it) is read again and the decision made again, up to {@value #PATCH_ATTEMPTS} times.
+ * patch no longer fits it) is read again and the decision made again, up to {@value #PATCH_ATTEMPTS} times. A
+ * victim given without a resourceVersion (only named, as the scheduling loop names its victims) is read before
+ * the first patch: a patch that adds {@code /status} to a pod seen without one would replace the status the pod
+ * has.
  * Then a {@code DELETE} with the default grace period and {@code preconditions.uid} set to the victim's uid:
  * kube-scheduler sends no precondition; with it, a pod created again under the victim's name is never deleted
  * (the server answers 409 Conflict).
@@ -151,6 +154,19 @@ public final class Preempter {
   private @Nullable VictimOutcome markDisruptionTarget(Pod victim, String key, String message)
       throws InterruptedException {
     var seen = victim;
+    if (victim.getMetadata().getResourceVersion() == null) {
+      // Named only (the scheduling loop's victims: namespace, name, uid): its conditions are unknown, and the patch
+      // for a pod without status adds /status, which would replace the whole status the pod has. Read it first.
+      var fresh = reread(victim, key);
+      if (fresh.pod() == null) {
+        return fresh.otherwise();
+      }
+      if (fresh.pod().getMetadata().getDeletionTimestamp() != null) {
+        PodLog.victim(LOG.atDebug(), victim, key).log("Victim {} is already being deleted: no request", key);
+        return VictimOutcome.GONE;
+      }
+      seen = fresh.pod();
+    }
     for (int attempt = 1; ; attempt++) {
       var update = PodConditionUpdate.of(seen.getStatus(), condition(seen, message), now());
       if (update.isEmpty()) {

@@ -210,6 +210,41 @@ class PreempterTest {
     }
 
     @Test
+    @DisplayName("a victim named only (namespace, name, uid: what the scheduling loop passes) is read first, so that"
+        + " the patch adds the condition to the status the pod has instead of replacing it")
+    void victimByReferenceKeepsItsStatus() throws Exception {
+      var ready = new PodConditionBuilder().withType("Ready").withStatus("True")
+          .withLastTransitionTime("2026-01-01T00:00:00Z").build();
+      var stored = create(finalized(victim(VICTIM, null, ready)));
+      drain();
+      var reference = new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM)
+          .withUid(stored.getMetadata().getUid()).endMetadata().build();
+
+      assertEquals(VictimOutcome.DELETED, preempter.preempt(reference, MESSAGE));
+
+      assertEquals(List.of("GET " + POD_PATH, "PATCH " + STATUS_PATH, "DELETE " + POD_PATH), lines(drain()));
+      var after = readBack().getStatus();
+      assertEquals("Running", after.getPhase(), "the victim's phase");
+      assertEquals(List.of("Ready", "DisruptionTarget"),
+          after.getConditions().stream().map(PodCondition::getType).toList());
+    }
+
+    @Test
+    @DisplayName("a victim named only and already being deleted, as read, is left alone")
+    void victimByReferenceAlreadyDeleting() throws Exception {
+      var stored = create(finalized(victim(VICTIM, null)));
+      client.pods().inNamespace(NS).withName(VICTIM).delete();
+      drain();
+      var reference = new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM)
+          .withUid(stored.getMetadata().getUid()).endMetadata().build();
+
+      assertEquals(VictimOutcome.GONE, preempter.preempt(reference, MESSAGE));
+
+      assertEquals(List.of("GET " + POD_PATH), lines(drain()));
+      assertNull(PodConditionUpdate.find(readBack().getStatus(), "DisruptionTarget"));
+    }
+
+    @Test
     @DisplayName("a victim changed since it was seen is read again, marked and deleted")
     void changedVictimIsReadAgain() throws Exception {
       var seen = create(victim(VICTIM, null));

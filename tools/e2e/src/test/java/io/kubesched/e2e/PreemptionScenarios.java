@@ -477,9 +477,15 @@ abstract class PreemptionScenarios extends RealClusterTest {
     assertNotNull(condition, victim + " has no DisruptionTarget condition");
     assertEquals("True", condition.getStatus());
     assertEquals("PreemptionByScheduler", condition.getReason());
+    assertEquals(1L, condition.getObservedGeneration(),
+        victim + "'s generation when it was marked (its graceful deletion made it 2)");
     assertEquals(schedulerName() + ": preempting to accommodate a higher priority pod", condition.getMessage());
     assertEquals(30L, pod(victim).getMetadata().getDeletionGracePeriodSeconds(),
         victim + " deleted with its default grace period");
+    // The condition joins the status the victim had (running() wrote it, as a kubelet would), which stays.
+    var status = pod(victim).getStatus();
+    assertEquals("Running", status.getPhase(), victim + "'s phase; its status: " + status);
+    assertNotNull(status.getStartTime(), victim + "'s start time; its status: " + status);
   }
 
   private void assertUntouched(String name, String node) {
