@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  * docs/performance.md#measurement-notes}). Set one fresh store on each informer before starting it: {@code
  * informer.itemStore(InformerStores.pods())}.
  *
- * <p><b>What is kept.</b> Of a pod: {@code metadata} name, namespace, uid, resourceVersion, labels,
+ * <p><b>What is kept.</b> Of a pod: {@code metadata} name, namespace, uid, resourceVersion, generation, labels,
  * ownerReferences and deletionTimestamp; {@code spec} nodeName, schedulerName, priority, preemptionPolicy,
  * nodeSelector, {@code affinity} (nodeAffinity, podAffinity, podAntiAffinity), topologySpreadConstraints,
  * schedulingGates, schedulingGroup (the pod group it joins, also where it is left among the spec's unknown
@@ -60,13 +60,14 @@ import org.jspecify.annotations.Nullable;
  * mounts; {@code status} phase, startTime and
  * nominatedNodeName (what preemption reads), resourceClaimStatuses (the claims made from templates), the
  * {@code PodScheduled}, {@code PodResizePending}, {@code
- * PodResizeInProgress} and {@code DisruptionTarget} conditions, the pod-level {@code allocatedResources} and
+ * PodResizeInProgress} and {@code DisruptionTarget} conditions (every other one as its type alone, in its place:
+ * status patches address conditions by index), the pod-level {@code allocatedResources} and
  * {@code resources.requests}, and of each container and init container status its name, {@code
  * allocatedResources} and {@code resources.requests} (what an in-place resize is counted from). Of a node:
- * {@code metadata} name, namespace, uid, resourceVersion and labels; {@code spec} unschedulable and taints;
- * {@code status} allocatable, images and declaredFeatures. Everything else is dropped: managedFields, annotations, env,
- * probes, other volume mounts, other volumes, other conditions, the rest of the container statuses (state, image,
- * restart count...), resource limits in statuses, addresses, capacity, node info. So {@code
+ * {@code metadata} name, namespace, uid, resourceVersion, generation and labels; {@code spec} unschedulable and taints;
+ * {@code status} allocatable, images and declaredFeatures. Everything else is dropped: managedFields, annotations,
+ * env, probes, other volume mounts, other volumes, all but the type of other conditions, the rest of the container
+ * statuses (state, image, restart count...), resource limits in statuses, addresses, capacity, node info. So {@code
  * PodAdapter.toPodInfo}, {@code NodeAdapter.toNodeInfo},
  * {@link PodFilters} and {@link NodeChanges} answer the same for the kept form as for the object the API
  * server sent. Code that starts to read another field must add it here first.
@@ -409,7 +410,7 @@ public final class InformerStores {
     return kept;
   }
 
-  /** The metadata both kinds keep: what keys the object, its version, uid and labels. */
+  /** The metadata both kinds keep: what keys the object, its version, generation, uid and labels. */
   private static @Nullable ObjectMeta keptMeta(@Nullable ObjectMeta meta, SharedParts parts) {
     if (meta == null) {
       return null;
@@ -419,6 +420,8 @@ public final class InformerStores {
     kept.setNamespace(parts.share(meta.getNamespace()));
     kept.setUid(meta.getUid());
     kept.setResourceVersion(meta.getResourceVersion());
+    // The reporter writes it as its condition's observedGeneration, as kube-scheduler does.
+    kept.setGeneration(meta.getGeneration());
     kept.setLabels(parts.share(meta.getLabels()));
     kept.setOwnerReferences(List.of());
     kept.setAnnotations(Map.of());
@@ -598,11 +601,30 @@ public final class InformerStores {
   private static final Set<String> KEPT_CONDITIONS =
       Set.of("PodScheduled", "PodResizePending", "PodResizeInProgress", "DisruptionTarget");
 
-  private static List<PodCondition> keptConditions(@Nullable List<PodCondition> conditions) {
+  /**
+   * The conditions in their places: those of {@link #KEPT_CONDITIONS} whole, every other one as its type alone
+   * (shared). The reporter's status patch names a condition by its index in the server's list, and adds the list
+   * itself when the pod shows none, which would replace every condition the pod has; so the kept list is as long as
+   * the server's, in its order.
+   */
+  private static List<PodCondition> keptConditions(@Nullable List<PodCondition> conditions, SharedParts parts) {
     if (conditions == null || conditions.isEmpty()) {
       return List.of();
     }
-    return conditions.stream().filter(c -> c != null && KEPT_CONDITIONS.contains(c.getType())).toList();
+    var kept = new ArrayList<PodCondition>(conditions.size());
+    for (var condition : conditions) {
+      if (condition != null) {
+        kept.add(KEPT_CONDITIONS.contains(condition.getType()) ? condition : parts.share(typeOnly(condition)));
+      }
+    }
+    return List.copyOf(kept);
+  }
+
+  private static PodCondition typeOnly(PodCondition condition) {
+    var kept = new PodCondition();
+    kept.setType(condition.getType());
+    kept.setAdditionalProperties(Map.of());
+    return kept;
   }
 
   private static PodStatus keptStatus(PodStatus status, SharedParts parts) {
@@ -616,7 +638,7 @@ public final class InformerStores {
     // rewrite the condition, change the pod's resourceVersion and start a new event instead of a series.
     // PodResizePending says whether a resize is infeasible, which changes how the pod's requests count.
     // DisruptionTarget (True, PreemptionByScheduler) marks a pod being deleted as a preemption victim.
-    kept.setConditions(keptConditions(status.getConditions()));
+    kept.setConditions(keptConditions(status.getConditions(), parts));
     // A status differs per pod (its PodScheduled condition's time, its start time), but the kept container
     // statuses of the pods of one Deployment are equal: shared, they cost once per Deployment instead of once
     // per pod.

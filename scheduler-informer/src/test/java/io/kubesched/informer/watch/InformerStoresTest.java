@@ -30,6 +30,7 @@ import io.kubesched.api.PreemptionPolicy;
 import io.kubesched.api.SchedulingConstants;
 import io.kubesched.api.TopologySpreadConstraint;
 import io.kubesched.api.Volume;
+import io.kubesched.binder.PodConditionUpdate;
 import io.kubesched.fabric8.Fabric8Compat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -174,8 +175,9 @@ class InformerStoresTest {
     assertEquals(48_250, PodAdapter.toPodInfo(withoutStatus(pod)).requests().milliCpu());
     var kept = stored(pod);
     assertEquals(
-        List.of("PodResizePending", "PodScheduled"),
+        List.of("Ready", "PodResizePending", "PodScheduled"),
         kept.getStatus().getConditions().stream().map(c -> c.getType()).toList());
+    assertNull(kept.getStatus().getConditions().get(0).getStatus(), "of Ready only its type, in its place");
     var status = kept.getStatus().getContainerStatuses().get(0);
     assertEquals("api", status.getName());
     assertNull(status.getImage());
@@ -195,7 +197,7 @@ class InformerStoresTest {
     assertEquals(48_250, PodAdapter.toPodInfo(pod).requests().milliCpu());
     assertEquals(PodAdapter.toPodInfo(pod), PodAdapter.toPodInfo(stored(pod)));
     assertEquals(
-        List.of("PodScheduled", "PodResizeInProgress"),
+        List.of("Ready", "PodScheduled", "PodResizeInProgress"),
         stored(pod).getStatus().getConditions().stream().map(c -> c.getType()).toList());
   }
 
@@ -249,6 +251,8 @@ class InformerStoresTest {
     assertFalse(pod.getStatus().getContainerStatuses().isEmpty());
 
     var meta = kept.getMetadata();
+    assertEquals(4L, stored(new PodBuilder(pod).editMetadata().withGeneration(4L).endMetadata().build())
+        .getMetadata().getGeneration(), "kept: the reporter writes it as its condition's observedGeneration");
     assertTrue(meta.getManagedFields().isEmpty());
     assertTrue(meta.getAnnotations().isEmpty());
     assertNull(meta.getCreationTimestamp());
@@ -274,10 +278,19 @@ class InformerStoresTest {
     }
     var status = kept.getStatus();
     assertEquals("Running", status.getPhase());
+    assertTrue(pod.getStatus().getConditions().size() > 1, "the fixture has other conditions than PodScheduled");
     assertEquals(
-        List.of("PodScheduled"),
+        pod.getStatus().getConditions().stream().map(c -> c.getType()).toList(),
         status.getConditions().stream().map(c -> c.getType()).toList(),
-        "of the conditions only PodScheduled (the reporter compares it), the resize ones and DisruptionTarget stay");
+        "every condition in its place: the reporter's status patch addresses one by its index");
+    for (var condition : status.getConditions()) {
+      if (condition.getType().equals("PodScheduled")) {
+        assertEquals("True", condition.getStatus(), "PodScheduled whole (the reporter compares it)");
+      } else {
+        assertEquals(new PodConditionBuilder().withType(condition.getType()).build(), condition,
+            "of the others only the type");
+      }
+    }
     assertEquals(2, status.getContainerStatuses().size());
     for (var containerStatus : status.getContainerStatuses()) {
       assertNotNull(containerStatus.getName());
@@ -297,6 +310,35 @@ class InformerStoresTest {
     assertNull(status.getPodIP());
     assertEquals("2026-03-02T09:14:31Z", status.getStartTime(), "preemption spares the pods that started first");
     assertNull(status.getQosClass());
+  }
+
+  /**
+   * The reporter writes a pending pod's PodScheduled condition from the kept form with a JSON Patch that names the
+   * condition by its index, or adds the list when the pod shows none: conditions the store does not keep (another
+   * controller's) must keep their places, or the patch would overwrite or replace them.
+   */
+  @Test
+  void a_status_patch_made_from_the_kept_pod_leaves_conditions_the_store_does_not_keep_in_place() {
+    var custom = new PodConditionBuilder().withType("example.com/Admitted").withStatus("True")
+        .withLastTransitionTime("2026-03-02T09:00:00Z").build();
+    var unschedulable = new PodConditionBuilder().withType("PodScheduled").withStatus("False")
+        .withReason("Unschedulable").withMessage("0/3 nodes are available").build();
+    var wanted = new PodConditionBuilder().withType("PodScheduled").withStatus("False")
+        .withReason("SchedulerError").withMessage("binding failed").build();
+    var pending = new PodBuilder(fixture(DEPLOYMENT_POD, Pod.class))
+        .editSpec().withNodeName(null).endSpec()
+        .editStatus().withPhase("Pending").withConditions(custom).endStatus()
+        .build();
+
+    var first = PodConditionUpdate.of(stored(pending).getStatus(), wanted, "2026-03-02T10:00:00Z").orElseThrow();
+    assertEquals(
+        Map.of("op", "add", "path", "/status/conditions/-", "value", first.condition()),
+        first.jsonPatch(null, stored(pending).getStatus()).get(0),
+        "appended after the other controller's condition, not a new list in place of it");
+
+    var retried = new PodBuilder(pending).editStatus().withConditions(custom, unschedulable).endStatus().build();
+    var second = PodConditionUpdate.of(stored(retried).getStatus(), wanted, "2026-03-02T10:00:00Z").orElseThrow();
+    assertEquals("/status/conditions/1", second.jsonPatch(null, stored(retried).getStatus()).get(0).get("path"));
   }
 
   @Test
@@ -322,8 +364,10 @@ class InformerStoresTest {
     assertEquals(Instant.parse("2026-03-02T09:14:31Z"), info.startTime());
     assertEquals(info, PodAdapter.toPodInfo(stored(pod)));
     assertEquals(
-        List.of("PodScheduled", "DisruptionTarget"),
+        List.of("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled",
+            "DisruptionTarget"),
         stored(pod).getStatus().getConditions().stream().map(c -> c.getType()).toList());
+    assertEquals("True", stored(pod).getStatus().getConditions().get(5).getStatus(), "DisruptionTarget whole");
   }
 
   @Test

@@ -10,10 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.kubesched.facade.Client;
 import io.kubesched.policy.DefaultPolicy;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -187,6 +190,53 @@ class UnschedulableIT extends RealClusterTest {
           unschedulableAttempts() - afterTooLittle, recorder.bound.size());
     }
     assertTrue(recorder.failed.isEmpty(), "failures: " + recorder.failed);
+  }
+
+  /**
+   * The scheduler keeps, of a pending pod, only the conditions it reads, and writes PodScheduled=False with a JSON
+   * Patch that names the condition by its index in the server's list: another controller's condition before it must
+   * keep its place and its content when the scheduler writes a new message.
+   */
+  @Test
+  void a_condition_of_another_controller_stays_in_place_when_podscheduled_is_written_again() {
+    var admitted = new PodConditionBuilder().withType("example.com/Admitted").withStatus("True")
+        .withReason("Quota").withLastTransitionTime("2026-01-01T00:00:00Z").build();
+    create(admin, node("small-0", "1", "8Gi", "110"));
+    try (var scheduler = scheduler();
+        var controller = scheduler.newPodController(firstFit(), recorder)) {
+      controller.start();
+      create(admin, pod(namespace, "big", SCHEDULER, "2", "64Mi"));
+      eventually(REPORTED, "the pod is PodScheduled=False",
+          () -> podScheduled("big").map(c -> "False".equals(c.getStatus())).orElse(false));
+
+      // Another controller's condition, first in the list: a status write, which retries nothing.
+      var seen = admin.pods().inNamespace(namespace).withName("big").get();
+      var conditions = new ArrayList<PodCondition>(List.of(admitted));
+      conditions.addAll(seen.getStatus().getConditions());
+      admin.pods().inNamespace(namespace)
+          .resource(new PodBuilder(seen).editStatus().withConditions(conditions).endStatus().build())
+          .updateStatus();
+
+      // A node large enough when empty, but 3 of its 4 cpu taken by a pod already bound there: the pod is tried
+      // again and refused with another message.
+      create(admin, new PodBuilder(pod(namespace, "filler", "nobody", "3", "64Mi"))
+          .editSpec().withNodeName("busy").endSpec().build());
+      create(admin, node("busy", "4", "8Gi", "110"));
+      try {
+        eventually(REPORTED, "PodScheduled=False counts the new node",
+            () -> podScheduled("big").map(c -> c.getMessage().startsWith("0/2 nodes are available")).orElse(false));
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "; the conditions: " + admin.pods().inNamespace(namespace)
+            .withName("big").get().getStatus().getConditions() + "; the listener heard: " + recorder.events, e);
+      }
+    }
+    var pod = admin.pods().inNamespace(namespace).withName("big").get();
+    var after = pod.getStatus().getConditions();
+    assertEquals(List.of("example.com/Admitted", "PodScheduled"), after.stream().map(PodCondition::getType).toList(),
+        "the conditions: " + after);
+    assertEquals(admitted, new PodConditionBuilder(after.get(0)).build(), "the other controller's condition as it was");
+    assertEquals(pod.getMetadata().getGeneration(), after.get(1).getObservedGeneration(),
+        "PodScheduled's observedGeneration, as kube-scheduler writes it");
   }
 
   private void setAllocatableCpu(String nodeName, String cpu) {
