@@ -210,8 +210,8 @@ class PreempterTest {
     }
 
     @Test
-    @DisplayName("a victim named only (namespace, name, uid: what the scheduling loop passes) is read first, so that"
-        + " the patch adds the condition to the status the pod has instead of replacing it")
+    @DisplayName("a victim named only (namespace, name, uid: what the scheduling loop passes) is read first, so"
+        + " that the patch adds the condition to the status the pod has instead of replacing it")
     void victimByReferenceKeepsItsStatus() throws Exception {
       var ready = new PodConditionBuilder().withType("Ready").withStatus("True")
           .withLastTransitionTime("2026-01-01T00:00:00Z").build();
