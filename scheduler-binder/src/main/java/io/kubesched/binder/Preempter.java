@@ -31,15 +31,15 @@ import org.slf4j.LoggerFactory;
  * {@link SchedulingReporter}, the patch is locked to the resourceVersion seen (kube-scheduler sends a
  * strategic-merge patch, which fabric8's mock server refuses); a pod changed meanwhile (409, or 422 if the
  * patch no longer fits it) is read again and the decision made again, up to {@value #PATCH_ATTEMPTS} times. A
- * victim given without a resourceVersion (only named, as the scheduling loop names its victims) is read before
- * the first patch: a patch that adds {@code /status} to a pod seen without one would replace the status the pod
- * has.
+ * victim given without a resourceVersion or a status (only named, as the scheduling loop names its victims) is read
+ * before the first patch: a patch that adds {@code /status} to a pod seen without one would replace the status the
+ * pod has; one already being deleted then gets no write.
  * Then a {@code DELETE} with the default grace period and {@code preconditions.uid} set to the victim's uid:
  * kube-scheduler sends no precondition; with it, a pod created again under the victim's name is never deleted
  * (the server answers 409 Conflict).
  *
- * <p>RBAC: {@code ""} {@code pods}: delete, get (the re-read after a conflict); {@code ""} {@code pods/status}:
- * patch.
+ * <p>RBAC: {@code ""} {@code pods}: delete, get (a victim given by name, and the re-read after a conflict); {@code
+ * ""} {@code pods/status}: patch.
  *
  * <p>Every request first takes a token from the {@link TokenBucket} given (share it with the binder's
  * writes). Thread-safe and stateless; the methods block the calling thread for the requests (call them from
@@ -154,7 +154,7 @@ public final class Preempter {
   private @Nullable VictimOutcome markDisruptionTarget(Pod victim, String key, String message)
       throws InterruptedException {
     var seen = victim;
-    if (victim.getMetadata().getResourceVersion() == null) {
+    if (victim.getMetadata().getResourceVersion() == null || victim.getStatus() == null) {
       // Named only (the scheduling loop's victims: namespace, name, uid): its conditions are unknown, and the patch
       // for a pod without status adds /status, which would replace the whole status the pod has. Read it first.
       var fresh = reread(victim, key);
@@ -162,7 +162,7 @@ public final class Preempter {
         return fresh.otherwise();
       }
       if (fresh.pod().getMetadata().getDeletionTimestamp() != null) {
-        PodLog.victim(LOG.atDebug(), victim, key).log("Victim {} is already being deleted: no request", key);
+        PodLog.victim(LOG.atDebug(), victim, key).log("Victim {} is already being deleted, as read: no write", key);
         return VictimOutcome.GONE;
       }
       seen = fresh.pod();
@@ -214,7 +214,7 @@ public final class Preempter {
     } catch (KubernetesClientException e) {
       interruptedDuring("reading", key);
       return new Reread(
-          null, VictimOutcome.failed("reading pod " + key + " again failed: " + ApiRequests.describe(e)));
+          null, VictimOutcome.failed("reading pod " + key + " failed: " + ApiRequests.describe(e)));
     }
     if (fresh == null || !victim.getMetadata().getUid().equals(fresh.getMetadata().getUid())) {
       return new Reread(null, VictimOutcome.GONE);

@@ -230,6 +230,30 @@ class PreempterTest {
     }
 
     @Test
+    @DisplayName("a victim named only that is gone when read: no write")
+    void victimByReferenceGone() throws Exception {
+      var reference = new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM).withUid(VICTIM_UID)
+          .endMetadata().build();
+
+      assertEquals(VictimOutcome.GONE, preempter.preempt(reference, MESSAGE));
+
+      assertEquals(List.of("GET " + POD_PATH), lines(drain()));
+    }
+
+    @Test
+    @DisplayName("a victim named only that shows the condition already, as read: deleted without a patch")
+    void victimByReferenceAlreadyMarked() throws Exception {
+      var stored = create(finalized(victim(VICTIM, null, matchingCondition())));
+      drain();
+      var reference = new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM)
+          .withUid(stored.getMetadata().getUid()).endMetadata().build();
+
+      assertEquals(VictimOutcome.DELETED, preempter.preempt(reference, MESSAGE));
+
+      assertEquals(List.of("GET " + POD_PATH, "DELETE " + POD_PATH), lines(drain()));
+    }
+
+    @Test
     @DisplayName("a victim named only and already being deleted, as read, is left alone")
     void victimByReferenceAlreadyDeleting() throws Exception {
       var stored = create(finalized(victim(VICTIM, null)));
@@ -467,7 +491,7 @@ class PreempterTest {
 
       var outcome = preempter.preempt(victim(VICTIM, VICTIM_UID), MESSAGE);
 
-      assertEquals(VictimOutcome.failed("reading pod default/victim1 again failed: 500: etcd"), outcome);
+      assertEquals(VictimOutcome.failed("reading pod default/victim1 failed: 500: etcd"), outcome);
     }
 
     @Test

@@ -8,6 +8,7 @@ import static io.kubesched.facade.FakeClusterFixture.eventually;
 import static io.kubesched.facade.FakeClusterFixture.node;
 import static io.kubesched.facade.FakeClusterFixture.pod;
 import static io.kubesched.facade.FakeClusterFixture.recordNodes;
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * kubesched-server, the runnable scheduler, as a process of its own: {@code java -jar kubesched-server.jar} (the
@@ -136,15 +138,13 @@ class ServerIT extends RealClusterTest {
   }
 
   @AfterEach
-  void stopServers() throws InterruptedException, IOException {
+  void stopServers() throws InterruptedException {
     for (var server : servers) {
       server.close();
     }
     admin.resources(SchedulingPolicy.class).withName(POLICY).delete();
     admin.rbac().clusterRoleBindings().withName(metricsBinding).delete();
-    for (var server : servers) {
-      assertNoModelRegistry(server);
-    }
+    assertAll(servers.stream().<Executable>map(server -> () -> assertNoModelRegistry(server)));
   }
 
   /**

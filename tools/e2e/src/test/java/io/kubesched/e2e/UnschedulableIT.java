@@ -193,9 +193,9 @@ class UnschedulableIT extends RealClusterTest {
   }
 
   /**
-   * The scheduler keeps, of a pending pod, only the conditions it reads, and writes PodScheduled=False with a JSON
-   * Patch that names the condition by its index in the server's list: another controller's condition before it must
-   * keep its place and its content when the scheduler writes a new message.
+   * The scheduler writes PodScheduled=False from the informer's kept form of a pending pod with a JSON Patch that
+   * names the condition by its index in the server's list: another controller's condition before it, which the
+   * scheduler does not read, must keep its place and its content when the scheduler writes a new message.
    */
   @Test
   void a_condition_of_another_controller_stays_in_place_when_podscheduled_is_written_again() {
