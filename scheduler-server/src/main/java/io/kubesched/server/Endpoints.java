@@ -283,49 +283,58 @@ final class Endpoints implements AutoCloseable {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+      respond(request, response, callback, reply(request));
+      return true;
+    }
+
+    /**
+     * The answer to {@code request}, worked out while it holds a heavy permit where it needs one. The permit is
+     * back before the answer is written, so that a client that has read its answer finds the permit free.
+     */
+    private Reply reply(Request request) {
       var path = Optional.ofNullable(request.getHttpURI().getDecodedPath()).orElse("/");
       var method = request.getMethod();
       if (auth.alwaysAllowed(path)) {
-        serve(request, response, callback, path, method);
-        return true;
+        return serve(request, path, method);
       }
       if (!heavy.tryAcquire()) {
-        response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-        respond(request, response, callback, 429, TEXT, "Too many requests, please try again later.\n");
-        return true;
+        return new Reply(429, TEXT, "Too many requests, please try again later.\n", HttpHeader.RETRY_AFTER, "1");
       }
       try {
         var outcome = auth.check(request.getHeaders().get(HttpHeader.AUTHORIZATION), method, path);
         if (outcome instanceof DelegatedAuth.Outcome.Allowed) {
-          serve(request, response, callback, path, method);
+          return serve(request, path, method);
         } else if (outcome instanceof DelegatedAuth.Outcome.Unauthorized) {
-          respond(request, response, callback, 401, JSON, status(401, "Unauthorized", "Unauthorized", false));
+          return new Reply(401, JSON, status(401, "Unauthorized", "Unauthorized", false));
         } else if (outcome instanceof DelegatedAuth.Outcome.Forbidden forbidden) {
-          respond(request, response, callback, 403, JSON, status(403, "Forbidden", forbidden.message(), true));
-        } else if (outcome instanceof DelegatedAuth.Outcome.Failed failed) {
-          respond(request, response, callback, 500, TEXT, "Internal Server Error: " + failed.message() + "\n");
+          return new Reply(403, JSON, status(403, "Forbidden", forbidden.message(), true));
+        } else {
+          var failed = (DelegatedAuth.Outcome.Failed) outcome;
+          return new Reply(500, TEXT, "Internal Server Error: " + failed.message() + "\n");
         }
       } finally {
         heavy.release();
       }
-      return true;
     }
 
-    private void serve(Request request, Response response, Callback callback, String path, String method) {
+    private Reply serve(Request request, String path, String method) {
       var route = routes.get(path);
       if (!BUILT_IN.contains(path) && route == null) {
-        respond(request, response, callback, 404, TEXT, "404 page not found\n");
-        return;
+        return new Reply(404, TEXT, "404 page not found\n");
       }
       if (!method.equals("GET") && !method.equals("HEAD")) {
-        response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
-        respond(request, response, callback, 405, TEXT, "405 method not allowed\n");
-        return;
+        return new Reply(405, TEXT, "405 method not allowed\n", HttpHeader.ALLOW, "GET, HEAD");
       }
       switch (path) {
-        case "/healthz", "/livez" -> probe(request, response, callback, probes::unhealthy);
-        case "/readyz" -> probe(request, response, callback, probes::notReady);
-        case "/metrics" -> respond(request, response, callback, 200, METRICS_CONTENT_TYPE, registry.scrape());
+        case "/healthz", "/livez" -> {
+          return probe(probes::unhealthy);
+        }
+        case "/readyz" -> {
+          return probe(probes::notReady);
+        }
+        case "/metrics" -> {
+          return new Reply(200, METRICS_CONTENT_TYPE, registry.scrape());
+        }
         default -> {
           Route.Response answer;
           try {
@@ -335,7 +344,7 @@ final class Endpoints implements AutoCloseable {
             LOG.debug("{} failed", path, e);
             answer = new Route.Response(500, TEXT, "Internal Server Error: " + path + " failed\n");
           }
-          respond(request, response, callback, answer.status(), answer.contentType(), answer.body());
+          return new Reply(answer.status(), answer.contentType(), answer.body());
         }
       }
     }
@@ -350,10 +359,9 @@ final class Endpoints implements AutoCloseable {
           path, query, Optional.ofNullable(request.getHeaders().get(HttpHeader.ACCEPT)));
     }
 
-    private static void probe(
-        Request request, Response response, Callback callback, Supplier<Optional<String>> problem) {
+    private static Reply probe(Supplier<Optional<String>> problem) {
       var reason = problem.get();
-      respond(request, response, callback, reason.isEmpty() ? 200 : 503, TEXT, reason.orElse("ok") + "\n");
+      return new Reply(reason.isEmpty() ? 200 : 503, TEXT, reason.orElse("ok") + "\n");
     }
 
     /** kube's {@code metav1.Status} of a refused request, as its API server writes it. */
@@ -369,18 +377,28 @@ final class Endpoints implements AutoCloseable {
           + "}\n";
     }
 
-    private static void respond(
-        Request request, Response response, Callback callback, int status, String contentType, String body) {
-      var bytes = body.getBytes(StandardCharsets.UTF_8);
-      response.setStatus(status);
-      response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+    private static void respond(Request request, Response response, Callback callback, Reply reply) {
+      var bytes = reply.body().getBytes(StandardCharsets.UTF_8);
+      response.setStatus(reply.status());
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.contentType());
       response.getHeaders().put("X-Content-Type-Options", "nosniff");
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+      if (reply.header() != null) {
+        response.getHeaders().put(reply.header(), Objects.requireNonNull(reply.headerValue()));
+      }
       if (request.getMethod().equals("HEAD")) {
         response.write(true, null, callback);
       } else {
         response.write(true, ByteBuffer.wrap(bytes), callback);
       }
+    }
+  }
+
+  /** One answer: status, body and at most one header beyond the usual ones. */
+  private record Reply(
+      int status, String contentType, String body, @Nullable HttpHeader header, @Nullable String headerValue) {
+    Reply(int status, String contentType, String body) {
+      this(status, contentType, body, null, null);
     }
   }
 
