@@ -88,6 +88,11 @@ class PreempterTest {
   }
 
   /** kube's test condition: DisruptionTarget, True, PreemptionByScheduler, the default scheduler's message. */
+  /** The victim as the scheduling loop names it: namespace, name and uid, no status, no resourceVersion. */
+  static Pod named(String uid) {
+    return new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM).withUid(uid).endMetadata().build();
+  }
+
   static PodCondition matchingCondition() {
     return new PodConditionBuilder()
         .withType("DisruptionTarget")
@@ -217,8 +222,7 @@ class PreempterTest {
           .withLastTransitionTime("2026-01-01T00:00:00Z").build();
       var stored = create(finalized(victim(VICTIM, null, ready)));
       drain();
-      var reference = new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM)
-          .withUid(stored.getMetadata().getUid()).endMetadata().build();
+      var reference = named(stored.getMetadata().getUid());
 
       assertEquals(VictimOutcome.DELETED, preempter.preempt(reference, MESSAGE));
 
@@ -232,8 +236,7 @@ class PreempterTest {
     @Test
     @DisplayName("a victim named only that is gone when read: no write")
     void victimByReferenceGone() throws Exception {
-      var reference = new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM).withUid(VICTIM_UID)
-          .endMetadata().build();
+      var reference = named(VICTIM_UID);
 
       assertEquals(VictimOutcome.GONE, preempter.preempt(reference, MESSAGE));
 
@@ -245,8 +248,7 @@ class PreempterTest {
     void victimByReferenceAlreadyMarked() throws Exception {
       var stored = create(finalized(victim(VICTIM, null, matchingCondition())));
       drain();
-      var reference = new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM)
-          .withUid(stored.getMetadata().getUid()).endMetadata().build();
+      var reference = named(stored.getMetadata().getUid());
 
       assertEquals(VictimOutcome.DELETED, preempter.preempt(reference, MESSAGE));
 
@@ -259,8 +261,7 @@ class PreempterTest {
       var stored = create(finalized(victim(VICTIM, null)));
       client.pods().inNamespace(NS).withName(VICTIM).delete();
       drain();
-      var reference = new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM)
-          .withUid(stored.getMetadata().getUid()).endMetadata().build();
+      var reference = named(stored.getMetadata().getUid());
 
       assertEquals(VictimOutcome.GONE, preempter.preempt(reference, MESSAGE));
 
