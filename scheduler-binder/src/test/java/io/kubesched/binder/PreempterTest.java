@@ -87,12 +87,12 @@ class PreempterTest {
         .build();
   }
 
-  /** kube's test condition: DisruptionTarget, True, PreemptionByScheduler, the default scheduler's message. */
   /** The victim as the scheduling loop names it: namespace, name and uid, no status, no resourceVersion. */
   static Pod named(String uid) {
     return new PodBuilder().withNewMetadata().withNamespace(NS).withName(VICTIM).withUid(uid).endMetadata().build();
   }
 
+  /** kube's test condition: DisruptionTarget, True, PreemptionByScheduler, the default scheduler's message. */
   static PodCondition matchingCondition() {
     return new PodConditionBuilder()
         .withType("DisruptionTarget")
