@@ -46,7 +46,7 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   @Override
   public KubernetesSerialization leanSerialization(List<Class<? extends KubernetesResource>> kinds) {
-    return Fabric8Compat.registering(new LeanSerialization(withoutManagedFields()), kinds);
+    return Fabric8Compat.registering(new LeanSerialization(leanMapper()), kinds);
   }
 
   @Override
@@ -61,6 +61,19 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   private static ObjectMapper withoutManagedFields() {
     return fabric8Mapper().addMixIn(ObjectMeta.class, WithoutManagedFields.class).build();
+  }
+
+  /**
+   * {@link #withoutManagedFields()}, with fabric8's model decoded from its fields ({@link ModelDeserializers})
+   * and its {@code Editable} interfaces read raw ({@link ModelTypeFactory}): together they keep Jackson from
+   * loading the model's builders.
+   */
+  private static ObjectMapper leanMapper() {
+    return fabric8Mapper()
+        .addMixIn(ObjectMeta.class, WithoutManagedFields.class)
+        .typeFactory(new ModelTypeFactory())
+        .addModule(ModelDeserializers.module())
+        .build();
   }
 
   /**

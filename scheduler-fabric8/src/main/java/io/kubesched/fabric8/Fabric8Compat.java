@@ -55,8 +55,9 @@ public interface Fabric8Compat {
 
   /**
    * The scheduling loop's lean serialization: fabric8's default mapper settings, {@code metadata.managedFields}
-   * ignored both ways, only {@code kinds} registered (no class-path search), and a watch event decoded in one
-   * pass straight from the string the watch received.
+   * ignored both ways, only {@code kinds} registered (no class-path search), a watch event decoded in one
+   * pass straight from the string the watch received, and (fabric8 8) the model decoded from its fields, so
+   * that Jackson loads none of its builders; decoding gives what fabric8's own gives.
    *
    * @param kinds the kinds decoded by class, the first ones first
    * @return a new serialization
