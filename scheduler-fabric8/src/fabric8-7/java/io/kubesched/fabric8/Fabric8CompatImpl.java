@@ -85,7 +85,7 @@ final class Fabric8CompatImpl implements Fabric8Compat {
 
   @Override
   public KubernetesSerialization leanSerialization(List<Class<? extends KubernetesResource>> kinds) {
-    return Fabric8Compat.registering(new LeanSerialization(withoutManagedFields()), kinds);
+    return Fabric8Compat.registering(new LeanSerialization(leanMapper()), kinds);
   }
 
   @Override
@@ -101,6 +101,19 @@ final class Fabric8CompatImpl implements Fabric8Compat {
   /** fabric8 7's default mapper ({@code new ObjectMapper()}, its modules added by the serialization) plus the mix-in. */
   private static ObjectMapper withoutManagedFields() {
     return JsonMapper.builder().addMixIn(ObjectMeta.class, WithoutManagedFields.class).build();
+  }
+
+  /**
+   * {@link #withoutManagedFields()}, with fabric8's model decoded from its fields ({@link ModelDeserializers})
+   * and its {@code Editable} interfaces read raw ({@link ModelTypeFactory}): together they keep Jackson from
+   * loading the model's builders.
+   */
+  private static ObjectMapper leanMapper() {
+    return JsonMapper.builder()
+        .addMixIn(ObjectMeta.class, WithoutManagedFields.class)
+        .typeFactory(new ModelTypeFactory())
+        .addModule(ModelDeserializers.module())
+        .build();
   }
 
   @Override
