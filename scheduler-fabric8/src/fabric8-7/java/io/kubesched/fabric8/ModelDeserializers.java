@@ -41,6 +41,10 @@ import org.jspecify.annotations.Nullable;
  * view, or decoding into an existing object, goes to Jackson's own bean deserializer for the class, built then.
  * {@code ModelDecodingProperties} (scheduler-k8s) checks the result against Jackson's on each line.
  *
+ * <p>fabric8's {@code UnmatchedFieldTypeModule} changes a bean deserializer only in its template mode (a value
+ * of the wrong type kept as an additional property), which fabric8 enters only to process templates, never on the
+ * scheduling client; outside it, as here, a value of the wrong type fails as Jackson's does.
+ *
  * <p>Written here rather than configured because Jackson has no setting that builds a bean deserializer without
  * listing the class's methods. Thread-safe: a class's shape is read once, each property's deserializer is found on
  * first use and kept.

@@ -43,6 +43,10 @@ import tools.jackson.databind.util.Converter;
  * succeeds as it did. {@code ModelDecodingProperties} (scheduler-k8s) checks that the result is Jackson's,
  * value or whole exception chain, for random objects of every kind the scheduler registers.
  *
+ * <p>fabric8's {@code UnmatchedFieldTypeModule} changes a bean deserializer only in its template mode (a value
+ * of the wrong type kept as an additional property), which fabric8 enters only to process templates, never on the
+ * scheduling client; outside it, as here, a value of the wrong type fails as Jackson's does.
+ *
  * <p>Written here rather than configured because Jackson has no setting that builds a bean deserializer without
  * listing the class's methods; the measurement is in {@code ModelShape}. Thread-safe: a class's shape is read
  * once, each property's deserializer is found on first use and kept.

@@ -25,8 +25,6 @@ final class ModelTypeFactory extends TypeFactory {
 
   private static final long serialVersionUID = 1L;
 
-  private static final String EDITABLE = "io.fabric8.kubernetes.api.builder.Editable";
-
   ModelTypeFactory() {
     super(new SimpleLookupCache<>(16, DEFAULT_MAX_CACHE_SIZE));
   }
@@ -62,18 +60,10 @@ final class ModelTypeFactory extends TypeFactory {
 
   @Override
   protected JavaType[] _resolveSuperInterfaces(ClassStack context, Class<?> rawType, TypeBindings bindings) {
-    Class<?>[] interfaces = rawType.getInterfaces();
-    boolean editable = false;
-    for (Class<?> type : interfaces) {
-      if (type.getName().equals(EDITABLE)) {
-        editable = true;
-      } else if (type.getTypeParameters().length > 0) {
-        return super._resolveSuperInterfaces(context, rawType, bindings);
-      }
-    }
-    if (!editable) {
+    if (!ModelShape.interfacesReadRaw(rawType)) {
       return super._resolveSuperInterfaces(context, rawType, bindings);
     }
+    Class<?>[] interfaces = rawType.getInterfaces();
     var resolved = new JavaType[interfaces.length];
     for (int i = 0; i < interfaces.length; i++) {
       resolved[i] = _fromAny(context, interfaces[i], bindings);

@@ -73,6 +73,8 @@ record ModelShape(
 
   private static final String ADDITIONAL_PROPERTIES = "additionalProperties";
 
+  private static final String EDITABLE = "io.fabric8.kubernetes.api.builder.Editable";
+
   /**
    * @param raw a class Jackson is about to build a bean deserializer for
    * @param mixIn the mapper's mix-in for it, if any
@@ -145,6 +147,23 @@ record ModelShape(
     } catch (NoSuchMethodException | IllegalAccessException | SecurityException e) {
       return null; // not the generated shape: Jackson's way
     }
+  }
+
+  /**
+   * Whether a type factory may read {@code raw}'s interfaces raw: one of them is fabric8's {@code Editable} (whose
+   * type argument, the class's builder, reifying the generic interfaces would load) and none other is generic, so
+   * no type argument anything reads is lost. Each line's {@code ModelTypeFactory} asks it.
+   */
+  static boolean interfacesReadRaw(Class<?> raw) {
+    boolean editable = false;
+    for (Class<?> type : raw.getInterfaces()) {
+      if (type.getName().equals(EDITABLE)) {
+        editable = true;
+      } else if (type.getTypeParameters().length > 0) {
+        return false;
+      }
+    }
+    return editable;
   }
 
   private static boolean plainClass(Class<?> raw) {

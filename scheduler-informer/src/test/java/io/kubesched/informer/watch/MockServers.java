@@ -28,18 +28,22 @@ public final class MockServers {
   }
 
   /**
-   * Destroys {@code server}; when the mock gives up waiting for its own HTTP server to close ("Unable to close
-   * MockWebServer", after 10 s), says so and goes on: what these tests check is done by then. The wait runs out
+   * Destroys {@code server}; when the mock gives up waiting for its own HTTP server or its vert.x to close
+   * ("Unable to close MockWebServer", "Unable to close Vertx", after 10 s each), says so and goes on: what these
+   * tests check is done by then. The wait runs out
    * in the mock itself: when a watch's WebSocket closes, its {@code WatchEventsListener.onClosed} waits on the
    * vert.x event loop for its own executor to terminate (vert.x's blocked-thread checker shows the loop blocked
-   * 3-7 s there on a loaded 2-core machine), and the server cannot close meanwhile. Seen in CI twice
-   * (PodGroupSourcesTest, ClusterDataInformersTest), never in runs by hand.
+   * 3-7 s there on a loaded 2-core machine, up to 30 s in runs by hand since the scheduling client decodes
+   * fabric8's model from its fields), and the server cannot close meanwhile. Seen in CI twice
+   * (PodGroupSourcesTest, ClusterDataInformersTest), and by hand in 4 of 11 runs of this module on 2026-12-05
+   * ("Unable to close Vertx" once).
    */
   public static void destroy(KubernetesMockServer server) {
     try {
       server.destroy();
     } catch (IllegalStateException e) {
-      if (!"Unable to close MockWebServer".equals(e.getMessage())) {
+      var message = e.getMessage();
+      if (!"Unable to close MockWebServer".equals(message) && !"Unable to close Vertx".equals(message)) {
         throw e;
       }
       LOG.warn("The mock API server did not close within its own 10 s; going on", e);
