@@ -53,7 +53,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
@@ -377,15 +376,15 @@ public final class ClusterDataInformers implements AutoCloseable {
     private final Feed<DeviceCache> freshDeviceFeed = deviceFeed();
     private final List<SharedIndexInformer<?>> created = new ArrayList<>();
     private final List<CompletableFuture<Void>> lists = new ArrayList<>();
-    /** Per informer, the keys of the objects its handlers have been given, for {@link #awaitHandled}. */
-    private final List<Set<String>> handled = new ArrayList<>();
+    /** Per informer, what its handlers have been given, for {@link #awaitHandled}. */
+    private final List<InformerSet.Handled> handled = new ArrayList<>();
 
     private Listing(boolean restart) {
       this.restart = restart;
       try {
         createInformers(fresh, freshFeed, freshDeviceFeed, created);
         for (var informer : created) {
-          handled.add(handledKeys(informer));
+          handled.add(InformerSet.Handled.track(informer));
           lists.add(informer.start().toCompletableFuture());
         }
       } catch (RuntimeException e) {
@@ -420,28 +419,20 @@ public final class ClusterDataInformers implements AutoCloseable {
     }
 
     /**
-     * Waits until each informer's handlers have been given every object its list stored. fabric8 completes an
-     * informer's start once the list is in its store, and hands the objects to the handlers afterwards, on the
-     * informer's own executor: without this wait, an object listed could reach the fresh cache only after it went
-     * live (and then as a change, announced), and the first snapshots would lack it. Each informer's last handler
-     * records the keys it is given ({@link #handledKeys}); fabric8 runs an informer's handlers one after another
-     * for each object, so a key recorded there has been through the others.
+     * Waits until each informer's handlers have been given every object its list stored ({@link
+     * InformerSet.Handled}): without it, an object listed could reach the fresh cache only after it went live
+     * (and then as a change, announced), and the first snapshots would lack it.
      *
-     * @throws TimeoutException if an informer's handlers have not been given its objects by {@code deadline}; the
-     *     fresh informers are stopped then
+     * @throws TimeoutException if they have not by {@code deadline}; the fresh informers are stopped then
      */
     private void awaitHandled(long deadline) throws InterruptedException, TimeoutException {
-      for (int i = 0; i < created.size(); i++) {
-        var informer = created.get(i);
-        var keys = handled.get(i);
-        while (!keys.containsAll(informer.getStore().listKeys())) {
-          if (System.nanoTime() - deadline > 0) {
-            abort();
-            throw new TimeoutException(
-                "the handlers of " + informer + " were not given every object listed by the deadline");
-          }
-          Thread.sleep(1);
+      try {
+        for (var informer : handled) {
+          informer.await(deadline);
         }
+      } catch (InterruptedException | TimeoutException e) {
+        abort();
+        throw e;
       }
     }
 
@@ -451,33 +442,6 @@ public final class ClusterDataInformers implements AutoCloseable {
       freshDeviceFeed.close();
       created.forEach(SharedIndexInformer::stop);
     }
-  }
-
-  /**
-   * Adds a last handler to {@code informer} that records the store key of each object the handlers are given
-   * (added, updated or deleted): {@link Listing#awaitHandled} compares them with the informer's store.
-   */
-  private static <T> Set<String> handledKeys(SharedIndexInformer<T> informer) {
-    Set<String> keys = ConcurrentHashMap.newKeySet();
-    var store = informer.getStore();
-    informer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(T object) {
-            keys.add(store.getKey(object));
-          }
-
-          @Override
-          public void onUpdate(T oldObject, T object) {
-            keys.add(store.getKey(object));
-          }
-
-          @Override
-          public void onDelete(T object, boolean deletedFinalStateUnknown) {
-            keys.add(store.getKey(object));
-          }
-        });
-    return keys;
   }
 
   /** @return whether every informer says it is watching (true when there are none) */

@@ -3,6 +3,7 @@ package io.kubesched.informer.watch;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kubesched.binder.ApiRequests;
 import io.kubesched.engine.ClusterEvent;
@@ -14,7 +15,9 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -178,6 +181,7 @@ public final class InformerSet implements AutoCloseable {
       SharedIndexInformer<Node> nodes,
       SharedIndexInformer<Pod> pods,
       List<CompletableFuture<Void>> lists,
+      List<Handled> handled,
       ClusterDataInformers.Listing clusterData) {
 
     static Lists start(
@@ -185,8 +189,9 @@ public final class InformerSet implements AutoCloseable {
         SharedIndexInformer<Pod> pods,
         Supplier<ClusterDataInformers.Listing> clusterData) {
       try {
+        var handled = List.of(Handled.track(nodes), Handled.track(pods));
         var lists = List.of(nodes.start().toCompletableFuture(), pods.start().toCompletableFuture());
-        return new Lists(nodes, pods, lists, clusterData.get());
+        return new Lists(nodes, pods, lists, handled, clusterData.get());
       } catch (RuntimeException e) {
         nodes.stop();
         pods.stop();
@@ -208,6 +213,9 @@ public final class InformerSet implements AutoCloseable {
         stop();
       });
       try {
+        for (var informer : handled) {
+          informer.await(deadline);
+        }
         clusterData.await(deadline);
       } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
         stop();
@@ -218,6 +226,65 @@ public final class InformerSet implements AutoCloseable {
     private void stop() {
       nodes.stop();
       pods.stop();
+    }
+  }
+
+  /**
+   * The keys of the objects an informer's handlers have been given, to wait until they have been given every
+   * object its first list stored. fabric8 completes an informer's start once the list is in its store and hands
+   * the objects to the handlers afterwards, on the informer's own executor (kube-scheduler waits for the same
+   * with its handlers' {@code HasSynced}). {@link #track} adds the informer's last handler, which records each
+   * key it is given; fabric8 runs an informer's handlers one after another for each object, so a key recorded
+   * there has been through the others. Thread-safe.
+   */
+  static final class Handled {
+
+    private final SharedIndexInformer<?> informer;
+    private final Set<String> keys = ConcurrentHashMap.newKeySet();
+
+    private Handled(SharedIndexInformer<?> informer) {
+      this.informer = informer;
+    }
+
+    /** Adds the recording handler to {@code informer}, which must not be started yet. */
+    static <T> Handled track(SharedIndexInformer<T> informer) {
+      var handled = new Handled(informer);
+      var store = informer.getStore();
+      informer.addEventHandler(
+          new ResourceEventHandler<T>() {
+            @Override
+            public void onAdd(T object) {
+              handled.keys.add(store.getKey(object));
+            }
+
+            @Override
+            public void onUpdate(T oldObject, T object) {
+              handled.keys.add(store.getKey(object));
+            }
+
+            @Override
+            public void onDelete(T object, boolean deletedFinalStateUnknown) {
+              handled.keys.add(store.getKey(object));
+            }
+          });
+      return handled;
+    }
+
+    /**
+     * Waits until the handlers have been given every object in the informer's store, looking again after 1, 2,
+     * 4 … up to 20 ms.
+     *
+     * @throws TimeoutException if they have not by {@code deadline}
+     */
+    void await(long deadline) throws InterruptedException, TimeoutException {
+      long pause = 1;
+      while (!keys.containsAll(informer.getStore().listKeys())) {
+        if (System.nanoTime() - deadline > 0) {
+          throw new TimeoutException("the handlers of an informer were not given every object it listed in time");
+        }
+        Thread.sleep(pause);
+        pause = Math.min(20, pause * 2);
+      }
     }
   }
 
