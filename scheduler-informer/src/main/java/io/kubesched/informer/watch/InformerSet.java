@@ -216,6 +216,12 @@ public final class InformerSet implements AutoCloseable {
         for (var informer : handled) {
           informer.await(deadline);
         }
+      } catch (InterruptedException | TimeoutException | RuntimeException e) {
+        clusterData.abort();
+        stop();
+        throw e;
+      }
+      try {
         clusterData.await(deadline);
       } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
         stop();
@@ -241,38 +247,40 @@ public final class InformerSet implements AutoCloseable {
 
     private final SharedIndexInformer<?> informer;
     private final Set<String> keys = ConcurrentHashMap.newKeySet();
+    private final Runnable removeHandler;
 
-    private Handled(SharedIndexInformer<?> informer) {
+    private <T> Handled(SharedIndexInformer<T> informer) {
       this.informer = informer;
-    }
-
-    /** Adds the recording handler to {@code informer}, which must not be started yet. */
-    static <T> Handled track(SharedIndexInformer<T> informer) {
-      var handled = new Handled(informer);
       var store = informer.getStore();
-      informer.addEventHandler(
-          new ResourceEventHandler<T>() {
+      ResourceEventHandler<T> recorder =
+          new ResourceEventHandler<>() {
             @Override
             public void onAdd(T object) {
-              handled.keys.add(store.getKey(object));
+              keys.add(store.getKey(object));
             }
 
             @Override
             public void onUpdate(T oldObject, T object) {
-              handled.keys.add(store.getKey(object));
+              keys.add(store.getKey(object));
             }
 
             @Override
             public void onDelete(T object, boolean deletedFinalStateUnknown) {
-              handled.keys.add(store.getKey(object));
+              keys.add(store.getKey(object));
             }
-          });
-      return handled;
+          };
+      this.removeHandler = () -> informer.removeEventHandler(recorder);
+      informer.addEventHandler(recorder);
+    }
+
+    /** Adds the recording handler to {@code informer}, which must not be started yet. */
+    static Handled track(SharedIndexInformer<?> informer) {
+      return new Handled(informer);
     }
 
     /**
      * Waits until the handlers have been given every object in the informer's store, looking again after 1, 2,
-     * 4 … up to 20 ms.
+     * 4 … up to 20 ms; then removes the recording handler and forgets the keys.
      *
      * @throws TimeoutException if they have not by {@code deadline}
      */
@@ -285,6 +293,8 @@ public final class InformerSet implements AutoCloseable {
         Thread.sleep(pause);
         pause = Math.min(20, pause * 2);
       }
+      removeHandler.run(); // from now on the keys would only grow
+      keys.clear();
     }
   }
 
