@@ -186,6 +186,13 @@ final class BenchmarkRun {
       OneByOne cold;
       OneByOne warm;
       var claimCheck = workload.shape().claims() ? new ClaimCheck() : null;
+      double firstAnswer = Double.NaN;
+      if (contestant == Contestant.KUBESCHED) {
+        firstAnswer = FirstAnswer.measure(
+            settings.jar(), settings.kubeschedJvmFlags(), cluster.adminKubeconfig(),
+            settings.workDir().resolve(name + "-first-answer.log"));
+        progress("a bare JVM with kubesched's flags had the API server's first answer %.2f s after its launch", firstAnswer);
+      }
       long placerStart = System.nanoTime();
       try (var claimWatches = claimCheck != null ? new ClaimWatches(admin, claimCheck) : null;
           var placer = startPlacer(cluster);
@@ -314,7 +321,8 @@ final class BenchmarkRun {
                 spread.memory(),
                 preemption,
                 gangs,
-                new RunResult.Start(firstBoundSeconds, PodTimes.percentile(cold.latenciesMillis(), 50), warmP50),
+                new RunResult.Start(
+                    firstBoundSeconds, PodTimes.percentile(cold.latenciesMillis(), 50), warmP50, firstAnswer),
                 claims,
                 attempts,
                 neverFitting,

@@ -247,7 +247,8 @@ final class Report {
 
   /**
    * The cold-start table of the schedulers (the bind ceiling decides nothing): medians of the time from the
-   * process's launch to the first pod bound, and of the one-by-one latency just after the start and at the end.
+   * process's launch to the first pod bound, and of the one-by-one latency just after the start and at the end; for
+   * this library's scheduler also of {@link FirstAnswer}, the floor under its first binding.
    */
   private static void start(StringBuilder out, List<RunResult> rows) {
     var schedulers = rows.stream().filter(r -> r.contestant() != Contestant.CEILING).toList();
@@ -258,13 +259,15 @@ final class Report {
         .append(" pods created one at a time (each once the one before is seen bound) as the scheduler's process ")
         .append("starts, and again at the end of the run; the first pod waits for the start-up:\n\n");
     out.append("| | first pod bound, s after launch | one by one after the start, p50 ms | at the end, p50 ms | ")
-        .append("after the start / at the end |\n");
-    out.append("|---|---:|---:|---:|---:|\n");
+        .append("after the start / at the end | a bare JVM's first answer, s after launch |\n");
+    out.append("|---|---:|---:|---:|---:|---:|\n");
     perContestant(out, schedulers, mine -> {
       double cold = median(mine, r -> r.start().coldP50Millis());
       double warm = median(mine, r -> r.start().warmP50Millis());
+      var answered = mine.stream().filter(r -> !Double.isNaN(r.start().firstAnswerSeconds())).toList();
       return List.of(
-          f2(median(mine, r -> r.start().firstBoundSeconds())), f1(cold), f1(warm), f1(cold / warm) + "×");
+          f2(median(mine, r -> r.start().firstBoundSeconds())), f1(cold), f1(warm), f1(cold / warm) + "×",
+          f2(median(answered, r -> r.start().firstAnswerSeconds())));
     });
     out.append('\n');
   }

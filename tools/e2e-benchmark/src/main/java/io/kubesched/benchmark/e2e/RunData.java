@@ -93,9 +93,18 @@ final class RunData {
     m.put("cpuSpread", number(r.cpuSpread()));
     m.put("memorySpread", number(r.memorySpread()));
     var s = r.start();
-    m.put("start", Double.isNaN(s.firstBoundSeconds()) ? null : Map.of(
-        "firstBoundSeconds", s.firstBoundSeconds(), "afterStartP50Ms", number(s.coldP50Millis()),
-        "atEndP50Ms", number(s.warmP50Millis())));
+    if (Double.isNaN(s.firstBoundSeconds())) {
+      m.put("start", null);
+    } else {
+      var sm = new LinkedHashMap<String, Object>();
+      sm.put("firstBoundSeconds", s.firstBoundSeconds());
+      sm.put("afterStartP50Ms", number(s.coldP50Millis()));
+      sm.put("atEndP50Ms", number(s.warmP50Millis()));
+      if (!Double.isNaN(s.firstAnswerSeconds())) {
+        sm.put("firstAnswerSeconds", number(s.firstAnswerSeconds()));
+      }
+      m.put("start", sm);
+    }
     if (r.workload().shape().preempts()) {
       var p = r.preemption();
       var pm = new LinkedHashMap<String, Object>();

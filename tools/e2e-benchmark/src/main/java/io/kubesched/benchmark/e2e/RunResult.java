@@ -155,11 +155,18 @@ record RunResult(
    *     bound: start-up, the initial lists and the first decision
    * @param coldP50Millis the other pods after the start: creation-to-bound latency, 50th percentile
    * @param warmP50Millis the pods at the end of the run but their first, the same
+   * @param firstAnswerSeconds for this library's scheduler, from the launch of a JVM with its flags to the API
+   *     server's first answer to it ({@link FirstAnswer}), measured before the scheduler starts; NaN for the others
    */
-  record Start(double firstBoundSeconds, double coldP50Millis, double warmP50Millis) {
+  record Start(double firstBoundSeconds, double coldP50Millis, double warmP50Millis, double firstAnswerSeconds) {
 
     /** Not measured. */
     static final Start NONE = new Start(Double.NaN, Double.NaN, Double.NaN);
+
+    /** A start without a {@link FirstAnswer} measure. */
+    Start(double firstBoundSeconds, double coldP50Millis, double warmP50Millis) {
+      this(firstBoundSeconds, coldP50Millis, warmP50Millis, Double.NaN);
+    }
   }
 
   /**

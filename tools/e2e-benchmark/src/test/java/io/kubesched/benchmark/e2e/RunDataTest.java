@@ -25,7 +25,11 @@ class RunDataTest {
         workload, contestant, 1, contestant == Contestant.CEILING ? 32 : 0, 150, 2, 321.4567, 50, 50, 4, 6, 9,
         cpu, cpu + 1, contestant == Contestant.CEILING ? Double.NaN : 180, 1.5, 0.5,
         new RunResult.Preemption(10, 9, 30, 60, 9, 0), RunResult.Gangs.NONE,
-        contestant == Contestant.CEILING ? RunResult.Start.NONE : new RunResult.Start(2.5, 8, 4));
+        switch (contestant) {
+          case CEILING -> RunResult.Start.NONE;
+          case KUBESCHED -> new RunResult.Start(2.5, 8, 4, 0.4567);
+          default -> new RunResult.Start(0.25, 3, 3);
+        });
   }
 
   @Test
@@ -52,6 +56,7 @@ class RunDataTest {
     assertEquals("kubesched", ours.get("contestant").asString());
     assertEquals(321.457, ours.get("backlogPodsPerSecond").asDouble());
     assertEquals(2.5, ours.get("start").get("firstBoundSeconds").asDouble());
+    assertEquals(0.457, ours.get("start").get("firstAnswerSeconds").asDouble());
     assertTrue(ours.get("hostSteal").isNull(), "a steal the kernel did not count is null: " + ours);
     assertFalse(ours.has("preemption"), "a workload without preemptors has no preemption figures: " + ours);
     var ceiling = runs.get(1);
@@ -63,5 +68,6 @@ class RunDataTest {
     var preempting = runs.get(2);
     assertEquals("kube-scheduler", preempting.get("contestant").asString());
     assertEquals(9, preempting.get("preemption").get("bound").asInt());
+    assertFalse(preempting.get("start").has("firstAnswerSeconds"), "measured for kubesched only: " + preempting);
   }
 }
