@@ -83,8 +83,11 @@ record ModelShape(
    */
   static @Nullable ModelShape of(Class<?> raw, @Nullable Class<?> mixIn, Predicate<Annotation> namesNothing) {
     if (!raw.getName().startsWith(MODEL_PACKAGE) || !plainClass(raw) || !namesOnlyMixIn(mixIn)
-        || !allowedClassAnnotations(raw.getAnnotations(), namesNothing)
-        || !interfacesAllowed(raw, raw, new HashSet<>())) {
+        || !allowedClassAnnotations(raw.getAnnotations(), namesNothing)) {
+      return null;
+    }
+    var interfaceIgnored = interfaceIgnored(raw);
+    if (interfaceIgnored == null) {
       return null;
     }
     var lookup = MethodHandles.publicLookup();
@@ -138,7 +141,7 @@ record ModelShape(
       if (anySetter == null) {
         return null;
       }
-      ignored.addAll(interfaceIgnored(raw));
+      ignored.addAll(interfaceIgnored);
       ignored.removeAll(properties.keySet());
       var mixedIn = mixInIgnored(mixIn);
       properties.keySet().removeAll(mixedIn);
@@ -214,36 +217,6 @@ record ModelShape(
         || annotation.annotationType().getSimpleName().equals("JsonSerialize");
   }
 
-  /**
-   * Interfaces (fabric8's {@code HasMetadata} and the like) with no annotation that changes decoding. A
-   * {@code @JsonDeserialize} on one ({@code KubernetesResource}'s) is overridden by the class's own.
-   */
-  private static boolean interfacesAllowed(Class<?> raw, Class<?> of, Set<Class<?>> seen) {
-    for (Class<?> type : of.getInterfaces()) {
-      if (!seen.add(type)) {
-        continue;
-      }
-      for (Annotation annotation : type.getAnnotations()) {
-        boolean overridden = annotation.annotationType().getSimpleName().equals("JsonDeserialize")
-            && raw.isAnnotationPresent(annotation.annotationType());
-        if (jackson(annotation) && !overridden && !harmless(annotation)) {
-          return false;
-        }
-      }
-      for (Method method : type.getDeclaredMethods()) {
-        for (Annotation annotation : method.getAnnotations()) {
-          if (jackson(annotation) && !(annotation instanceof JsonIgnore ignore && ignore.value())) {
-            return false;
-          }
-        }
-      }
-      if (!interfacesAllowed(raw, type, seen)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private static boolean jackson(Annotation annotation) {
     var type = annotation.annotationType();
     var name = type.getName();
@@ -252,14 +225,31 @@ record ModelShape(
         || type.isAnnotationPresent(JacksonAnnotationsInside.class);
   }
 
-  /** The bean names of the {@code @JsonIgnore}d accessors of every interface of {@code raw}. */
-  private static Set<String> interfaceIgnored(Class<?> raw) {
+  /**
+   * The bean names of the {@code @JsonIgnore}d accessors of {@code raw}'s interfaces (fabric8's {@code HasMetadata}
+   * and the like), or null if one of them has another annotation that changes decoding. A {@code @JsonDeserialize}
+   * on one ({@code KubernetesResource}'s) is overridden by the class's own.
+   */
+  private static @Nullable Set<String> interfaceIgnored(Class<?> raw) {
     var interfaces = new LinkedHashSet<Class<?>>();
     collectInterfaces(raw, interfaces);
     var ignored = new HashSet<String>();
     for (Class<?> type : interfaces) {
+      for (Annotation annotation : type.getAnnotations()) {
+        boolean overridden = annotation.annotationType().getSimpleName().equals("JsonDeserialize")
+            && raw.isAnnotationPresent(annotation.annotationType());
+        if (jackson(annotation) && !overridden && !harmless(annotation)) {
+          return null;
+        }
+      }
       for (Method method : type.getDeclaredMethods()) {
-        if (method.isAnnotationPresent(JsonIgnore.class)) {
+        for (Annotation annotation : method.getAnnotations()) {
+          if (!jackson(annotation)) {
+            continue;
+          }
+          if (!(annotation instanceof JsonIgnore ignore && ignore.value())) {
+            return null;
+          }
           var name = beanName(method);
           if (name != null) {
             ignored.add(name);
